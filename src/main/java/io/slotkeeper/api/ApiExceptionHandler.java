@@ -1,0 +1,69 @@
+package io.slotkeeper.api;
+
+import java.net.URI;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.security.access.AccessDeniedException;
+import org.springframework.security.core.AuthenticationException;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
+
+/**
+ * The one place where every API error becomes an RFC 9457 problem ({@code application/problem+json}): the
+ * features' typed exceptions, Spring MVC's own (bad input, unknown path, wrong method) and the security filter's
+ * 401 and 403, which reach here through the handler exception resolver.
+ */
+@RestControllerAdvice
+public class ApiExceptionHandler extends ResponseEntityExceptionHandler {
+
+	private static final Logger logger = LoggerFactory.getLogger(ApiExceptionHandler.class);
+
+	@ExceptionHandler(ApiException.class)
+	ResponseEntity<ProblemDetail> handleApiException(ApiException ex) {
+		ProblemDetail problem = ProblemDetail.forStatusAndDetail(ex.status(), ex.getMessage());
+		problem.setType(ex.type());
+		problem.setTitle(ex.title());
+		ex.properties().forEach(problem::setProperty);
+		return ResponseEntity.status(ex.status()).body(problem);
+	}
+
+	@ExceptionHandler(AuthenticationException.class)
+	ResponseEntity<ProblemDetail> handleAuthentication(AuthenticationException ex) {
+		ProblemDetail problem = problem(HttpStatus.UNAUTHORIZED, "unauthorized", "Authentication required",
+				"Send 'Authorization: Bearer <token>' with a token configured in slotkeeper.api.tokens ("
+						+ ex.getMessage() + ").");
+		return ResponseEntity.status(HttpStatus.UNAUTHORIZED)
+			.header(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"slot-keeper\"")
+			.body(problem);
+	}
+
+	@ExceptionHandler(AccessDeniedException.class)
+	ResponseEntity<ProblemDetail> handleAccessDenied(AccessDeniedException ex) {
+		ProblemDetail problem = problem(HttpStatus.FORBIDDEN, "forbidden", "Not allowed",
+				"This token may not do this; changes need a token with the operator role.");
+		return ResponseEntity.status(HttpStatus.FORBIDDEN).body(problem);
+	}
+
+	@ExceptionHandler(Exception.class)
+	ResponseEntity<ProblemDetail> handleUnexpected(Exception ex) {
+		logger.error("Unexpected error in an API call", ex);
+		ProblemDetail problem = problem(HttpStatus.INTERNAL_SERVER_ERROR, "internal-error", "Internal error",
+				"slot-keeper failed unexpectedly; its log has the cause.");
+		return ResponseEntity.status(HttpStatus.INTERNAL_SERVER_ERROR).body(problem);
+	}
+
+	private static ProblemDetail problem(HttpStatus status, String slug, String title, String detail) {
+		ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
+		problem.setType(URI.create(ApiException.TYPE_PREFIX + slug));
+		problem.setTitle(title);
+		return problem;
+	}
+
+}

@@ -1,0 +1,38 @@
+package io.slotkeeper.config;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * The admin API.
+ *
+ * @param tokens bearer tokens the API accepts; with none, every API call is refused
+ */
+@Consistent
+public record ApiProperties(@NotNull @DefaultValue List<@Valid ApiTokenProperties> tokens) implements CrossFieldChecked {
+
+	@Override
+	public List<Violation> violations() {
+		List<Violation> violations = new ArrayList<>();
+		Set<String> names = new HashSet<>();
+		Set<String> hashes = new HashSet<>();
+		for (int i = 0; i < this.tokens.size(); i++) {
+			ApiTokenProperties token = this.tokens.get(i);
+			if (token.name() != null && !names.add(token.name())) {
+				violations.add(new Violation("tokens[" + i + "].name", "duplicate token name '" + token.name() + "'"));
+			}
+			if (token.sha256() != null && !hashes.add(token.sha256().toLowerCase())) {
+				violations.add(new Violation("tokens[" + i + "].sha256", "the same token is configured twice"));
+			}
+		}
+		return violations;
+	}
+
+}

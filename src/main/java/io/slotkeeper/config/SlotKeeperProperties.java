@@ -1,0 +1,42 @@
+package io.slotkeeper.config;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * Everything slot-keeper is told, under {@code slotkeeper}. An unknown key or an invalid value stops start-up with
+ * the property's path.
+ *
+ * @param targets the PostgreSQL primaries to keep; none is allowed (the service idles and says so)
+ * @param api the admin API
+ */
+@Validated
+@Consistent
+@ConfigurationProperties(prefix = "slotkeeper", ignoreUnknownFields = false)
+public record SlotKeeperProperties(
+		@NotNull @DefaultValue List<@Valid TargetProperties> targets,
+		@NotNull @Valid @DefaultValue ApiProperties api) implements CrossFieldChecked {
+
+	@Override
+	public List<Violation> violations() {
+		List<Violation> violations = new ArrayList<>();
+		Set<String> names = new HashSet<>();
+		for (int i = 0; i < this.targets.size(); i++) {
+			String name = this.targets.get(i).name();
+			if (name != null && !names.add(name)) {
+				violations.add(new Violation("targets[" + i + "].name", "duplicate target name '" + name + "'"));
+			}
+		}
+		return violations;
+	}
+
+}

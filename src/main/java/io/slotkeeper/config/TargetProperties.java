@@ -1,0 +1,36 @@
+package io.slotkeeper.config;
+
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * One PostgreSQL primary that slot-keeper keeps: where it is, how to log in, and its heartbeat.
+ *
+ * @param name short name of the target, used in the API, metrics and logs: lower-case letters, digits and dashes,
+ * at most 63 characters, starting and ending with a letter or digit
+ * @param url PgJDBC URL of the target database, for example
+ * {@code jdbc:postgresql://db:5432/orders?sslmode=verify-full&sslrootcert=/etc/pg/ca.crt}; it must not carry a
+ * password, use {@code password}
+ * @param username role slot-keeper logs in as
+ * @param password password of that role, usually from an environment variable or a mounted secret; never logged or
+ * shown
+ * @param heartbeat heartbeat settings for this target
+ */
+public record TargetProperties(
+		@NotBlank @Pattern(regexp = NAME_PATTERN,
+				message = "must be lower-case letters, digits and dashes, 1 to 63 characters, starting and ending with a letter or digit") String name,
+		@NotBlank @Pattern(regexp = "^jdbc:postgresql:.+", message = "must be a PgJDBC URL starting with jdbc:postgresql:") String url,
+		String username,
+		Secret password,
+		@NotNull @Valid @DefaultValue HeartbeatProperties heartbeat) {
+
+	/**
+	 * The pattern of target names.
+	 */
+	public static final String NAME_PATTERN = "^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$";
+
+}

@@ -1,0 +1,53 @@
+package io.slotkeeper.heartbeat;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.springframework.boot.health.contributor.CompositeHealthContributor;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthContributor;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.health.contributor.Status;
+
+/**
+ * The {@code heartbeat} health: one child per target, with the target's status as details. It is not part of the
+ * liveness or readiness groups, so a target that is down never restarts or unroutes slot-keeper, whose API is how
+ * operators fix it.
+ */
+final class HeartbeatHealth {
+
+	private HeartbeatHealth() {
+	}
+
+	static HealthContributor of(Heartbeats heartbeats) {
+		if (heartbeats.all().isEmpty()) {
+			return (HealthIndicator) () -> Health.up().withDetail("targets", 0).build();
+		}
+		Map<String, HealthIndicator> children = new LinkedHashMap<>();
+		heartbeats.all().forEach((target) -> children.put(target.name(), () -> health(target)));
+		return CompositeHealthContributor.fromMap(children);
+	}
+
+	private static Health health(TargetHeartbeat target) {
+		HeartbeatStatus status = target.status();
+		Map<String, Object> details = new LinkedHashMap<>();
+		details.put("mode", target.properties().heartbeat().mode().name().toLowerCase());
+		details.put("interval", target.properties().heartbeat().interval().toString());
+		putIfPresent(details, "reason", status.reason());
+		putIfPresent(details, "lastSuccessAt", status.lastSuccessAt());
+		putIfPresent(details, "lastLsn", status.lastLsn());
+		putIfPresent(details, "lastError", status.lastError());
+		details.put("consecutiveFailures", status.consecutiveFailures());
+		details.put("emissions", status.emissions());
+		details.put("failures", status.failures());
+		putIfPresent(details, "serverVersion", status.serverVersion());
+		return Health.status(new Status(status.health())).withDetails(details).build();
+	}
+
+	private static void putIfPresent(Map<String, Object> details, String key, Object value) {
+		if (value != null) {
+			details.put(key, value);
+		}
+	}
+
+}

@@ -1,0 +1,291 @@
+package io.slotkeeper.heartbeat;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.util.backoff.BackOffExecution;
+import org.springframework.util.backoff.ExponentialBackOff;
+
+import io.slotkeeper.config.BackoffProperties;
+import io.slotkeeper.config.HeartbeatProperties;
+import io.slotkeeper.config.TargetProperties;
+import io.slotkeeper.target.FailureDescription;
+import io.slotkeeper.target.TargetConnector;
+import io.slotkeeper.target.TargetSession;
+
+/**
+ * The heartbeat of one target: its session, its backoff, its status and its meters. One attempt runs at a time;
+ * the scheduled one and one asked for through the API take turns.
+ */
+public class TargetHeartbeat implements AutoCloseable {
+
+	private static final Logger logger = LoggerFactory.getLogger(TargetHeartbeat.class);
+
+	private final TargetProperties target;
+
+	private final TargetConnector connector;
+
+	private final HeartbeatWriter writer;
+
+	private final HeartbeatMetrics metrics;
+
+	private final Clock clock;
+
+	private final ExponentialBackOff backOff;
+
+	private final Instant startedAt;
+
+	private final ReentrantLock lock = new ReentrantLock();
+
+	private TargetSession session;
+
+	private BackOffExecution backOffExecution;
+
+	private FailureDescription lastLoggedFailure;
+
+	private boolean closed;
+
+	private volatile HeartbeatRecord record = HeartbeatRecord.EMPTY;
+
+	/**
+	 * Creates the heartbeat of a target; nothing connects until the first attempt.
+	 * @param target the target
+	 * @param connector opens sessions
+	 * @param registry where the meters go
+	 * @param clock the clock for timestamps
+	 */
+	public TargetHeartbeat(TargetProperties target, TargetConnector connector, MeterRegistry registry, Clock clock) {
+		this.target = target;
+		this.connector = connector;
+		this.writer = HeartbeatWriter.of(target.heartbeat());
+		this.clock = clock;
+		this.startedAt = clock.instant();
+		this.backOff = backOff(target.heartbeat().backoff());
+		this.metrics = new HeartbeatMetrics(registry, target.name(), this, (self) -> self.record.consecutiveFailures(),
+				(self) -> self.record.lastSuccessEpochSeconds());
+	}
+
+	private static ExponentialBackOff backOff(BackoffProperties properties) {
+		ExponentialBackOff backOff = new ExponentialBackOff(properties.min().toMillis(), 2.0);
+		backOff.setMaxInterval(properties.max().toMillis());
+		// Spring scales the jitter with the delay, so a fraction of the first delay is that fraction of every delay.
+		backOff.setJitter(Math.round(properties.jitter() * properties.min().toMillis()));
+		return backOff;
+	}
+
+	/**
+	 * The target's name.
+	 * @return the name
+	 */
+	public String name() {
+		return this.target.name();
+	}
+
+	/**
+	 * The target's configuration.
+	 * @return the configuration
+	 */
+	public TargetProperties properties() {
+		return this.target;
+	}
+
+	/**
+	 * When the first scheduled heartbeat should run: soon, spread a little so that many targets do not start at once.
+	 * @return the delay
+	 */
+	Duration firstDelay() {
+		long spreadMillis = Math.min(this.target.heartbeat().interval().toMillis(), 1000);
+		return Duration.ofMillis(ThreadLocalRandom.current().nextLong(spreadMillis + 1));
+	}
+
+	/**
+	 * Runs one scheduled heartbeat, waiting for a manual one to finish first.
+	 * @return the outcome; failures are recorded, never thrown
+	 */
+	HeartbeatOutcome beat() {
+		this.lock.lock();
+		try {
+			return attempt();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Runs one heartbeat now, for an operator.
+	 * @param wait how long to wait for a heartbeat already running
+	 * @return the outcome; failures are recorded, never thrown
+	 * @throws HeartbeatBusyException when the heartbeat already running does not finish in time
+	 * @throws InterruptedException when interrupted while waiting
+	 */
+	HeartbeatOutcome beatNow(Duration wait) throws InterruptedException {
+		if (!this.lock.tryLock(wait.toMillis(), TimeUnit.MILLISECONDS)) {
+			throw new HeartbeatBusyException(name());
+		}
+		try {
+			return attempt();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/**
+	 * Records a failure that escaped {@link #beat()}, so that even an error keeps the schedule going.
+	 * @param failure what escaped
+	 * @return when to try again
+	 */
+	Duration recordEscaped(Throwable failure) {
+		this.lock.lock();
+		try {
+			return failed(failure, Duration.ZERO).nextAttemptIn();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	private HeartbeatOutcome attempt() {
+		long start = System.nanoTime();
+		try {
+			if (this.closed) {
+				throw new IllegalStateException("slot-keeper is shutting down");
+			}
+			String lsn = this.writer.write(session().connection());
+			return succeeded(lsn, Duration.ofNanos(System.nanoTime() - start));
+		}
+		catch (Exception ex) {
+			return failed(ex, Duration.ofNanos(System.nanoTime() - start));
+		}
+	}
+
+	private TargetSession session() throws Exception {
+		if (this.session == null) {
+			this.metrics.connectionAttempted();
+			this.record = this.record.connectionAttempted();
+			TargetSession opened = this.connector.open(this.target);
+			try {
+				this.writer.prepare(opened.connection());
+			}
+			catch (Exception ex) {
+				opened.close();
+				throw ex;
+			}
+			this.session = opened;
+			this.record = this.record.connected(opened.version());
+		}
+		return this.session;
+	}
+
+	private HeartbeatOutcome succeeded(String lsn, Duration took) {
+		Instant now = this.clock.instant();
+		HeartbeatRecord before = this.record;
+		this.record = before.succeeded(lsn, now, took);
+		this.metrics.succeeded(took);
+		this.backOffExecution = null;
+		if (before.consecutiveFailures() > 0) {
+			logger.info("Heartbeat to target '{}' succeeds again after {} failures", name(),
+					before.consecutiveFailures());
+		}
+		this.lastLoggedFailure = null;
+		Duration rest = this.target.heartbeat().interval().minus(took);
+		return new HeartbeatOutcome(lsn, now, took, null, rest.isNegative() ? Duration.ZERO : rest);
+	}
+
+	private HeartbeatOutcome failed(Throwable ex, Duration took) {
+		dropSession();
+		Instant now = this.clock.instant();
+		FailureDescription failure = FailureDescription.of(ex, now);
+		this.record = this.record.failed(failure);
+		this.metrics.failed();
+		if (this.backOffExecution == null) {
+			this.backOffExecution = this.backOff.start();
+		}
+		Duration retry = Duration.ofMillis(this.backOffExecution.nextBackOff());
+		logFailure(failure, ex, retry);
+		return new HeartbeatOutcome(null, now, took, failure, retry);
+	}
+
+	private void logFailure(FailureDescription failure, Throwable ex, Duration retry) {
+		FailureDescription previous = this.lastLoggedFailure;
+		boolean repeated = previous != null && Objects.equals(previous.sqlState(), failure.sqlState())
+				&& Objects.equals(previous.message(), failure.message());
+		if (repeated) {
+			logger.debug("Heartbeat to target '{}' failed again ({} in a row): {}", name(),
+					this.record.consecutiveFailures(), failure.message());
+			return;
+		}
+		this.lastLoggedFailure = failure;
+		if (failure.sqlState() != null) {
+			logger.warn("Heartbeat to target '{}' failed (SQLState {}): {}; retrying in {} ms", name(),
+					failure.sqlState(), failure.message(), retry.toMillis());
+		}
+		else {
+			logger.warn("Heartbeat to target '{}' failed unexpectedly; retrying in {} ms", name(), retry.toMillis(),
+					ex);
+		}
+	}
+
+	private void dropSession() {
+		if (this.session != null) {
+			this.session.close();
+			this.session = null;
+			this.record = this.record.disconnected();
+		}
+	}
+
+	/**
+	 * The status as of now, with its health: DOWN after {@code unhealthy-after} consecutive failures or when no
+	 * heartbeat succeeded for three intervals (counted from start before the first success).
+	 * @return the status
+	 */
+	public HeartbeatStatus status() {
+		HeartbeatRecord current = this.record;
+		HeartbeatProperties heartbeat = this.target.heartbeat();
+		String health = "UP";
+		String reason = null;
+		if (!heartbeat.enabled()) {
+			health = "UNKNOWN";
+		}
+		else if (current.consecutiveFailures() >= heartbeat.unhealthyAfter()) {
+			health = "DOWN";
+			reason = current.consecutiveFailures() + " consecutive failures (unhealthy-after is "
+					+ heartbeat.unhealthyAfter() + ")";
+		}
+		else {
+			Duration stale = heartbeat.interval().multipliedBy(3);
+			Instant since = (current.lastSuccessAt() != null) ? current.lastSuccessAt() : this.startedAt;
+			if (Duration.between(since, this.clock.instant()).compareTo(stale) > 0) {
+				health = "DOWN";
+				reason = "no successful heartbeat for more than three intervals (" + stale.toMillis() + " ms)";
+			}
+		}
+		return current.toStatus(health, reason);
+	}
+
+	/**
+	 * Ends the session; later attempts fail as shutting down.
+	 */
+	@Override
+	public void close() {
+		this.lock.lock();
+		try {
+			this.closed = true;
+			dropSession();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+}

@@ -1,0 +1,65 @@
+package io.slotkeeper.security;
+
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.http.HttpMethod;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.config.annotation.web.configurers.AbstractHttpConfigurer;
+import org.springframework.security.config.http.SessionCreationPolicy;
+import org.springframework.security.web.AuthenticationEntryPoint;
+import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.access.AccessDeniedHandler;
+import org.springframework.security.web.access.intercept.AuthorizationFilter;
+import org.springframework.web.servlet.HandlerExceptionResolver;
+
+import io.slotkeeper.config.SlotKeeperProperties;
+
+/**
+ * Who may call what. {@code /api/**} needs a bearer token: a viewer may GET, an operator may also change things.
+ * Health, Prometheus, info and the API documentation are open; every other endpoint is closed. Stateless: no session,
+ * no cookie, so no CSRF token either.
+ */
+@Configuration(proxyBeanMethods = false)
+class SecurityConfiguration {
+
+	@Bean
+	ApiTokenAuthenticationProvider apiTokenAuthenticationProvider(SlotKeeperProperties properties) {
+		return new ApiTokenAuthenticationProvider(properties.api());
+	}
+
+	@Bean
+	SecurityFilterChain securityFilterChain(HttpSecurity http, ApiTokenAuthenticationProvider provider,
+			@Qualifier("handlerExceptionResolver") HandlerExceptionResolver resolver) throws Exception {
+		// Security errors are raised before Spring MVC; handing them to the resolver lets the one exception
+		// handler answer them as problems like every other error.
+		AuthenticationEntryPoint entryPoint = (request, response, ex) -> resolver.resolveException(request, response,
+				null, ex);
+		AccessDeniedHandler deniedHandler = (request, response, ex) -> resolver.resolveException(request, response,
+				null, ex);
+		return http.csrf(AbstractHttpConfigurer::disable)
+			.httpBasic(AbstractHttpConfigurer::disable)
+			.formLogin(AbstractHttpConfigurer::disable)
+			.logout(AbstractHttpConfigurer::disable)
+			.requestCache(AbstractHttpConfigurer::disable)
+			.sessionManagement((sessions) -> sessions.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
+			.addFilterBefore(new BearerTokenFilter(provider, entryPoint), AuthorizationFilter.class)
+			.exceptionHandling((exceptions) -> exceptions.authenticationEntryPoint(entryPoint)
+				.accessDeniedHandler(deniedHandler))
+			.authorizeHttpRequests((requests) -> requests
+				.requestMatchers("/actuator/health", "/actuator/health/**", "/actuator/prometheus", "/actuator/info")
+				.permitAll()
+				.requestMatchers("/v3/api-docs", "/v3/api-docs/**", "/swagger-ui.html", "/swagger-ui/**")
+				.permitAll()
+				.requestMatchers("/error")
+				.permitAll()
+				.requestMatchers(HttpMethod.GET, "/api/**")
+				.hasRole("VIEWER")
+				.requestMatchers("/api/**")
+				.hasRole("OPERATOR")
+				.anyRequest()
+				.denyAll())
+			.build();
+	}
+
+}
