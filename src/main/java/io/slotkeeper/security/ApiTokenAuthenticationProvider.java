@@ -1,8 +1,6 @@
 package io.slotkeeper.security;
 
-import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
 
@@ -55,7 +53,7 @@ public class ApiTokenAuthenticationProvider implements AuthenticationProvider {
 
 	@Override
 	public Authentication authenticate(Authentication authentication) {
-		byte[] presented = sha256(String.valueOf(authentication.getCredentials()));
+		byte[] presented = TokenHashes.sha256(String.valueOf(authentication.getCredentials()));
 		KnownToken match = null;
 		for (KnownToken token : this.tokens) {
 			// Every token is compared, match or not, so the time taken does not tell which one matched.
@@ -74,19 +72,6 @@ public class ApiTokenAuthenticationProvider implements AuthenticationProvider {
 		return PreAuthenticatedAuthenticationToken.class.isAssignableFrom(authentication);
 	}
 
-	/**
-	 * The SHA-256 of a token.
-	 * @param token the clear token
-	 * @return its hash
-	 */
-	static byte[] sha256(String token) {
-		try {
-			return MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8));
-		}
-		catch (NoSuchAlgorithmException ex) {
-			throw new IllegalStateException("every Java runtime has SHA-256", ex);
-		}
-	}
 
 	private record KnownToken(String name, byte[] sha256, List<GrantedAuthority> authorities) {
 	}
