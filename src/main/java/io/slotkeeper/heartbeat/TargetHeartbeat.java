@@ -13,9 +13,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.util.backoff.BackOffExecution;
-import org.springframework.util.backoff.ExponentialBackOff;
+import org.springframework.util.backoff.BackOff;
 
-import io.slotkeeper.config.BackoffProperties;
 import io.slotkeeper.config.HeartbeatProperties;
 import io.slotkeeper.config.TargetProperties;
 import io.slotkeeper.target.FailureDescription;
@@ -40,7 +39,7 @@ public class TargetHeartbeat implements AutoCloseable {
 
 	private final Clock clock;
 
-	private final ExponentialBackOff backOff;
+	private final BackOff backOff;
 
 	private final Instant startedAt;
 
@@ -69,17 +68,9 @@ public class TargetHeartbeat implements AutoCloseable {
 		this.writer = HeartbeatWriter.of(target.heartbeat());
 		this.clock = clock;
 		this.startedAt = clock.instant();
-		this.backOff = backOff(target.heartbeat().backoff());
+		this.backOff = RetryDelays.of(target.heartbeat().backoff());
 		this.metrics = new HeartbeatMetrics(registry, target.name(), this, (self) -> self.record.consecutiveFailures(),
 				(self) -> self.record.lastSuccessEpochSeconds());
-	}
-
-	private static ExponentialBackOff backOff(BackoffProperties properties) {
-		ExponentialBackOff backOff = new ExponentialBackOff(properties.min().toMillis(), 2.0);
-		backOff.setMaxInterval(properties.max().toMillis());
-		// Spring scales the jitter with the delay, so a fraction of the first delay is that fraction of every delay.
-		backOff.setJitter(Math.round(properties.jitter() * properties.min().toMillis()));
-		return backOff;
 	}
 
 	/**

@@ -1,0 +1,186 @@
+package io.slotkeeper.config;
+
+import java.time.Duration;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import org.springframework.boot.autoconfigure.context.ConfigurationPropertiesAutoConfiguration;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.diagnostics.FailureAnalyzer;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.validation.autoconfigure.ValidationAutoConfiguration;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.support.DefaultListableBeanFactory;
+import org.springframework.core.env.Environment;
+import org.springframework.core.env.StandardEnvironment;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.core.io.support.SpringFactoriesLoader;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class SlotKeeperPropertiesTests {
+
+	private static final String VALID_HASH = "a".repeat(64);
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(ValidationAutoConfiguration.class,
+				ConfigurationPropertiesAutoConfiguration.class))
+		.withUserConfiguration(PropertiesOnly.class)
+		.withPropertyValues("slotkeeper.targets[0].name=orders",
+				"slotkeeper.targets[0].url=jdbc:postgresql://db:5432/orders");
+
+	@Test
+	void defaultsApplyToEveryHeartbeatSetting() {
+		this.runner.run((context) -> {
+			assertThat(context).hasNotFailed();
+			HeartbeatProperties heartbeat = context.getBean(SlotKeeperProperties.class).targets().get(0).heartbeat();
+			assertThat(heartbeat.enabled()).isTrue();
+			assertThat(heartbeat.interval()).isEqualTo(Duration.ofSeconds(30));
+			assertThat(heartbeat.mode()).isEqualTo(HeartbeatMode.MESSAGE);
+			assertThat(heartbeat.transactional()).isTrue();
+			assertThat(heartbeat.prefix()).isEqualTo("slotkeeper_heartbeat");
+			assertThat(heartbeat.content()).isEmpty();
+			assertThat(heartbeat.table()).isEqualTo("public.slotkeeper_heartbeat");
+			assertThat(heartbeat.createTable()).isFalse();
+			assertThat(heartbeat.statementTimeout()).isEqualTo(Duration.ofSeconds(5));
+			assertThat(heartbeat.connectTimeout()).isEqualTo(Duration.ofSeconds(5));
+			assertThat(heartbeat.backoff()).isEqualTo(new BackoffProperties(Duration.ofSeconds(1), Duration.ofSeconds(60), 0.25));
+			assertThat(heartbeat.unhealthyAfter()).isEqualTo(3);
+		});
+	}
+
+	@Test
+	void noTargetsIsAllowed() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(ValidationAutoConfiguration.class,
+					ConfigurationPropertiesAutoConfiguration.class))
+			.withUserConfiguration(PropertiesOnly.class)
+			.run((context) -> assertThat(context.getBean(SlotKeeperProperties.class).targets()).isEmpty());
+	}
+
+	@ParameterizedTest(name = "{0}={1} is refused naming {2}")
+	@CsvSource(delimiter = '|', value = {
+			"slotkeeper.targets[0].name | Orders | slotkeeper.targets[0].name",
+			"slotkeeper.targets[0].name | -orders | slotkeeper.targets[0].name",
+			"slotkeeper.targets[0].url | http://db/orders | slotkeeper.targets[0].url",
+			"slotkeeper.targets[0].heartbeat.interval | 0s | slotkeeper.targets[0].heartbeat.interval",
+			"slotkeeper.targets[0].heartbeat.backoff.min | 2m | slotkeeper.targets[0].heartbeat.backoff.min",
+			"slotkeeper.targets[0].heartbeat.backoff.jitter | 2 | slotkeeper.targets[0].heartbeat.backoff.jitter",
+			"slotkeeper.targets[0].heartbeat.mode | query | slotkeeper.targets[0].heartbeat.query",
+			"slotkeeper.targets[0].heartbeat.table | public.\"x\";drop | slotkeeper.targets[0].heartbeat.table",
+			"slotkeeper.targets[0].heartbeat.unhealthy-after | 0 | slotkeeper.targets[0].heartbeat.unhealthyAfter",
+			"slotkeeper.targets[0].heartbeat.statement-timeout | 0ms | slotkeeper.targets[0].heartbeat.statementTimeout",
+			"slotkeeper.targets[0].heartbeat.intervall | 5s | slotkeeper.targets[0].heartbeat.intervall",
+			"slotkeeper.targets[0].heartbeat.backoff.mini | 5s | slotkeeper.targets[0].heartbeat.backoff.mini",
+			"slotkeeper.targets[0].heartbeat.interval.seconds | 5 | slotkeeper.targets[0].heartbeat.interval.seconds",
+			"slotkeeper.api.tokenz | x | slotkeeper.api.tokenz",
+			"slotkeeper.api.tokens[0].sha256 | not-a-hash | slotkeeper.api.tokens[0].sha256" })
+	void invalidValueStopsStartUpNamingTheProperty(String property, String value, String named) {
+		this.runner.withPropertyValues("slotkeeper.api.tokens[0].name=ci", "slotkeeper.api.tokens[0].role=operator",
+				"slotkeeper.api.tokens[0].sha256=" + VALID_HASH, property + "=" + value).run((context) -> {
+					assertThat(context).hasFailed();
+					assertThat(startUpMessage(context.getStartupFailure())).contains(named);
+				});
+	}
+
+	@Test
+	void duplicateTargetNameIsRefused() {
+		this.runner
+			.withPropertyValues("slotkeeper.targets[1].name=orders", "slotkeeper.targets[1].url=jdbc:postgresql://db2/x")
+			.run((context) -> assertThat(startUpMessage(context.getStartupFailure()))
+				.contains("slotkeeper.targets[1].name")
+				.contains("duplicate target name 'orders'"));
+	}
+
+	@Test
+	void minAboveMaxNamesBothBounds() {
+		this.runner
+			.withPropertyValues("slotkeeper.targets[0].heartbeat.backoff.min=10s",
+					"slotkeeper.targets[0].heartbeat.backoff.max=5s")
+			.run((context) -> assertThat(startUpMessage(context.getStartupFailure()))
+				.contains("slotkeeper.targets[0].heartbeat.backoff.min")
+				.contains("must not be greater than max (PT5S)"));
+	}
+
+	@Test
+	void duplicateTokenNameIsRefused() {
+		this.runner.withPropertyValues("slotkeeper.api.tokens[0].name=ci", "slotkeeper.api.tokens[0].role=viewer",
+				"slotkeeper.api.tokens[0].sha256=" + VALID_HASH, "slotkeeper.api.tokens[1].name=ci",
+				"slotkeeper.api.tokens[1].role=operator", "slotkeeper.api.tokens[1].sha256=" + "b".repeat(64))
+			.run((context) -> assertThat(startUpMessage(context.getStartupFailure()))
+				.contains("slotkeeper.api.tokens[1].name"));
+	}
+
+	@Test
+	void environmentVariablesBindTargetsAsHelmSetsThem() {
+		Map<String, Object> variables = Map.of("SLOTKEEPER_TARGETS_0_NAME", "orders", "SLOTKEEPER_TARGETS_0_URL",
+				"jdbc:postgresql://db:5432/orders", "SLOTKEEPER_TARGETS_0_USERNAME", "keeper",
+				"SLOTKEEPER_TARGETS_0_PASSWORD", "from-env", "SLOTKEEPER_TARGETS_0_HEARTBEAT_INTERVAL", "7s",
+				"SLOTKEEPER_TARGETS_0_HEARTBEAT_CREATETABLE", "true", "SLOTKEEPER_API_TOKENS_0_NAME", "ci",
+				"SLOTKEEPER_API_TOKENS_0_SHA256", VALID_HASH, "SLOTKEEPER_API_TOKENS_0_ROLE", "viewer");
+		new ApplicationContextRunner()
+			.withInitializer((context) -> context.getEnvironment()
+				.getPropertySources()
+				.addFirst(new SystemEnvironmentPropertySource(
+						"test-" + StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, variables)))
+			.withConfiguration(AutoConfigurations.of(ValidationAutoConfiguration.class,
+					ConfigurationPropertiesAutoConfiguration.class))
+			.withUserConfiguration(PropertiesOnly.class)
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				SlotKeeperProperties properties = context.getBean(SlotKeeperProperties.class);
+				TargetProperties target = properties.targets().get(0);
+				assertThat(target.name()).isEqualTo("orders");
+				assertThat(target.username()).isEqualTo("keeper");
+				assertThat(target.password().reveal()).isEqualTo("from-env");
+				assertThat(target.heartbeat().interval()).isEqualTo(Duration.ofSeconds(7));
+				assertThat(target.heartbeat().createTable()).isTrue();
+				assertThat(properties.api().tokens().get(0).role()).isEqualTo(ApiRole.VIEWER);
+			});
+	}
+
+	@Test
+	void passwordNeverPrintsWithItsRecord() {
+		this.runner.withPropertyValues("slotkeeper.targets[0].password=hunter2-secret").run((context) -> {
+			TargetProperties target = context.getBean(SlotKeeperProperties.class).targets().get(0);
+			assertThat(target.password().reveal()).isEqualTo("hunter2-secret");
+			assertThat(target.toString()).doesNotContain("hunter2-secret").contains("******");
+		});
+	}
+
+	/**
+	 * What Spring Boot prints when start-up fails: the failure analysis where one applies, else the causes.
+	 */
+	private static String startUpMessage(Throwable failure) {
+		assertThat(failure).isNotNull();
+		for (FailureAnalyzer analyzer : SpringFactoriesLoader.forDefaultResourceLocation()
+			.load(FailureAnalyzer.class,
+					SpringFactoriesLoader.ArgumentResolver.of(BeanFactory.class, new DefaultListableBeanFactory())
+						.and(Environment.class, new StandardEnvironment()))) {
+			FailureAnalysis analysis = analyzer.analyze(failure);
+			if (analysis != null) {
+				return analysis.getDescription();
+			}
+		}
+		StringBuilder messages = new StringBuilder();
+		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+			messages.append(cause.getMessage()).append('\n');
+		}
+		return messages.toString();
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@EnableConfigurationProperties(SlotKeeperProperties.class)
+	@Import(ConfigurationSupport.class)
+	static class PropertiesOnly {
+
+	}
+
+}
