@@ -4,7 +4,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
@@ -77,21 +79,28 @@ final class EmbeddedPostgresServer implements PostgresServer {
 
 	@Override
 	public void freeze() {
-		signalProcessGroup("-STOP");
+		signalServerProcesses("-STOP");
 	}
 
 	@Override
 	public void thaw() {
-		signalProcessGroup("-CONT");
+		signalServerProcesses("-CONT");
 	}
 
-	// pg_ctl starts the postmaster in a session of its own, so its process group holds every backend too.
-	private void signalProcessGroup(String signal) {
+	// Every server process calls setsid(), so the postmaster's process group holds only itself: signal the
+	// postmaster and each of its children by pid.
+	private void signalServerProcesses(String signal) {
 		try {
-			String pid = Files.readAllLines(this.dataDirectory.resolve("postmaster.pid")).get(0).trim();
-			Process kill = new ProcessBuilder("kill", signal, "--", "-" + pid).inheritIO().start();
+			long postmaster = Long.parseLong(Files.readAllLines(this.dataDirectory.resolve("postmaster.pid")).get(0).trim());
+			List<String> command = new ArrayList<>(List.of("kill", signal, Long.toString(postmaster)));
+			ProcessHandle.of(postmaster)
+				.orElseThrow(() -> new IllegalStateException("no postmaster " + postmaster))
+				.children()
+				.forEach((child) -> command.add(Long.toString(child.pid())));
+			Process kill = new ProcessBuilder(command).redirectErrorStream(true).start();
 			if (kill.waitFor() != 0) {
-				throw new IllegalStateException("kill " + signal + " -" + pid + " failed");
+				throw new IllegalStateException(String.join(" ", command) + " failed: "
+						+ new String(kill.getInputStream().readAllBytes()));
 			}
 		}
 		catch (IOException ex) {
