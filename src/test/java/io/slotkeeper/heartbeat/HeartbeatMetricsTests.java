@@ -1,0 +1,50 @@
+package io.slotkeeper.heartbeat;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.Test;
+
+import io.slotkeeper.ApplicationTestSupport;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+class HeartbeatMetricsTests extends ApplicationTestSupport {
+
+	@Test
+	void prometheusShowsEveryHeartbeatMetricPerTarget() {
+		await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
+			String scrape = scrape();
+			assertThat(value(scrape, "slotkeeper_heartbeat_emissions_total", "up")).isGreaterThanOrEqualTo(2);
+			assertThat(value(scrape, "slotkeeper_heartbeat_failures_total", "down")).isGreaterThanOrEqualTo(2);
+		});
+		String scrape = scrape();
+		assertThat(value(scrape, "slotkeeper_heartbeat_failures_total", "up")).isZero();
+		assertThat(value(scrape, "slotkeeper_heartbeat_emissions_total", "down")).isZero();
+		assertThat(value(scrape, "slotkeeper_heartbeat_consecutive_failures", "up")).isZero();
+		assertThat(value(scrape, "slotkeeper_heartbeat_consecutive_failures", "down")).isGreaterThanOrEqualTo(2);
+		assertThat(value(scrape, "slotkeeper_heartbeat_connection_attempts_total", "up")).isEqualTo(1);
+		assertThat(value(scrape, "slotkeeper_heartbeat_connection_attempts_total", "down")).isGreaterThanOrEqualTo(2);
+		assertThat(value(scrape, "slotkeeper_heartbeat_last_success_timestamp_seconds", "up"))
+			.isBetween(Instant.now().minusSeconds(60).getEpochSecond() * 1.0, Instant.now().getEpochSecond() + 1.0);
+		assertThat(value(scrape, "slotkeeper_heartbeat_last_success_timestamp_seconds", "down")).isZero();
+		assertThat(value(scrape, "slotkeeper_heartbeat_duration_seconds_count", "up")).isGreaterThanOrEqualTo(2);
+		assertThat(value(scrape, "slotkeeper_heartbeat_duration_seconds_sum", "up")).isPositive();
+	}
+
+	private String scrape() {
+		return new String(client().get().uri("/actuator/prometheus").exchange().expectStatus().isOk().expectBody()
+			.returnResult().getResponseBodyContent());
+	}
+
+	private static double value(String scrape, String name, String target) {
+		Matcher matcher = Pattern.compile("(?m)^" + Pattern.quote(name) + "\\{target=\"" + target + "\"\\} (\\S+)$")
+			.matcher(scrape);
+		assertThat(matcher.find()).as("%s{target=\"%s\"} in the scrape", name, target).isTrue();
+		return Double.parseDouble(matcher.group(1));
+	}
+
+}
