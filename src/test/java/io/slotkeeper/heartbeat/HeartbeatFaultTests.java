@@ -168,13 +168,15 @@ class HeartbeatFaultTests {
 				"query", "heartbeat.query", "SELECT pg_sleep(0.5)", "heartbeat.interval", "10ms"));
 		await().atMost(Duration.ofSeconds(10)).until(() -> engine.status("slow").emissions() >= 1);
 		await().atMost(Duration.ofSeconds(10)).until(() -> "active".equals(this.shared.queryForString(database,
-				"SELECT state FROM pg_stat_activity WHERE application_name = 'slot-keeper'")));
+				"SELECT state FROM pg_stat_activity WHERE application_name = 'slot-keeper' AND datname = '" + database
+						+ "'")));
 		long before = engine.status("slow").emissions();
 		engine.close();
 		assertThat(engine.status("slow").emissions()).as("the heartbeat in flight finished").isEqualTo(before + 1);
 		assertThat(engine.status("slow").failures()).isZero();
 		await().atMost(Duration.ofSeconds(5)).until(() -> "0".equals(this.shared.queryForString(database,
-				"SELECT count(*) FROM pg_stat_activity WHERE application_name = 'slot-keeper'")));
+				"SELECT count(*) FROM pg_stat_activity WHERE application_name = 'slot-keeper' AND datname = '" + database
+						+ "'")));
 	}
 
 	private static int closedPort() throws IOException {

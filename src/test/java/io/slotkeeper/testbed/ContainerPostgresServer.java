@@ -8,7 +8,7 @@ import org.testcontainers.postgresql.PostgreSQLContainer;
 
 /**
  * A server in a Testcontainers {@code postgres} image, for machines with a Docker engine
- * ({@code -Dslotkeeper.test.backend=testcontainers}). It only hands out a server with logical decoding on; fault
+ * ({@code -Dtestbed.backend=testcontainers}). It only hands out a server with logical decoding on; fault
  * tests that stop or freeze the server are skipped on it.
  */
 final class ContainerPostgresServer implements PostgresServer {

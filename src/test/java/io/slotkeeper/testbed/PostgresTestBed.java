@@ -7,9 +7,9 @@ import java.util.Map;
  * Hands out real PostgreSQL servers to tests: one shared server per test JVM (give each test its own database with
  * {@link PostgresServer#createDatabase()}), and dedicated servers for tests that stop, freeze or reconfigure theirs.
  * <p>
- * The backend is chosen with {@code -Dslotkeeper.test.backend}: {@code embedded} (default: the binaries that Maven
+ * The backend is chosen with {@code -Dtestbed.backend}: {@code embedded} (default: the binaries that Maven
  * delivers, {@code -Dpg.version} picks their version) or {@code testcontainers} (a Docker engine and the
- * {@code postgres:<slotkeeper.test.container-version>} image, default 17).
+ * {@code postgres:<testbed.container-version>} image, default 17).
  */
 public final class PostgresTestBed {
 
@@ -39,12 +39,12 @@ public final class PostgresTestBed {
 	public static PostgresServer dedicated(Map<String, String> extraSettings) {
 		Map<String, String> settings = new HashMap<>(PostgresServer.LOGICAL_DECODING);
 		settings.putAll(extraSettings);
-		String backend = System.getProperty("slotkeeper.test.backend", "embedded");
+		String backend = System.getProperty("testbed.backend", "embedded");
 		return switch (backend) {
 			case "embedded" -> new EmbeddedPostgresServer(settings);
 			case "testcontainers" -> new ContainerPostgresServer(settings,
-					System.getProperty("slotkeeper.test.container-version", "17"));
-			default -> throw new IllegalArgumentException("slotkeeper.test.backend must be embedded or testcontainers, not "
+					System.getProperty("testbed.container-version", "17"));
+			default -> throw new IllegalArgumentException("testbed.backend must be embedded or testcontainers, not "
 					+ backend);
 		};
 	}
