@@ -9,6 +9,7 @@ import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
@@ -24,7 +25,7 @@ import org.springframework.validation.annotation.Validated;
 @ConfigurationProperties(prefix = "slotkeeper", ignoreUnknownFields = false)
 public record SlotKeeperProperties(
 		@NotNull @DefaultValue List<@Valid TargetProperties> targets,
-		@NotNull @Valid @DefaultValue ApiProperties api) implements CrossFieldChecked {
+		@NotNull @Valid @DefaultValue @NestedConfigurationProperty ApiProperties api) implements CrossFieldChecked {
 
 	@Override
 	public List<Violation> violations() {
