@@ -22,6 +22,7 @@ import io.slotkeeper.testbed.PostgresTestBed;
 import static io.slotkeeper.testbed.TestTargets.target;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * A dead, hung or failing target fails within its timeouts, backs off, recovers, leaks nothing and never delays
@@ -58,6 +59,7 @@ class HeartbeatFaultTests {
 		try (PostgresServer server = PostgresTestBed.dedicated(Map.of());
 				HeartbeatEngine engine = HeartbeatEngine.started(target("flaky", server, "postgres",
 						"heartbeat.interval", "100ms", "heartbeat.backoff.min", "100ms", "heartbeat.backoff.max", "1s"))) {
+			assumeTrue(server.supportsFaults(), "this backend cannot stop servers");
 			await().atMost(Duration.ofSeconds(10)).until(() -> engine.status("flaky").emissions() >= 1);
 			server.stop();
 			await().atMost(Duration.ofSeconds(10)).until(() -> engine.status("flaky").consecutiveFailures() >= 5);
@@ -96,6 +98,7 @@ class HeartbeatFaultTests {
 				HeartbeatEngine engine = HeartbeatEngine.started(target("frozen", server, "postgres",
 						"heartbeat.enabled", "false", "heartbeat.statement-timeout", "500ms",
 						"heartbeat.connect-timeout", "1s"))) {
+			assumeTrue(server.supportsFaults(), "this backend cannot freeze servers");
 			assertThat(engine.target("frozen").beat().succeeded()).isTrue();
 			HeartbeatOutcome outcome;
 			server.freeze();
