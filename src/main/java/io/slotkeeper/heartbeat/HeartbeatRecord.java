@@ -3,6 +3,7 @@ package io.slotkeeper.heartbeat;
 import java.time.Duration;
 import java.time.Instant;
 
+import io.slotkeeper.config.HeartbeatProperties;
 import io.slotkeeper.target.FailureDescription;
 import io.slotkeeper.target.ServerVersion;
 
@@ -48,7 +49,29 @@ record HeartbeatRecord(Instant lastSuccessAt, String lastLsn, Duration lastDurat
 		return (this.lastSuccessAt != null) ? this.lastSuccessAt.toEpochMilli() / 1000.0 : 0;
 	}
 
-	HeartbeatStatus toStatus(String health, String reason) {
+	/**
+	 * The status with its health: UNKNOWN when heartbeats are disabled; DOWN after {@code unhealthy-after}
+	 * consecutive failures, or when no heartbeat succeeded for three intervals (counted from start before the first
+	 * success); UP otherwise.
+	 */
+	HeartbeatStatus assess(HeartbeatProperties heartbeat, Instant startedAt, Instant now) {
+		if (!heartbeat.enabled()) {
+			return toStatus("UNKNOWN", null);
+		}
+		if (this.consecutiveFailures >= heartbeat.unhealthyAfter()) {
+			return toStatus("DOWN", this.consecutiveFailures + " consecutive failures (unhealthy-after is "
+					+ heartbeat.unhealthyAfter() + ")");
+		}
+		Duration stale = heartbeat.interval().multipliedBy(3);
+		Instant since = (this.lastSuccessAt != null) ? this.lastSuccessAt : startedAt;
+		if (Duration.between(since, now).compareTo(stale) > 0) {
+			return toStatus("DOWN", "no successful heartbeat for more than three intervals (" + stale.toMillis()
+					+ " ms)");
+		}
+		return toStatus("UP", null);
+	}
+
+	private HeartbeatStatus toStatus(String health, String reason) {
 		return new HeartbeatStatus(health, reason, this.lastSuccessAt, this.lastLsn,
 				HeartbeatStatus.millis(this.lastDuration), this.lastError, this.consecutiveFailures, this.emissions,
 				this.failures, this.connectionAttempts, (this.serverVersion != null) ? this.serverVersion.text() : null,

@@ -3,19 +3,15 @@ package io.slotkeeper.heartbeat;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Objects;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import org.springframework.util.backoff.BackOffExecution;
 import org.springframework.util.backoff.BackOff;
 
-import io.slotkeeper.config.HeartbeatProperties;
 import io.slotkeeper.config.TargetProperties;
 import io.slotkeeper.target.FailureDescription;
 import io.slotkeeper.target.TargetConnector;
@@ -26,8 +22,6 @@ import io.slotkeeper.target.TargetSession;
  * the scheduled one and one asked for through the API take turns.
  */
 public class TargetHeartbeat implements AutoCloseable {
-
-	private static final Logger logger = LoggerFactory.getLogger(TargetHeartbeat.class);
 
 	private final TargetProperties target;
 
@@ -45,11 +39,11 @@ public class TargetHeartbeat implements AutoCloseable {
 
 	private final ReentrantLock lock = new ReentrantLock();
 
+	private final FailureLog failureLog;
+
 	private TargetSession session;
 
 	private BackOffExecution backOffExecution;
-
-	private FailureDescription lastLoggedFailure;
 
 	private boolean closed;
 
@@ -69,6 +63,7 @@ public class TargetHeartbeat implements AutoCloseable {
 		this.clock = clock;
 		this.startedAt = clock.instant();
 		this.backOff = RetryDelays.of(target.heartbeat().backoff());
+		this.failureLog = new FailureLog(target.name());
 		this.metrics = new HeartbeatMetrics(registry, target.name(), this, (self) -> self.record.consecutiveFailures(),
 				(self) -> self.record.lastSuccessEpochSeconds());
 	}
@@ -184,11 +179,7 @@ public class TargetHeartbeat implements AutoCloseable {
 		this.record = before.succeeded(lsn, now, took);
 		this.metrics.succeeded(took);
 		this.backOffExecution = null;
-		if (before.consecutiveFailures() > 0) {
-			logger.info("Heartbeat to target '{}' succeeds again after {} failures", name(),
-					before.consecutiveFailures());
-		}
-		this.lastLoggedFailure = null;
+		this.failureLog.succeeded(before.consecutiveFailures());
 		Duration rest = this.target.heartbeat().interval().minus(took);
 		return new HeartbeatOutcome(lsn, now, took, null, rest.isNegative() ? Duration.ZERO : rest);
 	}
@@ -203,28 +194,8 @@ public class TargetHeartbeat implements AutoCloseable {
 			this.backOffExecution = this.backOff.start();
 		}
 		Duration retry = Duration.ofMillis(this.backOffExecution.nextBackOff());
-		logFailure(failure, ex, retry);
+		this.failureLog.failed(failure, ex, retry, this.record.consecutiveFailures());
 		return new HeartbeatOutcome(null, now, took, failure, retry);
-	}
-
-	private void logFailure(FailureDescription failure, Throwable ex, Duration retry) {
-		FailureDescription previous = this.lastLoggedFailure;
-		boolean repeated = previous != null && Objects.equals(previous.sqlState(), failure.sqlState())
-				&& Objects.equals(previous.message(), failure.message());
-		if (repeated) {
-			logger.debug("Heartbeat to target '{}' failed again ({} in a row): {}", name(),
-					this.record.consecutiveFailures(), failure.message());
-			return;
-		}
-		this.lastLoggedFailure = failure;
-		if (failure.sqlState() != null) {
-			logger.warn("Heartbeat to target '{}' failed (SQLState {}): {}; retrying in {} ms", name(),
-					failure.sqlState(), failure.message(), retry.toMillis());
-		}
-		else {
-			logger.warn("Heartbeat to target '{}' failed unexpectedly; retrying in {} ms", name(), retry.toMillis(),
-					ex);
-		}
 	}
 
 	private void dropSession() {
@@ -241,27 +212,7 @@ public class TargetHeartbeat implements AutoCloseable {
 	 * @return the status
 	 */
 	public HeartbeatStatus status() {
-		HeartbeatRecord current = this.record;
-		HeartbeatProperties heartbeat = this.target.heartbeat();
-		String health = "UP";
-		String reason = null;
-		if (!heartbeat.enabled()) {
-			health = "UNKNOWN";
-		}
-		else if (current.consecutiveFailures() >= heartbeat.unhealthyAfter()) {
-			health = "DOWN";
-			reason = current.consecutiveFailures() + " consecutive failures (unhealthy-after is "
-					+ heartbeat.unhealthyAfter() + ")";
-		}
-		else {
-			Duration stale = heartbeat.interval().multipliedBy(3);
-			Instant since = (current.lastSuccessAt() != null) ? current.lastSuccessAt() : this.startedAt;
-			if (Duration.between(since, this.clock.instant()).compareTo(stale) > 0) {
-				health = "DOWN";
-				reason = "no successful heartbeat for more than three intervals (" + stale.toMillis() + " ms)";
-			}
-		}
-		return current.toStatus(health, reason);
+		return this.record.assess(this.target.heartbeat(), this.startedAt, this.clock.instant());
 	}
 
 	/**
