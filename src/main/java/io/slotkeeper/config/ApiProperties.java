@@ -16,7 +16,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param tokens bearer tokens the API accepts; with none, every API call is refused
  */
 @Consistent
-public record ApiProperties(@NotNull @DefaultValue List<@Valid ApiTokenProperties> tokens) implements CrossFieldChecked {
+public record ApiProperties(
+		@NotNull @DefaultValue List<@Valid ApiTokenProperties> tokens) implements CrossFieldChecked {
 
 	@Override
 	public List<Violation> violations() {

@@ -16,7 +16,8 @@ import jakarta.validation.constraints.Pattern;
 public record ApiTokenProperties(
 		@NotBlank @Pattern(regexp = "^[a-z0-9][a-z0-9._-]{0,62}$",
 				message = "must be lower-case letters, digits, dots, dashes and underscores, 1 to 63 characters") String name,
-		@NotBlank @Pattern(regexp = "^[0-9a-fA-F]{64}$", message = "must be 64 hexadecimal digits (a SHA-256 hash)") String sha256,
+		@NotBlank @Pattern(regexp = "^[0-9a-fA-F]{64}$",
+				message = "must be 64 hexadecimal digits (a SHA-256 hash)") String sha256,
 		@NotNull ApiRole role) {
 
 	@Override

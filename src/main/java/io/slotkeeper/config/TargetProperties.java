@@ -21,9 +21,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param heartbeat heartbeat settings for this target
  */
 public record TargetProperties(
-		@NotBlank @Pattern(regexp = NAME_PATTERN,
-				message = "must be lower-case letters, digits and dashes, 1 to 63 characters, starting and ending with a letter or digit") String name,
-		@NotBlank @Pattern(regexp = "^jdbc:postgresql:.+", message = "must be a PgJDBC URL starting with jdbc:postgresql:") String url,
+		@NotBlank @Pattern(regexp = NAME_PATTERN, message = "must be lower-case letters, digits and dashes, 1 to 63"
+				+ " characters, starting and ending with a letter or digit") String name,
+		@NotBlank @Pattern(regexp = "^jdbc:postgresql:.+",
+				message = "must be a PgJDBC URL starting with jdbc:postgresql:") String url,
 		String username,
 		Secret password,
 		@NotNull @Valid @DefaultValue HeartbeatProperties heartbeat) {

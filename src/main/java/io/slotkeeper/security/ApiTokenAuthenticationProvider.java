@@ -42,7 +42,10 @@ public class ApiTokenAuthenticationProvider implements AuthenticationProvider {
 			logger.warn("No API tokens are configured (slotkeeper.api.tokens is empty): every /api call is refused");
 		}
 		else {
-			logger.info("API tokens configured: {}", properties.tokens().stream().map((t) -> t.name() + " (" + t.role().name().toLowerCase() + ")").toList());
+			logger.info("API tokens configured: {}", properties.tokens()
+				.stream()
+				.map((token) -> token.name() + " (" + token.role().name().toLowerCase() + ")")
+				.toList());
 		}
 	}
 
