@@ -1,9 +1,17 @@
 package io.slotkeeper.config;
 
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
+import org.hibernate.validator.constraints.time.DurationMin;
 
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -19,7 +27,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param password password of that role, usually from an environment variable or a mounted secret; never logged or
  * shown
  * @param heartbeat heartbeat settings for this target
+ * @param slotsPollInterval how often the target's slots are read for metrics and health
+ * @param slots slots with a policy of their own, such as the connector to restart after a recreate
  */
+@Consistent
 public record TargetProperties(
 		@NotBlank @Pattern(regexp = NAME_PATTERN, message = "must be lower-case letters, digits and dashes, 1 to 63"
 				+ " characters, starting and ending with a letter or digit") String name,
@@ -27,11 +38,35 @@ public record TargetProperties(
 				message = "must be a PgJDBC URL starting with jdbc:postgresql:") String url,
 		String username,
 		Secret password,
-		@NotNull @Valid @DefaultValue HeartbeatProperties heartbeat) {
+		@NotNull @Valid @DefaultValue HeartbeatProperties heartbeat,
+		@NotNull @DurationMin(millis = 1) @DefaultValue("30s") Duration slotsPollInterval,
+		@NotNull @DefaultValue List<@Valid SlotPolicyProperties> slots) implements CrossFieldChecked {
 
 	/**
 	 * The pattern of target names.
 	 */
 	public static final String NAME_PATTERN = "^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$";
+
+	/**
+	 * The policy of a slot, if it has one.
+	 * @param slot the slot's name
+	 * @return the policy
+	 */
+	public Optional<SlotPolicyProperties> slotPolicy(String slot) {
+		return this.slots.stream().filter((policy) -> policy.name().equals(slot)).findFirst();
+	}
+
+	@Override
+	public List<Violation> violations() {
+		List<Violation> violations = new ArrayList<>();
+		Set<String> names = new HashSet<>();
+		for (int i = 0; i < this.slots.size(); i++) {
+			String slot = this.slots.get(i).name();
+			if (slot != null && !names.add(slot)) {
+				violations.add(new Violation("slots[" + i + "].name", "duplicate slot '" + slot + "'"));
+			}
+		}
+		return violations;
+	}
 
 }

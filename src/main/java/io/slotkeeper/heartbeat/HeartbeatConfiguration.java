@@ -18,11 +18,6 @@ import io.slotkeeper.target.TargetConnector;
 class HeartbeatConfiguration {
 
 	@Bean
-	TargetConnector targetConnector() {
-		return new TargetConnector();
-	}
-
-	@Bean
 	Heartbeats heartbeats(SlotKeeperProperties properties, TargetConnector connector, MeterRegistry registry) {
 		Clock clock = Clock.systemUTC();
 		return new Heartbeats(properties.targets()

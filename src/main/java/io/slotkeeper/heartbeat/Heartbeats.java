@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 import io.slotkeeper.config.HeartbeatProperties;
+import io.slotkeeper.target.TargetNotFoundException;
 
 /**
  * Every target's heartbeat, by name, in configuration order.

@@ -1,4 +1,4 @@
-package io.slotkeeper.heartbeat;
+package io.slotkeeper.target;
 
 import org.springframework.http.HttpStatus;
 
@@ -9,7 +9,7 @@ import io.slotkeeper.api.ApiException;
  */
 public class TargetNotFoundException extends ApiException {
 
-	TargetNotFoundException(String name) {
+	public TargetNotFoundException(String name) {
 		super(HttpStatus.NOT_FOUND, "target-not-found", "Unknown target",
 				"No target named '" + name + "' is configured in slotkeeper.targets.");
 		with("target", name);

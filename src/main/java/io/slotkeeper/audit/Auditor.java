@@ -1,0 +1,82 @@
+package io.slotkeeper.audit;
+
+import java.time.Clock;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+import org.springframework.security.core.Authentication;
+import org.springframework.security.core.context.SecurityContextHolder;
+
+import io.slotkeeper.api.ApiException;
+
+/**
+ * Runs a change asked through the API and records it, whatever it comes to: done, dry-run, refused (an
+ * {@link ApiException}) or failed (anything else).
+ */
+public class Auditor {
+
+	private final AuditJournal journal;
+
+	private final Clock clock;
+
+	/**
+	 * Creates the auditor.
+	 * @param journal where entries go
+	 * @param clock the clock for timestamps
+	 */
+	public Auditor(AuditJournal journal, Clock clock) {
+		this.journal = journal;
+		this.clock = clock;
+	}
+
+	/**
+	 * Runs and records a change.
+	 * @param <T> what the change returns
+	 * @param action what is asked, for example {@code slot.drop}
+	 * @param target the target
+	 * @param slot the slot, or {@code null}
+	 * @param parameters the call's parameters
+	 * @param change the change
+	 * @param describe what the result says for the journal: outcome, status, LSNs, connector
+	 * @return the change's result
+	 */
+	public <T> T run(String action, String target, String slot, Map<String, Object> parameters, Supplier<T> change,
+			Function<T, Summary> describe) {
+		try {
+			T result = change.get();
+			Summary summary = describe.apply(result);
+			record(action, target, slot, parameters, summary.outcome(), summary.status(), summary.detail(),
+					summary.lsns(), summary.connector());
+			return result;
+		}
+		catch (ApiException ex) {
+			record(action, target, slot, parameters, "refused", ex.status().value(), ex.getMessage(), Map.of(), null);
+			throw ex;
+		}
+		catch (RuntimeException ex) {
+			record(action, target, slot, parameters, "failed", 500, ex.getClass().getSimpleName(), Map.of(), null);
+			throw ex;
+		}
+	}
+
+	private void record(String action, String target, String slot, Map<String, Object> parameters, String outcome,
+			int status, String detail, Map<String, String> lsns, String connector) {
+		Authentication authentication = SecurityContextHolder.getContext().getAuthentication();
+		String actor = (authentication != null) ? authentication.getName() : "anonymous";
+		this.journal.record(new AuditEntry(this.clock.instant(), actor, action, target, slot, parameters, outcome,
+				status, detail, lsns, connector));
+	}
+
+	/**
+	 * What a change came to, for the journal.
+	 * @param outcome {@code done} or {@code dry-run}
+	 * @param status the HTTP status answered
+	 * @param detail a note, or {@code null}
+	 * @param lsns LSNs involved
+	 * @param connector what the connector restart came to, or {@code null}
+	 */
+	public record Summary(String outcome, int status, String detail, Map<String, String> lsns, String connector) {
+	}
+
+}

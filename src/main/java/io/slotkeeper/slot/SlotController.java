@@ -1,0 +1,172 @@
+package io.slotkeeper.slot;
+
+import java.net.URI;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.tags.Tag;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Size;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+import io.slotkeeper.audit.Auditor;
+import io.slotkeeper.config.TargetProperties;
+import io.slotkeeper.connect.ConnectorOutcome;
+import io.slotkeeper.connect.ConnectorStatus;
+
+/**
+ * The replication-slot runbook as REST calls. Every change accepts {@code dryRun=true} and is audited.
+ */
+@RestController
+@RequestMapping("/api/v1/targets/{target}/slots")
+@Tag(name = "slots", description = "Replication slots of a target's server: list, create, drop, recreate")
+class SlotController {
+
+	/**
+	 * Slot and plugin names: checked before anything runs, then bound as parameters.
+	 */
+	static final String NAME = "^[a-z0-9_]{1,63}$";
+
+	private final SlotService slots;
+
+	private final Auditor auditor;
+
+	SlotController(SlotService slots, Auditor auditor) {
+		this.slots = slots;
+		this.auditor = auditor;
+	}
+
+	@GetMapping
+	@Operation(summary = "Every slot of the target's server",
+			description = "Columns the server's version lacks are null. retainedWalBytes is the WAL the slot pins.")
+	List<SlotView> list(@PathVariable @Pattern(regexp = TargetProperties.NAME_PATTERN) String target,
+			@RequestParam(required = false) @Size(max = 63) String database,
+			@RequestParam(required = false) @Pattern(regexp = "^(reserved|extended|unreserved|lost)$") String walStatus,
+			@RequestParam(required = false) Boolean active) {
+		return this.slots.list(target, new SlotFilter(database, walStatus, active));
+	}
+
+	@GetMapping("/{slot}")
+	@Operation(summary = "One slot")
+	SlotView get(@PathVariable @Pattern(regexp = TargetProperties.NAME_PATTERN) String target,
+			@PathVariable @Pattern(regexp = NAME) String slot) {
+		return this.slots.get(target, slot);
+	}
+
+	@PostMapping
+	@Operation(summary = "Create a slot", description = "201 with Location and the new slot; 409 if it exists; 422 "
+			+ "when the server's version cannot do it (twoPhase before 14, failover before 17).")
+	ResponseEntity<Object> create(@PathVariable @Pattern(regexp = TargetProperties.NAME_PATTERN) String target,
+			@Valid @RequestBody CreateSlotRequest request,
+			@Parameter(description = "answer what would be done; change nothing") @RequestParam(defaultValue = "false") boolean dryRun) {
+		SlotService.Changed<SlotView> changed = this.auditor.run("slot.create", target, request.name(),
+				parameters("dryRun", dryRun, "type", request.type(), "plugin", request.plugin(), "twoPhase",
+						request.twoPhase(), "failover", request.failover()),
+				() -> this.slots.create(target, request, dryRun), (result) -> summary(result, 201, Map.of()));
+		if (changed.plan() != null) {
+			return ResponseEntity.ok(changed.plan());
+		}
+		return ResponseEntity.created(URI.create("/api/v1/targets/" + target + "/slots/" + request.name()))
+			.body(changed.result());
+	}
+
+	@DeleteMapping("/{slot}")
+	@Operation(summary = "Drop a slot", description = "An active slot is refused with 409 (activePid says who holds "
+			+ "it) unless force=true, which ends that backend's session first.")
+	ResponseEntity<Object> drop(@PathVariable @Pattern(regexp = TargetProperties.NAME_PATTERN) String target,
+			@PathVariable @Pattern(regexp = NAME) String slot,
+			@Parameter(description = "end the session holding an active slot") @RequestParam(defaultValue = "false") boolean force,
+			@Parameter(description = "answer what would be done; change nothing") @RequestParam(defaultValue = "false") boolean dryRun) {
+		SlotService.Changed<Void> changed = this.auditor.run("slot.drop", target, slot,
+				parameters("force", force, "dryRun", dryRun), () -> this.slots.drop(target, slot, force, dryRun),
+				(result) -> summary(result, 204, Map.of()));
+		return (changed.plan() != null) ? ResponseEntity.ok(changed.plan()) : ResponseEntity.noContent().build();
+	}
+
+	@PostMapping("/{slot}/recreate")
+	@Operation(summary = "Drop a slot and create it again with the same options",
+			description = "Refused with 409 unless the slot is invalidated (wal_status lost) or force=true. The answer "
+					+ "names the skipped LSN range that the consumer will never see, and restarts the slot's "
+					+ "connector when one is configured.")
+	ResponseEntity<Object> recreate(@PathVariable @Pattern(regexp = TargetProperties.NAME_PATTERN) String target,
+			@PathVariable @Pattern(regexp = NAME) String slot,
+			@Parameter(description = "recreate a slot that is not invalidated; end the session holding it") @RequestParam(defaultValue = "false") boolean force,
+			@Parameter(description = "answer what would be done; change nothing") @RequestParam(defaultValue = "false") boolean dryRun) {
+		SlotService.Changed<RecreateResult> changed = this.auditor.run("slot.recreate", target, slot,
+				parameters("force", force, "dryRun", dryRun), () -> this.slots.recreate(target, slot, force, dryRun),
+				(result) -> summary(result, 200, lsns(result.result())));
+		return ResponseEntity.ok((changed.plan() != null) ? changed.plan() : changed.result());
+	}
+
+	@PostMapping("/{slot}/connector/restart")
+	@Operation(summary = "Restart the slot's Kafka Connect connector and its failed tasks")
+	ConnectorOutcome restartConnector(@PathVariable @Pattern(regexp = TargetProperties.NAME_PATTERN) String target,
+			@PathVariable @Pattern(regexp = NAME) String slot) {
+		return this.auditor.run("connector.restart", target, slot, Map.of(), () -> {
+			ConnectorOutcome outcome = this.slots.restartConnector(target, slot);
+			if (!outcome.restarted()) {
+				throw new ConnectorRestartFailedException(target, slot, outcome);
+			}
+			return outcome;
+		}, (outcome) -> new Auditor.Summary("done", 200, null, Map.of(), describe(outcome)));
+	}
+
+	@GetMapping("/{slot}/connector")
+	@Operation(summary = "The slot's Kafka Connect connector as Kafka Connect sees it")
+	ConnectorStatus connector(@PathVariable @Pattern(regexp = TargetProperties.NAME_PATTERN) String target,
+			@PathVariable @Pattern(regexp = NAME) String slot) {
+		return this.slots.connectorStatus(target, slot);
+	}
+
+	private static Auditor.Summary summary(SlotService.Changed<?> changed, int status, Map<String, String> lsns) {
+		if (changed.plan() != null) {
+			return new Auditor.Summary("dry-run", 200,
+					changed.plan().wouldBeRefused() ? "would be refused: " + changed.plan().refusal().detail()
+							: String.join("; ", changed.plan().steps()),
+					Map.of(), null);
+		}
+		String connector = (changed.result() instanceof RecreateResult recreated && recreated.connector() != null)
+				? describe(recreated.connector()) : null;
+		return new Auditor.Summary("done", status, null, lsns, connector);
+	}
+
+	private static Map<String, String> lsns(RecreateResult result) {
+		Map<String, String> lsns = new LinkedHashMap<>();
+		if (result != null) {
+			lsns.put("skippedFrom", String.valueOf(result.skipped().fromLsn()));
+			lsns.put("skippedTo", String.valueOf(result.skipped().toLsn()));
+		}
+		return lsns;
+	}
+
+	private static String describe(ConnectorOutcome outcome) {
+		return outcome.connector() + (outcome.restarted() ? " restarted" : " not restarted") + " (status "
+				+ outcome.status() + ", " + outcome.attempts() + " attempt(s))"
+				+ ((outcome.detail() != null) ? ": " + outcome.detail() : "");
+	}
+
+	private static Map<String, Object> parameters(Object... keyValues) {
+		Map<String, Object> parameters = new LinkedHashMap<>();
+		for (int i = 0; i < keyValues.length; i += 2) {
+			if (keyValues[i + 1] != null) {
+				parameters.put((String) keyValues[i], keyValues[i + 1]);
+			}
+		}
+		return parameters;
+	}
+
+}

@@ -1,0 +1,130 @@
+package io.slotkeeper.slot;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The SQL of slots, one place per query. The listing names only the columns the server's version has; the others
+ * are selected as typed NULLs so that every version reads the same way. Values are always bound.
+ */
+final class SlotRepository {
+
+	private SlotRepository() {
+	}
+
+	/**
+	 * The listing query for a server version.
+	 * @param major the server's major version
+	 * @param oneSlot whether to select one slot by a bound name
+	 * @return the query
+	 */
+	static String listing(int major, boolean oneSlot) {
+		return "SELECT slot_name, plugin, slot_type, database, temporary, active, active_pid, xmin::text,"
+				+ " catalog_xmin::text, restart_lsn::text, confirmed_flush_lsn::text, "
+				+ column(major, 13, "wal_status", "text") + ", " + column(major, 13, "safe_wal_size", "bigint") + ", "
+				+ column(major, 14, "two_phase", "boolean") + ", " + column(major, 16, "conflicting", "boolean") + ", "
+				+ column(major, 17, "inactive_since", "timestamptz") + ", "
+				+ column(major, 17, "invalidation_reason", "text") + ", " + column(major, 17, "failover", "boolean")
+				+ ", " + column(major, 17, "synced", "boolean") + ","
+				+ " (pg_current_wal_lsn() - restart_lsn)::bigint, (pg_current_wal_lsn() - confirmed_flush_lsn)::bigint"
+				+ " FROM pg_replication_slots" + (oneSlot ? " WHERE slot_name = ?" : "") + " ORDER BY slot_name";
+	}
+
+	private static String column(int major, int since, String name, String type) {
+		return (major >= since) ? name : "NULL::" + type + " AS " + name;
+	}
+
+	static List<SlotView> list(Connection connection) throws SQLException {
+		try (PreparedStatement statement = connection.prepareStatement(listing(major(connection), false))) {
+			return read(statement);
+		}
+	}
+
+	static Optional<SlotView> find(Connection connection, String slot) throws SQLException {
+		try (PreparedStatement statement = connection.prepareStatement(listing(major(connection), true))) {
+			statement.setString(1, slot);
+			return read(statement).stream().findFirst();
+		}
+	}
+
+	static int major(Connection connection) throws SQLException {
+		return connection.getMetaData().getDatabaseMajorVersion();
+	}
+
+	static String currentDatabase(Connection connection) throws SQLException {
+		return queryForString(connection, "SELECT current_database()");
+	}
+
+	static void create(Connection connection, SlotSpec spec, int major) throws SQLException {
+		String sql;
+		if (!spec.logical()) {
+			sql = "SELECT lsn::text FROM pg_create_physical_replication_slot(?, true, false)";
+		}
+		else if (major >= 17) {
+			sql = "SELECT lsn::text FROM pg_create_logical_replication_slot(?, ?, false, ?, ?)";
+		}
+		else if (major >= 14) {
+			sql = "SELECT lsn::text FROM pg_create_logical_replication_slot(?, ?, false, ?)";
+		}
+		else {
+			sql = "SELECT lsn::text FROM pg_create_logical_replication_slot(?, ?)";
+		}
+		try (PreparedStatement statement = connection.prepareStatement(sql)) {
+			statement.setString(1, spec.name());
+			if (spec.logical()) {
+				statement.setString(2, spec.plugin());
+				if (major >= 14) {
+					statement.setBoolean(3, spec.twoPhase());
+				}
+				if (major >= 17) {
+					statement.setBoolean(4, spec.failover());
+				}
+			}
+			statement.execute();
+		}
+	}
+
+	static void drop(Connection connection, String slot) throws SQLException {
+		try (PreparedStatement statement = connection.prepareStatement("SELECT pg_drop_replication_slot(?)")) {
+			statement.setString(1, slot);
+			statement.execute();
+		}
+	}
+
+	static void terminate(Connection connection, int pid) throws SQLException {
+		try (PreparedStatement statement = connection.prepareStatement("SELECT pg_terminate_backend(?)")) {
+			statement.setInt(1, pid);
+			statement.execute();
+		}
+	}
+
+	private static String queryForString(Connection connection, String sql) throws SQLException {
+		try (PreparedStatement statement = connection.prepareStatement(sql); ResultSet result = statement.executeQuery()) {
+			result.next();
+			return result.getString(1);
+		}
+	}
+
+	private static List<SlotView> read(PreparedStatement statement) throws SQLException {
+		List<SlotView> slots = new ArrayList<>();
+		try (ResultSet row = statement.executeQuery()) {
+			while (row.next()) {
+				slots.add(new SlotView(row.getString(1), row.getString(2), row.getString(3), row.getString(4),
+						row.getObject(5, Boolean.class), row.getObject(6, Boolean.class), row.getObject(7, Integer.class),
+						row.getString(8), row.getString(9), row.getString(10), row.getString(11), row.getString(12),
+						row.getObject(13, Long.class), row.getObject(14, Boolean.class), row.getObject(15, Boolean.class),
+						row.getObject(16, OffsetDateTime.class), row.getString(17), row.getObject(18, Boolean.class),
+						row.getObject(19, Boolean.class), row.getObject(20, Long.class), row.getObject(21, Long.class),
+						null));
+			}
+		}
+		return slots;
+	}
+
+}

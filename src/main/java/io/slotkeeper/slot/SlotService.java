@@ -1,0 +1,321 @@
+package io.slotkeeper.slot;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+
+import io.slotkeeper.api.ApiException;
+import io.slotkeeper.config.SlotPolicyProperties;
+import io.slotkeeper.config.TargetProperties;
+import io.slotkeeper.connect.ConnectorClient;
+import io.slotkeeper.connect.ConnectorOutcome;
+import io.slotkeeper.connect.ConnectorStatus;
+import io.slotkeeper.target.Lsn;
+import io.slotkeeper.target.TargetDataSources;
+import io.slotkeeper.target.TargetSqlException;
+import io.slotkeeper.target.Targets;
+
+/**
+ * The replication-slot runbook with its safety rules. Every change is first planned from what the server shows now
+ * (refusing an active slot, a healthy slot's recreate, a missing privilege, an option the server's version lacks),
+ * then either answered as a plan ({@code dryRun}) or run step by step.
+ */
+public class SlotService {
+
+	private static final int DROP_ATTEMPTS = 20;
+
+	private static final long DROP_RETRY_MILLIS = 50;
+
+	private final Targets targets;
+
+	private final TargetDataSources dataSources;
+
+	private final ConnectorClient connectors;
+
+	private final MeterRegistry registry;
+
+	/**
+	 * Creates the service.
+	 * @param targets the configured targets
+	 * @param dataSources connections to them
+	 * @param connectors the Kafka Connect client
+	 * @param registry where recreations are counted
+	 */
+	public SlotService(Targets targets, TargetDataSources dataSources, ConnectorClient connectors,
+			MeterRegistry registry) {
+		this.targets = targets;
+		this.dataSources = dataSources;
+		this.connectors = connectors;
+		this.registry = registry;
+	}
+
+	List<SlotView> list(String targetName, SlotFilter filter) {
+		TargetProperties target = this.targets.get(targetName);
+		List<SlotView> slots = withConnection(target, SlotRepository::list);
+		return slots.stream().filter(filter::matches).map((slot) -> withConnectorStatus(target, slot)).toList();
+	}
+
+	/**
+	 * Every slot of a target's server, as the server shows them now.
+	 * @param target the target
+	 * @return the slots
+	 */
+	public List<SlotView> list(TargetProperties target) {
+		return withConnection(target, SlotRepository::list);
+	}
+
+	SlotView get(String targetName, String slot) {
+		TargetProperties target = this.targets.get(targetName);
+		return withConnectorStatus(target, withConnection(target, (connection) -> require(connection, target, slot)));
+	}
+
+	Changed<SlotView> create(String targetName, CreateSlotRequest request, boolean dryRun) {
+		TargetProperties target = this.targets.get(targetName);
+		SlotSpec spec = request.toSpec(target.name());
+		return change(target, "slot.create", spec.name(), dryRun, (connection) -> {
+			requireSlotPrivilege(connection, target);
+			if (SlotRepository.find(connection, spec.name()).isPresent()) {
+				throw SlotProblem.exists(target.name(), spec.name());
+			}
+			requireSupported(connection, target, spec);
+			return List.of(createStep(spec));
+		}, (connection) -> require(connection, target, spec.name()));
+	}
+
+	Changed<Void> drop(String targetName, String slot, boolean force, boolean dryRun) {
+		TargetProperties target = this.targets.get(targetName);
+		return change(target, "slot.drop", slot, dryRun, (connection) -> {
+			requireSlotPrivilege(connection, target);
+			SlotView current = require(connection, target, slot);
+			List<Step> steps = new ArrayList<>(release(target, current, force));
+			steps.add(dropStep(slot, current));
+			return steps;
+		}, (connection) -> null);
+	}
+
+	Changed<RecreateResult> recreate(String targetName, String slot, boolean force, boolean dryRun) {
+		TargetProperties target = this.targets.get(targetName);
+		SlotView[] old = new SlotView[1];
+		Changed<SlotView> recreated = change(target, "slot.recreate", slot, dryRun, (connection) -> {
+			requireSlotPrivilege(connection, target);
+			SlotView current = require(connection, target, slot);
+			if (!current.invalidated() && !force) {
+				throw SlotProblem.healthy(target.name(), current);
+			}
+			if (Boolean.TRUE.equals(current.temporary())) {
+				throw SlotProblem.unsupported(target.name(), slot, "Slot '" + slot + "' is temporary: it belongs to"
+						+ " its session and cannot be recreated by another.");
+			}
+			String database = SlotRepository.currentDatabase(connection);
+			if (current.logical() && !Objects.equals(current.database(), database)) {
+				throw SlotProblem.unsupported(target.name(), slot, "Slot '" + slot + "' belongs to database '"
+						+ current.database() + "' but target '" + target.name() + "' connects to '" + database
+						+ "'; a logical slot is created in the database of its session: configure a target for '"
+						+ current.database() + "'.");
+			}
+			SlotSpec spec = SlotSpec.of(current);
+			requireSupported(connection, target, spec);
+			old[0] = current;
+			List<Step> steps = new ArrayList<>(release(target, current, force));
+			steps.add(dropStep(slot, current));
+			steps.add(createStep(spec));
+			return steps;
+		}, (connection) -> require(connection, target, slot));
+		if (recreated.plan() != null) {
+			return new Changed<>(null, recreated.plan());
+		}
+		SlotView newSlot = recreated.result();
+		recreationCounter(target, old[0]).increment();
+		ConnectorOutcome connector = target.slotPolicy(slot)
+			.map(SlotPolicyProperties::connector)
+			.filter(Objects::nonNull)
+			.map(this.connectors::restart)
+			.orElse(null);
+		return new Changed<>(new RecreateResult(old[0], newSlot, skipped(old[0], newSlot), connector), null);
+	}
+
+	ConnectorOutcome restartConnector(String targetName, String slot) {
+		TargetProperties target = this.targets.get(targetName);
+		return this.connectors.restart(connectorOf(target, slot).connector());
+	}
+
+	ConnectorStatus connectorStatus(String targetName, String slot) {
+		TargetProperties target = this.targets.get(targetName);
+		return this.connectors.status(connectorOf(target, slot).connector());
+	}
+
+	private static SlotPolicyProperties connectorOf(TargetProperties target, String slot) {
+		return target.slotPolicy(slot)
+			.filter((policy) -> policy.connector() != null)
+			.orElseThrow(() -> SlotProblem.noConnector(target.name(), slot));
+	}
+
+	private SlotView withConnectorStatus(TargetProperties target, SlotView slot) {
+		return target.slotPolicy(slot.slotName())
+			.map(SlotPolicyProperties::connector)
+			.filter(Objects::nonNull)
+			.map((connector) -> slot.withConnector(this.connectors.status(connector)))
+			.orElse(slot);
+	}
+
+	private static RecreateResult.SkippedRange skipped(SlotView old, SlotView created) {
+		String from = old.logical() ? old.confirmedFlushLsn() : old.restartLsn();
+		String to = created.logical() ? created.confirmedFlushLsn() : created.restartLsn();
+		return new RecreateResult.SkippedRange(from, to, Lsn.distance(from, to));
+	}
+
+	private Counter recreationCounter(TargetProperties target, SlotView slot) {
+		return Counter.builder("slotkeeper.slot.recreations")
+			.description("Slots dropped and created again by slot-keeper")
+			.tags(SlotMetrics.tags(target.name(), slot))
+			.register(this.registry);
+	}
+
+	private static List<Step> release(TargetProperties target, SlotView slot, boolean force) {
+		if (!Boolean.TRUE.equals(slot.active())) {
+			return List.of();
+		}
+		if (!force) {
+			throw SlotProblem.active(target.name(), slot);
+		}
+		int pid = slot.activePid();
+		return List.of(new Step("terminate backend " + pid + " holding slot " + slot.slotName(),
+				(connection) -> SlotRepository.terminate(connection, pid)));
+	}
+
+	// The consumer's walsender may take a moment to release a slot after its backend is told to end.
+	private static Step dropStep(String slot, SlotView current) {
+		boolean mayBeReleasing = Boolean.TRUE.equals(current.active());
+		return new Step("drop slot " + slot, (connection) -> {
+			for (int attempt = 1;; attempt++) {
+				try {
+					SlotRepository.drop(connection, slot);
+					return;
+				}
+				catch (SQLException ex) {
+					if (!mayBeReleasing || !"55006".equals(ex.getSQLState()) || attempt == DROP_ATTEMPTS) {
+						throw ex;
+					}
+					pause();
+				}
+			}
+		});
+	}
+
+	private static Step createStep(SlotSpec spec) {
+		return new Step(spec.describe(),
+				(connection) -> SlotRepository.create(connection, spec, SlotRepository.major(connection)));
+	}
+
+	private static void requireSupported(Connection connection, TargetProperties target, SlotSpec spec)
+			throws SQLException {
+		int major = SlotRepository.major(connection);
+		if (spec.twoPhase() && major < 14) {
+			throw SlotProblem.unsupported(target.name(), spec.name(),
+					"twoPhase needs PostgreSQL 14 or later; this server is " + major + ".");
+		}
+		if (spec.failover() && major < 17) {
+			throw SlotProblem.unsupported(target.name(), spec.name(),
+					"failover needs PostgreSQL 17 or later; this server is " + major + ".");
+		}
+	}
+
+	private static void requireSlotPrivilege(Connection connection, TargetProperties target) throws SQLException {
+		try (PreparedStatement statement = connection.prepareStatement(
+				"SELECT rolreplication OR rolsuper FROM pg_roles WHERE rolname = current_user");
+				ResultSet result = statement.executeQuery()) {
+			if (!result.next() || !result.getBoolean(1)) {
+				throw TargetSqlException.of(target.name(), target.username(), new SQLException(
+						"permission denied to use replication slots: role lacks the REPLICATION attribute", "42501"));
+			}
+		}
+	}
+
+	private static SlotView require(Connection connection, TargetProperties target, String slot) throws SQLException {
+		return SlotRepository.find(connection, slot).orElseThrow(() -> SlotProblem.notFound(target.name(), slot));
+	}
+
+	private <T> Changed<T> change(TargetProperties target, String action, String slot, boolean dryRun, Planner planner,
+			SqlWork<T> after) {
+		return withConnection(target, (connection) -> {
+			List<Step> steps;
+			try {
+				steps = planner.plan(connection);
+			}
+			catch (ApiException refusal) {
+				if (dryRun) {
+					return new Changed<T>(null, SlotPlan.refused(action, target.name(), slot, refusal));
+				}
+				throw refusal;
+			}
+			if (dryRun) {
+				return new Changed<T>(null,
+						SlotPlan.of(action, target.name(), slot, steps.stream().map(Step::description).toList()));
+			}
+			for (Step step : steps) {
+				step.action().run(connection);
+			}
+			return new Changed<>(after.apply(connection), null);
+		});
+	}
+
+	private <T> T withConnection(TargetProperties target, SqlWork<T> work) {
+		try (Connection connection = this.dataSources.connection(target)) {
+			return work.apply(connection);
+		}
+		catch (SQLException ex) {
+			throw TargetSqlException.of(target.name(), target.username(), ex);
+		}
+	}
+
+	private static void pause() {
+		try {
+			Thread.sleep(DROP_RETRY_MILLIS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("interrupted while waiting for a slot to be released", ex);
+		}
+	}
+
+	/**
+	 * A change's result, or its plan when it was a dry run.
+	 * @param <T> the result's type
+	 * @param result what the change made, {@code null} for a dry run
+	 * @param plan the plan, {@code null} when the change ran
+	 */
+	record Changed<T>(T result, SlotPlan plan) {
+	}
+
+	@FunctionalInterface
+	interface SqlWork<T> {
+
+		T apply(Connection connection) throws SQLException;
+
+	}
+
+	@FunctionalInterface
+	interface Planner {
+
+		List<Step> plan(Connection connection) throws SQLException;
+
+	}
+
+	record Step(String description, SqlAction action) {
+	}
+
+	@FunctionalInterface
+	interface SqlAction {
+
+		void run(Connection connection) throws SQLException;
+
+	}
+
+}

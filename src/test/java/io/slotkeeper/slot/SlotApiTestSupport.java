@@ -1,0 +1,142 @@
+package io.slotkeeper.slot;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.util.Map;
+
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.web.servlet.client.RestTestClient;
+
+import io.slotkeeper.security.TokenHashes;
+import io.slotkeeper.testbed.ConnectStub;
+import io.slotkeeper.testbed.PostgresServer;
+import io.slotkeeper.testbed.PostgresTestBed;
+
+/**
+ * The application against a server of its own with {@code max_slot_wal_keep_size=1MB} (so that a slot can be lost
+ * in milliseconds) and a Kafka Connect stand-in:
+ * <ul>
+ * <li>target {@code main} logs in as the superuser into database {@code app}; slot {@code debezium} has a connector
+ * on the stand-in (basic auth {@code connect}/{@value #CONNECT_PASSWORD}), slot {@code orphan} one on a dead port;</li>
+ * <li>target {@code norepl} logs in as a role without the REPLICATION attribute.</li>
+ * </ul>
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+abstract class SlotApiTestSupport {
+
+	static final String VIEWER = "slot-viewer-token";
+
+	static final String OPERATOR = "slot-operator-token";
+
+	static final String CONNECT_PASSWORD = "connect-secret-pw";
+
+	static final String DATABASE = "app";
+
+	private static PostgresServer server;
+
+	private static ConnectStub connect;
+
+	@LocalServerPort
+	int port;
+
+	static synchronized PostgresServer server() {
+		if (server == null) {
+			PostgresServer started = PostgresTestBed.dedicated(Map.of("max_slot_wal_keep_size", "1MB"));
+			started.execute("postgres", "CREATE DATABASE " + DATABASE, "CREATE ROLE norepl LOGIN");
+			started.execute(DATABASE, "CREATE TABLE orders (id bigserial PRIMARY KEY, item text)",
+					"CREATE PUBLICATION pub FOR TABLE orders");
+			Runtime.getRuntime().addShutdownHook(new Thread(started::close));
+			server = started;
+		}
+		return server;
+	}
+
+	static synchronized ConnectStub connect() {
+		if (connect == null) {
+			connect = new ConnectStub();
+		}
+		return connect;
+	}
+
+	RestTestClient client() {
+		return RestTestClient.bindToServer().baseUrl("http://localhost:" + this.port).build();
+	}
+
+	RestTestClient operator() {
+		return RestTestClient.bindToServer()
+			.baseUrl("http://localhost:" + this.port)
+			.defaultHeader("Authorization", "Bearer " + OPERATOR)
+			.build();
+	}
+
+	RestTestClient viewer() {
+		return RestTestClient.bindToServer()
+			.baseUrl("http://localhost:" + this.port)
+			.defaultHeader("Authorization", "Bearer " + VIEWER)
+			.build();
+	}
+
+	/**
+	 * Whether a slot exists, read on the server itself.
+	 */
+	static boolean exists(String slot) {
+		return "1".equals(server().queryForString("postgres",
+				"SELECT count(*) FROM pg_replication_slots WHERE slot_name = '" + slot + "'"));
+	}
+
+	static void createSlot(String slot) {
+		server().execute(DATABASE, "SELECT pg_create_logical_replication_slot('" + slot + "', 'pgoutput')");
+	}
+
+	/**
+	 * The recipe from the facts page: with max_slot_wal_keep_size=1MB, a switch and a checkpoint lose a slot.
+	 */
+	static void loseSlot(String slot) {
+		server().execute(DATABASE, "INSERT INTO orders (item) SELECT 'x' FROM generate_series(1, 100)",
+				"SELECT pg_switch_wal()", "INSERT INTO orders (item) VALUES ('y')", "SELECT pg_switch_wal()",
+				"CHECKPOINT");
+		String status = server().queryForString("postgres",
+				"SELECT wal_status FROM pg_replication_slots WHERE slot_name = '" + slot + "'");
+		if (!"lost".equals(status)) {
+			throw new IllegalStateException("slot " + slot + " is " + status + " after the recipe, not lost");
+		}
+	}
+
+	@DynamicPropertySource
+	static void targets(DynamicPropertyRegistry registry) throws IOException {
+		PostgresServer postgres = server();
+		int dead;
+		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+			dead = socket.getLocalPort();
+		}
+		registry.add("slotkeeper.targets[0].name", () -> "main");
+		registry.add("slotkeeper.targets[0].url", () -> postgres.jdbcUrl(DATABASE));
+		registry.add("slotkeeper.targets[0].username", postgres::user);
+		registry.add("slotkeeper.targets[0].heartbeat.interval", () -> "1s");
+		registry.add("slotkeeper.targets[0].slots-poll-interval", () -> "200ms");
+		registry.add("slotkeeper.targets[0].slots[0].name", () -> "debezium");
+		registry.add("slotkeeper.targets[0].slots[0].connector.url", () -> connect().url());
+		registry.add("slotkeeper.targets[0].slots[0].connector.name", () -> "rbac-debezium");
+		registry.add("slotkeeper.targets[0].slots[0].connector.username", () -> "connect");
+		registry.add("slotkeeper.targets[0].slots[0].connector.password", () -> CONNECT_PASSWORD);
+		registry.add("slotkeeper.targets[0].slots[1].name", () -> "orphan");
+		registry.add("slotkeeper.targets[0].slots[1].connector.url", () -> "http://127.0.0.1:" + dead);
+		registry.add("slotkeeper.targets[0].slots[1].connector.name", () -> "gone");
+		registry.add("slotkeeper.targets[0].slots[1].connector.timeout", () -> "1s");
+		registry.add("slotkeeper.targets[1].name", () -> "norepl");
+		registry.add("slotkeeper.targets[1].url", () -> postgres.jdbcUrl(DATABASE));
+		registry.add("slotkeeper.targets[1].username", () -> "norepl");
+		registry.add("slotkeeper.targets[1].heartbeat.enabled", () -> "false");
+		registry.add("slotkeeper.api.tokens[0].name", () -> "dashboard");
+		registry.add("slotkeeper.api.tokens[0].role", () -> "viewer");
+		registry.add("slotkeeper.api.tokens[0].sha256", () -> TokenHashes.sha256Hex(VIEWER));
+		registry.add("slotkeeper.api.tokens[1].name", () -> "ci");
+		registry.add("slotkeeper.api.tokens[1].role", () -> "operator");
+		registry.add("slotkeeper.api.tokens[1].sha256", () -> TokenHashes.sha256Hex(OPERATOR));
+	}
+
+}

@@ -1,0 +1,253 @@
+package io.slotkeeper.slot;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.http.MediaType;
+
+import io.slotkeeper.target.Lsn;
+import io.slotkeeper.testbed.ConnectStub;
+import io.slotkeeper.testbed.LogicalConsumer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+@Tag("pg-compat")
+class SlotControllerTests extends SlotApiTestSupport {
+
+	@BeforeEach
+	void resetConnect() {
+		connect().reset();
+	}
+
+	@Test
+	void listingShowsEveryColumnTheServerVersionHas() {
+		createSlot("listed");
+		int major = server().majorVersion();
+		viewer().get().uri("/api/v1/targets/main/slots?walStatus=reserved&active=false&database=" + DATABASE)
+			.exchange().expectStatus().isOk().expectBody()
+			.jsonPath("$[?(@.slotName == 'listed')].plugin").isEqualTo(List.of("pgoutput"))
+			.jsonPath("$[?(@.slotName == 'listed')].slotType").isEqualTo(List.of("logical"))
+			.jsonPath("$[?(@.slotName == 'listed')].database").isEqualTo(List.of(DATABASE))
+			.jsonPath("$[?(@.slotName == 'listed')].walStatus").isEqualTo(List.of("reserved"))
+			.jsonPath("$[?(@.slotName == 'listed')].safeWalSizeBytes").value((v) -> assertThat((List<?>) v).hasSize(1))
+			.jsonPath("$[?(@.slotName == 'listed')].retainedWalBytes").value((v) ->
+					assertThat(((Number) ((List<?>) v).get(0)).longValue()).isGreaterThanOrEqualTo(0))
+			.jsonPath("$[?(@.slotName == 'listed')].twoPhase").isEqualTo(List.of(false))
+			.jsonPath("$[?(@.slotName == 'listed')].failover").isEqualTo(major >= 17 ? List.of(false) : java.util.Collections.singletonList(null))
+			.jsonPath("$[?(@.slotName == 'listed')].conflicting").isEqualTo(major >= 16 ? List.of(false) : java.util.Collections.singletonList(null));
+		viewer().get().uri("/api/v1/targets/main/slots?walStatus=lost").exchange().expectStatus().isOk()
+			.expectBody().jsonPath("$[?(@.slotName == 'listed')]").isEmpty();
+		server().execute(DATABASE, "SELECT pg_drop_replication_slot('listed')");
+	}
+
+	@Test
+	void oneSlotOr404Problem() {
+		createSlot("single");
+		viewer().get().uri("/api/v1/targets/main/slots/single").exchange().expectStatus().isOk().expectBody()
+			.jsonPath("$.slotName").isEqualTo("single");
+		viewer().get().uri("/api/v1/targets/main/slots/absent").exchange().expectStatus().isNotFound()
+			.expectHeader().contentType(MediaType.APPLICATION_PROBLEM_JSON)
+			.expectBody().jsonPath("$.type").isEqualTo("urn:slotkeeper:problem:slot-not-found");
+		server().execute(DATABASE, "SELECT pg_drop_replication_slot('single')");
+	}
+
+	@Test
+	void createAnswers201WithLocationThen409() {
+		operator().post().uri("/api/v1/targets/main/slots").contentType(MediaType.APPLICATION_JSON)
+			.body(Map.of("name", "created", "plugin", "pgoutput")).exchange()
+			.expectStatus().isCreated()
+			.expectHeader().valueEquals("Location", "/api/v1/targets/main/slots/created")
+			.expectBody().jsonPath("$.walStatus").isEqualTo("reserved").jsonPath("$.database").isEqualTo(DATABASE);
+		assertThat(exists("created")).isTrue();
+		operator().post().uri("/api/v1/targets/main/slots").contentType(MediaType.APPLICATION_JSON)
+			.body(Map.of("name", "created")).exchange().expectStatus().isEqualTo(409)
+			.expectBody().jsonPath("$.type").isEqualTo("urn:slotkeeper:problem:slot-exists");
+		operator().post().uri("/api/v1/targets/main/slots").contentType(MediaType.APPLICATION_JSON)
+			.body(Map.of("name", "physical_one", "type", "physical")).exchange().expectStatus().isCreated()
+			.expectBody().jsonPath("$.slotType").isEqualTo("physical");
+		server().execute(DATABASE, "SELECT pg_drop_replication_slot('created')",
+				"SELECT pg_drop_replication_slot('physical_one')");
+	}
+
+	@Test
+	void failoverBeforePostgres17Is422AndNothingIsCreated() {
+		int major = server().majorVersion();
+		var response = operator().post().uri("/api/v1/targets/main/slots").contentType(MediaType.APPLICATION_JSON)
+			.body(Map.of("name", "failing_over", "failover", true)).exchange();
+		if (major >= 17) {
+			response.expectStatus().isCreated().expectBody().jsonPath("$.failover").isEqualTo(true);
+			server().execute(DATABASE, "SELECT pg_drop_replication_slot('failing_over')");
+		}
+		else {
+			response.expectStatus().isEqualTo(422).expectBody().jsonPath("$.detail")
+				.value((detail) -> assertThat(detail.toString()).contains("PostgreSQL 17"));
+			assertThat(exists("failing_over")).isFalse();
+		}
+	}
+
+	@Test
+	void dropAnswers204AndMissingSlotIs404() {
+		createSlot("dropped");
+		operator().delete().uri("/api/v1/targets/main/slots/dropped").exchange().expectStatus().isNoContent();
+		assertThat(exists("dropped")).isFalse();
+		operator().delete().uri("/api/v1/targets/main/slots/dropped").exchange().expectStatus().isNotFound();
+	}
+
+	@Test
+	void activeSlotIsRefusedWithItsHolderThenForceDropsIt() throws Exception {
+		createSlot("held");
+		try (LogicalConsumer consumer = new LogicalConsumer(server(), DATABASE, "held", "pub", true)) {
+			await().atMost(Duration.ofSeconds(10)).until(() -> "t".equals(server().queryForString("postgres",
+					"SELECT active FROM pg_replication_slots WHERE slot_name = 'held'")));
+			String pid = server().queryForString("postgres",
+					"SELECT active_pid FROM pg_replication_slots WHERE slot_name = 'held'");
+			operator().delete().uri("/api/v1/targets/main/slots/held").exchange().expectStatus().isEqualTo(409)
+				.expectBody().jsonPath("$.type").isEqualTo("urn:slotkeeper:problem:slot-active")
+				.jsonPath("$.activePid").isEqualTo(Integer.parseInt(pid));
+			assertThat(exists("held")).isTrue();
+			operator().delete().uri("/api/v1/targets/main/slots/held?force=true").exchange().expectStatus()
+				.isNoContent();
+			assertThat(exists("held")).isFalse();
+		}
+	}
+
+	@Test
+	void lostSlotRecreateReportsTheSkippedRangeAndRestartsItsConnector() {
+		createSlot("debezium");
+		String oldConfirmed = server().queryForString("postgres",
+				"SELECT confirmed_flush_lsn FROM pg_replication_slots WHERE slot_name = 'debezium'");
+		loseSlot("debezium");
+		operator().post().uri("/api/v1/targets/main/slots/debezium/recreate").exchange().expectStatus().isOk()
+			.expectBody()
+			.jsonPath("$.oldSlot.walStatus").isEqualTo("lost")
+			.jsonPath("$.oldSlot.confirmedFlushLsn").isEqualTo(oldConfirmed)
+			.jsonPath("$.newSlot.walStatus").isEqualTo("reserved")
+			.jsonPath("$.newSlot.plugin").isEqualTo("pgoutput")
+			.jsonPath("$.skipped.fromLsn").isEqualTo(oldConfirmed)
+			.jsonPath("$.skipped.toLsn").value((to) -> assertThat(Lsn.parse(to.toString())).isGreaterThan(Lsn.parse(oldConfirmed)))
+			.jsonPath("$.skipped.bytes").value((bytes) -> assertThat(((Number) bytes).longValue()).isGreaterThan(16L << 20))
+			.jsonPath("$.connector.restarted").isEqualTo(true)
+			.jsonPath("$.connector.status").isEqualTo(202);
+		assertThat(server().queryForString("postgres",
+				"SELECT wal_status FROM pg_replication_slots WHERE slot_name = 'debezium'")).isEqualTo("reserved");
+		assertThat(connect().requests()).containsExactly(new ConnectStub.Request("POST",
+				"/connectors/rbac-debezium/restart", "includeTasks=true&onlyFailed=true",
+				"Basic " + java.util.Base64.getEncoder().encodeToString(("connect:" + CONNECT_PASSWORD).getBytes())));
+		server().execute(DATABASE, "SELECT pg_drop_replication_slot('debezium')");
+	}
+
+	@Test
+	void connectorRebalanceIsRetriedUntilAccepted() {
+		connect().script(new ConnectStub.Answer(409, "{\"error_code\":409,\"message\":\"rebalance\"}"),
+				new ConnectStub.Answer(409, "{\"error_code\":409,\"message\":\"rebalance\"}"));
+		operator().post().uri("/api/v1/targets/main/slots/debezium/connector/restart").exchange().expectStatus().isOk()
+			.expectBody().jsonPath("$.restarted").isEqualTo(true).jsonPath("$.attempts").isEqualTo(3)
+			.jsonPath("$.status").isEqualTo(202);
+		assertThat(connect().requests()).hasSize(3).allSatisfy((request) -> assertThat(request.path())
+			.isEqualTo("/connectors/rbac-debezium/restart"));
+	}
+
+	@Test
+	void deadConnectEndpointNeverUndoesTheRecreate() {
+		createSlot("orphan");
+		loseSlot("orphan");
+		operator().post().uri("/api/v1/targets/main/slots/orphan/recreate").exchange().expectStatus().isOk()
+			.expectBody().jsonPath("$.newSlot.walStatus").isEqualTo("reserved")
+			.jsonPath("$.connector.restarted").isEqualTo(false)
+			.jsonPath("$.connector.detail").value((d) -> assertThat(d.toString()).contains("could not be reached"));
+		assertThat(exists("orphan")).isTrue();
+		operator().post().uri("/api/v1/targets/main/slots/orphan/connector/restart").exchange()
+			.expectStatus().isEqualTo(502).expectBody().jsonPath("$.type")
+			.isEqualTo("urn:slotkeeper:problem:connector-restart-failed");
+		server().execute(DATABASE, "SELECT pg_drop_replication_slot('orphan')");
+	}
+
+	@Test
+	void connectorStatusShowsTheFailedTasksFirstTraceLine() {
+		connect().status("{\"name\":\"rbac-debezium\",\"connector\":{\"state\":\"RUNNING\"},\"tasks\":[{\"id\":0,"
+				+ "\"state\":\"FAILED\",\"trace\":\"io.debezium.DebeziumException: Unable to obtain valid replication"
+				+ " slot\\n\\tat io.debezium.connector.postgresql.PostgresConnectorTask.start\"}]}");
+		viewer().get().uri("/api/v1/targets/main/slots/debezium/connector").exchange().expectStatus().isOk()
+			.expectBody().jsonPath("$.state").isEqualTo("RUNNING").jsonPath("$.tasks[0].state").isEqualTo("FAILED")
+			.jsonPath("$.tasks[0].trace")
+			.isEqualTo("io.debezium.DebeziumException: Unable to obtain valid replication slot");
+		createSlot("debezium");
+		viewer().get().uri("/api/v1/targets/main/slots/debezium").exchange().expectStatus().isOk().expectBody()
+			.jsonPath("$.connector.tasks[0].state").isEqualTo("FAILED");
+		viewer().get().uri("/api/v1/targets/main/slots/listed_nowhere/connector").exchange().expectStatus()
+			.isNotFound().expectBody().jsonPath("$.type").isEqualTo("urn:slotkeeper:problem:connector-not-configured");
+		server().execute(DATABASE, "SELECT pg_drop_replication_slot('debezium')");
+	}
+
+	@Test
+	void healthySlotRecreateIsRefusedUnlessForced() {
+		createSlot("healthy");
+		operator().post().uri("/api/v1/targets/main/slots/healthy/recreate").exchange().expectStatus().isEqualTo(409)
+			.expectBody().jsonPath("$.type").isEqualTo("urn:slotkeeper:problem:slot-not-invalidated");
+		operator().post().uri("/api/v1/targets/main/slots/healthy/recreate?force=true").exchange().expectStatus()
+			.isOk().expectBody().jsonPath("$.newSlot.slotName").isEqualTo("healthy").jsonPath("$.connector")
+			.doesNotExist();
+		server().execute(DATABASE, "SELECT pg_drop_replication_slot('healthy')");
+	}
+
+	@Test
+	void dryRunsSayWhatWouldHappenAndChangeNothing() {
+		createSlot("dry");
+		String before = server().queryForString("postgres",
+				"SELECT restart_lsn FROM pg_replication_slots WHERE slot_name = 'dry'");
+		operator().delete().uri("/api/v1/targets/main/slots/dry?dryRun=true").exchange().expectStatus().isOk()
+			.expectBody().jsonPath("$.dryRun").isEqualTo(true).jsonPath("$.wouldBeRefused").isEqualTo(false)
+			.jsonPath("$.steps").isEqualTo(List.of("drop slot dry"));
+		operator().post().uri("/api/v1/targets/main/slots/dry/recreate?dryRun=true").exchange().expectStatus().isOk()
+			.expectBody().jsonPath("$.wouldBeRefused").isEqualTo(true).jsonPath("$.refusal.status").isEqualTo(409);
+		operator().post().uri("/api/v1/targets/main/slots/dry/recreate?dryRun=true&force=true").exchange()
+			.expectStatus().isOk().expectBody()
+			.jsonPath("$.steps").isEqualTo(List.of("drop slot dry", "create logical slot dry with plugin pgoutput"));
+		operator().post().uri("/api/v1/targets/main/slots?dryRun=true").contentType(MediaType.APPLICATION_JSON)
+			.body(Map.of("name", "never_made")).exchange().expectStatus().isOk().expectBody()
+			.jsonPath("$.steps").isEqualTo(List.of("create logical slot never_made with plugin pgoutput"));
+		assertThat(exists("never_made")).isFalse();
+		assertThat(server().queryForString("postgres",
+				"SELECT restart_lsn FROM pg_replication_slots WHERE slot_name = 'dry'")).isEqualTo(before);
+		server().execute(DATABASE, "SELECT pg_drop_replication_slot('dry')");
+	}
+
+	@Test
+	void roleWithoutReplicationGets403NamingTheAttribute() {
+		operator().post().uri("/api/v1/targets/norepl/slots").contentType(MediaType.APPLICATION_JSON)
+			.body(Map.of("name", "not_allowed")).exchange().expectStatus().isForbidden()
+			.expectHeader().contentType(MediaType.APPLICATION_PROBLEM_JSON)
+			.expectBody().jsonPath("$.type").isEqualTo("urn:slotkeeper:problem:insufficient-privilege")
+			.jsonPath("$.sqlState").isEqualTo("42501")
+			.jsonPath("$.detail").value((d) -> assertThat(d.toString()).contains("REPLICATION")
+				.contains("ALTER ROLE norepl REPLICATION"));
+		assertThat(exists("not_allowed")).isFalse();
+		viewer().get().uri("/api/v1/targets/norepl/slots").exchange().expectStatus().isOk();
+	}
+
+	@Test
+	void everyChangeIsAudited() {
+		createSlot("audited");
+		operator().delete().uri("/api/v1/targets/main/slots/audited?dryRun=true").exchange().expectStatus().isOk();
+		operator().post().uri("/api/v1/targets/main/slots/audited/recreate").exchange().expectStatus().isEqualTo(409);
+		operator().delete().uri("/api/v1/targets/main/slots/audited").exchange().expectStatus().isNoContent();
+		viewer().get().uri("/api/v1/audit").exchange().expectStatus().isOk().expectBody()
+			.jsonPath("$[0].action").isEqualTo("slot.drop")
+			.jsonPath("$[0].outcome").isEqualTo("done")
+			.jsonPath("$[0].actor").isEqualTo("ci")
+			.jsonPath("$[0].slot").isEqualTo("audited")
+			.jsonPath("$[1].action").isEqualTo("slot.recreate")
+			.jsonPath("$[1].outcome").isEqualTo("refused")
+			.jsonPath("$[1].status").isEqualTo(409)
+			.jsonPath("$[2].outcome").isEqualTo("dry-run")
+			.jsonPath("$[2].parameters.dryRun").isEqualTo(true);
+		operator().delete().uri("/api/v1/targets/main/slots/audited").exchange().expectStatus().isNotFound();
+	}
+
+}
