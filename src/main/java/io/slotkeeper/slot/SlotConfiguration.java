@@ -1,9 +1,11 @@
 package io.slotkeeper.slot;
 
+import java.time.Clock;
 import java.time.Duration;
 
 import io.micrometer.core.instrument.MeterRegistry;
 
+import org.springframework.boot.health.contributor.HealthContributor;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.web.client.RestClient;
@@ -27,6 +29,16 @@ class SlotConfiguration {
 	SlotService slotService(Targets targets, TargetDataSources dataSources, ConnectorClient connectors,
 			MeterRegistry registry) {
 		return new SlotService(targets, dataSources, connectors, registry);
+	}
+
+	@Bean
+	SlotPoller slotPoller(Targets targets, SlotService slots, MeterRegistry registry) {
+		return new SlotPoller(targets.all(), slots, registry, Clock.systemUTC());
+	}
+
+	@Bean
+	HealthContributor slotsHealthContributor(Targets targets, SlotPoller poller) {
+		return SlotHealth.of(targets.all(), poller);
 	}
 
 }

@@ -6,6 +6,8 @@ import java.time.Instant;
 import org.postgresql.util.PSQLException;
 import org.postgresql.util.ServerErrorMessage;
 
+import io.slotkeeper.api.ApiException;
+
 /**
  * A failure as operators see it: one line of text and the SQLState, nothing secret.
  *
@@ -23,6 +25,10 @@ public record FailureDescription(String message, String sqlState, Instant at) {
 	 * @return the description
 	 */
 	public static FailureDescription of(Throwable failure, Instant at) {
+		if (failure instanceof ApiException api) {
+			Object sqlState = api.properties().get("sqlState");
+			return new FailureDescription(api.getMessage(), (sqlState != null) ? sqlState.toString() : null, at);
+		}
 		String sqlState = (failure instanceof SQLException sql) ? sql.getSQLState() : null;
 		return new FailureDescription(messageOf(failure), sqlState, at);
 	}

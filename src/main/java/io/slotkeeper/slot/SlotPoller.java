@@ -1,0 +1,121 @@
+package io.slotkeeper.slot;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.context.SmartLifecycle;
+
+import io.slotkeeper.config.TargetProperties;
+import io.slotkeeper.target.FailureDescription;
+
+/**
+ * Reads every target's slots every {@code slots-poll-interval} for the slot metrics and the {@code slots} health.
+ * A target that fails to answer keeps its last gauges off (they are removed) and reports the error in health.
+ */
+public class SlotPoller implements SmartLifecycle {
+
+	private static final Logger logger = LoggerFactory.getLogger(SlotPoller.class);
+
+	private final List<TargetProperties> targets;
+
+	private final SlotService slots;
+
+	private final MeterRegistry registry;
+
+	private final Clock clock;
+
+	private final Map<String, SlotSnapshot> snapshots = new ConcurrentHashMap<>();
+
+	private final Map<String, SlotGauges> gauges = new ConcurrentHashMap<>();
+
+	private volatile ScheduledExecutorService executor;
+
+	/**
+	 * Creates the poller.
+	 * @param targets the targets to poll
+	 * @param slots reads the slots
+	 * @param registry where the gauges go
+	 * @param clock the clock
+	 */
+	public SlotPoller(List<TargetProperties> targets, SlotService slots, MeterRegistry registry, Clock clock) {
+		this.targets = targets;
+		this.slots = slots;
+		this.registry = registry;
+		this.clock = clock;
+	}
+
+	/**
+	 * The last poll of a target.
+	 * @param target the target's name
+	 * @return its snapshot, empty before the first poll ended
+	 */
+	Optional<SlotSnapshot> snapshot(String target) {
+		return Optional.ofNullable(this.snapshots.get(target));
+	}
+
+	/**
+	 * Polls one target now.
+	 * @param target the target
+	 */
+	void poll(TargetProperties target) {
+		SlotGauges targetGauges = this.gauges.computeIfAbsent(target.name(), (name) -> new SlotGauges(name, this.registry));
+		Instant now = this.clock.instant();
+		try {
+			List<SlotView> current = this.slots.list(target);
+			targetGauges.update(current, now);
+			this.snapshots.put(target.name(), new SlotSnapshot(now, current, null));
+		}
+		catch (RuntimeException ex) {
+			targetGauges.update(List.of(), now);
+			FailureDescription failure = FailureDescription.of(ex, now);
+			SlotSnapshot previous = this.snapshots.put(target.name(), new SlotSnapshot(now, List.of(), failure));
+			if (previous == null || previous.error() == null) {
+				logger.warn("Reading the slots of target '{}' failed: {}", target.name(), failure.message());
+			}
+		}
+	}
+
+	@Override
+	public void start() {
+		if (this.targets.isEmpty()) {
+			return;
+		}
+		ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(Math.min(4, this.targets.size()),
+				(runnable) -> {
+					Thread thread = new Thread(runnable, "slot-poller");
+					thread.setDaemon(true);
+					return thread;
+				});
+		for (TargetProperties target : this.targets) {
+			long interval = target.slotsPollInterval().toMillis();
+			scheduler.scheduleWithFixedDelay(() -> poll(target), 0, interval, TimeUnit.MILLISECONDS);
+		}
+		this.executor = scheduler;
+	}
+
+	@Override
+	public void stop() {
+		ScheduledExecutorService scheduler = this.executor;
+		if (scheduler != null) {
+			scheduler.shutdownNow();
+			this.executor = null;
+		}
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.executor != null;
+	}
+
+}

@@ -1,0 +1,64 @@
+package io.slotkeeper.slot;
+
+import java.time.Duration;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+class SlotMetricsAndHealthTests extends SlotApiTestSupport {
+
+	@Test
+	void slotMetricsAppearWithTheSlotAndDisappearWithIt() {
+		createSlot("metered");
+		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+			String scrape = scrape();
+			assertThat(value(scrape, "slotkeeper_slot_retained_wal_bytes", "metered", "")).isGreaterThanOrEqualTo(0);
+			assertThat(value(scrape, "slotkeeper_slot_safe_wal_size_bytes", "metered", "")).isPositive();
+			assertThat(value(scrape, "slotkeeper_slot_active", "metered", "")).isZero();
+			assertThat(value(scrape, "slotkeeper_slot_wal_status", "metered", ",wal_status=\"reserved\"")).isEqualTo(1);
+			assertThat(value(scrape, "slotkeeper_slot_wal_status", "metered", ",wal_status=\"lost\"")).isZero();
+			assertThat(value(scrape, "slotkeeper_slot_inactive_seconds", "metered", "")).isGreaterThanOrEqualTo(0);
+		});
+		server().execute(DATABASE, "SELECT pg_drop_replication_slot('metered')");
+		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(scrape()).doesNotContain("slot=\"metered\""));
+	}
+
+	@Test
+	void lostSlotTurnsSlotsHealthDownAndRecreateCountsAndHeals() {
+		createSlot("fragile");
+		loseSlot("fragile");
+		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> client().get().uri("/actuator/health/slots/main")
+			.exchange().expectStatus().isEqualTo(503).expectBody()
+			.jsonPath("$.status").isEqualTo("DOWN")
+			.jsonPath("$.details.invalidated").value((lost) -> assertThat(lost.toString()).contains("fragile")));
+		client().get().uri("/actuator/health/readiness").exchange().expectStatus().isOk();
+		operator().post().uri("/api/v1/targets/main/slots/fragile/recreate").exchange().expectStatus().isOk();
+		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+			String scrape = scrape();
+			assertThat(value(scrape, "slotkeeper_slot_recreations_total", "fragile", "")).isEqualTo(1);
+			assertThat(value(scrape, "slotkeeper_slot_wal_status", "fragile", ",wal_status=\"reserved\"")).isEqualTo(1);
+		});
+		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> client().get().uri("/actuator/health/slots/main")
+			.exchange().expectStatus().isOk());
+		server().execute(DATABASE, "SELECT pg_drop_replication_slot('fragile')");
+	}
+
+	private String scrape() {
+		return new String(client().get().uri("/actuator/prometheus").exchange().expectStatus().isOk().expectBody()
+			.returnResult().getResponseBodyContent());
+	}
+
+	private static double value(String scrape, String name, String slot, String extraTags) {
+		Matcher matcher = Pattern.compile("(?m)^" + Pattern.quote(name) + "\\{database=\"" + DATABASE
+				+ "\",slot=\"" + slot + "\",slot_type=\"logical\",target=\"main\"" + Pattern.quote(extraTags)
+				+ "\\} (\\S+)$").matcher(scrape);
+		assertThat(matcher.find()).as("%s for slot %s%s in\n%s", name, slot, extraTags, scrape.lines()
+			.filter((line) -> line.startsWith("slotkeeper_slot")).toList()).isTrue();
+		return Double.parseDouble(matcher.group(1));
+	}
+
+}
