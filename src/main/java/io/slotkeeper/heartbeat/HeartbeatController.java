@@ -31,24 +31,24 @@ class HeartbeatController {
 		return this.heartbeats.all().stream().map(TargetView::of).toList();
 	}
 
-	@GetMapping("/{name}")
+	@GetMapping("/{target}")
 	@Operation(summary = "One target with its heartbeat status")
-	TargetView get(@PathVariable String name) {
-		return TargetView.of(this.heartbeats.get(name));
+	TargetView get(@PathVariable String target) {
+		return TargetView.of(this.heartbeats.get(target));
 	}
 
-	@PostMapping("/{name}/heartbeat")
+	@PostMapping("/{target}/heartbeat")
 	@Operation(summary = "Write a heartbeat now and return its LSN and duration")
-	HeartbeatResult beat(@PathVariable String name) throws InterruptedException {
-		TargetHeartbeat target = this.heartbeats.get(name);
-		if (!target.properties().heartbeat().enabled()) {
-			throw new HeartbeatDisabledException(name);
+	HeartbeatResult beat(@PathVariable String target) throws InterruptedException {
+		TargetHeartbeat heartbeat = this.heartbeats.get(target);
+		if (!heartbeat.properties().heartbeat().enabled()) {
+			throw new HeartbeatDisabledException(target);
 		}
-		HeartbeatOutcome outcome = target.beatNow(this.heartbeats.longestAttempt());
+		HeartbeatOutcome outcome = heartbeat.beatNow(this.heartbeats.longestAttempt());
 		if (!outcome.succeeded()) {
-			throw new TargetUnavailableException(name, outcome.failure());
+			throw new TargetUnavailableException(target, outcome.failure());
 		}
-		return new HeartbeatResult(name, outcome.lsn(), HeartbeatStatus.millis(outcome.duration()), outcome.at());
+		return new HeartbeatResult(target, outcome.lsn(), HeartbeatStatus.millis(outcome.duration()), outcome.at());
 	}
 
 }

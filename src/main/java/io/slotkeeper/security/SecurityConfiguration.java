@@ -49,7 +49,7 @@ class SecurityConfiguration {
 			.authorizeHttpRequests((requests) -> requests
 				.requestMatchers("/actuator/health", "/actuator/health/**", "/actuator/prometheus", "/actuator/info")
 				.permitAll()
-				.requestMatchers("/v3/api-docs", "/v3/api-docs/**", "/swagger-ui.html", "/swagger-ui/**")
+				.requestMatchers("/v3/api-docs", "/v3/api-docs/**", "/v3/api-docs.yaml", "/swagger-ui.html", "/swagger-ui/**")
 				.permitAll()
 				.requestMatchers("/error")
 				.permitAll()

@@ -7,6 +7,9 @@ import java.util.Map;
 
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.tags.Tag;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Pattern;
@@ -68,6 +71,10 @@ class SlotController {
 	}
 
 	@PostMapping
+	@ApiResponse(responseCode = "201", description = "Created; Location names the new slot",
+			content = @Content(schema = @Schema(implementation = SlotView.class)))
+	@ApiResponse(responseCode = "200", description = "dryRun=true: what would be done, nothing ran",
+			content = @Content(schema = @Schema(implementation = SlotPlan.class)))
 	@Operation(summary = "Create a slot", description = "201 with Location and the new slot; 409 if it exists; 422 "
 			+ "when the server's version cannot do it (twoPhase before 14, failover before 17).")
 	ResponseEntity<Object> create(@PathVariable @Pattern(regexp = TargetProperties.NAME_PATTERN) String target,
@@ -85,6 +92,9 @@ class SlotController {
 	}
 
 	@DeleteMapping("/{slot}")
+	@ApiResponse(responseCode = "204", description = "Dropped")
+	@ApiResponse(responseCode = "200", description = "dryRun=true: what would be done, nothing ran",
+			content = @Content(schema = @Schema(implementation = SlotPlan.class)))
 	@Operation(summary = "Drop a slot", description = "An active slot is refused with 409 (activePid says who holds "
 			+ "it) unless force=true, which ends that backend's session first.")
 	ResponseEntity<Object> drop(@PathVariable @Pattern(regexp = TargetProperties.NAME_PATTERN) String target,
@@ -98,6 +108,8 @@ class SlotController {
 	}
 
 	@PostMapping("/{slot}/recreate")
+	@ApiResponse(responseCode = "200", description = "Recreated (RecreateResult), or with dryRun=true what would be "
+			+ "done (SlotPlan)", content = @Content(schema = @Schema(oneOf = { RecreateResult.class, SlotPlan.class })))
 	@Operation(summary = "Drop a slot and create it again with the same options",
 			description = "Refused with 409 unless the slot is invalidated (wal_status lost) or force=true. The answer "
 					+ "names the skipped LSN range that the consumer will never see, and restarts the slot's "

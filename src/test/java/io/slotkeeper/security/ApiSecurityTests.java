@@ -31,6 +31,7 @@ class ApiSecurityTests extends ApplicationTestSupport {
 			"GET, /actuator/prometheus, none, 200",
 			"GET, /actuator/info, none, 200",
 			"GET, /v3/api-docs, none, 200",
+			"GET, /v3/api-docs.yaml, none, 200",
 			"GET, /swagger-ui/index.html, none, 200",
 			"GET, /actuator/env, none, 401",
 			"GET, /actuator/env, operator, 403",
