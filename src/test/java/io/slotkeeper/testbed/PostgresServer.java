@@ -17,7 +17,7 @@ public interface PostgresServer extends AutoCloseable {
 	 * Settings every test server gets.
 	 */
 	java.util.Map<String, String> LOGICAL_DECODING = java.util.Map.of("wal_level", "logical",
-			"max_replication_slots", "32", "max_wal_senders", "32", "max_connections", "200");
+			"max_replication_slots", "128", "max_wal_senders", "32", "max_connections", "200");
 
 	/**
 	 * Host to connect to.
