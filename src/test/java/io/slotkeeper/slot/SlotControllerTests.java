@@ -76,6 +76,22 @@ class SlotControllerTests extends SlotApiTestSupport {
 	}
 
 	@Test
+	void misspeltOrMalformedBodyIs400AndNothingIsCreated() {
+		operator().post().uri("/api/v1/targets/main/slots").contentType(MediaType.APPLICATION_JSON)
+			.body(Map.of("name", "typo", "twophase", true)).exchange().expectStatus().isBadRequest()
+			.expectHeader().contentType(MediaType.APPLICATION_PROBLEM_JSON);
+		operator().post().uri("/api/v1/targets/main/slots").contentType(MediaType.APPLICATION_JSON)
+			.body("{\"name\": ").exchange().expectStatus().isBadRequest()
+			.expectHeader().contentType(MediaType.APPLICATION_PROBLEM_JSON);
+		operator().post().uri("/api/v1/targets/main/slots").contentType(MediaType.APPLICATION_JSON)
+			.body(Map.of("name", "phys", "type", "physical", "plugin", "pgoutput")).exchange().expectStatus()
+			.isBadRequest().expectBody().jsonPath("$.type").isEqualTo("urn:slotkeeper:problem:invalid-request");
+		viewer().get().uri("/api/v1/targets/main/slots?active=maybe").exchange().expectStatus().isBadRequest();
+		assertThat(exists("typo")).isFalse();
+		assertThat(exists("phys")).isFalse();
+	}
+
+	@Test
 	void failoverBeforePostgres17Is422AndNothingIsCreated() {
 		int major = server().majorVersion();
 		var response = operator().post().uri("/api/v1/targets/main/slots").contentType(MediaType.APPLICATION_JSON)
