@@ -1,8 +1,6 @@
 package io.slotkeeper.slot;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,10 +26,6 @@ import io.slotkeeper.target.Targets;
  * then either answered as a plan ({@code dryRun}) or run step by step.
  */
 public class SlotService {
-
-	private static final int DROP_ATTEMPTS = 20;
-
-	private static final long DROP_RETRY_MILLIS = 50;
 
 	private final Targets targets;
 
@@ -80,22 +74,22 @@ public class SlotService {
 		TargetProperties target = this.targets.get(targetName);
 		SlotSpec spec = request.toSpec(target.name());
 		return change(target, "slot.create", spec.name(), dryRun, (connection) -> {
-			requireSlotPrivilege(connection, target);
+			SlotSteps.requireSlotPrivilege(connection, target);
 			if (SlotRepository.find(connection, spec.name()).isPresent()) {
 				throw SlotProblem.exists(target.name(), spec.name());
 			}
-			requireSupported(connection, target, spec);
-			return List.of(createStep(spec));
+			SlotSteps.requireSupported(connection, target, spec);
+			return List.of(SlotSteps.createStep(spec));
 		}, (connection) -> require(connection, target, spec.name()));
 	}
 
 	Changed<Void> drop(String targetName, String slot, boolean force, boolean dryRun) {
 		TargetProperties target = this.targets.get(targetName);
 		return change(target, "slot.drop", slot, dryRun, (connection) -> {
-			requireSlotPrivilege(connection, target);
+			SlotSteps.requireSlotPrivilege(connection, target);
 			SlotView current = require(connection, target, slot);
-			List<Step> steps = new ArrayList<>(release(target, current, force));
-			steps.add(dropStep(slot, current));
+			List<SlotSteps.Step> steps = new ArrayList<>(SlotSteps.release(target, current, force));
+			steps.add(SlotSteps.dropStep(slot, current));
 			return steps;
 		}, (connection) -> null);
 	}
@@ -104,7 +98,7 @@ public class SlotService {
 		TargetProperties target = this.targets.get(targetName);
 		SlotView[] old = new SlotView[1];
 		Changed<SlotView> recreated = change(target, "slot.recreate", slot, dryRun, (connection) -> {
-			requireSlotPrivilege(connection, target);
+			SlotSteps.requireSlotPrivilege(connection, target);
 			SlotView current = require(connection, target, slot);
 			if (!current.invalidated() && !force) {
 				throw SlotProblem.healthy(target.name(), current);
@@ -121,11 +115,11 @@ public class SlotService {
 						+ current.database() + "'.");
 			}
 			SlotSpec spec = SlotSpec.of(current);
-			requireSupported(connection, target, spec);
+			SlotSteps.requireSupported(connection, target, spec);
 			old[0] = current;
-			List<Step> steps = new ArrayList<>(release(target, current, force));
-			steps.add(dropStep(slot, current));
-			steps.add(createStep(spec));
+			List<SlotSteps.Step> steps = new ArrayList<>(SlotSteps.release(target, current, force));
+			steps.add(SlotSteps.dropStep(slot, current));
+			steps.add(SlotSteps.createStep(spec));
 			return steps;
 		}, (connection) -> require(connection, target, slot));
 		if (recreated.plan() != null) {
@@ -178,66 +172,6 @@ public class SlotService {
 			.register(this.registry);
 	}
 
-	private static List<Step> release(TargetProperties target, SlotView slot, boolean force) {
-		if (!Boolean.TRUE.equals(slot.active())) {
-			return List.of();
-		}
-		if (!force) {
-			throw SlotProblem.active(target.name(), slot);
-		}
-		int pid = slot.activePid();
-		return List.of(new Step("terminate backend " + pid + " holding slot " + slot.slotName(),
-				(connection) -> SlotRepository.terminate(connection, pid)));
-	}
-
-	// The consumer's walsender may take a moment to release a slot after its backend is told to end.
-	private static Step dropStep(String slot, SlotView current) {
-		boolean mayBeReleasing = Boolean.TRUE.equals(current.active());
-		return new Step("drop slot " + slot, (connection) -> {
-			for (int attempt = 1;; attempt++) {
-				try {
-					SlotRepository.drop(connection, slot);
-					return;
-				}
-				catch (SQLException ex) {
-					if (!mayBeReleasing || !"55006".equals(ex.getSQLState()) || attempt == DROP_ATTEMPTS) {
-						throw ex;
-					}
-					pause();
-				}
-			}
-		});
-	}
-
-	private static Step createStep(SlotSpec spec) {
-		return new Step(spec.describe(),
-				(connection) -> SlotRepository.create(connection, spec, SlotRepository.major(connection)));
-	}
-
-	private static void requireSupported(Connection connection, TargetProperties target, SlotSpec spec)
-			throws SQLException {
-		int major = SlotRepository.major(connection);
-		if (spec.twoPhase() && major < 14) {
-			throw SlotProblem.unsupported(target.name(), spec.name(),
-					"twoPhase needs PostgreSQL 14 or later; this server is " + major + ".");
-		}
-		if (spec.failover() && major < 17) {
-			throw SlotProblem.unsupported(target.name(), spec.name(),
-					"failover needs PostgreSQL 17 or later; this server is " + major + ".");
-		}
-	}
-
-	private static void requireSlotPrivilege(Connection connection, TargetProperties target) throws SQLException {
-		try (PreparedStatement statement = connection.prepareStatement(
-				"SELECT rolreplication OR rolsuper FROM pg_roles WHERE rolname = current_user");
-				ResultSet result = statement.executeQuery()) {
-			if (!result.next() || !result.getBoolean(1)) {
-				throw TargetSqlException.of(target.name(), target.username(), new SQLException(
-						"permission denied to use replication slots: role lacks the REPLICATION attribute", "42501"));
-			}
-		}
-	}
-
 	private static SlotView require(Connection connection, TargetProperties target, String slot) throws SQLException {
 		return SlotRepository.find(connection, slot).orElseThrow(() -> SlotProblem.notFound(target.name(), slot));
 	}
@@ -245,7 +179,7 @@ public class SlotService {
 	private <T> Changed<T> change(TargetProperties target, String action, String slot, boolean dryRun, Planner planner,
 			SqlWork<T> after) {
 		return withConnection(target, (connection) -> {
-			List<Step> steps;
+			List<SlotSteps.Step> steps;
 			try {
 				steps = planner.plan(connection);
 			}
@@ -257,9 +191,9 @@ public class SlotService {
 			}
 			if (dryRun) {
 				return new Changed<T>(null,
-						SlotPlan.of(action, target.name(), slot, steps.stream().map(Step::description).toList()));
+						SlotPlan.of(action, target.name(), slot, steps.stream().map(SlotSteps.Step::description).toList()));
 			}
-			for (Step step : steps) {
+			for (SlotSteps.Step step : steps) {
 				step.action().run(connection);
 			}
 			return new Changed<>(after.apply(connection), null);
@@ -272,16 +206,6 @@ public class SlotService {
 		}
 		catch (SQLException ex) {
 			throw TargetSqlException.of(target.name(), target.username(), ex);
-		}
-	}
-
-	private static void pause() {
-		try {
-			Thread.sleep(DROP_RETRY_MILLIS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException("interrupted while waiting for a slot to be released", ex);
 		}
 	}
 
@@ -304,17 +228,7 @@ public class SlotService {
 	@FunctionalInterface
 	interface Planner {
 
-		List<Step> plan(Connection connection) throws SQLException;
-
-	}
-
-	record Step(String description, SqlAction action) {
-	}
-
-	@FunctionalInterface
-	interface SqlAction {
-
-		void run(Connection connection) throws SQLException;
+		List<SlotSteps.Step> plan(Connection connection) throws SQLException;
 
 	}
 
