@@ -27,7 +27,8 @@ public final class TestSlotKeeperApplication {
 	 * @param args passed to slot-keeper; {@code --slotkeeper...} overrides the demo's settings
 	 */
 	public static void main(String[] args) {
-		PostgresServer postgres = PostgresTestBed.dedicated(Map.of());
+		// A small max_slot_wal_keep_size lets the README's runbook lose demo_slot on purpose in a few milliseconds.
+		PostgresServer postgres = PostgresTestBed.dedicated(Map.of("max_slot_wal_keep_size", "1MB"));
 		postgres.execute("postgres", "CREATE DATABASE demo");
 		postgres.execute("demo", "CREATE TABLE orders (id bigserial PRIMARY KEY, item text NOT NULL)",
 				"CREATE PUBLICATION demo_pub FOR TABLE orders",
@@ -39,6 +40,7 @@ public final class TestSlotKeeperApplication {
 		demo.put("slotkeeper.targets[0].url", postgres.jdbcUrl("demo"));
 		demo.put("slotkeeper.targets[0].username", postgres.user());
 		demo.put("slotkeeper.targets[0].heartbeat.interval", "5s");
+		demo.put("slotkeeper.targets[0].slots-poll-interval", "5s");
 		demo.put("slotkeeper.api.tokens[0].name", "demo-viewer");
 		demo.put("slotkeeper.api.tokens[0].role", "viewer");
 		demo.put("slotkeeper.api.tokens[0].sha256", TokenHashes.sha256Hex(viewerToken));
@@ -53,9 +55,10 @@ public final class TestSlotKeeperApplication {
 		String port = context.getEnvironment().getProperty("local.server.port", "8080");
 		// The demo's tokens exist only for this run; printing them once is how the person running it gets them.
 		System.out.printf("%n=== slot-keeper demo ===%nPostgreSQL: %s (slot demo_slot, publication demo_pub)%n"
+				+ "psql: psql -h localhost -p %d -U postgres demo%n"
 				+ "VIEWER_TOKEN=%s%nOPERATOR_TOKEN=%s%n"
 				+ "curl -s -H \"Authorization: Bearer $VIEWER_TOKEN\" http://localhost:%s/api/v1/targets%n%n",
-				postgres.jdbcUrl("demo"), viewerToken, operatorToken, port);
+				postgres.jdbcUrl("demo"), postgres.port(), viewerToken, operatorToken, port);
 	}
 
 	private static String newToken() {
