@@ -11,9 +11,9 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.client.RestTestClient;
 
-import io.slotkeeper.security.TokenHashes;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.PostgresTestBed;
+import io.slotkeeper.testbed.TestTokens;
 
 /**
  * The whole application on a random port against real servers, shared by the tests that extend it (one context):
@@ -83,12 +83,7 @@ public abstract class ApplicationTestSupport {
 		registry.add("slotkeeper.targets[3].name", () -> "idle");
 		registry.add("slotkeeper.targets[3].url", () -> shared.jdbcUrl(database));
 		registry.add("slotkeeper.targets[3].heartbeat.enabled", () -> "false");
-		registry.add("slotkeeper.api.tokens[0].name", () -> "dashboard");
-		registry.add("slotkeeper.api.tokens[0].role", () -> "viewer");
-		registry.add("slotkeeper.api.tokens[0].sha256", () -> TokenHashes.sha256Hex(VIEWER));
-		registry.add("slotkeeper.api.tokens[1].name", () -> "ci");
-		registry.add("slotkeeper.api.tokens[1].role", () -> "operator");
-		registry.add("slotkeeper.api.tokens[1].sha256", () -> TokenHashes.sha256Hex(OPERATOR).toUpperCase());
+		TestTokens.register(registry, VIEWER, OPERATOR);
 	}
 
 }

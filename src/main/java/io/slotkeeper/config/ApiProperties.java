@@ -21,14 +21,11 @@ public record ApiProperties(
 
 	@Override
 	public List<Violation> violations() {
-		List<Violation> violations = new ArrayList<>();
-		Set<String> names = new HashSet<>();
+		List<Violation> violations = new ArrayList<>(
+				CrossFieldChecked.duplicateNames("tokens", this.tokens, ApiTokenProperties::name, "token name"));
 		Set<String> hashes = new HashSet<>();
 		for (int i = 0; i < this.tokens.size(); i++) {
 			ApiTokenProperties token = this.tokens.get(i);
-			if (token.name() != null && !names.add(token.name())) {
-				violations.add(new Violation("tokens[" + i + "].name", "duplicate token name '" + token.name() + "'"));
-			}
 			if (token.sha256() != null && !hashes.add(token.sha256().toLowerCase())) {
 				violations.add(new Violation("tokens[" + i + "].sha256", "the same token is configured twice"));
 			}

@@ -1,9 +1,6 @@
 package io.slotkeeper.config;
 
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
@@ -29,15 +26,7 @@ public record SlotKeeperProperties(
 
 	@Override
 	public List<Violation> violations() {
-		List<Violation> violations = new ArrayList<>();
-		Set<String> names = new HashSet<>();
-		for (int i = 0; i < this.targets.size(); i++) {
-			String name = this.targets.get(i).name();
-			if (name != null && !names.add(name)) {
-				violations.add(new Violation("targets[" + i + "].name", "duplicate target name '" + name + "'"));
-			}
-		}
-		return violations;
+		return CrossFieldChecked.duplicateNames("targets", this.targets, TargetProperties::name, "target name");
 	}
 
 }

@@ -1,11 +1,8 @@
 package io.slotkeeper.config;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
@@ -58,15 +55,7 @@ public record TargetProperties(
 
 	@Override
 	public List<Violation> violations() {
-		List<Violation> violations = new ArrayList<>();
-		Set<String> names = new HashSet<>();
-		for (int i = 0; i < this.slots.size(); i++) {
-			String slot = this.slots.get(i).name();
-			if (slot != null && !names.add(slot)) {
-				violations.add(new Violation("slots[" + i + "].name", "duplicate slot '" + slot + "'"));
-			}
-		}
-		return violations;
+		return CrossFieldChecked.duplicateNames("slots", this.slots, SlotPolicyProperties::name, "slot");
 	}
 
 }

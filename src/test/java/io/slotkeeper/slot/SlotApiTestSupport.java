@@ -11,10 +11,10 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.client.RestTestClient;
 
-import io.slotkeeper.security.TokenHashes;
 import io.slotkeeper.testbed.ConnectStub;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.PostgresTestBed;
+import io.slotkeeper.testbed.TestTokens;
 
 /**
  * The application against a server of its own with {@code max_slot_wal_keep_size=1MB} (so that a slot can be lost
@@ -131,12 +131,7 @@ abstract class SlotApiTestSupport {
 		registry.add("slotkeeper.targets[1].url", () -> postgres.jdbcUrl(DATABASE));
 		registry.add("slotkeeper.targets[1].username", () -> "norepl");
 		registry.add("slotkeeper.targets[1].heartbeat.enabled", () -> "false");
-		registry.add("slotkeeper.api.tokens[0].name", () -> "dashboard");
-		registry.add("slotkeeper.api.tokens[0].role", () -> "viewer");
-		registry.add("slotkeeper.api.tokens[0].sha256", () -> TokenHashes.sha256Hex(VIEWER));
-		registry.add("slotkeeper.api.tokens[1].name", () -> "ci");
-		registry.add("slotkeeper.api.tokens[1].role", () -> "operator");
-		registry.add("slotkeeper.api.tokens[1].sha256", () -> TokenHashes.sha256Hex(OPERATOR));
+		TestTokens.register(registry, VIEWER, OPERATOR);
 	}
 
 }
