@@ -13,7 +13,7 @@ import io.micrometer.core.instrument.Timer;
  * The meters of one target's heartbeat, tagged {@code target}. In Prometheus they read
  * {@code slotkeeper_heartbeat_emissions_total}, {@code _failures_total}, {@code _connection_attempts_total},
  * {@code _consecutive_failures}, {@code _last_success_timestamp_seconds} (0 before the first success) and
- * {@code _duration_seconds} (successful heartbeats only).
+ * {@code _duration_seconds} (successful heartbeats only) and, for enabled targets, {@code _interval_seconds}.
  */
 final class HeartbeatMetrics {
 
@@ -25,8 +25,8 @@ final class HeartbeatMetrics {
 
 	private final Timer duration;
 
-	<T> HeartbeatMetrics(MeterRegistry registry, String target, T state, ToDoubleFunction<T> consecutiveFailures,
-			ToDoubleFunction<T> lastSuccessEpochSeconds) {
+	<T> HeartbeatMetrics(MeterRegistry registry, String target, Duration interval, T state,
+			ToDoubleFunction<T> consecutiveFailures, ToDoubleFunction<T> lastSuccessEpochSeconds) {
 		Tags tags = Tags.of("target", target);
 		this.emissions = Counter.builder("slotkeeper.heartbeat.emissions")
 			.description("Heartbeats written")
@@ -56,6 +56,14 @@ final class HeartbeatMetrics {
 			.baseUnit("seconds")
 			.tags(tags)
 			.register(registry);
+		if (interval != null) {
+			// Alerts compare the time since the last success with each target's own interval.
+			Gauge.builder("slotkeeper.heartbeat.interval", interval, (value) -> value.toNanos() / 1e9)
+				.description("The target's heartbeat interval; absent while its heartbeat is disabled")
+				.baseUnit("seconds")
+				.tags(tags)
+				.register(registry);
+		}
 	}
 
 	void connectionAttempted() {

@@ -64,8 +64,9 @@ public class TargetHeartbeat implements AutoCloseable {
 		this.startedAt = clock.instant();
 		this.backOff = RetryDelays.of(target.heartbeat().backoff());
 		this.failureLog = new FailureLog(target.name());
-		this.metrics = new HeartbeatMetrics(registry, target.name(), this, (self) -> self.record.consecutiveFailures(),
-				(self) -> self.record.lastSuccessEpochSeconds());
+		this.metrics = new HeartbeatMetrics(registry, target.name(),
+				target.heartbeat().enabled() ? target.heartbeat().interval() : null, this,
+				(self) -> self.record.consecutiveFailures(), (self) -> self.record.lastSuccessEpochSeconds());
 	}
 
 	/**

@@ -33,6 +33,8 @@ class HeartbeatMetricsTests extends ApplicationTestSupport {
 		assertThat(value(scrape, "slotkeeper_heartbeat_last_success_timestamp_seconds", "down")).isZero();
 		assertThat(value(scrape, "slotkeeper_heartbeat_duration_seconds_count", "up")).isGreaterThanOrEqualTo(2);
 		assertThat(value(scrape, "slotkeeper_heartbeat_duration_seconds_sum", "up")).isPositive();
+		assertThat(value(scrape, "slotkeeper_heartbeat_interval_seconds", "up")).isEqualTo(0.2);
+		assertThat(scrape).doesNotContain("slotkeeper_heartbeat_interval_seconds{target=\"idle\"}");
 	}
 
 	private String scrape() {

@@ -1,0 +1,186 @@
+package io.slotkeeper.deploy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import com.marcnuri.helm.Helm;
+import com.marcnuri.helm.LintResult;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import static io.slotkeeper.deploy.HelmChart.get;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatException;
+
+/**
+ * The chart lints strictly, renders every {@code ci/*.yaml}, and renders what OpenShift's restricted-v2 SCC and the
+ * application need.
+ */
+class HelmChartTests {
+
+	@Test
+	void chartLintsStrictly() {
+		LintResult result = new Helm(HelmChart.CHART).lint().strict().call();
+		assertThat(result.isFailed()).as("helm lint --strict: %s", result.getMessages()).isFalse();
+	}
+
+	static List<Path> ciValuesFiles() {
+		return HelmChart.ciValuesFiles();
+	}
+
+	@ParameterizedTest
+	@MethodSource("ciValuesFiles")
+	void everyCiValuesFileRendersARestrictedDeployment(Path values) {
+		HelmChart.Rendered rendered = HelmChart.render(values);
+		Map<String, Object> deployment = rendered.one("Deployment");
+		Map<String, Object> pod = get(deployment, "spec", "template", "spec");
+		Map<String, Object> container = get(pod, "containers", 0);
+		assertThat((Map<String, Object>) get(pod, "securityContext")).doesNotContainKeys("runAsUser", "runAsGroup",
+				"fsGroup");
+		assertThat((Map<String, Object>) get(container, "securityContext")).doesNotContainKeys("runAsUser",
+				"runAsGroup");
+		assertThat((Object) get(pod, "securityContext", "runAsNonRoot")).isEqualTo(true);
+		assertThat((Object) get(pod, "securityContext", "seccompProfile", "type")).isEqualTo("RuntimeDefault");
+		assertThat((Object) get(pod, "enableServiceLinks")).isEqualTo(false);
+		assertThat((Object) get(container, "securityContext", "allowPrivilegeEscalation")).isEqualTo(false);
+		assertThat((Object) get(container, "securityContext", "readOnlyRootFilesystem")).isEqualTo(true);
+		assertThat((List<Object>) get(container, "securityContext", "capabilities", "drop")).containsExactly("ALL");
+		assertThat((Object) get(container, "startupProbe", "httpGet", "path")).isEqualTo("/actuator/health/liveness");
+		assertThat((Object) get(container, "livenessProbe", "httpGet", "path")).isEqualTo("/actuator/health/liveness");
+		assertThat((Object) get(container, "readinessProbe", "httpGet", "path")).isEqualTo("/actuator/health/readiness");
+		assertThat((Integer) get(pod, "terminationGracePeriodSeconds")).as("longer than the 30 s shutdown phase")
+			.isGreaterThan(30);
+		assertThat((List<Map<String, Object>>) get(container, "volumeMounts"))
+			.anySatisfy((mount) -> assertThat(mount).containsEntry("mountPath", "/tmp"));
+		assertThat((List<Map<String, Object>>) get(pod, "volumes"))
+			.anySatisfy((volume) -> assertThat(volume).containsEntry("name", "tmp").containsKey("emptyDir"));
+		assertThat((String) get(deployment, "spec", "template", "metadata", "annotations", "checksum/config"))
+			.matches("[0-9a-f]{64}");
+		assertThat((String) get(deployment, "spec", "template", "metadata", "annotations", "checksum/secret"))
+			.matches("[0-9a-f]{64}");
+		assertThat((Map<String, Object>) get(deployment, "spec", "strategy")).containsEntry("type", "RollingUpdate");
+		for (Map<String, Object> document : rendered.documents()) {
+			assertThat((Map<String, Object>) get(document, "metadata", "labels")).as("labels of %s", document.get("kind"))
+				.containsKeys("app.kubernetes.io/name", "app.kubernetes.io/instance", "app.kubernetes.io/version",
+						"app.kubernetes.io/managed-by", "helm.sh/chart");
+		}
+	}
+
+	@ParameterizedTest
+	@MethodSource("ciValuesFiles")
+	void secretsReachThePodOnlyThroughSecretKeyRefs(Path values) throws Exception {
+		HelmChart.Rendered rendered = HelmChart.render(values);
+		String configYaml = rendered.applicationYaml();
+		String valuesText = Files.readString(values);
+		for (String secret : List.of("orders-password", "billing-password", "legacy-password", "connect-password")) {
+			if (valuesText.contains(secret)) {
+				assertThat(configYaml).as("ConfigMap of %s", values).doesNotContain(secret);
+				assertThat(rendered.ofKind("Secret")).singleElement()
+					.satisfies((s) -> assertThat(s.toString()).contains(secret));
+			}
+		}
+		assertThat(configYaml).doesNotContainPattern("sha256: \"?[0-9a-fA-F]{64}");
+		List<Map<String, Object>> env = get(rendered.one("Deployment"), "spec", "template", "spec", "containers", 0, "env");
+		List<Map<String, Object>> secretEnv = env.stream().filter((e) -> ((String) e.get("name")).startsWith("SK_")).toList();
+		assertThat(secretEnv).allSatisfy((e) -> {
+			assertThat(e).doesNotContainKey("value");
+			assertThat((String) get(e, "valueFrom", "secretKeyRef", "name")).isNotBlank();
+			assertThat(configYaml).contains("${" + e.get("name") + "}");
+		});
+		assertThat(env).noneSatisfy((e) -> assertThat((String) e.get("name")).startsWith("SLOTKEEPER_"));
+	}
+
+	@Test
+	void existingSecretIsReferencedAndNoSecretIsCreated() {
+		HelmChart.Rendered rendered = HelmChart.render(HelmChart.CHART.resolve("ci/existing-secret-values.yaml"));
+		assertThat(rendered.ofKind("Secret")).isEmpty();
+		List<Map<String, Object>> env = get(rendered.one("Deployment"), "spec", "template", "spec", "containers", 0, "env");
+		assertThat(env).filteredOn((e) -> ((String) e.get("name")).startsWith("SK_"))
+			.extracting((e) -> (String) get(e, "valueFrom", "secretKeyRef", "key"))
+			.containsExactlyInAnyOrder("target-orders-password", "connector-orders-debezium-password",
+					"token-ci-sha256", "token-dashboard-sha256");
+		assertThat(env).filteredOn((e) -> ((String) e.get("name")).startsWith("SK_"))
+			.allSatisfy((e) -> assertThat((String) get(e, "valueFrom", "secretKeyRef", "name"))
+				.isEqualTo("slot-keeper-credentials"));
+	}
+
+	@Test
+	void routeIsEdgeTlsAndNetworkPolicyAdmitsRouterAndMonitoring() {
+		HelmChart.Rendered rendered = HelmChart.render(HelmChart.CHART.resolve("ci/route-values.yaml"));
+		Map<String, Object> route = rendered.one("Route");
+		assertThat((Object) route.get("apiVersion")).isEqualTo("route.openshift.io/v1");
+		assertThat((Object) get(route, "spec", "tls", "termination")).isEqualTo("edge");
+		assertThat((Object) get(route, "spec", "to", "name")).isEqualTo("keeper-slot-keeper");
+		assertThat(rendered.one("NetworkPolicy").toString()).contains("network.openshift.io/policy-group=ingress")
+			.contains("network.openshift.io/policy-group=monitoring").contains("sre-tools");
+		assertThat(HelmChart.render(HelmChart.CHART.resolve("ci/default-values.yaml")).ofKind("Route")).isEmpty();
+	}
+
+	@Test
+	void severalReplicasGetADisruptionBudgetAndTheCaBundle() {
+		HelmChart.Rendered rendered = HelmChart.render(HelmChart.CHART.resolve("ci/several-targets-values.yaml"));
+		assertThat((Object) get(rendered.one("PodDisruptionBudget"), "spec", "minAvailable")).isEqualTo(1);
+		assertThat(rendered.one("Deployment").toString()).contains("/etc/slot-keeper-ca").contains("postgres-ca");
+		assertThat(HelmChart.render(HelmChart.CHART.resolve("ci/default-values.yaml")).ofKind("PodDisruptionBudget"))
+			.isEmpty();
+	}
+
+	@Test
+	void monitoringRendersServiceMonitorAlertsWithRunbooksAndDashboard() {
+		HelmChart.Rendered rendered = HelmChart.render(HelmChart.CHART.resolve("ci/monitoring-values.yaml"));
+		assertThat((Object) get(rendered.one("ServiceMonitor"), "spec", "endpoints", 0, "path"))
+			.isEqualTo("/actuator/prometheus");
+		List<Map<String, Object>> rules = get(rendered.one("PrometheusRule"), "spec", "groups", 0, "rules");
+		assertThat(rules).extracting((rule) -> rule.get("alert")).containsExactly("SlotKeeperHeartbeatFailing",
+				"SlotKeeperHeartbeatStale", "ReplicationSlotLost", "ReplicationSlotUnreserved",
+				"ReplicationSlotRetainedWalHigh", "ReplicationSlotInactive");
+		assertThat(rules).allSatisfy((rule) -> {
+			assertThat((String) get(rule, "annotations", "summary")).isNotBlank();
+			assertThat((String) get(rule, "annotations", "description")).isNotBlank();
+			assertThat((String) get(rule, "annotations", "runbook_url")).contains("docs/runbook.md#");
+		});
+		assertThat(rules).filteredOn((rule) -> "ReplicationSlotRetainedWalHigh".equals(rule.get("alert")))
+			.singleElement().satisfies((rule) -> assertThat(rule.get("expr").toString()).endsWith("> 536870912"));
+		assertThat(rules).filteredOn((rule) -> "ReplicationSlotInactive".equals(rule.get("alert")))
+			.singleElement().satisfies((rule) -> assertThat(rule.get("for")).isEqualTo("30m"));
+		Map<String, Object> dashboard = rendered.ofKind("ConfigMap").stream()
+			.filter((map) -> map.toString().contains("grafana_dashboard=1"))
+			.findFirst()
+			.orElseThrow();
+		assertThat(get(dashboard, "data", "slot-keeper.json").toString()).contains("slotkeeper_slot_retained_wal_bytes");
+	}
+
+	@Test
+	void runbookHasASectionForEveryAlertAnchor() throws Exception {
+		String runbook = Files.readString(Path.of("docs/runbook.md"));
+		HelmChart.Rendered rendered = HelmChart.render(HelmChart.CHART.resolve("ci/monitoring-values.yaml"));
+		List<Map<String, Object>> rules = get(rendered.one("PrometheusRule"), "spec", "groups", 0, "rules");
+		assertThat(rules).allSatisfy((rule) -> assertThat(runbook).contains("## " + rule.get("alert")));
+	}
+
+	@Test
+	void aChangedConfigurationChangesTheChecksumThatRollsThePods() {
+		Path values = HelmChart.CHART.resolve("ci/default-values.yaml");
+		String before = get(HelmChart.render(values).one("Deployment"), "spec", "template", "metadata", "annotations",
+				"checksum/config");
+		String after = get(HelmChart.render(values, (command) -> command.set("targets[0].heartbeat.interval", "5s"))
+			.one("Deployment"), "spec", "template", "metadata", "annotations", "checksum/config");
+		assertThat(after).isNotEqualTo(before);
+	}
+
+	@Test
+	void valuesThatBreakTheSchemaAreRejected() {
+		Path values = HelmChart.CHART.resolve("ci/default-values.yaml");
+		assertThatException().isThrownBy(() -> HelmChart.render(values, (command) -> command.set("targets[0].name", "Orders_DB")))
+			.withMessageContaining("name");
+		assertThatException().isThrownBy(() -> HelmChart.render(values, (command) -> command.set("api.tokens[0].role", "admin")))
+			.withMessageContaining("role");
+		assertThatException()
+			.isThrownBy(() -> HelmChart.render(values, (command) -> command.set("targets[0].heartbeat.mode", "notify")))
+			.withMessageContaining("mode");
+	}
+
+}
