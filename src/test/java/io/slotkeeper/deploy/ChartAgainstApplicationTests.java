@@ -1,0 +1,88 @@
+package io.slotkeeper.deploy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.test.web.servlet.client.RestTestClient;
+
+import io.slotkeeper.SlotKeeperApplication;
+import io.slotkeeper.security.TokenHashes;
+import io.slotkeeper.testbed.PostgresServer;
+import io.slotkeeper.testbed.PostgresTestBed;
+
+import static io.slotkeeper.deploy.HelmChart.get;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Keeps the chart and the application honest with each other: the application.yaml the chart renders binds and
+ * validates in the real application, the probe paths answer 200, and every metric the alerts and the dashboard use
+ * is one the application exports.
+ */
+class ChartAgainstApplicationTests {
+
+	@Test
+	void renderedConfigurationRunsTheApplicationWhichExportsEveryMetricTheChartUses(@TempDir Path config)
+			throws Exception {
+		PostgresServer postgres = PostgresTestBed.shared();
+		String database = postgres.createDatabase();
+		postgres.execute(database, "SELECT pg_create_logical_replication_slot('chart_slot', 'pgoutput')");
+		HelmChart.Rendered rendered = HelmChart.render(HelmChart.CHART.resolve("ci/monitoring-values.yaml"),
+				(command) -> command.set("targets[0].url", postgres.jdbcUrl(database))
+					.set("targets[0].username", postgres.user())
+					.set("targets[0].heartbeat.interval", "200ms")
+					.set("targets[0].slotsPollInterval", "200ms"));
+		Files.writeString(config.resolve("application.yaml"), rendered.applicationYaml());
+		// The values the Deployment's secretKeyRefs would feed, under the same variable names.
+		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(SlotKeeperApplication.class).run(
+				"--server.port=0", "--spring.config.additional-location=file:" + config + "/",
+				"--SK_TARGET_0_PASSWORD=orders-password", "--SK_TOKEN_0_SHA256=" + TokenHashes.sha256Hex("token-dash"))) {
+			RestTestClient client = RestTestClient.bindToServer()
+				.baseUrl("http://localhost:" + context.getEnvironment().getProperty("local.server.port"))
+				.build();
+			client.get().uri("/api/v1/targets").header("Authorization", "Bearer token-dash").exchange()
+				.expectStatus().isOk().expectBody().jsonPath("$[0].name").isEqualTo("orders");
+			Map<String, Object> container = get(rendered.one("Deployment"), "spec", "template", "spec", "containers", 0);
+			for (String probe : List.of("startupProbe", "livenessProbe", "readinessProbe")) {
+				client.get().uri((String) get(container, probe, "httpGet", "path")).exchange().expectStatus().isOk();
+			}
+			Set<String> used = metricNames(rendered.one("PrometheusRule").toString() + rendered.ofKind("ConfigMap")
+				.stream()
+				.map((map) -> String.valueOf((Object) get(map, "data", "slot-keeper.json")))
+				.reduce("", String::concat));
+			assertThat(used).contains("slotkeeper_heartbeat_consecutive_failures", "slotkeeper_slot_retained_wal_bytes",
+					"slotkeeper_slot_wal_status", "slotkeeper_heartbeat_interval_seconds");
+			await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
+				String scrape = new String(client.get().uri("/actuator/prometheus").exchange().expectStatus().isOk()
+					.expectBody().returnResult().getResponseBodyContent());
+				assertThat(used).allSatisfy((name) -> assertThat(scrape).as("the scrape exports %s", name)
+					.containsPattern("(?m)^" + Pattern.quote(name) + "[{ ]"));
+			});
+		}
+		finally {
+			postgres.execute(database, "SELECT pg_drop_replication_slot('chart_slot')");
+		}
+	}
+
+	private static Set<String> metricNames(String text) {
+		Set<String> names = new TreeSet<>();
+		Matcher matcher = Pattern.compile("slotkeeper_[a-z0-9_]+").matcher(text);
+		while (matcher.find()) {
+			names.add(matcher.group());
+		}
+		return names;
+	}
+
+}
