@@ -57,7 +57,10 @@ public class AuditJournal {
 	}
 
 	private static String format(java.util.Map<String, ?> values) {
-		return values.entrySet().stream().map((e) -> e.getKey() + ":" + e.getValue()).collect(Collectors.joining(",", "{", "}"));
+		return values.entrySet()
+			.stream()
+			.map((entry) -> entry.getKey() + ":" + entry.getValue())
+			.collect(Collectors.joining(",", "{", "}"));
 	}
 
 }

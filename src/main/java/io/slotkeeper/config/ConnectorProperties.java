@@ -19,7 +19,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param timeout longest time one call to Kafka Connect may take, connecting included
  */
 public record ConnectorProperties(
-		@NotBlank @Pattern(regexp = "^https?://[^\\s?#]+$", message = "must be an http or https URL without query") String url,
+		@NotBlank @Pattern(regexp = "^https?://[^\\s?#]+$",
+				message = "must be an http or https URL without query") String url,
 		@NotBlank @Pattern(regexp = "^[A-Za-z0-9._-]{1,249}$",
 				message = "must be letters, digits, dots, dashes and underscores") String name,
 		String username,

@@ -4,6 +4,8 @@ import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -44,6 +46,8 @@ class SlotController {
 	 */
 	static final String NAME = "^[a-z0-9_]{1,63}$";
 
+	private static final String DRY_RUN = "answer what would be done; change nothing";
+
 	private final SlotService slots;
 
 	private final Auditor auditor;
@@ -79,11 +83,11 @@ class SlotController {
 			+ "when the server's version cannot do it (twoPhase before 14, failover before 17).")
 	ResponseEntity<Object> create(@PathVariable @Pattern(regexp = TargetProperties.NAME_PATTERN) String target,
 			@Valid @RequestBody CreateSlotRequest request,
-			@Parameter(description = "answer what would be done; change nothing") @RequestParam(defaultValue = "false") boolean dryRun) {
-		SlotService.Changed<SlotView> changed = this.auditor.run("slot.create", target, request.name(),
+			@Parameter(description = DRY_RUN) @RequestParam(defaultValue = "false") boolean dryRun) {
+		SlotService.Changed<SlotView> changed = audited("slot.create", target, request.name(),
 				parameters("dryRun", dryRun, "type", request.type(), "plugin", request.plugin(), "twoPhase",
 						request.twoPhase(), "failover", request.failover()),
-				() -> this.slots.create(target, request, dryRun), (result) -> summary(result, 201, Map.of()));
+				() -> this.slots.create(target, request, dryRun), 201, (created) -> Map.of());
 		if (changed.plan() != null) {
 			return ResponseEntity.ok(changed.plan());
 		}
@@ -99,11 +103,11 @@ class SlotController {
 			+ "it) unless force=true, which ends that backend's session first.")
 	ResponseEntity<Object> drop(@PathVariable @Pattern(regexp = TargetProperties.NAME_PATTERN) String target,
 			@PathVariable @Pattern(regexp = NAME) String slot,
-			@Parameter(description = "end the session holding an active slot") @RequestParam(defaultValue = "false") boolean force,
-			@Parameter(description = "answer what would be done; change nothing") @RequestParam(defaultValue = "false") boolean dryRun) {
-		SlotService.Changed<Void> changed = this.auditor.run("slot.drop", target, slot,
-				parameters("force", force, "dryRun", dryRun), () -> this.slots.drop(target, slot, force, dryRun),
-				(result) -> summary(result, 204, Map.of()));
+			@Parameter(description = "end the session holding an active slot")
+			@RequestParam(defaultValue = "false") boolean force,
+			@Parameter(description = DRY_RUN) @RequestParam(defaultValue = "false") boolean dryRun) {
+		SlotService.Changed<Void> changed = audited("slot.drop", target, slot, parameters("force", force, "dryRun", dryRun),
+				() -> this.slots.drop(target, slot, force, dryRun), 204, (dropped) -> Map.of());
 		return (changed.plan() != null) ? ResponseEntity.ok(changed.plan()) : ResponseEntity.noContent().build();
 	}
 
@@ -116,11 +120,12 @@ class SlotController {
 					+ "connector when one is configured.")
 	ResponseEntity<Object> recreate(@PathVariable @Pattern(regexp = TargetProperties.NAME_PATTERN) String target,
 			@PathVariable @Pattern(regexp = NAME) String slot,
-			@Parameter(description = "recreate a slot that is not invalidated; end the session holding it") @RequestParam(defaultValue = "false") boolean force,
-			@Parameter(description = "answer what would be done; change nothing") @RequestParam(defaultValue = "false") boolean dryRun) {
-		SlotService.Changed<RecreateResult> changed = this.auditor.run("slot.recreate", target, slot,
+			@Parameter(description = "recreate a slot that is not invalidated; end the session holding it")
+			@RequestParam(defaultValue = "false") boolean force,
+			@Parameter(description = DRY_RUN) @RequestParam(defaultValue = "false") boolean dryRun) {
+		SlotService.Changed<RecreateResult> changed = audited("slot.recreate", target, slot,
 				parameters("force", force, "dryRun", dryRun), () -> this.slots.recreate(target, slot, force, dryRun),
-				(result) -> summary(result, 200, lsns(result.result())));
+				200, SlotController::lsns);
 		return ResponseEntity.ok((changed.plan() != null) ? changed.plan() : changed.result());
 	}
 
@@ -144,6 +149,13 @@ class SlotController {
 		return this.slots.connectorStatus(target, slot);
 	}
 
+	private <T> SlotService.Changed<T> audited(String action, String target, String slot,
+			Map<String, Object> parameters, Supplier<SlotService.Changed<T>> change, int status,
+			Function<T, Map<String, String>> lsns) {
+		return this.auditor.run(action, target, slot, parameters, change,
+				(changed) -> summary(changed, status, (changed.result() != null) ? lsns.apply(changed.result()) : Map.of()));
+	}
+
 	private static Auditor.Summary summary(SlotService.Changed<?> changed, int status, Map<String, String> lsns) {
 		if (changed.plan() != null) {
 			return new Auditor.Summary("dry-run", 200,
@@ -158,10 +170,8 @@ class SlotController {
 
 	private static Map<String, String> lsns(RecreateResult result) {
 		Map<String, String> lsns = new LinkedHashMap<>();
-		if (result != null) {
-			lsns.put("skippedFrom", String.valueOf(result.skipped().fromLsn()));
-			lsns.put("skippedTo", String.valueOf(result.skipped().toLsn()));
-		}
+		lsns.put("skippedFrom", String.valueOf(result.skipped().fromLsn()));
+		lsns.put("skippedTo", String.valueOf(result.skipped().toLsn()));
 		return lsns;
 	}
 
