@@ -15,6 +15,7 @@ import io.slotkeeper.config.TargetProperties;
 import io.slotkeeper.connect.ConnectorClient;
 import io.slotkeeper.connect.ConnectorOutcome;
 import io.slotkeeper.connect.ConnectorStatus;
+import io.slotkeeper.target.AdvisoryLocks;
 import io.slotkeeper.target.Lsn;
 import io.slotkeeper.target.TargetDataSources;
 import io.slotkeeper.target.TargetSqlException;
@@ -179,25 +180,37 @@ public class SlotService {
 	private <T> Changed<T> change(TargetProperties target, String action, String slot, boolean dryRun, Planner planner,
 			SqlWork<T> after) {
 		return withConnection(target, (connection) -> {
-			List<SlotSteps.Step> steps;
+			// Plan and run under one lock per target, so that two instances never both act on what they read.
+			AdvisoryLocks.lock(connection, AdvisoryLocks.changeKey(target.name()));
 			try {
-				steps = planner.plan(connection);
+				return planAndRun(connection, target, action, slot, dryRun, planner, after);
 			}
-			catch (ApiException refusal) {
-				if (dryRun) {
-					return new Changed<T>(null, SlotPlan.refused(action, target.name(), slot, refusal));
-				}
-				throw refusal;
+			finally {
+				AdvisoryLocks.unlock(connection, AdvisoryLocks.changeKey(target.name()));
 			}
-			if (dryRun) {
-				return new Changed<T>(null,
-						SlotPlan.of(action, target.name(), slot, steps.stream().map(SlotSteps.Step::description).toList()));
-			}
-			for (SlotSteps.Step step : steps) {
-				step.action().run(connection);
-			}
-			return new Changed<>(after.apply(connection), null);
 		});
+	}
+
+	private <T> Changed<T> planAndRun(Connection connection, TargetProperties target, String action, String slot,
+			boolean dryRun, Planner planner, SqlWork<T> after) throws SQLException {
+		List<SlotSteps.Step> steps;
+		try {
+			steps = planner.plan(connection);
+		}
+		catch (ApiException refusal) {
+			if (dryRun) {
+				return new Changed<T>(null, SlotPlan.refused(action, target.name(), slot, refusal));
+			}
+			throw refusal;
+		}
+		if (dryRun) {
+			return new Changed<T>(null,
+					SlotPlan.of(action, target.name(), slot, steps.stream().map(SlotSteps.Step::description).toList()));
+		}
+		for (SlotSteps.Step step : steps) {
+			step.action().run(connection);
+		}
+		return new Changed<>(after.apply(connection), null);
 	}
 
 	private <T> T withConnection(TargetProperties target, SqlWork<T> work) {

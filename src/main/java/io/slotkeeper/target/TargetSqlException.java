@@ -9,7 +9,7 @@ import io.slotkeeper.api.ApiException;
 
 /**
  * A target's server refused or failed a call, mapped from its SQLState to the HTTP status an operator expects:
- * 42501 → 403 (with the REPLICATION hint), 55006 and 42710 → 409, 42704 → 404, 0A000 → 422, 08xxx and 57P01 → 503,
+ * 42501 → 403 (with the REPLICATION hint), 55006, 42710 and 55P03 → 409, 42704 → 404, 0A000 → 422, 08xxx and 57P01 → 503,
  * 57014 → 504, anything else → 502. The problem carries the SQLState and the server's message, never the query.
  */
 public class TargetSqlException extends ApiException {
@@ -34,6 +34,10 @@ public class TargetSqlException extends ApiException {
 			exception = new TargetSqlException(HttpStatus.FORBIDDEN, "insufficient-privilege", "Insufficient privilege",
 					message + ". The role of target '" + target + "' needs the REPLICATION attribute to manage slots: "
 							+ "ALTER ROLE " + ((role != null) ? role : "<role>") + " REPLICATION;");
+		}
+		else if (state.equals("55P03")) {
+			exception = new TargetSqlException(HttpStatus.CONFLICT, "change-in-progress", "Change in progress",
+					"Another change to the slots of target '" + target + "' is in progress; try again: " + message);
 		}
 		else if (state.equals("55006") || state.equals("42710")) {
 			exception = new TargetSqlException(HttpStatus.CONFLICT, "conflict", "Conflict", message);

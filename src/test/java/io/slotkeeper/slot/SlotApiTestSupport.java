@@ -14,6 +14,7 @@ import org.springframework.test.web.servlet.client.RestTestClient;
 import io.slotkeeper.testbed.ConnectStub;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.PostgresTestBed;
+import io.slotkeeper.testbed.SlotRecipes;
 import io.slotkeeper.testbed.TestTokens;
 
 /**
@@ -96,15 +97,9 @@ abstract class SlotApiTestSupport {
 	 * The recipe from the facts page: with max_slot_wal_keep_size=1MB, a switch and a checkpoint lose a slot.
 	 */
 	static void loseSlot(String slot) {
-		server().execute(DATABASE, "INSERT INTO orders (item) SELECT 'x' FROM generate_series(1, 100)",
-				"SELECT pg_switch_wal()", "INSERT INTO orders (item) VALUES ('y')", "SELECT pg_switch_wal()",
-				"CHECKPOINT");
-		String status = server().queryForString("postgres",
-				"SELECT wal_status FROM pg_replication_slots WHERE slot_name = '" + slot + "'");
-		if (!"lost".equals(status)) {
-			throw new IllegalStateException("slot " + slot + " is " + status + " after the recipe, not lost");
-		}
+		SlotRecipes.lose(server(), DATABASE, slot);
 	}
+
 
 	@DynamicPropertySource
 	static void targets(DynamicPropertyRegistry registry) throws IOException {

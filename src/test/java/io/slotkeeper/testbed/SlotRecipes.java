@@ -1,0 +1,29 @@
+package io.slotkeeper.testbed;
+
+/**
+ * Slot states from the facts page, made on a real server.
+ */
+public final class SlotRecipes {
+
+	private SlotRecipes() {
+	}
+
+	/**
+	 * Loses a slot in milliseconds on a server with {@code max_slot_wal_keep_size=1MB}: write a little, switch WAL
+	 * segments, checkpoint.
+	 * @param server the server
+	 * @param database a database with a table {@code orders (id bigserial, item text)}
+	 * @param slot the slot to lose
+	 */
+	public static void lose(PostgresServer server, String database, String slot) {
+		server.execute(database, "INSERT INTO orders (item) SELECT 'x' FROM generate_series(1, 100)",
+				"SELECT pg_switch_wal()", "INSERT INTO orders (item) VALUES ('y')", "SELECT pg_switch_wal()",
+				"CHECKPOINT");
+		String status = server.queryForString("postgres",
+				"SELECT wal_status FROM pg_replication_slots WHERE slot_name = '" + slot + "'");
+		if (!"lost".equals(status)) {
+			throw new IllegalStateException("slot " + slot + " is " + status + " after the recipe, not lost");
+		}
+	}
+
+}
