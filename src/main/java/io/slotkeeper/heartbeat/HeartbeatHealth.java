@@ -41,6 +41,7 @@ final class HeartbeatHealth {
 		details.put("emissions", status.emissions());
 		details.put("failures", status.failures());
 		putIfPresent(details, "serverVersion", status.serverVersion());
+		putIfPresent(details, "owner", status.owner());
 		return Health.status(new Status(status.health())).withDetails(details).build();
 	}
 

@@ -13,7 +13,8 @@ import io.micrometer.core.instrument.Timer;
  * The meters of one target's heartbeat, tagged {@code target}. In Prometheus they read
  * {@code slotkeeper_heartbeat_emissions_total}, {@code _failures_total}, {@code _connection_attempts_total},
  * {@code _consecutive_failures}, {@code _last_success_timestamp_seconds} (0 before the first success) and
- * {@code _duration_seconds} (successful heartbeats only) and, for enabled targets, {@code _interval_seconds}.
+ * {@code _duration_seconds} (successful heartbeats only), {@code _owner} and, for enabled targets,
+ * {@code _interval_seconds}.
  */
 final class HeartbeatMetrics {
 
@@ -26,7 +27,8 @@ final class HeartbeatMetrics {
 	private final Timer duration;
 
 	<T> HeartbeatMetrics(MeterRegistry registry, String target, Duration interval, T state,
-			ToDoubleFunction<T> consecutiveFailures, ToDoubleFunction<T> lastSuccessEpochSeconds) {
+			ToDoubleFunction<T> consecutiveFailures, ToDoubleFunction<T> lastSuccessEpochSeconds,
+			ToDoubleFunction<T> owner) {
 		Tags tags = Tags.of("target", target);
 		this.emissions = Counter.builder("slotkeeper.heartbeat.emissions")
 			.description("Heartbeats written")
@@ -54,6 +56,10 @@ final class HeartbeatMetrics {
 		Gauge.builder("slotkeeper.heartbeat.last.success.timestamp", state, lastSuccessEpochSeconds)
 			.description("When the last heartbeat succeeded, in seconds since the epoch; 0 before the first")
 			.baseUnit("seconds")
+			.tags(tags)
+			.register(registry);
+		Gauge.builder("slotkeeper.heartbeat.owner", state, owner)
+			.description("1 when this instance owns the target (heartbeats and heals it), 0 when it stands by")
 			.tags(tags)
 			.register(registry);
 		if (interval != null) {

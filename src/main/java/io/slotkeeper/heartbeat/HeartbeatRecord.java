@@ -13,36 +13,48 @@ import io.slotkeeper.target.ServerVersion;
  */
 record HeartbeatRecord(Instant lastSuccessAt, String lastLsn, Duration lastDuration, FailureDescription lastError,
 		int consecutiveFailures, long emissions, long failures, long connectionAttempts, ServerVersion serverVersion,
-		boolean connected) {
+		boolean connected, Boolean owner, Instant lastStandbyAt) {
 
-	static final HeartbeatRecord EMPTY = new HeartbeatRecord(null, null, null, null, 0, 0, 0, 0, null, false);
+	static final HeartbeatRecord EMPTY = new HeartbeatRecord(null, null, null, null, 0, 0, 0, 0, null, false, null,
+			null);
 
 	HeartbeatRecord succeeded(String lsn, Instant at, Duration took) {
 		return new HeartbeatRecord(at, lsn, took, this.lastError, 0, this.emissions + 1, this.failures,
-				this.connectionAttempts, this.serverVersion, this.connected);
+				this.connectionAttempts, this.serverVersion, this.connected, this.owner, this.lastStandbyAt);
 	}
 
 	HeartbeatRecord failed(FailureDescription failure) {
 		return new HeartbeatRecord(this.lastSuccessAt, this.lastLsn, this.lastDuration, failure,
 				this.consecutiveFailures + 1, this.emissions, this.failures + 1, this.connectionAttempts,
-				this.serverVersion, this.connected);
+				this.serverVersion, this.connected, this.owner, this.lastStandbyAt);
 	}
 
 	HeartbeatRecord connectionAttempted() {
 		return new HeartbeatRecord(this.lastSuccessAt, this.lastLsn, this.lastDuration, this.lastError,
 				this.consecutiveFailures, this.emissions, this.failures, this.connectionAttempts + 1,
-				this.serverVersion, this.connected);
+				this.serverVersion, this.connected, this.owner, this.lastStandbyAt);
 	}
 
 	HeartbeatRecord connected(ServerVersion version) {
 		return new HeartbeatRecord(this.lastSuccessAt, this.lastLsn, this.lastDuration, this.lastError,
-				this.consecutiveFailures, this.emissions, this.failures, this.connectionAttempts, version, true);
+				this.consecutiveFailures, this.emissions, this.failures, this.connectionAttempts, version, true, this.owner, this.lastStandbyAt);
 	}
 
 	HeartbeatRecord disconnected() {
 		return new HeartbeatRecord(this.lastSuccessAt, this.lastLsn, this.lastDuration, this.lastError,
 				this.consecutiveFailures, this.emissions, this.failures, this.connectionAttempts, this.serverVersion,
-				false);
+				false, null, this.lastStandbyAt);
+	}
+
+	HeartbeatRecord owner(boolean owns) {
+		return new HeartbeatRecord(this.lastSuccessAt, this.lastLsn, this.lastDuration, this.lastError,
+				this.consecutiveFailures, this.emissions, this.failures, this.connectionAttempts, this.serverVersion,
+				this.connected, owns, this.lastStandbyAt);
+	}
+
+	HeartbeatRecord standingBy(Instant at) {
+		return new HeartbeatRecord(this.lastSuccessAt, this.lastLsn, this.lastDuration, this.lastError, 0,
+				this.emissions, this.failures, this.connectionAttempts, this.serverVersion, this.connected, false, at);
 	}
 
 	double lastSuccessEpochSeconds() {
@@ -63,7 +75,7 @@ record HeartbeatRecord(Instant lastSuccessAt, String lastLsn, Duration lastDurat
 					+ heartbeat.unhealthyAfter() + ")");
 		}
 		Duration stale = heartbeat.interval().multipliedBy(3);
-		Instant since = (this.lastSuccessAt != null) ? this.lastSuccessAt : startedAt;
+		Instant since = latest(latest(this.lastSuccessAt, this.lastStandbyAt), startedAt);
 		if (Duration.between(since, now).compareTo(stale) > 0) {
 			return toStatus("DOWN", "no successful heartbeat for more than three intervals (" + stale.toMillis()
 					+ " ms)");
@@ -71,11 +83,18 @@ record HeartbeatRecord(Instant lastSuccessAt, String lastLsn, Duration lastDurat
 		return toStatus("UP", null);
 	}
 
+	private static Instant latest(Instant one, Instant other) {
+		if (one == null) {
+			return other;
+		}
+		return (other == null || one.isAfter(other)) ? one : other;
+	}
+
 	private HeartbeatStatus toStatus(String health, String reason) {
 		return new HeartbeatStatus(health, reason, this.lastSuccessAt, this.lastLsn,
 				HeartbeatStatus.millis(this.lastDuration), this.lastError, this.consecutiveFailures, this.emissions,
 				this.failures, this.connectionAttempts, (this.serverVersion != null) ? this.serverVersion.text() : null,
-				this.connected);
+				this.connected, this.owner);
 	}
 
 }

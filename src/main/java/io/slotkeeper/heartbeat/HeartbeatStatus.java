@@ -20,10 +20,12 @@ import io.slotkeeper.target.FailureDescription;
  * @param connectionAttempts connections opened or tried since start
  * @param serverVersion the server's version, as of the last connection
  * @param connected whether a session to the target is open
+ * @param owner whether this instance owns the target (heartbeats and heals it); {@code false} when another instance
+ * does and this one stands by; {@code null} before the first connection
  */
 public record HeartbeatStatus(String health, String reason, Instant lastSuccessAt, String lastLsn,
 		Double lastDurationMillis, FailureDescription lastError, int consecutiveFailures, long emissions,
-		long failures, long connectionAttempts, String serverVersion, boolean connected) {
+		long failures, long connectionAttempts, String serverVersion, boolean connected, Boolean owner) {
 
 	static Double millis(Duration duration) {
 		return (duration != null) ? duration.toNanos() / 1_000_000.0 : null;

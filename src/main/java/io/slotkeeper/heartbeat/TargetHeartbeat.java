@@ -13,6 +13,7 @@ import org.springframework.util.backoff.BackOffExecution;
 import org.springframework.util.backoff.BackOff;
 
 import io.slotkeeper.config.TargetProperties;
+import io.slotkeeper.target.AdvisoryLocks;
 import io.slotkeeper.target.FailureDescription;
 import io.slotkeeper.target.TargetConnector;
 import io.slotkeeper.target.TargetSession;
@@ -47,6 +48,8 @@ public class TargetHeartbeat implements AutoCloseable {
 
 	private boolean closed;
 
+	private boolean owner;
+
 	private volatile HeartbeatRecord record = HeartbeatRecord.EMPTY;
 
 	/**
@@ -66,7 +69,8 @@ public class TargetHeartbeat implements AutoCloseable {
 		this.failureLog = new FailureLog(target.name());
 		this.metrics = new HeartbeatMetrics(registry, target.name(),
 				target.heartbeat().enabled() ? target.heartbeat().interval() : null, this,
-				(self) -> self.record.consecutiveFailures(), (self) -> self.record.lastSuccessEpochSeconds());
+				(self) -> self.record.consecutiveFailures(), (self) -> self.record.lastSuccessEpochSeconds(),
+				(self) -> Boolean.TRUE.equals(self.record.owner()) ? 1 : 0);
 	}
 
 	/**
@@ -101,7 +105,7 @@ public class TargetHeartbeat implements AutoCloseable {
 	HeartbeatOutcome beat() {
 		this.lock.lock();
 		try {
-			return attempt();
+			return attempt(false);
 		}
 		finally {
 			this.lock.unlock();
@@ -120,7 +124,7 @@ public class TargetHeartbeat implements AutoCloseable {
 			throw new HeartbeatBusyException(name());
 		}
 		try {
-			return attempt();
+			return attempt(true);
 		}
 		finally {
 			this.lock.unlock();
@@ -142,13 +146,23 @@ public class TargetHeartbeat implements AutoCloseable {
 		}
 	}
 
-	private HeartbeatOutcome attempt() {
+	// A scheduled heartbeat writes only on the instance that owns the target; one asked for by an operator writes
+	// anyway, since heartbeats from several instances are harmless.
+	private HeartbeatOutcome attempt(boolean evenIfStandby) {
 		long start = System.nanoTime();
 		try {
 			if (this.closed) {
 				throw new IllegalStateException("slot-keeper is shutting down");
 			}
-			String lsn = this.writer.write(session().connection());
+			TargetSession current = session();
+			if (!this.owner) {
+				this.owner = AdvisoryLocks.tryLock(current.connection(), AdvisoryLocks.ownerKey(name()));
+				this.record = this.record.owner(this.owner);
+			}
+			if (!this.owner && !evenIfStandby) {
+				return standingBy(Duration.ofNanos(System.nanoTime() - start));
+			}
+			String lsn = this.writer.write(current.connection());
 			return succeeded(lsn, Duration.ofNanos(System.nanoTime() - start));
 		}
 		catch (Exception ex) {
@@ -185,6 +199,13 @@ public class TargetHeartbeat implements AutoCloseable {
 		return new HeartbeatOutcome(lsn, now, took, null, rest.isNegative() ? Duration.ZERO : rest);
 	}
 
+	private HeartbeatOutcome standingBy(Duration took) {
+		this.backOffExecution = null;
+		this.failureLog.succeeded(this.record.consecutiveFailures());
+		this.record = this.record.standingBy(this.clock.instant());
+		return new HeartbeatOutcome(null, this.clock.instant(), took, null, this.target.heartbeat().interval());
+	}
+
 	private HeartbeatOutcome failed(Throwable ex, Duration took) {
 		dropSession();
 		Instant now = this.clock.instant();
@@ -203,6 +224,8 @@ public class TargetHeartbeat implements AutoCloseable {
 		if (this.session != null) {
 			this.session.close();
 			this.session = null;
+			// The server releases a session's advisory locks with the session.
+			this.owner = false;
 			this.record = this.record.disconnected();
 		}
 	}
@@ -214,6 +237,14 @@ public class TargetHeartbeat implements AutoCloseable {
 	 */
 	public HeartbeatStatus status() {
 		return this.record.assess(this.target.heartbeat(), this.startedAt, this.clock.instant());
+	}
+
+	/**
+	 * Whether this instance owns the target: holds its owner lock, heartbeats and heals it.
+	 * @return whether it owns the target now
+	 */
+	public boolean owner() {
+		return Boolean.TRUE.equals(this.record.owner());
 	}
 
 	/**
