@@ -43,27 +43,57 @@ public class Auditor {
 	 */
 	public <T> T run(String action, String target, String slot, Map<String, Object> parameters, Supplier<T> change,
 			Function<T, Summary> describe) {
+		Authentication authentication = SecurityContextHolder.getContext().getAuthentication();
+		String actor = (authentication != null) ? authentication.getName() : "anonymous";
+		return runAs(actor, action, target, slot, parameters, change, describe);
+	}
+
+	/**
+	 * Runs and records a change made by slot-keeper itself or another named actor.
+	 * @param <T> what the change returns
+	 * @param actor who makes the change, for example {@code slot-keeper} for healing
+	 * @param action what is asked
+	 * @param target the target
+	 * @param slot the slot, or {@code null}
+	 * @param parameters the change's parameters
+	 * @param change the change
+	 * @param describe what the result says for the journal
+	 * @return the change's result
+	 */
+	public <T> T runAs(String actor, String action, String target, String slot, Map<String, Object> parameters,
+			Supplier<T> change, Function<T, Summary> describe) {
 		try {
 			T result = change.get();
 			Summary summary = describe.apply(result);
-			record(action, target, slot, parameters, summary.outcome(), summary.status(), summary.detail(),
+			record(actor, action, target, slot, parameters, summary.outcome(), summary.status(), summary.detail(),
 					summary.lsns(), summary.connector());
 			return result;
 		}
 		catch (ApiException ex) {
-			record(action, target, slot, parameters, "refused", ex.status().value(), ex.getMessage(), Map.of(), null);
+			record(actor, action, target, slot, parameters, "refused", ex.status().value(), ex.getMessage(), Map.of(),
+					null);
 			throw ex;
 		}
 		catch (RuntimeException ex) {
-			record(action, target, slot, parameters, "failed", 500, ex.getClass().getSimpleName(), Map.of(), null);
+			record(actor, action, target, slot, parameters, "failed", 500, ex.getClass().getSimpleName(), Map.of(), null);
 			throw ex;
 		}
 	}
 
-	private void record(String action, String target, String slot, Map<String, Object> parameters, String outcome,
-			int status, String detail, Map<String, String> lsns, String connector) {
-		Authentication authentication = SecurityContextHolder.getContext().getAuthentication();
-		String actor = (authentication != null) ? authentication.getName() : "anonymous";
+	/**
+	 * Records something that was not done, such as healing stopped by its rate limit.
+	 * @param actor who would have acted
+	 * @param action what was not done
+	 * @param target the target
+	 * @param slot the slot
+	 * @param detail why
+	 */
+	public void recordRefusal(String actor, String action, String target, String slot, String detail) {
+		record(actor, action, target, slot, Map.of(), "refused", 429, detail, Map.of(), null);
+	}
+
+	private void record(String actor, String action, String target, String slot, Map<String, Object> parameters,
+			String outcome, int status, String detail, Map<String, String> lsns, String connector) {
 		this.journal.record(new AuditEntry(this.clock.instant(), actor, action, target, slot, parameters, outcome,
 				status, detail, lsns, connector));
 	}

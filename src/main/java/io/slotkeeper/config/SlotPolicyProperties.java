@@ -1,18 +1,28 @@
 package io.slotkeeper.config;
 
 import jakarta.validation.Valid;
+import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
+
+import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
  * What slot-keeper knows about one slot of a target beyond what the server says.
  *
  * @param name the slot's name
  * @param connector the Kafka Connect connector consuming it, restarted after a recreate; none when absent
+ * @param onLost what to do when the slot is found lost: {@code alert} (report only) or {@code recreate} (heal it,
+ * on the instance that owns the target)
+ * @param maxRecreationsPerHour how many times in an hour healing may recreate the slot; past that it stops, keeps
+ * the slots health DOWN and says why
  */
 public record SlotPolicyProperties(
 		@NotBlank @Pattern(regexp = "^[a-z0-9_]{1,63}$",
 				message = "must be 1 to 63 lower-case letters, digits and underscores") String name,
-		@Valid ConnectorProperties connector) {
+		@Valid ConnectorProperties connector,
+		@NotNull @DefaultValue("alert") OnLost onLost,
+		@Min(1) @DefaultValue("2") int maxRecreationsPerHour) {
 
 }

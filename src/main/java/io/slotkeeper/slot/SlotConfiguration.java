@@ -10,7 +10,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.web.client.RestClient;
 
+import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.connect.ConnectorClient;
+import io.slotkeeper.heartbeat.Heartbeats;
 import io.slotkeeper.target.TargetDataSources;
 import io.slotkeeper.target.Targets;
 
@@ -32,8 +34,11 @@ class SlotConfiguration {
 	}
 
 	@Bean
-	SlotPoller slotPoller(Targets targets, SlotService slots, MeterRegistry registry) {
-		return new SlotPoller(targets.all(), slots, registry, Clock.systemUTC());
+	SlotPoller slotPoller(Targets targets, SlotService slots, Auditor auditor, Heartbeats heartbeats,
+			MeterRegistry registry) {
+		Clock clock = Clock.systemUTC();
+		SlotHealer healer = new SlotHealer(slots, auditor, (target) -> heartbeats.get(target).owner(), clock);
+		return new SlotPoller(targets.all(), slots, healer, registry, clock);
 	}
 
 	@Bean

@@ -125,7 +125,7 @@ class SlotController {
 			@Parameter(description = DRY_RUN) @RequestParam(defaultValue = "false") boolean dryRun) {
 		SlotService.Changed<RecreateResult> changed = audited("slot.recreate", target, slot,
 				parameters("force", force, "dryRun", dryRun), () -> this.slots.recreate(target, slot, force, dryRun),
-				200, SlotController::lsns);
+				200, SlotAudit::lsns);
 		return ResponseEntity.ok((changed.plan() != null) ? changed.plan() : changed.result());
 	}
 
@@ -139,7 +139,7 @@ class SlotController {
 				throw new ConnectorRestartFailedException(target, slot, outcome);
 			}
 			return outcome;
-		}, (outcome) -> new Auditor.Summary("done", 200, null, Map.of(), describe(outcome)));
+		}, (outcome) -> new Auditor.Summary("done", 200, null, Map.of(), SlotAudit.describe(outcome)));
 	}
 
 	@GetMapping("/{slot}/connector")
@@ -153,32 +153,7 @@ class SlotController {
 			Map<String, Object> parameters, Supplier<SlotService.Changed<T>> change, int status,
 			Function<T, Map<String, String>> lsns) {
 		return this.auditor.run(action, target, slot, parameters, change,
-				(changed) -> summary(changed, status, (changed.result() != null) ? lsns.apply(changed.result()) : Map.of()));
-	}
-
-	private static Auditor.Summary summary(SlotService.Changed<?> changed, int status, Map<String, String> lsns) {
-		if (changed.plan() != null) {
-			return new Auditor.Summary("dry-run", 200,
-					changed.plan().wouldBeRefused() ? "would be refused: " + changed.plan().refusal().detail()
-							: String.join("; ", changed.plan().steps()),
-					Map.of(), null);
-		}
-		String connector = (changed.result() instanceof RecreateResult recreated && recreated.connector() != null)
-				? describe(recreated.connector()) : null;
-		return new Auditor.Summary("done", status, null, lsns, connector);
-	}
-
-	private static Map<String, String> lsns(RecreateResult result) {
-		Map<String, String> lsns = new LinkedHashMap<>();
-		lsns.put("skippedFrom", String.valueOf(result.skipped().fromLsn()));
-		lsns.put("skippedTo", String.valueOf(result.skipped().toLsn()));
-		return lsns;
-	}
-
-	private static String describe(ConnectorOutcome outcome) {
-		return outcome.connector() + (outcome.restarted() ? " restarted" : " not restarted") + " (status "
-				+ outcome.status() + ", " + outcome.attempts() + " attempt(s))"
-				+ ((outcome.detail() != null) ? ": " + outcome.detail() : "");
+				(changed) -> SlotAudit.summary(changed, status, (changed.result() != null) ? lsns.apply(changed.result()) : Map.of()));
 	}
 
 	private static Map<String, Object> parameters(Object... keyValues) {

@@ -13,7 +13,8 @@ import io.slotkeeper.config.TargetProperties;
 
 /**
  * The {@code slots} health, one child per target from its last poll: DOWN when a slot is invalidated (lost), UP
- * otherwise with a warning detail naming unreserved slots, UNKNOWN before the first poll or when the poll failed.
+ * otherwise with a warning detail naming unreserved slots, UNKNOWN before the first poll or when the poll failed;
+ * {@code healingStopped} says why healing gave up on a slot.
  * Not part of liveness or readiness.
  */
 final class SlotHealth {
@@ -27,12 +28,12 @@ final class SlotHealth {
 		}
 		Map<String, HealthIndicator> children = new LinkedHashMap<>();
 		targets.forEach((target) -> children.put(target.name(), () -> poller.snapshot(target.name())
-			.map(SlotHealth::health)
+			.map((snapshot) -> health(snapshot, poller.healingStopped(target.name())))
 			.orElseGet(() -> Health.unknown().withDetail("reason", "not polled yet").build())));
 		return CompositeHealthContributor.fromMap(children);
 	}
 
-	private static Health health(SlotSnapshot snapshot) {
+	private static Health health(SlotSnapshot snapshot, Map<String, String> healingStopped) {
 		if (snapshot.error() != null) {
 			return Health.unknown().withDetail("polledAt", snapshot.at()).withDetail("error", snapshot.error()).build();
 		}
@@ -43,6 +44,9 @@ final class SlotHealth {
 		if (!invalidated.isEmpty()) {
 			health.withDetail("invalidated", invalidated)
 				.withDetail("reason", "slots lost their WAL and can never be read again: recreate them and re-snapshot");
+		}
+		if (!healingStopped.isEmpty()) {
+			health.withDetail("healingStopped", healingStopped);
 		}
 		if (!unreserved.isEmpty()) {
 			health.withDetail("warning", "slots past max_slot_wal_keep_size, about to be lost: " + unreserved);

@@ -31,6 +31,8 @@ public class SlotPoller implements SmartLifecycle {
 
 	private final SlotService slots;
 
+	private final SlotHealer healer;
+
 	private final MeterRegistry registry;
 
 	private final Clock clock;
@@ -42,17 +44,29 @@ public class SlotPoller implements SmartLifecycle {
 	private volatile ScheduledExecutorService executor;
 
 	/**
-	 * Creates the poller.
+	 * Creates the poller, which also heals.
 	 * @param targets the targets to poll
 	 * @param slots reads the slots
+	 * @param healer heals lost slots whose policy says so
 	 * @param registry where the gauges go
 	 * @param clock the clock
 	 */
-	public SlotPoller(List<TargetProperties> targets, SlotService slots, MeterRegistry registry, Clock clock) {
+	SlotPoller(List<TargetProperties> targets, SlotService slots, SlotHealer healer, MeterRegistry registry,
+			Clock clock) {
 		this.targets = targets;
 		this.slots = slots;
+		this.healer = healer;
 		this.registry = registry;
 		this.clock = clock;
+	}
+
+	/**
+	 * Why healing stopped for slots of a target.
+	 * @param target the target's name
+	 * @return the reasons by slot
+	 */
+	Map<String, String> healingStopped(String target) {
+		return this.healer.stopped(target);
 	}
 
 	/**
@@ -73,6 +87,9 @@ public class SlotPoller implements SmartLifecycle {
 		Instant now = this.clock.instant();
 		try {
 			List<SlotView> current = this.slots.list(target);
+			if (this.healer.heal(target, new SlotSnapshot(now, current, null))) {
+				current = this.slots.list(target);
+			}
 			targetGauges.update(current, now);
 			this.snapshots.put(target.name(), new SlotSnapshot(now, current, null));
 		}

@@ -22,7 +22,8 @@ import io.slotkeeper.testbed.TestTokens;
  * in milliseconds) and a Kafka Connect stand-in:
  * <ul>
  * <li>target {@code main} logs in as the superuser into database {@code app}; slot {@code debezium} has a connector
- * on the stand-in (basic auth {@code connect}/{@value #CONNECT_PASSWORD}), slot {@code orphan} one on a dead port;</li>
+ * on the stand-in (basic auth {@code connect}/{@value #CONNECT_PASSWORD}), slot {@code orphan} one on a dead port,
+ * slot {@code healing} is recreated when lost (twice an hour at most) and has a connector on the stand-in;</li>
  * <li>target {@code norepl} logs in as a role without the REPLICATION attribute.</li>
  * </ul>
  */
@@ -122,6 +123,11 @@ abstract class SlotApiTestSupport {
 		registry.add("slotkeeper.targets[0].slots[1].connector.url", () -> "http://127.0.0.1:" + dead);
 		registry.add("slotkeeper.targets[0].slots[1].connector.name", () -> "gone");
 		registry.add("slotkeeper.targets[0].slots[1].connector.timeout", () -> "1s");
+		registry.add("slotkeeper.targets[0].slots[2].name", () -> "healing");
+		registry.add("slotkeeper.targets[0].slots[2].on-lost", () -> "recreate");
+		registry.add("slotkeeper.targets[0].slots[2].max-recreations-per-hour", () -> "2");
+		registry.add("slotkeeper.targets[0].slots[2].connector.url", () -> connect().url());
+		registry.add("slotkeeper.targets[0].slots[2].connector.name", () -> "healing-connector");
 		registry.add("slotkeeper.targets[1].name", () -> "norepl");
 		registry.add("slotkeeper.targets[1].url", () -> postgres.jdbcUrl(DATABASE));
 		registry.add("slotkeeper.targets[1].username", () -> "norepl");
