@@ -35,6 +35,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * rounded up)
  * @param backoff retry delays after a failure
  * @param unhealthyAfter consecutive failures after which the target's health is DOWN
+ * @param ackIntervals intervals within which a consumer's confirmed position must pass a heartbeat for the slot to
+ * count as acknowledging heartbeats
  */
 @Consistent
 public record HeartbeatProperties(
@@ -50,7 +52,8 @@ public record HeartbeatProperties(
 		@NotNull @DurationMin(millis = 1) @DefaultValue("5s") Duration statementTimeout,
 		@NotNull @DurationMin(millis = 1) @DefaultValue("5s") Duration connectTimeout,
 		@NotNull @Valid @DefaultValue BackoffProperties backoff,
-		@Min(1) @DefaultValue("3") int unhealthyAfter) implements CrossFieldChecked {
+		@Min(1) @DefaultValue("3") int unhealthyAfter,
+		@Min(1) @DefaultValue("3") int ackIntervals) implements CrossFieldChecked {
 
 	/**
 	 * A table name: one or two lower-case SQL identifiers, quoted when used.

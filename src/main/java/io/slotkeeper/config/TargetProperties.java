@@ -26,6 +26,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param heartbeat heartbeat settings for this target
  * @param slotsPollInterval how often the target's slots are read for metrics and health
  * @param slots slots with a policy of their own, such as the connector to restart after a recreate
+ * @param lossWarning the slots health warns when a slot is estimated to be lost sooner than this
  */
 @Consistent
 public record TargetProperties(
@@ -37,7 +38,8 @@ public record TargetProperties(
 		Secret password,
 		@NotNull @Valid @DefaultValue HeartbeatProperties heartbeat,
 		@NotNull @DurationMin(millis = 1) @DefaultValue("30s") Duration slotsPollInterval,
-		@NotNull @DefaultValue List<@Valid SlotPolicyProperties> slots) implements CrossFieldChecked {
+		@NotNull @DefaultValue List<@Valid SlotPolicyProperties> slots,
+		@NotNull @DurationMin(millis = 1) @DefaultValue("1h") Duration lossWarning) implements CrossFieldChecked {
 
 	/**
 	 * The pattern of target names.

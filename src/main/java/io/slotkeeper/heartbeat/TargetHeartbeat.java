@@ -3,6 +3,10 @@ package io.slotkeeper.heartbeat;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
@@ -23,6 +27,8 @@ import io.slotkeeper.target.TargetSession;
  * the scheduled one and one asked for through the API take turns.
  */
 public class TargetHeartbeat implements AutoCloseable {
+
+	private static final int RECENT_BEATS = 256;
 
 	private final TargetProperties target;
 
@@ -51,6 +57,9 @@ public class TargetHeartbeat implements AutoCloseable {
 	private boolean owner;
 
 	private volatile HeartbeatRecord record = HeartbeatRecord.EMPTY;
+
+	// Enough recent beats to look back a few intervals when checking whether consumers acknowledge them.
+	private final Deque<WrittenBeat> recentBeats = new ArrayDeque<>();
 
 	/**
 	 * Creates the heartbeat of a target; nothing connects until the first attempt.
@@ -192,6 +201,14 @@ public class TargetHeartbeat implements AutoCloseable {
 		Instant now = this.clock.instant();
 		HeartbeatRecord before = this.record;
 		this.record = before.succeeded(lsn, now, took);
+		if (lsn != null) {
+			synchronized (this.recentBeats) {
+				this.recentBeats.addLast(new WrittenBeat(lsn, now));
+				while (this.recentBeats.size() > RECENT_BEATS) {
+					this.recentBeats.removeFirst();
+				}
+			}
+		}
 		this.metrics.succeeded(took);
 		this.backOffExecution = null;
 		this.failureLog.succeeded(before.consecutiveFailures());
@@ -237,6 +254,16 @@ public class TargetHeartbeat implements AutoCloseable {
 	 */
 	public HeartbeatStatus status() {
 		return this.record.assess(this.target.heartbeat(), this.startedAt, this.clock.instant());
+	}
+
+	/**
+	 * The heartbeats this instance wrote lately, oldest first.
+	 * @return a copy
+	 */
+	public List<WrittenBeat> recentBeats() {
+		synchronized (this.recentBeats) {
+			return new ArrayList<>(this.recentBeats);
+		}
 	}
 
 	/**

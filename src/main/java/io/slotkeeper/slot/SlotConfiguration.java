@@ -28,17 +28,22 @@ class SlotConfiguration {
 	}
 
 	@Bean
-	SlotService slotService(Targets targets, TargetDataSources dataSources, ConnectorClient connectors,
-			MeterRegistry registry) {
-		return new SlotService(targets, dataSources, connectors, registry);
+	SlotInsights slotInsights(Heartbeats heartbeats) {
+		return new SlotInsights((target) -> heartbeats.get(target).recentBeats());
 	}
 
 	@Bean
-	SlotPoller slotPoller(Targets targets, SlotService slots, Auditor auditor, Heartbeats heartbeats,
-			MeterRegistry registry) {
+	SlotService slotService(Targets targets, TargetDataSources dataSources, ConnectorClient connectors,
+			MeterRegistry registry, SlotInsights insights) {
+		return new SlotService(targets, dataSources, connectors, registry, insights);
+	}
+
+	@Bean
+	SlotPoller slotPoller(Targets targets, SlotService slots, SlotInsights insights, Auditor auditor,
+			Heartbeats heartbeats, MeterRegistry registry) {
 		Clock clock = Clock.systemUTC();
 		SlotHealer healer = new SlotHealer(slots, auditor, (target) -> heartbeats.get(target).owner(), clock);
-		return new SlotPoller(targets.all(), slots, healer, registry, clock);
+		return new SlotPoller(targets.all(), slots, healer, insights, registry, clock);
 	}
 
 	@Bean

@@ -18,7 +18,8 @@ import io.micrometer.core.instrument.Tags;
  * One target's slot gauges, rewritten after each poll so that the meters of slots that disappeared go with them:
  * {@code slotkeeper_slot_retained_wal_bytes}, {@code _safe_wal_size_bytes} (absent when unlimited),
  * {@code _active}, {@code _wal_status{wal_status}} (1 for the current status, 0 for the others) and
- * {@code _inactive_seconds}; also removes {@code slotkeeper_slot_recreations_total} of a slot that is gone.
+ * {@code _inactive_seconds}, {@code _heartbeat_acknowledged} and {@code _seconds_to_loss} (each absent while
+ * unknown); also removes {@code slotkeeper_slot_recreations_total} of a slot that is gone.
  */
 final class SlotGauges {
 
@@ -37,6 +38,10 @@ final class SlotGauges {
 	private final MultiGauge walStatus;
 
 	private final MultiGauge inactive;
+
+	private final MultiGauge acknowledged;
+
+	private final MultiGauge secondsToLoss;
 
 	// Before PostgreSQL 17 the server does not say since when a slot is inactive: the poller remembers it.
 	private final Map<String, Instant> inactiveSince = new HashMap<>();
@@ -64,6 +69,13 @@ final class SlotGauges {
 			.description("How long no consumer has streamed from the slot; 0 while active")
 			.baseUnit("seconds")
 			.register(registry);
+		this.acknowledged = MultiGauge.builder("slotkeeper.slot.heartbeat.acknowledged")
+			.description("1 when the slot's consumer confirmed past the heartbeat due by now, 0 when it did not")
+			.register(registry);
+		// No base unit: the name already says seconds, and Prometheus would append it again.
+		this.secondsToLoss = MultiGauge.builder("slotkeeper.slot.seconds.to.loss")
+			.description("Estimated seconds until the slot is lost, at the rate its safe_wal_size shrinks")
+			.register(registry);
 	}
 
 	void update(List<SlotView> slots, Instant now) {
@@ -72,6 +84,8 @@ final class SlotGauges {
 		List<MultiGauge.Row<?>> activeRows = new ArrayList<>();
 		List<MultiGauge.Row<?>> statusRows = new ArrayList<>();
 		List<MultiGauge.Row<?>> inactiveRows = new ArrayList<>();
+		List<MultiGauge.Row<?>> acknowledgedRows = new ArrayList<>();
+		List<MultiGauge.Row<?>> lossRows = new ArrayList<>();
 		Set<String> names = new HashSet<>();
 		for (SlotView slot : slots) {
 			Tags tags = SlotMetrics.tags(this.target, slot);
@@ -88,12 +102,20 @@ final class SlotGauges {
 				statusRows.add(MultiGauge.Row.of(tags.and("wal_status", status), status.equals(slot.walStatus()) ? 1 : 0));
 			}
 			inactiveRows.add(MultiGauge.Row.of(tags, inactiveSeconds(slot, isActive, now)));
+			if (slot.heartbeatAcknowledged() != null) {
+				acknowledgedRows.add(MultiGauge.Row.of(tags, slot.heartbeatAcknowledged() ? 1 : 0));
+			}
+			if (slot.secondsToLoss() != null) {
+				lossRows.add(MultiGauge.Row.of(tags, slot.secondsToLoss()));
+			}
 		}
 		this.retained.register(retainedRows, true);
 		this.safeWalSize.register(safeRows, true);
 		this.active.register(activeRows, true);
 		this.walStatus.register(statusRows, true);
 		this.inactive.register(inactiveRows, true);
+		this.acknowledged.register(acknowledgedRows, true);
+		this.secondsToLoss.register(lossRows, true);
 		this.inactiveSince.keySet().retainAll(names);
 		for (String gone : this.known) {
 			if (!names.contains(gone)) {

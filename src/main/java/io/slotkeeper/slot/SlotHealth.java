@@ -28,12 +28,12 @@ final class SlotHealth {
 		}
 		Map<String, HealthIndicator> children = new LinkedHashMap<>();
 		targets.forEach((target) -> children.put(target.name(), () -> poller.snapshot(target.name())
-			.map((snapshot) -> health(snapshot, poller.healingStopped(target.name())))
+			.map((snapshot) -> health(target, snapshot, poller.healingStopped(target.name())))
 			.orElseGet(() -> Health.unknown().withDetail("reason", "not polled yet").build())));
 		return CompositeHealthContributor.fromMap(children);
 	}
 
-	private static Health health(SlotSnapshot snapshot, Map<String, String> healingStopped) {
+	private static Health health(TargetProperties target, SlotSnapshot snapshot, Map<String, String> healingStopped) {
 		if (snapshot.error() != null) {
 			return Health.unknown().withDetail("polledAt", snapshot.at()).withDetail("error", snapshot.error()).build();
 		}
@@ -44,6 +44,17 @@ final class SlotHealth {
 		if (!invalidated.isEmpty()) {
 			health.withDetail("invalidated", invalidated)
 				.withDetail("reason", "slots lost their WAL and can never be read again: recreate them and re-snapshot");
+		}
+		Map<String, Long> lossSoon = new java.util.TreeMap<>();
+		snapshot.slots()
+			.stream()
+			.filter((slot) -> slot.secondsToLoss() != null
+					&& slot.secondsToLoss() < target.lossWarning().toSeconds())
+			.forEach((slot) -> lossSoon.put(slot.slotName(), Math.round(slot.secondsToLoss())));
+		if (!lossSoon.isEmpty()) {
+			health.withDetail("lossSoon", lossSoon)
+				.withDetail("lossWarning", "slots estimated to be lost within " + target.lossWarning()
+						+ " (seconds), at the rate their safe_wal_size shrinks");
 		}
 		if (!healingStopped.isEmpty()) {
 			health.withDetail("healingStopped", healingStopped);

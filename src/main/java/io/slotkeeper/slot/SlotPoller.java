@@ -33,6 +33,8 @@ public class SlotPoller implements SmartLifecycle {
 
 	private final SlotHealer healer;
 
+	private final SlotInsights insights;
+
 	private final MeterRegistry registry;
 
 	private final Clock clock;
@@ -48,14 +50,16 @@ public class SlotPoller implements SmartLifecycle {
 	 * @param targets the targets to poll
 	 * @param slots reads the slots
 	 * @param healer heals lost slots whose policy says so
+	 * @param insights concludes why slots are (not) moving and how soon they will be lost
 	 * @param registry where the gauges go
 	 * @param clock the clock
 	 */
-	SlotPoller(List<TargetProperties> targets, SlotService slots, SlotHealer healer, MeterRegistry registry,
-			Clock clock) {
+	SlotPoller(List<TargetProperties> targets, SlotService slots, SlotHealer healer, SlotInsights insights,
+			MeterRegistry registry, Clock clock) {
 		this.targets = targets;
 		this.slots = slots;
 		this.healer = healer;
+		this.insights = insights;
 		this.registry = registry;
 		this.clock = clock;
 	}
@@ -86,10 +90,15 @@ public class SlotPoller implements SmartLifecycle {
 		SlotGauges targetGauges = this.gauges.computeIfAbsent(target.name(), (name) -> new SlotGauges(name, this.registry));
 		Instant now = this.clock.instant();
 		try {
-			List<SlotView> current = this.slots.list(target);
-			if (this.healer.heal(target, new SlotSnapshot(now, current, null))) {
-				current = this.slots.list(target);
+			SlotService.Poll poll = this.slots.poll(target);
+			if (this.healer.heal(target, new SlotSnapshot(now, poll.slots(), null))) {
+				poll = this.slots.poll(target);
 			}
+			this.insights.update(target, poll, now);
+			List<SlotView> current = poll.slots()
+				.stream()
+				.map((slot) -> slot.withInsight(this.insights.of(target.name(), slot.slotName())))
+				.toList();
 			targetGauges.update(current, now);
 			this.snapshots.put(target.name(), new SlotSnapshot(now, current, null));
 		}

@@ -53,6 +53,22 @@ final class SlotRepository {
 		}
 	}
 
+	/**
+	 * The last command of every walsender, by process: for a logical consumer its {@code START_REPLICATION} with the
+	 * options it asked for. Other roles' sessions show only to a superuser or a member of pg_read_all_stats.
+	 */
+	static java.util.Map<Integer, String> walsenderCommands(Connection connection) throws SQLException {
+		java.util.Map<Integer, String> commands = new java.util.HashMap<>();
+		try (PreparedStatement statement = connection
+			.prepareStatement("SELECT pid, query FROM pg_stat_activity WHERE backend_type = 'walsender'");
+				ResultSet row = statement.executeQuery()) {
+			while (row.next()) {
+				commands.put(row.getInt(1), row.getString(2));
+			}
+		}
+		return commands;
+	}
+
 	static int major(Connection connection) throws SQLException {
 		return connection.getMetaData().getDatabaseMajorVersion();
 	}
@@ -121,7 +137,7 @@ final class SlotRepository {
 						row.getObject(13, Long.class), row.getObject(14, Boolean.class), row.getObject(15, Boolean.class),
 						row.getObject(16, OffsetDateTime.class), row.getString(17), row.getObject(18, Boolean.class),
 						row.getObject(19, Boolean.class), row.getObject(20, Long.class), row.getObject(21, Long.class),
-						null));
+						null, null, null, null, null));
 			}
 		}
 		return slots;

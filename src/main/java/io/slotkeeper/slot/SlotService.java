@@ -36,39 +36,59 @@ public class SlotService {
 
 	private final MeterRegistry registry;
 
+	private final SlotInsights insights;
+
 	/**
 	 * Creates the service.
 	 * @param targets the configured targets
 	 * @param dataSources connections to them
 	 * @param connectors the Kafka Connect client
 	 * @param registry where recreations are counted
+	 * @param insights what the last poll concluded about each slot
 	 */
-	public SlotService(Targets targets, TargetDataSources dataSources, ConnectorClient connectors,
-			MeterRegistry registry) {
+	SlotService(Targets targets, TargetDataSources dataSources, ConnectorClient connectors, MeterRegistry registry,
+			SlotInsights insights) {
 		this.targets = targets;
 		this.dataSources = dataSources;
 		this.connectors = connectors;
 		this.registry = registry;
+		this.insights = insights;
 	}
 
 	List<SlotView> list(String targetName, SlotFilter filter) {
 		TargetProperties target = this.targets.get(targetName);
 		List<SlotView> slots = withConnection(target, SlotRepository::list);
-		return slots.stream().filter(filter::matches).map((slot) -> withConnectorStatus(target, slot)).toList();
+		return slots.stream()
+			.filter(filter::matches)
+			.map((slot) -> slot.withInsight(this.insights.of(target.name(), slot.slotName())))
+			.map((slot) -> withConnectorStatus(target, slot))
+			.toList();
 	}
 
 	/**
-	 * Every slot of a target's server, as the server shows them now.
+	 * What a poll reads, on one connection: the slots, the database the target connects to, and the walsenders'
+	 * commands.
 	 * @param target the target
-	 * @return the slots
+	 * @return the poll
 	 */
-	public List<SlotView> list(TargetProperties target) {
-		return withConnection(target, SlotRepository::list);
+	Poll poll(TargetProperties target) {
+		return withConnection(target, (connection) -> new Poll(SlotRepository.list(connection),
+				SlotRepository.currentDatabase(connection), SlotRepository.walsenderCommands(connection)));
+	}
+
+	/**
+	 * One poll's reading.
+	 * @param slots every slot of the server
+	 * @param database the database the target connects to
+	 * @param walsenderCommands the last command of each walsender, by process
+	 */
+	record Poll(List<SlotView> slots, String database, java.util.Map<Integer, String> walsenderCommands) {
 	}
 
 	SlotView get(String targetName, String slot) {
 		TargetProperties target = this.targets.get(targetName);
-		return withConnectorStatus(target, withConnection(target, (connection) -> require(connection, target, slot)));
+		SlotView current = withConnection(target, (connection) -> require(connection, target, slot));
+		return withConnectorStatus(target, current.withInsight(this.insights.of(target.name(), slot)));
 	}
 
 	Changed<SlotView> create(String targetName, CreateSlotRequest request, boolean dryRun) {

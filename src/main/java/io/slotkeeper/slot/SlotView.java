@@ -29,13 +29,21 @@ import io.slotkeeper.connect.ConnectorStatus;
  * @param synced whether it was synchronized from the primary (PG 17+)
  * @param retainedWalBytes WAL it pins: current LSN minus {@code restartLsn}
  * @param confirmedFlushLagBytes current LSN minus {@code confirmedFlushLsn}
+ * @param heartbeatAcknowledged whether the consumer's confirmed position passed the heartbeat written
+ * {@code ack-intervals} intervals ago; {@code null} when unknown (another database, no heartbeat yet, standby)
+ * @param lastAcknowledgedLsn the latest heartbeat LSN the consumer confirmed
+ * @param diagnosis why the slot is (not) moving: {@code ok}, {@code inactive}, {@code consumer not confirming}, or the
+ * message-mode hint; {@code null} when unknown
+ * @param secondsToLoss estimated seconds until the slot is lost, from how fast its {@code safe_wal_size} shrank
+ * over the last minute of polls; {@code null} when unlimited or not shrinking
  * @param connector its Kafka Connect connector's status, when one is configured
  */
 public record SlotView(String slotName, String plugin, String slotType, String database, Boolean temporary,
 		Boolean active, Integer activePid, String xmin, String catalogXmin, String restartLsn, String confirmedFlushLsn,
 		String walStatus, Long safeWalSizeBytes, Boolean twoPhase, Boolean conflicting, OffsetDateTime inactiveSince,
 		String invalidationReason, Boolean failover, Boolean synced, Long retainedWalBytes,
-		Long confirmedFlushLagBytes, ConnectorStatus connector) {
+		Long confirmedFlushLagBytes, Boolean heartbeatAcknowledged, String lastAcknowledgedLsn, String diagnosis,
+		Double secondsToLoss, ConnectorStatus connector) {
 
 	/**
 	 * Whether the server invalidated the slot: its WAL is gone, it can never be read again.
@@ -57,7 +65,17 @@ public record SlotView(String slotName, String plugin, String slotType, String d
 		return new SlotView(this.slotName, this.plugin, this.slotType, this.database, this.temporary, this.active,
 				this.activePid, this.xmin, this.catalogXmin, this.restartLsn, this.confirmedFlushLsn, this.walStatus,
 				this.safeWalSizeBytes, this.twoPhase, this.conflicting, this.inactiveSince, this.invalidationReason,
-				this.failover, this.synced, this.retainedWalBytes, this.confirmedFlushLagBytes, status);
+				this.failover, this.synced, this.retainedWalBytes, this.confirmedFlushLagBytes,
+				this.heartbeatAcknowledged, this.lastAcknowledgedLsn, this.diagnosis, this.secondsToLoss, status);
+	}
+
+	SlotView withInsight(SlotInsight insight) {
+		return new SlotView(this.slotName, this.plugin, this.slotType, this.database, this.temporary, this.active,
+				this.activePid, this.xmin, this.catalogXmin, this.restartLsn, this.confirmedFlushLsn, this.walStatus,
+				this.safeWalSizeBytes, this.twoPhase, this.conflicting, this.inactiveSince, this.invalidationReason,
+				this.failover, this.synced, this.retainedWalBytes, this.confirmedFlushLagBytes,
+				insight.heartbeatAcknowledged(), insight.lastAcknowledgedLsn(), insight.diagnosis(),
+				insight.secondsToLoss(), this.connector);
 	}
 
 }

@@ -112,8 +112,10 @@ abstract class SlotApiTestSupport {
 		registry.add("slotkeeper.targets[0].name", () -> "main");
 		registry.add("slotkeeper.targets[0].url", () -> postgres.jdbcUrl(DATABASE));
 		registry.add("slotkeeper.targets[0].username", postgres::user);
-		registry.add("slotkeeper.targets[0].heartbeat.interval", () -> "1s");
+		registry.add("slotkeeper.targets[0].heartbeat.interval", () -> "200ms");
 		registry.add("slotkeeper.targets[0].slots-poll-interval", () -> "200ms");
+		// Heartbeats alone shrink safe_wal_size by hours' worth; warn on any shrinking slot so that tests see it.
+		registry.add("slotkeeper.targets[0].loss-warning", () -> "3650d");
 		registry.add("slotkeeper.targets[0].slots[0].name", () -> "debezium");
 		registry.add("slotkeeper.targets[0].slots[0].connector.url", () -> connect().url());
 		registry.add("slotkeeper.targets[0].slots[0].connector.name", () -> "rbac-debezium");

@@ -30,6 +30,8 @@ public final class LogicalConsumer implements AutoCloseable {
 
 	private volatile boolean closing;
 
+	private final boolean confirm;
+
 	/**
 	 * Starts streaming from an existing pgoutput slot.
 	 * @param server the server
@@ -41,6 +43,22 @@ public final class LogicalConsumer implements AutoCloseable {
 	 */
 	public LogicalConsumer(PostgresServer server, String database, String slot, String publication, boolean messages)
 			throws SQLException {
+		this(server, database, slot, publication, messages, true);
+	}
+
+	/**
+	 * Starts streaming from an existing pgoutput slot, confirming what it receives or not.
+	 * @param server the server
+	 * @param database the slot's database
+	 * @param slot the slot
+	 * @param publication the publication to stream
+	 * @param messages whether to ask for logical messages ({@code messages 'true'})
+	 * @param confirm whether to confirm what it receives (a stuck consumer does not)
+	 * @throws SQLException when the server refuses
+	 */
+	public LogicalConsumer(PostgresServer server, String database, String slot, String publication, boolean messages,
+			boolean confirm) throws SQLException {
+		this.confirm = confirm;
 		Properties properties = new Properties();
 		PGProperty.USER.set(properties, server.user());
 		if (server.password() != null) {
@@ -72,7 +90,7 @@ public final class LogicalConsumer implements AutoCloseable {
 		try {
 			while (!this.closing) {
 				ByteBuffer message = this.stream.read();
-				if (message != null) {
+				if (message != null && this.confirm) {
 					LogSequenceNumber lsn = this.stream.getLastReceiveLSN();
 					this.stream.setAppliedLSN(lsn);
 					this.stream.setFlushedLSN(lsn);
