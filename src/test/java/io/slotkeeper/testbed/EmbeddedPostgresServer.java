@@ -25,12 +25,21 @@ final class EmbeddedPostgresServer implements PostgresServer {
 	private EmbeddedPostgres postgres;
 
 	EmbeddedPostgresServer(Map<String, String> settings) {
+		this(settings, (directory) -> {
+		});
+	}
+
+	/**
+	 * A server on a data directory that {@code prepare} fills first (an empty one is initialised).
+	 */
+	EmbeddedPostgresServer(Map<String, String> settings, java.util.function.Consumer<Path> prepare) {
 		try {
 			this.dataDirectory = Files.createTempDirectory("slotkeeper-pg-");
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
+		prepare.accept(this.dataDirectory);
 		this.builder = EmbeddedPostgres.builder().setDataDirectory(this.dataDirectory).setCleanDataDirectory(false);
 		settings.forEach(this.builder::setServerConfig);
 		start();
@@ -110,6 +119,11 @@ final class EmbeddedPostgresServer implements PostgresServer {
 			Thread.currentThread().interrupt();
 			throw new IllegalStateException(ex);
 		}
+	}
+
+	@Override
+	public PostgresServer standby() {
+		return Standby.of(this, this.dataDirectory);
 	}
 
 	@Override

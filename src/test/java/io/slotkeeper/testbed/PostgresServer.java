@@ -64,6 +64,14 @@ public interface PostgresServer extends AutoCloseable {
 	void thaw();
 
 	/**
+	 * Starts a streaming standby of this server; the caller closes it.
+	 * @return the standby
+	 */
+	default PostgresServer standby() {
+		throw new UnsupportedOperationException("this backend does not build standbys");
+	}
+
+	/**
 	 * Whether this backend can stop, start, freeze and thaw the server.
 	 * @return whether fault tests can run on it
 	 */

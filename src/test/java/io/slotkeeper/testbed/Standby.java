@@ -1,0 +1,89 @@
+package io.slotkeeper.testbed;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+
+/**
+ * A streaming standby of an embedded primary, built from the embedded binaries alone (they have no pg_basebackup):
+ * a physical slot on the primary, a low-level base backup copied in Java, {@code standby.signal} and
+ * {@code primary_conninfo}. The recipe is the facts page's.
+ */
+public final class Standby {
+
+	private static final Set<String> SKIPPED = Set.of("postmaster.pid", "postmaster.opts", "epg-lock");
+
+	private static final Set<String> EMPTIED = Set.of("pg_wal", "pg_replslot", "pg_stat_tmp");
+
+	private Standby() {
+	}
+
+	/**
+	 * Starts a standby of {@code primary}, streaming through a physical slot named {@code standby_<port>}.
+	 * @param primary an embedded primary
+	 * @param dataDirectory the primary's data directory
+	 * @return the running standby; the caller closes it
+	 */
+	static PostgresServer of(PostgresServer primary, Path dataDirectory) {
+		String slot = "standby_" + primary.port();
+		primary.execute("postgres", "SELECT pg_create_physical_replication_slot('" + slot + "', true)");
+		int major = primary.majorVersion();
+		return new EmbeddedPostgresServer(Map.copyOf(PostgresServer.LOGICAL_DECODING), (copy) -> {
+			try (Connection session = primary.connect("postgres"); Statement statement = session.createStatement()) {
+				statement.execute((major >= 15) ? "SELECT pg_backup_start('slot-keeper-standby', true)"
+						: "SELECT pg_start_backup('slot-keeper-standby', true, false)");
+				copyDataDirectory(dataDirectory, copy);
+				try (ResultSet stop = statement.executeQuery((major >= 15) ? "SELECT labelfile FROM pg_backup_stop(true)"
+						: "SELECT labelfile FROM pg_stop_backup(false, true)")) {
+					stop.next();
+					Files.writeString(copy.resolve("backup_label"), stop.getString(1));
+				}
+				Files.writeString(copy.resolve("standby.signal"), "");
+				Files.writeString(copy.resolve("postgresql.auto.conf"),
+						"\nprimary_conninfo = 'host=localhost port=" + primary.port() + " user=postgres'\n"
+								+ "primary_slot_name = '" + slot + "'\nhot_standby_feedback = on\n",
+						StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+			}
+			catch (SQLException ex) {
+				throw new IllegalStateException(ex);
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException(ex);
+			}
+		});
+	}
+
+	private static void copyDataDirectory(Path from, Path to) throws IOException {
+		Files.setPosixFilePermissions(to, PosixFilePermissions.fromString("rwx------"));
+		try (Stream<Path> paths = Files.walk(from)) {
+			for (Path source : (Iterable<Path>) paths::iterator) {
+				Path relative = from.relativize(source);
+				if (relative.toString().isEmpty() || SKIPPED.contains(relative.toString())) {
+					continue;
+				}
+				if (relative.getNameCount() > 1 && EMPTIED.contains(relative.getName(0).toString())) {
+					continue;
+				}
+				Path target = to.resolve(relative.toString());
+				if (Files.isDirectory(source)) {
+					Files.createDirectories(target);
+				}
+				else {
+					Files.copy(source, target);
+				}
+			}
+		}
+	}
+
+}
