@@ -37,6 +37,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param unhealthyAfter consecutive failures after which the target's health is DOWN
  * @param ackIntervals intervals within which a consumer's confirmed position must pass a heartbeat for the slot to
  * count as acknowledging heartbeats
+ * @param standbySnapshot after each heartbeat also call {@code pg_log_standby_snapshot()} on the primary (PostgreSQL
+ * 16+), so that logical slots on standbys can be created and advance promptly; needs superuser or an explicit GRANT
  */
 @Consistent
 public record HeartbeatProperties(
@@ -53,7 +55,8 @@ public record HeartbeatProperties(
 		@NotNull @DurationMin(millis = 1) @DefaultValue("5s") Duration connectTimeout,
 		@NotNull @Valid @DefaultValue BackoffProperties backoff,
 		@Min(1) @DefaultValue("3") int unhealthyAfter,
-		@Min(1) @DefaultValue("3") int ackIntervals) implements CrossFieldChecked {
+		@Min(1) @DefaultValue("3") int ackIntervals,
+		@DefaultValue("false") boolean standbySnapshot) implements CrossFieldChecked {
 
 	/**
 	 * A table name: one or two lower-case SQL identifiers, quoted when used.

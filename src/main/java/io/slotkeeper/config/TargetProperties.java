@@ -1,6 +1,7 @@
 package io.slotkeeper.config;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -27,6 +28,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param slotsPollInterval how often the target's slots are read for metrics and health
  * @param slots slots with a policy of their own, such as the connector to restart after a recreate
  * @param lossWarning the slots health warns when a slot is estimated to be lost sooner than this
+ * @param replicas read replicas (streaming standbys) whose slots the API manages with {@code ?node=<name>}
  */
 @Consistent
 public record TargetProperties(
@@ -39,7 +41,13 @@ public record TargetProperties(
 		@NotNull @Valid @DefaultValue HeartbeatProperties heartbeat,
 		@NotNull @DurationMin(millis = 1) @DefaultValue("30s") Duration slotsPollInterval,
 		@NotNull @DefaultValue List<@Valid SlotPolicyProperties> slots,
-		@NotNull @DurationMin(millis = 1) @DefaultValue("1h") Duration lossWarning) implements CrossFieldChecked {
+		@NotNull @DurationMin(millis = 1) @DefaultValue("1h") Duration lossWarning,
+		@NotNull @DefaultValue List<@Valid ReplicaProperties> replicas) implements CrossFieldChecked {
+
+	/**
+	 * The node the API calls {@code primary}.
+	 */
+	public static final String PRIMARY = "primary";
 
 	/**
 	 * The pattern of target names.
@@ -55,9 +63,43 @@ public record TargetProperties(
 		return this.slots.stream().filter((policy) -> policy.name().equals(slot)).findFirst();
 	}
 
+	/**
+	 * How to reach one node of the target: the primary, or a replica as a target of its own named
+	 * {@code <target>/<replica>}, with the target's timeouts and no heartbeat.
+	 * @param node {@code primary} or a replica's name
+	 * @return the node, empty when the target has no such replica
+	 */
+	public Optional<TargetProperties> node(String node) {
+		if (node == null || PRIMARY.equals(node)) {
+			return Optional.of(this);
+		}
+		return this.replicas.stream()
+			.filter((replica) -> replica.name().equals(node))
+			.findFirst()
+			.map((replica) -> new TargetProperties(this.name + "/" + replica.name(), replica.url(), replica.username(),
+					replica.password(), this.heartbeat, this.slotsPollInterval, this.slots, this.lossWarning, List.of()));
+	}
+
+	/**
+	 * Every node's name: {@code primary}, then the replicas.
+	 * @return the names
+	 */
+	public List<String> nodes() {
+		List<String> nodes = new ArrayList<>(List.of(PRIMARY));
+		this.replicas.forEach((replica) -> nodes.add(replica.name()));
+		return nodes;
+	}
+
 	@Override
 	public List<Violation> violations() {
-		return CrossFieldChecked.duplicateNames("slots", this.slots, SlotPolicyProperties::name, "slot");
+		List<Violation> violations = new ArrayList<>(
+				CrossFieldChecked.duplicateNames("slots", this.slots, SlotPolicyProperties::name, "slot"));
+		violations.addAll(CrossFieldChecked.duplicateNames("replicas", this.replicas, ReplicaProperties::name, "replica"));
+		this.replicas.stream()
+			.filter((replica) -> PRIMARY.equals(replica.name()))
+			.findFirst()
+			.ifPresent((replica) -> violations.add(new Violation("replicas", "no replica may be named 'primary'")));
+		return violations;
 	}
 
 }

@@ -42,6 +42,7 @@ final class HeartbeatHealth {
 		details.put("failures", status.failures());
 		putIfPresent(details, "serverVersion", status.serverVersion());
 		putIfPresent(details, "owner", status.owner());
+		putIfPresent(details, "standbySnapshot", status.standbySnapshot());
 		return Health.status(new Status(status.health())).withDetails(details).build();
 	}
 

@@ -13,48 +13,54 @@ import io.slotkeeper.target.ServerVersion;
  */
 record HeartbeatRecord(Instant lastSuccessAt, String lastLsn, Duration lastDuration, FailureDescription lastError,
 		int consecutiveFailures, long emissions, long failures, long connectionAttempts, ServerVersion serverVersion,
-		boolean connected, Boolean owner, Instant lastStandbyAt) {
+		boolean connected, Boolean owner, Instant lastStandbyAt, String standbySnapshot) {
 
 	static final HeartbeatRecord EMPTY = new HeartbeatRecord(null, null, null, null, 0, 0, 0, 0, null, false, null,
-			null);
+			null, null);
 
 	HeartbeatRecord succeeded(String lsn, Instant at, Duration took) {
 		return new HeartbeatRecord(at, lsn, took, this.lastError, 0, this.emissions + 1, this.failures,
-				this.connectionAttempts, this.serverVersion, this.connected, this.owner, this.lastStandbyAt);
+				this.connectionAttempts, this.serverVersion, this.connected, this.owner, this.lastStandbyAt, this.standbySnapshot);
 	}
 
 	HeartbeatRecord failed(FailureDescription failure) {
 		return new HeartbeatRecord(this.lastSuccessAt, this.lastLsn, this.lastDuration, failure,
 				this.consecutiveFailures + 1, this.emissions, this.failures + 1, this.connectionAttempts,
-				this.serverVersion, this.connected, this.owner, this.lastStandbyAt);
+				this.serverVersion, this.connected, this.owner, this.lastStandbyAt, this.standbySnapshot);
 	}
 
 	HeartbeatRecord connectionAttempted() {
 		return new HeartbeatRecord(this.lastSuccessAt, this.lastLsn, this.lastDuration, this.lastError,
 				this.consecutiveFailures, this.emissions, this.failures, this.connectionAttempts + 1,
-				this.serverVersion, this.connected, this.owner, this.lastStandbyAt);
+				this.serverVersion, this.connected, this.owner, this.lastStandbyAt, this.standbySnapshot);
 	}
 
 	HeartbeatRecord connected(ServerVersion version) {
 		return new HeartbeatRecord(this.lastSuccessAt, this.lastLsn, this.lastDuration, this.lastError,
-				this.consecutiveFailures, this.emissions, this.failures, this.connectionAttempts, version, true, this.owner, this.lastStandbyAt);
+				this.consecutiveFailures, this.emissions, this.failures, this.connectionAttempts, version, true, this.owner, this.lastStandbyAt, this.standbySnapshot);
 	}
 
 	HeartbeatRecord disconnected() {
 		return new HeartbeatRecord(this.lastSuccessAt, this.lastLsn, this.lastDuration, this.lastError,
 				this.consecutiveFailures, this.emissions, this.failures, this.connectionAttempts, this.serverVersion,
-				false, null, this.lastStandbyAt);
+				false, null, this.lastStandbyAt, this.standbySnapshot);
 	}
 
 	HeartbeatRecord owner(boolean owns) {
 		return new HeartbeatRecord(this.lastSuccessAt, this.lastLsn, this.lastDuration, this.lastError,
 				this.consecutiveFailures, this.emissions, this.failures, this.connectionAttempts, this.serverVersion,
-				this.connected, owns, this.lastStandbyAt);
+				this.connected, owns, this.lastStandbyAt, this.standbySnapshot);
 	}
 
 	HeartbeatRecord standingBy(Instant at) {
 		return new HeartbeatRecord(this.lastSuccessAt, this.lastLsn, this.lastDuration, this.lastError, 0,
-				this.emissions, this.failures, this.connectionAttempts, this.serverVersion, this.connected, false, at);
+				this.emissions, this.failures, this.connectionAttempts, this.serverVersion, this.connected, false, at, this.standbySnapshot);
+	}
+
+	HeartbeatRecord standbySnapshot(String outcome) {
+		return new HeartbeatRecord(this.lastSuccessAt, this.lastLsn, this.lastDuration, this.lastError,
+				this.consecutiveFailures, this.emissions, this.failures, this.connectionAttempts, this.serverVersion,
+				this.connected, this.owner, this.lastStandbyAt, outcome);
 	}
 
 	double lastSuccessEpochSeconds() {
@@ -94,7 +100,7 @@ record HeartbeatRecord(Instant lastSuccessAt, String lastLsn, Duration lastDurat
 		return new HeartbeatStatus(health, reason, this.lastSuccessAt, this.lastLsn,
 				HeartbeatStatus.millis(this.lastDuration), this.lastError, this.consecutiveFailures, this.emissions,
 				this.failures, this.connectionAttempts, (this.serverVersion != null) ? this.serverVersion.text() : null,
-				this.connected, this.owner);
+				this.connected, this.owner, this.standbySnapshot);
 	}
 
 }

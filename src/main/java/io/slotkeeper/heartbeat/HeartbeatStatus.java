@@ -22,10 +22,13 @@ import io.slotkeeper.target.FailureDescription;
  * @param connected whether a session to the target is open
  * @param owner whether this instance owns the target (heartbeats and heals it); {@code false} when another instance
  * does and this one stands by; {@code null} before the first connection
+ * @param standbySnapshot with {@code standby-snapshot: true}: {@code ok}, or why {@code pg_log_standby_snapshot()} is
+ * refused (heartbeats go on); {@code null} when not asked for
  */
 public record HeartbeatStatus(String health, String reason, Instant lastSuccessAt, String lastLsn,
 		Double lastDurationMillis, FailureDescription lastError, int consecutiveFailures, long emissions,
-		long failures, long connectionAttempts, String serverVersion, boolean connected, Boolean owner) {
+		long failures, long connectionAttempts, String serverVersion, boolean connected, Boolean owner,
+		String standbySnapshot) {
 
 	static Double millis(Duration duration) {
 		return (duration != null) ? duration.toNanos() / 1_000_000.0 : null;

@@ -11,7 +11,11 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+
 import io.micrometer.core.instrument.MeterRegistry;
+import org.slf4j.LoggerFactory;
 
 import org.springframework.util.backoff.BackOffExecution;
 import org.springframework.util.backoff.BackOff;
@@ -172,6 +176,9 @@ public class TargetHeartbeat implements AutoCloseable {
 				return standingBy(Duration.ofNanos(System.nanoTime() - start));
 			}
 			String lsn = this.writer.write(current.connection());
+			if (this.target.heartbeat().standbySnapshot()) {
+				logStandbySnapshot(current);
+			}
 			return succeeded(lsn, Duration.ofNanos(System.nanoTime() - start));
 		}
 		catch (Exception ex) {
@@ -214,6 +221,31 @@ public class TargetHeartbeat implements AutoCloseable {
 		this.failureLog.succeeded(before.consecutiveFailures());
 		Duration rest = this.target.heartbeat().interval().minus(took);
 		return new HeartbeatOutcome(lsn, now, took, null, rest.isNegative() ? Duration.ZERO : rest);
+	}
+
+	// A refusal is reported once (status, health, one log line) and the heartbeat goes on without the snapshot.
+	private void logStandbySnapshot(TargetSession current) {
+		String outcome;
+		if (current.version().major() < 16) {
+			outcome = "not available: pg_log_standby_snapshot() needs PostgreSQL 16 or later, this server is "
+					+ current.version().text();
+		}
+		else {
+			try (PreparedStatement statement = current.connection()
+				.prepareStatement("SELECT pg_log_standby_snapshot()::text")) {
+				statement.execute();
+				outcome = "ok";
+			}
+			catch (SQLException ex) {
+				outcome = "refused (SQLState " + ex.getSQLState() + "): " + FailureDescription.of(ex, this.clock.instant())
+					.message() + "; GRANT EXECUTE ON FUNCTION pg_log_standby_snapshot() TO <role> in this database";
+			}
+		}
+		if (!outcome.equals(this.record.standbySnapshot()) && !"ok".equals(outcome)) {
+			LoggerFactory.getLogger(TargetHeartbeat.class)
+				.warn("Standby snapshot for target '{}' {}; heartbeats go on without it", name(), outcome);
+		}
+		this.record = this.record.standbySnapshot(outcome);
 	}
 
 	private HeartbeatOutcome standingBy(Duration took) {

@@ -48,6 +48,10 @@ class SlotController {
 
 	private static final String DRY_RUN = "answer what would be done; change nothing";
 
+	private static final String NODE = TargetProperties.NAME_PATTERN;
+
+	private static final String NODE_DOC = "primary (default) or a replica's name";
+
 	private final SlotService slots;
 
 	private final Auditor auditor;
@@ -63,15 +67,18 @@ class SlotController {
 	List<SlotView> list(@PathVariable @Pattern(regexp = TargetProperties.NAME_PATTERN) String target,
 			@RequestParam(required = false) @Size(max = 63) String database,
 			@RequestParam(required = false) @Pattern(regexp = "^(reserved|extended|unreserved|lost)$") String walStatus,
-			@RequestParam(required = false) Boolean active) {
-		return this.slots.list(target, new SlotFilter(database, walStatus, active));
+			@RequestParam(required = false) Boolean active,
+			@Parameter(description = "primary (default), a replica's name, or all") @RequestParam(required = false)
+			@Pattern(regexp = NODE) String node) {
+		return this.slots.list(target, node, new SlotFilter(database, walStatus, active));
 	}
 
 	@GetMapping("/{slot}")
 	@Operation(summary = "One slot")
 	SlotView get(@PathVariable @Pattern(regexp = TargetProperties.NAME_PATTERN) String target,
-			@PathVariable @Pattern(regexp = NAME) String slot) {
-		return this.slots.get(target, slot);
+			@PathVariable @Pattern(regexp = NAME) String slot,
+			@Parameter(description = NODE_DOC) @RequestParam(required = false) @Pattern(regexp = NODE) String node) {
+		return this.slots.get(target, node, slot);
 	}
 
 	@PostMapping
@@ -83,15 +90,17 @@ class SlotController {
 			+ "when the server's version cannot do it (twoPhase before 14, failover before 17).")
 	ResponseEntity<Object> create(@PathVariable @Pattern(regexp = TargetProperties.NAME_PATTERN) String target,
 			@Valid @RequestBody CreateSlotRequest request,
+			@Parameter(description = NODE_DOC) @RequestParam(required = false) @Pattern(regexp = NODE) String node,
 			@Parameter(description = DRY_RUN) @RequestParam(defaultValue = "false") boolean dryRun) {
 		SlotService.Changed<SlotView> changed = audited("slot.create", target, request.name(),
-				parameters("dryRun", dryRun, "type", request.type(), "plugin", request.plugin(), "twoPhase",
+				parameters("dryRun", dryRun, "node", node, "type", request.type(), "plugin", request.plugin(), "twoPhase",
 						request.twoPhase(), "failover", request.failover()),
-				() -> this.slots.create(target, request, dryRun), 201, (created) -> Map.of());
+				() -> this.slots.create(target, node, request, dryRun), 201, (created) -> Map.of());
 		if (changed.plan() != null) {
 			return ResponseEntity.ok(changed.plan());
 		}
-		return ResponseEntity.created(URI.create("/api/v1/targets/" + target + "/slots/" + request.name()))
+		return ResponseEntity.created(URI.create("/api/v1/targets/" + target + "/slots/" + request.name()
+				+ ((node != null) ? "?node=" + node : "")))
 			.body(changed.result());
 	}
 
@@ -105,9 +114,11 @@ class SlotController {
 			@PathVariable @Pattern(regexp = NAME) String slot,
 			@Parameter(description = "end the session holding an active slot")
 			@RequestParam(defaultValue = "false") boolean force,
+			@Parameter(description = NODE_DOC) @RequestParam(required = false) @Pattern(regexp = NODE) String node,
 			@Parameter(description = DRY_RUN) @RequestParam(defaultValue = "false") boolean dryRun) {
-		SlotService.Changed<Void> changed = audited("slot.drop", target, slot, parameters("force", force, "dryRun", dryRun),
-				() -> this.slots.drop(target, slot, force, dryRun), 204, (dropped) -> Map.of());
+		SlotService.Changed<Void> changed = audited("slot.drop", target, slot,
+				parameters("force", force, "dryRun", dryRun, "node", node),
+				() -> this.slots.drop(target, node, slot, force, dryRun), 204, (dropped) -> Map.of());
 		return (changed.plan() != null) ? ResponseEntity.ok(changed.plan()) : ResponseEntity.noContent().build();
 	}
 
@@ -122,9 +133,11 @@ class SlotController {
 			@PathVariable @Pattern(regexp = NAME) String slot,
 			@Parameter(description = "recreate a slot that is not invalidated; end the session holding it")
 			@RequestParam(defaultValue = "false") boolean force,
+			@Parameter(description = NODE_DOC) @RequestParam(required = false) @Pattern(regexp = NODE) String node,
 			@Parameter(description = DRY_RUN) @RequestParam(defaultValue = "false") boolean dryRun) {
 		SlotService.Changed<RecreateResult> changed = audited("slot.recreate", target, slot,
-				parameters("force", force, "dryRun", dryRun), () -> this.slots.recreate(target, slot, force, dryRun),
+				parameters("force", force, "dryRun", dryRun, "node", node),
+				() -> this.slots.recreate(target, node, slot, force, dryRun),
 				200, SlotAudit::lsns);
 		return ResponseEntity.ok((changed.plan() != null) ? changed.plan() : changed.result());
 	}

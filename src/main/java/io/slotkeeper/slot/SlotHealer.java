@@ -101,7 +101,7 @@ final class SlotHealer {
 		}
 		try {
 			RecreateResult result = this.auditor.runAs(ACTOR, "slot.heal", target.name(), slot.slotName(),
-					Map.of("onLost", "recreate"), () -> this.slots.recreate(target.name(), slot.slotName(), false, false),
+					Map.of("onLost", "recreate"), () -> this.slots.recreate(target.name(), null, slot.slotName(), false, false),
 					(changed) -> SlotAudit.summary(changed, 200, SlotAudit.lsns(changed.result()))).result();
 			recent.addLast(now);
 			this.stopped.remove(key);

@@ -50,6 +50,12 @@ public class SlotProblem extends ApiException {
 		return new SlotProblem(HttpStatus.BAD_REQUEST, "invalid-request", "Invalid request", detail, target, slot);
 	}
 
+	static SlotProblem noNode(String target, String node) {
+		return new SlotProblem(HttpStatus.NOT_FOUND, "node-not-found", "Unknown node",
+				"Target '" + target + "' has no replica '" + node + "' (nodes: primary and slotkeeper.targets[].replicas).",
+				target, null);
+	}
+
 	static SlotProblem noConnector(String target, String slot) {
 		return new SlotProblem(HttpStatus.NOT_FOUND, "connector-not-configured", "No connector configured",
 				"Slot '" + slot + "' of target '" + target + "' has no connector in slotkeeper.targets[].slots.",

@@ -15,7 +15,23 @@ import java.util.Optional;
  */
 final class SlotRepository {
 
+	// On a standby the WAL position is what it has replayed; pg_current_wal_lsn() fails during recovery.
+	private static final String CURRENT_LSN = "(CASE WHEN pg_is_in_recovery() THEN pg_last_wal_replay_lsn()"
+			+ " ELSE pg_current_wal_lsn() END)";
+
 	private SlotRepository() {
+	}
+
+	static boolean inRecovery(Connection connection) throws SQLException {
+		return "t".equals(queryForString(connection, "SELECT pg_is_in_recovery()"));
+	}
+
+	/**
+	 * Logs a running-transactions record on a primary (PostgreSQL 16+), which a standby needs before it can create
+	 * a logical slot or move one.
+	 */
+	static void logStandbySnapshot(Connection primary) throws SQLException {
+		queryForString(primary, "SELECT pg_log_standby_snapshot()::text");
 	}
 
 	/**
@@ -32,7 +48,7 @@ final class SlotRepository {
 				+ column(major, 17, "inactive_since", "timestamptz") + ", "
 				+ column(major, 17, "invalidation_reason", "text") + ", " + column(major, 17, "failover", "boolean")
 				+ ", " + column(major, 17, "synced", "boolean") + ","
-				+ " (pg_current_wal_lsn() - restart_lsn)::bigint, (pg_current_wal_lsn() - confirmed_flush_lsn)::bigint"
+				+ " (" + CURRENT_LSN + " - restart_lsn)::bigint, (" + CURRENT_LSN + " - confirmed_flush_lsn)::bigint"
 				+ " FROM pg_replication_slots" + (oneSlot ? " WHERE slot_name = ?" : "") + " ORDER BY slot_name";
 	}
 
@@ -131,7 +147,7 @@ final class SlotRepository {
 		List<SlotView> slots = new ArrayList<>();
 		try (ResultSet row = statement.executeQuery()) {
 			while (row.next()) {
-				slots.add(new SlotView(row.getString(1), row.getString(2), row.getString(3), row.getString(4),
+				slots.add(new SlotView(null, row.getString(1), row.getString(2), row.getString(3), row.getString(4),
 						row.getObject(5, Boolean.class), row.getObject(6, Boolean.class), row.getObject(7, Integer.class),
 						row.getString(8), row.getString(9), row.getString(10), row.getString(11), row.getString(12),
 						row.getObject(13, Long.class), row.getObject(14, Boolean.class), row.getObject(15, Boolean.class),

@@ -28,6 +28,11 @@ import io.slotkeeper.target.Targets;
  */
 public class SlotService {
 
+	/**
+	 * The {@code node} that lists the slots of the primary and every replica.
+	 */
+	static final String ALL_NODES = "all";
+
 	private final Targets targets;
 
 	private final TargetDataSources dataSources;
@@ -55,14 +60,33 @@ public class SlotService {
 		this.insights = insights;
 	}
 
-	List<SlotView> list(String targetName, SlotFilter filter) {
-		TargetProperties target = this.targets.get(targetName);
-		List<SlotView> slots = withConnection(target, SlotRepository::list);
-		return slots.stream()
-			.filter(filter::matches)
-			.map((slot) -> slot.withInsight(this.insights.of(target.name(), slot.slotName())))
-			.map((slot) -> withConnectorStatus(target, slot))
-			.toList();
+	List<SlotView> list(String targetName, String node, SlotFilter filter) {
+		TargetProperties primary = this.targets.get(targetName);
+		List<String> nodes = ALL_NODES.equals(node) ? primary.nodes() : List.of(nodeName(node));
+		List<SlotView> slots = new ArrayList<>();
+		for (String each : nodes) {
+			withConnection(node(primary, each), SlotRepository::list).stream()
+				.filter(filter::matches)
+				.map((slot) -> enrich(primary, each, slot))
+				.forEach(slots::add);
+		}
+		return slots;
+	}
+
+	private SlotView enrich(TargetProperties primary, String node, SlotView slot) {
+		if (!TargetProperties.PRIMARY.equals(node)) {
+			return slot.withNode(node);
+		}
+		return withConnectorStatus(primary,
+				slot.withNode(node).withInsight(this.insights.of(primary.name(), slot.slotName())));
+	}
+
+	private static String nodeName(String node) {
+		return (node != null) ? node : TargetProperties.PRIMARY;
+	}
+
+	private static TargetProperties node(TargetProperties primary, String node) {
+		return primary.node(node).orElseThrow(() -> SlotProblem.noNode(primary.name(), node));
 	}
 
 	/**
@@ -85,14 +109,15 @@ public class SlotService {
 	record Poll(List<SlotView> slots, String database, java.util.Map<Integer, String> walsenderCommands) {
 	}
 
-	SlotView get(String targetName, String slot) {
-		TargetProperties target = this.targets.get(targetName);
-		SlotView current = withConnection(target, (connection) -> require(connection, target, slot));
-		return withConnectorStatus(target, current.withInsight(this.insights.of(target.name(), slot)));
+	SlotView get(String targetName, String node, String slot) {
+		TargetProperties primary = this.targets.get(targetName);
+		TargetProperties target = node(primary, node);
+		return enrich(primary, nodeName(node), withConnection(target, (connection) -> require(connection, target, slot)));
 	}
 
-	Changed<SlotView> create(String targetName, CreateSlotRequest request, boolean dryRun) {
-		TargetProperties target = this.targets.get(targetName);
+	Changed<SlotView> create(String targetName, String node, CreateSlotRequest request, boolean dryRun) {
+		TargetProperties primary = this.targets.get(targetName);
+		TargetProperties target = node(primary, node);
 		SlotSpec spec = request.toSpec(target.name());
 		return change(target, "slot.create", spec.name(), dryRun, (connection) -> {
 			SlotSteps.requireSlotPrivilege(connection, target);
@@ -100,12 +125,12 @@ public class SlotService {
 				throw SlotProblem.exists(target.name(), spec.name());
 			}
 			SlotSteps.requireSupported(connection, target, spec);
-			return List.of(SlotSteps.createStep(spec));
-		}, (connection) -> require(connection, target, spec.name()));
+			return List.of(SlotSteps.createStep(spec, nudge(primary, target)));
+		}, (connection) -> require(connection, target, spec.name()).withNode(nodeName(node)));
 	}
 
-	Changed<Void> drop(String targetName, String slot, boolean force, boolean dryRun) {
-		TargetProperties target = this.targets.get(targetName);
+	Changed<Void> drop(String targetName, String node, String slot, boolean force, boolean dryRun) {
+		TargetProperties target = node(this.targets.get(targetName), node);
 		return change(target, "slot.drop", slot, dryRun, (connection) -> {
 			SlotSteps.requireSlotPrivilege(connection, target);
 			SlotView current = require(connection, target, slot);
@@ -115,8 +140,9 @@ public class SlotService {
 		}, (connection) -> null);
 	}
 
-	Changed<RecreateResult> recreate(String targetName, String slot, boolean force, boolean dryRun) {
-		TargetProperties target = this.targets.get(targetName);
+	Changed<RecreateResult> recreate(String targetName, String node, String slot, boolean force, boolean dryRun) {
+		TargetProperties primary = this.targets.get(targetName);
+		TargetProperties target = node(primary, node);
 		SlotView[] old = new SlotView[1];
 		Changed<SlotView> recreated = change(target, "slot.recreate", slot, dryRun, (connection) -> {
 			SlotSteps.requireSlotPrivilege(connection, target);
@@ -140,7 +166,7 @@ public class SlotService {
 			old[0] = current;
 			List<SlotSteps.Step> steps = new ArrayList<>(SlotSteps.release(target, current, force));
 			steps.add(SlotSteps.dropStep(slot, current));
-			steps.add(SlotSteps.createStep(spec));
+			steps.add(SlotSteps.createStep(spec, nudge(primary, target)));
 			return steps;
 		}, (connection) -> require(connection, target, slot));
 		if (recreated.plan() != null) {
@@ -154,6 +180,22 @@ public class SlotService {
 			.map(this.connectors::restart)
 			.orElse(null);
 		return new Changed<>(new RecreateResult(old[0], newSlot, skipped(old[0], newSlot), connector), null);
+	}
+
+	// On a standby, a logical slot is created only once the primary logs a running-transactions record: asking the
+	// primary for one (PostgreSQL 16+, superuser or GRANT) spares waiting up to 15 s for the background writer's.
+	private Runnable nudge(TargetProperties primary, TargetProperties node) {
+		if (primary == node) {
+			return null;
+		}
+		return () -> {
+			try (Connection connection = this.dataSources.connection(primary)) {
+				SlotRepository.logStandbySnapshot(connection);
+			}
+			catch (SQLException ex) {
+				// Not allowed or not available: the standby then waits for the primary's own snapshot.
+			}
+		};
 	}
 
 	ConnectorOutcome restartConnector(String targetName, String slot) {

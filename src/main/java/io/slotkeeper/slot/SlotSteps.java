@@ -14,9 +14,13 @@ import io.slotkeeper.target.TargetSqlException;
  */
 final class SlotSteps {
 
-	static final int DROP_ATTEMPTS = 20;
+	private static final int DROP_ATTEMPTS = 20;
 
-	static final long DROP_RETRY_MILLIS = 50;
+	private static final long DROP_RETRY_MILLIS = 50;
+
+	private static final long STANDBY_CREATE_TIMEOUT_MILLIS = 30_000;
+
+	private static final long NUDGE_EVERY_MILLIS = 250;
 
 	private SlotSteps() {
 	}
@@ -52,14 +56,72 @@ final class SlotSteps {
 		});
 	}
 
-	static Step createStep(SlotSpec spec) {
-		return new Step(spec.describe(),
-				(connection) -> SlotRepository.create(connection, spec, SlotRepository.major(connection)));
+	static Step createStep(SlotSpec spec, Runnable nudgePrimary) {
+		return new Step(spec.describe(), (connection) -> {
+			if (nudgePrimary == null || !spec.logical() || !SlotRepository.inRecovery(connection)) {
+				SlotRepository.create(connection, spec, SlotRepository.major(connection));
+				return;
+			}
+			createOnStandby(connection, spec, nudgePrimary);
+		});
 	}
+
+	// The creation blocks until a running-transactions record is replayed: nudge the primary until it returns, and
+	// allow it longer than an ordinary statement, since without the nudge it waits for the background writer.
+	private static void createOnStandby(Connection connection, SlotSpec spec, Runnable nudgePrimary)
+			throws SQLException {
+		String usual = currentSetting(connection, "statement_timeout");
+		setSetting(connection, "statement_timeout", Long.toString(STANDBY_CREATE_TIMEOUT_MILLIS));
+		java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+		Thread nudger = new Thread(() -> {
+			while (!done.get()) {
+				nudgePrimary.run();
+				try {
+					Thread.sleep(NUDGE_EVERY_MILLIS);
+				}
+				catch (InterruptedException ex) {
+					return;
+				}
+			}
+		}, "standby-snapshot-nudge");
+		nudger.setDaemon(true);
+		nudger.start();
+		try {
+			SlotRepository.create(connection, spec, SlotRepository.major(connection));
+		}
+		finally {
+			done.set(true);
+			nudger.interrupt();
+			setSetting(connection, "statement_timeout", usual);
+		}
+	}
+
+	private static String currentSetting(Connection connection, String name) throws SQLException {
+		try (PreparedStatement statement = connection.prepareStatement("SELECT current_setting(?)")) {
+			statement.setString(1, name);
+			try (ResultSet result = statement.executeQuery()) {
+				result.next();
+				return result.getString(1);
+			}
+		}
+	}
+
+	private static void setSetting(Connection connection, String name, String value) throws SQLException {
+		try (PreparedStatement statement = connection.prepareStatement("SELECT set_config(?, ?, false)")) {
+			statement.setString(1, name);
+			statement.setString(2, value);
+			statement.execute();
+		}
+	}
+
 
 	static void requireSupported(Connection connection, TargetProperties target, SlotSpec spec)
 			throws SQLException {
 		int major = SlotRepository.major(connection);
+		if (spec.logical() && major < 16 && SlotRepository.inRecovery(connection)) {
+			throw SlotProblem.unsupported(target.name(), spec.name(), "Logical slots on a standby need PostgreSQL 16"
+					+ " or later; this standby is " + major + ". Create the slot on the primary, or upgrade.");
+		}
 		if (spec.twoPhase() && major < 14) {
 			throw SlotProblem.unsupported(target.name(), spec.name(),
 					"twoPhase needs PostgreSQL 14 or later; this server is " + major + ".");

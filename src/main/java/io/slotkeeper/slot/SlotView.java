@@ -8,6 +8,7 @@ import io.slotkeeper.connect.ConnectorStatus;
  * A replication slot as {@code pg_replication_slots} shows it, plus what slot-keeper computes. A column the server's
  * version lacks is {@code null}.
  *
+ * @param node where the slot lives: {@code primary} or a replica's name
  * @param slotName the slot's name
  * @param plugin its output plugin; {@code null} for a physical slot
  * @param slotType {@code logical} or {@code physical}
@@ -38,7 +39,7 @@ import io.slotkeeper.connect.ConnectorStatus;
  * over the last minute of polls; {@code null} when unlimited or not shrinking
  * @param connector its Kafka Connect connector's status, when one is configured
  */
-public record SlotView(String slotName, String plugin, String slotType, String database, Boolean temporary,
+public record SlotView(String node, String slotName, String plugin, String slotType, String database, Boolean temporary,
 		Boolean active, Integer activePid, String xmin, String catalogXmin, String restartLsn, String confirmedFlushLsn,
 		String walStatus, Long safeWalSizeBytes, Boolean twoPhase, Boolean conflicting, OffsetDateTime inactiveSince,
 		String invalidationReason, Boolean failover, Boolean synced, Long retainedWalBytes,
@@ -62,15 +63,23 @@ public record SlotView(String slotName, String plugin, String slotType, String d
 	}
 
 	SlotView withConnector(ConnectorStatus status) {
-		return new SlotView(this.slotName, this.plugin, this.slotType, this.database, this.temporary, this.active,
+		return new SlotView(this.node, this.slotName, this.plugin, this.slotType, this.database, this.temporary, this.active,
 				this.activePid, this.xmin, this.catalogXmin, this.restartLsn, this.confirmedFlushLsn, this.walStatus,
 				this.safeWalSizeBytes, this.twoPhase, this.conflicting, this.inactiveSince, this.invalidationReason,
 				this.failover, this.synced, this.retainedWalBytes, this.confirmedFlushLagBytes,
 				this.heartbeatAcknowledged, this.lastAcknowledgedLsn, this.diagnosis, this.secondsToLoss, status);
 	}
 
+	SlotView withNode(String where) {
+		return new SlotView(where, this.slotName, this.plugin, this.slotType, this.database, this.temporary, this.active,
+				this.activePid, this.xmin, this.catalogXmin, this.restartLsn, this.confirmedFlushLsn, this.walStatus,
+				this.safeWalSizeBytes, this.twoPhase, this.conflicting, this.inactiveSince, this.invalidationReason,
+				this.failover, this.synced, this.retainedWalBytes, this.confirmedFlushLagBytes,
+				this.heartbeatAcknowledged, this.lastAcknowledgedLsn, this.diagnosis, this.secondsToLoss, this.connector);
+	}
+
 	SlotView withInsight(SlotInsight insight) {
-		return new SlotView(this.slotName, this.plugin, this.slotType, this.database, this.temporary, this.active,
+		return new SlotView(this.node, this.slotName, this.plugin, this.slotType, this.database, this.temporary, this.active,
 				this.activePid, this.xmin, this.catalogXmin, this.restartLsn, this.confirmedFlushLsn, this.walStatus,
 				this.safeWalSizeBytes, this.twoPhase, this.conflicting, this.inactiveSince, this.invalidationReason,
 				this.failover, this.synced, this.retainedWalBytes, this.confirmedFlushLagBytes,

@@ -53,7 +53,7 @@ class SlotChangeLockTests {
 					outcomes.add(threads.submit(() -> {
 						start.await();
 						try {
-							return instance.recreate("orders", "contested", false, false).result();
+							return instance.recreate("orders", null, "contested", false, false).result();
 						}
 						catch (ApiException refusal) {
 							return refusal;

@@ -1,0 +1,112 @@
+package io.slotkeeper.slot;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.http.MediaType;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.web.servlet.client.RestTestClient;
+
+import io.slotkeeper.testbed.PostgresServer;
+import io.slotkeeper.testbed.PostgresTestBed;
+import io.slotkeeper.testbed.TestTokens;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Slots on a read replica through {@code ?node=}: a primary and a streaming standby of it, with the standby snapshot
+ * on. On PostgreSQL 16+ a logical slot is created on the standby promptly; before 16 the API explains why not.
+ */
+@Tag("pg-compat")
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class ReplicaApiTests {
+
+	private static final String TOKEN = "replica-operator-token";
+
+	private static PostgresServer primary;
+
+	private static PostgresServer standby;
+
+	@LocalServerPort
+	int port;
+
+	@DynamicPropertySource
+	static synchronized void targets(DynamicPropertyRegistry registry) {
+		if (primary == null) {
+			primary = PostgresTestBed.dedicated(Map.of());
+			primary.execute("postgres", "CREATE DATABASE app");
+			primary.execute("app", "CREATE TABLE orders (id bigserial PRIMARY KEY)");
+			standby = primary.standby();
+			Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+				standby.close();
+				primary.close();
+			}));
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> "1".equals(standby.queryForString("postgres", "SELECT count(*) FROM pg_database WHERE datname = 'app'")));
+		}
+		registry.add("slotkeeper.targets[0].name", () -> "main");
+		registry.add("slotkeeper.targets[0].url", () -> primary.jdbcUrl("app"));
+		registry.add("slotkeeper.targets[0].username", primary::user);
+		registry.add("slotkeeper.targets[0].heartbeat.interval", () -> "200ms");
+		registry.add("slotkeeper.targets[0].heartbeat.standby-snapshot", () -> "true");
+		registry.add("slotkeeper.targets[0].replicas[0].name", () -> "replica1");
+		registry.add("slotkeeper.targets[0].replicas[0].url", () -> standby.jdbcUrl("app"));
+		registry.add("slotkeeper.targets[0].replicas[0].username", standby::user);
+		TestTokens.register(registry, "unused-viewer-token", TOKEN);
+	}
+
+	private RestTestClient operator() {
+		return RestTestClient.bindToServer()
+			.baseUrl("http://localhost:" + this.port)
+			.defaultHeader("Authorization", "Bearer " + TOKEN)
+			.build();
+	}
+
+	@Test
+	void logicalSlotOnTheStandbyIsCreatedPromptlyFrom16AndExplainedBefore() {
+		int major = primary.majorVersion();
+		long start = System.nanoTime();
+		var response = operator().post().uri("/api/v1/targets/main/slots?node=replica1")
+			.contentType(MediaType.APPLICATION_JSON).body(Map.of("name", "on_replica")).exchange();
+		long millis = (System.nanoTime() - start) / 1_000_000;
+		if (major >= 16) {
+			response.expectStatus().isCreated()
+				.expectHeader().valueEquals("Location", "/api/v1/targets/main/slots/on_replica?node=replica1")
+				.expectBody().jsonPath("$.node").isEqualTo("replica1");
+			System.out.printf("logical slot created on the PG %d standby in %d ms (standby snapshot nudged)%n", major,
+					millis);
+			assertThat(standby.queryForString("postgres",
+					"SELECT count(*) FROM pg_replication_slots WHERE slot_name = 'on_replica'")).isEqualTo("1");
+			operator().get().uri("/api/v1/targets/main/slots?node=all").exchange().expectStatus().isOk().expectBody()
+				.jsonPath("$[?(@.slotName == 'on_replica')].node").isEqualTo(List.of("replica1"))
+				.jsonPath("$[?(@.node == 'primary')].slotName").value((names) -> assertThat(names.toString())
+					.contains("standby_"));
+			operator().get().uri("/api/v1/targets/main").exchange().expectBody()
+				.jsonPath("$.heartbeat.standbySnapshot").isEqualTo("ok");
+			operator().delete().uri("/api/v1/targets/main/slots/on_replica?node=replica1").exchange().expectStatus()
+				.isNoContent();
+		}
+		else {
+			response.expectStatus().isEqualTo(422).expectBody().jsonPath("$.detail")
+				.value((detail) -> assertThat(detail.toString()).contains("PostgreSQL 16"));
+			operator().get().uri("/api/v1/targets/main").exchange().expectBody()
+				.jsonPath("$.heartbeat.standbySnapshot").value((outcome) -> assertThat(outcome.toString())
+					.startsWith("not available"));
+		}
+	}
+
+	@Test
+	void unknownNodeIs404() {
+		operator().get().uri("/api/v1/targets/main/slots?node=replica9").exchange().expectStatus().isNotFound()
+			.expectBody().jsonPath("$.type").isEqualTo("urn:slotkeeper:problem:node-not-found");
+	}
+
+}
