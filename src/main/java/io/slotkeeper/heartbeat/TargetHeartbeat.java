@@ -3,16 +3,11 @@ package io.slotkeeper.heartbeat;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
-import java.sql.PreparedStatement;
-import java.sql.SQLException;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.LoggerFactory;
@@ -32,7 +27,6 @@ import io.slotkeeper.target.TargetSession;
  */
 public class TargetHeartbeat implements AutoCloseable {
 
-	private static final int RECENT_BEATS = 256;
 
 	private final TargetProperties target;
 
@@ -62,8 +56,7 @@ public class TargetHeartbeat implements AutoCloseable {
 
 	private volatile HeartbeatRecord record = HeartbeatRecord.EMPTY;
 
-	// Enough recent beats to look back a few intervals when checking whether consumers acknowledge them.
-	private final Deque<WrittenBeat> recentBeats = new ArrayDeque<>();
+	private final RecentBeats recentBeats = new RecentBeats();
 
 	/**
 	 * Creates the heartbeat of a target; nothing connects until the first attempt.
@@ -209,12 +202,7 @@ public class TargetHeartbeat implements AutoCloseable {
 		HeartbeatRecord before = this.record;
 		this.record = before.succeeded(lsn, now, took);
 		if (lsn != null) {
-			synchronized (this.recentBeats) {
-				this.recentBeats.addLast(new WrittenBeat(lsn, now));
-				while (this.recentBeats.size() > RECENT_BEATS) {
-					this.recentBeats.removeFirst();
-				}
-			}
+			this.recentBeats.add(new WrittenBeat(lsn, now));
 		}
 		this.metrics.succeeded(took);
 		this.backOffExecution = null;
@@ -225,23 +213,8 @@ public class TargetHeartbeat implements AutoCloseable {
 
 	// A refusal is reported once (status, health, one log line) and the heartbeat goes on without the snapshot.
 	private void logStandbySnapshot(TargetSession current) {
-		String outcome;
-		if (current.version().major() < 16) {
-			outcome = "not available: pg_log_standby_snapshot() needs PostgreSQL 16 or later, this server is "
-					+ current.version().text();
-		}
-		else {
-			try (PreparedStatement statement = current.connection()
-				.prepareStatement("SELECT pg_log_standby_snapshot()::text")) {
-				statement.execute();
-				outcome = "ok";
-			}
-			catch (SQLException ex) {
-				outcome = "refused (SQLState " + ex.getSQLState() + "): " + FailureDescription.of(ex, this.clock.instant())
-					.message() + "; GRANT EXECUTE ON FUNCTION pg_log_standby_snapshot() TO <role> in this database";
-			}
-		}
-		if (!outcome.equals(this.record.standbySnapshot()) && !"ok".equals(outcome)) {
+		String outcome = StandbySnapshot.log(current, this.clock);
+		if (!outcome.equals(this.record.standbySnapshot()) && !StandbySnapshot.OK.equals(outcome)) {
 			LoggerFactory.getLogger(TargetHeartbeat.class)
 				.warn("Standby snapshot for target '{}' {}; heartbeats go on without it", name(), outcome);
 		}
@@ -293,9 +266,7 @@ public class TargetHeartbeat implements AutoCloseable {
 	 * @return a copy
 	 */
 	public List<WrittenBeat> recentBeats() {
-		synchronized (this.recentBeats) {
-			return new ArrayList<>(this.recentBeats);
-		}
+		return this.recentBeats.list();
 	}
 
 	/**

@@ -34,16 +34,22 @@ class SlotConfiguration {
 
 	@Bean
 	SlotService slotService(Targets targets, TargetDataSources dataSources, ConnectorClient connectors,
-			MeterRegistry registry, SlotInsights insights) {
-		return new SlotService(targets, dataSources, connectors, registry, insights);
+			MeterRegistry registry) {
+		return new SlotService(targets, dataSources, connectors, registry);
 	}
 
 	@Bean
-	SlotPoller slotPoller(Targets targets, SlotService slots, SlotInsights insights, Auditor auditor,
-			Heartbeats heartbeats, MeterRegistry registry) {
+	SlotReader slotReader(Targets targets, TargetDataSources dataSources, ConnectorClient connectors,
+			SlotInsights insights) {
+		return new SlotReader(targets, dataSources, connectors, insights);
+	}
+
+	@Bean
+	SlotPoller slotPoller(Targets targets, SlotService slots, SlotReader reader, SlotInsights insights,
+			Auditor auditor, Heartbeats heartbeats, MeterRegistry registry) {
 		Clock clock = Clock.systemUTC();
 		SlotHealer healer = new SlotHealer(slots, auditor, (target) -> heartbeats.get(target).owner(), clock);
-		return new SlotPoller(targets.all(), slots, healer, insights, registry, clock);
+		return new SlotPoller(targets.all(), reader, healer, insights, registry, clock);
 	}
 
 	@Bean

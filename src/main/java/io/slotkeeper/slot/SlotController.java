@@ -54,10 +54,13 @@ class SlotController {
 
 	private final SlotService slots;
 
+	private final SlotReader reader;
+
 	private final Auditor auditor;
 
-	SlotController(SlotService slots, Auditor auditor) {
+	SlotController(SlotService slots, SlotReader reader, Auditor auditor) {
 		this.slots = slots;
+		this.reader = reader;
 		this.auditor = auditor;
 	}
 
@@ -70,7 +73,7 @@ class SlotController {
 			@RequestParam(required = false) Boolean active,
 			@Parameter(description = "primary (default), a replica's name, or all") @RequestParam(required = false)
 			@Pattern(regexp = NODE) String node) {
-		return this.slots.list(target, node, new SlotFilter(database, walStatus, active));
+		return this.reader.list(target, node, new SlotFilter(database, walStatus, active));
 	}
 
 	@GetMapping("/{slot}")
@@ -78,7 +81,7 @@ class SlotController {
 	SlotView get(@PathVariable @Pattern(regexp = TargetProperties.NAME_PATTERN) String target,
 			@PathVariable @Pattern(regexp = NAME) String slot,
 			@Parameter(description = NODE_DOC) @RequestParam(required = false) @Pattern(regexp = NODE) String node) {
-		return this.slots.get(target, node, slot);
+		return this.reader.get(target, node, slot);
 	}
 
 	@PostMapping
@@ -159,7 +162,7 @@ class SlotController {
 	@Operation(summary = "The slot's Kafka Connect connector as Kafka Connect sees it")
 	ConnectorStatus connector(@PathVariable @Pattern(regexp = TargetProperties.NAME_PATTERN) String target,
 			@PathVariable @Pattern(regexp = NAME) String slot) {
-		return this.slots.connectorStatus(target, slot);
+		return this.reader.connectorStatus(target, slot);
 	}
 
 	private <T> SlotService.Changed<T> audited(String action, String target, String slot,

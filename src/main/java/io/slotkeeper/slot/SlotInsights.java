@@ -56,7 +56,7 @@ final class SlotInsights {
 		this.beats = beats;
 	}
 
-	void update(TargetProperties target, SlotService.Poll poll, Instant now) {
+	void update(TargetProperties target, SlotReader.Poll poll, Instant now) {
 		List<WrittenBeat> written = this.beats.apply(target.name());
 		Map<String, Deque<Sample>> history = this.samples.computeIfAbsent(target.name(),
 				(name) -> new ConcurrentHashMap<>());

@@ -29,7 +29,7 @@ public class SlotPoller implements SmartLifecycle {
 
 	private final List<TargetProperties> targets;
 
-	private final SlotService slots;
+	private final SlotReader reader;
 
 	private final SlotHealer healer;
 
@@ -48,16 +48,16 @@ public class SlotPoller implements SmartLifecycle {
 	/**
 	 * Creates the poller, which also heals.
 	 * @param targets the targets to poll
-	 * @param slots reads the slots
+	 * @param reader reads the slots
 	 * @param healer heals lost slots whose policy says so
 	 * @param insights concludes why slots are (not) moving and how soon they will be lost
 	 * @param registry where the gauges go
 	 * @param clock the clock
 	 */
-	SlotPoller(List<TargetProperties> targets, SlotService slots, SlotHealer healer, SlotInsights insights,
+	SlotPoller(List<TargetProperties> targets, SlotReader reader, SlotHealer healer, SlotInsights insights,
 			MeterRegistry registry, Clock clock) {
 		this.targets = targets;
-		this.slots = slots;
+		this.reader = reader;
 		this.healer = healer;
 		this.insights = insights;
 		this.registry = registry;
@@ -90,9 +90,9 @@ public class SlotPoller implements SmartLifecycle {
 		SlotGauges targetGauges = this.gauges.computeIfAbsent(target.name(), (name) -> new SlotGauges(name, this.registry));
 		Instant now = this.clock.instant();
 		try {
-			SlotService.Poll poll = this.slots.poll(target);
+			SlotReader.Poll poll = this.reader.poll(target);
 			if (this.healer.heal(target, new SlotSnapshot(now, poll.slots(), null))) {
-				poll = this.slots.poll(target);
+				poll = this.reader.poll(target);
 			}
 			this.insights.update(target, poll, now);
 			List<SlotView> current = poll.slots()

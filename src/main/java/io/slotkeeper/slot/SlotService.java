@@ -14,11 +14,9 @@ import io.slotkeeper.config.SlotPolicyProperties;
 import io.slotkeeper.config.TargetProperties;
 import io.slotkeeper.connect.ConnectorClient;
 import io.slotkeeper.connect.ConnectorOutcome;
-import io.slotkeeper.connect.ConnectorStatus;
 import io.slotkeeper.target.AdvisoryLocks;
 import io.slotkeeper.target.Lsn;
 import io.slotkeeper.target.TargetDataSources;
-import io.slotkeeper.target.TargetSqlException;
 import io.slotkeeper.target.Targets;
 
 /**
@@ -41,7 +39,6 @@ public class SlotService {
 
 	private final MeterRegistry registry;
 
-	private final SlotInsights insights;
 
 	/**
 	 * Creates the service.
@@ -49,70 +46,20 @@ public class SlotService {
 	 * @param dataSources connections to them
 	 * @param connectors the Kafka Connect client
 	 * @param registry where recreations are counted
-	 * @param insights what the last poll concluded about each slot
 	 */
-	SlotService(Targets targets, TargetDataSources dataSources, ConnectorClient connectors, MeterRegistry registry,
-			SlotInsights insights) {
+	SlotService(Targets targets, TargetDataSources dataSources, ConnectorClient connectors, MeterRegistry registry) {
 		this.targets = targets;
 		this.dataSources = dataSources;
 		this.connectors = connectors;
 		this.registry = registry;
-		this.insights = insights;
 	}
 
-	List<SlotView> list(String targetName, String node, SlotFilter filter) {
-		TargetProperties primary = this.targets.get(targetName);
-		List<String> nodes = ALL_NODES.equals(node) ? primary.nodes() : List.of(nodeName(node));
-		List<SlotView> slots = new ArrayList<>();
-		for (String each : nodes) {
-			withConnection(node(primary, each), SlotRepository::list).stream()
-				.filter(filter::matches)
-				.map((slot) -> enrich(primary, each, slot))
-				.forEach(slots::add);
-		}
-		return slots;
-	}
-
-	private SlotView enrich(TargetProperties primary, String node, SlotView slot) {
-		if (!TargetProperties.PRIMARY.equals(node)) {
-			return slot.withNode(node);
-		}
-		return withConnectorStatus(primary,
-				slot.withNode(node).withInsight(this.insights.of(primary.name(), slot.slotName())));
-	}
-
-	private static String nodeName(String node) {
+	static String nodeName(String node) {
 		return (node != null) ? node : TargetProperties.PRIMARY;
 	}
 
-	private static TargetProperties node(TargetProperties primary, String node) {
+	static TargetProperties node(TargetProperties primary, String node) {
 		return primary.node(node).orElseThrow(() -> SlotProblem.noNode(primary.name(), node));
-	}
-
-	/**
-	 * What a poll reads, on one connection: the slots, the database the target connects to, and the walsenders'
-	 * commands.
-	 * @param target the target
-	 * @return the poll
-	 */
-	Poll poll(TargetProperties target) {
-		return withConnection(target, (connection) -> new Poll(SlotRepository.list(connection),
-				SlotRepository.currentDatabase(connection), SlotRepository.walsenderCommands(connection)));
-	}
-
-	/**
-	 * One poll's reading.
-	 * @param slots every slot of the server
-	 * @param database the database the target connects to
-	 * @param walsenderCommands the last command of each walsender, by process
-	 */
-	record Poll(List<SlotView> slots, String database, java.util.Map<Integer, String> walsenderCommands) {
-	}
-
-	SlotView get(String targetName, String node, String slot) {
-		TargetProperties primary = this.targets.get(targetName);
-		TargetProperties target = node(primary, node);
-		return enrich(primary, nodeName(node), withConnection(target, (connection) -> require(connection, target, slot)));
 	}
 
 	Changed<SlotView> create(String targetName, String node, CreateSlotRequest request, boolean dryRun) {
@@ -203,23 +150,10 @@ public class SlotService {
 		return this.connectors.restart(connectorOf(target, slot).connector());
 	}
 
-	ConnectorStatus connectorStatus(String targetName, String slot) {
-		TargetProperties target = this.targets.get(targetName);
-		return this.connectors.status(connectorOf(target, slot).connector());
-	}
-
-	private static SlotPolicyProperties connectorOf(TargetProperties target, String slot) {
+	static SlotPolicyProperties connectorOf(TargetProperties target, String slot) {
 		return target.slotPolicy(slot)
 			.filter((policy) -> policy.connector() != null)
 			.orElseThrow(() -> SlotProblem.noConnector(target.name(), slot));
-	}
-
-	private SlotView withConnectorStatus(TargetProperties target, SlotView slot) {
-		return target.slotPolicy(slot.slotName())
-			.map(SlotPolicyProperties::connector)
-			.filter(Objects::nonNull)
-			.map((connector) -> slot.withConnector(this.connectors.status(connector)))
-			.orElse(slot);
 	}
 
 	private static RecreateResult.SkippedRange skipped(SlotView old, SlotView created) {
@@ -235,13 +169,13 @@ public class SlotService {
 			.register(this.registry);
 	}
 
-	private static SlotView require(Connection connection, TargetProperties target, String slot) throws SQLException {
+	static SlotView require(Connection connection, TargetProperties target, String slot) throws SQLException {
 		return SlotRepository.find(connection, slot).orElseThrow(() -> SlotProblem.notFound(target.name(), slot));
 	}
 
 	private <T> Changed<T> change(TargetProperties target, String action, String slot, boolean dryRun, Planner planner,
-			SqlWork<T> after) {
-		return withConnection(target, (connection) -> {
+			TargetDataSources.SqlWork<T> after) {
+		return this.dataSources.withConnection(target, (connection) -> {
 			// Plan and run under one lock per target, so that two instances never both act on what they read.
 			AdvisoryLocks.lock(connection, AdvisoryLocks.changeKey(target.name()));
 			try {
@@ -254,7 +188,7 @@ public class SlotService {
 	}
 
 	private <T> Changed<T> planAndRun(Connection connection, TargetProperties target, String action, String slot,
-			boolean dryRun, Planner planner, SqlWork<T> after) throws SQLException {
+			boolean dryRun, Planner planner, TargetDataSources.SqlWork<T> after) throws SQLException {
 		List<SlotSteps.Step> steps;
 		try {
 			steps = planner.plan(connection);
@@ -275,15 +209,6 @@ public class SlotService {
 		return new Changed<>(after.apply(connection), null);
 	}
 
-	private <T> T withConnection(TargetProperties target, SqlWork<T> work) {
-		try (Connection connection = this.dataSources.connection(target)) {
-			return work.apply(connection);
-		}
-		catch (SQLException ex) {
-			throw TargetSqlException.of(target.name(), target.username(), ex);
-		}
-	}
-
 	/**
 	 * A change's result, or its plan when it was a dry run.
 	 * @param <T> the result's type
@@ -291,13 +216,6 @@ public class SlotService {
 	 * @param plan the plan, {@code null} when the change ran
 	 */
 	record Changed<T>(T result, SlotPlan plan) {
-	}
-
-	@FunctionalInterface
-	interface SqlWork<T> {
-
-		T apply(Connection connection) throws SQLException;
-
 	}
 
 	@FunctionalInterface

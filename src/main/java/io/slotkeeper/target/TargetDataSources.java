@@ -44,6 +44,40 @@ public class TargetDataSources implements AutoCloseable {
 		return this.pools.computeIfAbsent(target.name(), (name) -> pool(target)).getConnection();
 	}
 
+	/**
+	 * Runs work on a connection to a target, mapping what the driver throws to the problem an operator sees.
+	 * @param <T> what the work returns
+	 * @param target the target (or a node of it)
+	 * @param work the work
+	 * @return what the work returned
+	 * @throws TargetSqlException when the target cannot be reached or refuses
+	 */
+	public <T> T withConnection(TargetProperties target, SqlWork<T> work) {
+		try (Connection connection = connection(target)) {
+			return work.apply(connection);
+		}
+		catch (SQLException ex) {
+			throw TargetSqlException.of(target.name(), target.username(), ex);
+		}
+	}
+
+	/**
+	 * Work on a connection.
+	 * @param <T> what it returns
+	 */
+	@FunctionalInterface
+	public interface SqlWork<T> {
+
+		/**
+		 * Does the work.
+		 * @param connection the connection, auto-commit
+		 * @return the result
+		 * @throws SQLException when the server refuses
+		 */
+		T apply(Connection connection) throws SQLException;
+
+	}
+
 	private HikariDataSource pool(TargetProperties target) {
 		HikariConfig config = new HikariConfig();
 		config.setPoolName("slot-keeper-" + target.name());

@@ -49,7 +49,7 @@ class SlotChangeLockTests {
 				for (TargetDataSources pool : pools) {
 					SlotService instance = new SlotService(new Targets(List.of(target)), pool,
 							new ConnectorClient(RestClient.builder(), java.time.Duration.ofMillis(10)),
-							new SimpleMeterRegistry(), new SlotInsights((name) -> List.of()));
+							new SimpleMeterRegistry());
 					outcomes.add(threads.submit(() -> {
 						start.await();
 						try {
