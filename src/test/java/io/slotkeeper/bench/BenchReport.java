@@ -75,10 +75,10 @@ final class BenchReport {
 		save(chart, file);
 	}
 
-	static void barChart(String file, String title, String yTitle, List<String> categories, Map<String, List<Double>> series) {
+	static void barChart(String file, String title, String yTitle, List<String> categories,
+			Map<String, List<Double>> series) {
 		CategoryChart chart = new CategoryChartBuilder().width(900).height(500).title(title).yAxisTitle(yTitle).build();
 		chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
-		chart.getStyler().setXAxisLabelRotation(20);
 		series.forEach((name, values) -> chart.addSeries(name, categories, values));
 		save(chart, file);
 	}
