@@ -224,8 +224,9 @@ public class TargetHeartbeat implements AutoCloseable {
 	private HeartbeatOutcome standingBy(Duration took) {
 		this.backOffExecution = null;
 		this.failureLog.succeeded(this.record.consecutiveFailures());
-		this.record = this.record.standingBy(this.clock.instant());
-		return new HeartbeatOutcome(null, this.clock.instant(), took, null, this.target.heartbeat().interval());
+		Instant now = this.clock.instant();
+		this.record = this.record.standingBy(now);
+		return new HeartbeatOutcome(null, now, took, null, this.target.heartbeat().interval());
 	}
 
 	private HeartbeatOutcome failed(Throwable ex, Duration took) {

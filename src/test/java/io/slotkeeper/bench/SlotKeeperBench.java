@@ -450,7 +450,7 @@ class SlotKeeperBench {
 				"--slotkeeper.targets[0].url=" + postgres.jdbcUrl(database), "--slotkeeper.targets[0].username=" + postgres.user(),
 				"--slotkeeper.api.tokens[0].name=bench", "--slotkeeper.api.tokens[0].role=operator",
 				"--slotkeeper.api.tokens[0].sha256=" + TokenHashes.sha256Hex(TOKEN), "--logging.level.root=WARN"));
-		extra.forEach((key, value) -> args.add("--" + key.replace("targets[0]", "targets[0]") + "=" + value));
+		extra.forEach((key, value) -> args.add("--" + key + "=" + value));
 		return new SpringApplicationBuilder(SlotKeeperApplication.class).run(args.toArray(String[]::new));
 	}
 
