@@ -89,17 +89,18 @@ class ReplicaApiTests {
 				.jsonPath("$[?(@.slotName == 'on_replica')].node").isEqualTo(List.of("replica1"))
 				.jsonPath("$[?(@.node == 'primary')].slotName").value((names) -> assertThat(names.toString())
 					.contains("standby_"));
-			operator().get().uri("/api/v1/targets/main").exchange().expectBody()
-				.jsonPath("$.heartbeat.standbySnapshot").isEqualTo("ok");
+			await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> operator().get().uri("/api/v1/targets/main")
+				.exchange().expectBody().jsonPath("$.heartbeat.standbySnapshot").isEqualTo("ok"));
 			operator().delete().uri("/api/v1/targets/main/slots/on_replica?node=replica1").exchange().expectStatus()
 				.isNoContent();
 		}
 		else {
 			response.expectStatus().isEqualTo(422).expectBody().jsonPath("$.detail")
 				.value((detail) -> assertThat(detail.toString()).contains("PostgreSQL 16"));
-			operator().get().uri("/api/v1/targets/main").exchange().expectBody()
-				.jsonPath("$.heartbeat.standbySnapshot").value((outcome) -> assertThat(outcome.toString())
-					.startsWith("not available"));
+			// The outcome is known once the first heartbeat has run.
+			await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> operator().get().uri("/api/v1/targets/main")
+				.exchange().expectBody().jsonPath("$.heartbeat.standbySnapshot")
+				.value((outcome) -> assertThat(String.valueOf(outcome)).startsWith("not available")));
 		}
 	}
 
