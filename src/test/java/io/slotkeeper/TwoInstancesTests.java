@@ -13,7 +13,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.test.web.servlet.client.RestTestClient;
 
 import io.slotkeeper.security.TokenHashes;
-import io.slotkeeper.target.AdvisoryLocks;
+import io.slotkeeper.fleet.AdvisoryLocks;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.PostgresTestBed;
 import io.slotkeeper.testbed.SlotRecipes;

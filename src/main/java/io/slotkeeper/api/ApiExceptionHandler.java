@@ -15,9 +15,11 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 
+import io.slotkeeper.problem.ProblemException;
+
 /**
  * The one place where every API error becomes an RFC 9457 problem ({@code application/problem+json}): the
- * features' typed exceptions, Spring MVC's own (bad input, unknown path, wrong method) and the security filter's
+ * domain's problems (through {@link ProblemTypes}), Spring MVC's own (bad input, unknown path, wrong method) and the security filter's
  * 401 and 403, which reach here through the handler exception resolver.
  */
 @RestControllerAdvice
@@ -25,18 +27,19 @@ public class ApiExceptionHandler extends ResponseEntityExceptionHandler {
 
 	private static final Logger logger = LoggerFactory.getLogger(ApiExceptionHandler.class);
 
-	@ExceptionHandler(ApiException.class)
-	ResponseEntity<ProblemDetail> handleApiException(ApiException ex) {
-		ProblemDetail problem = ProblemDetail.forStatusAndDetail(ex.status(), ex.getMessage());
-		problem.setType(ex.type());
-		problem.setTitle(ex.title());
+	@ExceptionHandler(ProblemException.class)
+	ResponseEntity<ProblemDetail> handleProblem(ProblemException ex) {
+		ProblemTypes.ProblemType type = ProblemTypes.of(ex.kind());
+		ProblemDetail problem = ProblemDetail.forStatusAndDetail(type.status(), ex.getMessage());
+		problem.setType(type.type());
+		problem.setTitle(type.title());
 		ex.properties().forEach(problem::setProperty);
-		return ResponseEntity.status(ex.status()).body(problem);
+		return ResponseEntity.status(type.status()).body(problem);
 	}
 
 	@ExceptionHandler(AuthenticationException.class)
 	ResponseEntity<ProblemDetail> handleAuthentication(AuthenticationException ex) {
-		ProblemDetail problem = problem(HttpStatus.UNAUTHORIZED, "unauthorized", "Authentication required",
+		ProblemDetail problem = problem(HttpStatus.UNAUTHORIZED, ProblemTypes.UNAUTHORIZED, "Authentication required",
 				"Send 'Authorization: Bearer <token>' with a token configured in slotkeeper.api.tokens ("
 						+ ex.getMessage() + ").");
 		return ResponseEntity.status(HttpStatus.UNAUTHORIZED)
@@ -46,7 +49,7 @@ public class ApiExceptionHandler extends ResponseEntityExceptionHandler {
 
 	@ExceptionHandler(AccessDeniedException.class)
 	ResponseEntity<ProblemDetail> handleAccessDenied(AccessDeniedException ex) {
-		ProblemDetail problem = problem(HttpStatus.FORBIDDEN, "forbidden", "Not allowed",
+		ProblemDetail problem = problem(HttpStatus.FORBIDDEN, ProblemTypes.FORBIDDEN, "Not allowed",
 				"This token may not do this; changes need a token with the operator role.");
 		return ResponseEntity.status(HttpStatus.FORBIDDEN).body(problem);
 	}
@@ -54,14 +57,14 @@ public class ApiExceptionHandler extends ResponseEntityExceptionHandler {
 	@ExceptionHandler(Exception.class)
 	ResponseEntity<ProblemDetail> handleUnexpected(Exception ex) {
 		logger.error("Unexpected error in an API call", ex);
-		ProblemDetail problem = problem(HttpStatus.INTERNAL_SERVER_ERROR, "internal-error", "Internal error",
+		ProblemDetail problem = problem(HttpStatus.INTERNAL_SERVER_ERROR, ProblemTypes.INTERNAL_ERROR, "Internal error",
 				"slot-keeper failed unexpectedly; its log has the cause.");
 		return ResponseEntity.status(HttpStatus.INTERNAL_SERVER_ERROR).body(problem);
 	}
 
 	private static ProblemDetail problem(HttpStatus status, String slug, String title, String detail) {
 		ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
-		problem.setType(URI.create(ApiException.TYPE_PREFIX + slug));
+		problem.setType(URI.create(ProblemTypes.TYPE_PREFIX + slug));
 		problem.setTitle(title);
 		return problem;
 	}

@@ -25,6 +25,8 @@ import org.springdoc.core.customizers.OpenApiCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import io.slotkeeper.problem.ProblemKind;
+
 /**
  * The API's OpenAPI description, which {@code openapi.yaml} at the repository root must match: bearer security,
  * and on every operation the problem responses its kind of call can answer.
@@ -58,44 +60,48 @@ class OpenApiConfiguration {
 			boolean perTarget = path.contains("{target}");
 			item.readOperationsMap().forEach((method, operation) -> {
 				boolean change = method != PathItem.HttpMethod.GET;
-				add(operation, "400", "Invalid input: nothing ran", "invalid-request");
-				add(operation, "401", "No token, or an unknown one", "unauthorized");
+				add(operation, "400", "Invalid input: nothing ran", ProblemKind.INVALID_REQUEST);
+				add(operation, "401", "No token, or an unknown one", ProblemTypes.UNAUTHORIZED);
 				if (change) {
 					add(operation, "403", "The token may not change things, or the target's role lacks a privilege",
-							"forbidden");
+							ProblemTypes.FORBIDDEN);
 				}
 				if (perTarget) {
-					add(operation, "404", "No such target (or slot)", "target-not-found");
-					add(operation, "503", "The target is down or refuses connections", "target-unavailable");
-					add(operation, "504", "The target did not answer in time", "target-timeout");
+					add(operation, "404", "No such target (or slot)", ProblemKind.TARGET_NOT_FOUND);
+					add(operation, "503", "The target is down or refuses connections", ProblemKind.TARGET_UNAVAILABLE);
+					add(operation, "504", "The target did not answer in time", ProblemKind.TARGET_TIMEOUT);
 				}
 				if (change && path.endsWith("/heartbeat")) {
-					add(operation, "409", "Heartbeats are disabled for this target", "heartbeat-disabled");
+					add(operation, "409", "Heartbeats are disabled for this target", ProblemKind.HEARTBEAT_DISABLED);
 				}
 				if (change && path.contains("/slots")) {
-					add(operation, "409", "Refused: the slot exists, is active, or is not invalidated", "slot-active");
-					add(operation, "422", "The server's version cannot do this", "not-supported");
-					add(operation, "502", "The target's server, or Kafka Connect, failed", "database-error");
+					add(operation, "409", "Refused: the slot exists, is active, or is not invalidated", ProblemKind.SLOT_ACTIVE);
+					add(operation, "422", "The server's version cannot do this", ProblemKind.NOT_SUPPORTED);
+					add(operation, "502", "The target's server, or Kafka Connect, failed", ProblemKind.DATABASE_ERROR);
 				}
-				add(operation, "500", "slot-keeper failed; its log has the cause", "internal-error");
+				add(operation, "500", "slot-keeper failed; its log has the cause", ProblemTypes.INTERNAL_ERROR);
 			});
 		});
 	}
 
-	private static void add(Operation operation, String status, String description, String exampleSlug) {
+	private static void add(Operation operation, String status, String description, ProblemKind kind) {
+		add(operation, status, description, ProblemTypes.of(kind).slug());
+	}
+
+	private static void add(Operation operation, String status, String description, String slug) {
 		if (operation.getResponses().containsKey(status)) {
 			return;
 		}
-		Map<String, Object> example = new LinkedHashMap<>();
-		example.put("type", ApiException.TYPE_PREFIX + exampleSlug);
-		example.put("title", description);
-		example.put("status", Integer.parseInt(status));
-		example.put("detail", "What happened this time, for the operator.");
+		Map<String, Object> problem = new LinkedHashMap<>();
+		problem.put("type", ProblemTypes.TYPE_PREFIX + slug);
+		problem.put("title", description);
+		problem.put("status", Integer.parseInt(status));
+		problem.put("detail", "What happened this time, for the operator.");
 		operation.getResponses()
 			.addApiResponse(status, new ApiResponse().description(description)
 				.content(new Content().addMediaType("application/problem+json",
 						new MediaType().schema(new Schema<>().$ref("#/components/schemas/" + PROBLEM))
-							.example(example))));
+							.example(problem))));
 	}
 
 	private static Schema<?> problemSchema() {

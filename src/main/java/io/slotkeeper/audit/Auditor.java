@@ -1,6 +1,7 @@
 package io.slotkeeper.audit;
 
 import java.time.Clock;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -8,11 +9,13 @@ import java.util.function.Supplier;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.core.context.SecurityContextHolder;
 
-import io.slotkeeper.api.ApiException;
+import io.slotkeeper.api.ProblemTypes;
+import io.slotkeeper.problem.ProblemException;
 
 /**
- * Runs a change asked through the API and records it, whatever it comes to: done, dry-run, refused (an
- * {@link ApiException}) or failed (anything else).
+ * Runs a change asked through the API and records it, whatever it comes to: done, dry-run, refused (a problem whose
+ * kind is a refusal: the request was not acceptable, nothing changed) or failed (the target or a dependency failed,
+ * or anything unexpected).
  */
 public class Auditor {
 
@@ -69,9 +72,9 @@ public class Auditor {
 					summary.lsns(), summary.connector());
 			return result;
 		}
-		catch (ApiException ex) {
-			record(actor, action, target, slot, parameters, "refused", ex.status().value(), ex.getMessage(), Map.of(),
-					null);
+		catch (ProblemException ex) {
+			record(actor, action, target, slot, parameters, ex.kind().refusal() ? "refused" : "failed",
+					ProblemTypes.status(ex.kind()), ex.getMessage(), Map.of(), null);
 			throw ex;
 		}
 		catch (RuntimeException ex) {
@@ -96,6 +99,21 @@ public class Auditor {
 			String outcome, int status, String detail, Map<String, String> lsns, String connector) {
 		this.journal.record(new AuditEntry(this.clock.instant(), actor, action, target, slot, parameters, outcome,
 				status, detail, lsns, connector));
+	}
+
+	/**
+	 * A change's parameters for the journal, in the order given, leaving out those not set.
+	 * @param keyValues names and values, alternating
+	 * @return the parameters whose value is not {@code null}
+	 */
+	public static Map<String, Object> parameters(Object... keyValues) {
+		Map<String, Object> parameters = new LinkedHashMap<>();
+		for (int i = 0; i < keyValues.length; i += 2) {
+			if (keyValues[i + 1] != null) {
+				parameters.put((String) keyValues[i], keyValues[i + 1]);
+			}
+		}
+		return parameters;
 	}
 
 	/**

@@ -29,10 +29,6 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param table table mode: the heartbeat table, {@code table} or {@code schema.table} in lower case; it is quoted
  * @param createTable table mode: create the table ({@code id int primary key, beat_at timestamptz}) when missing
  * @param query query mode: the operator's SQL, run as is; trusted configuration, required in this mode
- * @param statementTimeout longest time one heartbeat statement may run on the server; the client gives up shortly
- * after it, even if the server stops answering
- * @param connectTimeout longest time to open a connection and complete the PostgreSQL handshake (whole seconds,
- * rounded up)
  * @param backoff retry delays after a failure
  * @param unhealthyAfter consecutive failures after which the target's health is DOWN
  * @param ackIntervals intervals within which a consumer's confirmed position must pass a heartbeat for the slot to
@@ -51,8 +47,6 @@ public record HeartbeatProperties(
 		@NotBlank @DefaultValue("public.slotkeeper_heartbeat") String table,
 		@DefaultValue("false") boolean createTable,
 		@NotNull @DefaultValue("") String query,
-		@NotNull @DurationMin(millis = 1) @DefaultValue("5s") Duration statementTimeout,
-		@NotNull @DurationMin(millis = 1) @DefaultValue("5s") Duration connectTimeout,
 		@NotNull @Valid @DefaultValue BackoffProperties backoff,
 		@Min(1) @DefaultValue("3") int unhealthyAfter,
 		@Min(1) @DefaultValue("3") int ackIntervals,

@@ -14,7 +14,8 @@ import org.hibernate.validator.constraints.time.DurationMin;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * One PostgreSQL primary that slot-keeper keeps: where it is, how to log in, and its heartbeat.
+ * One PostgreSQL primary that slot-keeper keeps: where it is, how to log in, its heartbeat, slot policies and
+ * replicas.
  *
  * @param name short name of the target, used in the API, metrics and logs: lower-case letters, digits and dashes,
  * at most 63 characters, starting and ending with a letter or digit
@@ -24,6 +25,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param username role slot-keeper logs in as
  * @param password password of that role, usually from an environment variable or a mounted secret; never logged or
  * shown
+ * @param connection timeouts of every session slot-keeper opens to the target's nodes
  * @param heartbeat heartbeat settings for this target
  * @param slotsPollInterval how often the target's slots are read for metrics and health
  * @param slots slots with a policy of their own, such as the connector to restart after a recreate
@@ -38,6 +40,7 @@ public record TargetProperties(
 				message = "must be a PgJDBC URL starting with jdbc:postgresql:") String url,
 		String username,
 		Secret password,
+		@NotNull @Valid @DefaultValue ConnectionProperties connection,
 		@NotNull @Valid @DefaultValue HeartbeatProperties heartbeat,
 		@NotNull @DurationMin(millis = 1) @DefaultValue("30s") Duration slotsPollInterval,
 		@NotNull @DefaultValue List<@Valid SlotPolicyProperties> slots,
@@ -61,33 +64,6 @@ public record TargetProperties(
 	 */
 	public Optional<SlotPolicyProperties> slotPolicy(String slot) {
 		return this.slots.stream().filter((policy) -> policy.name().equals(slot)).findFirst();
-	}
-
-	/**
-	 * How to reach one node of the target: the primary, or a replica as a target of its own named
-	 * {@code <target>/<replica>}, with the target's timeouts and no heartbeat.
-	 * @param node {@code primary} or a replica's name
-	 * @return the node, empty when the target has no such replica
-	 */
-	public Optional<TargetProperties> node(String node) {
-		if (node == null || PRIMARY.equals(node)) {
-			return Optional.of(this);
-		}
-		return this.replicas.stream()
-			.filter((replica) -> replica.name().equals(node))
-			.findFirst()
-			.map((replica) -> new TargetProperties(this.name + "/" + replica.name(), replica.url(), replica.username(),
-					replica.password(), this.heartbeat, this.slotsPollInterval, this.slots, this.lossWarning, List.of()));
-	}
-
-	/**
-	 * Every node's name: {@code primary}, then the replicas.
-	 * @return the names
-	 */
-	public List<String> nodes() {
-		List<String> nodes = new ArrayList<>(List.of(PRIMARY));
-		this.replicas.forEach((replica) -> nodes.add(replica.name()));
-		return nodes;
 	}
 
 	@Override

@@ -6,7 +6,7 @@ import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.slotkeeper.target.FailureDescription;
+import io.slotkeeper.fleet.FailureDescription;
 
 /**
  * Logs one target's heartbeat failures without flooding: a new failure at WARN (with its stack trace when it is not

@@ -4,26 +4,22 @@ import java.time.Clock;
 
 import io.micrometer.core.instrument.MeterRegistry;
 
+import org.springframework.boot.health.contributor.HealthContributor;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.boot.health.contributor.HealthContributor;
 
-import io.slotkeeper.config.SlotKeeperProperties;
-import io.slotkeeper.target.TargetConnector;
+import io.slotkeeper.fleet.Fleet;
+import io.slotkeeper.fleet.NodeConnector;
 
 /**
- * Wires the heartbeat engine from the configured targets.
+ * Wires the heartbeat engine onto the fleet.
  */
 @Configuration(proxyBeanMethods = false)
 class HeartbeatConfiguration {
 
 	@Bean
-	Heartbeats heartbeats(SlotKeeperProperties properties, TargetConnector connector, MeterRegistry registry) {
-		Clock clock = Clock.systemUTC();
-		return new Heartbeats(properties.targets()
-			.stream()
-			.map((target) -> new TargetHeartbeat(target, connector, registry, clock))
-			.toList());
+	Heartbeats heartbeats(Fleet fleet, NodeConnector connector, MeterRegistry registry) {
+		return new Heartbeats(fleet, connector, registry, Clock.systemUTC());
 	}
 
 	@Bean

@@ -11,6 +11,10 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
+import io.slotkeeper.fleet.Fleet;
+import io.slotkeeper.problem.ProblemException;
+import io.slotkeeper.problem.ProblemKind;
+
 /**
  * The targets and their heartbeats.
  */
@@ -19,9 +23,12 @@ import org.springframework.web.bind.annotation.RestController;
 @Tag(name = "targets", description = "Configured targets and their heartbeats")
 class HeartbeatController {
 
+	private final Fleet fleet;
+
 	private final Heartbeats heartbeats;
 
-	HeartbeatController(Heartbeats heartbeats) {
+	HeartbeatController(Fleet fleet, Heartbeats heartbeats) {
+		this.fleet = fleet;
 		this.heartbeats = heartbeats;
 	}
 
@@ -34,21 +41,29 @@ class HeartbeatController {
 	@GetMapping("/{target}")
 	@Operation(summary = "One target with its heartbeat status")
 	TargetView get(@PathVariable String target) {
-		return TargetView.of(this.heartbeats.get(target));
+		return TargetView.of(heartbeat(target));
 	}
 
 	@PostMapping("/{target}/heartbeat")
 	@Operation(summary = "Write a heartbeat now and return its LSN and duration")
 	HeartbeatResult beat(@PathVariable String target) throws InterruptedException {
-		TargetHeartbeat heartbeat = this.heartbeats.get(target);
-		if (!heartbeat.properties().heartbeat().enabled()) {
-			throw new HeartbeatDisabledException(target);
+		TargetHeartbeat heartbeat = heartbeat(target);
+		if (!heartbeat.target().properties().heartbeat().enabled()) {
+			throw new ProblemException(ProblemKind.HEARTBEAT_DISABLED, "Heartbeats are disabled for target '" + target
+					+ "' (slotkeeper.targets[].heartbeat.enabled=false).").with("target", target);
 		}
 		HeartbeatOutcome outcome = heartbeat.beatNow(this.heartbeats.longestAttempt());
 		if (!outcome.succeeded()) {
-			throw new TargetUnavailableException(target, outcome.failure());
+			throw new ProblemException(ProblemKind.TARGET_UNAVAILABLE,
+					"The heartbeat to target '" + target + "' failed: " + outcome.failure().message())
+				.with("target", target)
+				.with("sqlState", outcome.failure().sqlState());
 		}
 		return new HeartbeatResult(target, outcome.lsn(), HeartbeatStatus.millis(outcome.duration()), outcome.at());
+	}
+
+	private TargetHeartbeat heartbeat(String target) {
+		return this.heartbeats.of(this.fleet.get(target));
 	}
 
 }

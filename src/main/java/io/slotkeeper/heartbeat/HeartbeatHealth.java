@@ -9,6 +9,8 @@ import org.springframework.boot.health.contributor.HealthContributor;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 
+import io.slotkeeper.config.HeartbeatProperties;
+
 /**
  * The {@code heartbeat} health: one child per target, with the target's status as details. It is not part of the
  * liveness or readiness groups, so a target that is down never restarts or unroutes slot-keeper, whose API is how
@@ -24,15 +26,16 @@ final class HeartbeatHealth {
 			return (HealthIndicator) () -> Health.up().withDetail("targets", 0).build();
 		}
 		Map<String, HealthIndicator> children = new LinkedHashMap<>();
-		heartbeats.all().forEach((target) -> children.put(target.name(), () -> health(target)));
+		heartbeats.all().forEach((heartbeat) -> children.put(heartbeat.target().name(), () -> health(heartbeat)));
 		return CompositeHealthContributor.fromMap(children);
 	}
 
-	private static Health health(TargetHeartbeat target) {
-		HeartbeatStatus status = target.status();
+	private static Health health(TargetHeartbeat heartbeat) {
+		HeartbeatStatus status = heartbeat.status();
+		HeartbeatProperties settings = heartbeat.target().properties().heartbeat();
 		Map<String, Object> details = new LinkedHashMap<>();
-		details.put("mode", target.properties().heartbeat().mode().name().toLowerCase());
-		details.put("interval", target.properties().heartbeat().interval().toString());
+		details.put("mode", settings.mode().name().toLowerCase());
+		details.put("interval", settings.interval().toString());
 		putIfPresent(details, "reason", status.reason());
 		putIfPresent(details, "lastSuccessAt", status.lastSuccessAt());
 		putIfPresent(details, "lastLsn", status.lastLsn());

@@ -1,7 +1,7 @@
 package io.slotkeeper.heartbeat;
 
 import java.time.Duration;
-import java.util.function.ToDoubleFunction;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -9,12 +9,16 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 
+import io.slotkeeper.config.HeartbeatProperties;
+import io.slotkeeper.fleet.Ownership;
+import io.slotkeeper.fleet.Target;
+
 /**
  * The meters of one target's heartbeat, tagged {@code target}. In Prometheus they read
  * {@code slotkeeper_heartbeat_emissions_total}, {@code _failures_total}, {@code _connection_attempts_total},
  * {@code _consecutive_failures}, {@code _last_success_timestamp_seconds} (0 before the first success) and
  * {@code _duration_seconds} (successful heartbeats only), {@code _owner} and, for enabled targets,
- * {@code _interval_seconds}.
+ * {@code _interval_seconds}. Gauges read the heartbeat's state and the target's ownership, never the heartbeat.
  */
 final class HeartbeatMetrics {
 
@@ -26,10 +30,8 @@ final class HeartbeatMetrics {
 
 	private final Timer duration;
 
-	<T> HeartbeatMetrics(MeterRegistry registry, String target, Duration interval, T state,
-			ToDoubleFunction<T> consecutiveFailures, ToDoubleFunction<T> lastSuccessEpochSeconds,
-			ToDoubleFunction<T> owner) {
-		Tags tags = Tags.of("target", target);
+	HeartbeatMetrics(MeterRegistry registry, Target target, AtomicReference<HeartbeatState> state) {
+		Tags tags = Tags.of("target", target.name());
 		this.emissions = Counter.builder("slotkeeper.heartbeat.emissions")
 			.description("Heartbeats written")
 			.tags(tags)
@@ -49,22 +51,23 @@ final class HeartbeatMetrics {
 			.minimumExpectedValue(Duration.ofMillis(1))
 			.maximumExpectedValue(Duration.ofSeconds(30))
 			.register(registry);
-		Gauge.builder("slotkeeper.heartbeat.consecutive.failures", state, consecutiveFailures)
+		Gauge.builder("slotkeeper.heartbeat.consecutive.failures", state, (s) -> s.get().consecutiveFailures())
 			.description("Failures since the last successful heartbeat")
 			.tags(tags)
 			.register(registry);
-		Gauge.builder("slotkeeper.heartbeat.last.success.timestamp", state, lastSuccessEpochSeconds)
+		Gauge.builder("slotkeeper.heartbeat.last.success.timestamp", state, (s) -> s.get().lastSuccessEpochSeconds())
 			.description("When the last heartbeat succeeded, in seconds since the epoch; 0 before the first")
 			.baseUnit("seconds")
 			.tags(tags)
 			.register(registry);
-		Gauge.builder("slotkeeper.heartbeat.owner", state, owner)
+		Gauge.builder("slotkeeper.heartbeat.owner", target.ownership(), (Ownership owner) -> owner.owned() ? 1 : 0)
 			.description("1 when this instance owns the target (heartbeats and heals it), 0 when it stands by")
 			.tags(tags)
 			.register(registry);
-		if (interval != null) {
+		HeartbeatProperties settings = target.properties().heartbeat();
+		if (settings.enabled()) {
 			// Alerts compare the time since the last success with each target's own interval.
-			Gauge.builder("slotkeeper.heartbeat.interval", interval, (value) -> value.toNanos() / 1e9)
+			Gauge.builder("slotkeeper.heartbeat.interval", settings.interval(), (value) -> value.toNanos() / 1e9)
 				.description("The target's heartbeat interval; absent while its heartbeat is disabled")
 				.baseUnit("seconds")
 				.tags(tags)

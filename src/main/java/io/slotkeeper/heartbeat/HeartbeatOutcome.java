@@ -3,7 +3,7 @@ package io.slotkeeper.heartbeat;
 import java.time.Duration;
 import java.time.Instant;
 
-import io.slotkeeper.target.FailureDescription;
+import io.slotkeeper.fleet.FailureDescription;
 
 /**
  * The result of one heartbeat attempt.

@@ -16,6 +16,8 @@ import org.slf4j.LoggerFactory;
 
 import org.springframework.context.SmartLifecycle;
 
+import io.slotkeeper.config.HeartbeatProperties;
+
 /**
  * Runs every enabled target's heartbeat on its own schedule. One timer thread only keeps time; each attempt runs on
  * a worker of its own, and a target schedules its next attempt only when its current one has ended, so a dead, slow
@@ -54,7 +56,7 @@ public class HeartbeatScheduler implements SmartLifecycle {
 		this.workers = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS, new SynchronousQueue<>(),
 				threads("heartbeat-"));
 		this.running = true;
-		List<TargetHeartbeat> enabled = this.targets.stream().filter((t) -> t.properties().heartbeat().enabled()).toList();
+		List<TargetHeartbeat> enabled = this.targets.stream().filter((t) -> t.target().properties().heartbeat().enabled()).toList();
 		if (this.targets.isEmpty()) {
 			logger.warn("No targets are configured (slotkeeper.targets is empty): slot-keeper idles");
 		}
@@ -66,8 +68,9 @@ public class HeartbeatScheduler implements SmartLifecycle {
 	}
 
 	private static String describe(TargetHeartbeat target) {
-		return target.name() + " (" + target.properties().heartbeat().mode().name().toLowerCase() + " every "
-				+ target.properties().heartbeat().interval().toMillis() + " ms)";
+		HeartbeatProperties settings = target.target().properties().heartbeat();
+		return target.target().name() + " (" + settings.mode().name().toLowerCase() + " every "
+				+ settings.interval().toMillis() + " ms)";
 	}
 
 	private void schedule(TargetHeartbeat target, Duration delay) {
@@ -92,7 +95,7 @@ public class HeartbeatScheduler implements SmartLifecycle {
 	}
 
 	private void run(TargetHeartbeat target) {
-		Duration next = target.properties().heartbeat().interval();
+		Duration next = target.target().properties().heartbeat().interval();
 		try {
 			next = target.beat().nextAttemptIn();
 		}

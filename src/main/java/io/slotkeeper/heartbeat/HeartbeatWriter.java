@@ -7,7 +7,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 
 import io.slotkeeper.config.HeartbeatProperties;
-import io.slotkeeper.target.SqlIdentifiers;
+import io.slotkeeper.fleet.SqlIdentifiers;
 
 /**
  * Writes one heartbeat into a target in the configured mode and tells the LSN it wrote.

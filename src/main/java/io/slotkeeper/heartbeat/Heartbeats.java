@@ -1,48 +1,52 @@
 package io.slotkeeper.heartbeat;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import io.slotkeeper.config.HeartbeatProperties;
-import io.slotkeeper.target.TargetNotFoundException;
+import io.micrometer.core.instrument.MeterRegistry;
+
+import io.slotkeeper.config.ConnectionProperties;
+import io.slotkeeper.fleet.Fleet;
+import io.slotkeeper.fleet.NodeConnector;
+import io.slotkeeper.fleet.Target;
 
 /**
- * Every target's heartbeat, by name, in configuration order.
+ * The heartbeat of every target of the fleet, in the fleet's order. Targets are found in the fleet; this only says
+ * which heartbeat is a target's.
  */
 public class Heartbeats implements AutoCloseable {
 
-	private final Map<String, TargetHeartbeat> byName = new LinkedHashMap<>();
+	private final Map<Target, TargetHeartbeat> byTarget = new LinkedHashMap<>();
 
 	/**
-	 * Collects the heartbeats.
-	 * @param heartbeats one per target, names unique
+	 * Creates a heartbeat per target; nothing connects until the first attempt.
+	 * @param fleet the targets
+	 * @param connector opens sessions
+	 * @param registry where the meters go
+	 * @param clock the clock for timestamps
 	 */
-	public Heartbeats(Collection<TargetHeartbeat> heartbeats) {
-		heartbeats.forEach((heartbeat) -> this.byName.put(heartbeat.name(), heartbeat));
+	public Heartbeats(Fleet fleet, NodeConnector connector, MeterRegistry registry, Clock clock) {
+		fleet.all().forEach((target) -> this.byTarget.put(target, new TargetHeartbeat(target, connector, registry, clock)));
 	}
 
 	/**
 	 * All heartbeats.
-	 * @return the heartbeats in configuration order
+	 * @return the heartbeats in the fleet's order
 	 */
 	public Collection<TargetHeartbeat> all() {
-		return this.byName.values();
+		return this.byTarget.values();
 	}
 
 	/**
-	 * One target's heartbeat.
-	 * @param name the target's name
-	 * @return the heartbeat
-	 * @throws TargetNotFoundException when no target has that name
+	 * A target's heartbeat.
+	 * @param target a target of the fleet
+	 * @return its heartbeat
 	 */
-	public TargetHeartbeat get(String name) {
-		TargetHeartbeat heartbeat = this.byName.get(name);
-		if (heartbeat == null) {
-			throw new TargetNotFoundException(name);
-		}
-		return heartbeat;
+	public TargetHeartbeat of(Target target) {
+		return this.byTarget.get(target);
 	}
 
 	/**
@@ -50,12 +54,12 @@ public class Heartbeats implements AutoCloseable {
 	 * @return the bound
 	 */
 	public Duration longestAttempt() {
-		return all().stream()
-			.map(TargetHeartbeat::properties)
-			.map((target) -> target.heartbeat())
-			.map((HeartbeatProperties heartbeat) -> heartbeat.connectTimeout()
+		return this.byTarget.keySet()
+			.stream()
+			.map((target) -> target.properties().connection())
+			.map((ConnectionProperties connection) -> connection.connectTimeout()
 				.multipliedBy(2)
-				.plus(heartbeat.statementTimeout())
+				.plus(connection.statementTimeout())
 				.plusSeconds(3))
 			.max(Duration::compareTo)
 			.orElse(Duration.ofSeconds(1));

@@ -1,15 +1,15 @@
 package io.slotkeeper.heartbeat;
 
-import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.time.Clock;
+import java.time.Instant;
 
-import io.slotkeeper.target.FailureDescription;
-import io.slotkeeper.target.TargetSession;
+import io.slotkeeper.fleet.FailureDescription;
+import io.slotkeeper.fleet.NodeSession;
+import io.slotkeeper.fleet.StandbySnapshots;
 
 /**
- * {@code pg_log_standby_snapshot()} on a primary (PostgreSQL 16+): a running-transactions record that lets standby
- * slots be created and move without waiting for the background writer's, at most every 15 s.
+ * The heartbeat's {@code standby-snapshot} option: a {@link StandbySnapshots standby snapshot} after each heartbeat,
+ * or why the server will not log one, for the operator.
  */
 final class StandbySnapshot {
 
@@ -21,20 +21,19 @@ final class StandbySnapshot {
 	/**
 	 * Logs a snapshot.
 	 * @param session a session on the primary
-	 * @param clock the clock for a failure's time
 	 * @return {@code ok}, or why not, for the operator
 	 */
-	static String log(TargetSession session, Clock clock) {
+	static String log(NodeSession session) {
 		if (session.version().major() < 16) {
 			return "not available: pg_log_standby_snapshot() needs PostgreSQL 16 or later, this server is "
 					+ session.version().text();
 		}
-		try (PreparedStatement statement = session.connection().prepareStatement("SELECT pg_log_standby_snapshot()::text")) {
-			statement.execute();
+		try {
+			StandbySnapshots.log(session.connection());
 			return OK;
 		}
 		catch (SQLException ex) {
-			return "refused (SQLState " + ex.getSQLState() + "): " + FailureDescription.of(ex, clock.instant()).message()
+			return "refused (SQLState " + ex.getSQLState() + "): " + FailureDescription.of(ex, Instant.now()).message()
 					+ "; GRANT EXECUTE ON FUNCTION pg_log_standby_snapshot() TO <role> in this database";
 		}
 	}

@@ -1,6 +1,6 @@
 package io.slotkeeper.heartbeat;
 
-import io.slotkeeper.config.TargetProperties;
+import io.slotkeeper.config.HeartbeatProperties;
 
 /**
  * A target as the API shows it: its heartbeat settings and status, never its URL credentials or password.
@@ -15,12 +15,11 @@ import io.slotkeeper.config.TargetProperties;
 public record TargetView(String name, boolean enabled, String mode, String interval, String serverVersion,
 		HeartbeatStatus heartbeat) {
 
-	static TargetView of(TargetHeartbeat target) {
-		TargetProperties properties = target.properties();
-		HeartbeatStatus status = target.status();
-		return new TargetView(properties.name(), properties.heartbeat().enabled(),
-				properties.heartbeat().mode().name().toLowerCase(), properties.heartbeat().interval().toString(),
-				status.serverVersion(), status);
+	static TargetView of(TargetHeartbeat heartbeat) {
+		HeartbeatProperties settings = heartbeat.target().properties().heartbeat();
+		HeartbeatStatus status = heartbeat.status();
+		return new TargetView(heartbeat.target().name(), settings.enabled(), settings.mode().name().toLowerCase(),
+				settings.interval().toString(), status.serverVersion(), status);
 	}
 
 }

@@ -4,6 +4,9 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 
+import io.slotkeeper.slot.changing.SlotSpec;
+import io.slotkeeper.slot.reading.SlotProblems;
+
 /**
  * A slot to create.
  *
@@ -22,7 +25,7 @@ public record CreateSlotRequest(
 	SlotSpec toSpec(String target) {
 		boolean logical = this.type == null || this.type.equals("logical");
 		if (!logical && (this.plugin != null || Boolean.TRUE.equals(this.twoPhase) || Boolean.TRUE.equals(this.failover))) {
-			throw SlotProblem.badRequest(target, this.name, "A physical slot takes no plugin, twoPhase or failover.");
+			throw SlotProblems.badRequest(target, this.name, "A physical slot takes no plugin, twoPhase or failover.");
 		}
 		return new SlotSpec(this.name, logical, logical ? ((this.plugin != null) ? this.plugin : "pgoutput") : null,
 				Boolean.TRUE.equals(this.twoPhase), Boolean.TRUE.equals(this.failover));

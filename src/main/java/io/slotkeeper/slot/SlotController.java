@@ -1,11 +1,9 @@
 package io.slotkeeper.slot;
 
 import java.net.URI;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
-import java.util.function.Supplier;
 
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -17,7 +15,6 @@ import jakarta.validation.Valid;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
 
-import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -32,6 +29,14 @@ import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.config.TargetProperties;
 import io.slotkeeper.connect.ConnectorOutcome;
 import io.slotkeeper.connect.ConnectorStatus;
+import io.slotkeeper.fleet.Fleet;
+import io.slotkeeper.fleet.Target;
+import io.slotkeeper.slot.changing.ChangePlan;
+import io.slotkeeper.slot.changing.RecreateResult;
+import io.slotkeeper.slot.changing.SlotAudit;
+import io.slotkeeper.slot.changing.SlotService;
+import io.slotkeeper.slot.reading.SlotFilter;
+import io.slotkeeper.slot.reading.SlotView;
 
 /**
  * The replication-slot runbook as REST calls. Every change accepts {@code dryRun=true} and is audited.
@@ -52,13 +57,16 @@ class SlotController {
 
 	private static final String NODE_DOC = "primary (default) or a replica's name";
 
+	private final Fleet fleet;
+
 	private final SlotService slots;
 
 	private final SlotReader reader;
 
 	private final Auditor auditor;
 
-	SlotController(SlotService slots, SlotReader reader, Auditor auditor) {
+	SlotController(Fleet fleet, SlotService slots, SlotReader reader, Auditor auditor) {
+		this.fleet = fleet;
 		this.slots = slots;
 		this.reader = reader;
 		this.auditor = auditor;
@@ -73,7 +81,7 @@ class SlotController {
 			@RequestParam(required = false) Boolean active,
 			@Parameter(description = "primary (default), a replica's name, or all") @RequestParam(required = false)
 			@Pattern(regexp = NODE) String node) {
-		return this.reader.list(target, node, new SlotFilter(database, walStatus, active));
+		return this.reader.list(this.fleet.get(target), node, new SlotFilter(database, walStatus, active));
 	}
 
 	@GetMapping("/{slot}")
@@ -81,7 +89,7 @@ class SlotController {
 	SlotView get(@PathVariable @Pattern(regexp = TargetProperties.NAME_PATTERN) String target,
 			@PathVariable @Pattern(regexp = NAME) String slot,
 			@Parameter(description = NODE_DOC) @RequestParam(required = false) @Pattern(regexp = NODE) String node) {
-		return this.reader.get(target, node, slot);
+		return this.reader.get(this.fleet.get(target), node, slot);
 	}
 
 	@PostMapping
@@ -95,16 +103,18 @@ class SlotController {
 			@Valid @RequestBody CreateSlotRequest request,
 			@Parameter(description = NODE_DOC) @RequestParam(required = false) @Pattern(regexp = NODE) String node,
 			@Parameter(description = DRY_RUN) @RequestParam(defaultValue = "false") boolean dryRun) {
-		SlotService.Changed<SlotView> changed = audited("slot.create", target, request.name(),
-				parameters("dryRun", dryRun, "node", node, "type", request.type(), "plugin", request.plugin(), "twoPhase",
-						request.twoPhase(), "failover", request.failover()),
-				() -> this.slots.create(target, node, request, dryRun), 201, (created) -> Map.of());
-		if (changed.plan() != null) {
-			return ResponseEntity.ok(changed.plan());
+		Map<String, Object> parameters = Auditor.parameters("dryRun", dryRun, "node", node, "type", request.type(), "plugin",
+				request.plugin(), "twoPhase", request.twoPhase(), "failover", request.failover());
+		if (dryRun) {
+			return ResponseEntity.ok(planned("slot.create", target, request.name(), parameters,
+					(found) -> this.slots.planCreate(found, node, request.toSpec(target))));
 		}
+		SlotView created = this.auditor.run("slot.create", target, request.name(), parameters,
+				() -> this.slots.create(this.fleet.get(target), node, request.toSpec(target)),
+				(done) -> SlotAudit.done(201));
 		return ResponseEntity.created(URI.create("/api/v1/targets/" + target + "/slots/" + request.name()
 				+ ((node != null) ? "?node=" + node : "")))
-			.body(changed.result());
+			.body(created);
 	}
 
 	@DeleteMapping("/{slot}")
@@ -119,10 +129,16 @@ class SlotController {
 			@RequestParam(defaultValue = "false") boolean force,
 			@Parameter(description = NODE_DOC) @RequestParam(required = false) @Pattern(regexp = NODE) String node,
 			@Parameter(description = DRY_RUN) @RequestParam(defaultValue = "false") boolean dryRun) {
-		SlotService.Changed<Void> changed = audited("slot.drop", target, slot,
-				parameters("force", force, "dryRun", dryRun, "node", node),
-				() -> this.slots.drop(target, node, slot, force, dryRun), 204, (dropped) -> Map.of());
-		return (changed.plan() != null) ? ResponseEntity.ok(changed.plan()) : ResponseEntity.noContent().build();
+		Map<String, Object> parameters = Auditor.parameters("force", force, "dryRun", dryRun, "node", node);
+		if (dryRun) {
+			return ResponseEntity.ok(planned("slot.drop", target, slot, parameters,
+					(found) -> this.slots.planDrop(found, node, slot, force)));
+		}
+		this.auditor.run("slot.drop", target, slot, parameters, () -> {
+			this.slots.drop(this.fleet.get(target), node, slot, force);
+			return slot;
+		}, (dropped) -> SlotAudit.done(204));
+		return ResponseEntity.noContent().build();
 	}
 
 	@PostMapping("/{slot}/recreate")
@@ -138,48 +154,35 @@ class SlotController {
 			@RequestParam(defaultValue = "false") boolean force,
 			@Parameter(description = NODE_DOC) @RequestParam(required = false) @Pattern(regexp = NODE) String node,
 			@Parameter(description = DRY_RUN) @RequestParam(defaultValue = "false") boolean dryRun) {
-		SlotService.Changed<RecreateResult> changed = audited("slot.recreate", target, slot,
-				parameters("force", force, "dryRun", dryRun, "node", node),
-				() -> this.slots.recreate(target, node, slot, force, dryRun),
-				200, SlotAudit::lsns);
-		return ResponseEntity.ok((changed.plan() != null) ? changed.plan() : changed.result());
+		Map<String, Object> parameters = Auditor.parameters("force", force, "dryRun", dryRun, "node", node);
+		if (dryRun) {
+			return ResponseEntity.ok(planned("slot.recreate", target, slot, parameters,
+					(found) -> this.slots.planRecreate(found, node, slot, force)));
+		}
+		return ResponseEntity.ok(this.auditor.run("slot.recreate", target, slot, parameters,
+				() -> this.slots.recreate(this.fleet.get(target), node, slot, force), SlotAudit::recreated));
 	}
 
 	@PostMapping("/{slot}/connector/restart")
 	@Operation(summary = "Restart the slot's Kafka Connect connector and its failed tasks")
 	ConnectorOutcome restartConnector(@PathVariable @Pattern(regexp = TargetProperties.NAME_PATTERN) String target,
 			@PathVariable @Pattern(regexp = NAME) String slot) {
-		return this.auditor.run("connector.restart", target, slot, Map.of(), () -> {
-			ConnectorOutcome outcome = this.slots.restartConnector(target, slot);
-			if (!outcome.restarted()) {
-				throw new ConnectorRestartFailedException(target, slot, outcome);
-			}
-			return outcome;
-		}, (outcome) -> new Auditor.Summary("done", 200, null, Map.of(), SlotAudit.describe(outcome)));
+		return this.auditor.run("connector.restart", target, slot, Map.of(),
+				() -> this.slots.restartConnector(this.fleet.get(target), slot),
+				(outcome) -> new Auditor.Summary("done", 200, null, Map.of(), SlotAudit.describe(outcome)));
 	}
 
 	@GetMapping("/{slot}/connector")
 	@Operation(summary = "The slot's Kafka Connect connector as Kafka Connect sees it")
 	ConnectorStatus connector(@PathVariable @Pattern(regexp = TargetProperties.NAME_PATTERN) String target,
 			@PathVariable @Pattern(regexp = NAME) String slot) {
-		return this.reader.connectorStatus(target, slot);
+		return this.reader.connectorStatus(this.fleet.get(target), slot);
 	}
 
-	private <T> SlotService.Changed<T> audited(String action, String target, String slot,
-			Map<String, Object> parameters, Supplier<SlotService.Changed<T>> change, int status,
-			Function<T, Map<String, String>> lsns) {
-		return this.auditor.run(action, target, slot, parameters, change,
-				(changed) -> SlotAudit.summary(changed, status, (changed.result() != null) ? lsns.apply(changed.result()) : Map.of()));
-	}
-
-	private static Map<String, Object> parameters(Object... keyValues) {
-		Map<String, Object> parameters = new LinkedHashMap<>();
-		for (int i = 0; i < keyValues.length; i += 2) {
-			if (keyValues[i + 1] != null) {
-				parameters.put((String) keyValues[i], keyValues[i + 1]);
-			}
-		}
-		return parameters;
+	private SlotPlan planned(String action, String target, String slot, Map<String, Object> parameters,
+			Function<Target, ChangePlan> plan) {
+		return SlotPlan.of(this.auditor.run(action, target, slot, parameters, () -> plan.apply(this.fleet.get(target)),
+				SlotAudit::planned));
 	}
 
 }

@@ -2,7 +2,8 @@ package io.slotkeeper.slot;
 
 import java.util.List;
 
-import io.slotkeeper.api.ApiException;
+import io.slotkeeper.api.ProblemTypes;
+import io.slotkeeper.slot.changing.ChangePlan;
 
 /**
  * What a change would do, answered for {@code dryRun=true}: nothing ran.
@@ -18,13 +19,13 @@ import io.slotkeeper.api.ApiException;
 public record SlotPlan(boolean dryRun, String action, String target, String slot, List<String> steps,
 		boolean wouldBeRefused, Refusal refusal) {
 
-	static SlotPlan of(String action, String target, String slot, List<String> steps) {
-		return new SlotPlan(true, action, target, slot, List.copyOf(steps), false, null);
-	}
-
-	static SlotPlan refused(String action, String target, String slot, ApiException refusal) {
-		return new SlotPlan(true, action, target, slot, List.of(), true,
-				new Refusal(refusal.status().value(), refusal.type().toString(), refusal.getMessage()));
+	static SlotPlan of(ChangePlan plan) {
+		if (!plan.refused()) {
+			return new SlotPlan(true, plan.action(), plan.target(), plan.slot(), List.copyOf(plan.steps()), false, null);
+		}
+		ProblemTypes.ProblemType type = ProblemTypes.of(plan.refusal().kind());
+		return new SlotPlan(true, plan.action(), plan.target(), plan.slot(), List.of(), true,
+				new Refusal(type.status().value(), type.type().toString(), plan.refusal().getMessage()));
 	}
 
 	/**

@@ -1,5 +1,6 @@
 /**
- * Replication slots: listing by server version, the runbook's changes (create, drop, recreate) with their safety
- * rules and dry runs, the connector restart, slot metrics and health.
+ * Replication slots through the API: the controller, its request and answer types, and the reads it serves. The
+ * work is split by activity: {@code reading} (listing, views, problems), {@code changing} (rules, steps, service)
+ * and {@code watching} (poller, insights, gauges, healer, health).
  */
 package io.slotkeeper.slot;

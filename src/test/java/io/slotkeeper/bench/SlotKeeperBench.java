@@ -45,10 +45,11 @@ import io.slotkeeper.config.TargetProperties;
 import io.slotkeeper.heartbeat.HeartbeatScheduler;
 import io.slotkeeper.heartbeat.Heartbeats;
 import io.slotkeeper.heartbeat.TargetHeartbeat;
-import io.slotkeeper.heartbeat.WrittenBeat;
 import io.slotkeeper.security.TokenHashes;
-import io.slotkeeper.target.Lsn;
-import io.slotkeeper.target.TargetConnector;
+import io.slotkeeper.fleet.Lsn;
+import io.slotkeeper.fleet.BeatLog;
+import io.slotkeeper.fleet.Fleet;
+import io.slotkeeper.fleet.NodeConnector;
 import io.slotkeeper.testbed.ConnectStub;
 import io.slotkeeper.testbed.LogicalConsumer;
 import io.slotkeeper.testbed.PostgresServer;
@@ -258,7 +259,7 @@ class SlotKeeperBench {
 				connections = Integer.parseInt(server.queryForString("postgres",
 						"SELECT count(*) FROM pg_stat_activity WHERE application_name = 'slot-keeper'"));
 				for (TargetHeartbeat heartbeat : engine.heartbeats.all()) {
-					List<WrittenBeat> written = heartbeat.recentBeats();
+					List<BeatLog.Beat> written = heartbeat.target().beats().list();
 					beats += heartbeat.status().emissions();
 					for (int i = 1; i < written.size(); i++) {
 						long gap = Duration.between(written.get(i - 1).at(), written.get(i).at()).toMillis();
@@ -500,16 +501,16 @@ class SlotKeeperBench {
 	 */
 	private static final class Engine implements AutoCloseable {
 
+		final Fleet fleet;
+
 		final Heartbeats heartbeats;
 
 		final HeartbeatScheduler scheduler;
 
 		Engine(List<TargetProperties> targets) {
-			SimpleMeterRegistry registry = new SimpleMeterRegistry();
-			TargetConnector connector = new TargetConnector();
-			this.heartbeats = new Heartbeats(targets.stream()
-				.map((target) -> new TargetHeartbeat(target, connector, registry, Clock.systemUTC()))
-				.toList());
+			NodeConnector connector = new NodeConnector();
+			this.fleet = new Fleet(targets, connector);
+			this.heartbeats = new Heartbeats(this.fleet, connector, new SimpleMeterRegistry(), Clock.systemUTC());
 			this.scheduler = new HeartbeatScheduler(this.heartbeats.all().stream().toList(), this.heartbeats.longestAttempt());
 			this.scheduler.start();
 		}
@@ -518,6 +519,7 @@ class SlotKeeperBench {
 		public void close() {
 			this.scheduler.stop();
 			this.heartbeats.close();
+			this.fleet.close();
 		}
 
 	}

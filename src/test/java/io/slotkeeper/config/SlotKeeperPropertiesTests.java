@@ -37,7 +37,7 @@ class SlotKeeperPropertiesTests {
 				"slotkeeper.targets[0].url=jdbc:postgresql://db:5432/orders");
 
 	@Test
-	void defaultsApplyToEveryHeartbeatSetting() {
+	void defaultsApplyToEveryHeartbeatAndConnectionSetting() {
 		this.runner.run((context) -> {
 			assertThat(context).hasNotFailed();
 			HeartbeatProperties heartbeat = context.getBean(SlotKeeperProperties.class).targets().get(0).heartbeat();
@@ -49,8 +49,9 @@ class SlotKeeperPropertiesTests {
 			assertThat(heartbeat.content()).isEmpty();
 			assertThat(heartbeat.table()).isEqualTo("public.slotkeeper_heartbeat");
 			assertThat(heartbeat.createTable()).isFalse();
-			assertThat(heartbeat.statementTimeout()).isEqualTo(Duration.ofSeconds(5));
-			assertThat(heartbeat.connectTimeout()).isEqualTo(Duration.ofSeconds(5));
+			ConnectionProperties connection = context.getBean(SlotKeeperProperties.class).targets().get(0).connection();
+			assertThat(connection.statementTimeout()).isEqualTo(Duration.ofSeconds(5));
+			assertThat(connection.connectTimeout()).isEqualTo(Duration.ofSeconds(5));
 			assertThat(heartbeat.backoff()).isEqualTo(new BackoffProperties(Duration.ofSeconds(1), Duration.ofSeconds(60), 0.25));
 			assertThat(heartbeat.unhealthyAfter()).isEqualTo(3);
 		});
@@ -76,7 +77,9 @@ class SlotKeeperPropertiesTests {
 			"slotkeeper.targets[0].heartbeat.mode | query | slotkeeper.targets[0].heartbeat.query",
 			"slotkeeper.targets[0].heartbeat.table | public.\"x\";drop | slotkeeper.targets[0].heartbeat.table",
 			"slotkeeper.targets[0].heartbeat.unhealthy-after | 0 | slotkeeper.targets[0].heartbeat.unhealthyAfter",
-			"slotkeeper.targets[0].heartbeat.statement-timeout | 0ms | slotkeeper.targets[0].heartbeat.statementTimeout",
+			"slotkeeper.targets[0].connection.statement-timeout | 0ms | slotkeeper.targets[0].connection.statementTimeout",
+			"slotkeeper.targets[0].connection.connect-timeout | 0ms | slotkeeper.targets[0].connection.connectTimeout",
+			"slotkeeper.targets[0].heartbeat.statement-timeout | 5s | slotkeeper.targets[0].heartbeat.statement-timeout",
 			"slotkeeper.targets[0].heartbeat.intervall | 5s | slotkeeper.targets[0].heartbeat.intervall",
 			"slotkeeper.targets[0].heartbeat.backoff.mini | 5s | slotkeeper.targets[0].heartbeat.backoff.mini",
 			"slotkeeper.targets[0].heartbeat.interval.seconds | 5 | slotkeeper.targets[0].heartbeat.interval.seconds",

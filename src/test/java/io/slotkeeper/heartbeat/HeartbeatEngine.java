@@ -1,12 +1,13 @@
 package io.slotkeeper.heartbeat;
 
 import java.time.Clock;
-import java.util.Arrays;
+import java.util.List;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 import io.slotkeeper.config.TargetProperties;
-import io.slotkeeper.target.TargetConnector;
+import io.slotkeeper.fleet.Fleet;
+import io.slotkeeper.fleet.NodeConnector;
 
 /**
  * The heartbeat engine as the application wires it, without the rest of the application, for tests.
@@ -15,30 +16,31 @@ final class HeartbeatEngine implements AutoCloseable {
 
 	final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
+	final Fleet fleet;
+
 	final Heartbeats heartbeats;
 
 	final HeartbeatScheduler scheduler;
 
-	private HeartbeatEngine(TargetConnector connector, TargetProperties... targets) {
-		this.heartbeats = new Heartbeats(Arrays.stream(targets)
-			.map((target) -> new TargetHeartbeat(target, connector, this.registry, Clock.systemUTC()))
-			.toList());
+	private HeartbeatEngine(NodeConnector connector, TargetProperties... targets) {
+		this.fleet = new Fleet(List.of(targets), connector);
+		this.heartbeats = new Heartbeats(this.fleet, connector, this.registry, Clock.systemUTC());
 		this.scheduler = new HeartbeatScheduler(this.heartbeats.all().stream().toList(),
 				this.heartbeats.longestAttempt());
 	}
 
 	static HeartbeatEngine started(TargetProperties... targets) {
-		return started(new TargetConnector(), targets);
+		return started(new NodeConnector(), targets);
 	}
 
-	static HeartbeatEngine started(TargetConnector connector, TargetProperties... targets) {
+	static HeartbeatEngine started(NodeConnector connector, TargetProperties... targets) {
 		HeartbeatEngine engine = new HeartbeatEngine(connector, targets);
 		engine.scheduler.start();
 		return engine;
 	}
 
 	TargetHeartbeat target(String name) {
-		return this.heartbeats.get(name);
+		return this.heartbeats.of(this.fleet.get(name));
 	}
 
 	HeartbeatStatus status(String name) {
@@ -49,6 +51,7 @@ final class HeartbeatEngine implements AutoCloseable {
 	public void close() {
 		this.scheduler.stop();
 		this.heartbeats.close();
+		this.fleet.close();
 	}
 
 }

@@ -13,9 +13,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
 
-import io.slotkeeper.config.TargetProperties;
-import io.slotkeeper.target.TargetConnector;
-import io.slotkeeper.target.TargetSession;
+import io.slotkeeper.fleet.Node;
+import io.slotkeeper.fleet.NodeConnector;
+import io.slotkeeper.fleet.NodeSession;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.PostgresTestBed;
 
@@ -77,7 +77,7 @@ class HeartbeatFaultTests {
 		try (SilentServer silent = new SilentServer();
 				HeartbeatEngine engine = HeartbeatEngine.started(
 						target("hung", "jdbc:postgresql://127.0.0.1:" + silent.port() + "/x", "heartbeat.enabled",
-								"false", "heartbeat.connect-timeout", "1s"),
+								"false", "connection.connect-timeout", "1s"),
 						target("healthy", this.shared, this.shared.createDatabase(), "heartbeat.interval", "100ms"))) {
 			await().atMost(Duration.ofSeconds(10)).until(() -> engine.status("healthy").emissions() >= 1);
 			long healthyBefore = engine.status("healthy").emissions();
@@ -95,8 +95,8 @@ class HeartbeatFaultTests {
 	void serverFrozenMidSessionFailsWithinStatementTimeoutAndRecovers() {
 		try (PostgresServer server = PostgresTestBed.dedicated(Map.of());
 				HeartbeatEngine engine = HeartbeatEngine.started(target("frozen", server, "postgres",
-						"heartbeat.enabled", "false", "heartbeat.statement-timeout", "500ms",
-						"heartbeat.connect-timeout", "1s"))) {
+						"heartbeat.enabled", "false", "connection.statement-timeout", "500ms",
+						"connection.connect-timeout", "1s"))) {
 			assumeTrue(server.supportsFaults(), "this backend cannot freeze servers");
 			assertThat(engine.target("frozen").beat().succeeded()).isTrue();
 			HeartbeatOutcome outcome;
@@ -139,17 +139,17 @@ class HeartbeatFaultTests {
 	@Test
 	void unexpectedExceptionCountsAsFailureAndTheScheduleGoesOn() {
 		AtomicInteger opens = new AtomicInteger();
-		TargetConnector faulty = new TargetConnector() {
+		NodeConnector faulty = new NodeConnector() {
 			@Override
-			public TargetSession open(TargetProperties target) throws SQLException {
+			public NodeSession open(Node node) throws SQLException {
 				int attempt = opens.incrementAndGet();
-				if (target.name().equals("faulty") && attempt <= 3) {
+				if (node.target().equals("faulty") && attempt <= 3) {
 					throw new IllegalStateException("injected fault " + attempt);
 				}
-				if (target.name().equals("faulty") && attempt == 4) {
+				if (node.target().equals("faulty") && attempt == 4) {
 					throw new StackOverflowError("injected error");
 				}
-				return super.open(target);
+				return super.open(node);
 			}
 		};
 		try (HeartbeatEngine engine = HeartbeatEngine.started(faulty, target("faulty", this.shared,

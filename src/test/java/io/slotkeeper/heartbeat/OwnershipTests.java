@@ -6,7 +6,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import io.slotkeeper.config.TargetProperties;
-import io.slotkeeper.target.AdvisoryLocks;
+import io.slotkeeper.fleet.AdvisoryLocks;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.PostgresTestBed;
 
@@ -53,7 +53,7 @@ class OwnershipTests {
 	}
 
 	private static List<HeartbeatEngine> owners(HeartbeatEngine... engines) {
-		return List.of(engines).stream().filter((engine) -> engine.target("shared").owner()).toList();
+		return List.of(engines).stream().filter((engine) -> engine.fleet.get("shared").ownership().owned()).toList();
 	}
 
 }

@@ -91,6 +91,14 @@ class ReplicaApiTests {
 					.contains("standby_"));
 			await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> operator().get().uri("/api/v1/targets/main")
 				.exchange().expectBody().jsonPath("$.heartbeat.standbySnapshot").isEqualTo("ok"));
+			operator().post().uri("/api/v1/targets/main/slots/on_replica/recreate?node=replica1&force=true").exchange()
+				.expectStatus().isOk().expectBody().jsonPath("$.newSlot.node").isEqualTo("replica1");
+			String scrape = new String(operator().get().uri("/actuator/prometheus").exchange().expectStatus().isOk()
+				.expectBody().returnResult().getResponseBodyContent());
+			assertThat(scrape).as("replica series carry the real target and a node tag, never a made-up target")
+				.doesNotContain("target=\"main/")
+				.containsPattern("slotkeeper_slot_recreations_total\\{[^}]*node=\"replica1\"[^}]*slot=\"on_replica\""
+						+ "[^}]*target=\"main\"[^}]*\\} 1\\.0");
 			operator().delete().uri("/api/v1/targets/main/slots/on_replica?node=replica1").exchange().expectStatus()
 				.isNoContent();
 		}
@@ -102,6 +110,16 @@ class ReplicaApiTests {
 				.exchange().expectBody().jsonPath("$.heartbeat.standbySnapshot")
 				.value((outcome) -> assertThat(String.valueOf(outcome)).startsWith("not available")));
 		}
+	}
+
+	@Test
+	void aProblemOnAReplicaNamesTheTargetAndTheNode() {
+		operator().get().uri("/api/v1/targets/main/slots/not_there?node=replica1").exchange().expectStatus().isNotFound()
+			.expectBody()
+			.jsonPath("$.type").isEqualTo("urn:slotkeeper:problem:slot-not-found")
+			.jsonPath("$.target").isEqualTo("main")
+			.jsonPath("$.node").isEqualTo("replica1")
+			.jsonPath("$.detail").isEqualTo("Replica 'replica1' of target 'main' has no replication slot 'not_there'.");
 	}
 
 	@Test

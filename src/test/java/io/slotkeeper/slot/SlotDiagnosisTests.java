@@ -6,6 +6,7 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
+import io.slotkeeper.slot.watching.SlotInsights;
 import io.slotkeeper.testbed.LogicalConsumer;
 
 import static org.assertj.core.api.Assertions.assertThat;

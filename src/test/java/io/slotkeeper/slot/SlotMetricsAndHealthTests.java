@@ -39,7 +39,10 @@ class SlotMetricsAndHealthTests extends SlotApiTestSupport {
 		operator().post().uri("/api/v1/targets/main/slots/fragile/recreate").exchange().expectStatus().isOk();
 		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
 			String scrape = scrape();
-			assertThat(value(scrape, "slotkeeper_slot_recreations_total", "fragile", "")).isEqualTo(1);
+			assertThat(Pattern.compile("(?m)^slotkeeper_slot_recreations_total\\{database=\"" + DATABASE
+					+ "\",node=\"primary\",slot=\"fragile\",slot_type=\"logical\",target=\"main\"\\} 1\\.0$")
+				.matcher(scrape)
+				.find()).as("the recreation is counted on the primary node in\n%s", scrape).isTrue();
 			assertThat(value(scrape, "slotkeeper_slot_wal_status", "fragile", ",wal_status=\"reserved\"")).isEqualTo(1);
 		});
 		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> client().get().uri("/actuator/health/slots/main")

@@ -8,6 +8,9 @@ import org.springframework.boot.context.properties.source.MapConfigurationProper
 import org.springframework.boot.convert.ApplicationConversionService;
 
 import io.slotkeeper.config.TargetProperties;
+import io.slotkeeper.fleet.Fleet;
+import io.slotkeeper.fleet.Node;
+import io.slotkeeper.fleet.NodeConnector;
 
 /**
  * Builds targets for tests from the same keys and defaults an operator's configuration uses.
@@ -26,15 +29,30 @@ public final class TestTargets {
 	 * @return the target
 	 */
 	public static TargetProperties target(String name, String url, String... keyValues) {
+		String[] all = new String[keyValues.length + 4];
+		all[0] = "name";
+		all[1] = name;
+		all[2] = "url";
+		all[3] = url;
+		System.arraycopy(keyValues, 0, all, 4, keyValues.length);
+		return bind(TargetProperties.class, all);
+	}
+
+	/**
+	 * Any configuration record, bound from keys relative to it with the defaults an operator's configuration gets.
+	 * @param <T> the record's type
+	 * @param type the record's type
+	 * @param keyValues keys and their values, alternating, for example {@code "url", "http://connect:8083"}
+	 * @return the bound record
+	 */
+	public static <T> T bind(Class<T> type, String... keyValues) {
 		Map<String, String> properties = new LinkedHashMap<>();
-		properties.put("t.name", name);
-		properties.put("t.url", url);
 		for (int i = 0; i < keyValues.length; i += 2) {
 			properties.put("t." + keyValues[i], keyValues[i + 1]);
 		}
 		return new Binder(java.util.List.of(new MapConfigurationPropertySource(properties)), null,
 				ApplicationConversionService.getSharedInstance())
-			.bind("t", TargetProperties.class)
+			.bind("t", type)
 			.get();
 	}
 
@@ -56,6 +74,24 @@ public final class TestTargets {
 		}
 		System.arraycopy(keyValues, 0, all, all.length - keyValues.length, keyValues.length);
 		return target(name, server.jdbcUrl(database), all);
+	}
+
+	/**
+	 * A fleet of targets as the application builds it; the caller closes it.
+	 * @param targets the targets
+	 * @return the fleet
+	 */
+	public static Fleet fleet(TargetProperties... targets) {
+		return new Fleet(java.util.List.of(targets), new NodeConnector());
+	}
+
+	/**
+	 * The primary node of a target, for tests that open sessions themselves; its pool is never used.
+	 * @param target the target
+	 * @return the primary
+	 */
+	public static Node primary(TargetProperties target) {
+		return fleet(target).get(target.name()).primary();
 	}
 
 }

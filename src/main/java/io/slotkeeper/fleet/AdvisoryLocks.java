@@ -1,0 +1,90 @@
+package io.slotkeeper.fleet;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+
+/**
+ * PostgreSQL session-level advisory locks that coordinate slot-keeper instances through the target itself: a fixed
+ * 64-bit key per purpose and target, derived from the product's name, so that every instance computes the same one.
+ */
+public final class AdvisoryLocks {
+
+	private AdvisoryLocks() {
+	}
+
+	/**
+	 * The key of the lock held by the instance that owns a target (heartbeats and healing).
+	 * @param target the target's name
+	 * @return the key
+	 */
+	public static long ownerKey(String target) {
+		return key("slot-keeper:owner:" + target);
+	}
+
+	/**
+	 * The key of the lock that serializes slot changes on a target, from any instance.
+	 * @param target the target's name
+	 * @return the key
+	 */
+	public static long changeKey(String target) {
+		return key("slot-keeper:change:" + target);
+	}
+
+	/**
+	 * Takes a lock if it is free, without waiting.
+	 * @param connection the session that will hold it
+	 * @param key the key
+	 * @return whether this session holds it now
+	 * @throws SQLException when the server refuses
+	 */
+	public static boolean tryLock(Connection connection, long key) throws SQLException {
+		return call(connection, "SELECT pg_try_advisory_lock(?)", key);
+	}
+
+	/**
+	 * Takes a lock, waiting at most the session's {@code lock_timeout}.
+	 * @param connection the session that will hold it
+	 * @param key the key
+	 * @throws SQLException when the wait times out (55P03) or the server refuses
+	 */
+	public static void lock(Connection connection, long key) throws SQLException {
+		call(connection, "SELECT pg_advisory_lock(?) IS NULL", key);
+	}
+
+	/**
+	 * Releases a lock this session holds.
+	 * @param connection the session holding it
+	 * @param key the key
+	 * @throws SQLException when the server refuses
+	 */
+	public static void unlock(Connection connection, long key) throws SQLException {
+		call(connection, "SELECT pg_advisory_unlock(?)", key);
+	}
+
+	private static boolean call(Connection connection, String sql, long key) throws SQLException {
+		try (PreparedStatement statement = connection.prepareStatement(sql)) {
+			statement.setLong(1, key);
+			try (ResultSet result = statement.executeQuery()) {
+				result.next();
+				return result.getBoolean(1);
+			}
+		}
+	}
+
+	private static long key(String name) {
+		try {
+			byte[] digest = MessageDigest.getInstance("SHA-256").digest(name.getBytes(StandardCharsets.UTF_8));
+			return ByteBuffer.wrap(digest).getLong();
+		}
+		catch (NoSuchAlgorithmException ex) {
+			throw new IllegalStateException("every Java runtime has SHA-256", ex);
+		}
+	}
+
+}

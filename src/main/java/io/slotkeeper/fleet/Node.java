@@ -1,0 +1,186 @@
+package io.slotkeeper.fleet;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+
+import io.slotkeeper.config.ConnectionProperties;
+import io.slotkeeper.config.Secret;
+import io.slotkeeper.config.TargetProperties;
+
+/**
+ * One server of a target: its primary or a replica. It knows how to reach the server, keeps a small pool for it, and
+ * remembers the version and the identity of the server that answered last.
+ */
+public final class Node implements AutoCloseable {
+
+	private final String target;
+
+	private final String name;
+
+	private final String url;
+
+	private final String username;
+
+	private final Secret password;
+
+	private final ConnectionProperties connection;
+
+	private final NodePool pool;
+
+	private volatile ServerVersion version;
+
+	private volatile ServerIdentity identity;
+
+	Node(String target, String name, String url, String username, Secret password, ConnectionProperties connection,
+			NodeConnector connector) {
+		this.target = target;
+		this.name = name;
+		this.url = url;
+		this.username = username;
+		this.password = password;
+		this.connection = connection;
+		this.pool = new NodePool(this, connector);
+	}
+
+	/**
+	 * The name of the target this node belongs to.
+	 * @return the target's name
+	 */
+	public String target() {
+		return this.target;
+	}
+
+	/**
+	 * The node's name: {@code primary} or the replica's name.
+	 * @return the name
+	 */
+	public String name() {
+		return this.name;
+	}
+
+	/**
+	 * Whether this is the target's primary.
+	 * @return whether it is the primary
+	 */
+	public boolean primary() {
+		return TargetProperties.PRIMARY.equals(this.name);
+	}
+
+	/**
+	 * The node as operators read it in messages.
+	 * @return for example {@code target 'orders'} or {@code replica 'r1' of target 'orders'}
+	 */
+	public String describe() {
+		return primary() ? "target '" + this.target + "'" : "replica '" + this.name + "' of target '" + this.target + "'";
+	}
+
+	/**
+	 * The node as the subject of a sentence.
+	 * @return for example {@code Target 'orders'} or {@code Replica 'r1' of target 'orders'}
+	 */
+	public String subject() {
+		String described = describe();
+		return Character.toUpperCase(described.charAt(0)) + described.substring(1);
+	}
+
+	/**
+	 * The role slot-keeper logs in as.
+	 * @return the role, {@code null} when the URL or the driver's defaults say
+	 */
+	public String username() {
+		return this.username;
+	}
+
+	String url() {
+		return this.url;
+	}
+
+	Secret password() {
+		return this.password;
+	}
+
+	/**
+	 * The timeouts of every session to this node.
+	 * @return the target's connection settings
+	 */
+	public ConnectionProperties connectionProperties() {
+		return this.connection;
+	}
+
+	/**
+	 * The server's version as of the last session opened, {@code null} before one.
+	 * @return the version
+	 */
+	public ServerVersion version() {
+		return this.version;
+	}
+
+	/**
+	 * Which server answered the last session opened, {@code null} before one.
+	 * @return the identity
+	 */
+	public ServerIdentity identity() {
+		return this.identity;
+	}
+
+	void answered(ServerVersion version, ServerIdentity identity) {
+		this.version = version;
+		this.identity = identity;
+	}
+
+	/**
+	 * A pooled connection, to be closed by the caller.
+	 * @return the connection, auto-commit
+	 * @throws SQLException when the node cannot be reached in time
+	 */
+	public Connection connection() throws SQLException {
+		return this.pool.connection();
+	}
+
+	/**
+	 * Runs work on a pooled connection, turning what the driver throws into the problem an operator sees.
+	 * @param <T> what the work returns
+	 * @param work the work
+	 * @return what the work returned
+	 * @throws io.slotkeeper.problem.ProblemException when the node cannot be reached or refuses
+	 */
+	public <T> T withConnection(SqlWork<T> work) {
+		try (Connection connection = connection()) {
+			return work.apply(connection);
+		}
+		catch (SQLException ex) {
+			throw TargetProblems.of(this, ex);
+		}
+	}
+
+	/**
+	 * Closes the node's pool.
+	 */
+	@Override
+	public void close() {
+		this.pool.close();
+	}
+
+	@Override
+	public String toString() {
+		return this.target + "/" + this.name;
+	}
+
+	/**
+	 * Work on a connection.
+	 * @param <T> what it returns
+	 */
+	@FunctionalInterface
+	public interface SqlWork<T> {
+
+		/**
+		 * Does the work.
+		 * @param connection the connection, auto-commit
+		 * @return the result
+		 * @throws SQLException when the server refuses
+		 */
+		T apply(Connection connection) throws SQLException;
+
+	}
+
+}

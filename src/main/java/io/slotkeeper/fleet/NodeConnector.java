@@ -1,0 +1,121 @@
+package io.slotkeeper.fleet;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.util.Properties;
+
+import org.postgresql.Driver;
+import org.postgresql.PGProperty;
+
+import io.slotkeeper.config.ConnectionProperties;
+
+/**
+ * Opens connections to a node so that a server that stops answering cannot hold the caller for ever: PgJDBC connect
+ * and socket timeouts on the client, {@code statement_timeout}, {@code lock_timeout} and
+ * {@code idle_in_transaction_session_timeout} on the server, and {@code application_name=slot-keeper} so that
+ * operators see who is connected. Every session tells the node which server answered.
+ */
+public class NodeConnector {
+
+	/**
+	 * The {@code application_name} of every slot-keeper session.
+	 */
+	public static final String APPLICATION_NAME = "slot-keeper";
+
+	// The socket timeout must outlast the server's statement timeout, so that the server's clear 57014 wins
+	// whenever the server still answers.
+	private static final Duration SOCKET_MARGIN = Duration.ofSeconds(2);
+
+	private static final String SESSION_SETUP = "SELECT set_config('statement_timeout', ?, false),"
+			+ " set_config('lock_timeout', ?, false), set_config('idle_in_transaction_session_timeout', ?, false),"
+			+ " current_setting('server_version_num')::int, current_setting('server_version'),"
+			+ " inet_server_addr()::text, inet_server_port(), pg_postmaster_start_time(), pg_is_in_recovery(),"
+			+ " has_function_privilege('pg_control_checkpoint()', 'EXECUTE')"
+			+ " AND has_function_privilege('pg_control_system()', 'EXECUTE')";
+
+	// A separate statement: the server checks a function's privilege when it plans the call, even one a CASE skips.
+	private static final String CONTROL_FILE = "SELECT (SELECT timeline_id FROM pg_control_checkpoint())::bigint,"
+			+ " (SELECT system_identifier FROM pg_control_system())::text";
+
+	private final Driver driver = new Driver();
+
+	/**
+	 * Opens a session on a node and records on the node which server answered.
+	 * @param node the node
+	 * @return the open session
+	 * @throws SQLException when the node cannot be reached or refuses the session
+	 */
+	public NodeSession open(Node node) throws SQLException {
+		ConnectionProperties timeouts = node.connectionProperties();
+		Properties properties = new Properties();
+		if (node.username() != null) {
+			PGProperty.USER.set(properties, node.username());
+		}
+		if (node.password() != null) {
+			PGProperty.PASSWORD.set(properties, node.password().reveal());
+		}
+		PGProperty.APPLICATION_NAME.set(properties, APPLICATION_NAME);
+		int connectSeconds = wholeSeconds(timeouts.connectTimeout());
+		PGProperty.CONNECT_TIMEOUT.set(properties, connectSeconds);
+		// Until the session is set up only the handshake runs, so the connect timeout bounds every read.
+		PGProperty.SOCKET_TIMEOUT.set(properties, connectSeconds);
+		PGProperty.TCP_KEEP_ALIVE.set(properties, true);
+		// DriverManager would put the URL, which may hold credentials, into its "no suitable driver" message.
+		Connection connection = this.driver.connect(node.url(), properties);
+		if (connection == null) {
+			throw new SQLNonTransientConnectionException("the URL of " + node.describe() + " is not a PgJDBC URL",
+					"08001");
+		}
+		try {
+			ServerVersion version = setUpSession(connection, node, timeouts.statementTimeout());
+			connection.setNetworkTimeout(Runnable::run,
+					Math.toIntExact(timeouts.statementTimeout().plus(SOCKET_MARGIN).toMillis()));
+			return new NodeSession(connection, version);
+		}
+		catch (SQLException | RuntimeException ex) {
+			new NodeSession(connection, null).close();
+			throw ex;
+		}
+	}
+
+	private static ServerVersion setUpSession(Connection connection, Node node, Duration statementTimeout)
+			throws SQLException {
+		String statementMillis = Long.toString(statementTimeout.toMillis());
+		String idleMillis = Long.toString(statementTimeout.multipliedBy(2).toMillis());
+		try (PreparedStatement statement = connection.prepareStatement(SESSION_SETUP)) {
+			statement.setString(1, statementMillis);
+			statement.setString(2, statementMillis);
+			statement.setString(3, idleMillis);
+			try (ResultSet result = statement.executeQuery()) {
+				result.next();
+				ServerVersion version = new ServerVersion(result.getInt(4), result.getString(5));
+				Timestamp started = result.getTimestamp(8);
+				String[] control = result.getBoolean(10) ? controlFile(connection) : new String[2];
+				node.answered(version, new ServerIdentity(result.getString(6), result.getObject(7, Integer.class),
+						(started != null) ? started.toInstant() : null,
+						(control[0] != null) ? Long.valueOf(control[0]) : null, control[1], result.getBoolean(9)));
+				return version;
+			}
+		}
+	}
+
+	// PUBLIC may run pg_control_*() by default, but an administrator can revoke it: the identity then has no timeline.
+	private static String[] controlFile(Connection connection) throws SQLException {
+		try (PreparedStatement statement = connection.prepareStatement(CONTROL_FILE);
+				ResultSet result = statement.executeQuery()) {
+			result.next();
+			return new String[] { result.getString(1), result.getString(2) };
+		}
+	}
+
+	private static int wholeSeconds(Duration duration) {
+		long seconds = duration.toSeconds() + (duration.toNanosPart() > 0 ? 1 : 0);
+		return Math.toIntExact(Math.max(1, seconds));
+	}
+
+}

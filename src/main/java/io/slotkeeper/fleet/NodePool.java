@@ -1,0 +1,85 @@
+package io.slotkeeper.fleet;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+
+import org.springframework.jdbc.datasource.AbstractDataSource;
+
+/**
+ * A node's small connection pool for API calls and slot polling, apart from the heartbeat's own session so that
+ * neither waits for the other. Every pooled connection is opened by {@link NodeConnector}, with its timeouts and
+ * session options. The pool is made on first use and holds no idle connection for long.
+ */
+final class NodePool implements AutoCloseable {
+
+	private static final int MAX_CONNECTIONS = 4;
+
+	private final Node node;
+
+	private final NodeConnector connector;
+
+	private volatile HikariDataSource pool;
+
+	NodePool(Node node, NodeConnector connector) {
+		this.node = node;
+		this.connector = connector;
+	}
+
+	Connection connection() throws SQLException {
+		return pool().getConnection();
+	}
+
+	private HikariDataSource pool() {
+		HikariDataSource current = this.pool;
+		if (current == null) {
+			synchronized (this) {
+				current = this.pool;
+				if (current == null) {
+					current = newPool();
+					this.pool = current;
+				}
+			}
+		}
+		return current;
+	}
+
+	private HikariDataSource newPool() {
+		HikariConfig config = new HikariConfig();
+		config.setPoolName("slot-keeper-" + this.node.target() + (this.node.primary() ? "" : "-" + this.node.name()));
+		config.setDataSource(new AbstractDataSource() {
+
+			@Override
+			public Connection getConnection() throws SQLException {
+				return NodePool.this.connector.open(NodePool.this.node).connection();
+			}
+
+			@Override
+			public Connection getConnection(String username, String password) throws SQLException {
+				return getConnection();
+			}
+
+		});
+		config.setMaximumPoolSize(MAX_CONNECTIONS);
+		config.setMinimumIdle(0);
+		config.setIdleTimeout(Duration.ofSeconds(60).toMillis());
+		Duration connect = this.node.connectionProperties().connectTimeout();
+		config.setConnectionTimeout(connect.multipliedBy(2).plusSeconds(1).toMillis());
+		config.setValidationTimeout(Math.min(connect.toMillis(), Duration.ofSeconds(5).toMillis()));
+		// A node that is down at start-up must not stop slot-keeper: the pool starts empty and fills on demand.
+		config.setInitializationFailTimeout(-1);
+		return new HikariDataSource(config);
+	}
+
+	@Override
+	public synchronized void close() {
+		if (this.pool != null) {
+			this.pool.close();
+			this.pool = null;
+		}
+	}
+
+}

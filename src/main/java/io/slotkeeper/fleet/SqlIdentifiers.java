@@ -1,0 +1,37 @@
+package io.slotkeeper.fleet;
+
+import java.util.regex.Pattern;
+
+/**
+ * Quotes validated SQL identifiers. Values are always bound as parameters; identifiers cannot be, so they are
+ * checked against a strict pattern first and then quoted.
+ */
+public final class SqlIdentifiers {
+
+	private static final Pattern PART = Pattern.compile("^[a-z_][a-z0-9_]{0,62}$");
+
+	private SqlIdentifiers() {
+	}
+
+	/**
+	 * Quotes {@code name} or {@code schema.name}.
+	 * @param qualifiedName one or two lower-case identifiers separated by a dot
+	 * @return the quoted form, for example {@code "public"."slotkeeper_heartbeat"}
+	 * @throws IllegalArgumentException when a part is not a plain lower-case identifier
+	 */
+	public static String quoteQualified(String qualifiedName) {
+		String[] parts = qualifiedName.split("\\.", -1);
+		if (parts.length > 2) {
+			throw new IllegalArgumentException("not a table name: '" + qualifiedName + "'");
+		}
+		StringBuilder quoted = new StringBuilder();
+		for (String part : parts) {
+			if (!PART.matcher(part).matches()) {
+				throw new IllegalArgumentException("not a plain lower-case identifier: '" + part + "'");
+			}
+			quoted.append(quoted.isEmpty() ? "" : ".").append('"').append(part).append('"');
+		}
+		return quoted.toString();
+	}
+
+}

@@ -1,0 +1,162 @@
+package io.slotkeeper.fleet;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import io.slotkeeper.config.ConnectorProperties;
+import io.slotkeeper.config.SlotPolicyProperties;
+import io.slotkeeper.config.TargetProperties;
+import io.slotkeeper.problem.ProblemException;
+import io.slotkeeper.problem.ProblemKind;
+
+/**
+ * One target at run time: its configuration, its primary and replicas as nodes, its slot policies, whether this
+ * instance owns it, and the heartbeats written into it.
+ */
+public final class Target implements AutoCloseable {
+
+	/**
+	 * The node selector that means the primary and every replica.
+	 */
+	public static final String ALL_NODES = "all";
+
+	private final TargetProperties properties;
+
+	private final Node primary;
+
+	private final Map<String, Node> replicas = new LinkedHashMap<>();
+
+	private final Ownership ownership = new Ownership();
+
+	private final BeatLog beats = new BeatLog();
+
+	Target(TargetProperties properties, NodeConnector connector) {
+		this.properties = properties;
+		this.primary = new Node(properties.name(), TargetProperties.PRIMARY, properties.url(), properties.username(),
+				properties.password(), properties.connection(), connector);
+		properties.replicas()
+			.forEach((replica) -> this.replicas.put(replica.name(), new Node(properties.name(), replica.name(),
+					replica.url(), replica.username(), replica.password(), properties.connection(), connector)));
+	}
+
+	/**
+	 * The target's name.
+	 * @return the name
+	 */
+	public String name() {
+		return this.properties.name();
+	}
+
+	/**
+	 * The target's configuration.
+	 * @return the configuration
+	 */
+	public TargetProperties properties() {
+		return this.properties;
+	}
+
+	/**
+	 * The primary, where heartbeats go.
+	 * @return the primary
+	 */
+	public Node primary() {
+		return this.primary;
+	}
+
+	/**
+	 * One node by name.
+	 * @param name {@code primary}, a replica's name, or {@code null} for the primary
+	 * @return the node
+	 * @throws ProblemException ({@link ProblemKind#NODE_NOT_FOUND}) when the target has no such replica
+	 */
+	public Node node(String name) {
+		if (name == null || TargetProperties.PRIMARY.equals(name)) {
+			return this.primary;
+		}
+		Node replica = this.replicas.get(name);
+		if (replica == null) {
+			throw new ProblemException(ProblemKind.NODE_NOT_FOUND, "Target '" + name() + "' has no replica '" + name
+					+ "' (nodes: primary and slotkeeper.targets[].replicas).")
+				.with("target", name());
+		}
+		return replica;
+	}
+
+	/**
+	 * The nodes a selector names.
+	 * @param selector {@value #ALL_NODES} for every node, else as {@link #node(String)}
+	 * @return the nodes, primary first
+	 */
+	public List<Node> nodes(String selector) {
+		if (!ALL_NODES.equals(selector)) {
+			return List.of(node(selector));
+		}
+		List<Node> nodes = new ArrayList<>(List.of(this.primary));
+		nodes.addAll(this.replicas.values());
+		return nodes;
+	}
+
+	/**
+	 * The policy of a slot, if it has one.
+	 * @param slot the slot's name
+	 * @return the policy
+	 */
+	public Optional<SlotPolicyProperties> policy(String slot) {
+		return this.properties.slotPolicy(slot);
+	}
+
+	/**
+	 * The connector that consumes a slot, if one is configured.
+	 * @param slot the slot's name
+	 * @return the connector
+	 */
+	public Optional<ConnectorProperties> connectorOf(String slot) {
+		return policy(slot).map(SlotPolicyProperties::connector);
+	}
+
+	/**
+	 * The connector that consumes a slot.
+	 * @param slot the slot's name
+	 * @return the connector
+	 * @throws ProblemException ({@link ProblemKind#CONNECTOR_NOT_CONFIGURED}) when none is configured
+	 */
+	public ConnectorProperties connector(String slot) {
+		return connectorOf(slot).orElseThrow(() -> new ProblemException(ProblemKind.CONNECTOR_NOT_CONFIGURED,
+				"Slot '" + slot + "' of target '" + name() + "' has no connector in slotkeeper.targets[].slots.")
+			.with("target", name())
+			.with("slot", slot));
+	}
+
+	/**
+	 * Whether this instance owns the target.
+	 * @return the ownership, written by the heartbeat
+	 */
+	public Ownership ownership() {
+		return this.ownership;
+	}
+
+	/**
+	 * The heartbeats this instance wrote lately.
+	 * @return the beat log, written by the heartbeat
+	 */
+	public BeatLog beats() {
+		return this.beats;
+	}
+
+	/**
+	 * Closes every node's pool.
+	 */
+	@Override
+	public void close() {
+		nodes(ALL_NODES).forEach(Node::close);
+	}
+
+	@Override
+	public String toString() {
+		return name();
+	}
+
+}

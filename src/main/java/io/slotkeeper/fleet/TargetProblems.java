@@ -1,0 +1,78 @@
+package io.slotkeeper.fleet;
+
+import java.sql.SQLException;
+import java.time.Instant;
+
+import io.slotkeeper.problem.ProblemException;
+import io.slotkeeper.problem.ProblemKind;
+
+/**
+ * Turns a node's refusal or failure into the problem an operator expects, from its SQLState: 42501 insufficient
+ * privilege (with the REPLICATION hint), 55P03 change in progress, 55006 and 42710 conflict, 42704 no such slot,
+ * 0A000 not supported, 08xxx and 57P01 unavailable, 57014 timed out, anything else a database error. The problem
+ * carries the SQLState and the server's message, never the query.
+ */
+public final class TargetProblems {
+
+	private TargetProblems() {
+	}
+
+	/**
+	 * Maps a failure of a call to a node.
+	 * @param node the node called
+	 * @param failure what the driver threw
+	 * @return the problem to throw
+	 */
+	public static ProblemException of(Node node, SQLException failure) {
+		FailureDescription description = FailureDescription.of(failure, Instant.now());
+		String state = (description.sqlState() != null) ? description.sqlState() : "";
+		String message = description.message();
+		ProblemException problem;
+		if (state.equals("42501")) {
+			return insufficientPrivilege(node, message).with("sqlState", description.sqlState());
+		}
+		else if (state.equals("55P03")) {
+			problem = new ProblemException(ProblemKind.CHANGE_IN_PROGRESS, "Another change to the slots of "
+					+ node.describe() + " is in progress; try again: " + message);
+		}
+		else if (state.equals("55006") || state.equals("42710")) {
+			problem = new ProblemException(ProblemKind.CONFLICT, message);
+		}
+		else if (state.equals("42704")) {
+			problem = new ProblemException(ProblemKind.SLOT_NOT_FOUND, message);
+		}
+		else if (state.equals("0A000")) {
+			problem = new ProblemException(ProblemKind.NOT_SUPPORTED, message);
+		}
+		else if (state.startsWith("08") || state.equals("57P01")) {
+			problem = new ProblemException(ProblemKind.TARGET_UNAVAILABLE,
+					node.subject() + " is unavailable: " + message);
+		}
+		else if (state.equals("57014")) {
+			problem = new ProblemException(ProblemKind.TARGET_TIMEOUT,
+					node.subject() + " did not answer in time: " + message);
+		}
+		else {
+			problem = new ProblemException(ProblemKind.DATABASE_ERROR, message);
+		}
+		return located(problem, node).with("sqlState", description.sqlState());
+	}
+
+	/**
+	 * The role slot-keeper logs in as lacks the REPLICATION attribute that slot changes need.
+	 * @param node the node
+	 * @param message what the server (or the pre-check) said
+	 * @return the problem to throw
+	 */
+	public static ProblemException insufficientPrivilege(Node node, String message) {
+		String role = (node.username() != null) ? node.username() : "<role>";
+		return located(new ProblemException(ProblemKind.INSUFFICIENT_PRIVILEGE, message + ". The role of "
+				+ node.describe() + " needs the REPLICATION attribute to manage slots: ALTER ROLE " + role
+				+ " REPLICATION;"), node);
+	}
+
+	private static ProblemException located(ProblemException problem, Node node) {
+		return problem.with("target", node.target()).with("node", node.primary() ? null : node.name());
+	}
+
+}

@@ -1,0 +1,4 @@
+/**
+ * Problems as the domain reports them: a kind (refusal or failure) and a detail; the API maps them to HTTP.
+ */
+package io.slotkeeper.problem;

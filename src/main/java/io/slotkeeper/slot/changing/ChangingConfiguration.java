@@ -1,0 +1,21 @@
+package io.slotkeeper.slot.changing;
+
+import io.micrometer.core.instrument.MeterRegistry;
+
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import io.slotkeeper.connect.ConnectorClient;
+
+/**
+ * Wires the slot runbook.
+ */
+@Configuration(proxyBeanMethods = false)
+class ChangingConfiguration {
+
+	@Bean
+	SlotService slotService(ConnectorClient connectors, MeterRegistry registry) {
+		return new SlotService(connectors, registry);
+	}
+
+}

@@ -1,0 +1,85 @@
+package io.slotkeeper.slot.changing;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+
+/**
+ * The SQL that changes slots and the session around a change, one place per statement; values are always bound.
+ */
+final class SlotStatements {
+
+	private SlotStatements() {
+	}
+
+	static void create(Connection connection, SlotSpec spec, int major) throws SQLException {
+		String sql;
+		if (!spec.logical()) {
+			sql = "SELECT lsn::text FROM pg_create_physical_replication_slot(?, true, false)";
+		}
+		else if (major >= 17) {
+			sql = "SELECT lsn::text FROM pg_create_logical_replication_slot(?, ?, false, ?, ?)";
+		}
+		else if (major >= 14) {
+			sql = "SELECT lsn::text FROM pg_create_logical_replication_slot(?, ?, false, ?)";
+		}
+		else {
+			sql = "SELECT lsn::text FROM pg_create_logical_replication_slot(?, ?)";
+		}
+		try (PreparedStatement statement = connection.prepareStatement(sql)) {
+			statement.setString(1, spec.name());
+			if (spec.logical()) {
+				statement.setString(2, spec.plugin());
+				if (major >= 14) {
+					statement.setBoolean(3, spec.twoPhase());
+				}
+				if (major >= 17) {
+					statement.setBoolean(4, spec.failover());
+				}
+			}
+			statement.execute();
+		}
+	}
+
+	static void drop(Connection connection, String slot) throws SQLException {
+		try (PreparedStatement statement = connection.prepareStatement("SELECT pg_drop_replication_slot(?)")) {
+			statement.setString(1, slot);
+			statement.execute();
+		}
+	}
+
+	static void terminate(Connection connection, int pid) throws SQLException {
+		try (PreparedStatement statement = connection.prepareStatement("SELECT pg_terminate_backend(?)")) {
+			statement.setInt(1, pid);
+			statement.execute();
+		}
+	}
+
+	static boolean mayUseSlots(Connection connection) throws SQLException {
+		try (PreparedStatement statement = connection
+			.prepareStatement("SELECT rolreplication OR rolsuper FROM pg_roles WHERE rolname = current_user");
+				ResultSet result = statement.executeQuery()) {
+			return result.next() && result.getBoolean(1);
+		}
+	}
+
+	static String currentSetting(Connection connection, String name) throws SQLException {
+		try (PreparedStatement statement = connection.prepareStatement("SELECT current_setting(?)")) {
+			statement.setString(1, name);
+			try (ResultSet result = statement.executeQuery()) {
+				result.next();
+				return result.getString(1);
+			}
+		}
+	}
+
+	static void setSetting(Connection connection, String name, String value) throws SQLException {
+		try (PreparedStatement statement = connection.prepareStatement("SELECT set_config(?, ?, false)")) {
+			statement.setString(1, name);
+			statement.setString(2, value);
+			statement.execute();
+		}
+	}
+
+}

@@ -1,0 +1,129 @@
+package io.slotkeeper.slot.changing;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.OptionalInt;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.slotkeeper.fleet.Node;
+import io.slotkeeper.fleet.StandbySnapshots;
+import io.slotkeeper.fleet.Target;
+import io.slotkeeper.slot.reading.SlotRepository;
+
+/**
+ * The steps a slot change is made of, each with the description a dry run shows.
+ */
+final class SlotSteps {
+
+	private static final int DROP_ATTEMPTS = 20;
+
+	private static final long DROP_RETRY_MILLIS = 50;
+
+	private static final long STANDBY_CREATE_TIMEOUT_MILLIS = 30_000;
+
+	private static final long NUDGE_EVERY_MILLIS = 250;
+
+	private SlotSteps() {
+	}
+
+	static Step terminate(int pid, String slot) {
+		return new Step("terminate backend " + pid + " holding slot " + slot,
+				(connection) -> SlotStatements.terminate(connection, pid));
+	}
+
+	// The consumer's walsender may take a moment to release a slot after its backend is told to end.
+	static Step drop(String slot, OptionalInt endedHolder) {
+		boolean mayBeReleasing = endedHolder.isPresent();
+		return new Step("drop slot " + slot, (connection) -> {
+			for (int attempt = 1;; attempt++) {
+				try {
+					SlotStatements.drop(connection, slot);
+					return;
+				}
+				catch (SQLException ex) {
+					if (!mayBeReleasing || !"55006".equals(ex.getSQLState()) || attempt == DROP_ATTEMPTS) {
+						throw ex;
+					}
+					if (!pause(DROP_RETRY_MILLIS)) {
+						throw ex;
+					}
+				}
+			}
+		});
+	}
+
+	// On a standby, a logical slot is created only once the primary logs a running-transactions record: asking the
+	// primary for one (PostgreSQL 16+, superuser or GRANT) spares waiting up to 15 s for the background writer's.
+	static Runnable nudge(Target target, Node node) {
+		if (node.primary()) {
+			return null;
+		}
+		return () -> {
+			try (Connection connection = target.primary().connection()) {
+				StandbySnapshots.log(connection);
+			}
+			catch (SQLException ex) {
+				// Not allowed or not available: the standby then waits for the primary's own snapshot.
+			}
+		};
+	}
+
+	static Step create(SlotSpec spec, Runnable nudgePrimary) {
+		return new Step(spec.describe(), (connection) -> {
+			if (nudgePrimary == null || !spec.logical() || !SlotRepository.inRecovery(connection)) {
+				SlotStatements.create(connection, spec, SlotRepository.major(connection));
+				return;
+			}
+			createOnStandby(connection, spec, nudgePrimary);
+		});
+	}
+
+	// The creation blocks until a running-transactions record is replayed: nudge the primary until it returns, and
+	// allow it longer than an ordinary statement, since without the nudge it waits for the background writer.
+	private static void createOnStandby(Connection connection, SlotSpec spec, Runnable nudgePrimary)
+			throws SQLException {
+		String usual = SlotStatements.currentSetting(connection, "statement_timeout");
+		SlotStatements.setSetting(connection, "statement_timeout", Long.toString(STANDBY_CREATE_TIMEOUT_MILLIS));
+		AtomicBoolean done = new AtomicBoolean();
+		Thread nudger = new Thread(() -> {
+			while (!done.get()) {
+				nudgePrimary.run();
+				if (!pause(NUDGE_EVERY_MILLIS)) {
+					return;
+				}
+			}
+		}, "standby-snapshot-nudge");
+		nudger.setDaemon(true);
+		nudger.start();
+		try {
+			SlotStatements.create(connection, spec, SlotRepository.major(connection));
+		}
+		finally {
+			done.set(true);
+			nudger.interrupt();
+			SlotStatements.setSetting(connection, "statement_timeout", usual);
+		}
+	}
+
+	private static boolean pause(long millis) {
+		try {
+			Thread.sleep(millis);
+			return true;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return false;
+		}
+	}
+
+	record Step(String description, SqlAction action) {
+	}
+
+	@FunctionalInterface
+	interface SqlAction {
+
+		void run(Connection connection) throws SQLException;
+
+	}
+
+}

@@ -1,0 +1,138 @@
+package io.slotkeeper.slot.reading;
+
+import java.time.OffsetDateTime;
+
+/**
+ * A replication slot as {@code pg_replication_slots} shows it, with the WAL it pins. A column the server's version
+ * lacks is {@code null}. Built by name with {@link #builder()}.
+ *
+ * @param slotName the slot's name
+ * @param plugin its output plugin; {@code null} for a physical slot
+ * @param slotType {@code logical} or {@code physical}
+ * @param database its database; {@code null} for a physical slot
+ * @param temporary whether it disappears with its session
+ * @param active whether a consumer is streaming from it
+ * @param activePid the consumer's backend process, when active
+ * @param xmin the oldest transaction it holds back
+ * @param catalogXmin the oldest transaction it holds back for the catalogs
+ * @param restartLsn the oldest WAL it needs; {@code null} once lost
+ * @param confirmedFlushLsn what its consumer confirmed (logical slots)
+ * @param walStatus {@code reserved}, {@code extended}, {@code unreserved} or {@code lost} (PG 13+)
+ * @param safeWalSizeBytes WAL that can still be written before it is at risk; {@code null} when unlimited (PG 13+)
+ * @param twoPhase whether it decodes prepared transactions (PG 14+)
+ * @param conflicting whether it was invalidated by a recovery conflict (PG 16+)
+ * @param inactiveSince since when no consumer streams from it (PG 17+)
+ * @param invalidationReason why it was invalidated, for example {@code wal_removed} (PG 17+)
+ * @param failover whether it is synchronized to standbys (PG 17+)
+ * @param synced whether it was synchronized from the primary (PG 17+)
+ * @param retainedWalBytes WAL it pins: current LSN minus {@code restartLsn}
+ * @param confirmedFlushLagBytes current LSN minus {@code confirmedFlushLsn}
+ */
+public record ReplicationSlot(String slotName, String plugin, String slotType, String database, Boolean temporary,
+		Boolean active, Integer activePid, String xmin, String catalogXmin, String restartLsn,
+		String confirmedFlushLsn, String walStatus, Long safeWalSizeBytes, Boolean twoPhase, Boolean conflicting,
+		OffsetDateTime inactiveSince, String invalidationReason, Boolean failover, Boolean synced,
+		Long retainedWalBytes, Long confirmedFlushLagBytes) {
+
+	/**
+	 * Whether the server invalidated the slot: its WAL is gone, it can never be read again.
+	 * @return whether it is lost or has an invalidation reason
+	 */
+	public boolean invalidated() {
+		return "lost".equals(this.walStatus) || this.invalidationReason != null;
+	}
+
+	/**
+	 * Whether the slot is logical.
+	 * @return whether it is logical
+	 */
+	public boolean logical() {
+		return "logical".equals(this.slotType);
+	}
+
+	/**
+	 * Whether a consumer streams from it now.
+	 * @return whether it is active
+	 */
+	public boolean streaming() {
+		return Boolean.TRUE.equals(this.active);
+	}
+
+	/**
+	 * A builder with every column unset.
+	 * @return the builder
+	 */
+	public static Builder builder() {
+		return new Builder();
+	}
+
+	/**
+	 * Builds a slot by column name; unset columns are {@code null}.
+	 */
+	public static final class Builder {
+
+		private String slotName;
+		private String plugin;
+		private String slotType;
+		private String database;
+		private Boolean temporary;
+		private Boolean active;
+		private Integer activePid;
+		private String xmin;
+		private String catalogXmin;
+		private String restartLsn;
+		private String confirmedFlushLsn;
+		private String walStatus;
+		private Long safeWalSizeBytes;
+		private Boolean twoPhase;
+		private Boolean conflicting;
+		private OffsetDateTime inactiveSince;
+		private String invalidationReason;
+		private Boolean failover;
+		private Boolean synced;
+		private Long retainedWalBytes;
+		private Long confirmedFlushLagBytes;
+
+		private Builder() {
+		}
+
+		// One setter per column, named after the record's component.
+		// @formatter:off
+		public Builder slotName(String value) { this.slotName = value; return this; }
+		public Builder plugin(String value) { this.plugin = value; return this; }
+		public Builder slotType(String value) { this.slotType = value; return this; }
+		public Builder database(String value) { this.database = value; return this; }
+		public Builder temporary(Boolean value) { this.temporary = value; return this; }
+		public Builder active(Boolean value) { this.active = value; return this; }
+		public Builder activePid(Integer value) { this.activePid = value; return this; }
+		public Builder xmin(String value) { this.xmin = value; return this; }
+		public Builder catalogXmin(String value) { this.catalogXmin = value; return this; }
+		public Builder restartLsn(String value) { this.restartLsn = value; return this; }
+		public Builder confirmedFlushLsn(String value) { this.confirmedFlushLsn = value; return this; }
+		public Builder walStatus(String value) { this.walStatus = value; return this; }
+		public Builder safeWalSizeBytes(Long value) { this.safeWalSizeBytes = value; return this; }
+		public Builder twoPhase(Boolean value) { this.twoPhase = value; return this; }
+		public Builder conflicting(Boolean value) { this.conflicting = value; return this; }
+		public Builder inactiveSince(OffsetDateTime value) { this.inactiveSince = value; return this; }
+		public Builder invalidationReason(String value) { this.invalidationReason = value; return this; }
+		public Builder failover(Boolean value) { this.failover = value; return this; }
+		public Builder synced(Boolean value) { this.synced = value; return this; }
+		public Builder retainedWalBytes(Long value) { this.retainedWalBytes = value; return this; }
+		public Builder confirmedFlushLagBytes(Long value) { this.confirmedFlushLagBytes = value; return this; }
+		// @formatter:on
+
+		/**
+		 * The slot.
+		 * @return the slot
+		 */
+		public ReplicationSlot build() {
+			return new ReplicationSlot(this.slotName, this.plugin, this.slotType, this.database, this.temporary,
+					this.active, this.activePid, this.xmin, this.catalogXmin, this.restartLsn, this.confirmedFlushLsn,
+					this.walStatus, this.safeWalSizeBytes, this.twoPhase, this.conflicting, this.inactiveSince,
+					this.invalidationReason, this.failover, this.synced, this.retainedWalBytes,
+					this.confirmedFlushLagBytes);
+		}
+
+	}
+
+}

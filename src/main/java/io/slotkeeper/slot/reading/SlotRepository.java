@@ -1,0 +1,193 @@
+package io.slotkeeper.slot.reading;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import io.slotkeeper.fleet.Node;
+
+/**
+ * The SQL that reads slots, one place per query. The listing names only the columns the server's version has; the
+ * others are selected as typed NULLs so that every version reads the same way. Values are always bound.
+ */
+public final class SlotRepository {
+
+	// On a standby the WAL position is what it has replayed; pg_current_wal_lsn() fails during recovery.
+	private static final String CURRENT_LSN = "(CASE WHEN pg_is_in_recovery() THEN pg_last_wal_replay_lsn()"
+			+ " ELSE pg_current_wal_lsn() END)";
+
+	private SlotRepository() {
+	}
+
+	/**
+	 * The listing query for a server version.
+	 * @param major the server's major version
+	 * @param oneSlot whether to select one slot by a bound name
+	 * @return the query
+	 */
+	public static String listing(int major, boolean oneSlot) {
+		return "SELECT slot_name, plugin, slot_type, database, temporary, active, active_pid, xmin::text,"
+				+ " catalog_xmin::text, restart_lsn::text, confirmed_flush_lsn::text, "
+				+ column(major, 13, "wal_status", "text") + ", " + column(major, 13, "safe_wal_size", "bigint") + ", "
+				+ column(major, 14, "two_phase", "boolean") + ", " + column(major, 16, "conflicting", "boolean") + ", "
+				+ column(major, 17, "inactive_since", "timestamptz") + ", "
+				+ column(major, 17, "invalidation_reason", "text") + ", " + column(major, 17, "failover", "boolean")
+				+ ", " + column(major, 17, "synced", "boolean") + ","
+				+ " (" + CURRENT_LSN + " - restart_lsn)::bigint AS retained_wal,"
+				+ " (" + CURRENT_LSN + " - confirmed_flush_lsn)::bigint AS confirmed_flush_lag"
+				+ " FROM pg_replication_slots" + (oneSlot ? " WHERE slot_name = ?" : "") + " ORDER BY slot_name";
+	}
+
+	private static String column(int major, int since, String name, String type) {
+		return (major >= since) ? name : "NULL::" + type + " AS " + name;
+	}
+
+	/**
+	 * Every slot of the server.
+	 * @param connection a connection to the node
+	 * @return the slots by name
+	 * @throws SQLException when the server refuses
+	 */
+	public static List<ReplicationSlot> list(Connection connection) throws SQLException {
+		try (PreparedStatement statement = connection.prepareStatement(listing(major(connection), false))) {
+			return read(statement);
+		}
+	}
+
+	/**
+	 * One slot.
+	 * @param connection a connection to the node
+	 * @param slot the slot's name
+	 * @return the slot, empty when the server has none of that name
+	 * @throws SQLException when the server refuses
+	 */
+	public static Optional<ReplicationSlot> find(Connection connection, String slot) throws SQLException {
+		try (PreparedStatement statement = connection.prepareStatement(listing(major(connection), true))) {
+			statement.setString(1, slot);
+			return read(statement).stream().findFirst();
+		}
+	}
+
+	/**
+	 * One slot that must exist.
+	 * @param connection a connection to the node
+	 * @param node the node, named in the problem
+	 * @param slot the slot's name
+	 * @return the slot
+	 * @throws SQLException when the server refuses
+	 * @throws io.slotkeeper.problem.ProblemException when the node has no such slot
+	 */
+	public static ReplicationSlot require(Connection connection, Node node, String slot) throws SQLException {
+		return find(connection, slot).orElseThrow(() -> SlotProblems.notFound(node, slot));
+	}
+
+	/**
+	 * What a poll reads, on one connection: the slots, the database the session is in, and the walsenders' commands.
+	 * @param connection a connection to the node
+	 * @return the poll
+	 * @throws SQLException when the server refuses
+	 */
+	public static Poll poll(Connection connection) throws SQLException {
+		return new Poll(list(connection), currentDatabase(connection), walsenderCommands(connection));
+	}
+
+	/**
+	 * One poll's reading.
+	 * @param slots every slot of the server
+	 * @param database the database the target connects to
+	 * @param walsenderCommands the last command of each walsender, by process
+	 */
+	public record Poll(List<ReplicationSlot> slots, String database, Map<Integer, String> walsenderCommands) {
+	}
+
+	// For a logical consumer the command is its START_REPLICATION with the options it asked for. Other roles'
+	// sessions show only to a superuser or a member of pg_read_all_stats.
+	private static Map<Integer, String> walsenderCommands(Connection connection) throws SQLException {
+		Map<Integer, String> commands = new HashMap<>();
+		try (PreparedStatement statement = connection
+			.prepareStatement("SELECT pid, query FROM pg_stat_activity WHERE backend_type = 'walsender'");
+				ResultSet row = statement.executeQuery()) {
+			while (row.next()) {
+				commands.put(row.getInt(1), row.getString(2));
+			}
+		}
+		return commands;
+	}
+
+	/**
+	 * The server's major version.
+	 * @param connection a connection to the node
+	 * @return for example 17
+	 * @throws SQLException when the driver cannot tell
+	 */
+	public static int major(Connection connection) throws SQLException {
+		return connection.getMetaData().getDatabaseMajorVersion();
+	}
+
+	/**
+	 * Whether the server is a standby.
+	 * @param connection a connection to the node
+	 * @return whether it is in recovery
+	 * @throws SQLException when the server refuses
+	 */
+	public static boolean inRecovery(Connection connection) throws SQLException {
+		return "t".equals(queryForString(connection, "SELECT pg_is_in_recovery()"));
+	}
+
+	/**
+	 * The database the session is in.
+	 * @param connection a connection to the node
+	 * @return the database's name
+	 * @throws SQLException when the server refuses
+	 */
+	public static String currentDatabase(Connection connection) throws SQLException {
+		return queryForString(connection, "SELECT current_database()");
+	}
+
+	private static String queryForString(Connection connection, String sql) throws SQLException {
+		try (PreparedStatement statement = connection.prepareStatement(sql); ResultSet result = statement.executeQuery()) {
+			result.next();
+			return result.getString(1);
+		}
+	}
+
+	private static List<ReplicationSlot> read(PreparedStatement statement) throws SQLException {
+		List<ReplicationSlot> slots = new ArrayList<>();
+		try (ResultSet row = statement.executeQuery()) {
+			while (row.next()) {
+				slots.add(ReplicationSlot.builder()
+					.slotName(row.getString("slot_name"))
+					.plugin(row.getString("plugin"))
+					.slotType(row.getString("slot_type"))
+					.database(row.getString("database"))
+					.temporary(row.getObject("temporary", Boolean.class))
+					.active(row.getObject("active", Boolean.class))
+					.activePid(row.getObject("active_pid", Integer.class))
+					.xmin(row.getString("xmin"))
+					.catalogXmin(row.getString("catalog_xmin"))
+					.restartLsn(row.getString("restart_lsn"))
+					.confirmedFlushLsn(row.getString("confirmed_flush_lsn"))
+					.walStatus(row.getString("wal_status"))
+					.safeWalSizeBytes(row.getObject("safe_wal_size", Long.class))
+					.twoPhase(row.getObject("two_phase", Boolean.class))
+					.conflicting(row.getObject("conflicting", Boolean.class))
+					.inactiveSince(row.getObject("inactive_since", OffsetDateTime.class))
+					.invalidationReason(row.getString("invalidation_reason"))
+					.failover(row.getObject("failover", Boolean.class))
+					.synced(row.getObject("synced", Boolean.class))
+					.retainedWalBytes(row.getObject("retained_wal", Long.class))
+					.confirmedFlushLagBytes(row.getObject("confirmed_flush_lag", Long.class))
+					.build());
+			}
+		}
+		return slots;
+	}
+
+}

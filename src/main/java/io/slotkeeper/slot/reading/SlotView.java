@@ -1,0 +1,47 @@
+package io.slotkeeper.slot.reading;
+
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
+
+import io.slotkeeper.connect.ConnectorStatus;
+
+/**
+ * A replication slot as the API shows it: where it lives, what the server says of it, what slot-keeper concluded
+ * and its connector's status. The server's columns and the conclusions are flattened into one JSON object.
+ *
+ * @param node where the slot lives: {@code primary} or a replica's name
+ * @param slot the slot as the server shows it
+ * @param insight what the last poll concluded, {@link SlotInsight#NONE} when nothing
+ * @param connector its Kafka Connect connector's status, when one is configured
+ */
+public record SlotView(String node, @JsonUnwrapped ReplicationSlot slot, @JsonUnwrapped SlotInsight insight,
+		ConnectorStatus connector) {
+
+	/**
+	 * A slot as read from a node, with nothing concluded yet.
+	 * @param node the node's name
+	 * @param slot the slot
+	 * @return the view
+	 */
+	public static SlotView of(String node, ReplicationSlot slot) {
+		return new SlotView(node, slot, SlotInsight.NONE, null);
+	}
+
+	/**
+	 * This view with what a poll concluded.
+	 * @param concluded the insight
+	 * @return a new view
+	 */
+	public SlotView withInsight(SlotInsight concluded) {
+		return new SlotView(this.node, this.slot, concluded, this.connector);
+	}
+
+	/**
+	 * This view with its connector's status.
+	 * @param status the status
+	 * @return a new view
+	 */
+	public SlotView withConnector(ConnectorStatus status) {
+		return new SlotView(this.node, this.slot, this.insight, status);
+	}
+
+}

@@ -1,0 +1,147 @@
+package io.slotkeeper.slot.watching;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.MultiGauge;
+import io.micrometer.core.instrument.Tags;
+
+import io.slotkeeper.config.TargetProperties;
+import io.slotkeeper.slot.reading.ReplicationSlot;
+import io.slotkeeper.slot.reading.SlotTags;
+import io.slotkeeper.slot.reading.SlotView;
+
+/**
+ * The slot gauges of one target's primary, rewritten after each poll so that the meters of slots that disappeared go with them:
+ * {@code slotkeeper_slot_retained_wal_bytes}, {@code _safe_wal_size_bytes} (absent when unlimited),
+ * {@code _active}, {@code _wal_status{wal_status}} (1 for the current status, 0 for the others) and
+ * {@code _inactive_seconds}, {@code _heartbeat_acknowledged} and {@code _seconds_to_loss} (each absent while
+ * unknown); also removes {@code slotkeeper_slot_recreations_total} of a primary's slot that is gone.
+ */
+final class SlotGauges {
+
+	private static final List<String> WAL_STATUSES = List.of("reserved", "extended", "unreserved", "lost");
+
+	private final String target;
+
+	private final MeterRegistry registry;
+
+	private final MultiGauge retained;
+
+	private final MultiGauge safeWalSize;
+
+	private final MultiGauge active;
+
+	private final MultiGauge walStatus;
+
+	private final MultiGauge inactive;
+
+	private final MultiGauge acknowledged;
+
+	private final MultiGauge secondsToLoss;
+
+	// Before PostgreSQL 17 the server does not say since when a slot is inactive: the poller remembers it.
+	private final Map<String, Instant> inactiveSince = new HashMap<>();
+
+	private Set<String> known = Set.of();
+
+	SlotGauges(String target, MeterRegistry registry) {
+		this.target = target;
+		this.registry = registry;
+		this.retained = MultiGauge.builder("slotkeeper.slot.retained.wal")
+			.description("WAL the slot pins: current LSN minus restart_lsn")
+			.baseUnit("bytes")
+			.register(registry);
+		this.safeWalSize = MultiGauge.builder("slotkeeper.slot.safe.wal.size")
+			.description("WAL that can still be written before the slot is at risk (max_slot_wal_keep_size)")
+			.baseUnit("bytes")
+			.register(registry);
+		this.active = MultiGauge.builder("slotkeeper.slot.active")
+			.description("1 while a consumer streams from the slot")
+			.register(registry);
+		this.walStatus = MultiGauge.builder("slotkeeper.slot.wal.status")
+			.description("1 for the slot's current wal_status, 0 for the others")
+			.register(registry);
+		this.inactive = MultiGauge.builder("slotkeeper.slot.inactive")
+			.description("How long no consumer has streamed from the slot; 0 while active")
+			.baseUnit("seconds")
+			.register(registry);
+		this.acknowledged = MultiGauge.builder("slotkeeper.slot.heartbeat.acknowledged")
+			.description("1 when the slot's consumer confirmed past the heartbeat due by now, 0 when it did not")
+			.register(registry);
+		// No base unit: the name already says seconds, and Prometheus would append it again.
+		this.secondsToLoss = MultiGauge.builder("slotkeeper.slot.seconds.to.loss")
+			.description("Estimated seconds until the slot is lost, at the rate its safe_wal_size shrinks")
+			.register(registry);
+	}
+
+	void update(List<SlotView> slots, Instant now) {
+		List<MultiGauge.Row<?>> retainedRows = new ArrayList<>();
+		List<MultiGauge.Row<?>> safeRows = new ArrayList<>();
+		List<MultiGauge.Row<?>> activeRows = new ArrayList<>();
+		List<MultiGauge.Row<?>> statusRows = new ArrayList<>();
+		List<MultiGauge.Row<?>> inactiveRows = new ArrayList<>();
+		List<MultiGauge.Row<?>> acknowledgedRows = new ArrayList<>();
+		List<MultiGauge.Row<?>> lossRows = new ArrayList<>();
+		Set<String> names = new HashSet<>();
+		for (SlotView view : slots) {
+			ReplicationSlot slot = view.slot();
+			Tags tags = SlotTags.of(this.target, slot);
+			names.add(slot.slotName());
+			if (slot.retainedWalBytes() != null) {
+				retainedRows.add(MultiGauge.Row.of(tags, slot.retainedWalBytes()));
+			}
+			if (slot.safeWalSizeBytes() != null) {
+				safeRows.add(MultiGauge.Row.of(tags, slot.safeWalSizeBytes()));
+			}
+			boolean isActive = slot.streaming();
+			activeRows.add(MultiGauge.Row.of(tags, isActive ? 1 : 0));
+			for (String status : WAL_STATUSES) {
+				statusRows.add(MultiGauge.Row.of(tags.and("wal_status", status), status.equals(slot.walStatus()) ? 1 : 0));
+			}
+			inactiveRows.add(MultiGauge.Row.of(tags, inactiveSeconds(slot, isActive, now)));
+			if (view.insight().heartbeatAcknowledged() != null) {
+				acknowledgedRows.add(MultiGauge.Row.of(tags, view.insight().heartbeatAcknowledged() ? 1 : 0));
+			}
+			if (view.insight().secondsToLoss() != null) {
+				lossRows.add(MultiGauge.Row.of(tags, view.insight().secondsToLoss()));
+			}
+		}
+		this.retained.register(retainedRows, true);
+		this.safeWalSize.register(safeRows, true);
+		this.active.register(activeRows, true);
+		this.walStatus.register(statusRows, true);
+		this.inactive.register(inactiveRows, true);
+		this.acknowledged.register(acknowledgedRows, true);
+		this.secondsToLoss.register(lossRows, true);
+		this.inactiveSince.keySet().retainAll(names);
+		for (String gone : this.known) {
+			if (!names.contains(gone)) {
+				this.registry.find("slotkeeper.slot.recreations")
+					.tags("target", this.target, "node", TargetProperties.PRIMARY, "slot", gone)
+					.meters()
+					.forEach((Meter meter) -> this.registry.remove(meter));
+			}
+		}
+		this.known = names;
+	}
+
+	private double inactiveSeconds(ReplicationSlot slot, boolean isActive, Instant now) {
+		if (isActive) {
+			this.inactiveSince.remove(slot.slotName());
+			return 0;
+		}
+		Instant since = (slot.inactiveSince() != null) ? slot.inactiveSince().toInstant()
+				: this.inactiveSince.computeIfAbsent(slot.slotName(), (name) -> now);
+		return Math.max(0, Duration.between(since, now).toMillis() / 1000.0);
+	}
+
+}

@@ -1,0 +1,29 @@
+package io.slotkeeper.slot.watching;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.function.Predicate;
+
+import io.slotkeeper.fleet.FailureDescription;
+import io.slotkeeper.slot.reading.ReplicationSlot;
+import io.slotkeeper.slot.reading.SlotView;
+
+/**
+ * One target's slots as of the last poll.
+ *
+ * @param at when the poll ended
+ * @param slots the slots read with what the poll concluded, empty when the poll failed
+ * @param error why the poll failed, {@code null} when it did not
+ */
+public record SlotSnapshot(Instant at, List<SlotView> slots, FailureDescription error) {
+
+	/**
+	 * The names of the slots that match.
+	 * @param which the condition
+	 * @return the names, in the listing's order
+	 */
+	public List<String> named(Predicate<ReplicationSlot> which) {
+		return this.slots.stream().map(SlotView::slot).filter(which).map(ReplicationSlot::slotName).toList();
+	}
+
+}

@@ -1,0 +1,38 @@
+package io.slotkeeper.slot.watching;
+
+import java.time.Clock;
+
+import io.micrometer.core.instrument.MeterRegistry;
+
+import org.springframework.boot.health.contributor.HealthContributor;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import io.slotkeeper.audit.Auditor;
+import io.slotkeeper.fleet.Fleet;
+import io.slotkeeper.slot.changing.SlotService;
+
+/**
+ * Wires the watch over every target's slots: polling, insights, gauges, healing and the {@code slots} health.
+ */
+@Configuration(proxyBeanMethods = false)
+class WatchingConfiguration {
+
+	@Bean
+	SlotInsights slotInsights() {
+		return new SlotInsights();
+	}
+
+	@Bean
+	SlotPoller slotPoller(Fleet fleet, SlotService slots, SlotInsights insights, Auditor auditor,
+			MeterRegistry registry) {
+		Clock clock = Clock.systemUTC();
+		return new SlotPoller(fleet.all(), new SlotHealer(slots, auditor, clock), insights, registry, clock);
+	}
+
+	@Bean
+	HealthContributor slotsHealthContributor(Fleet fleet, SlotPoller poller) {
+		return SlotHealth.of(fleet.all(), poller);
+	}
+
+}

@@ -1,0 +1,25 @@
+package io.slotkeeper.fleet;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+class SqlIdentifiersTests {
+
+	@Test
+	void quotesTableAndSchemaQualifiedTable() {
+		assertThat(SqlIdentifiers.quoteQualified("beats")).isEqualTo("\"beats\"");
+		assertThat(SqlIdentifiers.quoteQualified("public.slotkeeper_heartbeat"))
+			.isEqualTo("\"public\".\"slotkeeper_heartbeat\"");
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "", "a.b.c", "Beats", "x\"; DROP TABLE t; --", "public.", ".t", "1table", "a b" })
+	void refusesAnythingButPlainLowerCaseIdentifiers(String name) {
+		assertThatIllegalArgumentException().isThrownBy(() -> SqlIdentifiers.quoteQualified(name));
+	}
+
+}
