@@ -1,0 +1,110 @@
+package io.slotkeeper.connect;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.Base64;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.web.client.RestClient;
+
+import io.slotkeeper.config.ConnectorProperties;
+import io.slotkeeper.testbed.ConnectStub;
+import io.slotkeeper.testbed.ConnectStub.Answer;
+import io.slotkeeper.testbed.ConnectStub.Request;
+import io.slotkeeper.testbed.TestTargets;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The Kafka Connect client against a local HTTP stand-in that records what it receives and answers from a script.
+ */
+class ConnectorClientTests {
+
+	private final ConnectStub connect = new ConnectStub();
+
+	private final ConnectorClient client = new ConnectorClient(RestClient.builder(), Duration.ofMillis(10));
+
+	@AfterEach
+	void stop() {
+		this.connect.close();
+	}
+
+	private static ConnectorProperties connector(String url, String... keyValues) {
+		String[] all = new String[keyValues.length + 4];
+		all[0] = "url";
+		all[1] = url;
+		all[2] = "name";
+		all[3] = "orders-cdc";
+		System.arraycopy(keyValues, 0, all, 4, keyValues.length);
+		return TestTargets.bind(ConnectorProperties.class, all);
+	}
+
+	@Test
+	void aRestartAsksForTheConnectorAndItsFailedTasksWithBasicAuth() {
+		ConnectorOutcome outcome = this.client.restart(connector(this.connect.url(), "username", "connect", "password",
+				"connect-pw"));
+		assertThat(outcome).isEqualTo(new ConnectorOutcome("orders-cdc", true, 202, 1, null));
+		assertThat(this.connect.requests()).singleElement().isEqualTo(new Request("POST",
+				"/connectors/orders-cdc/restart", "includeTasks=true&onlyFailed=true",
+				"Basic " + Base64.getEncoder().encodeToString("connect:connect-pw".getBytes())));
+	}
+
+	@Test
+	void aRebalanceIsRetriedAndOtherRefusalsAreNot() {
+		this.connect.script(new Answer(409, "{\"message\":\"rebalance in progress\"}"), new Answer(202, "{}"));
+		assertThat(this.client.restart(connector(this.connect.url()))).extracting(ConnectorOutcome::restarted,
+				ConnectorOutcome::attempts).containsExactly(true, 2);
+		this.connect.reset();
+		this.connect.script(new Answer(404, "{\"message\":\"Connector orders-cdc not found\"}"));
+		ConnectorOutcome missing = this.client.restart(connector(this.connect.url()));
+		assertThat(missing.restarted()).isFalse();
+		assertThat(missing.status()).isEqualTo(404);
+		assertThat(missing.attempts()).isEqualTo(1);
+		assertThat(missing.detail()).contains("Kafka Connect answered 404").contains("not found");
+	}
+
+	@Test
+	void aRebalanceThatNeverEndsGivesUpAfterFourAttempts() {
+		for (int i = 0; i < 4; i++) {
+			this.connect.script(new Answer(409, "{}"));
+		}
+		ConnectorOutcome outcome = this.client.restart(connector(this.connect.url()));
+		assertThat(outcome.restarted()).isFalse();
+		assertThat(outcome.attempts()).isEqualTo(4);
+		assertThat(this.connect.requests()).hasSize(4);
+	}
+
+	@Test
+	void anUnreachableKafkaConnectIsReportedNotThrown() throws IOException {
+		int closed;
+		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+			closed = socket.getLocalPort();
+		}
+		ConnectorOutcome outcome = this.client.restart(connector("http://127.0.0.1:" + closed, "timeout", "1s"));
+		assertThat(outcome.restarted()).isFalse();
+		assertThat(outcome.status()).isNull();
+		assertThat(outcome.detail()).startsWith("Kafka Connect could not be reached");
+		assertThat(this.client.status(connector("http://127.0.0.1:" + closed, "timeout", "1s")).error())
+			.startsWith("Kafka Connect could not be read");
+	}
+
+	@Test
+	void theStatusNamesEachTaskWithTheFirstLineOfItsTrace() {
+		this.connect.status("{\"name\":\"orders-cdc\",\"connector\":{\"state\":\"RUNNING\"},\"tasks\":[{\"id\":0,"
+				+ "\"state\":\"FAILED\",\"trace\":\"io.debezium.DebeziumException: Unable to obtain valid replication"
+				+ " slot\\n\\tat io.debezium...\"}]}");
+		ConnectorStatus status = this.client.status(connector(this.connect.url()));
+		assertThat(status.state()).isEqualTo("RUNNING");
+		assertThat(status.error()).isNull();
+		assertThat(status.tasks()).containsExactly(new ConnectorStatus.Task(0, "FAILED",
+				"io.debezium.DebeziumException: Unable to obtain valid replication slot"));
+		this.connect.script(new Answer(404, "{\"message\":\"no such connector\"}"));
+		assertThat(this.client.status(connector(this.connect.url())).error())
+			.isEqualTo("Kafka Connect answered 404: {\"message\":\"no such connector\"}");
+	}
+
+}

@@ -1,0 +1,167 @@
+package io.slotkeeper.slot.watching;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.web.client.RestClient;
+
+import io.slotkeeper.audit.AuditEntry;
+import io.slotkeeper.audit.AuditJournal;
+import io.slotkeeper.audit.Auditor;
+import io.slotkeeper.connect.ConnectorClient;
+import io.slotkeeper.fleet.Target;
+import io.slotkeeper.problem.ProblemException;
+import io.slotkeeper.problem.ProblemKind;
+import io.slotkeeper.slot.changing.RecreateResult;
+import io.slotkeeper.slot.changing.SlotService;
+import io.slotkeeper.slot.reading.ReplicationSlot;
+import io.slotkeeper.slot.reading.SlotView;
+
+import static io.slotkeeper.testbed.TestTargets.fleet;
+import static io.slotkeeper.testbed.TestTargets.target;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Which lost slots healing recreates, and when it stops: decided without a server, the recreate itself recorded
+ * instead of run (the real one is proven in {@code SelfHealingTests}).
+ */
+class SlotHealerTests {
+
+	private final AuditJournal journal = new AuditJournal(100);
+
+	private final SteppingClock clock = new SteppingClock();
+
+	private final RecordingSlots slots = new RecordingSlots();
+
+	private final SlotHealer healer = new SlotHealer(this.slots, new Auditor(this.journal, this.clock), this.clock);
+
+	private final Target target = fleet(target("orders", "jdbc:postgresql://db/orders", "slots[0].name", "healed",
+			"slots[0].on-lost", "recreate", "slots[0].max-recreations-per-hour", "2", "slots[1].name", "watched"))
+		.get("orders");
+
+	private static ReplicationSlot lost(String name) {
+		return ReplicationSlot.builder().slotName(name).slotType("logical").plugin("pgoutput").walStatus("lost").build();
+	}
+
+	@Test
+	void theOwnerRecreatesALostSlotWhosePolicySaysSoAndAuditsItAsSlotKeeper() {
+		this.target.ownership().learnt(true);
+		assertThat(this.healer.heal(this.target, List.of(lost("healed")))).isTrue();
+		assertThat(this.slots.recreated).containsExactly("healed");
+		AuditEntry entry = this.journal.entries().get(0);
+		assertThat(entry.actor()).isEqualTo(SlotHealer.ACTOR);
+		assertThat(entry.action()).isEqualTo("slot.heal");
+		assertThat(entry.outcome()).isEqualTo("done");
+		assertThat(entry.lsns()).containsEntry("skippedFrom", "0/100");
+	}
+
+	@Test
+	void nothingIsRecreatedOnAStandbyInstanceForAnAlertPolicyOrForAHealthySlot() {
+		this.target.ownership().learnt(false);
+		assertThat(this.healer.heal(this.target, List.of(lost("healed")))).isFalse();
+		this.target.ownership().learnt(true);
+		ReplicationSlot healthy = ReplicationSlot.builder().slotName("healed").slotType("logical")
+			.walStatus("reserved").build();
+		assertThat(this.healer.heal(this.target, List.of(lost("watched"), lost("unlisted"), healthy))).isFalse();
+		assertThat(this.slots.recreated).isEmpty();
+		assertThat(this.journal.entries()).isEmpty();
+	}
+
+	@Test
+	void pastItsHourlyBudgetHealingStopsSaysWhyOnceAndResumesAnHourLater() {
+		this.target.ownership().learnt(true);
+		this.healer.heal(this.target, List.of(lost("healed")));
+		this.clock.advance(Duration.ofMinutes(10));
+		this.healer.heal(this.target, List.of(lost("healed")));
+		this.clock.advance(Duration.ofMinutes(10));
+		assertThat(this.healer.heal(this.target, List.of(lost("healed")))).isFalse();
+		this.healer.heal(this.target, List.of(lost("healed")));
+		assertThat(this.slots.recreated).hasSize(2);
+		assertThat(this.healer.stopped("orders")).containsOnlyKeys("healed")
+			.hasValueSatisfying(new org.assertj.core.api.Condition<>(
+					(reason) -> reason.contains("recreated 2 times in the last hour"), "names the count"));
+		assertThat(this.journal.entries()).filteredOn((entry) -> entry.outcome().equals("refused"))
+			.singleElement()
+			.satisfies((refusal) -> assertThat(refusal.status()).isEqualTo(429));
+		this.clock.advance(Duration.ofMinutes(41));
+		assertThat(this.healer.heal(this.target, List.of(lost("healed")))).as("the first recreate left the hour")
+			.isTrue();
+		assertThat(this.healer.stopped("orders")).isEmpty();
+	}
+
+	@Test
+	void aRecreateThatFailsIsAuditedAsFailedAndSpendsNoBudget() {
+		this.target.ownership().learnt(true);
+		this.slots.failWith = new ProblemException(ProblemKind.TARGET_UNAVAILABLE, "Target 'orders' is unavailable");
+		assertThat(this.healer.heal(this.target, List.of(lost("healed")))).isFalse();
+		assertThat(this.journal.entries().get(0).outcome()).isEqualTo("failed");
+		assertThat(this.journal.entries().get(0).status()).isEqualTo(503);
+		this.slots.failWith = null;
+		this.healer.heal(this.target, List.of(lost("healed")));
+		this.healer.heal(this.target, List.of(lost("healed")));
+		assertThat(this.slots.recreated).hasSize(2);
+	}
+
+	/**
+	 * The slot service with its recreate recorded instead of run.
+	 */
+	private static final class RecordingSlots extends SlotService {
+
+		final List<String> recreated = new ArrayList<>();
+
+		ProblemException failWith;
+
+		RecordingSlots() {
+			super(new ConnectorClient(RestClient.builder(), Duration.ofMillis(1)), new SimpleMeterRegistry());
+		}
+
+		@Override
+		public RecreateResult recreate(Target target, String node, String slot, boolean force) {
+			if (this.failWith != null) {
+				throw this.failWith;
+			}
+			this.recreated.add(slot);
+			ReplicationSlot before = ReplicationSlot.builder().slotName(slot).slotType("logical")
+				.confirmedFlushLsn("0/100").build();
+			return new RecreateResult(SlotView.of("primary", before), SlotView.of("primary", before),
+					new RecreateResult.SkippedRange("0/100", "0/200", 256L), null);
+		}
+
+	}
+
+	/**
+	 * A clock that moves only when told.
+	 */
+	private static final class SteppingClock extends Clock {
+
+		private Instant now = Instant.parse("2026-12-01T08:00:00Z");
+
+		void advance(Duration by) {
+			this.now = this.now.plus(by);
+		}
+
+		@Override
+		public Instant instant() {
+			return this.now;
+		}
+
+		@Override
+		public ZoneOffset getZone() {
+			return ZoneOffset.UTC;
+		}
+
+		@Override
+		public Clock withZone(java.time.ZoneId zone) {
+			return this;
+		}
+
+	}
+
+}
