@@ -19,7 +19,10 @@ import org.springframework.validation.annotation.Validated;
  */
 @Validated
 @Consistent
-@ConfigurationProperties(prefix = "slotkeeper", ignoreUnknownFields = false)
+// Unknown keys are refused by StrictBindHandlerAdvisor, at every depth and in every form Spring binds. Spring's own
+// check (ignoreUnknownFields = false) refuses environment variables that Spring itself binds: with
+// SLOTKEEPER_TARGETS_0_LOSS_WARNING=7s the binder sets loss-warning to 7 s, then reports loss.warning as unbound.
+@ConfigurationProperties(prefix = "slotkeeper", ignoreUnknownFields = true)
 public record SlotKeeperProperties(
 		@NotNull @DefaultValue List<@Valid TargetProperties> targets,
 		@NotNull @Valid @DefaultValue @NestedConfigurationProperty ApiProperties api) implements CrossFieldChecked {

@@ -19,13 +19,17 @@ import org.springframework.boot.context.properties.source.ConfigurationPropertyN
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
 import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
 
 /**
  * Refuses any {@code slotkeeper.*} key that no configuration record declares, however deep.
  * <p>
- * {@code ignoreUnknownFields = false} alone does not look inside list elements, so a typo such as
- * {@code slotkeeper.targets[0].heartbeat.intervall} would be silently ignored. This check walks every key under
- * {@code slotkeeper} down the records' components once binding has finished.
+ * It is the one such check: Spring's {@code ignoreUnknownFields = false} does not look inside list elements, so a typo
+ * such as {@code slotkeeper.targets[0].heartbeat.intervall} would be silently ignored. This check walks every key under
+ * {@code slotkeeper} down the records' components once binding has finished. A key from environment variables may
+ * spell a dashed property with underscores ({@code SLOTS_POLL_INTERVAL} for {@code slots-poll-interval}), which Spring
+ * binds: there, consecutive words may together name one component; anywhere else they may not, since Spring would not
+ * bind them.
  */
 public class StrictBindHandlerAdvisor implements ConfigurationPropertiesBindHandlerAdvisor {
 
@@ -51,8 +55,9 @@ public class StrictBindHandlerAdvisor implements ConfigurationPropertiesBindHand
 		List<String> unknown = new ArrayList<>();
 		for (ConfigurationPropertySource source : sources) {
 			if (source instanceof IterableConfigurationPropertySource iterable) {
+				boolean environment = source.getUnderlyingSource() instanceof SystemEnvironmentPropertySource;
 				iterable.filter(ROOT::isAncestorOf).forEach((name) -> {
-					if (!isKnown(name)) {
+					if (!isKnown(name, environment)) {
 						ConfigurationProperty property = iterable.getConfigurationProperty(name);
 						Object origin = (property != null) ? property.getOrigin() : null;
 						unknown.add(name + ((origin != null) ? " (from " + origin + ")" : ""));
@@ -66,33 +71,44 @@ public class StrictBindHandlerAdvisor implements ConfigurationPropertiesBindHand
 		}
 	}
 
-	static boolean isKnown(ConfigurationPropertyName name) {
-		Type type = SlotKeeperProperties.class;
-		for (int i = 1; i < name.getNumberOfElements(); i++) {
-			Class<?> raw = raw(type);
-			if (Map.class.isAssignableFrom(raw)) {
+	/**
+	 * Whether a configuration record declares a key.
+	 * @param name the key, under {@code slotkeeper}
+	 * @param wordsMayJoin whether consecutive elements may together name one component, as in environment variables
+	 * @return whether some component path matches it
+	 */
+	static boolean isKnown(ConfigurationPropertyName name, boolean wordsMayJoin) {
+		return isKnown(SlotKeeperProperties.class, name, 1, wordsMayJoin);
+	}
+
+	private static boolean isKnown(Type type, ConfigurationPropertyName name, int from, boolean wordsMayJoin) {
+		if (from >= name.getNumberOfElements()) {
+			return true;
+		}
+		Class<?> raw = raw(type);
+		if (Map.class.isAssignableFrom(raw)) {
+			return true;
+		}
+		if (Collection.class.isAssignableFrom(raw)) {
+			return name.isNumericIndex(from)
+					&& isKnown(((ParameterizedType) type).getActualTypeArguments()[0], name, from + 1, wordsMayJoin);
+		}
+		if (!raw.isRecord()) {
+			return false;
+		}
+		StringBuilder words = new StringBuilder();
+		int last = wordsMayJoin ? name.getNumberOfElements() : from + 1;
+		for (int to = from; to < last && !name.isNumericIndex(to); to++) {
+			words.append(name.getElement(to, Form.UNIFORM));
+			Optional<RecordComponent> component = component(raw, words.toString());
+			if (component.isPresent() && isKnown(component.get().getGenericType(), name, to + 1, wordsMayJoin)) {
 				return true;
 			}
-			if (Collection.class.isAssignableFrom(raw)) {
-				if (!name.isNumericIndex(i)) {
-					return false;
-				}
-				type = ((ParameterizedType) type).getActualTypeArguments()[0];
-				continue;
-			}
-			Optional<RecordComponent> component = component(raw, name.getElement(i, Form.UNIFORM));
-			if (component.isEmpty()) {
-				return false;
-			}
-			type = component.get().getGenericType();
 		}
-		return true;
+		return false;
 	}
 
 	private static Optional<RecordComponent> component(Class<?> type, String uniformName) {
-		if (!type.isRecord()) {
-			return Optional.empty();
-		}
 		for (RecordComponent component : type.getRecordComponents()) {
 			if (component.getName().toLowerCase().equals(uniformName)) {
 				return Optional.of(component);
