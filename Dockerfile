@@ -24,7 +24,7 @@ COPY --from=build --chown=185:0 /build/extracted/spring-boot-loader/ ./
 COPY --from=build --chown=185:0 /build/extracted/snapshot-dependencies/ ./
 COPY --from=build --chown=185:0 /build/extracted/application/ ./
 USER 185
-EXPOSE 8080
+EXPOSE 8080 9090
 # Nothing is written at run time but to /tmp (an emptyDir in the chart); the configuration is mounted read-only.
 ENV JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError -Djava.io.tmpdir=/tmp" \
     SPRING_CONFIG_ADDITIONAL_LOCATION="optional:file:/etc/slot-keeper/"

@@ -59,7 +59,7 @@ is taken for a slotkeeper.* key, and the list stays whole in one source.
 {{- define "slot-keeper.applicationYaml" -}}
 {{- $targets := list }}
 {{- range $t, $target := .Values.targets }}
-{{- $out := omit $target "password" "slots" }}
+{{- $out := omit $target "password" "slots" "replicas" }}
 {{- if or $target.password $.Values.existingSecret }}
 {{- $_ := set $out "password" (printf "${SK_TARGET_%d_PASSWORD}" $t) }}
 {{- end }}
@@ -78,12 +78,23 @@ is taken for a slotkeeper.* key, and the list stays whole in one source.
 {{- if $slots }}
 {{- $_ := set $out "slots" $slots }}
 {{- end }}
+{{- $replicas := list }}
+{{- range $r, $replica := ($target.replicas | default list) }}
+{{- $replicaOut := omit $replica "password" }}
+{{- if or $replica.password $.Values.existingSecret }}
+{{- $_ := set $replicaOut "password" (printf "${SK_TARGET_%d_REPLICA_%d_PASSWORD}" $t $r) }}
+{{- end }}
+{{- $replicas = append $replicas $replicaOut }}
+{{- end }}
+{{- if $replicas }}
+{{- $_ := set $out "replicas" $replicas }}
+{{- end }}
 {{- $targets = append $targets $out }}
 {{- end }}
 {{- $tokens := list }}
 {{- range $i, $token := .Values.api.tokens }}
 {{- $tokens = append $tokens (dict "name" $token.name "role" $token.role "sha256" (printf "${SK_TOKEN_%d_SHA256}" $i)) }}
 {{- end }}
-{{- $config := dict "slotkeeper" (dict "targets" $targets "api" (dict "tokens" $tokens)) }}
+{{- $config := dict "slotkeeper" (dict "targets" $targets "api" (dict "tokens" $tokens)) "management" (dict "server" (dict "port" .Values.service.managementPort)) }}
 {{- toYaml (mergeOverwrite $config (deepCopy .Values.extraConfig)) }}
 {{- end }}

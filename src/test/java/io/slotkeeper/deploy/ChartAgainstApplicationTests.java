@@ -47,16 +47,20 @@ class ChartAgainstApplicationTests {
 		Files.writeString(config.resolve("application.yaml"), rendered.applicationYaml());
 		// The values the Deployment's secretKeyRefs would feed, under the same variable names.
 		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(SlotKeeperApplication.class).run(
-				"--server.port=0", "--spring.config.additional-location=file:" + config + "/",
+				"--server.port=0", "--management.server.port=0", "--spring.config.additional-location=file:" + config + "/",
 				"--SK_TARGET_0_PASSWORD=orders-password", "--SK_TOKEN_0_SHA256=" + TokenHashes.sha256Hex("token-dash"))) {
 			RestTestClient client = RestTestClient.bindToServer()
 				.baseUrl("http://localhost:" + context.getEnvironment().getProperty("local.server.port"))
 				.build();
+			RestTestClient management = RestTestClient.bindToServer()
+				.baseUrl("http://localhost:" + context.getEnvironment().getProperty("local.management.port"))
+				.build();
+			client.get().uri("/actuator/health").exchange().expectStatus().isNotFound();
 			client.get().uri("/api/v1/targets").header("Authorization", "Bearer token-dash").exchange()
 				.expectStatus().isOk().expectBody().jsonPath("$[0].name").isEqualTo("orders");
 			Map<String, Object> container = get(rendered.one("Deployment"), "spec", "template", "spec", "containers", 0);
 			for (String probe : List.of("startupProbe", "livenessProbe", "readinessProbe")) {
-				client.get().uri((String) get(container, probe, "httpGet", "path")).exchange().expectStatus().isOk();
+				management.get().uri((String) get(container, probe, "httpGet", "path")).exchange().expectStatus().isOk();
 			}
 			Set<String> used = metricNames(rendered.one("PrometheusRule").toString() + rendered.ofKind("ConfigMap")
 				.stream()
@@ -65,7 +69,7 @@ class ChartAgainstApplicationTests {
 			assertThat(used).contains("slotkeeper_heartbeat_consecutive_failures", "slotkeeper_slot_retained_wal_bytes",
 					"slotkeeper_slot_wal_status", "slotkeeper_heartbeat_interval_seconds");
 			await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
-				String scrape = new String(client.get().uri("/actuator/prometheus").exchange().expectStatus().isOk()
+				String scrape = new String(management.get().uri("/actuator/prometheus").exchange().expectStatus().isOk()
 					.expectBody().returnResult().getResponseBodyContent());
 				assertThat(used).allSatisfy((name) -> assertThat(scrape).as("the scrape exports %s", name)
 					.containsPattern("(?m)^" + Pattern.quote(name) + "[{ ]"));

@@ -75,7 +75,8 @@ class HelmChartTests {
 		HelmChart.Rendered rendered = HelmChart.render(values);
 		String configYaml = rendered.applicationYaml();
 		String valuesText = Files.readString(values);
-		for (String secret : List.of("orders-password", "billing-password", "legacy-password", "connect-password")) {
+		for (String secret : List.of("orders-password", "billing-password", "legacy-password", "connect-password",
+				"replica-password")) {
 			if (valuesText.contains(secret)) {
 				assertThat(configYaml).as("ConfigMap of %s", values).doesNotContain(secret);
 				assertThat(rendered.ofKind("Secret")).singleElement()
@@ -100,8 +101,8 @@ class HelmChartTests {
 		List<Map<String, Object>> env = get(rendered.one("Deployment"), "spec", "template", "spec", "containers", 0, "env");
 		assertThat(env).filteredOn((e) -> ((String) e.get("name")).startsWith("SK_"))
 			.extracting((e) -> (String) get(e, "valueFrom", "secretKeyRef", "key"))
-			.containsExactlyInAnyOrder("target-orders-password", "connector-orders-debezium-password",
-					"token-ci-sha256", "token-dashboard-sha256");
+			.containsExactlyInAnyOrder("target-orders-password", "replica-orders-replica1-password",
+					"connector-orders-debezium-password", "token-ci-sha256", "token-dashboard-sha256");
 		assertThat(env).filteredOn((e) -> ((String) e.get("name")).startsWith("SK_"))
 			.allSatisfy((e) -> assertThat((String) get(e, "valueFrom", "secretKeyRef", "name"))
 				.isEqualTo("slot-keeper-credentials"));
@@ -120,6 +121,35 @@ class HelmChartTests {
 	}
 
 	@Test
+	void actuatorIsOnAManagementPortThatOnlyProbesAndMonitoringReach() {
+		HelmChart.Rendered rendered = HelmChart.render(HelmChart.CHART.resolve("ci/route-values.yaml"));
+		assertThat((Object) get(rendered.one("Route"), "spec", "port", "targetPort")).isEqualTo("http");
+		Map<String, Object> container = get(rendered.one("Deployment"), "spec", "template", "spec", "containers", 0);
+		for (String probe : List.of("startupProbe", "livenessProbe", "readinessProbe")) {
+			assertThat((Object) get(container, probe, "httpGet", "port")).isEqualTo("management");
+		}
+		assertThat(rendered.applicationYaml()).contains("management:").contains("port: 9090");
+		List<Map<String, Object>> rules = get(rendered.one("NetworkPolicy"), "spec", "ingress");
+		assertThat(rules).hasSize(2);
+		assertThat((Object) get(rules.get(0), "ports", 0, "port")).isEqualTo("management");
+		assertThat(rules.get(0).toString()).contains("policy-group=monitoring").doesNotContain("policy-group=ingress");
+		assertThat((Object) get(rules.get(1), "ports", 0, "port")).isEqualTo("http");
+		assertThat(rules.get(1).toString()).contains("policy-group=ingress").doesNotContain("policy-group=monitoring");
+		HelmChart.Rendered monitored = HelmChart.render(HelmChart.CHART.resolve("ci/monitoring-values.yaml"));
+		assertThat((Object) get(monitored.one("ServiceMonitor"), "spec", "endpoints", 0, "port")).isEqualTo("management");
+	}
+
+	@Test
+	void aPlainIngressPublishesOnlyTheApiPortAndItsControllerIsAdmitted() {
+		HelmChart.Rendered rendered = HelmChart.render(HelmChart.CHART.resolve("ci/route-values.yaml"),
+				(command) -> command.set("route.enabled", "false").set("ingress.enabled", "true")
+					.set("networkPolicy.ingressControllerNamespaceLabels.kubernetes\\.io/metadata\\.name", "ingress-nginx"));
+		assertThat((Object) get(rendered.one("Ingress"), "spec", "rules", 0, "http", "paths", 0, "backend", "service",
+				"port", "name")).isEqualTo("http");
+		assertThat(rendered.one("NetworkPolicy").toString()).contains("kubernetes.io/metadata.name=ingress-nginx");
+	}
+
+	@Test
 	void severalReplicasGetADisruptionBudgetAndTheCaBundle() {
 		HelmChart.Rendered rendered = HelmChart.render(HelmChart.CHART.resolve("ci/several-targets-values.yaml"));
 		assertThat((Object) get(rendered.one("PodDisruptionBudget"), "spec", "minAvailable")).isEqualTo(1);
@@ -135,7 +165,7 @@ class HelmChartTests {
 			.isEqualTo("/actuator/prometheus");
 		List<Map<String, Object>> rules = get(rendered.one("PrometheusRule"), "spec", "groups", 0, "rules");
 		assertThat(rules).extracting((rule) -> rule.get("alert")).containsExactly("SlotKeeperHeartbeatFailing",
-				"SlotKeeperHeartbeatStale", "ReplicationSlotLost", "ReplicationSlotUnreserved",
+				"SlotKeeperHeartbeatStale", "SlotKeeperTargetUnowned", "SlotKeeperSlotPollStale", "ReplicationSlotLost", "ReplicationSlotUnreserved",
 				"ReplicationSlotRetainedWalHigh", "ReplicationSlotInactive");
 		assertThat(rules).allSatisfy((rule) -> {
 			assertThat((String) get(rule, "annotations", "summary")).isNotBlank();
