@@ -79,6 +79,10 @@ class OpenApiConfiguration {
 					add(operation, "422", "The server's version cannot do this", ProblemKind.NOT_SUPPORTED);
 					add(operation, "502", "The target's server, or Kafka Connect, failed", ProblemKind.DATABASE_ERROR);
 				}
+				if (change && (path.endsWith("/slots/{slot}") || path.endsWith("/recreate"))) {
+					add(operation, "412", "If-Match no longer matches: the slot changed since it was read",
+							ProblemKind.SLOT_CHANGED);
+				}
 				add(operation, "500", "slot-keeper failed; its log has the cause", ProblemTypes.INTERNAL_ERROR);
 			});
 		});

@@ -58,6 +58,7 @@ public final class ProblemTypes {
 				new ProblemType(HttpStatus.FORBIDDEN, "insufficient-privilege", "Insufficient privilege");
 			case CHANGE_IN_PROGRESS -> new ProblemType(HttpStatus.CONFLICT, "change-in-progress", "Change in progress");
 			case CONFLICT -> new ProblemType(HttpStatus.CONFLICT, "conflict", "Conflict");
+			case SLOT_CHANGED -> new ProblemType(HttpStatus.PRECONDITION_FAILED, "slot-changed", "Slot changed");
 			case HEARTBEAT_DISABLED -> new ProblemType(HttpStatus.CONFLICT, "heartbeat-disabled", "Heartbeat disabled");
 			case HEARTBEAT_BUSY -> new ProblemType(HttpStatus.SERVICE_UNAVAILABLE, "heartbeat-busy", "Heartbeat busy");
 			case TARGET_UNAVAILABLE ->

@@ -65,21 +65,51 @@ public class Auditor {
 	 */
 	public <T> T runAs(String actor, String action, String target, String slot, Map<String, Object> parameters,
 			Supplier<T> change, Function<T, Summary> describe) {
+		T result;
 		try {
-			T result = change.get();
-			Summary summary = describe.apply(result);
-			record(actor, action, target, slot, parameters, summary.outcome(), summary.status(), summary.detail(),
-					summary.lsns(), summary.connector());
-			return result;
-		}
-		catch (ProblemException ex) {
-			record(actor, action, target, slot, parameters, ex.kind().refusal() ? "refused" : "failed",
-					ProblemTypes.status(ex.kind()), ex.getMessage(), Map.of(), null);
-			throw ex;
+			result = change.get();
 		}
 		catch (RuntimeException ex) {
-			record(actor, action, target, slot, parameters, "failed", 500, ex.getClass().getSimpleName(), Map.of(), null);
+			recordFailure(actor, action, target, slot, parameters, ex);
 			throw ex;
+		}
+		recordOutcome(actor, action, target, slot, parameters, describe.apply(result));
+		return result;
+	}
+
+	/**
+	 * Records what a change made outside {@link #runAs} came to.
+	 * @param actor who made it
+	 * @param action what was done
+	 * @param target the target
+	 * @param slot the slot, or {@code null}
+	 * @param parameters the change's parameters
+	 * @param summary what it came to
+	 */
+	public void recordOutcome(String actor, String action, String target, String slot, Map<String, Object> parameters,
+			Summary summary) {
+		record(actor, action, target, slot, parameters, summary.outcome(), summary.status(), summary.detail(),
+				summary.lsns(), summary.connector());
+	}
+
+	/**
+	 * Records a change that did not succeed: refused (a problem whose kind is a refusal) or failed (anything else).
+	 * @param actor who tried it
+	 * @param action what was tried
+	 * @param target the target
+	 * @param slot the slot, or {@code null}
+	 * @param parameters the change's parameters
+	 * @param failure what it came to
+	 */
+	public void recordFailure(String actor, String action, String target, String slot, Map<String, Object> parameters,
+			RuntimeException failure) {
+		if (failure instanceof ProblemException problem) {
+			record(actor, action, target, slot, parameters, problem.kind().refusal() ? "refused" : "failed",
+					ProblemTypes.status(problem.kind()), problem.getMessage(), Map.of(), null);
+		}
+		else {
+			record(actor, action, target, slot, parameters, "failed", 500, failure.getClass().getSimpleName(), Map.of(),
+					null);
 		}
 	}
 

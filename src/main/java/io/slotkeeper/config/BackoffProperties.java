@@ -7,6 +7,7 @@ import java.util.List;
 import jakarta.validation.constraints.DecimalMax;
 import jakarta.validation.constraints.DecimalMin;
 import jakarta.validation.constraints.NotNull;
+import org.hibernate.validator.constraints.time.DurationMax;
 import org.hibernate.validator.constraints.time.DurationMin;
 
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -22,8 +23,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  */
 @Consistent
 public record BackoffProperties(
-		@NotNull @DurationMin(millis = 1) @DefaultValue("1s") Duration min,
-		@NotNull @DurationMin(millis = 1) @DefaultValue("60s") Duration max,
+		@NotNull @DurationMin(millis = 1) @DurationMax(hours = 1) @DefaultValue("1s") Duration min,
+		@NotNull @DurationMin(millis = 1) @DurationMax(hours = 1) @DefaultValue("60s") Duration max,
 		@DecimalMin("0.0") @DecimalMax("1.0") @DefaultValue("0.25") double jitter) implements CrossFieldChecked {
 
 	@Override

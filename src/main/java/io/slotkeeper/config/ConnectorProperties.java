@@ -5,6 +5,7 @@ import java.time.Duration;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
+import org.hibernate.validator.constraints.time.DurationMax;
 import org.hibernate.validator.constraints.time.DurationMin;
 
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -25,6 +26,6 @@ public record ConnectorProperties(
 				message = "must be letters, digits, dots, dashes and underscores") String name,
 		String username,
 		Secret password,
-		@NotNull @DurationMin(millis = 1) @DefaultValue("10s") Duration timeout) {
+		@NotNull @DurationMin(millis = 1) @DurationMax(minutes = 5) @DefaultValue("10s") Duration timeout) {
 
 }

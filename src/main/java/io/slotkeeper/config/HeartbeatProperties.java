@@ -10,6 +10,7 @@ import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Size;
+import org.hibernate.validator.constraints.time.DurationMax;
 import org.hibernate.validator.constraints.time.DurationMin;
 
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -19,7 +20,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *
  * @param enabled whether heartbeats are scheduled for this target; the target stays listed and reachable through the
  * API when off
- * @param interval time between two heartbeats of this target
+ * @param interval time between two heartbeats of this target (at most 1 hour)
  * @param mode how the heartbeat writes its WAL record: {@code message}, {@code table} or {@code query}
  * @param transactional message mode: emit the logical message inside a transaction (decoded as BEGIN, MESSAGE,
  * COMMIT) rather than on its own
@@ -39,7 +40,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 @Consistent
 public record HeartbeatProperties(
 		@DefaultValue("true") boolean enabled,
-		@NotNull @DurationMin(millis = 1) @DefaultValue("30s") Duration interval,
+		@NotNull @DurationMin(millis = 1) @DurationMax(hours = 1) @DefaultValue("30s") Duration interval,
 		@NotNull @DefaultValue("message") HeartbeatMode mode,
 		@DefaultValue("true") boolean transactional,
 		@NotBlank @Size(max = 128) @DefaultValue("slotkeeper_heartbeat") String prefix,

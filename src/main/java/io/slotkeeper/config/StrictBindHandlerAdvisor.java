@@ -29,7 +29,7 @@ import org.springframework.core.env.SystemEnvironmentPropertySource;
  * {@code slotkeeper} down the records' components once binding has finished. A key from environment variables may
  * spell a dashed property with underscores ({@code SLOTS_POLL_INTERVAL} for {@code slots-poll-interval}), which Spring
  * binds: there, consecutive words may together name one component; anywhere else they may not, since Spring would not
- * bind them.
+ * bind them. Then it refuses URLs that carry credentials ({@link CredentialsInUrls}).
  */
 public class StrictBindHandlerAdvisor implements ConfigurationPropertiesBindHandlerAdvisor {
 
@@ -45,6 +45,9 @@ public class StrictBindHandlerAdvisor implements ConfigurationPropertiesBindHand
 				super.onFinish(name, target, context, result);
 				if (context.getDepth() == 0 && ROOT.equals(name)) {
 					refuseUnknown(context.getSources());
+					if (result instanceof SlotKeeperProperties properties) {
+						CredentialsInUrls.refuse(properties);
+					}
 				}
 			}
 

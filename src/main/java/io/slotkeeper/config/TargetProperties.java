@@ -9,6 +9,7 @@ import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
+import org.hibernate.validator.constraints.time.DurationMax;
 import org.hibernate.validator.constraints.time.DurationMin;
 
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -29,7 +30,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param heartbeat heartbeat settings for this target
  * @param slotsPollInterval how often the target's slots are read for metrics and health
  * @param slots slots with a policy of their own, such as the connector to restart after a recreate
- * @param lossWarning the slots health warns when a slot is estimated to be lost sooner than this
+ * @param lossWarning the slots health warns when a slot is estimated to be lost sooner than this (at most 365 days)
  * @param replicas read replicas (streaming standbys) whose slots the API manages with {@code ?node=<name>}
  */
 @Consistent
@@ -42,9 +43,9 @@ public record TargetProperties(
 		Secret password,
 		@NotNull @Valid @DefaultValue ConnectionProperties connection,
 		@NotNull @Valid @DefaultValue HeartbeatProperties heartbeat,
-		@NotNull @DurationMin(millis = 1) @DefaultValue("30s") Duration slotsPollInterval,
+		@NotNull @DurationMin(millis = 1) @DurationMax(hours = 1) @DefaultValue("30s") Duration slotsPollInterval,
 		@NotNull @DefaultValue List<@Valid SlotPolicyProperties> slots,
-		@NotNull @DurationMin(millis = 1) @DefaultValue("1h") Duration lossWarning,
+		@NotNull @DurationMin(millis = 1) @DurationMax(days = 365) @DefaultValue("1h") Duration lossWarning,
 		@NotNull @DefaultValue List<@Valid ReplicaProperties> replicas) implements CrossFieldChecked {
 
 	/**
@@ -71,6 +72,12 @@ public record TargetProperties(
 		List<Violation> violations = new ArrayList<>(
 				CrossFieldChecked.duplicateNames("slots", this.slots, SlotPolicyProperties::name, "slot"));
 		violations.addAll(CrossFieldChecked.duplicateNames("replicas", this.replicas, ReplicaProperties::name, "replica"));
+		for (int i = 0; i < this.slots.size(); i++) {
+			if (this.slots.get(i).onLost() == OnLost.RECREATE && this.heartbeat != null && !this.heartbeat.enabled()) {
+				violations.add(new Violation("slots[" + i + "].onLost", "recreate needs heartbeat.enabled=true: only"
+						+ " the instance that owns the target heals it, and the heartbeat is what takes ownership"));
+			}
+		}
 		this.replicas.stream()
 			.filter((replica) -> PRIMARY.equals(replica.name()))
 			.findFirst()

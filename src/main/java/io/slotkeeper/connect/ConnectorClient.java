@@ -2,6 +2,7 @@ package io.slotkeeper.connect;
 
 import java.net.http.HttpClient;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -111,15 +112,15 @@ public class ConnectorClient {
 				}
 			}
 			return new ConnectorStatus(connector.name(), (state != null) ? (String) state.get("state") : null, tasks,
-					null);
+					null, Instant.now());
 		}
 		catch (RestClientResponseException ex) {
-			return new ConnectorStatus(connector.name(), null, List.of(),
-					"Kafka Connect answered " + ex.getStatusCode().value() + ": " + firstLine(ex.getResponseBodyAsString()));
+			return new ConnectorStatus(connector.name(), null, List.of(), "Kafka Connect answered "
+					+ ex.getStatusCode().value() + ": " + firstLine(ex.getResponseBodyAsString()), Instant.now());
 		}
 		catch (RestClientException | ClassCastException ex) {
 			return new ConnectorStatus(connector.name(), null, List.of(),
-					"Kafka Connect could not be read: " + firstLine(ex.getMessage()));
+					"Kafka Connect could not be read: " + firstLine(ex.getMessage()), Instant.now());
 		}
 	}
 

@@ -1,5 +1,6 @@
 package io.slotkeeper.connect;
 
+import java.time.Instant;
 import java.util.List;
 
 /**
@@ -9,8 +10,20 @@ import java.util.List;
  * @param state the connector's state ({@code RUNNING}, {@code FAILED}, {@code PAUSED}…), {@code null} when unknown
  * @param tasks its tasks
  * @param error why the status could not be read, {@code null} when it was
+ * @param checkedAt when Kafka Connect was asked; in a listing, the slot poll's last check, so its age says how old
+ * the state is; {@code null} when not asked yet
  */
-public record ConnectorStatus(String connector, String state, List<Task> tasks, String error) {
+public record ConnectorStatus(String connector, String state, List<Task> tasks, String error, Instant checkedAt) {
+
+	/**
+	 * The status of a connector nobody asked Kafka Connect about yet.
+	 * @param connector the connector's name
+	 * @return a status without state, saying why
+	 */
+	public static ConnectorStatus notCheckedYet(String connector) {
+		return new ConnectorStatus(connector, null, List.of(), "not checked yet: the first slot poll has not asked"
+				+ " Kafka Connect", null);
+	}
 
 	/**
 	 * One task of the connector.

@@ -42,6 +42,10 @@ public class NodeConnector {
 	private static final String CONTROL_FILE = "SELECT (SELECT timeline_id FROM pg_control_checkpoint())::bigint,"
 			+ " (SELECT system_identifier FROM pg_control_system())::text";
 
+	private static final int KEEPALIVE_INTERVAL_SECONDS = 2;
+
+	private static final int KEEPALIVE_COUNT = 3;
+
 	private final Driver driver = new Driver();
 
 	/**
@@ -51,6 +55,19 @@ public class NodeConnector {
 	 * @throws SQLException when the node cannot be reached or refuses the session
 	 */
 	public NodeSession open(Node node) throws SQLException {
+		return open(node, null);
+	}
+
+	/**
+	 * Opens a session that the server ends by itself once its client falls silent: {@code idle_session_timeout}
+	 * (PostgreSQL 14+) and server-side TCP keepalives, so that what the session holds (an owner lock) is freed when
+	 * the client freezes or loses its network, not hours later.
+	 * @param node the node
+	 * @param idleSessionTimeout how long the session may stay idle, {@code null} for an ordinary session
+	 * @return the open session
+	 * @throws SQLException when the node cannot be reached or refuses the session
+	 */
+	public NodeSession open(Node node, Duration idleSessionTimeout) throws SQLException {
 		ConnectionProperties timeouts = node.connectionProperties();
 		Properties properties = new Properties();
 		if (node.username() != null) {
@@ -73,6 +90,9 @@ public class NodeConnector {
 		}
 		try {
 			ServerVersion version = setUpSession(connection, node, timeouts.statementTimeout());
+			if (idleSessionTimeout != null) {
+				endWhenSilent(connection, version, idleSessionTimeout);
+			}
 			connection.setNetworkTimeout(Runnable::run,
 					Math.toIntExact(timeouts.statementTimeout().plus(SOCKET_MARGIN).toMillis()));
 			return new NodeSession(connection, version);
@@ -110,6 +130,23 @@ public class NodeConnector {
 				ResultSet result = statement.executeQuery()) {
 			result.next();
 			return new String[] { result.getString(1), result.getString(2) };
+		}
+	}
+
+	// Keepalives notice a peer whose network is gone; idle_session_timeout one whose process is frozen, which the
+	// kernel keeps answering keepalives for.
+	private static void endWhenSilent(Connection connection, ServerVersion version, Duration idle) throws SQLException {
+		boolean idleTimeout = version.major() >= 14;
+		try (PreparedStatement statement = connection.prepareStatement("SELECT set_config('tcp_keepalives_idle', ?,"
+				+ " false), set_config('tcp_keepalives_interval', ?, false), set_config('tcp_keepalives_count', ?, false)"
+				+ (idleTimeout ? ", set_config('idle_session_timeout', ?, false)" : ""))) {
+			statement.setString(1, Integer.toString(wholeSeconds(idle)));
+			statement.setString(2, Integer.toString(KEEPALIVE_INTERVAL_SECONDS));
+			statement.setString(3, Integer.toString(KEEPALIVE_COUNT));
+			if (idleTimeout) {
+				statement.setString(4, Long.toString(idle.toMillis()));
+			}
+			statement.execute();
 		}
 	}
 

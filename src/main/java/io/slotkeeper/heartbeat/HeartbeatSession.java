@@ -2,6 +2,7 @@ package io.slotkeeper.heartbeat;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Duration;
 
 import io.slotkeeper.fleet.AdvisoryLocks;
 import io.slotkeeper.fleet.NodeConnector;
@@ -10,8 +11,9 @@ import io.slotkeeper.fleet.Target;
 
 /**
  * The heartbeat's own session on a target's primary, prepared for the heartbeat's mode, and the owner lock it holds:
- * the server releases that lock with the session, so ownership lives and dies with it. What it learns about
- * ownership it writes into the target.
+ * the server releases that lock with the session, so ownership lives and dies with it. The server ends the session
+ * when it falls silent (see {@link #idleTimeout(Target)}), so a frozen or cut-off owner frees the lock for another
+ * instance. What it learns about ownership it writes into the target.
  */
 final class HeartbeatSession {
 
@@ -21,20 +23,41 @@ final class HeartbeatSession {
 
 	private final HeartbeatWriter writer;
 
+	private final Duration idleTimeout;
+
 	private NodeSession session;
+
+	private long lastUsed;
 
 	HeartbeatSession(Target target, NodeConnector connector, HeartbeatWriter writer) {
 		this.target = target;
 		this.connector = connector;
 		this.writer = writer;
+		this.idleTimeout = idleTimeout(target);
 	}
 
+	/**
+	 * How long the server lets the session idle before it ends it and frees the owner lock: a little more than an
+	 * interval and a statement, the longest a healthy owner leaves it idle.
+	 * @param target the target
+	 * @return the timeout
+	 */
+	static Duration idleTimeout(Target target) {
+		return target.properties().heartbeat().interval()
+			.plus(target.properties().connection().statementTimeout())
+			.plusSeconds(1);
+	}
+
+	// A session idle for longer than its timeout has been ended by the server (a disabled heartbeat's, say).
 	boolean isOpen() {
+		if (this.session != null && System.nanoTime() - this.lastUsed > this.idleTimeout.toNanos()) {
+			drop();
+		}
 		return this.session != null;
 	}
 
 	void open() throws SQLException {
-		NodeSession opened = this.connector.open(this.target.primary());
+		NodeSession opened = this.connector.open(this.target.primary(), this.idleTimeout);
 		try {
 			this.writer.prepare(opened.connection());
 		}
@@ -43,6 +66,7 @@ final class HeartbeatSession {
 			throw ex;
 		}
 		this.session = opened;
+		this.lastUsed = System.nanoTime();
 	}
 
 	NodeSession current() {
@@ -50,6 +74,7 @@ final class HeartbeatSession {
 	}
 
 	Connection connection() {
+		this.lastUsed = System.nanoTime();
 		return this.session.connection();
 	}
 

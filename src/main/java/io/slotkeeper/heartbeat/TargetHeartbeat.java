@@ -10,6 +10,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 
 import io.slotkeeper.config.HeartbeatProperties;
 import io.slotkeeper.fleet.NodeConnector;
+import io.slotkeeper.fleet.RepeatingTasks;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.problem.ProblemException;
 import io.slotkeeper.problem.ProblemKind;
@@ -18,7 +19,7 @@ import io.slotkeeper.problem.ProblemKind;
  * The heartbeat of one target: its attempts on its own session, booked by its ledger. One attempt runs at a time;
  * the scheduled one and one asked for through the API take turns.
  */
-public class TargetHeartbeat implements AutoCloseable {
+public class TargetHeartbeat implements RepeatingTasks.Task, AutoCloseable {
 
 	private final Target target;
 
@@ -61,7 +62,8 @@ public class TargetHeartbeat implements AutoCloseable {
 	 * When the first scheduled heartbeat should run: soon, spread a little so that many targets do not start at once.
 	 * @return the delay
 	 */
-	Duration firstDelay() {
+	@Override
+	public Duration firstDelay() {
 		long spreadMillis = Math.min(this.settings.interval().toMillis(), 1000);
 		return Duration.ofMillis(ThreadLocalRandom.current().nextLong(spreadMillis + 1));
 	}
@@ -102,11 +104,21 @@ public class TargetHeartbeat implements AutoCloseable {
 	}
 
 	/**
+	 * Runs one scheduled heartbeat.
+	 * @return when the next one is due
+	 */
+	@Override
+	public Duration run() {
+		return beat().nextAttemptIn();
+	}
+
+	/**
 	 * Records a failure that escaped {@link #beat()}, so that even an error keeps the schedule going.
 	 * @param failure what escaped
 	 * @return when to try again
 	 */
-	Duration recordEscaped(Throwable failure) {
+	@Override
+	public Duration escaped(Throwable failure) {
 		this.lock.lock();
 		try {
 			return failed(failure, Duration.ZERO).nextAttemptIn();

@@ -43,6 +43,9 @@ public enum ProblemKind {
 	/** The server refused because of the object's state (in use, duplicate). */
 	CONFLICT(true),
 
+	/** The slot is no longer the one the caller saw: its entity tag does not match {@code If-Match}. */
+	SLOT_CHANGED(true),
+
 	/** Heartbeats are disabled for the target. */
 	HEARTBEAT_DISABLED(true),
 

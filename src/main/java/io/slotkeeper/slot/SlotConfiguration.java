@@ -4,6 +4,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import io.slotkeeper.connect.ConnectorClient;
+import io.slotkeeper.slot.watching.ConnectorStates;
 import io.slotkeeper.slot.watching.SlotInsights;
 
 /**
@@ -13,8 +14,8 @@ import io.slotkeeper.slot.watching.SlotInsights;
 class SlotConfiguration {
 
 	@Bean
-	SlotReader slotReader(ConnectorClient connectors, SlotInsights insights) {
-		return new SlotReader(connectors, insights);
+	SlotReader slotReader(ConnectorClient connectors, SlotInsights insights, ConnectorStates states) {
+		return new SlotReader(connectors, insights, states);
 	}
 
 }

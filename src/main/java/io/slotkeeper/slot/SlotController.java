@@ -15,20 +15,20 @@ import jakarta.validation.Valid;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
 
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.config.TargetProperties;
-import io.slotkeeper.connect.ConnectorOutcome;
-import io.slotkeeper.connect.ConnectorStatus;
 import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.slot.changing.ChangePlan;
@@ -56,6 +56,9 @@ class SlotController {
 	private static final String NODE = TargetProperties.NAME_PATTERN;
 
 	private static final String NODE_DOC = "primary (default) or a replica's name";
+
+	private static final String IF_MATCH = "act only if the slot still has this entity tag (from its ETag or the"
+			+ " listing's etag); 412 slot-changed otherwise";
 
 	private final Fleet fleet;
 
@@ -85,11 +88,12 @@ class SlotController {
 	}
 
 	@GetMapping("/{slot}")
-	@Operation(summary = "One slot")
-	SlotView get(@PathVariable @Pattern(regexp = TargetProperties.NAME_PATTERN) String target,
+	@Operation(summary = "One slot", description = "ETag is the slot's entity tag: send it as If-Match with a change.")
+	ResponseEntity<SlotView> get(@PathVariable @Pattern(regexp = TargetProperties.NAME_PATTERN) String target,
 			@PathVariable @Pattern(regexp = NAME) String slot,
 			@Parameter(description = NODE_DOC) @RequestParam(required = false) @Pattern(regexp = NODE) String node) {
-		return this.reader.get(this.fleet.get(target), node, slot);
+		SlotView view = this.reader.get(this.fleet.get(target), node, slot);
+		return ResponseEntity.ok().eTag(view.etag()).body(view);
 	}
 
 	@PostMapping
@@ -106,8 +110,8 @@ class SlotController {
 		Map<String, Object> parameters = Auditor.parameters("dryRun", dryRun, "node", node, "type", request.type(), "plugin",
 				request.plugin(), "twoPhase", request.twoPhase(), "failover", request.failover());
 		if (dryRun) {
-			return ResponseEntity.ok(planned("slot.create", target, request.name(), parameters,
-					(found) -> this.slots.planCreate(found, node, request.toSpec(target))));
+			return planned("slot.create", target, request.name(), parameters,
+					(found) -> this.slots.planCreate(found, node, request.toSpec(target)));
 		}
 		SlotView created = this.auditor.run("slot.create", target, request.name(), parameters,
 				() -> this.slots.create(this.fleet.get(target), node, request.toSpec(target)),
@@ -128,16 +132,20 @@ class SlotController {
 			@Parameter(description = "end the session holding an active slot")
 			@RequestParam(defaultValue = "false") boolean force,
 			@Parameter(description = NODE_DOC) @RequestParam(required = false) @Pattern(regexp = NODE) String node,
-			@Parameter(description = DRY_RUN) @RequestParam(defaultValue = "false") boolean dryRun) {
-		Map<String, Object> parameters = Auditor.parameters("force", force, "dryRun", dryRun, "node", node);
-		if (dryRun) {
-			return ResponseEntity.ok(planned("slot.drop", target, slot, parameters,
-					(found) -> this.slots.planDrop(found, node, slot, force)));
-		}
+			@Parameter(description = DRY_RUN) @RequestParam(defaultValue = "false") boolean dryRun,
+			@Parameter(description = IF_MATCH) @RequestHeader(name = HttpHeaders.IF_MATCH, required = false)
+			String ifMatch) {
+		Map<String, Object> parameters = changeParameters(force, dryRun, node, ifMatch);
+		return dryRun ? planned("slot.drop", target, slot, parameters,
+				(found) -> this.slots.planDrop(found, node, slot, force, ifMatch)) : dropped(target, slot, parameters,
+						() -> this.slots.drop(this.fleet.get(target), node, slot, force, ifMatch));
+	}
+
+	private ResponseEntity<Object> dropped(String target, String slot, Map<String, Object> parameters, Runnable drop) {
 		this.auditor.run("slot.drop", target, slot, parameters, () -> {
-			this.slots.drop(this.fleet.get(target), node, slot, force);
+			drop.run();
 			return slot;
-		}, (dropped) -> SlotAudit.done(204));
+		}, (done) -> SlotAudit.done(204));
 		return ResponseEntity.noContent().build();
 	}
 
@@ -153,36 +161,25 @@ class SlotController {
 			@Parameter(description = "recreate a slot that is not invalidated; end the session holding it")
 			@RequestParam(defaultValue = "false") boolean force,
 			@Parameter(description = NODE_DOC) @RequestParam(required = false) @Pattern(regexp = NODE) String node,
-			@Parameter(description = DRY_RUN) @RequestParam(defaultValue = "false") boolean dryRun) {
-		Map<String, Object> parameters = Auditor.parameters("force", force, "dryRun", dryRun, "node", node);
-		if (dryRun) {
-			return ResponseEntity.ok(planned("slot.recreate", target, slot, parameters,
-					(found) -> this.slots.planRecreate(found, node, slot, force)));
-		}
-		return ResponseEntity.ok(this.auditor.run("slot.recreate", target, slot, parameters,
-				() -> this.slots.recreate(this.fleet.get(target), node, slot, force), SlotAudit::recreated));
+			@Parameter(description = DRY_RUN) @RequestParam(defaultValue = "false") boolean dryRun,
+			@Parameter(description = IF_MATCH) @RequestHeader(name = HttpHeaders.IF_MATCH, required = false)
+			String ifMatch) {
+		Map<String, Object> parameters = changeParameters(force, dryRun, node, ifMatch);
+		return dryRun ? planned("slot.recreate", target, slot, parameters,
+				(found) -> this.slots.planRecreate(found, node, slot, force, ifMatch))
+				: ResponseEntity.ok(this.auditor.run("slot.recreate", target, slot, parameters,
+						() -> this.slots.recreate(this.fleet.get(target), node, slot, force, ifMatch),
+						SlotAudit::recreated));
 	}
 
-	@PostMapping("/{slot}/connector/restart")
-	@Operation(summary = "Restart the slot's Kafka Connect connector and its failed tasks")
-	ConnectorOutcome restartConnector(@PathVariable @Pattern(regexp = TargetProperties.NAME_PATTERN) String target,
-			@PathVariable @Pattern(regexp = NAME) String slot) {
-		return this.auditor.run("connector.restart", target, slot, Map.of(),
-				() -> this.slots.restartConnector(this.fleet.get(target), slot),
-				(outcome) -> new Auditor.Summary("done", 200, null, Map.of(), SlotAudit.describe(outcome)));
-	}
-
-	@GetMapping("/{slot}/connector")
-	@Operation(summary = "The slot's Kafka Connect connector as Kafka Connect sees it")
-	ConnectorStatus connector(@PathVariable @Pattern(regexp = TargetProperties.NAME_PATTERN) String target,
-			@PathVariable @Pattern(regexp = NAME) String slot) {
-		return this.reader.connectorStatus(this.fleet.get(target), slot);
-	}
-
-	private SlotPlan planned(String action, String target, String slot, Map<String, Object> parameters,
+	private ResponseEntity<Object> planned(String action, String target, String slot, Map<String, Object> parameters,
 			Function<Target, ChangePlan> plan) {
-		return SlotPlan.of(this.auditor.run(action, target, slot, parameters, () -> plan.apply(this.fleet.get(target)),
-				SlotAudit::planned));
+		return ResponseEntity.ok(SlotPlan.of(this.auditor.run(action, target, slot, parameters,
+				() -> plan.apply(this.fleet.get(target)), SlotAudit::planned)));
+	}
+
+	private static Map<String, Object> changeParameters(boolean force, boolean dryRun, String node, String ifMatch) {
+		return Auditor.parameters("force", force, "dryRun", dryRun, "node", node, "ifMatch", ifMatch);
 	}
 
 }

@@ -11,11 +11,13 @@ import io.slotkeeper.slot.reading.ReplicationSlot;
 import io.slotkeeper.slot.reading.SlotFilter;
 import io.slotkeeper.slot.reading.SlotRepository;
 import io.slotkeeper.slot.reading.SlotView;
+import io.slotkeeper.slot.watching.ConnectorStates;
 import io.slotkeeper.slot.watching.SlotInsights;
 
 /**
  * Reads slots for the API: a node's listing or every node's, one slot, and a slot's connector as Kafka Connect sees
- * it. Slots of the primary carry what the last poll concluded and their connector's status.
+ * it now. Slots of the primary carry what the last poll concluded and their connector's state as that poll checked
+ * it (with {@code checkedAt}), so that a slow Kafka Connect never holds a listing.
  */
 class SlotReader {
 
@@ -23,9 +25,12 @@ class SlotReader {
 
 	private final SlotInsights insights;
 
-	SlotReader(ConnectorClient connectors, SlotInsights insights) {
+	private final ConnectorStates states;
+
+	SlotReader(ConnectorClient connectors, SlotInsights insights, ConnectorStates states) {
 		this.connectors = connectors;
 		this.insights = insights;
+		this.states = states;
 	}
 
 	List<SlotView> list(Target target, String node, SlotFilter filter) {
@@ -56,7 +61,8 @@ class SlotReader {
 		}
 		SlotView concluded = view.withInsight(this.insights.of(target.name(), slot.slotName()));
 		return target.connectorOf(slot.slotName())
-			.map((connector) -> concluded.withConnector(this.connectors.status(connector)))
+			.map((connector) -> concluded.withConnector(this.states.of(target.name(), slot.slotName())
+				.orElseGet(() -> ConnectorStatus.notCheckedYet(connector.name()))))
 			.orElse(concluded);
 	}
 

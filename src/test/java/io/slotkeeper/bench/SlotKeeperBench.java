@@ -363,12 +363,12 @@ class SlotKeeperBench {
 			double[] millis = new double[20];
 			try (ConfigurableApplicationContext app = appOn(lossy, "app", healing)) {
 				for (int run = 0; run < millis.length; run++) {
-					int before = connect.requests().size();
+					int before = connect.changes().size();
 					await().atMost(Duration.ofSeconds(10)).until(() -> "reserved".equals(lossy.queryForString("postgres",
 							"SELECT wal_status FROM pg_replication_slots WHERE slot_name = 'healed'")));
 					SlotRecipes.lose(lossy, "app", "healed");
 					long lost = System.nanoTime();
-					await().atMost(Duration.ofSeconds(10)).until(() -> connect.requests().size() > before);
+					await().atMost(Duration.ofSeconds(10)).until(() -> connect.changes().size() > before);
 					millis[run] = (System.nanoTime() - lost) / 1e6;
 				}
 			}

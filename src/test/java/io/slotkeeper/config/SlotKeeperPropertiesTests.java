@@ -84,13 +84,51 @@ class SlotKeeperPropertiesTests {
 			"slotkeeper.targets[0].heartbeat.backoff.mini | 5s | slotkeeper.targets[0].heartbeat.backoff.mini",
 			"slotkeeper.targets[0].heartbeat.interval.seconds | 5 | slotkeeper.targets[0].heartbeat.interval.seconds",
 			"slotkeeper.api.tokenz | x | slotkeeper.api.tokenz",
+			"slotkeeper.targets[0].url | jdbc:postgresql://db/orders?user=k&password=leak | slotkeeper.targets[0].url",
+			"slotkeeper.targets[0].url | jdbc:postgresql://db/orders?PASSWORD=leak | slotkeeper.targets[0].url",
+			"slotkeeper.targets[0].replicas[0].url | jdbc:postgresql://r1/orders?password=leak | slotkeeper.targets[0].replicas[0].url",
+			"slotkeeper.targets[0].slots[0].connector.url | http://connect:s3cret@connect:8083 | slotkeeper.targets[0].slots[0].connector.url",
+			"slotkeeper.targets[0].connection.statement-timeout | 21d | slotkeeper.targets[0].connection.statementTimeout",
+			"slotkeeper.targets[0].connection.connect-timeout | 1h | slotkeeper.targets[0].connection.connectTimeout",
+			"slotkeeper.targets[0].heartbeat.interval | 2h | slotkeeper.targets[0].heartbeat.interval",
+			"slotkeeper.targets[0].heartbeat.backoff.max | 30d | slotkeeper.targets[0].heartbeat.backoff.max",
+			"slotkeeper.targets[0].slots-poll-interval | 2h | slotkeeper.targets[0].slotsPollInterval",
+			"slotkeeper.targets[0].slots[0].connector.timeout | 1h | slotkeeper.targets[0].slots[0].connector.timeout",
+			"slotkeeper.targets[0].heartbeat.enabled | false | slotkeeper.targets[0].slots[0].onLost",
 			"slotkeeper.api.tokens[0].sha256 | not-a-hash | slotkeeper.api.tokens[0].sha256" })
 	void invalidValueStopsStartUpNamingTheProperty(String property, String value, String named) {
-		this.runner.withPropertyValues("slotkeeper.api.tokens[0].name=ci", "slotkeeper.api.tokens[0].role=operator",
+		this.runner.withPropertyValues("slotkeeper.targets[0].replicas[0].name=r1",
+				"slotkeeper.targets[0].replicas[0].url=jdbc:postgresql://r1/orders", "slotkeeper.targets[0].slots[0].name=s",
+				"slotkeeper.targets[0].slots[0].on-lost=recreate",
+				"slotkeeper.targets[0].slots[0].connector.url=http://connect:8083",
+				"slotkeeper.targets[0].slots[0].connector.name=orders-cdc")
+			.withPropertyValues("slotkeeper.api.tokens[0].name=ci", "slotkeeper.api.tokens[0].role=operator",
 				"slotkeeper.api.tokens[0].sha256=" + VALID_HASH, property + "=" + value).run((context) -> {
 					assertThat(context).hasFailed();
 					assertThat(startUpMessage(context.getStartupFailure())).contains(named);
 				});
+	}
+
+	@Test
+	void aPasswordInAUrlIsRefusedWithoutPrintingIt() {
+		this.runner.withPropertyValues("slotkeeper.targets[0].url=jdbc:postgresql://db/orders?password=leaked-pw-42",
+				"slotkeeper.targets[0].slots[0].name=s", "slotkeeper.targets[0].slots[0].connector.name=c",
+				"slotkeeper.targets[0].slots[0].connector.url=https://connect:leaked-pw-43@connect:8083")
+			.run((context) -> assertThat(startUpMessage(context.getStartupFailure()))
+				.contains("slotkeeper.targets[0].url")
+				.contains("must not carry credentials")
+				.doesNotContain("leaked-pw-42")
+				.doesNotContain("leaked-pw-43"));
+	}
+
+	@Test
+	void aUrlWithoutCredentialsAndBoundedDurationsStart() {
+		this.runner.withPropertyValues("slotkeeper.targets[0].url=jdbc:postgresql://db:5432/orders?sslmode=verify-full",
+				"slotkeeper.targets[0].connection.statement-timeout=1h", "slotkeeper.targets[0].heartbeat.interval=1h",
+				"slotkeeper.targets[0].slots[0].name=s", "slotkeeper.targets[0].slots[0].on-lost=recreate",
+				"slotkeeper.targets[0].slots[0].connector.name=c",
+				"slotkeeper.targets[0].slots[0].connector.url=https://connect.example:8083/base")
+			.run((context) -> assertThat(context).hasNotFailed());
 	}
 
 	@Test

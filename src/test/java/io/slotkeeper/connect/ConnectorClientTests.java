@@ -102,7 +102,7 @@ class ConnectorClientTests {
 		assertThat(status.error()).isNull();
 		assertThat(status.tasks()).containsExactly(new ConnectorStatus.Task(0, "FAILED",
 				"io.debezium.DebeziumException: Unable to obtain valid replication slot"));
-		this.connect.script(new Answer(404, "{\"message\":\"no such connector\"}"));
+		this.connect.scriptStatus(new Answer(404, "{\"message\":\"no such connector\"}"));
 		assertThat(this.client.status(connector(this.connect.url())).error())
 			.isEqualTo("Kafka Connect answered 404: {\"message\":\"no such connector\"}");
 	}

@@ -77,6 +77,36 @@ class NodeConnectorTests {
 	}
 
 	@Test
+	void anOwnerSessionIsEndedByTheServerOnceItsClientFallsSilent() throws SQLException {
+		String database = this.server.createDatabase();
+		Node node = primary(target("orders", this.server, database));
+		try (NodeSession session = this.connector.open(node, Duration.ofMillis(1500));
+				Statement statement = session.connection().createStatement();
+				ResultSet result = statement.executeQuery("SELECT current_setting('idle_session_timeout'),"
+						+ " current_setting('tcp_keepalives_idle'), current_setting('tcp_keepalives_count'),"
+						+ " pg_backend_pid()")) {
+			result.next();
+			assertThat(result.getString(1)).isEqualTo("1500ms");
+			assertThat(result.getString(2)).isEqualTo("2");
+			assertThat(result.getString(3)).isEqualTo("3");
+			String pid = result.getString(4);
+			org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> "0".equals(this.server
+				.queryForString(database, "SELECT count(*) FROM pg_stat_activity WHERE pid = " + pid)));
+		}
+	}
+
+	@Test
+	void anOrdinarySessionHasNoIdleSessionTimeout() throws SQLException {
+		try (NodeSession session = this.connector.open(primary(target("orders", this.server,
+				this.server.createDatabase())));
+				Statement statement = session.connection().createStatement();
+				ResultSet result = statement.executeQuery("SELECT current_setting('idle_session_timeout')")) {
+			result.next();
+			assertThat(result.getString(1)).isEqualTo("0");
+		}
+	}
+
+	@Test
 	void statementTimeoutEndsAStatementThatRunsTooLong() throws SQLException {
 		String database = this.server.createDatabase();
 		try (NodeSession session = this.connector.open(primary(target("orders", this.server, database,

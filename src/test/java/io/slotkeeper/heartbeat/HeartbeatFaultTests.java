@@ -3,11 +3,8 @@ package io.slotkeeper.heartbeat;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.net.Socket;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -18,6 +15,7 @@ import io.slotkeeper.fleet.NodeConnector;
 import io.slotkeeper.fleet.NodeSession;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.PostgresTestBed;
+import io.slotkeeper.testbed.SilentServer;
 
 import static io.slotkeeper.testbed.TestTargets.target;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -132,7 +130,11 @@ class HeartbeatFaultTests {
 							+ database + "'")))
 				.as("sessions of the failing target left open")
 				.isLessThanOrEqualTo(1);
-			assertThat(engine.scheduler.workerThreads()).as("worker threads for two targets").isLessThanOrEqualTo(2);
+			// Two targets run at most two attempts at once; a worker that has just ended one may not be idle yet when
+			// the next is due (5 ms later here), so one more thread can appear, and lingers for its keep-alive. A leak
+			// would be hundreds: one per failure cycle.
+			assertThat(engine.scheduler.workerThreads()).as("worker threads for two targets after 400 failures")
+				.isLessThanOrEqualTo(4);
 		}
 	}
 
@@ -141,7 +143,7 @@ class HeartbeatFaultTests {
 		AtomicInteger opens = new AtomicInteger();
 		NodeConnector faulty = new NodeConnector() {
 			@Override
-			public NodeSession open(Node node) throws SQLException {
+			public NodeSession open(Node node, Duration idleSessionTimeout) throws SQLException {
 				int attempt = opens.incrementAndGet();
 				if (node.target().equals("faulty") && attempt <= 3) {
 					throw new IllegalStateException("injected fault " + attempt);
@@ -149,7 +151,7 @@ class HeartbeatFaultTests {
 				if (node.target().equals("faulty") && attempt == 4) {
 					throw new StackOverflowError("injected error");
 				}
-				return super.open(node);
+				return super.open(node, idleSessionTimeout);
 			}
 		};
 		try (HeartbeatEngine engine = HeartbeatEngine.started(faulty, target("faulty", this.shared,
@@ -185,52 +187,6 @@ class HeartbeatFaultTests {
 		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
 			return socket.getLocalPort();
 		}
-	}
-
-	/**
-	 * Accepts connections and never answers, like a server whose host stopped responding.
-	 */
-	private static final class SilentServer implements AutoCloseable {
-
-		private final ServerSocket socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-
-		private final List<Socket> accepted = new ArrayList<>();
-
-		private final Thread acceptor = new Thread(this::accept, "silent-server");
-
-		SilentServer() throws IOException {
-			this.acceptor.setDaemon(true);
-			this.acceptor.start();
-		}
-
-		int port() {
-			return this.socket.getLocalPort();
-		}
-
-		private void accept() {
-			try {
-				while (true) {
-					Socket client = this.socket.accept();
-					synchronized (this.accepted) {
-						this.accepted.add(client);
-					}
-				}
-			}
-			catch (IOException ex) {
-				// Closed: the test is over.
-			}
-		}
-
-		@Override
-		public void close() throws IOException {
-			this.socket.close();
-			synchronized (this.accepted) {
-				for (Socket client : this.accepted) {
-					client.close();
-				}
-			}
-		}
-
 	}
 
 }

@@ -26,7 +26,10 @@ class HeartbeatMetricsTests extends ApplicationTestSupport {
 		assertThat(value(scrape, "slotkeeper_heartbeat_emissions_total", "down")).isZero();
 		assertThat(value(scrape, "slotkeeper_heartbeat_consecutive_failures", "up")).isZero();
 		assertThat(value(scrape, "slotkeeper_heartbeat_consecutive_failures", "down")).isGreaterThanOrEqualTo(2);
-		assertThat(value(scrape, "slotkeeper_heartbeat_connection_attempts_total", "up")).isEqualTo(1);
+		// A session is reused from beat to beat. It is opened again only after it idled past its idle_session_timeout,
+		// as while Spring's test context cache pauses this shared application.
+		assertThat(value(scrape, "slotkeeper_heartbeat_connection_attempts_total", "up")).isGreaterThanOrEqualTo(1)
+			.isLessThan(value(scrape, "slotkeeper_heartbeat_emissions_total", "up"));
 		assertThat(value(scrape, "slotkeeper_heartbeat_connection_attempts_total", "down")).isGreaterThanOrEqualTo(2);
 		assertThat(value(scrape, "slotkeeper_heartbeat_last_success_timestamp_seconds", "up"))
 			.isBetween(Instant.now().minusSeconds(60).getEpochSecond() * 1.0, Instant.now().getEpochSecond() + 1.0);

@@ -9,14 +9,16 @@ import io.slotkeeper.config.TargetProperties;
 import io.slotkeeper.fleet.AdvisoryLocks;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.PostgresTestBed;
+import io.slotkeeper.testbed.TcpProxy;
 
 import static io.slotkeeper.testbed.TestTargets.target;
+import static io.slotkeeper.testbed.TestTargets.targetVia;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
  * Two instances keep the same target: exactly one owns it and heartbeats; the other stands by, healthy, and takes
- * over when the owner's session dies.
+ * over when the owner's session dies, when the owner's network is cut without a reset, and when the owner freezes.
  */
 class OwnershipTests {
 
@@ -50,6 +52,52 @@ class OwnershipTests {
 			await().atMost(Duration.ofSeconds(10)).until(() -> Boolean.FALSE.equals(owner.status("shared").owner()));
 			assertThat(owners(first, second)).containsExactly(standby);
 		}
+	}
+
+	@Test
+	void anOwnerCutOffWithoutAResetLosesTheTargetWithinItsIdleSessionTimeout() throws Exception {
+		String database = this.server.createDatabase();
+		try (TcpProxy network = new TcpProxy(this.server.host(), this.server.port());
+				HeartbeatEngine owner = HeartbeatEngine.started(targetVia("shared", this.server, network.port(),
+						database, QUICK));
+				HeartbeatEngine other = startedAsStandby(owner, target("shared", this.server, database, QUICK))) {
+			long cut = System.nanoTime();
+			network.cut();
+			assertTakenOver(other, cut, "the owner's network was cut (no reset)");
+		}
+	}
+
+	@Test
+	void aFrozenOwnerLosesTheTargetWithinItsIdleSessionTimeout() {
+		String database = this.server.createDatabase();
+		try (HeartbeatEngine owner = HeartbeatEngine.started(target("shared", this.server, database, QUICK));
+				HeartbeatEngine other = startedAsStandby(owner, target("shared", this.server, database, QUICK))) {
+			long frozen = System.nanoTime();
+			// From the server's side a frozen process is this: its session stays open, idle, holding the lock.
+			owner.scheduler.stop();
+			assertTakenOver(other, frozen, "the owner stopped working, its session open");
+		}
+	}
+
+	private static final String[] QUICK = { "heartbeat.interval", "200ms", "connection.statement-timeout", "1s",
+			"connection.connect-timeout", "1s", "heartbeat.backoff.min", "1s", "heartbeat.backoff.max", "1s",
+			"heartbeat.backoff.jitter", "0" };
+
+	private static HeartbeatEngine startedAsStandby(HeartbeatEngine owner, TargetProperties target) {
+		await().atMost(Duration.ofSeconds(10)).until(() -> owner.fleet.get("shared").ownership().owned());
+		HeartbeatEngine other = HeartbeatEngine.started(target);
+		await().atMost(Duration.ofSeconds(10)).until(() -> Boolean.FALSE.equals(other.status("shared").owner()));
+		return other;
+	}
+
+	private static void assertTakenOver(HeartbeatEngine other, long since, String what) {
+		Duration idle = HeartbeatSession.idleTimeout(other.fleet.get("shared"));
+		Duration interval = other.fleet.get("shared").properties().heartbeat().interval();
+		await().atMost(idle.plus(interval).plusSeconds(2)).until(() -> other.status("shared").emissions() >= 1);
+		System.out.printf("takeover: the other instance heartbeat %d ms after %s (idle_session_timeout %d ms,"
+				+ " interval %d ms)%n", (System.nanoTime() - since) / 1_000_000, what, idle.toMillis(),
+				interval.toMillis());
+		assertThat(other.fleet.get("shared").ownership().owned()).isTrue();
 	}
 
 	private static List<HeartbeatEngine> owners(HeartbeatEngine... engines) {

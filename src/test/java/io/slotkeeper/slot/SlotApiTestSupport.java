@@ -115,7 +115,7 @@ abstract class SlotApiTestSupport {
 		registry.add("slotkeeper.targets[0].heartbeat.interval", () -> "200ms");
 		registry.add("slotkeeper.targets[0].slots-poll-interval", () -> "200ms");
 		// Heartbeats alone shrink safe_wal_size by hours' worth; warn on any shrinking slot so that tests see it.
-		registry.add("slotkeeper.targets[0].loss-warning", () -> "3650d");
+		registry.add("slotkeeper.targets[0].loss-warning", () -> "365d");
 		registry.add("slotkeeper.targets[0].slots[0].name", () -> "debezium");
 		registry.add("slotkeeper.targets[0].slots[0].connector.url", () -> connect().url());
 		registry.add("slotkeeper.targets[0].slots[0].connector.name", () -> "rbac-debezium");

@@ -38,12 +38,39 @@ class SlotControllerTests extends SlotApiTestSupport {
 			.jsonPath("$[?(@.slotName == 'listed')].safeWalSizeBytes").value((v) -> assertThat((List<?>) v).hasSize(1))
 			.jsonPath("$[?(@.slotName == 'listed')].retainedWalBytes").value((v) ->
 					assertThat(((Number) ((List<?>) v).get(0)).longValue()).isGreaterThanOrEqualTo(0))
-			.jsonPath("$[?(@.slotName == 'listed')].twoPhase").isEqualTo(List.of(false))
+			.jsonPath("$[?(@.slotName == 'listed')].twoPhase").isEqualTo(major >= 14 ? List.of(false) : java.util.Collections.singletonList(null))
+			.jsonPath("$[?(@.slotName == 'listed')].twoPhaseAt").isEqualTo(java.util.Collections.singletonList(null))
 			.jsonPath("$[?(@.slotName == 'listed')].failover").isEqualTo(major >= 17 ? List.of(false) : java.util.Collections.singletonList(null))
 			.jsonPath("$[?(@.slotName == 'listed')].conflicting").isEqualTo(major >= 16 ? List.of(false) : java.util.Collections.singletonList(null));
 		viewer().get().uri("/api/v1/targets/main/slots?walStatus=lost").exchange().expectStatus().isOk()
 			.expectBody().jsonPath("$[?(@.slotName == 'listed')]").isEmpty();
 		server().execute(DATABASE, "SELECT pg_drop_replication_slot('listed')");
+	}
+
+	@Test
+	void aChangeWithAStaleIfMatchIsRefusedWith412AndChangesNothing() {
+		createSlot("tagged");
+		String etag = viewer().get().uri("/api/v1/targets/main/slots/tagged").exchange().expectStatus().isOk()
+			.returnResult(String.class).getResponseHeaders().getETag();
+		assertThat(etag).matches("\"[0-9a-f]{24}\"");
+		viewer().get().uri("/api/v1/targets/main/slots").exchange().expectBody()
+			.jsonPath("$[?(@.slotName == 'tagged')].etag").isEqualTo(List.of(etag));
+		for (String stale : List.of("\"0123456789abcdef01234567\"", "W/" + etag)) {
+			operator().delete().uri("/api/v1/targets/main/slots/tagged").header("If-Match", stale).exchange()
+				.expectStatus().isEqualTo(412).expectHeader().contentType(MediaType.APPLICATION_PROBLEM_JSON)
+				.expectBody().jsonPath("$.type").isEqualTo("urn:slotkeeper:problem:slot-changed")
+				.jsonPath("$.etag").isEqualTo(etag);
+		}
+		operator().delete().uri("/api/v1/targets/main/slots/tagged?dryRun=true").header("If-Match", "\"stale\"")
+			.exchange().expectStatus().isOk().expectBody().jsonPath("$.refusal.status").isEqualTo(412);
+		assertThat(server().queryForString("postgres",
+				"SELECT count(*) FROM pg_replication_slots WHERE slot_name = 'tagged'")).isEqualTo("1");
+		operator().post().uri("/api/v1/targets/main/slots/tagged/recreate?force=true")
+			.header("If-Match", "\"other\", " + etag).exchange().expectStatus().isOk();
+		operator().delete().uri("/api/v1/targets/main/slots/tagged").header("If-Match", etag).exchange()
+			.expectStatus().isEqualTo(412);
+		operator().delete().uri("/api/v1/targets/main/slots/tagged").header("If-Match", "*").exchange()
+			.expectStatus().isNoContent();
 	}
 
 	@Test
@@ -152,7 +179,7 @@ class SlotControllerTests extends SlotApiTestSupport {
 			.jsonPath("$.connector.status").isEqualTo(202);
 		assertThat(server().queryForString("postgres",
 				"SELECT wal_status FROM pg_replication_slots WHERE slot_name = 'debezium'")).isEqualTo("reserved");
-		assertThat(connect().requests()).containsExactly(new ConnectStub.Request("POST",
+		assertThat(connect().changes()).containsExactly(new ConnectStub.Request("POST",
 				"/connectors/rbac-debezium/restart", "includeTasks=true&onlyFailed=true",
 				"Basic " + java.util.Base64.getEncoder().encodeToString(("connect:" + CONNECT_PASSWORD).getBytes())));
 		server().execute(DATABASE, "SELECT pg_drop_replication_slot('debezium')");
@@ -165,7 +192,7 @@ class SlotControllerTests extends SlotApiTestSupport {
 		operator().post().uri("/api/v1/targets/main/slots/debezium/connector/restart").exchange().expectStatus().isOk()
 			.expectBody().jsonPath("$.restarted").isEqualTo(true).jsonPath("$.attempts").isEqualTo(3)
 			.jsonPath("$.status").isEqualTo(202);
-		assertThat(connect().requests()).hasSize(3).allSatisfy((request) -> assertThat(request.path())
+		assertThat(connect().changes()).hasSize(3).allSatisfy((request) -> assertThat(request.path())
 			.isEqualTo("/connectors/rbac-debezium/restart"));
 	}
 
@@ -194,8 +221,11 @@ class SlotControllerTests extends SlotApiTestSupport {
 			.jsonPath("$.tasks[0].trace")
 			.isEqualTo("io.debezium.DebeziumException: Unable to obtain valid replication slot");
 		createSlot("debezium");
-		viewer().get().uri("/api/v1/targets/main/slots/debezium").exchange().expectStatus().isOk().expectBody()
-			.jsonPath("$.connector.tasks[0].state").isEqualTo("FAILED");
+		// The listing shows the state the target's last slot poll read, with when it read it.
+		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> viewer().get()
+			.uri("/api/v1/targets/main/slots/debezium").exchange().expectStatus().isOk().expectBody()
+			.jsonPath("$.connector.tasks[0].state").isEqualTo("FAILED")
+			.jsonPath("$.connector.checkedAt").exists());
 		viewer().get().uri("/api/v1/targets/main/slots/listed_nowhere/connector").exchange().expectStatus()
 			.isNotFound().expectBody().jsonPath("$.type").isEqualTo("urn:slotkeeper:problem:connector-not-configured");
 		server().execute(DATABASE, "SELECT pg_drop_replication_slot('debezium')");

@@ -14,8 +14,9 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
 /**
- * A local stand-in for Kafka Connect's REST API that records every request and answers from a script: each call
- * takes the next scripted answer, then the default (202 for a restart, a RUNNING status for a status).
+ * A local stand-in for Kafka Connect's REST API that records every request and answers from scripts: each restart
+ * takes the next scripted answer and each status read the next scripted status answer, then the default (202 for a
+ * restart, a RUNNING status for a status).
  */
 public final class ConnectStub implements AutoCloseable {
 
@@ -24,6 +25,8 @@ public final class ConnectStub implements AutoCloseable {
 	private final List<Request> requests = new ArrayList<>();
 
 	private final Deque<Answer> script = new ArrayDeque<>();
+
+	private final Deque<Answer> statusScript = new ArrayDeque<>();
 
 	private volatile String status = "{\"name\":\"x\",\"connector\":{\"state\":\"RUNNING\",\"worker_id\":\"w:8083\"},"
 			+ "\"tasks\":[{\"id\":0,\"state\":\"RUNNING\",\"worker_id\":\"w:8083\"}]}";
@@ -51,11 +54,19 @@ public final class ConnectStub implements AutoCloseable {
 	}
 
 	/**
-	 * Scripts the next answers, in order.
+	 * Scripts the next answers to changes (restarts), in order.
 	 * @param answers the answers
 	 */
 	public synchronized void script(Answer... answers) {
 		this.script.addAll(List.of(answers));
+	}
+
+	/**
+	 * Scripts the next answers to status reads, in order; slot polls read statuses too.
+	 * @param answers the answers
+	 */
+	public synchronized void scriptStatus(Answer... answers) {
+		this.statusScript.addAll(List.of(answers));
 	}
 
 	/**
@@ -75,11 +86,20 @@ public final class ConnectStub implements AutoCloseable {
 	}
 
 	/**
-	 * Forgets requests and script.
+	 * The changes (every request but a status read) received so far.
+	 * @return a copy
+	 */
+	public synchronized List<Request> changes() {
+		return this.requests.stream().filter((request) -> !request.method().equals("GET")).toList();
+	}
+
+	/**
+	 * Forgets requests and scripts.
 	 */
 	public synchronized void reset() {
 		this.requests.clear();
 		this.script.clear();
+		this.statusScript.clear();
 	}
 
 	private void handle(HttpExchange exchange) throws IOException {
@@ -87,7 +107,7 @@ public final class ConnectStub implements AutoCloseable {
 		synchronized (this) {
 			this.requests.add(new Request(exchange.getRequestMethod(), exchange.getRequestURI().getPath(),
 					exchange.getRequestURI().getRawQuery(), exchange.getRequestHeaders().getFirst("Authorization")));
-			answer = this.script.poll();
+			answer = exchange.getRequestMethod().equals("GET") ? this.statusScript.poll() : this.script.poll();
 		}
 		if (answer == null) {
 			answer = exchange.getRequestMethod().equals("GET") ? new Answer(200, this.status)

@@ -52,7 +52,7 @@ public final class LogicalConsumer implements AutoCloseable {
 	 * @param database the slot's database
 	 * @param slot the slot
 	 * @param publication the publication to stream
-	 * @param messages whether to ask for logical messages ({@code messages 'true'})
+	 * @param messages whether to ask for logical messages ({@code messages 'true'}, PostgreSQL 14+; ignored before)
 	 * @param confirm whether to confirm what it receives (a stuck consumer does not)
 	 * @throws SQLException when the server refuses
 	 */
@@ -77,7 +77,9 @@ public final class LogicalConsumer implements AutoCloseable {
 			.withSlotOption("publication_names", publication)
 			.withStatusInterval(1, TimeUnit.SECONDS)
 			.withAutomaticFlush(false);
-		if (messages) {
+		// pgoutput has the option from PostgreSQL 14; before that it sends every transaction, empty ones included,
+		// so a transactional message heartbeat reaches the consumer as BEGIN and COMMIT.
+		if (messages && server.majorVersion() >= 14) {
 			builder.withSlotOption("messages", "true");
 		}
 		this.stream = builder.start();

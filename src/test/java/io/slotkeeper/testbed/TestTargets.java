@@ -65,6 +65,24 @@ public final class TestTargets {
 	 * @return the target
 	 */
 	public static TargetProperties target(String name, PostgresServer server, String database, String... keyValues) {
+		return asSuperuser(name, server, server.jdbcUrl(database), keyValues);
+	}
+
+	/**
+	 * A target on a test server reached through another port, such as a {@link TcpProxy}'s, as its superuser.
+	 * @param name the target's name
+	 * @param server the server
+	 * @param port the port to connect to on loopback
+	 * @param database the database
+	 * @param keyValues further keys relative to the target and their values
+	 * @return the target
+	 */
+	public static TargetProperties targetVia(String name, PostgresServer server, int port, String database,
+			String... keyValues) {
+		return asSuperuser(name, server, "jdbc:postgresql://127.0.0.1:" + port + "/" + database, keyValues);
+	}
+
+	private static TargetProperties asSuperuser(String name, PostgresServer server, String url, String... keyValues) {
 		String[] all = new String[keyValues.length + (server.password() != null ? 4 : 2)];
 		all[0] = "username";
 		all[1] = server.user();
@@ -73,7 +91,7 @@ public final class TestTargets {
 			all[3] = server.password();
 		}
 		System.arraycopy(keyValues, 0, all, all.length - keyValues.length, keyValues.length);
-		return target(name, server.jdbcUrl(database), all);
+		return target(name, url, all);
 	}
 
 	/**

@@ -46,6 +46,15 @@ public final class SlotAudit {
 	}
 
 	/**
+	 * A connector restart asked for through the API.
+	 * @param outcome what it came to
+	 * @return the summary
+	 */
+	public static Auditor.Summary restarted(ConnectorOutcome outcome) {
+		return new Auditor.Summary("done", 200, null, Map.of(), describe(outcome));
+	}
+
+	/**
 	 * A connector restart in one line.
 	 * @param outcome what it came to
 	 * @return the line

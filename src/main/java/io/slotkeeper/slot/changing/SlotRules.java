@@ -65,6 +65,23 @@ final class SlotRules {
 		}
 	}
 
+	/**
+	 * Passes when the caller sent no {@code If-Match}, {@code *}, or the slot's current tag among those it sent.
+	 * @throws ProblemException when the slot is no longer the one the caller saw
+	 */
+	static void requireMatch(Node node, ReplicationSlot current, String ifMatch) {
+		if (ifMatch == null) {
+			return;
+		}
+		String etag = current.etag();
+		for (String tag : ifMatch.split(",")) {
+			if (tag.strip().equals("*") || tag.strip().equals(etag)) {
+				return;
+			}
+		}
+		throw SlotProblems.changed(node, current, ifMatch);
+	}
+
 	static void requireSupported(Node node, SlotSpec spec, int major, boolean inRecovery) {
 		if (spec.logical() && major < 16 && inRecovery) {
 			throw SlotProblems.unsupported(node, spec.name(), "Logical slots on a standby need PostgreSQL 16"

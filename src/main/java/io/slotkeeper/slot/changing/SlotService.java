@@ -70,10 +70,12 @@ public class SlotService {
 	 * @param node the node's name, {@code null} for the primary
 	 * @param slot the slot's name
 	 * @param force end the session holding an active slot
+	 * @param ifMatch the entity tags the caller saw the slot with, {@code null} for any
 	 * @return the plan
 	 */
-	public ChangePlan planDrop(Target target, String node, String slot, boolean force) {
-		return ChangeRunner.dryRun(target.node(node), "slot.drop", slot, dropping(target.node(node), slot, force));
+	public ChangePlan planDrop(Target target, String node, String slot, boolean force, String ifMatch) {
+		return ChangeRunner.dryRun(target.node(node), "slot.drop", slot,
+				dropping(target.node(node), slot, force, ifMatch));
 	}
 
 	/**
@@ -82,10 +84,11 @@ public class SlotService {
 	 * @param node the node's name, {@code null} for the primary
 	 * @param slot the slot's name
 	 * @param force end the session holding an active slot
+	 * @param ifMatch the entity tags the caller saw the slot with, {@code null} for any
 	 */
-	public void drop(Target target, String node, String slot, boolean force) {
+	public void drop(Target target, String node, String slot, boolean force, String ifMatch) {
 		Node where = target.node(node);
-		ChangeRunner.apply(where, dropping(where, slot, force), (connection, before) -> before);
+		ChangeRunner.apply(where, dropping(where, slot, force, ifMatch), (connection, before) -> before);
 	}
 
 	/**
@@ -94,10 +97,12 @@ public class SlotService {
 	 * @param node the node's name, {@code null} for the primary
 	 * @param slot the slot's name
 	 * @param force recreate a slot that is not invalidated; end the session holding it
+	 * @param ifMatch the entity tags the caller saw the slot with, {@code null} for any
 	 * @return the plan
 	 */
-	public ChangePlan planRecreate(Target target, String node, String slot, boolean force) {
-		return ChangeRunner.dryRun(target.node(node), "slot.recreate", slot, recreating(target, target.node(node), slot, force));
+	public ChangePlan planRecreate(Target target, String node, String slot, boolean force, String ifMatch) {
+		return ChangeRunner.dryRun(target.node(node), "slot.recreate", slot,
+				recreating(target, target.node(node), slot, force, ifMatch));
 	}
 
 	/**
@@ -106,11 +111,13 @@ public class SlotService {
 	 * @param node the node's name, {@code null} for the primary
 	 * @param slot the slot's name
 	 * @param force recreate a slot that is not invalidated; end the session holding it
+	 * @param ifMatch the entity tags the caller saw the slot with, {@code null} for any
 	 * @return the old and new slot, the skipped range and the connector's outcome
 	 */
-	public RecreateResult recreate(Target target, String node, String slot, boolean force) {
+	public RecreateResult recreate(Target target, String node, String slot, boolean force, String ifMatch) {
 		Node where = target.node(node);
-		RecreateResult recreated = ChangeRunner.apply(where, recreating(target, where, slot, force), (connection, before) -> RecreateResult
+		RecreateResult recreated = ChangeRunner.apply(where, recreating(target, where, slot, force, ifMatch),
+				(connection, before) -> RecreateResult
 			.of(where.name(), before, SlotRepository.require(connection, where, slot)));
 		recreationCounter(where, recreated.oldSlot().slot()).increment();
 		return target.connectorOf(slot)
@@ -148,18 +155,20 @@ public class SlotService {
 		};
 	}
 
-	private static ChangeRunner.Planner dropping(Node node, String slot, boolean force) {
+	private static ChangeRunner.Planner dropping(Node node, String slot, boolean force, String ifMatch) {
 		return (connection) -> {
 			SlotRules.requirePrivilege(node, SlotStatements.mayUseSlots(connection));
 			ReplicationSlot current = SlotRepository.require(connection, node, slot);
+			SlotRules.requireMatch(node, current, ifMatch);
 			return new ChangeRunner.Plan(release(node, current, force), current);
 		};
 	}
 
-	private ChangeRunner.Planner recreating(Target target, Node node, String slot, boolean force) {
+	private ChangeRunner.Planner recreating(Target target, Node node, String slot, boolean force, String ifMatch) {
 		return (connection) -> {
 			SlotRules.requirePrivilege(node, SlotStatements.mayUseSlots(connection));
 			ReplicationSlot current = SlotRepository.require(connection, node, slot);
+			SlotRules.requireMatch(node, current, ifMatch);
 			SlotRules.requireRecreatable(node, current, SlotRepository.currentDatabase(connection), force);
 			SlotSpec spec = SlotSpec.of(current);
 			SlotRules.requireSupported(node, spec, SlotRepository.major(connection), SlotRepository.inRecovery(connection));

@@ -83,7 +83,10 @@ final class SlotSteps {
 	private static void createOnStandby(Connection connection, SlotSpec spec, Runnable nudgePrimary)
 			throws SQLException {
 		String usual = SlotStatements.currentSetting(connection, "statement_timeout");
+		int usualNetwork = connection.getNetworkTimeout();
 		SlotStatements.setSetting(connection, "statement_timeout", Long.toString(STANDBY_CREATE_TIMEOUT_MILLIS));
+		// The client must outwait the server, or it gives up while the server may still create the slot.
+		connection.setNetworkTimeout(Runnable::run, Math.toIntExact(STANDBY_CREATE_TIMEOUT_MILLIS + 2000));
 		AtomicBoolean done = new AtomicBoolean();
 		Thread nudger = new Thread(() -> {
 			while (!done.get()) {
@@ -95,13 +98,33 @@ final class SlotSteps {
 		}, "standby-snapshot-nudge");
 		nudger.setDaemon(true);
 		nudger.start();
+		SQLException failure = null;
 		try {
 			SlotStatements.create(connection, spec, SlotRepository.major(connection));
+		}
+		catch (SQLException ex) {
+			failure = ex;
+			throw ex;
 		}
 		finally {
 			done.set(true);
 			nudger.interrupt();
-			SlotStatements.setSetting(connection, "statement_timeout", usual);
+			restore(connection, usual, usualNetwork, failure);
+		}
+	}
+
+	// A clean-up error must not hide why the creation failed: it is attached to that failure instead.
+	private static void restore(Connection connection, String statementTimeout, int networkTimeout,
+			SQLException failure) throws SQLException {
+		try {
+			SlotStatements.setSetting(connection, "statement_timeout", statementTimeout);
+			connection.setNetworkTimeout(Runnable::run, networkTimeout);
+		}
+		catch (SQLException cleanup) {
+			if (failure == null) {
+				throw cleanup;
+			}
+			failure.addSuppressed(cleanup);
 		}
 	}
 

@@ -1,6 +1,10 @@
 package io.slotkeeper.slot.reading;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.OffsetDateTime;
+import java.util.HexFormat;
 
 /**
  * A replication slot as {@code pg_replication_slots} shows it, with the WAL it pins. A column the server's version
@@ -20,6 +24,7 @@ import java.time.OffsetDateTime;
  * @param walStatus {@code reserved}, {@code extended}, {@code unreserved} or {@code lost} (PG 13+)
  * @param safeWalSizeBytes WAL that can still be written before it is at risk; {@code null} when unlimited (PG 13+)
  * @param twoPhase whether it decodes prepared transactions (PG 14+)
+ * @param twoPhaseAt from which LSN prepared transactions are decoded as such (PG 18+)
  * @param conflicting whether it was invalidated by a recovery conflict (PG 16+)
  * @param inactiveSince since when no consumer streams from it (PG 17+)
  * @param invalidationReason why it was invalidated, for example {@code wal_removed} (PG 17+)
@@ -30,7 +35,8 @@ import java.time.OffsetDateTime;
  */
 public record ReplicationSlot(String slotName, String plugin, String slotType, String database, Boolean temporary,
 		Boolean active, Integer activePid, String xmin, String catalogXmin, String restartLsn,
-		String confirmedFlushLsn, String walStatus, Long safeWalSizeBytes, Boolean twoPhase, Boolean conflicting,
+		String confirmedFlushLsn, String walStatus, Long safeWalSizeBytes, Boolean twoPhase, String twoPhaseAt,
+		Boolean conflicting,
 		OffsetDateTime inactiveSince, String invalidationReason, Boolean failover, Boolean synced,
 		Long retainedWalBytes, Long confirmedFlushLagBytes) {
 
@@ -40,6 +46,40 @@ public record ReplicationSlot(String slotName, String plugin, String slotType, S
 	 */
 	public boolean invalidated() {
 		return "lost".equals(this.walStatus) || this.invalidationReason != null;
+	}
+
+	/**
+	 * Why the server invalidated the slot, in its words.
+	 * @return PG 17+'s {@code invalidation_reason} ({@code wal_removed}, {@code rows_removed},
+	 * {@code wal_level_insufficient}, PG 18's {@code idle_timeout}); before 17 {@code wal_removed} for a lost slot;
+	 * {@code null} while valid
+	 */
+	public String invalidation() {
+		if (this.invalidationReason != null) {
+			return this.invalidationReason;
+		}
+		return "lost".equals(this.walStatus) ? "wal_removed" : null;
+	}
+
+	/**
+	 * The slot's entity tag: it changes whenever the slot is dropped and created again, and whenever it moves (its
+	 * consumer confirms, it becomes active, reserved, lost…), so that a change made with {@code If-Match} acts only
+	 * on the slot its caller saw.
+	 * @return a strong entity tag, quoted
+	 */
+	public String etag() {
+		String state = String.join("|", String.valueOf(this.slotName), String.valueOf(this.slotType),
+				String.valueOf(this.plugin), String.valueOf(this.database), String.valueOf(this.temporary),
+				String.valueOf(this.twoPhase), String.valueOf(this.failover), String.valueOf(this.active),
+				String.valueOf(this.walStatus), String.valueOf(this.invalidationReason), String.valueOf(this.restartLsn),
+				String.valueOf(this.confirmedFlushLsn), String.valueOf(this.catalogXmin));
+		try {
+			byte[] digest = MessageDigest.getInstance("SHA-256").digest(state.getBytes(StandardCharsets.UTF_8));
+			return "\"" + HexFormat.of().formatHex(digest, 0, 12) + "\"";
+		}
+		catch (NoSuchAlgorithmException ex) {
+			throw new IllegalStateException("every Java runtime has SHA-256", ex);
+		}
 	}
 
 	/**
@@ -85,6 +125,7 @@ public record ReplicationSlot(String slotName, String plugin, String slotType, S
 		private String walStatus;
 		private Long safeWalSizeBytes;
 		private Boolean twoPhase;
+		private String twoPhaseAt;
 		private Boolean conflicting;
 		private OffsetDateTime inactiveSince;
 		private String invalidationReason;
@@ -112,6 +153,7 @@ public record ReplicationSlot(String slotName, String plugin, String slotType, S
 		public Builder walStatus(String value) { this.walStatus = value; return this; }
 		public Builder safeWalSizeBytes(Long value) { this.safeWalSizeBytes = value; return this; }
 		public Builder twoPhase(Boolean value) { this.twoPhase = value; return this; }
+		public Builder twoPhaseAt(String value) { this.twoPhaseAt = value; return this; }
 		public Builder conflicting(Boolean value) { this.conflicting = value; return this; }
 		public Builder inactiveSince(OffsetDateTime value) { this.inactiveSince = value; return this; }
 		public Builder invalidationReason(String value) { this.invalidationReason = value; return this; }
@@ -128,8 +170,8 @@ public record ReplicationSlot(String slotName, String plugin, String slotType, S
 		public ReplicationSlot build() {
 			return new ReplicationSlot(this.slotName, this.plugin, this.slotType, this.database, this.temporary,
 					this.active, this.activePid, this.xmin, this.catalogXmin, this.restartLsn, this.confirmedFlushLsn,
-					this.walStatus, this.safeWalSizeBytes, this.twoPhase, this.conflicting, this.inactiveSince,
-					this.invalidationReason, this.failover, this.synced, this.retainedWalBytes,
+					this.walStatus, this.safeWalSizeBytes, this.twoPhase, this.twoPhaseAt, this.conflicting,
+					this.inactiveSince, this.invalidationReason, this.failover, this.synced, this.retainedWalBytes,
 					this.confirmedFlushLagBytes);
 		}
 

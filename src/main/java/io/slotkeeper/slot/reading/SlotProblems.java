@@ -59,6 +59,20 @@ public final class SlotProblems {
 	}
 
 	/**
+	 * The slot is no longer the one the caller saw: dropped and created again, or moved.
+	 * @param node the node
+	 * @param slot the slot as it is now
+	 * @param ifMatch the tags the caller sent
+	 * @return the problem, with the slot's current {@code etag}
+	 */
+	public static ProblemException changed(Node node, ReplicationSlot slot, String ifMatch) {
+		return at(node, slot.slotName(), ProblemKind.SLOT_CHANGED, "Slot '" + slot.slotName() + "' is no longer the"
+				+ " one you saw (If-Match " + ifMatch + ", now " + slot.etag() + "): read it again and decide on what it"
+				+ " is now.")
+			.with("etag", slot.etag());
+	}
+
+	/**
 	 * The server (its version, its role, the slot's kind) cannot do this.
 	 * @param node the node
 	 * @param slot the slot's name

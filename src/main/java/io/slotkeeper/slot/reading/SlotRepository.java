@@ -39,14 +39,14 @@ public final class SlotRepository {
 				+ column(major, 14, "two_phase", "boolean") + ", " + column(major, 16, "conflicting", "boolean") + ", "
 				+ column(major, 17, "inactive_since", "timestamptz") + ", "
 				+ column(major, 17, "invalidation_reason", "text") + ", " + column(major, 17, "failover", "boolean")
-				+ ", " + column(major, 17, "synced", "boolean") + ","
+				+ ", " + column(major, 17, "synced", "boolean") + ", " + column(major, 18, "two_phase_at", "text") + ","
 				+ " (" + CURRENT_LSN + " - restart_lsn)::bigint AS retained_wal,"
 				+ " (" + CURRENT_LSN + " - confirmed_flush_lsn)::bigint AS confirmed_flush_lag"
 				+ " FROM pg_replication_slots" + (oneSlot ? " WHERE slot_name = ?" : "") + " ORDER BY slot_name";
 	}
 
 	private static String column(int major, int since, String name, String type) {
-		return (major >= since) ? name : "NULL::" + type + " AS " + name;
+		return ((major >= since) ? name : "NULL") + "::" + type + " AS " + name;
 	}
 
 	/**
@@ -177,6 +177,7 @@ public final class SlotRepository {
 					.walStatus(row.getString("wal_status"))
 					.safeWalSizeBytes(row.getObject("safe_wal_size", Long.class))
 					.twoPhase(row.getObject("two_phase", Boolean.class))
+					.twoPhaseAt(row.getString("two_phase_at"))
 					.conflicting(row.getObject("conflicting", Boolean.class))
 					.inactiveSince(row.getObject("inactive_since", OffsetDateTime.class))
 					.invalidationReason(row.getString("invalidation_reason"))

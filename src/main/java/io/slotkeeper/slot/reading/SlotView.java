@@ -1,6 +1,8 @@
 package io.slotkeeper.slot.reading;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import io.swagger.v3.oas.annotations.media.Schema;
 
 import io.slotkeeper.connect.ConnectorStatus;
 
@@ -24,6 +26,16 @@ public record SlotView(String node, @JsonUnwrapped ReplicationSlot slot, @JsonUn
 	 */
 	public static SlotView of(String node, ReplicationSlot slot) {
 		return new SlotView(node, slot, SlotInsight.NONE, null);
+	}
+
+	/**
+	 * The slot's entity tag, as {@code GET} answers it in {@code ETag}; send it as {@code If-Match} with a change.
+	 * @return the tag, quoted
+	 */
+	@JsonProperty("etag")
+	@Schema(description = "entity tag of the slot as listed; send it as If-Match with a change", example = "\"3f2a…\"")
+	public String etag() {
+		return this.slot.etag();
 	}
 
 	/**

@@ -1,6 +1,7 @@
 package io.slotkeeper.slot.watching;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +24,9 @@ import io.slotkeeper.slot.reading.ReplicationSlot;
 /**
  * Heals lost slots whose policy says {@code on-lost: recreate}: on the instance that owns the target, it recreates
  * the slot through the same path as the API (change lock, connector restart, skipped range, audit as
- * {@code slot-keeper}), at most {@code max-recreations-per-hour} times per slot. Past that it stops and says why.
+ * {@code slot-keeper}), at most {@code max-recreations-per-hour} attempts per slot, counted where every instance sees
+ * them ({@link HealLedger}). Past that it stops and says why. A failed attempt is tried again after a doubling delay;
+ * a retry that fails the same way is not audited again.
  */
 final class SlotHealer {
 
@@ -37,14 +40,27 @@ final class SlotHealer {
 
 	private final Clock clock;
 
-	private final RecreationBudget budget = new RecreationBudget();
+	private static final Map<String, Object> PARAMETERS = Map.of("onLost", "recreate");
+
+	private static final Duration FIRST_RETRY = Duration.ofSeconds(30);
+
+	private static final Duration LONGEST_RETRY = Duration.ofMinutes(10);
+
+	private final HealLedger ledger;
 
 	private final Map<String, String> stopped = new ConcurrentHashMap<>();
 
+	private final Map<String, Retry> retries = new ConcurrentHashMap<>();
+
 	SlotHealer(SlotService slots, Auditor auditor, Clock clock) {
+		this(slots, auditor, clock, HealLedger.inTargets());
+	}
+
+	SlotHealer(SlotService slots, Auditor auditor, Clock clock, HealLedger ledger) {
 		this.slots = slots;
 		this.auditor = auditor;
 		this.clock = clock;
+		this.ledger = ledger;
 	}
 
 	/**
@@ -66,6 +82,15 @@ final class SlotHealer {
 	}
 
 	/**
+	 * Where a target's heal attempts are counted, when not in its database.
+	 * @param target the target's name
+	 * @return why they are in memory, {@code null} when they are not
+	 */
+	String budgetInMemoryBecause(String target) {
+		return this.ledger.inMemoryBecause(target);
+	}
+
+	/**
 	 * Why healing stopped for slots of a target, by slot.
 	 * @param target the target's name
 	 * @return the reasons, empty when healing goes on
@@ -83,9 +108,13 @@ final class SlotHealer {
 	private boolean recreate(Target target, ReplicationSlot slot, SlotPolicyProperties policy) {
 		String key = target.name() + "/" + slot.slotName();
 		Instant now = this.clock.instant();
-		int used = this.budget.used(key, now);
+		Retry retry = this.retries.get(key);
+		if (retry != null && now.isBefore(retry.notBefore())) {
+			return false;
+		}
+		int used = this.ledger.attempts(target, slot.slotName(), now);
 		if (used >= policy.maxRecreationsPerHour()) {
-			String reason = "healing stopped: slot was recreated " + used + " times in the last hour"
+			String reason = "healing stopped: slot was recreated or tried " + used + " times in the last hour"
 					+ " (max-recreations-per-hour " + policy.maxRecreationsPerHour() + "); find why it keeps being lost";
 			if (this.stopped.putIfAbsent(key, reason) == null) {
 				logger.warn("Slot '{}' of target '{}' is lost again; {}", slot.slotName(), target.name(), reason);
@@ -94,10 +123,9 @@ final class SlotHealer {
 			return false;
 		}
 		try {
-			RecreateResult result = this.auditor.runAs(ACTOR, "slot.heal", target.name(), slot.slotName(),
-					Map.of("onLost", "recreate"), () -> this.slots.recreate(target, null, slot.slotName(), false),
-					SlotAudit::recreated);
-			this.budget.spend(key, now);
+			RecreateResult result = audited(target, slot, retry);
+			this.ledger.record(target, slot.slotName(), now, true);
+			this.retries.remove(key);
 			this.stopped.remove(key);
 			logger.warn("Slot '{}' of target '{}' was lost and is recreated; its consumer skips {} to {}{}",
 					slot.slotName(), target.name(), result.skipped().fromLsn(), result.skipped().toLsn(),
@@ -105,9 +133,48 @@ final class SlotHealer {
 			return true;
 		}
 		catch (RuntimeException ex) {
-			logger.warn("Healing slot '{}' of target '{}' failed: {}", slot.slotName(), target.name(), ex.getMessage());
+			this.ledger.record(target, slot.slotName(), now, false);
+			Retry next = Retry.after(retry, now, ex.getMessage());
+			this.retries.put(key, next);
+			if (retry == null || !next.detail().equals(retry.detail())) {
+				logger.warn("Healing slot '{}' of target '{}' failed: {}; trying again in {} s", slot.slotName(),
+						target.name(), ex.getMessage(), next.delay().toSeconds());
+			}
 			return false;
 		}
+	}
+
+	// A retry that fails as the attempt before it did is not audited again: a slot refused at every poll would push
+	// operators' entries out of the journal.
+	private RecreateResult audited(Target target, ReplicationSlot slot, Retry retry) {
+		RecreateResult result;
+		try {
+			result = this.slots.recreate(target, null, slot.slotName(), false, null);
+		}
+		catch (RuntimeException ex) {
+			if (retry == null || !retry.detail().equals(String.valueOf(ex.getMessage()))) {
+				this.auditor.recordFailure(ACTOR, "slot.heal", target.name(), slot.slotName(), PARAMETERS, ex);
+			}
+			throw ex;
+		}
+		this.auditor.recordOutcome(ACTOR, "slot.heal", target.name(), slot.slotName(), PARAMETERS,
+				SlotAudit.recreated(result));
+		return result;
+	}
+
+	/**
+	 * When a failed heal may be tried again: doubling from 30 s up to 10 minutes.
+	 */
+	private record Retry(Instant notBefore, Duration delay, String detail) {
+
+		static Retry after(Retry previous, Instant now, String detail) {
+			Duration delay = (previous == null) ? FIRST_RETRY : previous.delay().multipliedBy(2);
+			if (delay.compareTo(LONGEST_RETRY) > 0) {
+				delay = LONGEST_RETRY;
+			}
+			return new Retry(now.plus(delay), delay, String.valueOf(detail));
+		}
+
 	}
 
 }

@@ -1,5 +1,7 @@
 package io.slotkeeper.slot.watching;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,10 +15,13 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 import io.slotkeeper.config.TargetProperties;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.slot.reading.ReplicationSlot;
+import io.slotkeeper.slot.reading.SlotView;
 
 /**
- * The {@code slots} health, one child per target from its last poll: DOWN when a slot is invalidated (lost), UP
- * otherwise with a warning detail naming unreserved slots, UNKNOWN before the first poll or when the poll failed;
+ * The {@code slots} health, one child per target from its last poll: DOWN when a slot is invalidated (lost, or on
+ * PostgreSQL 18 idle too long), UP
+ * otherwise with a warning detail naming unreserved slots, UNKNOWN before the first poll, when the last poll failed
+ * or when no poll ended for three intervals;
  * {@code healingStopped} says why healing gave up on a slot.
  * Not part of liveness or readiness.
  */
@@ -31,22 +36,43 @@ final class SlotHealth {
 		}
 		Map<String, HealthIndicator> children = new LinkedHashMap<>();
 		targets.forEach((target) -> children.put(target.name(), () -> poller.snapshot(target.name())
-			.map((snapshot) -> health(target.properties(), snapshot, poller.healingStopped(target.name())))
+			.map((snapshot) -> health(target.properties(), snapshot, poller.healingStopped(target.name()),
+					poller.healingBudgetInMemoryBecause(target.name())))
 			.orElseGet(() -> Health.unknown().withDetail("reason", "not polled yet").build())));
 		return CompositeHealthContributor.fromMap(children);
 	}
 
-	private static Health health(TargetProperties target, SlotSnapshot snapshot, Map<String, String> healingStopped) {
+	private static Health health(TargetProperties target, SlotSnapshot snapshot, Map<String, String> healingStopped,
+			String budgetInMemory) {
 		if (snapshot.error() != null) {
-			return Health.unknown().withDetail("polledAt", snapshot.at()).withDetail("error", snapshot.error()).build();
+			Health.Builder failed = Health.unknown().withDetail("polledAt", snapshot.at())
+				.withDetail("error", snapshot.error());
+			if (snapshot.lastGoodAt() != null) {
+				failed.withDetail("lastGoodPollAt", snapshot.lastGoodAt());
+			}
+			return failed.build();
+		}
+		Duration stale = target.slotsPollInterval().multipliedBy(3).plusSeconds(1);
+		if (Duration.between(snapshot.at(), Instant.now()).compareTo(stale) > 0) {
+			return Health.unknown().withDetail("polledAt", snapshot.at())
+				.withDetail("reason", "no poll ended for more than three intervals: the target is slow to answer")
+				.build();
 		}
 		List<String> invalidated = snapshot.named(ReplicationSlot::invalidated);
 		List<String> unreserved = snapshot.named((slot) -> "unreserved".equals(slot.walStatus()));
 		Health.Builder health = invalidated.isEmpty() ? Health.up() : Health.down();
 		health.withDetail("polledAt", snapshot.at()).withDetail("slots", snapshot.slots().size());
 		if (!invalidated.isEmpty()) {
+			Map<String, String> reasons = new TreeMap<>();
+			snapshot.slots()
+				.stream()
+				.map(SlotView::slot)
+				.filter(ReplicationSlot::invalidated)
+				.forEach((slot) -> reasons.put(slot.slotName(), slot.invalidation()));
 			health.withDetail("invalidated", invalidated)
-				.withDetail("reason", "slots lost their WAL and can never be read again: recreate them and re-snapshot");
+				.withDetail("invalidationReasons", reasons)
+				.withDetail("reason", "slots were invalidated by the server (see invalidationReasons) and can never be"
+						+ " read again: recreate them and re-snapshot");
 		}
 		Map<String, Long> lossSoon = new TreeMap<>();
 		snapshot.slots()
@@ -61,6 +87,9 @@ final class SlotHealth {
 		}
 		if (!healingStopped.isEmpty()) {
 			health.withDetail("healingStopped", healingStopped);
+		}
+		if (budgetInMemory != null) {
+			health.withDetail("healingBudget", budgetInMemory);
 		}
 		if (!unreserved.isEmpty()) {
 			health.withDetail("warning", "slots past max_slot_wal_keep_size, about to be lost: " + unreserved);

@@ -32,6 +32,11 @@ public final class SlotInsights {
 
 	public static final String INACTIVE = "inactive";
 
+	/**
+	 * The start of the diagnosis of a slot the server invalidated, followed by the server's reason.
+	 */
+	public static final String INVALIDATED = "invalidated: ";
+
 	public static final String NOT_CONFIRMING = "consumer not confirming";
 
 	public static final String NO_MESSAGES = "message mode but the consumer did not ask for messages"
@@ -123,6 +128,9 @@ public final class SlotInsights {
 
 	private static String diagnose(HeartbeatProperties heartbeat, ReplicationSlot slot, Boolean acknowledged,
 			Map<Integer, String> walsenders) {
+		if (slot.invalidated()) {
+			return INVALIDATED + slot.invalidation();
+		}
 		if (!slot.streaming()) {
 			return INACTIVE;
 		}

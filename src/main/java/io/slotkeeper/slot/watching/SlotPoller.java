@@ -1,64 +1,57 @@
 package io.slotkeeper.slot.watching;
 
 import java.time.Clock;
-import java.time.Instant;
+import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
-import org.springframework.context.SmartLifecycle;
-
-import io.slotkeeper.fleet.FailureDescription;
+import io.slotkeeper.fleet.RepeatingTasks;
 import io.slotkeeper.fleet.Target;
-import io.slotkeeper.slot.reading.SlotRepository;
-import io.slotkeeper.slot.reading.SlotView;
 
 /**
- * Reads every target's slots every {@code slots-poll-interval} for the slot metrics and the {@code slots} health.
- * A target that fails to answer keeps its last gauges off (they are removed) and reports the error in health.
+ * Reads every target's slots every {@code slots-poll-interval} for the slot metrics, the {@code slots} health, healing
+ * and the connectors' states. Each target polls on its own schedule ({@link RepeatingTasks}): a down or hung target
+ * delays only its own poll.
  */
-public class SlotPoller implements SmartLifecycle {
+public class SlotPoller extends RepeatingTasks {
 
-	private static final Logger logger = LoggerFactory.getLogger(SlotPoller.class);
-
-	private final List<Target> targets;
+	private final Map<String, TargetPoll> polls = new LinkedHashMap<>();
 
 	private final SlotHealer healer;
-
-	private final SlotInsights insights;
-
-	private final MeterRegistry registry;
-
-	private final Clock clock;
-
-	private final Map<String, SlotSnapshot> snapshots = new ConcurrentHashMap<>();
-
-	private final Map<String, SlotGauges> gauges = new ConcurrentHashMap<>();
-
-	private volatile ScheduledExecutorService executor;
 
 	/**
 	 * Creates the poller, which also heals.
 	 * @param targets the targets to poll
 	 * @param healer heals lost slots whose policy says so
 	 * @param insights concludes why slots are (not) moving and how soon they will be lost
+	 * @param connectors where the connectors' states go
 	 * @param registry where the gauges go
 	 * @param clock the clock
 	 */
-	SlotPoller(List<Target> targets, SlotHealer healer, SlotInsights insights, MeterRegistry registry, Clock clock) {
-		this.targets = targets;
+	SlotPoller(List<Target> targets, SlotHealer healer, SlotInsights insights, ConnectorStates connectors,
+			MeterRegistry registry, Clock clock) {
+		super("slot-poller", longestPoll(targets));
 		this.healer = healer;
-		this.insights = insights;
-		this.registry = registry;
-		this.clock = clock;
+		targets.forEach((target) -> this.polls.put(target.name(),
+				new TargetPoll(target, healer, insights, connectors, registry, clock)));
+	}
+
+	// Borrowing a connection waits up to twice the connect timeout and a second, then one statement runs.
+	private static Duration longestPoll(List<Target> targets) {
+		return targets.stream()
+			.map((target) -> target.properties().connection().connectTimeout().multipliedBy(2).plusSeconds(1)
+				.plus(target.properties().connection().statementTimeout()))
+			.max(Duration::compareTo)
+			.orElse(Duration.ofSeconds(1));
+	}
+
+	@Override
+	protected List<TargetPoll> tasks() {
+		return List.copyOf(this.polls.values());
 	}
 
 	/**
@@ -71,75 +64,30 @@ public class SlotPoller implements SmartLifecycle {
 	}
 
 	/**
+	 * Where a target's heal attempts are counted, when not in its database.
+	 * @param target the target's name
+	 * @return why in memory, {@code null} when in the database
+	 */
+	public String healingBudgetInMemoryBecause(String target) {
+		return this.healer.budgetInMemoryBecause(target);
+	}
+
+	/**
 	 * The last poll of a target.
 	 * @param target the target's name
 	 * @return its snapshot, empty before the first poll ended
 	 */
 	public Optional<SlotSnapshot> snapshot(String target) {
-		return Optional.ofNullable(this.snapshots.get(target));
+		TargetPoll poll = this.polls.get(target);
+		return Optional.ofNullable((poll != null) ? poll.snapshot() : null);
 	}
 
 	/**
-	 * Polls one target now.
-	 * @param target the target
+	 * Polls one target now, outside its schedule.
+	 * @param target the target's name
 	 */
-	void poll(Target target) {
-		SlotGauges targetGauges = this.gauges.computeIfAbsent(target.name(), (name) -> new SlotGauges(name, this.registry));
-		Instant now = this.clock.instant();
-		try {
-			SlotRepository.Poll poll = target.primary().withConnection(SlotRepository::poll);
-			if (this.healer.heal(target, poll.slots())) {
-				poll = target.primary().withConnection(SlotRepository::poll);
-			}
-			this.insights.update(target, poll, now);
-			List<SlotView> current = poll.slots()
-				.stream()
-				.map((slot) -> SlotView.of(target.primary().name(), slot)
-					.withInsight(this.insights.of(target.name(), slot.slotName())))
-				.toList();
-			targetGauges.update(current, now);
-			this.snapshots.put(target.name(), new SlotSnapshot(now, current, null));
-		}
-		catch (RuntimeException ex) {
-			targetGauges.update(List.of(), now);
-			FailureDescription failure = FailureDescription.of(ex, now);
-			SlotSnapshot previous = this.snapshots.put(target.name(), new SlotSnapshot(now, List.of(), failure));
-			if (previous == null || previous.error() == null) {
-				logger.warn("Reading the slots of target '{}' failed: {}", target.name(), failure.message());
-			}
-		}
-	}
-
-	@Override
-	public void start() {
-		if (this.targets.isEmpty()) {
-			return;
-		}
-		ScheduledExecutorService scheduler = Executors.newScheduledThreadPool(Math.min(4, this.targets.size()),
-				(runnable) -> {
-					Thread thread = new Thread(runnable, "slot-poller");
-					thread.setDaemon(true);
-					return thread;
-				});
-		for (Target target : this.targets) {
-			long interval = target.properties().slotsPollInterval().toMillis();
-			scheduler.scheduleWithFixedDelay(() -> poll(target), 0, interval, TimeUnit.MILLISECONDS);
-		}
-		this.executor = scheduler;
-	}
-
-	@Override
-	public void stop() {
-		ScheduledExecutorService scheduler = this.executor;
-		if (scheduler != null) {
-			scheduler.shutdownNow();
-			this.executor = null;
-		}
-	}
-
-	@Override
-	public boolean isRunning() {
-		return this.executor != null;
+	void poll(String target) {
+		this.polls.get(target).run();
 	}
 
 }

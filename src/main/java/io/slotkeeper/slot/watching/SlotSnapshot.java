@@ -12,10 +12,11 @@ import io.slotkeeper.slot.reading.SlotView;
  * One target's slots as of the last poll.
  *
  * @param at when the poll ended
- * @param slots the slots read with what the poll concluded, empty when the poll failed
+ * @param slots the slots read with what the poll concluded; after a failed poll, those of the last good one
  * @param error why the poll failed, {@code null} when it did not
+ * @param lastGoodAt when the last good poll ended, {@code null} before one
  */
-public record SlotSnapshot(Instant at, List<SlotView> slots, FailureDescription error) {
+public record SlotSnapshot(Instant at, List<SlotView> slots, FailureDescription error, Instant lastGoodAt) {
 
 	/**
 	 * The names of the slots that match.

@@ -9,6 +9,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import io.slotkeeper.audit.Auditor;
+import io.slotkeeper.connect.ConnectorClient;
 import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.slot.changing.SlotService;
 
@@ -24,10 +25,16 @@ class WatchingConfiguration {
 	}
 
 	@Bean
-	SlotPoller slotPoller(Fleet fleet, SlotService slots, SlotInsights insights, Auditor auditor,
-			MeterRegistry registry) {
+	ConnectorStates connectorStates(ConnectorClient connectors) {
+		return new ConnectorStates(connectors);
+	}
+
+	@Bean
+	SlotPoller slotPoller(Fleet fleet, SlotService slots, SlotInsights insights, ConnectorStates connectors,
+			Auditor auditor, MeterRegistry registry) {
 		Clock clock = Clock.systemUTC();
-		return new SlotPoller(fleet.all(), new SlotHealer(slots, auditor, clock), insights, registry, clock);
+		return new SlotPoller(fleet.all(), new SlotHealer(slots, auditor, clock), insights, connectors, registry,
+				clock);
 	}
 
 	@Bean

@@ -40,7 +40,8 @@ class SlotHealerTests {
 
 	private final RecordingSlots slots = new RecordingSlots();
 
-	private final SlotHealer healer = new SlotHealer(this.slots, new Auditor(this.journal, this.clock), this.clock);
+	private final SlotHealer healer = new SlotHealer(this.slots, new Auditor(this.journal, this.clock), this.clock,
+			HealLedger.inMemory());
 
 	private final Target target = fleet(target("orders", "jdbc:postgresql://db/orders", "slots[0].name", "healed",
 			"slots[0].on-lost", "recreate", "slots[0].max-recreations-per-hour", "2", "slots[1].name", "watched"))
@@ -86,7 +87,7 @@ class SlotHealerTests {
 		assertThat(this.slots.recreated).hasSize(2);
 		assertThat(this.healer.stopped("orders")).containsOnlyKeys("healed")
 			.hasValueSatisfying(new org.assertj.core.api.Condition<>(
-					(reason) -> reason.contains("recreated 2 times in the last hour"), "names the count"));
+					(reason) -> reason.contains("recreated or tried 2 times in the last hour"), "names the count"));
 		assertThat(this.journal.entries()).filteredOn((entry) -> entry.outcome().equals("refused"))
 			.singleElement()
 			.satisfies((refusal) -> assertThat(refusal.status()).isEqualTo(429));
@@ -97,16 +98,37 @@ class SlotHealerTests {
 	}
 
 	@Test
-	void aRecreateThatFailsIsAuditedAsFailedAndSpendsNoBudget() {
+	void aFailedHealBacksOffIsAuditedOnceAndCountsAgainstTheBudget() {
+		this.target.ownership().learnt(true);
+		this.slots.failWith = new ProblemException(ProblemKind.INSUFFICIENT_PRIVILEGE, "permission denied");
+		assertThat(this.healer.heal(this.target, List.of(lost("healed")))).isFalse();
+		assertThat(this.journal.entries()).singleElement().satisfies((entry) -> {
+			assertThat(entry.outcome()).isEqualTo("refused");
+			assertThat(entry.status()).isEqualTo(403);
+		});
+		this.healer.heal(this.target, List.of(lost("healed")));
+		assertThat(this.slots.attempts).as("no retry before the backoff").isEqualTo(1);
+		this.clock.advance(Duration.ofSeconds(31));
+		this.healer.heal(this.target, List.of(lost("healed")));
+		assertThat(this.slots.attempts).isEqualTo(2);
+		assertThat(this.journal.entries()).as("the same failure is not audited again").hasSize(1);
+		this.clock.advance(Duration.ofSeconds(61));
+		this.slots.failWith = null;
+		assertThat(this.healer.heal(this.target, List.of(lost("healed")))).as("two attempts used the hour's budget")
+			.isFalse();
+		assertThat(this.slots.attempts).isEqualTo(2);
+		assertThat(this.journal.entries().get(0).status()).isEqualTo(429);
+	}
+
+	@Test
+	void aRetryThatSucceedsIsAuditedAndClearsTheBackoff() {
 		this.target.ownership().learnt(true);
 		this.slots.failWith = new ProblemException(ProblemKind.TARGET_UNAVAILABLE, "Target 'orders' is unavailable");
-		assertThat(this.healer.heal(this.target, List.of(lost("healed")))).isFalse();
-		assertThat(this.journal.entries().get(0).outcome()).isEqualTo("failed");
-		assertThat(this.journal.entries().get(0).status()).isEqualTo(503);
+		this.healer.heal(this.target, List.of(lost("healed")));
 		this.slots.failWith = null;
-		this.healer.heal(this.target, List.of(lost("healed")));
-		this.healer.heal(this.target, List.of(lost("healed")));
-		assertThat(this.slots.recreated).hasSize(2);
+		this.clock.advance(Duration.ofSeconds(31));
+		assertThat(this.healer.heal(this.target, List.of(lost("healed")))).isTrue();
+		assertThat(this.journal.entries()).extracting(AuditEntry::outcome).containsExactly("done", "failed");
 	}
 
 	/**
@@ -116,6 +138,8 @@ class SlotHealerTests {
 
 		final List<String> recreated = new ArrayList<>();
 
+		int attempts;
+
 		ProblemException failWith;
 
 		RecordingSlots() {
@@ -123,7 +147,8 @@ class SlotHealerTests {
 		}
 
 		@Override
-		public RecreateResult recreate(Target target, String node, String slot, boolean force) {
+		public RecreateResult recreate(Target target, String node, String slot, boolean force, String ifMatch) {
+			this.attempts++;
 			if (this.failWith != null) {
 				throw this.failWith;
 			}

@@ -75,6 +75,15 @@ class SlotInsightsTests {
 	}
 
 	@Test
+	void anInvalidatedSlotSaysWhyInTheServersWords() {
+		assertThat(after(streaming("s", "0/0").active(false).walStatus("lost").build(), Map.of(), T0).diagnosis())
+			.as("before 17 the server only says lost").isEqualTo("invalidated: wal_removed");
+		assertThat(after(streaming("s", "0/0").active(false).walStatus("lost").invalidationReason("idle_timeout")
+			.build(), Map.of(), T0).diagnosis()).as("PostgreSQL 18's idle_replication_slot_timeout")
+			.isEqualTo("invalidated: idle_timeout");
+	}
+
+	@Test
 	void aSlotOfAnotherDatabaseGetsNoHeartbeatVerdict() {
 		this.target.beats().add(new Beat("0/1000", T0));
 		SlotInsight insight = after(streaming("s", "0/0").database("billing").build(), Map.of(), T0.plusSeconds(3));

@@ -1,0 +1,183 @@
+package io.slotkeeper.slot.watching;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.slotkeeper.fleet.FailureDescription;
+import io.slotkeeper.fleet.Node;
+import io.slotkeeper.fleet.Target;
+
+/**
+ * The heal attempts of the last hour per slot, kept in the target's own database (table
+ * {@code public.slotkeeper_heals}): the one store that every instance, the next owner after a failover of the pod or a
+ * restart among them, reaches, and that lives exactly as long as the slots it counts. Where the role may not create
+ * or write that table, the count is kept in this instance's memory and the {@code slots} health says so.
+ */
+final class HealLedger {
+
+	static final String TABLE = "public.slotkeeper_heals";
+
+	private static final Logger logger = LoggerFactory.getLogger(SlotHealer.class);
+
+	private final RecreationBudget memory = new RecreationBudget();
+
+	private final Map<String, String> inMemoryBecause = new ConcurrentHashMap<>();
+
+	private final Map<String, Boolean> tableReady = new ConcurrentHashMap<>();
+
+	private final boolean database;
+
+	private HealLedger(boolean database) {
+		this.database = database;
+	}
+
+	/**
+	 * The ledger the application uses: in each target's database, in memory where that is refused.
+	 * @return the ledger
+	 */
+	static HealLedger inTargets() {
+		return new HealLedger(true);
+	}
+
+	/**
+	 * A ledger that never touches a database, for decisions tested without one.
+	 * @return the ledger
+	 */
+	static HealLedger inMemory() {
+		return new HealLedger(false);
+	}
+
+	/**
+	 * The attempts to heal a slot within the hour before {@code now}, in the database and in memory.
+	 * @param target the target
+	 * @param slot the slot's name
+	 * @param now the time
+	 * @return how many
+	 */
+	int attempts(Target target, String slot, Instant now) {
+		int remembered = this.memory.used(target.name() + "/" + slot, now);
+		if (!ready(target)) {
+			return remembered;
+		}
+		try {
+			return remembered + onPrimary(target, (connection) -> count(connection, slot, now));
+		}
+		catch (SQLException ex) {
+			unusable(target, ex);
+			return remembered;
+		}
+	}
+
+	/**
+	 * Records an attempt.
+	 * @param target the target
+	 * @param slot the slot's name
+	 * @param at when
+	 * @param succeeded whether the slot was recreated
+	 */
+	void record(Target target, String slot, Instant at, boolean succeeded) {
+		if (ready(target)) {
+			try {
+				onPrimary(target, (connection) -> insert(connection, slot, at, succeeded));
+				return;
+			}
+			catch (SQLException ex) {
+				unusable(target, ex);
+			}
+		}
+		this.memory.spend(target.name() + "/" + slot, at);
+	}
+
+	/**
+	 * Where a target's heal attempts are counted, for the {@code slots} health.
+	 * @param target the target's name
+	 * @return why they are in memory, {@code null} while they are in the database (or nothing was healed yet)
+	 */
+	String inMemoryBecause(String target) {
+		return this.inMemoryBecause.get(target);
+	}
+
+	private boolean ready(Target target) {
+		if (!this.database || this.inMemoryBecause.containsKey(target.name())) {
+			return false;
+		}
+		if (this.tableReady.containsKey(target.name())) {
+			return true;
+		}
+		try {
+			onPrimary(target, (connection) -> {
+				try (Statement statement = connection.createStatement()) {
+					statement.execute("CREATE TABLE IF NOT EXISTS " + TABLE
+							+ " (slot text NOT NULL, at timestamptz NOT NULL, succeeded boolean NOT NULL)");
+				}
+				return null;
+			});
+			this.tableReady.put(target.name(), true);
+			return true;
+		}
+		catch (SQLException ex) {
+			unusable(target, ex);
+			return false;
+		}
+	}
+
+	private static <T> T onPrimary(Target target, Node.SqlWork<T> work) throws SQLException {
+		try (Connection connection = target.primary().connection()) {
+			return work.apply(connection);
+		}
+	}
+
+	// A refusal (no privilege, a read-only server) stands; an outage passes, and the table is tried again next time.
+	private void unusable(Target target, SQLException failure) {
+		String state = String.valueOf(failure.getSQLState());
+		if (state.startsWith("42") || state.equals("25006")) {
+			keepInMemory(target, FailureDescription.of(failure, Instant.now()).message() + " (SQLState " + state + ")");
+		}
+	}
+
+	private void keepInMemory(Target target, String reason) {
+		if (this.inMemoryBecause.putIfAbsent(target.name(), "heal attempts are counted in this instance's memory only"
+				+ " (a restart or a new owner starts from zero): " + TABLE + " is not usable: " + reason) == null) {
+			logger.warn("Heal attempts of target '{}' are counted in memory only: {} is not usable: {}", target.name(),
+					TABLE, reason);
+		}
+	}
+
+	private static int count(Connection connection, String slot, Instant now) throws SQLException {
+		try (PreparedStatement statement = connection
+			.prepareStatement("SELECT count(*) FROM " + TABLE + " WHERE slot = ? AND at > ?")) {
+			statement.setString(1, slot);
+			statement.setTimestamp(2, Timestamp.from(now.minus(RecreationBudget.WINDOW)));
+			try (ResultSet result = statement.executeQuery()) {
+				result.next();
+				return result.getInt(1);
+			}
+		}
+	}
+
+	// Rows older than a day count for nothing: they go with each new one.
+	private static Void insert(Connection connection, String slot, Instant at, boolean succeeded) throws SQLException {
+		try (PreparedStatement delete = connection.prepareStatement("DELETE FROM " + TABLE + " WHERE at < ?");
+				PreparedStatement insert = connection
+					.prepareStatement("INSERT INTO " + TABLE + " (slot, at, succeeded) VALUES (?, ?, ?)")) {
+			delete.setTimestamp(1, Timestamp.from(at.minus(RecreationBudget.WINDOW.multipliedBy(24))));
+			delete.execute();
+			insert.setString(1, slot);
+			insert.setTimestamp(2, Timestamp.from(at));
+			insert.setBoolean(3, succeeded);
+			insert.execute();
+		}
+		return null;
+	}
+
+}

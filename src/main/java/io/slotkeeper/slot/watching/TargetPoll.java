@@ -1,0 +1,113 @@
+package io.slotkeeper.slot.watching;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.slotkeeper.fleet.FailureDescription;
+import io.slotkeeper.fleet.RepeatingTasks;
+import io.slotkeeper.fleet.Target;
+import io.slotkeeper.slot.reading.SlotRepository;
+import io.slotkeeper.slot.reading.SlotView;
+
+/**
+ * One target's slot poll, repeated every {@code slots-poll-interval}: read the slots, heal the lost ones its policy
+ * says to, conclude, update the gauges and ask Kafka Connect about the slots' connectors. A failed poll keeps the
+ * last slots and gauges, marked by their age, so that alerts on them do not resolve because the target went away.
+ */
+final class TargetPoll implements RepeatingTasks.Task {
+
+	private static final Logger logger = LoggerFactory.getLogger(SlotPoller.class);
+
+	private final Target target;
+
+	private final SlotHealer healer;
+
+	private final SlotInsights insights;
+
+	private final ConnectorStates connectors;
+
+	private final SlotGauges gauges;
+
+	private final PollMeters meters;
+
+	private final Clock clock;
+
+	private volatile SlotSnapshot snapshot;
+
+	TargetPoll(Target target, SlotHealer healer, SlotInsights insights, ConnectorStates connectors,
+			MeterRegistry registry, Clock clock) {
+		this.target = target;
+		this.healer = healer;
+		this.insights = insights;
+		this.connectors = connectors;
+		this.clock = clock;
+		this.gauges = new SlotGauges(target.name(), registry);
+		this.meters = new PollMeters(target.name(), target.properties().slotsPollInterval(), registry, clock);
+	}
+
+	Target target() {
+		return this.target;
+	}
+
+	SlotSnapshot snapshot() {
+		return this.snapshot;
+	}
+
+	// Spread a little, so that many targets do not all borrow their first connection at the same moment.
+	@Override
+	public Duration firstDelay() {
+		long spreadMillis = Math.min(this.target.properties().slotsPollInterval().toMillis(), 2000);
+		return Duration.ofMillis(ThreadLocalRandom.current().nextLong(spreadMillis + 1));
+	}
+
+	@Override
+	public Duration run() {
+		Instant now = this.clock.instant();
+		try {
+			SlotRepository.Poll poll = this.target.primary().withConnection(SlotRepository::poll);
+			if (this.healer.heal(this.target, poll.slots())) {
+				poll = this.target.primary().withConnection(SlotRepository::poll);
+			}
+			this.insights.update(this.target, poll, now);
+			List<SlotView> current = poll.slots()
+				.stream()
+				.map((slot) -> SlotView.of(this.target.primary().name(), slot)
+					.withInsight(this.insights.of(this.target.name(), slot.slotName())))
+				.toList();
+			this.gauges.update(current, now);
+			this.meters.succeeded(now);
+			this.snapshot = new SlotSnapshot(now, current, null, now);
+			this.connectors.refresh(this.target);
+		}
+		catch (RuntimeException ex) {
+			failed(ex, now);
+		}
+		return this.target.properties().slotsPollInterval();
+	}
+
+	@Override
+	public Duration escaped(Throwable failure) {
+		failed(failure, this.clock.instant());
+		return this.target.properties().slotsPollInterval();
+	}
+
+	private void failed(Throwable ex, Instant now) {
+		this.meters.failed();
+		FailureDescription failure = FailureDescription.of(ex, now);
+		SlotSnapshot previous = this.snapshot;
+		this.snapshot = new SlotSnapshot(now, (previous != null) ? previous.slots() : List.of(), failure,
+				(previous != null) ? previous.lastGoodAt() : null);
+		if (previous == null || previous.error() == null) {
+			logger.warn("Reading the slots of target '{}' failed: {}; its slot gauges keep their last values",
+					this.target.name(), failure.message());
+		}
+	}
+
+}

@@ -1,0 +1,58 @@
+package io.slotkeeper.slot.watching;
+
+import java.time.Duration;
+import java.time.Instant;
+
+import org.junit.jupiter.api.Test;
+
+import io.slotkeeper.fleet.Fleet;
+import io.slotkeeper.testbed.PostgresServer;
+import io.slotkeeper.testbed.PostgresTestBed;
+
+import static io.slotkeeper.testbed.TestTargets.fleet;
+import static io.slotkeeper.testbed.TestTargets.target;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Heal attempts are counted in the target's own database, so that a restarted instance or a new owner honours the
+ * hourly budget its predecessor spent; where the role may not keep the table, in memory, and it says so.
+ */
+class HealLedgerTests {
+
+	private final PostgresServer server = PostgresTestBed.shared();
+
+	@Test
+	void aNewOwnerCountsTheAttemptsItsPredecessorMade() {
+		String database = this.server.createDatabase();
+		Instant now = Instant.now();
+		try (Fleet first = fleet(target("orders", this.server, database));
+				Fleet next = fleet(target("orders", this.server, database))) {
+			HealLedger before = HealLedger.inTargets();
+			before.record(first.get("orders"), "cdc", now.minus(Duration.ofMinutes(90)), true);
+			before.record(first.get("orders"), "cdc", now.minus(Duration.ofMinutes(20)), true);
+			before.record(first.get("orders"), "cdc", now.minus(Duration.ofMinutes(5)), false);
+			before.record(first.get("orders"), "other", now, true);
+			HealLedger after = HealLedger.inTargets();
+			assertThat(after.attempts(next.get("orders"), "cdc", now)).as("two within the hour").isEqualTo(2);
+			assertThat(after.inMemoryBecause("orders")).isNull();
+			assertThat(this.server.queryForString(database, "SELECT count(*) FROM " + HealLedger.TABLE)).isEqualTo("4");
+		}
+	}
+
+	@Test
+	void aRoleThatMayNotKeepTheTableCountsInMemoryAndSaysWhy() {
+		String database = this.server.createDatabase();
+		String role = "nocreate_" + database;
+		this.server.execute(database, "CREATE ROLE " + role + " LOGIN PASSWORD 'pw'",
+				"REVOKE CREATE ON SCHEMA public FROM PUBLIC");
+		Instant now = Instant.now();
+		try (Fleet fleet = fleet(target("orders", this.server.jdbcUrl(database), "username", role, "password", "pw"))) {
+			HealLedger ledger = HealLedger.inTargets();
+			ledger.record(fleet.get("orders"), "cdc", now, true);
+			assertThat(ledger.attempts(fleet.get("orders"), "cdc", now)).isEqualTo(1);
+			assertThat(ledger.inMemoryBecause("orders")).contains("memory only").contains(HealLedger.TABLE)
+				.contains("permission denied");
+		}
+	}
+
+}

@@ -1,0 +1,118 @@
+package io.slotkeeper.slot.watching;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.web.client.RestClient;
+
+import io.slotkeeper.audit.AuditJournal;
+import io.slotkeeper.audit.Auditor;
+import io.slotkeeper.config.TargetProperties;
+import io.slotkeeper.connect.ConnectorClient;
+import io.slotkeeper.fleet.Fleet;
+import io.slotkeeper.slot.changing.SlotService;
+import io.slotkeeper.testbed.PostgresServer;
+import io.slotkeeper.testbed.PostgresTestBed;
+
+import static io.slotkeeper.testbed.TestTargets.fleet;
+import static io.slotkeeper.testbed.TestTargets.target;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * Each target polls on its own schedule: dead targets never delay a live one, and a failed poll keeps the last slot
+ * gauges, saying how old they are.
+ */
+class SlotPollerTests {
+
+	private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+
+	private final ConnectorClient connectors = new ConnectorClient(RestClient.builder(), Duration.ofMillis(10));
+
+	private SlotPoller poller(Fleet fleet) {
+		Clock clock = Clock.systemUTC();
+		SlotHealer healer = new SlotHealer(new SlotService(this.connectors, this.registry),
+				new Auditor(new AuditJournal(10), clock), clock);
+		return new SlotPoller(fleet.all(), healer, new SlotInsights(), new ConnectorStates(this.connectors),
+				this.registry, clock);
+	}
+
+	private double age(String target) {
+		return this.registry.get("slotkeeper.slot.poll.age").tag("target", target).gauge().value();
+	}
+
+	@Test
+	void twentyDeadTargetsNeverDelayALiveTargetsPollBeyondItsIntervalAndASecond() throws IOException {
+		PostgresServer server = PostgresTestBed.shared();
+		List<TargetProperties> targets = new ArrayList<>();
+		targets.add(target("live", server, server.createDatabase(), "slots-poll-interval", "200ms"));
+		for (int i = 0; i < 20; i++) {
+			// Default timeouts: borrowing a connection to a dead target waits about 11 s.
+			targets.add(target("dead-" + i, "jdbc:postgresql://127.0.0.1:" + closedPort() + "/x",
+					"slots-poll-interval", "200ms"));
+		}
+		try (Fleet fleet = fleet(targets.toArray(TargetProperties[]::new))) {
+			SlotPoller poller = poller(fleet);
+			poller.start();
+			try {
+				await().atMost(Duration.ofSeconds(10)).until(() -> poller.snapshot("live").isPresent());
+				AtomicLong worst = new AtomicLong();
+				await().during(Duration.ofSeconds(6)).atMost(Duration.ofSeconds(8)).until(() -> {
+					worst.accumulateAndGet(Math.round(age("live") * 1000), Math::max);
+					return age("live") <= 1.2;
+				});
+				System.out.printf("with 20 dead targets the live target's last poll was at most %d ms old"
+						+ " (interval 200 ms)%n", worst.get());
+				assertThat(poller.snapshot("live").get().error()).isNull();
+			}
+			finally {
+				poller.stop();
+			}
+		}
+	}
+
+	@Test
+	void aFailedPollKeepsTheLastGaugesCountsTheFailureAndSaysHowOldTheyAre() {
+		try (PostgresServer server = PostgresTestBed.dedicated(Map.of())) {
+			assumeTrue(server.supportsFaults(), "this backend cannot stop servers");
+			server.execute("postgres", "SELECT pg_create_logical_replication_slot('kept', 'pgoutput')");
+			try (Fleet fleet = fleet(target("orders", server, "postgres"))) {
+				SlotPoller poller = poller(fleet);
+				poller.poll("orders");
+				SlotSnapshot good = poller.snapshot("orders").orElseThrow();
+				assertThat(good.error()).isNull();
+				double retained = this.registry.get("slotkeeper.slot.retained.wal").tag("slot", "kept").gauge().value();
+				server.stop();
+				poller.poll("orders");
+				SlotSnapshot failed = poller.snapshot("orders").orElseThrow();
+				assertThat(failed.error()).isNotNull();
+				assertThat(failed.slots()).as("the last good poll's slots").isEqualTo(good.slots());
+				assertThat(failed.lastGoodAt()).isEqualTo(good.at());
+				assertThat(this.registry.get("slotkeeper.slot.retained.wal").tag("slot", "kept").gauge().value())
+					.as("the gauge stays, so alerts on it do not resolve").isEqualTo(retained);
+				assertThat(this.registry.get("slotkeeper.slot.poll.failures").tag("target", "orders").counter().count())
+					.isEqualTo(1);
+				assertThat(age("orders")).isGreaterThanOrEqualTo(0);
+				server.start();
+			}
+		}
+	}
+
+	private static int closedPort() throws IOException {
+		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+			return socket.getLocalPort();
+		}
+	}
+
+}

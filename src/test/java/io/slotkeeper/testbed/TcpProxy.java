@@ -1,0 +1,113 @@
+package io.slotkeeper.testbed;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A TCP forwarder on loopback between a client and a server, like a Service or a network path. {@link #cut()} stops
+ * it forwarding anything without closing a socket: to both ends the peer is still there, it just never says another
+ * word, as when a pod freezes or its network is cut without a reset.
+ */
+public final class TcpProxy implements AutoCloseable {
+
+	private final ServerSocket listener;
+
+	private final String host;
+
+	private final int port;
+
+	private final List<Socket> sockets = new ArrayList<>();
+
+	private volatile boolean forwarding = true;
+
+	/**
+	 * Starts forwarding a free loopback port to a server.
+	 * @param host the server's host
+	 * @param port the server's port
+	 */
+	public TcpProxy(String host, int port) {
+		this.host = host;
+		this.port = port;
+		try {
+			this.listener = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		daemon(this::accept, "tcp-proxy-accept").start();
+	}
+
+	/**
+	 * The port clients connect to.
+	 * @return the port
+	 */
+	public int port() {
+		return this.listener.getLocalPort();
+	}
+
+	/**
+	 * Stops forwarding, now and for connections made later; every socket stays open.
+	 */
+	public void cut() {
+		this.forwarding = false;
+	}
+
+	private void accept() {
+		try {
+			while (true) {
+				Socket client = this.listener.accept();
+				Socket server = new Socket(this.host, this.port);
+				synchronized (this.sockets) {
+					this.sockets.add(client);
+					this.sockets.add(server);
+				}
+				daemon(() -> pump(client, server), "tcp-proxy-up").start();
+				daemon(() -> pump(server, client), "tcp-proxy-down").start();
+			}
+		}
+		catch (IOException ex) {
+			// Closed: the test is over.
+		}
+	}
+
+	// Once cut, what arrives is read and dropped, so that neither end's writes block and neither sees a close.
+	private void pump(Socket from, Socket to) {
+		byte[] buffer = new byte[8192];
+		try (InputStream in = from.getInputStream()) {
+			OutputStream out = to.getOutputStream();
+			for (int read = in.read(buffer); read >= 0; read = in.read(buffer)) {
+				if (this.forwarding) {
+					out.write(buffer, 0, read);
+					out.flush();
+				}
+			}
+		}
+		catch (IOException ex) {
+			// A socket closed: this direction is over.
+		}
+	}
+
+	private static Thread daemon(Runnable work, String name) {
+		Thread thread = new Thread(work, name);
+		thread.setDaemon(true);
+		return thread;
+	}
+
+	@Override
+	public void close() throws IOException {
+		this.listener.close();
+		synchronized (this.sockets) {
+			for (Socket socket : this.sockets) {
+				socket.close();
+			}
+		}
+	}
+
+}
