@@ -15,6 +15,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param connector the Kafka Connect connector consuming it, restarted after a recreate; none when absent
  * @param onLost what to do when the slot is found lost: {@code alert} (report only) or {@code recreate} (heal it,
  * on the instance that owns the target)
+ * @param onMissing what to do when the primary does not have the slot (after a failover, say): {@code alert} (report
+ * only) or {@code recreate} (create it again as last seen, on the instance that owns the target)
  * @param maxRecreationsPerHour how many times in an hour healing may recreate the slot; past that it stops, keeps
  * the slots health DOWN and says why
  */
@@ -23,6 +25,7 @@ public record SlotPolicyProperties(
 				message = "must be 1 to 63 lower-case letters, digits and underscores") String name,
 		@Valid ConnectorProperties connector,
 		@NotNull @DefaultValue("alert") OnLost onLost,
+		@NotNull @DefaultValue("alert") OnMissing onMissing,
 		@Min(1) @DefaultValue("2") int maxRecreationsPerHour) {
 
 }

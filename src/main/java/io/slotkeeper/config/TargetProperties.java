@@ -67,15 +67,24 @@ public record TargetProperties(
 		return this.slots.stream().filter((policy) -> policy.name().equals(slot)).findFirst();
 	}
 
+	private static Violation healingNeedsHeartbeat(String property) {
+		return new Violation(property, "recreate needs heartbeat.enabled=true: only the instance that owns the target"
+				+ " heals it, and the heartbeat is what takes ownership");
+	}
+
 	@Override
 	public List<Violation> violations() {
 		List<Violation> violations = new ArrayList<>(
 				CrossFieldChecked.duplicateNames("slots", this.slots, SlotPolicyProperties::name, "slot"));
 		violations.addAll(CrossFieldChecked.duplicateNames("replicas", this.replicas, ReplicaProperties::name, "replica"));
 		for (int i = 0; i < this.slots.size(); i++) {
-			if (this.slots.get(i).onLost() == OnLost.RECREATE && this.heartbeat != null && !this.heartbeat.enabled()) {
-				violations.add(new Violation("slots[" + i + "].onLost", "recreate needs heartbeat.enabled=true: only"
-						+ " the instance that owns the target heals it, and the heartbeat is what takes ownership"));
+			SlotPolicyProperties policy = this.slots.get(i);
+			boolean heartbeatOff = this.heartbeat != null && !this.heartbeat.enabled();
+			if (heartbeatOff && policy.onLost() == OnLost.RECREATE) {
+				violations.add(healingNeedsHeartbeat("slots[" + i + "].onLost"));
+			}
+			if (heartbeatOff && policy.onMissing() == OnMissing.RECREATE) {
+				violations.add(healingNeedsHeartbeat("slots[" + i + "].onMissing"));
 			}
 		}
 		this.replicas.stream()

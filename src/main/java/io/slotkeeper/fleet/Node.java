@@ -2,6 +2,8 @@ package io.slotkeeper.fleet;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Instant;
+import java.util.function.Consumer;
 
 import io.slotkeeper.config.ConnectionProperties;
 import io.slotkeeper.config.Secret;
@@ -27,12 +29,14 @@ public final class Node implements AutoCloseable {
 
 	private final NodePool pool;
 
+	private final Consumer<ServerChange> changes;
+
 	private volatile ServerVersion version;
 
 	private volatile ServerIdentity identity;
 
 	Node(String target, String name, String url, String username, Secret password, ConnectionProperties connection,
-			NodeConnector connector) {
+			NodeConnector connector, Consumer<ServerChange> changes) {
 		this.target = target;
 		this.name = name;
 		this.url = url;
@@ -40,6 +44,7 @@ public final class Node implements AutoCloseable {
 		this.password = password;
 		this.connection = connection;
 		this.pool = new NodePool(this, connector);
+		this.changes = changes;
 	}
 
 	/**
@@ -123,9 +128,14 @@ public final class Node implements AutoCloseable {
 		return this.identity;
 	}
 
-	void answered(ServerVersion version, ServerIdentity identity) {
+	// Sessions of the heartbeat and of the pool may answer at once: the identity is swapped once per change.
+	synchronized void answered(ServerVersion version, ServerIdentity identity) {
+		ServerIdentity before = this.identity;
 		this.version = version;
 		this.identity = identity;
+		if (before != null && !identity.sameServerAs(before)) {
+			this.changes.accept(new ServerChange(this, before, identity, Instant.now()));
+		}
 	}
 
 	/**

@@ -101,6 +101,29 @@ public abstract class RepeatingTasks implements SmartLifecycle {
 	}
 
 	/**
+	 * Runs a task once more now, outside its schedule, which goes on as it was; nothing happens while stopped.
+	 * @param task the task
+	 */
+	public void runSoon(Task task) {
+		if (!this.running) {
+			return;
+		}
+		try {
+			this.workers.execute(() -> {
+				try {
+					task.run();
+				}
+				catch (Throwable ex) {
+					task.escaped(ex);
+				}
+			});
+		}
+		catch (RejectedExecutionException ex) {
+			// Stopping: nothing more runs.
+		}
+	}
+
+	/**
 	 * Stops scheduling, lets runs in flight finish (each bounded by its own timeouts) and returns.
 	 */
 	@Override

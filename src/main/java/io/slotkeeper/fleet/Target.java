@@ -5,6 +5,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 
 import io.slotkeeper.config.ConnectorProperties;
 import io.slotkeeper.config.SlotPolicyProperties;
@@ -33,13 +35,18 @@ public final class Target implements AutoCloseable {
 
 	private final BeatLog beats = new BeatLog();
 
+	private final List<Consumer<ServerChange>> listeners = new CopyOnWriteArrayList<>();
+
+	private volatile ServerChange lastFailover;
+
 	Target(TargetProperties properties, NodeConnector connector) {
 		this.properties = properties;
 		this.primary = new Node(properties.name(), TargetProperties.PRIMARY, properties.url(), properties.username(),
-				properties.password(), properties.connection(), connector);
+				properties.password(), properties.connection(), connector, this::changed);
 		properties.replicas()
 			.forEach((replica) -> this.replicas.put(replica.name(), new Node(properties.name(), replica.name(),
-					replica.url(), replica.username(), replica.password(), properties.connection(), connector)));
+					replica.url(), replica.username(), replica.password(), properties.connection(), connector,
+					this::changed)));
 	}
 
 	/**
@@ -144,6 +151,29 @@ public final class Target implements AutoCloseable {
 	 */
 	public BeatLog beats() {
 		return this.beats;
+	}
+
+	/**
+	 * Calls a listener whenever another server answers for one of the target's nodes.
+	 * @param listener the listener; it runs on the thread that opened the session, and must not block it long
+	 */
+	public void onServerChange(Consumer<ServerChange> listener) {
+		this.listeners.add(listener);
+	}
+
+	/**
+	 * The last failover of the primary this instance noticed.
+	 * @return the change, empty when none was noticed since start
+	 */
+	public Optional<ServerChange> lastFailover() {
+		return Optional.ofNullable(this.lastFailover);
+	}
+
+	private void changed(ServerChange change) {
+		if (change.node().primary() && change.failover()) {
+			this.lastFailover = change;
+		}
+		this.listeners.forEach((listener) -> listener.accept(change));
 	}
 
 	/**

@@ -1,6 +1,10 @@
 package io.slotkeeper.heartbeat;
 
+import java.time.Instant;
+
 import io.slotkeeper.config.HeartbeatProperties;
+import io.slotkeeper.fleet.ServerChange;
+import io.slotkeeper.fleet.ServerIdentity;
 
 /**
  * A target as the API shows it: its heartbeat settings and status, never its URL credentials or password.
@@ -11,15 +15,22 @@ import io.slotkeeper.config.HeartbeatProperties;
  * @param interval the heartbeat interval, ISO-8601
  * @param serverVersion the server's version as of the last connection, {@code null} before one
  * @param heartbeat the heartbeat's status
+ * @param timeline the primary's timeline as of the last connection, {@code null} before one or when the role may not
+ * read it
+ * @param lastFailoverAt when this instance last noticed another server take over as the primary, {@code null} when
+ * it did not since start
  */
 public record TargetView(String name, boolean enabled, String mode, String interval, String serverVersion,
-		HeartbeatStatus heartbeat) {
+		HeartbeatStatus heartbeat, Long timeline, Instant lastFailoverAt) {
 
 	static TargetView of(TargetHeartbeat heartbeat) {
 		HeartbeatProperties settings = heartbeat.target().properties().heartbeat();
 		HeartbeatStatus status = heartbeat.status();
+		ServerIdentity server = heartbeat.target().primary().identity();
 		return new TargetView(heartbeat.target().name(), settings.enabled(), settings.mode().name().toLowerCase(),
-				settings.interval().toString(), status.serverVersion(), status);
+				settings.interval().toString(), status.serverVersion(), status,
+				(server != null) ? server.timeline() : null,
+				heartbeat.target().lastFailover().map(ServerChange::at).orElse(null));
 	}
 
 }

@@ -4,8 +4,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import io.slotkeeper.connect.ConnectorClient;
-import io.slotkeeper.slot.watching.ConnectorStates;
-import io.slotkeeper.slot.watching.SlotInsights;
+import io.slotkeeper.slot.watching.SlotWatch;
 
 /**
  * Wires the slot API's reads.
@@ -14,8 +13,8 @@ import io.slotkeeper.slot.watching.SlotInsights;
 class SlotConfiguration {
 
 	@Bean
-	SlotReader slotReader(ConnectorClient connectors, SlotInsights insights, ConnectorStates states) {
-		return new SlotReader(connectors, insights, states);
+	SlotReader slotReader(ConnectorClient connectors, SlotWatch watch) {
+		return new SlotReader(connectors, watch);
 	}
 
 }

@@ -11,26 +11,23 @@ import io.slotkeeper.slot.reading.ReplicationSlot;
 import io.slotkeeper.slot.reading.SlotFilter;
 import io.slotkeeper.slot.reading.SlotRepository;
 import io.slotkeeper.slot.reading.SlotView;
-import io.slotkeeper.slot.watching.ConnectorStates;
-import io.slotkeeper.slot.watching.SlotInsights;
+import io.slotkeeper.slot.watching.SlotWatch;
 
 /**
  * Reads slots for the API: a node's listing or every node's, one slot, and a slot's connector as Kafka Connect sees
  * it now. Slots of the primary carry what the last poll concluded and their connector's state as that poll checked
- * it (with {@code checkedAt}), so that a slow Kafka Connect never holds a listing.
+ * it (with {@code checkedAt}), so that a slow Kafka Connect never holds a listing; the primary's listing also shows
+ * the configured slots it does not have, as missing, with what was last seen of them.
  */
 class SlotReader {
 
 	private final ConnectorClient connectors;
 
-	private final SlotInsights insights;
+	private final SlotWatch watch;
 
-	private final ConnectorStates states;
-
-	SlotReader(ConnectorClient connectors, SlotInsights insights, ConnectorStates states) {
+	SlotReader(ConnectorClient connectors, SlotWatch watch) {
 		this.connectors = connectors;
-		this.insights = insights;
-		this.states = states;
+		this.watch = watch;
 	}
 
 	List<SlotView> list(Target target, String node, SlotFilter filter) {
@@ -41,6 +38,14 @@ class SlotReader {
 				.filter(filter::matches)
 				.map((slot) -> enrich(target, each, slot))
 				.forEach(slots::add);
+			if (each.primary()) {
+				this.watch.sightings()
+					.missing(target.name())
+					.stream()
+					.map((missing) -> SlotView.missing(each.name(), missing.name(), missing.lastSeen()))
+					.filter((view) -> filter.matches(view.slot()))
+					.forEach(slots::add);
+			}
 		}
 		return slots;
 	}
@@ -59,9 +64,9 @@ class SlotReader {
 		if (!node.primary()) {
 			return view;
 		}
-		SlotView concluded = view.withInsight(this.insights.of(target.name(), slot.slotName()));
+		SlotView concluded = view.withInsight(this.watch.insights().of(target.name(), slot.slotName()));
 		return target.connectorOf(slot.slotName())
-			.map((connector) -> concluded.withConnector(this.states.of(target.name(), slot.slotName())
+			.map((connector) -> concluded.withConnector(this.watch.connectors().of(target.name(), slot.slotName())
 				.orElseGet(() -> ConnectorStatus.notCheckedYet(connector.name()))))
 			.orElse(concluded);
 	}

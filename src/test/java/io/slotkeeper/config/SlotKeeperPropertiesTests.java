@@ -110,6 +110,19 @@ class SlotKeeperPropertiesTests {
 	}
 
 	@Test
+	void recreatingAMissingSlotNeedsTheHeartbeatThatTakesOwnership() {
+		this.runner.withPropertyValues("slotkeeper.targets[0].heartbeat.enabled=false",
+				"slotkeeper.targets[0].slots[0].name=s", "slotkeeper.targets[0].slots[0].on-missing=recreate")
+			.run((context) -> assertThat(startUpMessage(context.getStartupFailure()))
+				.contains("slotkeeper.targets[0].slots[0].onMissing")
+				.contains("recreate needs heartbeat.enabled=true"));
+		this.runner.withPropertyValues("slotkeeper.targets[0].slots[0].name=s",
+				"slotkeeper.targets[0].slots[0].on-missing=recreate")
+			.run((context) -> assertThat(context.getBean(SlotKeeperProperties.class).targets().get(0).slots().get(0)
+				.onMissing()).isEqualTo(OnMissing.RECREATE));
+	}
+
+	@Test
 	void aPasswordInAUrlIsRefusedWithoutPrintingIt() {
 		this.runner.withPropertyValues("slotkeeper.targets[0].url=jdbc:postgresql://db/orders?password=leaked-pw-42",
 				"slotkeeper.targets[0].slots[0].name=s", "slotkeeper.targets[0].slots[0].connector.name=c",

@@ -43,7 +43,8 @@ class ChartAgainstApplicationTests {
 				(command) -> command.set("targets[0].url", postgres.jdbcUrl(database))
 					.set("targets[0].username", postgres.user())
 					.set("targets[0].heartbeat.interval", "200ms")
-					.set("targets[0].slotsPollInterval", "200ms"));
+					.set("targets[0].slotsPollInterval", "200ms")
+					.set("targets[0].slots[0].name", "chart_slot"));
 		Files.writeString(config.resolve("application.yaml"), rendered.applicationYaml());
 		// The values the Deployment's secretKeyRefs would feed, under the same variable names.
 		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(SlotKeeperApplication.class).run(

@@ -165,8 +165,9 @@ class HelmChartTests {
 			.isEqualTo("/actuator/prometheus");
 		List<Map<String, Object>> rules = get(rendered.one("PrometheusRule"), "spec", "groups", 0, "rules");
 		assertThat(rules).extracting((rule) -> rule.get("alert")).containsExactly("SlotKeeperHeartbeatFailing",
-				"SlotKeeperHeartbeatStale", "SlotKeeperTargetUnowned", "SlotKeeperSlotPollStale", "ReplicationSlotLost", "ReplicationSlotUnreserved",
-				"ReplicationSlotRetainedWalHigh", "ReplicationSlotInactive");
+				"SlotKeeperHeartbeatStale", "SlotKeeperTargetUnowned", "SlotKeeperSlotPollStale", "ReplicationSlotLost",
+				"ReplicationSlotMissing", "ReplicationSlotUnreserved", "ReplicationSlotRetainedWalHigh",
+				"ReplicationSlotInactive");
 		assertThat(rules).allSatisfy((rule) -> {
 			assertThat((String) get(rule, "annotations", "summary")).isNotBlank();
 			assertThat((String) get(rule, "annotations", "description")).isNotBlank();

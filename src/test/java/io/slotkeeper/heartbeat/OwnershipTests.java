@@ -79,6 +79,20 @@ class OwnershipTests {
 		}
 	}
 
+	@Test
+	void aServerInRecoveryIsNeverTakenForThePrimary() {
+		try (PostgresServer primary = PostgresTestBed.dedicated(java.util.Map.of());
+				PostgresServer standby = primary.standby();
+				HeartbeatEngine engine = HeartbeatEngine.started(target("shared", standby, "postgres", QUICK))) {
+			await().atMost(Duration.ofSeconds(10)).until(() -> engine.status("shared").failures() >= 2);
+			HeartbeatStatus status = engine.status("shared");
+			assertThat(status.lastError().sqlState()).isEqualTo("25006");
+			assertThat(status.lastError().message()).contains("is in recovery, a standby");
+			assertThat(status.emissions()).isZero();
+			assertThat(engine.fleet.get("shared").ownership().owned()).as("no owner lock taken on a standby").isFalse();
+		}
+	}
+
 	private static final String[] QUICK = { "heartbeat.interval", "200ms", "connection.statement-timeout", "1s",
 			"connection.connect-timeout", "1s", "heartbeat.backoff.min", "1s", "heartbeat.backoff.max", "1s",
 			"heartbeat.backoff.jitter", "0" };

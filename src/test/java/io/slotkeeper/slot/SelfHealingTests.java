@@ -53,7 +53,8 @@ class SelfHealingTests extends SlotApiTestSupport {
 		loseSlot("reported");
 		await().during(Duration.ofMillis(1000)).atMost(Duration.ofSeconds(3))
 			.until(() -> "lost".equals(walStatus("reported")));
-		client().get().uri("/actuator/health/slots/main").exchange().expectStatus().isEqualTo(503);
+		client().get().uri("/actuator/health/slots/main").exchange().expectStatus().isEqualTo(503).expectBody()
+			.jsonPath("$.details.invalidated").value((lost) -> assertThat(lost.toString()).contains("reported"));
 		server().execute(DATABASE, "SELECT pg_drop_replication_slot('reported')");
 	}
 

@@ -11,7 +11,7 @@ import io.slotkeeper.connect.ConnectorClient;
 import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.slot.reading.SlotFilter;
 import io.slotkeeper.slot.reading.SlotView;
-import io.slotkeeper.slot.watching.SlotWatchFixtures;
+import io.slotkeeper.slot.watching.SlotWatch;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.PostgresTestBed;
 import io.slotkeeper.testbed.SilentServer;
@@ -36,8 +36,7 @@ class SlotReaderTests {
 						"http://127.0.0.1:" + connect.port(), "slots[0].connector.name", "orders-cdc",
 						"slots[0].connector.timeout", "10s"))) {
 			ConnectorClient connectors = new ConnectorClient(RestClient.builder(), Duration.ofMillis(10));
-			SlotWatchFixtures watch = new SlotWatchFixtures(connectors);
-			SlotReader reader = new SlotReader(connectors, watch.insights(), watch.states());
+			SlotReader reader = new SlotReader(connectors, new SlotWatch(connectors));
 			long start = System.nanoTime();
 			List<SlotView> listed = assertTimeoutPreemptively(Duration.ofSeconds(2),
 					() -> reader.list(fleet.get("orders"), null, new SlotFilter(null, null, null)));

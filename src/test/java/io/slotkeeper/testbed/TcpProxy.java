@@ -13,15 +13,16 @@ import java.util.List;
 /**
  * A TCP forwarder on loopback between a client and a server, like a Service or a network path. {@link #cut()} stops
  * it forwarding anything without closing a socket: to both ends the peer is still there, it just never says another
- * word, as when a pod freezes or its network is cut without a reset.
+ * word, as when a pod freezes or its network is cut without a reset. {@link #retarget} points it elsewhere, as a
+ * Service after a failover.
  */
 public final class TcpProxy implements AutoCloseable {
 
 	private final ServerSocket listener;
 
-	private final String host;
+	private volatile String host;
 
-	private final int port;
+	private volatile int port;
 
 	private final List<Socket> sockets = new ArrayList<>();
 
@@ -50,6 +51,29 @@ public final class TcpProxy implements AutoCloseable {
 	 */
 	public int port() {
 		return this.listener.getLocalPort();
+	}
+
+	/**
+	 * Sends connections made from now on to another server, as a Service does after a failover.
+	 * @param host the new server's host
+	 * @param port the new server's port
+	 */
+	public void retarget(String host, int port) {
+		this.host = host;
+		this.port = port;
+	}
+
+	/**
+	 * Closes every connection made so far, both ends, as the old primary does when it goes.
+	 * @throws IOException when a socket cannot be closed
+	 */
+	public void closeConnections() throws IOException {
+		synchronized (this.sockets) {
+			for (Socket socket : this.sockets) {
+				socket.close();
+			}
+			this.sockets.clear();
+		}
 	}
 
 	/**
@@ -103,11 +127,7 @@ public final class TcpProxy implements AutoCloseable {
 	@Override
 	public void close() throws IOException {
 		this.listener.close();
-		synchronized (this.sockets) {
-			for (Socket socket : this.sockets) {
-				socket.close();
-			}
-		}
+		closeConnections();
 	}
 
 }

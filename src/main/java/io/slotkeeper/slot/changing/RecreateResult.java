@@ -3,12 +3,13 @@ package io.slotkeeper.slot.changing;
 import io.slotkeeper.connect.ConnectorOutcome;
 import io.slotkeeper.fleet.Lsn;
 import io.slotkeeper.slot.reading.ReplicationSlot;
+import io.slotkeeper.slot.reading.SlotSighting;
 import io.slotkeeper.slot.reading.SlotView;
 
 /**
  * A slot dropped and created again.
  *
- * @param oldSlot the slot as it was before the drop
+ * @param oldSlot the slot as it was before the drop; for a missing slot, as last seen ({@code null} when never)
  * @param newSlot the slot as created
  * @param skipped the WAL its consumer will never see: re-snapshot what changed in it
  * @param connector what the connector restart came to, {@code null} when no connector is configured
@@ -19,7 +20,16 @@ public record RecreateResult(SlotView oldSlot, SlotView newSlot, SkippedRange sk
 		String from = old.logical() ? old.confirmedFlushLsn() : old.restartLsn();
 		String to = created.logical() ? created.confirmedFlushLsn() : created.restartLsn();
 		return new RecreateResult(SlotView.of(node, old), SlotView.of(node, created),
-				new SkippedRange(from, to, Lsn.distance(from, to)), null);
+				new SkippedRange(from, to, Lsn.distance(from, to), null), null);
+	}
+
+	static RecreateResult ofMissing(String slot, SlotSighting lastSeen, SlotView created) {
+		String from = (lastSeen != null) ? lastSeen.confirmedFlushLsn() : null;
+		String note = "unknown start, from the last confirmed position seen on the previous server"
+				+ ((lastSeen != null) ? " (" + lastSeen.server() + ", timeline " + lastSeen.timeline() + ")"
+						: ": none was seen since slot-keeper started");
+		return new RecreateResult((lastSeen != null) ? SlotView.missing(created.node(), slot, lastSeen) : null, created,
+				new SkippedRange(from, created.slot().confirmedFlushLsn(), null, note), null);
 	}
 
 	RecreateResult withConnector(ConnectorOutcome outcome) {
@@ -30,9 +40,11 @@ public record RecreateResult(SlotView oldSlot, SlotView newSlot, SkippedRange sk
 	 * The LSN range a recreate skips.
 	 * @param fromLsn where the consumer was: the old slot's confirmed flush LSN (its restart LSN for a physical slot)
 	 * @param toLsn where the new slot starts: its consistent point
-	 * @param bytes the range's size, {@code null} when the old position was unknown
+	 * @param bytes the range's size, {@code null} when the old position was unknown or on another server
+	 * @param note what is uncertain about the range, {@code null} when nothing is: for a slot recreated because it was
+	 * missing, its start is on another server's history
 	 */
-	public record SkippedRange(String fromLsn, String toLsn, Long bytes) {
+	public record SkippedRange(String fromLsn, String toLsn, Long bytes, String note) {
 	}
 
 }

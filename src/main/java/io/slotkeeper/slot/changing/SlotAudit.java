@@ -41,7 +41,7 @@ public final class SlotAudit {
 		Map<String, String> lsns = new LinkedHashMap<>();
 		lsns.put("skippedFrom", String.valueOf(result.skipped().fromLsn()));
 		lsns.put("skippedTo", String.valueOf(result.skipped().toLsn()));
-		return new Auditor.Summary("done", 200, null, lsns,
+		return new Auditor.Summary("done", 200, result.skipped().note(), lsns,
 				(result.connector() != null) ? describe(result.connector()) : null);
 	}
 

@@ -1,8 +1,5 @@
 package io.slotkeeper.slot.changing;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.OptionalInt;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -13,11 +10,10 @@ import io.slotkeeper.fleet.Node;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.problem.ProblemException;
 import io.slotkeeper.problem.ProblemKind;
-import io.slotkeeper.slot.reading.ReplicationSlot;
 import io.slotkeeper.slot.reading.SlotRepository;
+import io.slotkeeper.slot.reading.SlotSighting;
 import io.slotkeeper.slot.reading.SlotTags;
 import io.slotkeeper.slot.reading.SlotView;
-import io.slotkeeper.slot.changing.SlotSteps.Step;
 
 /**
  * The replication-slot runbook. Every change is first planned from what the node shows now, by the
@@ -48,7 +44,8 @@ public class SlotService {
 	 * @return the plan
 	 */
 	public ChangePlan planCreate(Target target, String node, SlotSpec spec) {
-		return ChangeRunner.dryRun(target.node(node), "slot.create", spec.name(), creating(target, target.node(node), spec));
+		return ChangeRunner.dryRun(target.node(node), "slot.create", spec.name(),
+				SlotPlanners.creating(target, target.node(node), spec));
 	}
 
 	/**
@@ -60,7 +57,7 @@ public class SlotService {
 	 */
 	public SlotView create(Target target, String node, SlotSpec spec) {
 		Node where = target.node(node);
-		return ChangeRunner.apply(where, creating(target, where, spec),
+		return ChangeRunner.apply(where, SlotPlanners.creating(target, where, spec),
 				(connection, before) -> SlotView.of(where.name(), SlotRepository.require(connection, where, spec.name())));
 	}
 
@@ -75,7 +72,7 @@ public class SlotService {
 	 */
 	public ChangePlan planDrop(Target target, String node, String slot, boolean force, String ifMatch) {
 		return ChangeRunner.dryRun(target.node(node), "slot.drop", slot,
-				dropping(target.node(node), slot, force, ifMatch));
+				SlotPlanners.dropping(target.node(node), slot, force, ifMatch));
 	}
 
 	/**
@@ -88,7 +85,7 @@ public class SlotService {
 	 */
 	public void drop(Target target, String node, String slot, boolean force, String ifMatch) {
 		Node where = target.node(node);
-		ChangeRunner.apply(where, dropping(where, slot, force, ifMatch), (connection, before) -> before);
+		ChangeRunner.apply(where, SlotPlanners.dropping(where, slot, force, ifMatch), (connection, before) -> before);
 	}
 
 	/**
@@ -102,7 +99,7 @@ public class SlotService {
 	 */
 	public ChangePlan planRecreate(Target target, String node, String slot, boolean force, String ifMatch) {
 		return ChangeRunner.dryRun(target.node(node), "slot.recreate", slot,
-				recreating(target, target.node(node), slot, force, ifMatch));
+				SlotPlanners.recreating(target, target.node(node), slot, force, ifMatch));
 	}
 
 	/**
@@ -116,11 +113,37 @@ public class SlotService {
 	 */
 	public RecreateResult recreate(Target target, String node, String slot, boolean force, String ifMatch) {
 		Node where = target.node(node);
-		RecreateResult recreated = ChangeRunner.apply(where, recreating(target, where, slot, force, ifMatch),
+		RecreateResult recreated = ChangeRunner.apply(where,
+				SlotPlanners.recreating(target, where, slot, force, ifMatch),
 				(connection, before) -> RecreateResult
 			.of(where.name(), before, SlotRepository.require(connection, where, slot)));
-		recreationCounter(where, recreated.oldSlot().slot()).increment();
-		return target.connectorOf(slot)
+		return afterRecreate(target, where, recreated);
+	}
+
+	/**
+	 * Creates a configured slot that the primary does not have (after a failover to a server that never had it), as
+	 * last seen — logical with pgoutput when never seen — then restarts its connector if one is configured.
+	 * @param target the target
+	 * @param slot the slot's name
+	 * @param lastSeen what was last seen of it, {@code null} when never
+	 * @return the slot as last seen, the new one, the gap from the last position seen (its start unknown) and the
+	 * connector's outcome
+	 */
+	public RecreateResult recreateMissing(Target target, String slot, SlotSighting lastSeen) {
+		SlotSpec spec = (lastSeen != null) ? new SlotSpec(slot, !"physical".equals(lastSeen.slotType()),
+				lastSeen.plugin(), Boolean.TRUE.equals(lastSeen.twoPhase()), Boolean.TRUE.equals(lastSeen.failover()))
+				: new SlotSpec(slot, true, "pgoutput", false, false);
+		SlotView created = create(target, null, spec);
+		return afterRecreate(target, target.primary(), RecreateResult.ofMissing(slot, lastSeen, created));
+	}
+
+	private RecreateResult afterRecreate(Target target, Node node, RecreateResult recreated) {
+		Counter.builder("slotkeeper.slot.recreations")
+			.description("Slots dropped and created again by slot-keeper")
+			.tags(SlotTags.of(node.target(), node.name(), recreated.newSlot().slot()))
+			.register(this.registry)
+			.increment();
+		return target.connectorOf(recreated.newSlot().slot().slotName())
 			.map((connector) -> recreated.withConnector(this.connectors.restart(connector)))
 			.orElse(recreated);
 	}
@@ -144,53 +167,6 @@ public class SlotService {
 				.with("attempts", outcome.attempts());
 		}
 		return outcome;
-	}
-
-	private ChangeRunner.Planner creating(Target target, Node node, SlotSpec spec) {
-		return (connection) -> {
-			SlotRules.requirePrivilege(node, SlotStatements.mayUseSlots(connection));
-			SlotRules.requireAbsent(node, spec.name(), SlotRepository.find(connection, spec.name()));
-			SlotRules.requireSupported(node, spec, SlotRepository.major(connection), SlotRepository.inRecovery(connection));
-			return new ChangeRunner.Plan(List.of(SlotSteps.create(spec, SlotSteps.nudge(target, node))), null);
-		};
-	}
-
-	private static ChangeRunner.Planner dropping(Node node, String slot, boolean force, String ifMatch) {
-		return (connection) -> {
-			SlotRules.requirePrivilege(node, SlotStatements.mayUseSlots(connection));
-			ReplicationSlot current = SlotRepository.require(connection, node, slot);
-			SlotRules.requireMatch(node, current, ifMatch);
-			return new ChangeRunner.Plan(release(node, current, force), current);
-		};
-	}
-
-	private ChangeRunner.Planner recreating(Target target, Node node, String slot, boolean force, String ifMatch) {
-		return (connection) -> {
-			SlotRules.requirePrivilege(node, SlotStatements.mayUseSlots(connection));
-			ReplicationSlot current = SlotRepository.require(connection, node, slot);
-			SlotRules.requireMatch(node, current, ifMatch);
-			SlotRules.requireRecreatable(node, current, SlotRepository.currentDatabase(connection), force);
-			SlotSpec spec = SlotSpec.of(current);
-			SlotRules.requireSupported(node, spec, SlotRepository.major(connection), SlotRepository.inRecovery(connection));
-			List<Step> steps = release(node, current, force);
-			steps.add(SlotSteps.create(spec, SlotSteps.nudge(target, node)));
-			return new ChangeRunner.Plan(steps, current);
-		};
-	}
-
-	private static List<Step> release(Node node, ReplicationSlot current, boolean force) {
-		OptionalInt holder = SlotRules.holderToEnd(node, current, force);
-		List<Step> steps = new ArrayList<>();
-		holder.ifPresent((pid) -> steps.add(SlotSteps.terminate(pid, current.slotName())));
-		steps.add(SlotSteps.drop(current.slotName(), holder));
-		return steps;
-	}
-
-	private Counter recreationCounter(Node node, ReplicationSlot slot) {
-		return Counter.builder("slotkeeper.slot.recreations")
-			.description("Slots dropped and created again by slot-keeper")
-			.tags(SlotTags.of(node.target(), node.name(), slot))
-			.register(this.registry);
 	}
 
 }

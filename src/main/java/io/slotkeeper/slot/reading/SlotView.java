@@ -14,9 +14,11 @@ import io.slotkeeper.connect.ConnectorStatus;
  * @param slot the slot as the server shows it
  * @param insight what the last poll concluded, {@link SlotInsight#NONE} when nothing
  * @param connector its Kafka Connect connector's status, when one is configured
+ * @param missing whether the slot is configured in {@code slots[]} but the primary does not have it
+ * @param lastSeen for a missing slot, what slot-keeper last saw of it, {@code null} when it never did
  */
 public record SlotView(String node, @JsonUnwrapped ReplicationSlot slot, @JsonUnwrapped SlotInsight insight,
-		ConnectorStatus connector) {
+		ConnectorStatus connector, boolean missing, SlotSighting lastSeen) {
 
 	/**
 	 * A slot as read from a node, with nothing concluded yet.
@@ -25,7 +27,19 @@ public record SlotView(String node, @JsonUnwrapped ReplicationSlot slot, @JsonUn
 	 * @return the view
 	 */
 	public static SlotView of(String node, ReplicationSlot slot) {
-		return new SlotView(node, slot, SlotInsight.NONE, null);
+		return new SlotView(node, slot, SlotInsight.NONE, null, false, null);
+	}
+
+	/**
+	 * A configured slot the primary does not have.
+	 * @param node the node's name
+	 * @param name the slot's name
+	 * @param lastSeen what was last seen of it, {@code null} when never
+	 * @return the view, with the options last seen
+	 */
+	public static SlotView missing(String node, String name, SlotSighting lastSeen) {
+		ReplicationSlot row = (lastSeen != null) ? lastSeen.asRow(name) : ReplicationSlot.builder().slotName(name).build();
+		return new SlotView(node, row, SlotInsight.NONE, null, true, lastSeen);
 	}
 
 	/**
@@ -44,7 +58,7 @@ public record SlotView(String node, @JsonUnwrapped ReplicationSlot slot, @JsonUn
 	 * @return a new view
 	 */
 	public SlotView withInsight(SlotInsight concluded) {
-		return new SlotView(this.node, this.slot, concluded, this.connector);
+		return new SlotView(this.node, this.slot, concluded, this.connector, this.missing, this.lastSeen);
 	}
 
 	/**
@@ -53,7 +67,7 @@ public record SlotView(String node, @JsonUnwrapped ReplicationSlot slot, @JsonUn
 	 * @return a new view
 	 */
 	public SlotView withConnector(ConnectorStatus status) {
-		return new SlotView(this.node, this.slot, this.insight, status);
+		return new SlotView(this.node, this.slot, this.insight, status, this.missing, this.lastSeen);
 	}
 
 }

@@ -14,6 +14,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 
+import io.slotkeeper.config.SlotPolicyProperties;
 import io.slotkeeper.config.TargetProperties;
 import io.slotkeeper.slot.reading.ReplicationSlot;
 import io.slotkeeper.slot.reading.SlotTags;
@@ -24,7 +25,7 @@ import io.slotkeeper.slot.reading.SlotView;
  * {@code slotkeeper_slot_retained_wal_bytes}, {@code _safe_wal_size_bytes} (absent when unlimited),
  * {@code _active}, {@code _wal_status{wal_status}} (1 for the current status, 0 for the others) and
  * {@code _inactive_seconds}, {@code _heartbeat_acknowledged} and {@code _seconds_to_loss} (each absent while
- * unknown); also removes {@code slotkeeper_slot_recreations_total} of a primary's slot that is gone.
+ * unknown), {@code slotkeeper_slot_missing{target,slot}} for the slots configured in {@code slots[]}; also removes {@code slotkeeper_slot_recreations_total} of a primary's slot that is gone.
  */
 final class SlotGauges {
 
@@ -47,6 +48,8 @@ final class SlotGauges {
 	private final MultiGauge acknowledged;
 
 	private final MultiGauge secondsToLoss;
+
+	private final MultiGauge missing;
 
 	// Before PostgreSQL 17 the server does not say since when a slot is inactive: the poller remembers it.
 	private final Map<String, Instant> inactiveSince = new HashMap<>();
@@ -80,6 +83,9 @@ final class SlotGauges {
 		// No base unit: the name already says seconds, and Prometheus would append it again.
 		this.secondsToLoss = MultiGauge.builder("slotkeeper.slot.seconds.to.loss")
 			.description("Estimated seconds until the slot is lost, at the rate its safe_wal_size shrinks")
+			.register(registry);
+		this.missing = MultiGauge.builder("slotkeeper.slot.missing")
+			.description("1 when a slot configured in slots[] is not on the primary, 0 when it is")
 			.register(registry);
 	}
 
@@ -132,6 +138,17 @@ final class SlotGauges {
 			}
 		}
 		this.known = names;
+	}
+
+	void missing(List<SlotPolicyProperties> configured, List<SlotSightings.Missing> absent) {
+		Set<String> names = new HashSet<>();
+		absent.forEach((slot) -> names.add(slot.name()));
+		List<MultiGauge.Row<?>> rows = new ArrayList<>();
+		for (SlotPolicyProperties policy : configured) {
+			rows.add(MultiGauge.Row.of(Tags.of("target", this.target, "slot", policy.name()),
+					names.contains(policy.name()) ? 1 : 0));
+		}
+		this.missing.register(rows, true);
 	}
 
 	private double inactiveSeconds(ReplicationSlot slot, boolean isActive, Instant now) {

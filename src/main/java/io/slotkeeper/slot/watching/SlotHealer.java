@@ -1,19 +1,20 @@
 package io.slotkeeper.slot.watching;
 
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.config.OnLost;
+import io.slotkeeper.config.OnMissing;
 import io.slotkeeper.config.SlotPolicyProperties;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.slot.changing.RecreateResult;
@@ -40,17 +41,15 @@ final class SlotHealer {
 
 	private final Clock clock;
 
-	private static final Map<String, Object> PARAMETERS = Map.of("onLost", "recreate");
+	private static final Map<String, Object> LOST = Map.of("onLost", "recreate");
 
-	private static final Duration FIRST_RETRY = Duration.ofSeconds(30);
-
-	private static final Duration LONGEST_RETRY = Duration.ofMinutes(10);
+	private static final Map<String, Object> MISSING = Map.of("onMissing", "recreate");
 
 	private final HealLedger ledger;
 
 	private final Map<String, String> stopped = new ConcurrentHashMap<>();
 
-	private final Map<String, Retry> retries = new ConcurrentHashMap<>();
+	private final Map<String, HealRetry> retries = new ConcurrentHashMap<>();
 
 	SlotHealer(SlotService slots, Auditor auditor, Clock clock) {
 		this(slots, auditor, clock, HealLedger.inTargets());
@@ -75,7 +74,25 @@ final class SlotHealer {
 			Optional<SlotPolicyProperties> policy = target.policy(slot.slotName())
 				.filter((candidate) -> candidate.onLost() == OnLost.RECREATE);
 			if (slot.invalidated() && policy.isPresent() && target.ownership().owned()) {
-				healed |= recreate(target, slot, policy.get());
+				healed |= attempt(target, slot.slotName(), policy.get(), LOST,
+						() -> this.slots.recreate(target, null, slot.slotName(), false, null));
+			}
+		}
+		return healed;
+	}
+
+	/**
+	 * Creates again the missing slots of one poll whose policy says {@code on-missing: recreate}, as last seen.
+	 * @param target the target
+	 * @param missing the configured slots the primary does not have
+	 * @return whether a slot was created
+	 */
+	boolean healMissing(Target target, List<SlotSightings.Missing> missing) {
+		boolean healed = false;
+		for (SlotSightings.Missing slot : missing) {
+			if (slot.policy().onMissing() == OnMissing.RECREATE && target.ownership().owned()) {
+				healed |= attempt(target, slot.name(), slot.policy(), MISSING,
+						() -> this.slots.recreateMissing(target, slot.name(), slot.lastSeen()));
 			}
 		}
 		return healed;
@@ -105,39 +122,41 @@ final class SlotHealer {
 		return reasons;
 	}
 
-	private boolean recreate(Target target, ReplicationSlot slot, SlotPolicyProperties policy) {
-		String key = target.name() + "/" + slot.slotName();
+	private boolean attempt(Target target, String slot, SlotPolicyProperties policy, Map<String, Object> parameters,
+			Supplier<RecreateResult> recreate) {
+		String key = target.name() + "/" + slot;
 		Instant now = this.clock.instant();
-		Retry retry = this.retries.get(key);
+		HealRetry retry = this.retries.get(key);
 		if (retry != null && now.isBefore(retry.notBefore())) {
 			return false;
 		}
-		int used = this.ledger.attempts(target, slot.slotName(), now);
+		int used = this.ledger.attempts(target, slot, now);
 		if (used >= policy.maxRecreationsPerHour()) {
 			String reason = "healing stopped: slot was recreated or tried " + used + " times in the last hour"
 					+ " (max-recreations-per-hour " + policy.maxRecreationsPerHour() + "); find why it keeps being lost";
 			if (this.stopped.putIfAbsent(key, reason) == null) {
-				logger.warn("Slot '{}' of target '{}' is lost again; {}", slot.slotName(), target.name(), reason);
-				this.auditor.recordRefusal(ACTOR, "slot.heal", target.name(), slot.slotName(), reason);
+				logger.warn("Slot '{}' of target '{}' is lost again; {}", slot, target.name(), reason);
+				this.auditor.recordRefusal(ACTOR, "slot.heal", target.name(), slot, reason);
 			}
 			return false;
 		}
 		try {
-			RecreateResult result = audited(target, slot, retry);
-			this.ledger.record(target, slot.slotName(), now, true);
+			RecreateResult result = audited(target, slot, parameters, retry, recreate);
+			this.ledger.record(target, slot, now, true);
 			this.retries.remove(key);
 			this.stopped.remove(key);
-			logger.warn("Slot '{}' of target '{}' was lost and is recreated; its consumer skips {} to {}{}",
-					slot.slotName(), target.name(), result.skipped().fromLsn(), result.skipped().toLsn(),
+			logger.warn("Slot '{}' of target '{}' was {} and is recreated; its consumer skips {} to {}{}", slot,
+					target.name(), (parameters == LOST) ? "lost" : "missing", result.skipped().fromLsn(),
+					result.skipped().toLsn(),
 					(result.connector() != null) ? "; " + SlotAudit.describe(result.connector()) : "");
 			return true;
 		}
 		catch (RuntimeException ex) {
-			this.ledger.record(target, slot.slotName(), now, false);
-			Retry next = Retry.after(retry, now, ex.getMessage());
+			this.ledger.record(target, slot, now, false);
+			HealRetry next = HealRetry.after(retry, now, ex.getMessage());
 			this.retries.put(key, next);
 			if (retry == null || !next.detail().equals(retry.detail())) {
-				logger.warn("Healing slot '{}' of target '{}' failed: {}; trying again in {} s", slot.slotName(),
+				logger.warn("Healing slot '{}' of target '{}' failed: {}; trying again in {} s", slot,
 						target.name(), ex.getMessage(), next.delay().toSeconds());
 			}
 			return false;
@@ -146,35 +165,20 @@ final class SlotHealer {
 
 	// A retry that fails as the attempt before it did is not audited again: a slot refused at every poll would push
 	// operators' entries out of the journal.
-	private RecreateResult audited(Target target, ReplicationSlot slot, Retry retry) {
+	private RecreateResult audited(Target target, String slot, Map<String, Object> parameters, HealRetry retry,
+			Supplier<RecreateResult> recreate) {
 		RecreateResult result;
 		try {
-			result = this.slots.recreate(target, null, slot.slotName(), false, null);
+			result = recreate.get();
 		}
 		catch (RuntimeException ex) {
 			if (retry == null || !retry.detail().equals(String.valueOf(ex.getMessage()))) {
-				this.auditor.recordFailure(ACTOR, "slot.heal", target.name(), slot.slotName(), PARAMETERS, ex);
+				this.auditor.recordFailure(ACTOR, "slot.heal", target.name(), slot, parameters, ex);
 			}
 			throw ex;
 		}
-		this.auditor.recordOutcome(ACTOR, "slot.heal", target.name(), slot.slotName(), PARAMETERS,
-				SlotAudit.recreated(result));
+		this.auditor.recordOutcome(ACTOR, "slot.heal", target.name(), slot, parameters, SlotAudit.recreated(result));
 		return result;
-	}
-
-	/**
-	 * When a failed heal may be tried again: doubling from 30 s up to 10 minutes.
-	 */
-	private record Retry(Instant notBefore, Duration delay, String detail) {
-
-		static Retry after(Retry previous, Instant now, String detail) {
-			Duration delay = (previous == null) ? FIRST_RETRY : previous.delay().multipliedBy(2);
-			if (delay.compareTo(LONGEST_RETRY) > 0) {
-				delay = LONGEST_RETRY;
-			}
-			return new Retry(now.plus(delay), delay, String.valueOf(detail));
-		}
-
 	}
 
 }

@@ -23,21 +23,30 @@ public class SlotPoller extends RepeatingTasks {
 
 	private final SlotHealer healer;
 
+	private final SlotSightings sightings;
+
 	/**
 	 * Creates the poller, which also heals.
 	 * @param targets the targets to poll
 	 * @param healer heals lost slots whose policy says so
-	 * @param insights concludes why slots are (not) moving and how soon they will be lost
-	 * @param connectors where the connectors' states go
+	 * @param watch where the polls' conclusions, connectors' states and sightings go
 	 * @param registry where the gauges go
 	 * @param clock the clock
 	 */
-	SlotPoller(List<Target> targets, SlotHealer healer, SlotInsights insights, ConnectorStates connectors,
-			MeterRegistry registry, Clock clock) {
+	SlotPoller(List<Target> targets, SlotHealer healer, SlotWatch watch, MeterRegistry registry, Clock clock) {
 		super("slot-poller", longestPoll(targets));
 		this.healer = healer;
-		targets.forEach((target) -> this.polls.put(target.name(),
-				new TargetPoll(target, healer, insights, connectors, registry, clock)));
+		this.sightings = watch.sightings();
+		targets.forEach((target) -> this.polls.put(target.name(), new TargetPoll(target, healer, watch, registry, clock)));
+	}
+
+	/**
+	 * The configured slots a target's primary did not have at its last good poll.
+	 * @param target the target's name
+	 * @return the missing slots' names
+	 */
+	public List<String> missing(String target) {
+		return this.sightings.missing(target).stream().map(SlotSightings.Missing::name).toList();
 	}
 
 	// Borrowing a connection waits up to twice the connect timeout and a second, then one statement runs.
@@ -83,11 +92,19 @@ public class SlotPoller extends RepeatingTasks {
 	}
 
 	/**
-	 * Polls one target now, outside its schedule.
+	 * Polls one target now, outside its schedule, on this thread.
 	 * @param target the target's name
 	 */
 	void poll(String target) {
 		this.polls.get(target).run();
+	}
+
+	/**
+	 * Polls one target as soon as a worker can, outside its schedule.
+	 * @param target the target's name
+	 */
+	void pollSoon(String target) {
+		runSoon(this.polls.get(target));
 	}
 
 }

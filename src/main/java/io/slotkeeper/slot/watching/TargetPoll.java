@@ -33,6 +33,8 @@ final class TargetPoll implements RepeatingTasks.Task {
 
 	private final ConnectorStates connectors;
 
+	private final SlotSightings sightings;
+
 	private final SlotGauges gauges;
 
 	private final PollMeters meters;
@@ -41,12 +43,12 @@ final class TargetPoll implements RepeatingTasks.Task {
 
 	private volatile SlotSnapshot snapshot;
 
-	TargetPoll(Target target, SlotHealer healer, SlotInsights insights, ConnectorStates connectors,
-			MeterRegistry registry, Clock clock) {
+	TargetPoll(Target target, SlotHealer healer, SlotWatch watch, MeterRegistry registry, Clock clock) {
 		this.target = target;
 		this.healer = healer;
-		this.insights = insights;
-		this.connectors = connectors;
+		this.insights = watch.insights();
+		this.connectors = watch.connectors();
+		this.sightings = watch.sightings();
 		this.clock = clock;
 		this.gauges = new SlotGauges(target.name(), registry);
 		this.meters = new PollMeters(target.name(), target.properties().slotsPollInterval(), registry, clock);
@@ -67,13 +69,18 @@ final class TargetPoll implements RepeatingTasks.Task {
 		return Duration.ofMillis(ThreadLocalRandom.current().nextLong(spreadMillis + 1));
 	}
 
+	// A run outside the schedule (after a failover) may meet the scheduled one: they take turns.
 	@Override
-	public Duration run() {
+	public synchronized Duration run() {
 		Instant now = this.clock.instant();
 		try {
 			SlotRepository.Poll poll = this.target.primary().withConnection(SlotRepository::poll);
-			if (this.healer.heal(this.target, poll.slots())) {
+			this.sightings.update(this.target, poll.slots(), now);
+			boolean healed = this.healer.heal(this.target, poll.slots());
+			healed |= this.healer.healMissing(this.target, this.sightings.missing(this.target.name()));
+			if (healed) {
 				poll = this.target.primary().withConnection(SlotRepository::poll);
+				this.sightings.update(this.target, poll.slots(), now);
 			}
 			this.insights.update(this.target, poll, now);
 			List<SlotView> current = poll.slots()
@@ -82,6 +89,7 @@ final class TargetPoll implements RepeatingTasks.Task {
 					.withInsight(this.insights.of(this.target.name(), slot.slotName())))
 				.toList();
 			this.gauges.update(current, now);
+			this.gauges.missing(this.target.properties().slots(), this.sightings.missing(this.target.name()));
 			this.meters.succeeded(now);
 			this.snapshot = new SlotSnapshot(now, current, null, now);
 			this.connectors.refresh(this.target);
@@ -93,7 +101,7 @@ final class TargetPoll implements RepeatingTasks.Task {
 	}
 
 	@Override
-	public Duration escaped(Throwable failure) {
+	public synchronized Duration escaped(Throwable failure) {
 		failed(failure, this.clock.instant());
 		return this.target.properties().slotsPollInterval();
 	}

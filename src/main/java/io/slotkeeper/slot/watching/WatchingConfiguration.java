@@ -20,21 +20,19 @@ import io.slotkeeper.slot.changing.SlotService;
 class WatchingConfiguration {
 
 	@Bean
-	SlotInsights slotInsights() {
-		return new SlotInsights();
+	SlotWatch slotWatch(ConnectorClient connectors) {
+		return new SlotWatch(connectors);
 	}
 
 	@Bean
-	ConnectorStates connectorStates(ConnectorClient connectors) {
-		return new ConnectorStates(connectors);
-	}
-
-	@Bean
-	SlotPoller slotPoller(Fleet fleet, SlotService slots, SlotInsights insights, ConnectorStates connectors,
-			Auditor auditor, MeterRegistry registry) {
+	SlotPoller slotPoller(Fleet fleet, SlotService slots, SlotWatch watch, Auditor auditor, MeterRegistry registry) {
 		Clock clock = Clock.systemUTC();
-		return new SlotPoller(fleet.all(), new SlotHealer(slots, auditor, clock), insights, connectors, registry,
-				clock);
+		return new SlotPoller(fleet.all(), new SlotHealer(slots, auditor, clock), watch, registry, clock);
+	}
+
+	@Bean
+	FailoverWatch failoverWatch(Fleet fleet, Auditor auditor, SlotPoller poller, MeterRegistry registry) {
+		return new FailoverWatch(fleet.all(), auditor, poller, registry);
 	}
 
 	@Bean

@@ -22,6 +22,7 @@ import io.slotkeeper.problem.ProblemKind;
 import io.slotkeeper.slot.changing.RecreateResult;
 import io.slotkeeper.slot.changing.SlotService;
 import io.slotkeeper.slot.reading.ReplicationSlot;
+import io.slotkeeper.slot.reading.SlotSighting;
 import io.slotkeeper.slot.reading.SlotView;
 
 import static io.slotkeeper.testbed.TestTargets.fleet;
@@ -44,7 +45,8 @@ class SlotHealerTests {
 			HealLedger.inMemory());
 
 	private final Target target = fleet(target("orders", "jdbc:postgresql://db/orders", "slots[0].name", "healed",
-			"slots[0].on-lost", "recreate", "slots[0].max-recreations-per-hour", "2", "slots[1].name", "watched"))
+			"slots[0].on-lost", "recreate", "slots[0].max-recreations-per-hour", "2", "slots[1].name", "watched",
+			"slots[2].name", "returning", "slots[2].on-missing", "recreate"))
 		.get("orders");
 
 	private static ReplicationSlot lost(String name) {
@@ -61,6 +63,22 @@ class SlotHealerTests {
 		assertThat(entry.action()).isEqualTo("slot.heal");
 		assertThat(entry.outcome()).isEqualTo("done");
 		assertThat(entry.lsns()).containsEntry("skippedFrom", "0/100");
+	}
+
+	@Test
+	void aMissingSlotWhosePolicySaysSoIsCreatedAgainAsLastSeenAndAudited() {
+		this.target.ownership().learnt(true);
+		SlotSighting seen = new SlotSighting("10.0.0.5:5432", 1L, "pgoutput", "logical", "orders", false, false, "0/100",
+				Instant.parse("2026-12-01T07:59:00Z"));
+		List<SlotSightings.Missing> missing = List.of(
+				new SlotSightings.Missing(this.target.policy("returning").orElseThrow(), seen),
+				new SlotSightings.Missing(this.target.policy("watched").orElseThrow(), null));
+		assertThat(this.healer.healMissing(this.target, missing)).isTrue();
+		assertThat(this.slots.missingCreated).as("only the one whose policy says on-missing: recreate")
+			.containsExactly("returning");
+		assertThat(this.journal.entries().get(0).parameters()).containsEntry("onMissing", "recreate");
+		this.target.ownership().learnt(false);
+		assertThat(this.healer.healMissing(this.target, missing)).as("a standby instance never heals").isFalse();
 	}
 
 	@Test
@@ -138,12 +156,20 @@ class SlotHealerTests {
 
 		final List<String> recreated = new ArrayList<>();
 
+		final List<String> missingCreated = new ArrayList<>();
+
 		int attempts;
 
 		ProblemException failWith;
 
 		RecordingSlots() {
 			super(new ConnectorClient(RestClient.builder(), Duration.ofMillis(1)), new SimpleMeterRegistry());
+		}
+
+		@Override
+		public RecreateResult recreateMissing(Target target, String slot, SlotSighting lastSeen) {
+			this.missingCreated.add(slot);
+			return recreate(target, null, slot, false, null);
 		}
 
 		@Override
@@ -156,7 +182,7 @@ class SlotHealerTests {
 			ReplicationSlot before = ReplicationSlot.builder().slotName(slot).slotType("logical")
 				.confirmedFlushLsn("0/100").build();
 			return new RecreateResult(SlotView.of("primary", before), SlotView.of("primary", before),
-					new RecreateResult.SkippedRange("0/100", "0/200", 256L), null);
+					new RecreateResult.SkippedRange("0/100", "0/200", 256L, null), null);
 		}
 
 	}

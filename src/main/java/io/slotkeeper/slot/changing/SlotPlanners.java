@@ -1,0 +1,61 @@
+package io.slotkeeper.slot.changing;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalInt;
+
+import io.slotkeeper.fleet.Node;
+import io.slotkeeper.fleet.Target;
+import io.slotkeeper.slot.changing.SlotSteps.Step;
+import io.slotkeeper.slot.reading.ReplicationSlot;
+import io.slotkeeper.slot.reading.SlotRepository;
+
+/**
+ * How each change is planned from what the node shows: the rules it must pass, then its steps.
+ */
+final class SlotPlanners {
+
+	private SlotPlanners() {
+	}
+
+	static ChangeRunner.Planner creating(Target target, Node node, SlotSpec spec) {
+		return (connection) -> {
+			SlotRules.requirePrivilege(node, SlotStatements.mayUseSlots(connection));
+			SlotRules.requireAbsent(node, spec.name(), SlotRepository.find(connection, spec.name()));
+			SlotRules.requireSupported(node, spec, SlotRepository.major(connection), SlotRepository.inRecovery(connection));
+			return new ChangeRunner.Plan(List.of(SlotSteps.create(spec, SlotSteps.nudge(target, node))), null);
+		};
+	}
+
+	static ChangeRunner.Planner dropping(Node node, String slot, boolean force, String ifMatch) {
+		return (connection) -> {
+			SlotRules.requirePrivilege(node, SlotStatements.mayUseSlots(connection));
+			ReplicationSlot current = SlotRepository.require(connection, node, slot);
+			SlotRules.requireMatch(node, current, ifMatch);
+			return new ChangeRunner.Plan(release(node, current, force), current);
+		};
+	}
+
+	static ChangeRunner.Planner recreating(Target target, Node node, String slot, boolean force, String ifMatch) {
+		return (connection) -> {
+			SlotRules.requirePrivilege(node, SlotStatements.mayUseSlots(connection));
+			ReplicationSlot current = SlotRepository.require(connection, node, slot);
+			SlotRules.requireMatch(node, current, ifMatch);
+			SlotRules.requireRecreatable(node, current, SlotRepository.currentDatabase(connection), force);
+			SlotSpec spec = SlotSpec.of(current);
+			SlotRules.requireSupported(node, spec, SlotRepository.major(connection), SlotRepository.inRecovery(connection));
+			List<Step> steps = release(node, current, force);
+			steps.add(SlotSteps.create(spec, SlotSteps.nudge(target, node)));
+			return new ChangeRunner.Plan(steps, current);
+		};
+	}
+
+	private static List<Step> release(Node node, ReplicationSlot current, boolean force) {
+		OptionalInt holder = SlotRules.holderToEnd(node, current, force);
+		List<Step> steps = new ArrayList<>();
+		holder.ifPresent((pid) -> steps.add(SlotSteps.terminate(pid, current.slotName())));
+		steps.add(SlotSteps.drop(current.slotName(), holder));
+		return steps;
+	}
+
+}

@@ -1,0 +1,66 @@
+package io.slotkeeper.slot.watching;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.slotkeeper.audit.Auditor;
+import io.slotkeeper.fleet.ServerChange;
+import io.slotkeeper.fleet.Target;
+
+/**
+ * Notices when another server answers for a target's primary: a failover is logged, audited as
+ * {@code target.failover} (actor {@code slot-keeper}, both servers and timelines), counted in
+ * {@code slotkeeper_target_failovers_total}, and the target's slots are polled at once, since the slots that survived
+ * are now on another server. A restart of the same server is only logged.
+ */
+final class FailoverWatch {
+
+	private static final Logger logger = LoggerFactory.getLogger(FailoverWatch.class);
+
+	private final Auditor auditor;
+
+	private final SlotPoller poller;
+
+	private final Map<String, Counter> failovers = new LinkedHashMap<>();
+
+	FailoverWatch(Iterable<Target> targets, Auditor auditor, SlotPoller poller, MeterRegistry registry) {
+		this.auditor = auditor;
+		this.poller = poller;
+		for (Target target : targets) {
+			this.failovers.put(target.name(), Counter.builder("slotkeeper.target.failovers")
+				.description("Times another server took over as the target's primary, as this instance noticed")
+				.tag("target", target.name())
+				.register(registry));
+			target.onServerChange(this::changed);
+		}
+	}
+
+	private void changed(ServerChange change) {
+		String target = change.node().target();
+		if (!change.node().primary()) {
+			logger.info("Another server answers for {}: {}", change.node().describe(), change.describe());
+			return;
+		}
+		if (!change.failover()) {
+			logger.info("The primary of target '{}' restarted: {}", target, change.describe());
+			return;
+		}
+		logger.warn("Failover of target '{}': {}; reading its slots now", target, change.describe());
+		this.failovers.get(target).increment();
+		Map<String, Object> servers = new LinkedHashMap<>();
+		servers.put("from", change.before().address() + ":" + change.before().port());
+		servers.put("to", change.after().address() + ":" + change.after().port());
+		if (change.after().timeline() != null) {
+			servers.put("timeline", change.after().timeline());
+		}
+		this.auditor.recordOutcome(SlotHealer.ACTOR, "target.failover", target, null, servers,
+				new Auditor.Summary("done", 200, change.describe(), Map.of(), null));
+		this.poller.pollSoon(target);
+	}
+
+}

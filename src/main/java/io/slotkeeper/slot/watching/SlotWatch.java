@@ -1,0 +1,23 @@
+package io.slotkeeper.slot.watching;
+
+import io.slotkeeper.connect.ConnectorClient;
+
+/**
+ * What every target's poll keeps for the API to read: conclusions, connectors' states and configured slots as last
+ * seen (and missing).
+ *
+ * @param insights what polls concluded about each slot
+ * @param connectors the connectors' states as polls checked them
+ * @param sightings the configured slots as last seen, and those missing
+ */
+public record SlotWatch(SlotInsights insights, ConnectorStates connectors, SlotSightings sightings) {
+
+	/**
+	 * Empty state, for the application's wiring and for tests of what reads it.
+	 * @param connectors the Kafka Connect client the connectors' states use
+	 */
+	public SlotWatch(ConnectorClient connectors) {
+		this(new SlotInsights(), new ConnectorStates(connectors), new SlotSightings());
+	}
+
+}
