@@ -64,7 +64,8 @@ class SlotReader {
 		if (!node.primary()) {
 			return view;
 		}
-		SlotView concluded = view.withInsight(this.watch.insights().of(target.name(), slot.slotName()));
+		SlotView concluded = view.withInsight(this.watch.insights().of(target.name(), slot.slotName()))
+			.withFailover(this.watch.failover().of(target.name(), slot.slotName()));
 		return target.connectorOf(slot.slotName())
 			.map((connector) -> concluded.withConnector(this.watch.connectors().of(target.name(), slot.slotName())
 				.orElseGet(() -> ConnectorStatus.notCheckedYet(connector.name()))))

@@ -44,7 +44,11 @@ class ChartAgainstApplicationTests {
 					.set("targets[0].username", postgres.user())
 					.set("targets[0].heartbeat.interval", "200ms")
 					.set("targets[0].slotsPollInterval", "200ms")
-					.set("targets[0].slots[0].name", "chart_slot"));
+					.set("targets[0].slots[0].name", "chart_slot")
+					// The server again as its own "replica": its failover readiness is exported, and never ready.
+					.set("targets[0].replicas[0].name", "self")
+					.set("targets[0].replicas[0].url", postgres.jdbcUrl(database))
+					.set("targets[0].replicas[0].username", postgres.user()));
 		Files.writeString(config.resolve("application.yaml"), rendered.applicationYaml());
 		// The values the Deployment's secretKeyRefs would feed, under the same variable names.
 		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(SlotKeeperApplication.class).run(

@@ -166,8 +166,8 @@ class HelmChartTests {
 		List<Map<String, Object>> rules = get(rendered.one("PrometheusRule"), "spec", "groups", 0, "rules");
 		assertThat(rules).extracting((rule) -> rule.get("alert")).containsExactly("SlotKeeperHeartbeatFailing",
 				"SlotKeeperHeartbeatStale", "SlotKeeperTargetUnowned", "SlotKeeperSlotPollStale", "ReplicationSlotLost",
-				"ReplicationSlotMissing", "ReplicationSlotUnreserved", "ReplicationSlotRetainedWalHigh",
-				"ReplicationSlotInactive");
+				"ReplicationSlotMissing", "ReplicationSlotNotFailoverReady", "ReplicationSlotUnreserved",
+				"ReplicationSlotRetainedWalHigh", "ReplicationSlotInactive");
 		assertThat(rules).allSatisfy((rule) -> {
 			assertThat((String) get(rule, "annotations", "summary")).isNotBlank();
 			assertThat((String) get(rule, "annotations", "description")).isNotBlank();

@@ -123,7 +123,12 @@ final class EmbeddedPostgresServer implements PostgresServer {
 
 	@Override
 	public PostgresServer standby() {
-		return Standby.of(this, this.dataDirectory);
+		return Standby.of(this, this.dataDirectory, false);
+	}
+
+	@Override
+	public PostgresServer slotSyncingStandby() {
+		return Standby.of(this, this.dataDirectory, true);
 	}
 
 	@Override

@@ -72,6 +72,15 @@ public interface PostgresServer extends AutoCloseable {
 	}
 
 	/**
+	 * Starts a streaming standby that synchronizes failover slots (PostgreSQL 17+): {@code sync_replication_slots},
+	 * {@code hot_standby_feedback}, a physical slot and {@code dbname} in {@code primary_conninfo}.
+	 * @return the standby; the caller closes it
+	 */
+	default PostgresServer slotSyncingStandby() {
+		throw new UnsupportedOperationException("this backend does not build standbys");
+	}
+
+	/**
 	 * Whether this backend can stop, start, freeze and thaw the server.
 	 * @return whether fault tests can run on it
 	 */

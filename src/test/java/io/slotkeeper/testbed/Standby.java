@@ -33,12 +33,14 @@ public final class Standby {
 	 * Starts a standby of {@code primary}, streaming through a physical slot named {@code standby_<port>}.
 	 * @param primary an embedded primary
 	 * @param dataDirectory the primary's data directory
+	 * @param syncSlots whether it synchronizes failover slots (from PostgreSQL 17; ignored before)
 	 * @return the running standby; the caller closes it
 	 */
-	static PostgresServer of(PostgresServer primary, Path dataDirectory) {
+	static PostgresServer of(PostgresServer primary, Path dataDirectory, boolean syncSlots) {
 		String slot = "standby_" + primary.port();
 		primary.execute("postgres", "SELECT pg_create_physical_replication_slot('" + slot + "', true)");
 		int major = primary.majorVersion();
+		boolean sync = syncSlots && major >= 17;
 		return new EmbeddedPostgresServer(Map.copyOf(PostgresServer.LOGICAL_DECODING), (copy) -> {
 			try (Connection session = primary.connect("postgres"); Statement statement = session.createStatement()) {
 				statement.execute((major >= 15) ? "SELECT pg_backup_start('slot-keeper-standby', true)"
@@ -51,8 +53,9 @@ public final class Standby {
 				}
 				Files.writeString(copy.resolve("standby.signal"), "");
 				Files.writeString(copy.resolve("postgresql.auto.conf"),
-						"\nprimary_conninfo = 'host=localhost port=" + primary.port() + " user=postgres'\n"
-								+ "primary_slot_name = '" + slot + "'\nhot_standby_feedback = on\n",
+						"\nprimary_conninfo = 'host=localhost port=" + primary.port() + " user=postgres"
+								+ (sync ? " dbname=postgres" : "") + "'\n" + "primary_slot_name = '" + slot
+								+ "'\nhot_standby_feedback = on\n" + (sync ? "sync_replication_slots = on\n" : ""),
 						StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
 			}
 			catch (SQLException ex) {

@@ -16,9 +16,10 @@ import io.slotkeeper.connect.ConnectorStatus;
  * @param connector its Kafka Connect connector's status, when one is configured
  * @param missing whether the slot is configured in {@code slots[]} but the primary does not have it
  * @param lastSeen for a missing slot, what slot-keeper last saw of it, {@code null} when it never did
+ * @param failover whether the slot would survive a failover to the target's replicas
  */
 public record SlotView(String node, @JsonUnwrapped ReplicationSlot slot, @JsonUnwrapped SlotInsight insight,
-		ConnectorStatus connector, boolean missing, SlotSighting lastSeen) {
+		ConnectorStatus connector, boolean missing, SlotSighting lastSeen, @JsonUnwrapped FailoverReadiness failover) {
 
 	/**
 	 * A slot as read from a node, with nothing concluded yet.
@@ -27,7 +28,7 @@ public record SlotView(String node, @JsonUnwrapped ReplicationSlot slot, @JsonUn
 	 * @return the view
 	 */
 	public static SlotView of(String node, ReplicationSlot slot) {
-		return new SlotView(node, slot, SlotInsight.NONE, null, false, null);
+		return new SlotView(node, slot, SlotInsight.NONE, null, false, null, FailoverReadiness.NONE);
 	}
 
 	/**
@@ -39,7 +40,7 @@ public record SlotView(String node, @JsonUnwrapped ReplicationSlot slot, @JsonUn
 	 */
 	public static SlotView missing(String node, String name, SlotSighting lastSeen) {
 		ReplicationSlot row = (lastSeen != null) ? lastSeen.asRow(name) : ReplicationSlot.builder().slotName(name).build();
-		return new SlotView(node, row, SlotInsight.NONE, null, true, lastSeen);
+		return new SlotView(node, row, SlotInsight.NONE, null, true, lastSeen, FailoverReadiness.NONE);
 	}
 
 	/**
@@ -58,7 +59,16 @@ public record SlotView(String node, @JsonUnwrapped ReplicationSlot slot, @JsonUn
 	 * @return a new view
 	 */
 	public SlotView withInsight(SlotInsight concluded) {
-		return new SlotView(this.node, this.slot, concluded, this.connector, this.missing, this.lastSeen);
+		return new SlotView(this.node, this.slot, concluded, this.connector, this.missing, this.lastSeen, this.failover);
+	}
+
+	/**
+	 * This view with whether it would survive a failover.
+	 * @param readiness the readiness
+	 * @return a new view
+	 */
+	public SlotView withFailover(FailoverReadiness readiness) {
+		return new SlotView(this.node, this.slot, this.insight, this.connector, this.missing, this.lastSeen, readiness);
 	}
 
 	/**
@@ -67,7 +77,7 @@ public record SlotView(String node, @JsonUnwrapped ReplicationSlot slot, @JsonUn
 	 * @return a new view
 	 */
 	public SlotView withConnector(ConnectorStatus status) {
-		return new SlotView(this.node, this.slot, this.insight, status, this.missing, this.lastSeen);
+		return new SlotView(this.node, this.slot, this.insight, status, this.missing, this.lastSeen, this.failover);
 	}
 
 }

@@ -9,15 +9,17 @@ import io.slotkeeper.connect.ConnectorClient;
  * @param insights what polls concluded about each slot
  * @param connectors the connectors' states as polls checked them
  * @param sightings the configured slots as last seen, and those missing
+ * @param failover whether each logical slot would survive a failover to the replicas
  */
-public record SlotWatch(SlotInsights insights, ConnectorStates connectors, SlotSightings sightings) {
+public record SlotWatch(SlotInsights insights, ConnectorStates connectors, SlotSightings sightings,
+		FailoverStates failover) {
 
 	/**
 	 * Empty state, for the application's wiring and for tests of what reads it.
 	 * @param connectors the Kafka Connect client the connectors' states use
 	 */
 	public SlotWatch(ConnectorClient connectors) {
-		this(new SlotInsights(), new ConnectorStates(connectors), new SlotSightings());
+		this(new SlotInsights(), new ConnectorStates(connectors), new SlotSightings(), new FailoverStates());
 	}
 
 }

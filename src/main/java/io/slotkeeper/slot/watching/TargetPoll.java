@@ -35,6 +35,10 @@ final class TargetPoll implements RepeatingTasks.Task {
 
 	private final SlotSightings sightings;
 
+	private final FailoverStates failover;
+
+	private final MeterRegistry registry;
+
 	private final SlotGauges gauges;
 
 	private final PollMeters meters;
@@ -49,6 +53,8 @@ final class TargetPoll implements RepeatingTasks.Task {
 		this.insights = watch.insights();
 		this.connectors = watch.connectors();
 		this.sightings = watch.sightings();
+		this.failover = watch.failover();
+		this.registry = registry;
 		this.clock = clock;
 		this.gauges = new SlotGauges(target.name(), registry);
 		this.meters = new PollMeters(target.name(), target.properties().slotsPollInterval(), registry, clock);
@@ -93,6 +99,9 @@ final class TargetPoll implements RepeatingTasks.Task {
 			this.meters.succeeded(now);
 			this.snapshot = new SlotSnapshot(now, current, null, now);
 			this.connectors.refresh(this.target);
+			if (!this.target.properties().replicas().isEmpty()) {
+				this.failover.update(this.target, poll.slots(), this.registry);
+			}
 		}
 		catch (RuntimeException ex) {
 			failed(ex, now);

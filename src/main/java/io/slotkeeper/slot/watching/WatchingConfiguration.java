@@ -36,6 +36,11 @@ class WatchingConfiguration {
 	}
 
 	@Bean
+	HealthContributor failoverHealthContributor(Fleet fleet, SlotWatch watch) {
+		return FailoverHealth.of(fleet.all(), watch.failover());
+	}
+
+	@Bean
 	HealthContributor slotsHealthContributor(Fleet fleet, SlotPoller poller) {
 		return SlotHealth.of(fleet.all(), poller);
 	}

@@ -1,0 +1,89 @@
+package io.slotkeeper.slot.watching;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.MultiGauge;
+import io.micrometer.core.instrument.Tags;
+
+import io.slotkeeper.fleet.Target;
+import io.slotkeeper.slot.reading.FailoverReadiness;
+import io.slotkeeper.slot.reading.ReplicationSlot;
+
+/**
+ * The failover readiness of every target's logical slots as its last poll checked them, for the listing, the
+ * {@code failover} health and {@code slotkeeper_slot_failover_ready{target,slot,node}}.
+ */
+public final class FailoverStates {
+
+	private final Map<String, Map<String, Map<String, String>>> byTarget = new ConcurrentHashMap<>();
+
+	private final Map<String, MultiGauge> gauges = new ConcurrentHashMap<>();
+
+	void update(Target target, List<ReplicationSlot> slots, MeterRegistry registry) {
+		Map<String, Map<String, String>> reasons = FailoverChecks.check(target, slots);
+		this.byTarget.put(target.name(), reasons);
+		MultiGauge gauge = this.gauges.computeIfAbsent(target.name(), (name) -> MultiGauge
+			.builder("slotkeeper.slot.failover.ready")
+			.description("1 when the replica holds a copy of the slot that would survive a failover, 0 when not")
+			.register(registry));
+		gauge.register(reasons.entrySet()
+			.stream()
+			.flatMap((slot) -> slot.getValue().entrySet().stream()
+				.filter((node) -> !"needs PostgreSQL 17".equals(node.getValue()))
+				.map((node) -> (MultiGauge.Row<?>) MultiGauge.Row.of(Tags.of("target", target.name(), "slot",
+						slot.getKey(), "node", node.getKey()), (node.getValue() == null) ? 1 : 0)))
+			.toList(), true);
+	}
+
+	/**
+	 * A slot's readiness, summed up over the target's replicas.
+	 * @param target the target's name
+	 * @param slot the slot's name
+	 * @return ready when every replica is, else the first replica's reason; {@link FailoverReadiness#NONE} when the
+	 * target has no replicas or the slot is not logical
+	 */
+	public FailoverReadiness of(String target, String slot) {
+		Map<String, String> byNode = this.byTarget.getOrDefault(target, Map.of()).get(slot);
+		if (byNode == null || byNode.isEmpty()) {
+			return FailoverReadiness.NONE;
+		}
+		for (Map.Entry<String, String> node : byNode.entrySet()) {
+			if ("needs PostgreSQL 17".equals(node.getValue())) {
+				return new FailoverReadiness(null, node.getKey() + ": needs PostgreSQL 17");
+			}
+			if (node.getValue() != null) {
+				return new FailoverReadiness(false, node.getKey() + ": " + node.getValue());
+			}
+		}
+		return new FailoverReadiness(true, null);
+	}
+
+	/**
+	 * Every slot of a target that would not survive a failover, with why.
+	 * @param target the target's name
+	 * @return by slot, the reason of the first replica that is not ready
+	 */
+	public Map<String, String> notReady(String target) {
+		Map<String, String> slots = new java.util.TreeMap<>();
+		this.byTarget.getOrDefault(target, Map.of()).keySet().forEach((slot) -> {
+			FailoverReadiness readiness = of(target, slot);
+			if (Boolean.FALSE.equals(readiness.failoverReady())) {
+				slots.put(slot, readiness.failoverReason());
+			}
+		});
+		return slots;
+	}
+
+	/**
+	 * Whether the target's slots were checked at all.
+	 * @param target the target's name
+	 * @return whether it has replicas and a poll checked them
+	 */
+	public boolean checked(String target) {
+		return !this.byTarget.getOrDefault(target, Map.of()).isEmpty();
+	}
+
+}
