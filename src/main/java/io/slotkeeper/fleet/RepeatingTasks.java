@@ -147,8 +147,7 @@ public abstract class RepeatingTasks implements SmartLifecycle {
 	}
 
 	/**
-	 * Whether tasks are being scheduled.
-	 * @return whether started and not stopped
+	 * @return whether tasks are being scheduled: started and not stopped
 	 */
 	@Override
 	public boolean isRunning() {
@@ -156,8 +155,7 @@ public abstract class RepeatingTasks implements SmartLifecycle {
 	}
 
 	/**
-	 * Worker threads alive now, busy or idle.
-	 * @return the number of worker threads
+	 * @return the worker threads alive now, busy or idle
 	 */
 	public int workerThreads() {
 		ThreadPoolExecutor current = this.workers;
@@ -185,7 +183,7 @@ public abstract class RepeatingTasks implements SmartLifecycle {
 		Duration firstDelay();
 
 		/**
-		 * Runs once.
+		 * Runs once; what escapes goes to {@link #escaped(Throwable)}.
 		 * @return when to run next
 		 */
 		Duration run();
