@@ -10,7 +10,22 @@ public final class SqlIdentifiers {
 
 	private static final Pattern PART = Pattern.compile("^[a-z_][a-z0-9_]{0,62}$");
 
+	private static final Pattern SLOT = Pattern.compile("^[a-z0-9_]{1,63}$");
+
 	private SqlIdentifiers() {
+	}
+
+	/**
+	 * Quotes a replication slot's name for a replication command, which takes no parameters.
+	 * @param slot 1 to 63 lower-case letters, digits and underscores, as slot names are checked everywhere
+	 * @return the quoted name
+	 * @throws IllegalArgumentException when it is not such a name
+	 */
+	public static String quoteSlot(String slot) {
+		if (slot == null || !SLOT.matcher(slot).matches()) {
+			throw new IllegalArgumentException("not a slot name: '" + slot + "'");
+		}
+		return '"' + slot + '"';
 	}
 
 	/**

@@ -3,11 +3,13 @@ package io.slotkeeper.slot;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.connect.ConnectorClient;
+import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.slot.watching.SlotWatch;
 
 /**
- * Wires the slot API's reads.
+ * Wires the slot API's reads and what its changes share.
  */
 @Configuration(proxyBeanMethods = false)
 class SlotConfiguration {
@@ -15,6 +17,11 @@ class SlotConfiguration {
 	@Bean
 	SlotReader slotReader(ConnectorClient connectors, SlotWatch watch) {
 		return new SlotReader(connectors, watch);
+	}
+
+	@Bean
+	SlotChanges slotChanges(Fleet fleet, Auditor auditor) {
+		return new SlotChanges(fleet, auditor);
 	}
 
 }

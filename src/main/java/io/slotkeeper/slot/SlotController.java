@@ -3,7 +3,6 @@ package io.slotkeeper.slot;
 import java.net.URI;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -30,8 +29,6 @@ import org.springframework.web.bind.annotation.RestController;
 import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.config.TargetProperties;
 import io.slotkeeper.fleet.Fleet;
-import io.slotkeeper.fleet.Target;
-import io.slotkeeper.slot.changing.ChangePlan;
 import io.slotkeeper.slot.changing.RecreateResult;
 import io.slotkeeper.slot.changing.SlotAudit;
 import io.slotkeeper.slot.changing.SlotService;
@@ -51,14 +48,9 @@ class SlotController {
 	 */
 	static final String NAME = "^[a-z0-9_]{1,63}$";
 
-	private static final String DRY_RUN = "answer what would be done; change nothing";
-
 	private static final String NODE = TargetProperties.NAME_PATTERN;
 
 	private static final String NODE_DOC = "primary (default) or a replica's name";
-
-	private static final String IF_MATCH = "act only if the slot still has this entity tag (from its ETag or the"
-			+ " listing's etag); 412 slot-changed otherwise";
 
 	private final Fleet fleet;
 
@@ -68,11 +60,14 @@ class SlotController {
 
 	private final Auditor auditor;
 
-	SlotController(Fleet fleet, SlotService slots, SlotReader reader, Auditor auditor) {
+	private final SlotChanges changes;
+
+	SlotController(Fleet fleet, SlotService slots, SlotReader reader, Auditor auditor, SlotChanges changes) {
 		this.fleet = fleet;
 		this.slots = slots;
 		this.reader = reader;
 		this.auditor = auditor;
+		this.changes = changes;
 	}
 
 	@GetMapping
@@ -106,11 +101,11 @@ class SlotController {
 	ResponseEntity<Object> create(@PathVariable @Pattern(regexp = TargetProperties.NAME_PATTERN) String target,
 			@Valid @RequestBody CreateSlotRequest request,
 			@Parameter(description = NODE_DOC) @RequestParam(required = false) @Pattern(regexp = NODE) String node,
-			@Parameter(description = DRY_RUN) @RequestParam(defaultValue = "false") boolean dryRun) {
+			@Parameter(description = SlotChanges.DRY_RUN) @RequestParam(defaultValue = "false") boolean dryRun) {
 		Map<String, Object> parameters = Auditor.parameters("dryRun", dryRun, "node", node, "type", request.type(), "plugin",
 				request.plugin(), "twoPhase", request.twoPhase(), "failover", request.failover());
 		if (dryRun) {
-			return planned("slot.create", target, request.name(), parameters,
+			return this.changes.planned("slot.create", target, request.name(), parameters,
 					(found) -> this.slots.planCreate(found, node, request.toSpec(target)));
 		}
 		SlotView created = this.auditor.run("slot.create", target, request.name(), parameters,
@@ -132,11 +127,11 @@ class SlotController {
 			@Parameter(description = "end the session holding an active slot")
 			@RequestParam(defaultValue = "false") boolean force,
 			@Parameter(description = NODE_DOC) @RequestParam(required = false) @Pattern(regexp = NODE) String node,
-			@Parameter(description = DRY_RUN) @RequestParam(defaultValue = "false") boolean dryRun,
-			@Parameter(description = IF_MATCH) @RequestHeader(name = HttpHeaders.IF_MATCH, required = false)
+			@Parameter(description = SlotChanges.DRY_RUN) @RequestParam(defaultValue = "false") boolean dryRun,
+			@Parameter(description = SlotChanges.IF_MATCH) @RequestHeader(name = HttpHeaders.IF_MATCH, required = false)
 			String ifMatch) {
-		Map<String, Object> parameters = changeParameters(force, dryRun, node, ifMatch);
-		return dryRun ? planned("slot.drop", target, slot, parameters,
+		Map<String, Object> parameters = SlotChanges.parameters(force, dryRun, node, ifMatch);
+		return dryRun ? this.changes.planned("slot.drop", target, slot, parameters,
 				(found) -> this.slots.planDrop(found, node, slot, force, ifMatch)) : dropped(target, slot, parameters,
 						() -> this.slots.drop(this.fleet.get(target), node, slot, force, ifMatch));
 	}
@@ -161,25 +156,15 @@ class SlotController {
 			@Parameter(description = "recreate a slot that is not invalidated; end the session holding it")
 			@RequestParam(defaultValue = "false") boolean force,
 			@Parameter(description = NODE_DOC) @RequestParam(required = false) @Pattern(regexp = NODE) String node,
-			@Parameter(description = DRY_RUN) @RequestParam(defaultValue = "false") boolean dryRun,
-			@Parameter(description = IF_MATCH) @RequestHeader(name = HttpHeaders.IF_MATCH, required = false)
+			@Parameter(description = SlotChanges.DRY_RUN) @RequestParam(defaultValue = "false") boolean dryRun,
+			@Parameter(description = SlotChanges.IF_MATCH) @RequestHeader(name = HttpHeaders.IF_MATCH, required = false)
 			String ifMatch) {
-		Map<String, Object> parameters = changeParameters(force, dryRun, node, ifMatch);
-		return dryRun ? planned("slot.recreate", target, slot, parameters,
+		Map<String, Object> parameters = SlotChanges.parameters(force, dryRun, node, ifMatch);
+		return dryRun ? this.changes.planned("slot.recreate", target, slot, parameters,
 				(found) -> this.slots.planRecreate(found, node, slot, force, ifMatch))
 				: ResponseEntity.ok(this.auditor.run("slot.recreate", target, slot, parameters,
 						() -> this.slots.recreate(this.fleet.get(target), node, slot, force, ifMatch),
 						SlotAudit::recreated));
-	}
-
-	private ResponseEntity<Object> planned(String action, String target, String slot, Map<String, Object> parameters,
-			Function<Target, ChangePlan> plan) {
-		return ResponseEntity.ok(SlotPlan.of(this.auditor.run(action, target, slot, parameters,
-				() -> plan.apply(this.fleet.get(target)), SlotAudit::planned)));
-	}
-
-	private static Map<String, Object> changeParameters(boolean force, boolean dryRun, String node, String ifMatch) {
-		return Auditor.parameters("force", force, "dryRun", dryRun, "node", node, "ifMatch", ifMatch);
 	}
 
 }

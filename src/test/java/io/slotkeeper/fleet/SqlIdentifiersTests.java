@@ -22,4 +22,17 @@ class SqlIdentifiersTests {
 		assertThatIllegalArgumentException().isThrownBy(() -> SqlIdentifiers.quoteQualified(name));
 	}
 
+	@Test
+	void quotesSlotNamesIncludingOnesThatStartWithADigit() {
+		assertThat(SqlIdentifiers.quoteSlot("debezium")).isEqualTo("\"debezium\"");
+		assertThat(SqlIdentifiers.quoteSlot("1slot")).isEqualTo("\"1slot\"");
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "", "Slot", "a\" ( FAILOVER false ) --", "slot name",
+			"a234567890123456789012345678901234567890123456789012345678901234" })
+	void refusesSlotNamesThatCouldNotHaveBeenCreated(String name) {
+		assertThatIllegalArgumentException().isThrownBy(() -> SqlIdentifiers.quoteSlot(name));
+	}
+
 }

@@ -50,6 +50,26 @@ final class SlotPlanners {
 		};
 	}
 
+	// The server waits for an active slot to be released before it alters it: its consumer must end first.
+	static ChangeRunner.Planner alteringFailover(Node node, String slot, boolean failover, boolean force,
+			String ifMatch) {
+		return (connection) -> {
+			SlotRules.requirePrivilege(node, SlotStatements.mayUseSlots(connection));
+			ReplicationSlot current = SlotRepository.require(connection, node, slot);
+			SlotRules.requireMatch(node, current, ifMatch);
+			SlotRules.requireFailoverAlterable(node, current, SlotRepository.major(connection),
+					SlotRepository.inRecovery(connection));
+			if (Boolean.valueOf(failover).equals(current.failover())) {
+				return new ChangeRunner.Plan(List.of(SlotSteps.nothing("slot " + slot + " already has failover "
+						+ failover + ": nothing to do")), current);
+			}
+			List<Step> steps = new ArrayList<>();
+			SlotRules.holderToEnd(node, current, force).ifPresent((pid) -> steps.add(SlotSteps.terminate(pid, slot)));
+			steps.add(SlotSteps.alterFailover(node, slot, failover));
+			return new ChangeRunner.Plan(steps, current);
+		};
+	}
+
 	private static List<Step> release(Node node, ReplicationSlot current, boolean force) {
 		OptionalInt holder = SlotRules.holderToEnd(node, current, force);
 		List<Step> steps = new ArrayList<>();

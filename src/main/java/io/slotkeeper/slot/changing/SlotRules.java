@@ -82,6 +82,24 @@ final class SlotRules {
 		throw SlotProblems.changed(node, current, ifMatch);
 	}
 
+	static void requireFailoverAlterable(Node node, ReplicationSlot current, int major, boolean inRecovery) {
+		String slot = current.slotName();
+		if (major < 17) {
+			throw SlotProblems.unsupported(node, slot,
+					"failover needs PostgreSQL 17 or later; this server is " + major + ".");
+		}
+		if (!current.logical()) {
+			throw SlotProblems.unsupported(node, slot, "Slot '" + slot + "' is physical: only logical slots fail over.");
+		}
+		if (Boolean.TRUE.equals(current.temporary())) {
+			throw SlotProblems.unsupported(node, slot, "Slot '" + slot + "' is temporary: it cannot fail over.");
+		}
+		if (inRecovery) {
+			throw SlotProblems.unsupported(node, slot, node.subject() + " is a standby: set failover on the primary's"
+					+ " slot; standbys that synchronize slots copy it from there.");
+		}
+	}
+
 	static void requireSupported(Node node, SlotSpec spec, int major, boolean inRecovery) {
 		if (spec.logical() && major < 16 && inRecovery) {
 			throw SlotProblems.unsupported(node, spec.name(), "Logical slots on a standby need PostgreSQL 16"

@@ -1,6 +1,5 @@
 package io.slotkeeper.slot.changing;
 
-
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 
@@ -86,6 +85,35 @@ public class SlotService {
 	public void drop(Target target, String node, String slot, boolean force, String ifMatch) {
 		Node where = target.node(node);
 		ChangeRunner.apply(where, SlotPlanners.dropping(where, slot, force, ifMatch), (connection, before) -> before);
+	}
+
+	/**
+	 * What switching a slot's failover flag would do.
+	 * @param target the target
+	 * @param slot the primary's slot
+	 * @param failover whether it should be synchronized to standbys
+	 * @param force end the session holding an active slot (its consumer reconnects)
+	 * @param ifMatch the entity tags the caller saw the slot with, {@code null} for any
+	 * @return the plan
+	 */
+	public ChangePlan planFailover(Target target, String slot, boolean failover, boolean force, String ifMatch) {
+		return ChangeRunner.dryRun(target.primary(), "slot.failover", slot,
+				SlotPlanners.alteringFailover(target.primary(), slot, failover, force, ifMatch));
+	}
+
+	/**
+	 * Switches a slot's failover flag on the primary (PostgreSQL 17+), over a replication connection.
+	 * @param target the target
+	 * @param slot the primary's slot
+	 * @param failover whether it should be synchronized to standbys
+	 * @param force end the session holding an active slot (its consumer reconnects)
+	 * @param ifMatch the entity tags the caller saw the slot with, {@code null} for any
+	 * @return the slot as it is now
+	 */
+	public SlotView failover(Target target, String slot, boolean failover, boolean force, String ifMatch) {
+		Node primary = target.primary();
+		return ChangeRunner.apply(primary, SlotPlanners.alteringFailover(primary, slot, failover, force, ifMatch),
+				(connection, before) -> SlotView.of(primary.name(), SlotRepository.require(connection, primary, slot)));
 	}
 
 	/**

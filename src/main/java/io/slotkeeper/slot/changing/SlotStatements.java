@@ -4,6 +4,11 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
+
+import io.slotkeeper.fleet.Node;
+import io.slotkeeper.fleet.ReplicationConnections;
+import io.slotkeeper.fleet.SqlIdentifiers;
 
 /**
  * The SQL that changes slots and the session around a change, one place per statement; values are always bound.
@@ -46,6 +51,15 @@ final class SlotStatements {
 		try (PreparedStatement statement = connection.prepareStatement("SELECT pg_drop_replication_slot(?)")) {
 			statement.setString(1, slot);
 			statement.execute();
+		}
+	}
+
+	// No SQL function changes a slot's failover flag: only the replication command, whose name cannot be bound.
+	static void alterFailover(Node node, String slot, boolean failover) throws SQLException {
+		try (Connection replication = ReplicationConnections.open(node);
+				Statement statement = replication.createStatement()) {
+			statement.execute("ALTER_REPLICATION_SLOT " + SqlIdentifiers.quoteSlot(slot) + " ( FAILOVER "
+					+ failover + " )");
 		}
 	}
 

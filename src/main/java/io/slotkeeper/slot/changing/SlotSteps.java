@@ -31,6 +31,16 @@ final class SlotSteps {
 				(connection) -> SlotStatements.terminate(connection, pid));
 	}
 
+	static Step alterFailover(Node node, String slot, boolean failover) {
+		return new Step("ALTER_REPLICATION_SLOT " + slot + " (FAILOVER " + failover + ") over a replication connection",
+				(connection) -> SlotStatements.alterFailover(node, slot, failover));
+	}
+
+	static Step nothing(String why) {
+		return new Step(why, (connection) -> {
+		});
+	}
+
 	// The consumer's walsender may take a moment to release a slot after its backend is told to end.
 	static Step drop(String slot, OptionalInt endedHolder) {
 		boolean mayBeReleasing = endedHolder.isPresent();
