@@ -39,7 +39,11 @@ public class NodeConnector {
 			+ " AND has_function_privilege('pg_control_system()', 'EXECUTE')";
 
 	// A separate statement: the server checks a function's privilege when it plans the call, even one a CASE skips.
-	private static final String CONTROL_FILE = "SELECT (SELECT timeline_id FROM pg_control_checkpoint())::bigint,"
+	// A promoted standby writes on its new timeline before its first checkpoint names it: a primary's timeline is
+	// read from the name of its current WAL file, a standby's from its last restartpoint.
+	private static final String CONTROL_FILE = "SELECT CASE WHEN pg_is_in_recovery()"
+			+ " THEN (SELECT timeline_id FROM pg_control_checkpoint())::bigint"
+			+ " ELSE ('x' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8))::bit(32)::bigint END,"
 			+ " (SELECT system_identifier FROM pg_control_system())::text";
 
 	private static final int KEEPALIVE_INTERVAL_SECONDS = 2;

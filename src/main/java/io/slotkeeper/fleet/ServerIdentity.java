@@ -10,8 +10,8 @@ import java.util.Objects;
  * @param address the server's address as it sees it ({@code inet_server_addr()}), {@code null} over a Unix socket
  * @param port the server's port ({@code inet_server_port()}), {@code null} over a Unix socket
  * @param startedAt when the server's postmaster started ({@code pg_postmaster_start_time()})
- * @param timeline the timeline of its last checkpoint ({@code pg_control_checkpoint()}), {@code null} when the role
- * may not read it
+ * @param timeline a primary's current timeline (from its current WAL file's name), a standby's last restartpoint's
+ * ({@code pg_control_checkpoint()}); {@code null} when the role may not read the control file
  * @param systemIdentifier the cluster's system identifier ({@code pg_control_system()}), shared by a primary and its
  * physical standbys; {@code null} when the role may not read it
  * @param inRecovery whether it is a standby ({@code pg_is_in_recovery()})
