@@ -17,6 +17,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * on the instance that owns the target)
  * @param onMissing what to do when the primary does not have the slot (after a failover, say): {@code alert} (report
  * only) or {@code recreate} (create it again as last seen, on the instance that owns the target)
+ * @param onOrphan what to do when a replica holds a slot of this name that is not synchronized from the primary's
+ * failover slot and so blocks its synchronization: {@code alert} (report only) or {@code drop} (drop it on the
+ * replica, on the instance that owns the target, unless a session holds it)
  * @param maxRecreationsPerHour how many times in an hour healing may recreate the slot; past that it stops, keeps
  * the slots health DOWN and says why
  */
@@ -26,6 +29,7 @@ public record SlotPolicyProperties(
 		@Valid ConnectorProperties connector,
 		@NotNull @DefaultValue("alert") OnLost onLost,
 		@NotNull @DefaultValue("alert") OnMissing onMissing,
+		@NotNull @DefaultValue("alert") OnOrphan onOrphan,
 		@Min(1) @DefaultValue("2") int maxRecreationsPerHour) {
 
 }

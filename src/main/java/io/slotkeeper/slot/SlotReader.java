@@ -62,7 +62,7 @@ class SlotReader {
 	private SlotView enrich(Target target, Node node, ReplicationSlot slot) {
 		SlotView view = SlotView.of(node.name(), slot);
 		if (!node.primary()) {
-			return view;
+			return view.withOrphan(this.watch.failover().orphan(target.name(), node.name(), slot.slotName()));
 		}
 		SlotView concluded = view.withInsight(this.watch.insights().of(target.name(), slot.slotName()))
 			.withFailover(this.watch.failover().of(target.name(), slot.slotName()));

@@ -70,7 +70,7 @@ public record ReplicationSlot(String slotName, String plugin, String slotType, S
 	public String etag() {
 		String state = String.join("|", String.valueOf(this.slotName), String.valueOf(this.slotType),
 				String.valueOf(this.plugin), String.valueOf(this.database), String.valueOf(this.temporary),
-				String.valueOf(this.twoPhase), String.valueOf(this.failover), String.valueOf(this.active),
+				String.valueOf(this.twoPhase), String.valueOf(this.failover), String.valueOf(this.synced), String.valueOf(this.active),
 				String.valueOf(this.walStatus), String.valueOf(this.invalidationReason), String.valueOf(this.restartLsn),
 				String.valueOf(this.confirmedFlushLsn), String.valueOf(this.catalogXmin));
 		try {

@@ -17,9 +17,12 @@ import io.slotkeeper.connect.ConnectorStatus;
  * @param missing whether the slot is configured in {@code slots[]} but the primary does not have it
  * @param lastSeen for a missing slot, what slot-keeper last saw of it, {@code null} when it never did
  * @param failover whether the slot would survive a failover to the target's replicas
+ * @param orphan whether this replica's slot has the name of a failover slot on the primary but is not its synchronized
+ * copy (left from when the replica was a primary): it blocks synchronization until dropped
  */
 public record SlotView(String node, @JsonUnwrapped ReplicationSlot slot, @JsonUnwrapped SlotInsight insight,
-		ConnectorStatus connector, boolean missing, SlotSighting lastSeen, @JsonUnwrapped FailoverReadiness failover) {
+		ConnectorStatus connector, boolean missing, SlotSighting lastSeen, @JsonUnwrapped FailoverReadiness failover,
+		boolean orphan) {
 
 	/**
 	 * A slot as read from a node, with nothing concluded yet.
@@ -28,7 +31,7 @@ public record SlotView(String node, @JsonUnwrapped ReplicationSlot slot, @JsonUn
 	 * @return the view
 	 */
 	public static SlotView of(String node, ReplicationSlot slot) {
-		return new SlotView(node, slot, SlotInsight.NONE, null, false, null, FailoverReadiness.NONE);
+		return new SlotView(node, slot, SlotInsight.NONE, null, false, null, FailoverReadiness.NONE, false);
 	}
 
 	/**
@@ -40,7 +43,7 @@ public record SlotView(String node, @JsonUnwrapped ReplicationSlot slot, @JsonUn
 	 */
 	public static SlotView missing(String node, String name, SlotSighting lastSeen) {
 		ReplicationSlot row = (lastSeen != null) ? lastSeen.asRow(name) : ReplicationSlot.builder().slotName(name).build();
-		return new SlotView(node, row, SlotInsight.NONE, null, true, lastSeen, FailoverReadiness.NONE);
+		return new SlotView(node, row, SlotInsight.NONE, null, true, lastSeen, FailoverReadiness.NONE, false);
 	}
 
 	/**
@@ -59,7 +62,8 @@ public record SlotView(String node, @JsonUnwrapped ReplicationSlot slot, @JsonUn
 	 * @return a new view
 	 */
 	public SlotView withInsight(SlotInsight concluded) {
-		return new SlotView(this.node, this.slot, concluded, this.connector, this.missing, this.lastSeen, this.failover);
+		return new SlotView(this.node, this.slot, concluded, this.connector, this.missing, this.lastSeen, this.failover,
+				this.orphan);
 	}
 
 	/**
@@ -68,7 +72,8 @@ public record SlotView(String node, @JsonUnwrapped ReplicationSlot slot, @JsonUn
 	 * @return a new view
 	 */
 	public SlotView withFailover(FailoverReadiness readiness) {
-		return new SlotView(this.node, this.slot, this.insight, this.connector, this.missing, this.lastSeen, readiness);
+		return new SlotView(this.node, this.slot, this.insight, this.connector, this.missing, this.lastSeen, readiness,
+				this.orphan);
 	}
 
 	/**
@@ -77,7 +82,18 @@ public record SlotView(String node, @JsonUnwrapped ReplicationSlot slot, @JsonUn
 	 * @return a new view
 	 */
 	public SlotView withConnector(ConnectorStatus status) {
-		return new SlotView(this.node, this.slot, this.insight, status, this.missing, this.lastSeen, this.failover);
+		return new SlotView(this.node, this.slot, this.insight, status, this.missing, this.lastSeen, this.failover,
+				this.orphan);
+	}
+
+	/**
+	 * This replica's slot marked as an orphan, or not.
+	 * @param blocking whether it blocks the synchronization of the primary's failover slot of its name
+	 * @return a new view
+	 */
+	public SlotView withOrphan(boolean blocking) {
+		return new SlotView(this.node, this.slot, this.insight, this.connector, this.missing, this.lastSeen,
+				this.failover, blocking);
 	}
 
 }

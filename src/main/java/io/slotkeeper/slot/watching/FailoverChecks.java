@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,7 +31,7 @@ final class FailoverChecks {
 
 	private static final String SETTINGS = "SELECT current_setting('sync_replication_slots', true),"
 			+ " current_setting('hot_standby_feedback'), current_setting('primary_slot_name', true),"
-			+ " (SELECT setting FROM pg_settings WHERE name = 'primary_conninfo')";
+			+ " (SELECT setting FROM pg_settings WHERE name = 'primary_conninfo'), pg_is_in_recovery()";
 
 	// An entry that is no active physical slot makes the primary hold back every failover slot's consumer.
 	private static final String STALE_STANDBY_SLOTS = "SELECT string_agg(trim(s.name), ', ') FROM"
@@ -42,18 +43,20 @@ final class FailoverChecks {
 	}
 
 	/**
-	 * The readiness of every logical slot, by slot, then by replica.
+	 * The readiness of every logical slot, by slot, then by replica, and the orphans found on the replicas.
 	 * @param target the target
 	 * @param slots the primary's slots, from this poll
-	 * @return a reason per slot and replica, {@code null} for a ready copy; empty when the target has no replicas
+	 * @return a reason per slot and replica, {@code null} for a ready copy, empty when the target has no replicas;
+	 * and the replicas' slots that block the synchronization of a failover slot of the same name
 	 */
-	static Map<String, Map<String, String>> check(Target target, List<ReplicationSlot> slots) {
+	static Report check(Target target, List<ReplicationSlot> slots) {
 		Map<String, Map<String, String>> reasons = new LinkedHashMap<>();
+		List<Orphan> orphans = new ArrayList<>();
 		List<Node> replicas = target.nodes(Target.ALL_NODES).stream()
 			.filter((node) -> !node.primary())
 			.toList();
 		if (replicas.isEmpty()) {
-			return reasons;
+			return new Report(reasons, orphans);
 		}
 		String stale = staleStandbySlots(target.primary());
 		if (stale != null) {
@@ -64,11 +67,11 @@ final class FailoverChecks {
 							+ " physical slot: consumers of failover slots stall until it is fixed"));
 		}
 		for (Node replica : replicas) {
-			Map<String, String> byslot = onReplica(replica, slots);
+			Map<String, String> byslot = onReplica(replica, slots, orphans);
 			byslot.forEach((slot, reason) -> reasons.computeIfAbsent(slot, (name) -> new LinkedHashMap<>())
 				.put(replica.name(), reason));
 		}
-		return reasons;
+		return new Report(reasons, orphans);
 	}
 
 	private static String staleStandbySlots(Node primary) {
@@ -85,7 +88,7 @@ final class FailoverChecks {
 		}
 	}
 
-	private static Map<String, String> onReplica(Node replica, List<ReplicationSlot> slots) {
+	private static Map<String, String> onReplica(Node replica, List<ReplicationSlot> slots, List<Orphan> orphans) {
 		Map<String, String> reasons = new LinkedHashMap<>();
 		List<ReplicationSlot> logical = slots.stream().filter(ReplicationSlot::logical).toList();
 		String setup;
@@ -105,7 +108,11 @@ final class FailoverChecks {
 			setup = "replica unreachable: " + ex.getMessage();
 		}
 		for (ReplicationSlot slot : logical) {
-			reasons.put(slot.slotName(), (setup != null) ? setup : copyProblem(slot, copies.get(slot.slotName())));
+			ReplicationSlot copy = copies.get(slot.slotName());
+			reasons.put(slot.slotName(), (setup != null) ? setup : copyProblem(slot, copy));
+			if (setup == null && orphan(slot, copy)) {
+				orphans.add(new Orphan(replica.name(), slot.slotName(), copy.etag()));
+			}
 		}
 		return reasons;
 	}
@@ -117,6 +124,9 @@ final class FailoverChecks {
 		try (PreparedStatement statement = connection.prepareStatement(SETTINGS);
 				ResultSet settings = statement.executeQuery()) {
 			settings.next();
+			if (!settings.getBoolean(5)) {
+				return "not a standby: pg_is_in_recovery() is false";
+			}
 			if (!"on".equals(settings.getString(1))) {
 				return "sync_replication_slots is off";
 			}
@@ -142,11 +152,12 @@ final class FailoverChecks {
 		if (copy == null) {
 			return "not synced yet";
 		}
+		if (orphan(primary, copy)) {
+			return "orphan on standby: a slot of the same name that is not synchronized (left from when this server"
+					+ " was a primary?) blocks synchronization; drop it there";
+		}
 		if (Boolean.TRUE.equals(copy.temporary())) {
 			return "temporary on standby";
-		}
-		if (!Boolean.TRUE.equals(copy.synced())) {
-			return "not synced yet";
 		}
 		if (copy.invalidated()) {
 			return "invalidated on standby: " + copy.invalidation();
@@ -156,6 +167,28 @@ final class FailoverChecks {
 			return "standby lags by " + lag + " bytes";
 		}
 		return null;
+	}
+
+	// The slot sync worker refuses to overwrite a slot it did not create, and stops syncing while one is there.
+	private static boolean orphan(ReplicationSlot primary, ReplicationSlot copy) {
+		return Boolean.TRUE.equals(primary.failover()) && copy != null && !Boolean.TRUE.equals(copy.synced());
+	}
+
+	/**
+	 * What one check found.
+	 * @param reasons by slot, then by replica, why the copy is not ready; {@code null} for a ready one
+	 * @param orphans the replicas' slots that block synchronization
+	 */
+	record Report(Map<String, Map<String, String>> reasons, List<Orphan> orphans) {
+	}
+
+	/**
+	 * A slot on a replica that has the name of a failover slot on the primary but is not its synchronized copy.
+	 * @param node the replica's name
+	 * @param slot the slot's name
+	 * @param etag the replica's slot's entity tag, so that a drop acts only on the slot that was found
+	 */
+	record Orphan(String node, String slot, String etag) {
 	}
 
 }

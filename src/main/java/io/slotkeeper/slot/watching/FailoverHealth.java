@@ -1,8 +1,10 @@
 package io.slotkeeper.slot.watching;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 import org.springframework.boot.health.contributor.CompositeHealthContributor;
 import org.springframework.boot.health.contributor.Health;
@@ -13,8 +15,9 @@ import io.slotkeeper.fleet.Target;
 
 /**
  * The {@code failover} health, one child per target with replicas: DOWN when a logical slot would not survive a
- * failover to a replica ({@code notReady} says which and why), UP when every one would, UNKNOWN before the first
- * check. Not part of liveness or readiness.
+ * failover to a replica ({@code notReady} says which and why) or a replica holds an orphan that blocks
+ * synchronization ({@code orphans}, by replica), UP when every one would, UNKNOWN before the first check. Not part of
+ * liveness or readiness.
  */
 final class FailoverHealth {
 
@@ -37,12 +40,17 @@ final class FailoverHealth {
 			return Health.unknown().withDetail("reason", "not checked yet").build();
 		}
 		Map<String, String> notReady = states.notReady(target);
-		if (notReady.isEmpty()) {
+		Map<String, List<String>> orphans = new TreeMap<>();
+		states.orphans(target).forEach((orphan) -> orphans.computeIfAbsent(orphan.node(), (node) -> new ArrayList<>())
+			.add(orphan.slot()));
+		if (notReady.isEmpty() && orphans.isEmpty()) {
 			return Health.up().build();
 		}
-		return Health.down()
-			.withDetail("notReady", notReady)
-			.withDetail("reason", "these slots would not survive a failover to a replica; see README, Failover")
+		Health.Builder health = Health.down().withDetail("notReady", notReady);
+		if (!orphans.isEmpty()) {
+			health.withDetail("orphans", orphans);
+		}
+		return health.withDetail("reason", "these slots would not survive a failover to a replica; see README, Failover")
 			.build();
 	}
 

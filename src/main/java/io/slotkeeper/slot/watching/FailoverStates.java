@@ -14,17 +14,30 @@ import io.slotkeeper.slot.reading.ReplicationSlot;
 
 /**
  * The failover readiness of every target's logical slots as its last poll checked them, for the listing, the
- * {@code failover} health and {@code slotkeeper_slot_failover_ready{target,slot,node}}.
+ * {@code failover} health and {@code slotkeeper_slot_failover_ready{target,slot,node}}; and the orphans on its
+ * replicas, as {@code slotkeeper_slot_orphan{target,slot,node}}.
  */
 public final class FailoverStates {
 
 	private final Map<String, Map<String, Map<String, String>>> byTarget = new ConcurrentHashMap<>();
 
+	private final Map<String, List<FailoverChecks.Orphan>> orphans = new ConcurrentHashMap<>();
+
 	private final Map<String, MultiGauge> gauges = new ConcurrentHashMap<>();
 
+	private final Map<String, MultiGauge> orphanGauges = new ConcurrentHashMap<>();
+
 	void update(Target target, List<ReplicationSlot> slots, MeterRegistry registry) {
-		Map<String, Map<String, String>> reasons = FailoverChecks.check(target, slots);
+		FailoverChecks.Report report = FailoverChecks.check(target, slots);
+		Map<String, Map<String, String>> reasons = report.reasons();
 		this.byTarget.put(target.name(), reasons);
+		this.orphans.put(target.name(), List.copyOf(report.orphans()));
+		this.orphanGauges.computeIfAbsent(target.name(), (name) -> MultiGauge.builder("slotkeeper.slot.orphan")
+			.description("1 for a replica's slot named like a primary's failover slot but not synchronized from it:"
+					+ " it blocks synchronization")
+			.register(registry))
+			.register(report.orphans().stream().map((orphan) -> (MultiGauge.Row<?>) MultiGauge.Row.of(
+					Tags.of("target", target.name(), "slot", orphan.slot(), "node", orphan.node()), 1)).toList(), true);
 		MultiGauge gauge = this.gauges.computeIfAbsent(target.name(), (name) -> MultiGauge
 			.builder("slotkeeper.slot.failover.ready")
 			.description("1 when the replica holds a copy of the slot that would survive a failover, 0 when not")
@@ -75,6 +88,26 @@ public final class FailoverStates {
 			}
 		});
 		return slots;
+	}
+
+	/**
+	 * The orphans the last check found on a target's replicas.
+	 * @param target the target's name
+	 * @return the orphans, empty when none
+	 */
+	List<FailoverChecks.Orphan> orphans(String target) {
+		return this.orphans.getOrDefault(target, List.of());
+	}
+
+	/**
+	 * Whether a replica's slot is an orphan, as the last check found.
+	 * @param target the target's name
+	 * @param node the replica's name
+	 * @param slot the slot's name
+	 * @return whether it blocks the synchronization of the primary's failover slot of that name
+	 */
+	public boolean orphan(String target, String node, String slot) {
+		return orphans(target).stream().anyMatch((orphan) -> orphan.node().equals(node) && orphan.slot().equals(slot));
 	}
 
 	/**

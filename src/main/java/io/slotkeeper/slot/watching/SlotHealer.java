@@ -51,6 +51,8 @@ final class SlotHealer {
 
 	private final Map<String, HealRetry> retries = new ConcurrentHashMap<>();
 
+	private final OrphanDrops orphans;
+
 	SlotHealer(SlotService slots, Auditor auditor, Clock clock) {
 		this(slots, auditor, clock, HealLedger.inTargets());
 	}
@@ -60,6 +62,7 @@ final class SlotHealer {
 		this.auditor = auditor;
 		this.clock = clock;
 		this.ledger = ledger;
+		this.orphans = new OrphanDrops(slots, auditor);
 	}
 
 	/**
@@ -96,6 +99,16 @@ final class SlotHealer {
 			}
 		}
 		return healed;
+	}
+
+	/**
+	 * Drops the orphans of one check whose slot's policy says {@code on-orphan: drop}.
+	 * @param target the target
+	 * @param orphans what the check found on the replicas
+	 * @return whether one was dropped
+	 */
+	boolean dropOrphans(Target target, List<FailoverChecks.Orphan> orphans) {
+		return this.orphans.drop(target, orphans);
 	}
 
 	/**

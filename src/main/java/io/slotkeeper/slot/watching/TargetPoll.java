@@ -101,6 +101,9 @@ final class TargetPoll implements RepeatingTasks.Task {
 			this.connectors.refresh(this.target);
 			if (!this.target.properties().replicas().isEmpty()) {
 				this.failover.update(this.target, poll.slots(), this.registry);
+				if (this.healer.dropOrphans(this.target, this.failover.orphans(this.target.name()))) {
+					this.failover.update(this.target, poll.slots(), this.registry);
+				}
 			}
 		}
 		catch (RuntimeException ex) {
