@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -11,6 +12,8 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+
+import static org.awaitility.Awaitility.await;
 
 /**
  * A server from the Maven-delivered embedded binaries (io.zonky), with its own data directory so that it can be
@@ -74,6 +77,9 @@ final class EmbeddedPostgresServer implements PostgresServer {
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
+		// pg_ctl gives up after 5 s while the server may still be shutting down (waiting for a consumer to confirm):
+		// stopped means its postmaster is gone.
+		await().atMost(Duration.ofSeconds(90)).until(() -> !Files.exists(this.dataDirectory.resolve("postmaster.pid")));
 	}
 
 	@Override
@@ -129,6 +135,11 @@ final class EmbeddedPostgresServer implements PostgresServer {
 	@Override
 	public PostgresServer slotSyncingStandby() {
 		return Standby.of(this, this.dataDirectory, true);
+	}
+
+	@Override
+	public void rejoinAsStandbyOf(PostgresServer primary) {
+		Standby.rejoin(this, this.dataDirectory, primary);
 	}
 
 	@Override

@@ -81,6 +81,24 @@ public interface PostgresServer extends AutoCloseable {
 	}
 
 	/**
+	 * Promotes this standby to a primary and waits until it is one.
+	 */
+	default void promote() {
+		if (!"t".equals(queryForString("postgres", "SELECT pg_promote(true, 60)"))) {
+			throw new IllegalStateException("the standby on port " + port() + " was not promoted within 60 s");
+		}
+	}
+
+	/**
+	 * Makes this stopped former primary a standby of the server that took over from it (after a clean switchover),
+	 * synchronizing failover slots from PostgreSQL 17, and starts it; what it had stays, its slots included.
+	 * @param primary the new primary
+	 */
+	default void rejoinAsStandbyOf(PostgresServer primary) {
+		throw new UnsupportedOperationException("this backend does not build standbys");
+	}
+
+	/**
 	 * Whether this backend can stop, start, freeze and thaw the server.
 	 * @return whether fault tests can run on it
 	 */

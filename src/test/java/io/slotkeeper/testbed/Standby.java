@@ -51,12 +51,7 @@ public final class Standby {
 					stop.next();
 					Files.writeString(copy.resolve("backup_label"), stop.getString(1));
 				}
-				Files.writeString(copy.resolve("standby.signal"), "");
-				Files.writeString(copy.resolve("postgresql.auto.conf"),
-						"\nprimary_conninfo = 'host=localhost port=" + primary.port() + " user=postgres"
-								+ (sync ? " dbname=postgres" : "") + "'\n" + "primary_slot_name = '" + slot
-								+ "'\nhot_standby_feedback = on\n" + (sync ? "sync_replication_slots = on\n" : ""),
-						StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+				follow(copy, primary, slot, sync);
 			}
 			catch (SQLException ex) {
 				throw new IllegalStateException(ex);
@@ -65,6 +60,38 @@ public final class Standby {
 				throw new UncheckedIOException(ex);
 			}
 		});
+	}
+
+	/**
+	 * Turns a stopped server's data directory into a standby of {@code primary} through the physical slot
+	 * {@code slot}: {@code standby.signal}, and in {@code postgresql.auto.conf} (whose later lines win)
+	 * {@code primary_conninfo}, {@code primary_slot_name}, {@code hot_standby_feedback} and, when {@code sync},
+	 * {@code sync_replication_slots} with {@code dbname} in the conninfo.
+	 */
+	static void follow(Path dataDirectory, PostgresServer primary, String slot, boolean sync) throws IOException {
+		Files.writeString(dataDirectory.resolve("standby.signal"), "");
+		Files.writeString(dataDirectory.resolve("postgresql.auto.conf"),
+				"\nprimary_conninfo = 'host=localhost port=" + primary.port() + " user=postgres"
+						+ (sync ? " dbname=postgres" : "") + "'\n" + "primary_slot_name = '" + slot
+						+ "'\nhot_standby_feedback = on\n" + (sync ? "sync_replication_slots = on\n" : ""),
+				StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+	}
+
+	/**
+	 * Makes a stopped former primary a slot-synchronizing standby of the server that took over from it, through a
+	 * new physical slot {@code rejoined_<port>} there, and starts it: a clean switchover's old primary rejoins
+	 * without a rewind, since its last record is the shutdown checkpoint the new primary received.
+	 */
+	static void rejoin(EmbeddedPostgresServer former, Path dataDirectory, PostgresServer primary) {
+		String slot = "rejoined_" + former.port();
+		primary.execute("postgres", "SELECT pg_create_physical_replication_slot('" + slot + "', true)");
+		try {
+			follow(dataDirectory, primary, slot, primary.majorVersion() >= 17);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		former.start();
 	}
 
 	private static void copyDataDirectory(Path from, Path to) throws IOException {

@@ -87,7 +87,15 @@ public final class TcpProxy implements AutoCloseable {
 		try {
 			while (true) {
 				Socket client = this.listener.accept();
-				Socket server = new Socket(this.host, this.port);
+				Socket server;
+				try {
+					server = new Socket(this.host, this.port);
+				}
+				catch (IOException ex) {
+					// The server behind is down (between a primary's stop and the switch): refuse this client only.
+					client.close();
+					continue;
+				}
 				synchronized (this.sockets) {
 					this.sockets.add(client);
 					this.sockets.add(server);
