@@ -3,6 +3,7 @@ package io.slotkeeper.slot.watching;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.ToIntBiFunction;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
@@ -33,22 +34,29 @@ public final class FailoverStates {
 		this.byTarget.put(target.name(), reasons);
 		this.orphans.put(target.name(), List.copyOf(report.orphans()));
 		this.orphanGauges.computeIfAbsent(target.name(), (name) -> MultiGauge.builder("slotkeeper.slot.orphan")
-			.description("1 for a replica's slot named like a primary's failover slot but not synchronized from it:"
-					+ " it blocks synchronization")
+			.description("1 when the replica's slot of this name is not synchronized from the primary's failover slot"
+					+ " and blocks its synchronization, 0 when not")
 			.register(registry))
-			.register(report.orphans().stream().map((orphan) -> (MultiGauge.Row<?>) MultiGauge.Row.of(
-					Tags.of("target", target.name(), "slot", orphan.slot(), "node", orphan.node()), 1)).toList(), true);
+			.register(rows(target.name(), reasons,
+					(slot, node) -> orphan(target.name(), node, slot) ? 1 : 0), true);
 		MultiGauge gauge = this.gauges.computeIfAbsent(target.name(), (name) -> MultiGauge
 			.builder("slotkeeper.slot.failover.ready")
 			.description("1 when the replica holds a copy of the slot that would survive a failover, 0 when not")
 			.register(registry));
-		gauge.register(reasons.entrySet()
+		gauge.register(rows(target.name(), reasons, (slot, node) -> (reasons.get(slot).get(node) == null) ? 1 : 0),
+				true);
+	}
+
+	// One row per logical slot and replica that could be checked: none before PostgreSQL 17.
+	private static List<MultiGauge.Row<?>> rows(String target, Map<String, Map<String, String>> reasons,
+			ToIntBiFunction<String, String> value) {
+		return reasons.entrySet()
 			.stream()
 			.flatMap((slot) -> slot.getValue().entrySet().stream()
 				.filter((node) -> !"needs PostgreSQL 17".equals(node.getValue()))
-				.map((node) -> (MultiGauge.Row<?>) MultiGauge.Row.of(Tags.of("target", target.name(), "slot",
-						slot.getKey(), "node", node.getKey()), (node.getValue() == null) ? 1 : 0)))
-			.toList(), true);
+				.<MultiGauge.Row<?>>map((node) -> MultiGauge.Row.of(Tags.of("target", target, "slot", slot.getKey(),
+						"node", node.getKey()), value.applyAsInt(slot.getKey(), node.getKey()))))
+			.toList();
 	}
 
 	/**

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.List;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.health.contributor.CompositeHealthContributor;
@@ -29,8 +30,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A slot named in {@code slots[]} that the primary does not have (as after a failover to a server that never had it)
  * is reported — gauge, health, listing with what was last seen — and, with {@code on-missing: recreate}, created
- * again as last seen, its connector restarted and the gap reported with an unknown start.
+ * again as last seen, its connector restarted and the gap reported with an unknown start; on every version.
  */
+@Tag("pg-compat")
 class MissingSlotTests {
 
 	private final PostgresServer server = PostgresTestBed.shared();
