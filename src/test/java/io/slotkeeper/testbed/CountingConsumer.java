@@ -76,7 +76,7 @@ public final class CountingConsumer implements AutoCloseable {
 				this.lastError = ex.getMessage();
 			}
 			closeConnection();
-			if (!this.closing && !pause(RECONNECT_MILLIS)) {
+			if (!this.closing && !Pause.of(RECONNECT_MILLIS)) {
 				return;
 			}
 		}
@@ -114,7 +114,7 @@ public final class CountingConsumer implements AutoCloseable {
 				if (!inTransaction && stream.getLastReceiveLSN().compareTo(this.confirmed) > 0) {
 					confirm(stream);
 				}
-				if (!pause(5)) {
+				if (!Pause.of(5)) {
 					return;
 				}
 				continue;
@@ -149,17 +149,6 @@ public final class CountingConsumer implements AutoCloseable {
 		byte[] text = new byte[buffer.getInt()];
 		buffer.get(text);
 		return Long.parseLong(new String(text, StandardCharsets.UTF_8));
-	}
-
-	private static boolean pause(long millis) {
-		try {
-			TimeUnit.MILLISECONDS.sleep(millis);
-			return true;
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return false;
-		}
 	}
 
 	private void closeConnection() {

@@ -55,13 +55,13 @@ public final class RowWriter implements AutoCloseable {
 					PreparedStatement insert = connection.prepareStatement("INSERT INTO orders (id) VALUES (?)")) {
 				while (!this.closing) {
 					write(insert, this.next.get());
-					if (!pause(EVERY_MILLIS)) {
+					if (!Pause.of(EVERY_MILLIS)) {
 						return;
 					}
 				}
 			}
 			catch (SQLException ex) {
-				if (!pause(EVERY_MILLIS)) {
+				if (!Pause.of(EVERY_MILLIS)) {
 					return;
 				}
 			}
@@ -80,17 +80,6 @@ public final class RowWriter implements AutoCloseable {
 		}
 		this.commits.put(id, System.nanoTime());
 		this.next.incrementAndGet();
-	}
-
-	private static boolean pause(long millis) {
-		try {
-			TimeUnit.MILLISECONDS.sleep(millis);
-			return true;
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return false;
-		}
 	}
 
 	/**
