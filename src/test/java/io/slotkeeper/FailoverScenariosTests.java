@@ -16,6 +16,7 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.test.web.servlet.client.RestTestClient;
 
+import io.slotkeeper.fleet.Lsn;
 import io.slotkeeper.security.TokenHashes;
 import io.slotkeeper.testbed.ConnectStub;
 import io.slotkeeper.testbed.CountingConsumer;
@@ -80,7 +81,7 @@ class FailoverScenariosTests {
 	}
 
 	@Test
-	void aSlotWithoutFailoverIsReportedNotReadyThenMissingAndRecreatedWithItsConnectorRestarted() throws Exception {
+	void aSlotWithoutFailoverIsReportedNotReadyThenMissingAndRecreatedWithItsConnectorResumed() throws Exception {
 		try (PostgresServer primary = PostgresTestBed.dedicated(Map.of());
 				PostgresServer standby = primary.slotSyncingStandby();
 				TcpProxy service = new TcpProxy(primary.host(), primary.port());
@@ -100,10 +101,14 @@ class FailoverScenariosTests {
 				long switched = switchOver(primary, standby, service);
 				long noticed = awaitAudit(client, "target.failover");
 				await().atMost(Duration.ofSeconds(15)).until(() -> connect.changes().stream()
-					.anyMatch((request) -> request.path().equals("/connectors/orders-cdc/restart")));
+					.anyMatch((request) -> request.path().equals("/connectors/orders-cdc/resume")));
 				long restarted = System.nanoTime();
-				assertThat(Duration.ofNanos(restarted - switched)).as("recreated and restarted within a poll + 2 s")
+				assertThat(Duration.ofNanos(restarted - switched)).as("recreated and resumed within a poll + 2 s")
 					.isLessThanOrEqualTo(POLL.plusSeconds(2));
+				assertThat(connect.offsets()).as("its offsets point at the new slot").contains("\"lsn\":" + Lsn.parse(
+						standby.queryForString("postgres", "SELECT confirmed_flush_lsn FROM pg_replication_slots"
+								+ " WHERE slot_name = 'plain'")));
+				awaitAudit(client, "slot.heal");
 				client.get().uri("/api/v1/audit").exchange().expectBody()
 					.jsonPath("$[?(@.action == 'slot.heal')].parameters.onMissing").isEqualTo(List.of("recreate"))
 					.jsonPath("$[?(@.action == 'slot.heal')].detail").value((details) -> assertThat(details.toString())
@@ -116,7 +121,7 @@ class FailoverScenariosTests {
 				writer.close();
 				Set<Long> missing = awaitMissing(writer, consumer);
 				report("2 slot without failover", 0, switched, noticed, usable, missing, writer);
-				System.out.printf("scenario 2: slot recreated and its connector restarted %d ms after the switch%n",
+				System.out.printf("scenario 2: slot recreated and its connector resumed on it %d ms after the switch%n",
 						millis(restarted - switched));
 				assertThat(missing).as("only rows written while the slot was missing are missed")
 					.allMatch((id) -> id < firstAfter);

@@ -124,7 +124,7 @@ public class ConnectorClient {
 		}
 	}
 
-	private RestClient client(ConnectorProperties connector) {
+	RestClient client(ConnectorProperties connector) {
 		return this.clients.computeIfAbsent(connector, this::newClient);
 	}
 
@@ -140,7 +140,7 @@ public class ConnectorClient {
 		}).build();
 	}
 
-	private boolean pause(Duration delay) {
+	static boolean pause(Duration delay) {
 		try {
 			Thread.sleep(delay.toMillis());
 			return true;
@@ -151,7 +151,7 @@ public class ConnectorClient {
 		}
 	}
 
-	private static String firstLine(String text) {
+	static String firstLine(String text) {
 		if (text == null || text.isBlank()) {
 			return "";
 		}

@@ -26,6 +26,29 @@ public record ConnectorStatus(String connector, String state, List<Task> tasks, 
 	}
 
 	/**
+	 * Whether the connector and every task run, and it has at least one task.
+	 * @return whether the pipeline streams
+	 */
+	public boolean running() {
+		return "RUNNING".equals(this.state) && !this.tasks.isEmpty()
+				&& this.tasks.stream().allMatch((task) -> "RUNNING".equals(task.state()));
+	}
+
+	/**
+	 * The state in a few words: the connector's, then the first failed task's trace.
+	 * @return for example {@code RUNNING, task 0 FAILED: The connector is trying to read change stream…}
+	 */
+	public String summary() {
+		if (this.error != null) {
+			return this.error;
+		}
+		return this.state + this.tasks.stream().filter((task) -> !"RUNNING".equals(task.state())).findFirst()
+			.map((task) -> ", task " + task.id() + " " + task.state()
+					+ ((task.trace() != null && !task.trace().isEmpty()) ? ": " + task.trace() : ""))
+			.orElse("");
+	}
+
+	/**
 	 * One task of the connector.
 	 * @param id the task's number
 	 * @param state its state

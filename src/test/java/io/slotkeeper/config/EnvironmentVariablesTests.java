@@ -36,7 +36,8 @@ class EnvironmentVariablesTests {
 	private static final Map<String, Object> REQUIRED = Map.of("SLOTKEEPER_TARGETS_0_NAME", "orders",
 			"SLOTKEEPER_TARGETS_0_URL", "jdbc:postgresql://db:5432/orders", "SLOTKEEPER_TARGETS_0_SLOTS_0_NAME",
 			"debezium", "SLOTKEEPER_TARGETS_0_REPLICAS_0_NAME", "r1", "SLOTKEEPER_TARGETS_0_REPLICAS_0_URL",
-			"jdbc:postgresql://r1:5432/orders");
+			"jdbc:postgresql://r1:5432/orders", "SLOTKEEPER_TARGETS_0_SLOTS_0_CONNECTOR_URL", "http://connect:8083",
+			"SLOTKEEPER_TARGETS_0_SLOTS_0_CONNECTOR_NAME", "orders-debezium");
 
 	static Stream<Arguments> multiWordProperties() {
 		List<Arguments> properties = new ArrayList<>();

@@ -33,7 +33,7 @@ class ConnectorClientTests {
 		this.connect.close();
 	}
 
-	private static ConnectorProperties connector(String url, String... keyValues) {
+	static ConnectorProperties connector(String url, String... keyValues) {
 		String[] all = new String[keyValues.length + 4];
 		all[0] = "url";
 		all[1] = url;
@@ -50,7 +50,7 @@ class ConnectorClientTests {
 		assertThat(outcome).isEqualTo(new ConnectorOutcome("orders-cdc", true, 202, 1, null));
 		assertThat(this.connect.requests()).singleElement().isEqualTo(new Request("POST",
 				"/connectors/orders-cdc/restart", "includeTasks=true&onlyFailed=true",
-				"Basic " + Base64.getEncoder().encodeToString("connect:connect-pw".getBytes())));
+				"Basic " + Base64.getEncoder().encodeToString("connect:connect-pw".getBytes()), ""));
 	}
 
 	@Test

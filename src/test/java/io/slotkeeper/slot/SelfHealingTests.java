@@ -20,14 +20,14 @@ class SelfHealingTests extends SlotApiTestSupport {
 	}
 
 	@Test
-	void lostSlotIsRecreatedAndItsConnectorRestartedUntilTheHourlyLimit() {
+	void lostSlotIsRecreatedAndItsConnectorResumedUntilTheHourlyLimit() {
 		createSlot("healing");
 		for (int loss = 1; loss <= 2; loss++) {
-			int restartsBefore = restarts();
+			int resumesBefore = resumes();
 			loseSlot("healing");
 			long lost = System.nanoTime();
-			await().atMost(Duration.ofMillis(200 + 2000)).until(() -> restarts() > restartsBefore);
-			System.out.printf("healing: connector restart called %d ms after the slot was lost (poll interval 200 ms)%n",
+			await().atMost(Duration.ofMillis(200 + 2000)).until(() -> resumes() > resumesBefore);
+			System.out.printf("healing: connector resumed on the new slot %d ms after the slot was lost (poll interval 200 ms)%n",
 					(System.nanoTime() - lost) / 1_000_000);
 			assertThat(walStatus("healing")).isEqualTo("reserved");
 		}
@@ -58,9 +58,9 @@ class SelfHealingTests extends SlotApiTestSupport {
 		server().execute(DATABASE, "SELECT pg_drop_replication_slot('reported')");
 	}
 
-	private static int restarts() {
+	private static int resumes() {
 		return (int) connect().requests().stream()
-			.filter((request) -> request.path().equals("/connectors/healing-connector/restart"))
+			.filter((request) -> request.path().equals("/connectors/healing-connector/resume"))
 			.count();
 	}
 

@@ -161,12 +161,21 @@ class SlotControllerTests extends SlotApiTestSupport {
 	}
 
 	@Test
-	void lostSlotRecreateReportsTheSkippedRangeAndRestartsItsConnector() {
+	void lostSlotRecreateReportsTheSkippedRangeAndHandsItsConnectorOverWithAlignedOffsets() {
 		createSlot("debezium");
 		String oldConfirmed = server().queryForString("postgres",
 				"SELECT confirmed_flush_lsn FROM pg_replication_slots WHERE slot_name = 'debezium'");
+		connect().offsets("[{\"partition\":{\"server\":\"orders\"},\"offset\":{\"lsn\":" + Lsn.parse(oldConfirmed)
+				+ ",\"txId\":7}}]");
 		loseSlot("debezium");
-		operator().post().uri("/api/v1/targets/main/slots/debezium/recreate").exchange().expectStatus().isOk()
+		operator().post().uri("/api/v1/targets/main/slots/debezium/recreate?dryRun=true").exchange().expectStatus()
+			.isOk().expectBody().jsonPath("$.steps").isEqualTo(List.of("stop connector rbac-debezium and read its offsets",
+					"drop slot debezium", "create logical slot debezium with plugin pgoutput",
+					"then set the offsets of rbac-debezium to the new slot's confirmed position, resume it and wait"
+							+ " until it runs"));
+		assertThat(connect().changes()).as("a dry run calls nothing").isEmpty();
+		byte[] body = operator().post().uri("/api/v1/targets/main/slots/debezium/recreate").exchange().expectStatus()
+			.isOk()
 			.expectBody()
 			.jsonPath("$.oldSlot.walStatus").isEqualTo("lost")
 			.jsonPath("$.oldSlot.confirmedFlushLsn").isEqualTo(oldConfirmed)
@@ -175,13 +184,40 @@ class SlotControllerTests extends SlotApiTestSupport {
 			.jsonPath("$.skipped.fromLsn").isEqualTo(oldConfirmed)
 			.jsonPath("$.skipped.toLsn").value((to) -> assertThat(Lsn.parse(to.toString())).isGreaterThan(Lsn.parse(oldConfirmed)))
 			.jsonPath("$.skipped.bytes").value((bytes) -> assertThat(((Number) bytes).longValue()).isGreaterThan(16L << 20))
-			.jsonPath("$.connector.restarted").isEqualTo(true)
-			.jsonPath("$.connector.status").isEqualTo(202);
-		assertThat(server().queryForString("postgres",
-				"SELECT wal_status FROM pg_replication_slots WHERE slot_name = 'debezium'")).isEqualTo("reserved");
-		assertThat(connect().changes()).containsExactly(new ConnectStub.Request("POST",
-				"/connectors/rbac-debezium/restart", "includeTasks=true&onlyFailed=true",
-				"Basic " + java.util.Base64.getEncoder().encodeToString(("connect:" + CONNECT_PASSWORD).getBytes())));
+			.jsonPath("$.connector.method").isEqualTo("align")
+			.jsonPath("$.connector.running").isEqualTo(true)
+			.jsonPath("$.connector.offsetsBefore[0].offset.lsn").isEqualTo(Lsn.parse(oldConfirmed))
+			.jsonPath("$.connector.warning").doesNotExist()
+			.returnResult().getResponseBodyContent();
+		String newConfirmed = com.jayway.jsonpath.JsonPath.read(new String(body), "$.newSlot.confirmedFlushLsn");
+		assertThat(connect().offsets()).as("the offsets point at the new slot").contains(
+				"\"partition\":{\"server\":\"orders\"}", "\"lsn\":" + Lsn.parse(newConfirmed),
+				"\"lsn_proc\":" + Lsn.parse(newConfirmed));
+		String auth = "Basic " + java.util.Base64.getEncoder().encodeToString(("connect:" + CONNECT_PASSWORD).getBytes());
+		assertThat(connect().changes()).extracting(ConnectStub.Request::method, ConnectStub.Request::path,
+				ConnectStub.Request::authorization).containsExactly(
+						org.assertj.core.groups.Tuple.tuple("PUT", "/connectors/rbac-debezium/stop", auth),
+						org.assertj.core.groups.Tuple.tuple("PATCH", "/connectors/rbac-debezium/offsets", auth),
+						org.assertj.core.groups.Tuple.tuple("PUT", "/connectors/rbac-debezium/resume", auth));
+		assertThat(connect().stopped()).isFalse();
+		server().execute(DATABASE, "SELECT pg_drop_replication_slot('debezium')");
+	}
+
+	@Test
+	void withoutTheOffsetsApiARecreateRestartsTheConnectorAndSaysItWillLikelyFail() {
+		createSlot("debezium");
+		connect().withoutOffsetsApi();
+		loseSlot("debezium");
+		operator().post().uri("/api/v1/targets/main/slots/debezium/recreate").exchange().expectStatus().isOk()
+			.expectBody()
+			.jsonPath("$.newSlot.walStatus").isEqualTo("reserved")
+			.jsonPath("$.connector.method").isEqualTo("restart")
+			.jsonPath("$.connector.warning").value((warning) -> assertThat(warning.toString())
+				.contains("no offsets API").contains("no longer available on the server"));
+		assertThat(connect().changes()).extracting(ConnectStub.Request::path)
+			.containsExactly("/connectors/rbac-debezium/restart");
+		viewer().get().uri("/api/v1/audit").exchange().expectBody().jsonPath("$[0].connector")
+			.value((connector) -> assertThat(connector.toString()).contains("restart").contains("no offsets API"));
 		server().execute(DATABASE, "SELECT pg_drop_replication_slot('debezium')");
 	}
 
@@ -202,8 +238,9 @@ class SlotControllerTests extends SlotApiTestSupport {
 		loseSlot("orphan");
 		operator().post().uri("/api/v1/targets/main/slots/orphan/recreate").exchange().expectStatus().isOk()
 			.expectBody().jsonPath("$.newSlot.walStatus").isEqualTo("reserved")
-			.jsonPath("$.connector.restarted").isEqualTo(false)
-			.jsonPath("$.connector.detail").value((d) -> assertThat(d.toString()).contains("could not be reached"));
+			.jsonPath("$.connector.method").isEqualTo("restart")
+			.jsonPath("$.connector.running").isEqualTo(false)
+			.jsonPath("$.connector.warning").value((d) -> assertThat(d.toString()).contains("could not be reached"));
 		assertThat(exists("orphan")).isTrue();
 		operator().post().uri("/api/v1/targets/main/slots/orphan/connector/restart").exchange()
 			.expectStatus().isEqualTo(502).expectBody().jsonPath("$.type")

@@ -12,11 +12,14 @@ import java.util.List;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A local stand-in for Kafka Connect's REST API that records every request and answers from scripts: each restart
  * takes the next scripted answer and each status read the next scripted status answer, then the default (202 for a
- * restart, a RUNNING status for a status).
+ * restart, a RUNNING status for a status). It keeps one connector's lifecycle as Kafka Connect 3.6+ does (KIP-875):
+ * {@code PUT …/stop} and {@code …/resume}, {@code GET …/offsets}, {@code PATCH} and {@code DELETE …/offsets} only
+ * while stopped (400 otherwise), {@code GET …/config}; {@link #withoutOffsetsApi()} plays an older Connect (404).
  */
 public final class ConnectStub implements AutoCloseable {
 
@@ -27,6 +30,17 @@ public final class ConnectStub implements AutoCloseable {
 	private final Deque<Answer> script = new ArrayDeque<>();
 
 	private final Deque<Answer> statusScript = new ArrayDeque<>();
+
+	private static final JsonMapper JSON = JsonMapper.builder().build();
+
+	private volatile boolean offsetsApi = true;
+
+	private volatile boolean stopped;
+
+	private volatile String offsets = "[]";
+
+	private volatile String config = "{\"connector.class\":\"io.debezium.connector.postgresql.PostgresConnector\","
+			+ "\"topic.prefix\":\"stub\"}";
 
 	private volatile String status = "{\"name\":\"x\",\"connector\":{\"state\":\"RUNNING\",\"worker_id\":\"w:8083\"},"
 			+ "\"tasks\":[{\"id\":0,\"state\":\"RUNNING\",\"worker_id\":\"w:8083\"}]}";
@@ -78,6 +92,45 @@ public final class ConnectStub implements AutoCloseable {
 	}
 
 	/**
+	 * Plays a Kafka Connect before 3.6: stop, resume and offsets answer 404.
+	 */
+	public void withoutOffsetsApi() {
+		this.offsetsApi = false;
+	}
+
+	/**
+	 * Sets the connector's stored offsets.
+	 * @param json the {@code offsets} array, for example {@code [{"partition":{…},"offset":{…}}]}
+	 */
+	public void offsets(String json) {
+		this.offsets = json;
+	}
+
+	/**
+	 * The connector's stored offsets.
+	 * @return the {@code offsets} array as JSON
+	 */
+	public String offsets() {
+		return this.offsets;
+	}
+
+	/**
+	 * Sets what {@code GET /connectors/{name}/config} answers.
+	 * @param json the configuration
+	 */
+	public void config(String json) {
+		this.config = json;
+	}
+
+	/**
+	 * Whether the connector is stopped.
+	 * @return whether a stop came last
+	 */
+	public boolean stopped() {
+		return this.stopped;
+	}
+
+	/**
 	 * The requests received so far.
 	 * @return a copy
 	 */
@@ -100,26 +153,65 @@ public final class ConnectStub implements AutoCloseable {
 		this.requests.clear();
 		this.script.clear();
 		this.statusScript.clear();
+		this.offsetsApi = true;
+		this.stopped = false;
+		this.offsets = "[]";
 	}
 
 	private void handle(HttpExchange exchange) throws IOException {
+		String method = exchange.getRequestMethod();
+		String path = exchange.getRequestURI().getPath();
+		String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
 		Answer answer;
 		synchronized (this) {
-			this.requests.add(new Request(exchange.getRequestMethod(), exchange.getRequestURI().getPath(),
-					exchange.getRequestURI().getRawQuery(), exchange.getRequestHeaders().getFirst("Authorization")));
-			answer = exchange.getRequestMethod().equals("GET") ? this.statusScript.poll() : this.script.poll();
+			this.requests.add(new Request(method, path, exchange.getRequestURI().getRawQuery(),
+					exchange.getRequestHeaders().getFirst("Authorization"), body));
+			answer = answer(method, path, body);
 		}
-		if (answer == null) {
-			answer = exchange.getRequestMethod().equals("GET") ? new Answer(200, this.status)
-					: new Answer(202, "{\"name\":\"x\",\"connector\":{\"state\":\"RESTARTING\"},\"tasks\":[]}");
-		}
-		byte[] body = answer.body().getBytes(StandardCharsets.UTF_8);
+		byte[] bytes = answer.body().getBytes(StandardCharsets.UTF_8);
 		exchange.getResponseHeaders().set("Content-Type", "application/json");
-		exchange.sendResponseHeaders(answer.status(), (body.length == 0) ? -1 : body.length);
-		if (body.length > 0) {
-			exchange.getResponseBody().write(body);
+		exchange.sendResponseHeaders(answer.status(), (bytes.length == 0) ? -1 : bytes.length);
+		if (bytes.length > 0) {
+			exchange.getResponseBody().write(bytes);
 		}
 		exchange.close();
+	}
+
+	private Answer answer(String method, String path, String body) {
+		String resource = path.substring(path.lastIndexOf('/') + 1);
+		boolean lifecycle = resource.equals("stop") || resource.equals("resume") || resource.equals("offsets");
+		if (lifecycle && !this.offsetsApi) {
+			return new Answer(404, "{\"error_code\":404,\"message\":\"HTTP 404 Not Found\"}");
+		}
+		return switch (method + " " + resource) {
+			case "GET status" -> next(this.statusScript, new Answer(200, this.stopped
+					? "{\"name\":\"x\",\"connector\":{\"state\":\"STOPPED\"},\"tasks\":[]}" : this.status));
+			case "GET config" -> new Answer(200, this.config);
+			case "GET offsets" -> new Answer(200, "{\"offsets\":" + this.offsets + "}");
+			case "PUT stop" -> stateChange(true);
+			case "PUT resume" -> stateChange(false);
+			case "PATCH offsets", "DELETE offsets" -> changeOffsets(method, body);
+			default -> next(this.script, new Answer(202,
+					"{\"name\":\"x\",\"connector\":{\"state\":\"RESTARTING\"},\"tasks\":[]}"));
+		};
+	}
+
+	private Answer stateChange(boolean stop) {
+		this.stopped = stop;
+		return new Answer(202, "");
+	}
+
+	private Answer changeOffsets(String method, String body) {
+		if (!this.stopped) {
+			return new Answer(400, "{\"error_code\":400,\"message\":\"Connectors must be in the STOPPED state\"}");
+		}
+		this.offsets = method.equals("DELETE") ? "[]" : JSON.readTree(body).get("offsets").toString();
+		return new Answer(200, "{\"message\":\"The offsets for this connector have been altered successfully\"}");
+	}
+
+	private static Answer next(Deque<Answer> script, Answer otherwise) {
+		Answer scripted = script.poll();
+		return (scripted != null) ? scripted : otherwise;
 	}
 
 	@Override
@@ -133,8 +225,9 @@ public final class ConnectStub implements AutoCloseable {
 	 * @param path the path
 	 * @param query the raw query, or {@code null}
 	 * @param authorization the Authorization header, or {@code null}
+	 * @param body the request's body, empty when none
 	 */
-	public record Request(String method, String path, String query, String authorization) {
+	public record Request(String method, String path, String query, String authorization, String body) {
 	}
 
 	/**

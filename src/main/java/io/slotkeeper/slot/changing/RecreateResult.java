@@ -1,6 +1,6 @@
 package io.slotkeeper.slot.changing;
 
-import io.slotkeeper.connect.ConnectorOutcome;
+import io.slotkeeper.connect.ConnectorHandover;
 import io.slotkeeper.fleet.Lsn;
 import io.slotkeeper.slot.reading.ReplicationSlot;
 import io.slotkeeper.slot.reading.SlotSighting;
@@ -12,9 +12,10 @@ import io.slotkeeper.slot.reading.SlotView;
  * @param oldSlot the slot as it was before the drop; for a missing slot, as last seen ({@code null} when never)
  * @param newSlot the slot as created
  * @param skipped the WAL its consumer will never see: re-snapshot what changed in it
- * @param connector what the connector restart came to, {@code null} when no connector is configured
+ * @param connector what became of its connector (offsets before and after, final state), {@code null} when none is
+ * configured
  */
-public record RecreateResult(SlotView oldSlot, SlotView newSlot, SkippedRange skipped, ConnectorOutcome connector) {
+public record RecreateResult(SlotView oldSlot, SlotView newSlot, SkippedRange skipped, ConnectorHandover connector) {
 
 	static RecreateResult of(String node, ReplicationSlot old, ReplicationSlot created) {
 		String from = old.logical() ? old.confirmedFlushLsn() : old.restartLsn();
@@ -32,7 +33,7 @@ public record RecreateResult(SlotView oldSlot, SlotView newSlot, SkippedRange sk
 				new SkippedRange(from, created.slot().confirmedFlushLsn(), null, note), null);
 	}
 
-	RecreateResult withConnector(ConnectorOutcome outcome) {
+	RecreateResult withConnector(ConnectorHandover outcome) {
 		return new RecreateResult(this.oldSlot, this.newSlot, this.skipped, outcome);
 	}
 

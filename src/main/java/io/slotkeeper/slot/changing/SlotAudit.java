@@ -42,7 +42,7 @@ public final class SlotAudit {
 		lsns.put("skippedFrom", String.valueOf(result.skipped().fromLsn()));
 		lsns.put("skippedTo", String.valueOf(result.skipped().toLsn()));
 		return new Auditor.Summary("done", 200, result.skipped().note(), lsns,
-				(result.connector() != null) ? describe(result.connector()) : null);
+				(result.connector() != null) ? result.connector().describe() : null);
 	}
 
 	/**

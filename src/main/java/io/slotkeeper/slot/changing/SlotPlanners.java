@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalInt;
 
+import io.slotkeeper.connect.ConnectorHandovers.Handover;
 import io.slotkeeper.fleet.Node;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.slot.changing.SlotSteps.Step;
@@ -18,12 +19,15 @@ final class SlotPlanners {
 	private SlotPlanners() {
 	}
 
-	static ChangeRunner.Planner creating(Target target, Node node, SlotSpec spec) {
+	static ChangeRunner.Planner creating(Target target, Node node, SlotSpec spec, Handover handover) {
 		return (connection) -> {
 			SlotRules.requirePrivilege(node, SlotStatements.mayUseSlots(connection));
 			SlotRules.requireAbsent(node, spec.name(), SlotRepository.find(connection, spec.name()));
 			SlotRules.requireSupported(node, spec, SlotRepository.major(connection), SlotRepository.inRecovery(connection));
-			return new ChangeRunner.Plan(List.of(SlotSteps.create(spec, SlotSteps.nudge(target, node))), null);
+			List<Step> steps = new ArrayList<>(SlotSteps.connectorBefore(handover));
+			steps.add(SlotSteps.create(spec, SlotSteps.nudge(target, node)));
+			steps.addAll(SlotSteps.connectorAfter(handover));
+			return new ChangeRunner.Plan(steps, null);
 		};
 	}
 
@@ -36,7 +40,8 @@ final class SlotPlanners {
 		};
 	}
 
-	static ChangeRunner.Planner recreating(Target target, Node node, String slot, boolean force, String ifMatch) {
+	static ChangeRunner.Planner recreating(Target target, Node node, String slot, boolean force, String ifMatch,
+			Handover handover) {
 		return (connection) -> {
 			SlotRules.requirePrivilege(node, SlotStatements.mayUseSlots(connection));
 			ReplicationSlot current = SlotRepository.require(connection, node, slot);
@@ -44,8 +49,10 @@ final class SlotPlanners {
 			SlotRules.requireRecreatable(node, current, SlotRepository.currentDatabase(connection), force);
 			SlotSpec spec = SlotSpec.of(current);
 			SlotRules.requireSupported(node, spec, SlotRepository.major(connection), SlotRepository.inRecovery(connection));
-			List<Step> steps = release(node, current, force);
+			List<Step> steps = new ArrayList<>(SlotSteps.connectorBefore(handover));
+			steps.addAll(release(node, current, force));
 			steps.add(SlotSteps.create(spec, SlotSteps.nudge(target, node)));
+			steps.addAll(SlotSteps.connectorAfter(handover));
 			return new ChangeRunner.Plan(steps, current);
 		};
 	}

@@ -1,9 +1,9 @@
 package io.slotkeeper.slot.changing;
 
-import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import io.slotkeeper.connect.ConnectorClient;
+import io.slotkeeper.connect.ConnectorHandovers;
 import io.slotkeeper.connect.ConnectorOutcome;
 import io.slotkeeper.fleet.Node;
 import io.slotkeeper.fleet.Target;
@@ -11,7 +11,6 @@ import io.slotkeeper.problem.ProblemException;
 import io.slotkeeper.problem.ProblemKind;
 import io.slotkeeper.slot.reading.SlotRepository;
 import io.slotkeeper.slot.reading.SlotSighting;
-import io.slotkeeper.slot.reading.SlotTags;
 import io.slotkeeper.slot.reading.SlotView;
 
 /**
@@ -23,7 +22,7 @@ public class SlotService {
 
 	private final ConnectorClient connectors;
 
-	private final MeterRegistry registry;
+	private final RecreateFollowUp followUp;
 
 	/**
 	 * Creates the service.
@@ -32,7 +31,7 @@ public class SlotService {
 	 */
 	public SlotService(ConnectorClient connectors, MeterRegistry registry) {
 		this.connectors = connectors;
-		this.registry = registry;
+		this.followUp = new RecreateFollowUp(new ConnectorHandovers(connectors), registry);
 	}
 
 	/**
@@ -44,7 +43,7 @@ public class SlotService {
 	 */
 	public ChangePlan planCreate(Target target, String node, SlotSpec spec) {
 		return ChangeRunner.dryRun(target.node(node), "slot.create", spec.name(),
-				SlotPlanners.creating(target, target.node(node), spec));
+				SlotPlanners.creating(target, target.node(node), spec, null));
 	}
 
 	/**
@@ -55,8 +54,11 @@ public class SlotService {
 	 * @return the slot as created
 	 */
 	public SlotView create(Target target, String node, SlotSpec spec) {
-		Node where = target.node(node);
-		return ChangeRunner.apply(where, SlotPlanners.creating(target, where, spec),
+		return create(target, target.node(node), spec, null);
+	}
+
+	private SlotView create(Target target, Node where, SlotSpec spec, ConnectorHandovers.Handover handover) {
+		return ChangeRunner.apply(where, SlotPlanners.creating(target, where, spec, handover),
 				(connection, before) -> SlotView.of(where.name(), SlotRepository.require(connection, where, spec.name())));
 	}
 
@@ -127,11 +129,12 @@ public class SlotService {
 	 */
 	public ChangePlan planRecreate(Target target, String node, String slot, boolean force, String ifMatch) {
 		return ChangeRunner.dryRun(target.node(node), "slot.recreate", slot,
-				SlotPlanners.recreating(target, target.node(node), slot, force, ifMatch));
+				SlotPlanners.recreating(target, target.node(node), slot, force, ifMatch,
+						this.followUp.plan(target, slot)));
 	}
 
 	/**
-	 * Drops a slot and creates it again with the same options, then restarts its connector if one is configured.
+	 * Drops a slot and creates it again with the same options, then hands its connector over to it.
 	 * @param target the target
 	 * @param node the node's name, {@code null} for the primary
 	 * @param slot the slot's name
@@ -141,16 +144,17 @@ public class SlotService {
 	 */
 	public RecreateResult recreate(Target target, String node, String slot, boolean force, String ifMatch) {
 		Node where = target.node(node);
+		ConnectorHandovers.Handover handover = this.followUp.plan(target, slot);
 		RecreateResult recreated = ChangeRunner.apply(where,
-				SlotPlanners.recreating(target, where, slot, force, ifMatch),
+				SlotPlanners.recreating(target, where, slot, force, ifMatch, handover),
 				(connection, before) -> RecreateResult
 			.of(where.name(), before, SlotRepository.require(connection, where, slot)));
-		return afterRecreate(target, where, recreated);
+		return this.followUp.finish(where, recreated, handover);
 	}
 
 	/**
 	 * Creates a configured slot that the primary does not have (after a failover to a server that never had it), as
-	 * last seen — logical with pgoutput when never seen — then restarts its connector if one is configured.
+	 * last seen — logical with pgoutput when never seen — then hands its connector over to it.
 	 * @param target the target
 	 * @param slot the slot's name
 	 * @param lastSeen what was last seen of it, {@code null} when never
@@ -161,19 +165,9 @@ public class SlotService {
 		SlotSpec spec = (lastSeen != null) ? new SlotSpec(slot, !"physical".equals(lastSeen.slotType()),
 				lastSeen.plugin(), Boolean.TRUE.equals(lastSeen.twoPhase()), Boolean.TRUE.equals(lastSeen.failover()))
 				: new SlotSpec(slot, true, "pgoutput", false, false);
-		SlotView created = create(target, null, spec);
-		return afterRecreate(target, target.primary(), RecreateResult.ofMissing(slot, lastSeen, created));
-	}
-
-	private RecreateResult afterRecreate(Target target, Node node, RecreateResult recreated) {
-		Counter.builder("slotkeeper.slot.recreations")
-			.description("Slots dropped and created again by slot-keeper")
-			.tags(SlotTags.of(node.target(), node.name(), recreated.newSlot().slot()))
-			.register(this.registry)
-			.increment();
-		return target.connectorOf(recreated.newSlot().slot().slotName())
-			.map((connector) -> recreated.withConnector(this.connectors.restart(connector)))
-			.orElse(recreated);
+		ConnectorHandovers.Handover handover = this.followUp.plan(target, slot);
+		SlotView created = create(target, target.primary(), spec, handover);
+		return this.followUp.finish(target.primary(), RecreateResult.ofMissing(slot, lastSeen, created), handover);
 	}
 
 	/**

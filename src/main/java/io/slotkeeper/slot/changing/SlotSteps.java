@@ -2,9 +2,11 @@ package io.slotkeeper.slot.changing;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.OptionalInt;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import io.slotkeeper.connect.ConnectorHandovers.Handover;
 import io.slotkeeper.fleet.Node;
 import io.slotkeeper.fleet.StandbySnapshots;
 import io.slotkeeper.fleet.Target;
@@ -34,6 +36,23 @@ final class SlotSteps {
 	static Step alterFailover(Node node, String slot, boolean failover) {
 		return new Step("ALTER_REPLICATION_SLOT " + slot + " (FAILOVER " + failover + ") over a replication connection",
 				(connection) -> SlotStatements.alterFailover(node, slot, failover));
+	}
+
+	// The connector is stopped under the change lock, once the change is sure to run; what follows the create runs
+	// after the lock is released, since waiting for the connector to run may take a while.
+	static List<Step> connectorBefore(Handover handover) {
+		if (handover == null || handover.describe().size() < 2) {
+			return List.of();
+		}
+		return List.of(new Step(handover.describe().get(0), (connection) -> handover.stop()));
+	}
+
+	static List<Step> connectorAfter(Handover handover) {
+		if (handover == null) {
+			return List.of();
+		}
+		List<String> described = handover.describe();
+		return List.of(nothing(described.get(described.size() - 1)));
 	}
 
 	static Step nothing(String why) {

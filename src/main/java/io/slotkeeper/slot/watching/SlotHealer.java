@@ -161,7 +161,7 @@ final class SlotHealer {
 			logger.warn("Slot '{}' of target '{}' was {} and is recreated; its consumer skips {} to {}{}", slot,
 					target.name(), (parameters == LOST) ? "lost" : "missing", result.skipped().fromLsn(),
 					result.skipped().toLsn(),
-					(result.connector() != null) ? "; " + SlotAudit.describe(result.connector()) : "");
+					(result.connector() != null) ? "; " + result.connector().describe() : "");
 			return true;
 		}
 		catch (RuntimeException ex) {

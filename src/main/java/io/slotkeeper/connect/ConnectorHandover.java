@@ -1,0 +1,31 @@
+package io.slotkeeper.connect;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What became of a slot's connector after the slot was recreated.
+ *
+ * @param connector the connector's name
+ * @param method {@code align} (offsets set to the new slot's position), {@code reset} (offsets deleted) or
+ * {@code restart} (offsets left alone: the connector and its failed tasks restarted)
+ * @param running whether the connector and all its tasks were RUNNING within {@code running-timeout}
+ * @param offsetsBefore its stored offsets before, as Kafka Connect listed them; {@code null} when not read
+ * @param offsetsAfter its stored offsets after the change; {@code null} when not read
+ * @param state its status at the end, the failed task's first trace line included
+ * @param warning what did not go as configured and what to do about it, {@code null} when all did
+ */
+public record ConnectorHandover(String connector, String method, boolean running, List<Map<String, Object>> offsetsBefore,
+		List<Map<String, Object>> offsetsAfter, ConnectorStatus state, String warning) {
+
+	/**
+	 * The handover in one line, for the audit and the logs.
+	 * @return for example {@code orders-debezium: align, RUNNING}
+	 */
+	public String describe() {
+		return this.connector + ": " + this.method + ", " + (this.running ? "RUNNING" : "not running ("
+				+ ((this.state != null) ? this.state.summary() : "state unknown") + ")")
+				+ ((this.warning != null) ? "; " + this.warning : "");
+	}
+
+}

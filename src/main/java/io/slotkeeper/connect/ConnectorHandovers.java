@@ -1,0 +1,205 @@
+package io.slotkeeper.connect;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.slotkeeper.config.ConnectorOffsets;
+import io.slotkeeper.config.ConnectorProperties;
+
+/**
+ * Makes a slot's connector resume after the slot is recreated. With {@code offsets: align} (default) or
+ * {@code reset}: before the drop, read the connector's offsets and stop it; after the create, align its offsets to
+ * the new slot's confirmed position (or delete them), resume it and wait until it and its tasks run. Align was chosen
+ * as the default because it puts Debezium exactly where the new slot starts whatever its {@code snapshot.mode}, where a
+ * reset makes {@code initial} connectors snapshot everything again. Kafka Connect without the offsets API (before
+ * 3.6), or unreachable, gets today's restart, and the answer says the connector will likely fail and what to do.
+ */
+public final class ConnectorHandovers {
+
+	private static final Logger logger = LoggerFactory.getLogger(ConnectorHandovers.class);
+
+	private static final Duration CHECK_EVERY = Duration.ofMillis(250);
+
+	private static final String NO_OFFSETS_API = "Kafka Connect has no offsets API (3.6+ needed) or refused it, so the"
+			+ " connector was only restarted: a Debezium task whose offset predates the new slot fails with \"no longer"
+			+ " available on the server\"; reset its offsets by hand or start it with a snapshot mode";
+
+	private final ConnectorClient connectors;
+
+	private final ConnectorLifecycle lifecycle;
+
+	/**
+	 * Creates the handovers.
+	 * @param connectors the Kafka Connect client
+	 */
+	public ConnectorHandovers(ConnectorClient connectors) {
+		this.connectors = connectors;
+		this.lifecycle = new ConnectorLifecycle(connectors);
+	}
+
+	/**
+	 * The handover of one recreate; nothing is called yet.
+	 * @param connector the slot's connector
+	 * @return the handover, whose {@link Handover#stop()} runs before the drop
+	 */
+	public Handover plan(ConnectorProperties connector) {
+		return new Handover(connector);
+	}
+
+	/**
+	 * After the slot was created again: align or reset the offsets, resume, and wait until it runs; or restart.
+	 * @param handover the handover, stopped or not
+	 * @param newLsn the new slot's confirmed position
+	 * @return what became of the connector; failures are reported, never thrown
+	 */
+	public ConnectorHandover complete(Handover handover, String newLsn) {
+		ConnectorProperties connector = handover.connector;
+		if (!handover.stopped) {
+			ConnectorOutcome restart = this.connectors.restart(connector);
+			String warning = (connector.offsets() == ConnectorOffsets.LEAVE) ? null : handover.warning;
+			if (!restart.restarted()) {
+				warning = ((warning != null) ? warning + "; " : "") + "restart failed: " + restart.detail();
+			}
+			ConnectorStatus state = awaitRunning(connector);
+			return new ConnectorHandover(connector.name(), "restart", state.running(), handover.offsetsBefore, null,
+					state, warning);
+		}
+		String warning = null;
+		awaitState(connector, "STOPPED");
+		ConnectorLifecycle.Answer change = (connector.offsets() == ConnectorOffsets.ALIGN)
+				? align(handover, newLsn) : this.lifecycle.resetOffsets(connector);
+		if (change != null && !change.ok()) {
+			warning = "offsets not changed: " + change.error() + "; the connector may fail to stream";
+		}
+		List<Map<String, Object>> after = entries(this.lifecycle.offsets(connector).body());
+		ConnectorLifecycle.Answer resume = this.lifecycle.resume(connector);
+		if (!resume.ok()) {
+			warning = ((warning != null) ? warning + "; " : "") + "resume failed: " + resume.error();
+		}
+		ConnectorStatus state = awaitRunning(connector);
+		ConnectorHandover done = new ConnectorHandover(connector.name(), connector.offsets().name().toLowerCase(),
+				state.running(), handover.offsetsBefore, after, state, warning);
+		if (!done.running()) {
+			logger.warn("Connector '{}' is not running after its slot was recreated: {}", connector.name(),
+					done.describe());
+		}
+		return done;
+	}
+
+	private ConnectorLifecycle.Answer align(Handover handover, String newLsn) {
+		List<Map<String, Object>> partitions = new ArrayList<>();
+		handover.offsetsBefore.forEach((entry) -> partitions.add(asMap(entry.get("partition"))));
+		if (partitions.isEmpty()) {
+			Object prefix = asMap(this.lifecycle.config(handover.connector).body()).get("topic.prefix");
+			if (prefix == null) {
+				return new ConnectorLifecycle.Answer(null, null, "it has no stored offsets and no topic.prefix to name"
+						+ " its partition");
+			}
+			partitions.add(Map.of("server", prefix));
+		}
+		long lsn = io.slotkeeper.fleet.Lsn.parse(newLsn);
+		long micros = ChronoUnit.MICROS.between(Instant.EPOCH, Instant.now());
+		List<Map<String, Object>> offsets = partitions.stream()
+			.map((partition) -> Map.<String, Object>of("partition", partition, "offset",
+					Map.of("lsn", lsn, "lsn_proc", lsn, "ts_usec", micros)))
+			.toList();
+		return this.lifecycle.alterOffsets(handover.connector, Map.of("offsets", offsets));
+	}
+
+	// A failed task, or a Connect that cannot be read, will not run by itself: no point waiting for it.
+	private ConnectorStatus awaitRunning(ConnectorProperties connector) {
+		return await(connector, (status) -> status.running() || status.error() != null || status.tasks().stream()
+			.anyMatch((task) -> "FAILED".equals(task.state())) || "FAILED".equals(status.state()));
+	}
+
+	private void awaitState(ConnectorProperties connector, String state) {
+		await(connector, (status) -> state.equals(status.state()));
+	}
+
+	// Bounded by running-timeout: a connector that never gets there is reported with the state it was in.
+	private ConnectorStatus await(ConnectorProperties connector, java.util.function.Predicate<ConnectorStatus> done) {
+		Instant deadline = Instant.now().plus(connector.runningTimeout());
+		ConnectorStatus status = this.lifecycle.status(connector);
+		while (!done.test(status) && Instant.now().isBefore(deadline) && ConnectorClient.pause(CHECK_EVERY)) {
+			status = this.lifecycle.status(connector);
+		}
+		return status;
+	}
+
+	@SuppressWarnings("unchecked")
+	private static Map<String, Object> asMap(Object json) {
+		return (json instanceof Map<?, ?> map) ? new LinkedHashMap<>((Map<String, Object>) map) : Map.of();
+	}
+
+	@SuppressWarnings("unchecked")
+	static List<Map<String, Object>> entries(Object offsetsBody) {
+		Object list = asMap(offsetsBody).get("offsets");
+		return (list instanceof List<?> entries) ? entries.stream().map(ConnectorHandovers::asMap).toList() : null;
+	}
+
+	/**
+	 * One recreate's handover of its connector: {@link #stop()} runs before the drop, under the change lock, and
+	 * records what it could do.
+	 */
+	public final class Handover {
+
+		private final ConnectorProperties connector;
+
+		private volatile boolean stopped;
+
+		private volatile List<Map<String, Object>> offsetsBefore;
+
+		private volatile String warning;
+
+		private Handover(ConnectorProperties connector) {
+			this.connector = connector;
+		}
+
+		/**
+		 * What the handover does, for a dry run.
+		 * @return the steps before the drop and after the create
+		 */
+		public List<String> describe() {
+			String name = this.connector.name();
+			return switch (this.connector.offsets()) {
+				case LEAVE -> List.of("then restart connector " + name + " and its failed tasks");
+				case ALIGN -> List.of("stop connector " + name + " and read its offsets", "then set the offsets of "
+						+ name + " to the new slot's confirmed position, resume it and wait until it runs");
+				case RESET -> List.of("stop connector " + name + " and read its offsets",
+						"then delete the offsets of " + name + ", resume it and wait until it runs");
+			};
+		}
+
+		/**
+		 * Reads the connector's offsets and stops it, unless its offsets are left alone. Never throws: what fails is
+		 * kept as the warning, and the connector is then restarted after the create instead.
+		 */
+		public void stop() {
+			if (this.connector.offsets() == ConnectorOffsets.LEAVE) {
+				return;
+			}
+			ConnectorLifecycle.Answer before = ConnectorHandovers.this.lifecycle.offsets(this.connector);
+			if (!before.ok()) {
+				this.warning = NO_OFFSETS_API + " (" + before.error() + ")";
+				return;
+			}
+			this.offsetsBefore = (entries(before.body()) != null) ? entries(before.body()) : List.of();
+			ConnectorLifecycle.Answer stop = ConnectorHandovers.this.lifecycle.stop(this.connector);
+			if (!stop.ok()) {
+				this.warning = NO_OFFSETS_API + " (stop: " + stop.error() + ")";
+				return;
+			}
+			this.stopped = true;
+		}
+
+	}
+
+}

@@ -1,0 +1,103 @@
+package io.slotkeeper.connect;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.web.client.RestClient;
+
+import io.slotkeeper.testbed.ConnectStub;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * How a connector is handed over to a recreated slot, against a Kafka Connect stand-in that keeps the connector's
+ * lifecycle and offsets as Kafka Connect 3.6+ does: aligned, reset or left alone; and a task that fails once resumed
+ * is reported at once, not after the whole running-timeout.
+ */
+class ConnectorHandoversTests {
+
+	private static final String STORED = "[{\"partition\":{\"server\":\"orders\"},\"offset\":{\"lsn\":100,\"txId\":7}}]";
+
+	private final ConnectStub connect = new ConnectStub();
+
+	private final ConnectorHandovers handovers = new ConnectorHandovers(
+			new ConnectorClient(RestClient.builder(), Duration.ofMillis(10)));
+
+	@AfterEach
+	void stop() {
+		this.connect.close();
+	}
+
+	@Test
+	void alignPointsEveryStoredPartitionAtTheNewSlotAndWaitsUntilItRuns() {
+		this.connect.offsets(STORED);
+		ConnectorHandovers.Handover handover = this.handovers.plan(ConnectorClientTests.connector(this.connect.url()));
+		handover.stop();
+		assertThat(this.connect.stopped()).isTrue();
+		ConnectorHandover done = this.handovers.complete(handover, "0/1000");
+		assertThat(done.method()).isEqualTo("align");
+		assertThat(done.running()).isTrue();
+		assertThat(done.warning()).isNull();
+		assertThat(done.offsetsBefore()).singleElement().extracting((entry) -> entry.get("offset").toString())
+			.asString().contains("lsn=100");
+		assertThat(this.connect.offsets()).contains("\"partition\":{\"server\":\"orders\"}", "\"lsn\":4096",
+				"\"lsn_proc\":4096").doesNotContain("txId");
+		assertThat(done.offsetsAfter()).singleElement().extracting((entry) -> entry.get("offset").toString())
+			.asString().contains("lsn=4096");
+		assertThat(this.connect.stopped()).isFalse();
+	}
+
+	@Test
+	void alignWithNothingStoredNamesThePartitionFromTopicPrefix() {
+		this.connect.config("{\"topic.prefix\":\"shop\"}");
+		ConnectorHandovers.Handover handover = this.handovers.plan(ConnectorClientTests.connector(this.connect.url()));
+		handover.stop();
+		assertThat(this.handovers.complete(handover, "0/10").running()).isTrue();
+		assertThat(this.connect.offsets()).contains("\"partition\":{\"server\":\"shop\"}", "\"lsn\":16");
+	}
+
+	@Test
+	void resetDeletesTheOffsets() {
+		this.connect.offsets(STORED);
+		ConnectorHandovers.Handover handover = this.handovers.plan(ConnectorClientTests.connector(this.connect.url(),
+				"offsets", "reset"));
+		handover.stop();
+		ConnectorHandover done = this.handovers.complete(handover, "0/1000");
+		assertThat(done.method()).isEqualTo("reset");
+		assertThat(this.connect.offsets()).isEqualTo("[]");
+		assertThat(this.connect.changes()).extracting(ConnectStub.Request::method).containsExactly("PUT", "DELETE",
+				"PUT");
+	}
+
+	@Test
+	void leaveOnlyRestarts() {
+		this.connect.offsets(STORED);
+		ConnectorHandovers.Handover handover = this.handovers.plan(ConnectorClientTests.connector(this.connect.url(),
+				"offsets", "leave"));
+		handover.stop();
+		ConnectorHandover done = this.handovers.complete(handover, "0/1000");
+		assertThat(done.method()).isEqualTo("restart");
+		assertThat(done.warning()).isNull();
+		assertThat(this.connect.changes()).extracting(ConnectStub.Request::path)
+			.containsExactly("/connectors/orders-cdc/restart");
+		assertThat(this.connect.offsets()).isEqualTo(STORED);
+	}
+
+	@Test
+	void aTaskThatFailsOnceResumedIsReportedWithItsTraceWithoutWaitingTheWholeTimeout() {
+		ConnectorHandovers.Handover handover = this.handovers.plan(ConnectorClientTests.connector(this.connect.url(),
+				"running-timeout", "10m"));
+		handover.stop();
+		this.connect.status("{\"name\":\"x\",\"connector\":{\"state\":\"RUNNING\"},\"tasks\":[{\"id\":0,\"state\":"
+				+ "\"FAILED\",\"trace\":\"io.debezium.DebeziumException: no longer available on the server\\n\\tat x\"}]}");
+		ConnectorHandover done = this.handovers.complete(handover, "0/1000");
+		assertThat(this.connect.requests()).filteredOn((request) -> request.path().endsWith("/status"))
+			.as("the failed task ends the wait at its first status read after the resume").hasSizeLessThanOrEqualTo(2);
+		assertThat(done.running()).isFalse();
+		assertThat(done.describe()).contains("not running", "task 0 FAILED",
+				"io.debezium.DebeziumException: no longer available on the server");
+	}
+
+}
