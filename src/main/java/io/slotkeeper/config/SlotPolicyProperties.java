@@ -20,6 +20,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param onOrphan what to do when a replica holds a slot of this name that is not synchronized from the primary's
  * failover slot and so blocks its synchronization: {@code alert} (report only) or {@code drop} (drop it on the
  * replica, on the instance that owns the target, unless a session holds it)
+ * @param resnapshot how the consumer reads again what a recreate skipped: by default nothing is sent
  * @param maxRecreationsPerHour how many times in an hour healing may recreate the slot; past that it stops, keeps
  * the slots health DOWN and says why
  */
@@ -30,6 +31,7 @@ public record SlotPolicyProperties(
 		@NotNull @DefaultValue("alert") OnLost onLost,
 		@NotNull @DefaultValue("alert") OnMissing onMissing,
 		@NotNull @DefaultValue("alert") OnOrphan onOrphan,
+		@Valid @NotNull @DefaultValue ResnapshotProperties resnapshot,
 		@Min(1) @DefaultValue("2") int maxRecreationsPerHour) {
 
 }

@@ -86,6 +86,12 @@ public record TargetProperties(
 			if (heartbeatOff && policy.onMissing() == OnMissing.RECREATE) {
 				violations.add(healingNeedsHeartbeat("slots[" + i + "].onMissing"));
 			}
+			ResnapshotProperties resnapshot = policy.resnapshot();
+			if (resnapshot.mode() == ResnapshotProperties.Mode.DEBEZIUM_SIGNAL && policy.connector() == null
+					&& (resnapshot.signalTable() == null || resnapshot.collections() == null)) {
+				violations.add(new Violation("slots[" + i + "].resnapshot", "debezium-signal needs signal-table and"
+						+ " collections, or a connector whose configuration names them"));
+			}
 		}
 		this.replicas.stream()
 			.filter((replica) -> PRIMARY.equals(replica.name()))

@@ -110,6 +110,26 @@ class SlotKeeperPropertiesTests {
 	}
 
 	@Test
+	void aDebeziumSignalWithoutAConnectorNeedsItsTableAndCollectionsAndBadNamesAreRefused() {
+		this.runner.withPropertyValues("slotkeeper.targets[0].slots[0].name=s",
+				"slotkeeper.targets[0].slots[0].resnapshot.mode=debezium-signal")
+			.run((context) -> assertThat(startUpMessage(context.getStartupFailure()))
+				.contains("slotkeeper.targets[0].slots[0].resnapshot").contains("needs signal-table and collections"));
+		this.runner.withPropertyValues("slotkeeper.targets[0].slots[0].name=s",
+				"slotkeeper.targets[0].slots[0].resnapshot.mode=debezium-signal",
+				"slotkeeper.targets[0].slots[0].resnapshot.signal-table=public.signal; DROP TABLE x",
+				"slotkeeper.targets[0].slots[0].resnapshot.collections[0]=public.orders")
+			.run((context) -> assertThat(startUpMessage(context.getStartupFailure()))
+				.contains("resnapshot.signalTable").contains("must be schema.table"));
+		this.runner.withPropertyValues("slotkeeper.targets[0].slots[0].name=s",
+				"slotkeeper.targets[0].slots[0].resnapshot.mode=debezium-signal",
+				"slotkeeper.targets[0].slots[0].resnapshot.signal-table=public.debezium_signal",
+				"slotkeeper.targets[0].slots[0].resnapshot.collections[0]=public.orders")
+			.run((context) -> assertThat(context.getBean(SlotKeeperProperties.class).targets().get(0).slots().get(0)
+				.resnapshot().type()).isEqualTo(ResnapshotProperties.Type.INCREMENTAL));
+	}
+
+	@Test
 	void recreatingAMissingSlotNeedsTheHeartbeatThatTakesOwnership() {
 		this.runner.withPropertyValues("slotkeeper.targets[0].heartbeat.enabled=false",
 				"slotkeeper.targets[0].slots[0].name=s", "slotkeeper.targets[0].slots[0].on-missing=recreate")

@@ -23,8 +23,9 @@ import io.slotkeeper.testbed.TestTokens;
  * <ul>
  * <li>target {@code main} logs in as the superuser into database {@code app}; slot {@code debezium} has a connector
  * on the stand-in (basic auth {@code connect}/{@value #CONNECT_PASSWORD}), slot {@code orphan} one on a dead port,
- * slot {@code healing} is recreated when lost (twice an hour at most) and has a connector on the stand-in;</li>
- * <li>target {@code norepl} logs in as a role without the REPLICATION attribute.</li>
+ * slot {@code healing} is recreated when lost (twice an hour at most) and has a connector on the stand-in, slot
+ * {@code snapshotted} has one and asks for a re-snapshot through Debezium's signal table {@code debezium_signal};</li>
+ * <li>target {@code norepl} logs in as a role without the REPLICATION attribute (nor INSERT on the signal table).</li>
  * </ul>
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
@@ -50,7 +51,8 @@ abstract class SlotApiTestSupport {
 			PostgresServer started = PostgresTestBed.dedicated(Map.of("max_slot_wal_keep_size", "1MB"));
 			started.execute("postgres", "CREATE DATABASE " + DATABASE, "CREATE ROLE norepl LOGIN");
 			started.execute(DATABASE, "CREATE TABLE orders (id bigserial PRIMARY KEY, item text)",
-					"CREATE PUBLICATION pub FOR TABLE orders");
+					"CREATE PUBLICATION pub FOR TABLE orders", "CREATE TABLE debezium_signal (id varchar(42) PRIMARY KEY,"
+							+ " type varchar(32) NOT NULL, data varchar(2048))");
 			Runtime.getRuntime().addShutdownHook(new Thread(started::close));
 			server = started;
 		}
@@ -130,10 +132,17 @@ abstract class SlotApiTestSupport {
 		registry.add("slotkeeper.targets[0].slots[2].max-recreations-per-hour", () -> "2");
 		registry.add("slotkeeper.targets[0].slots[2].connector.url", () -> connect().url());
 		registry.add("slotkeeper.targets[0].slots[2].connector.name", () -> "healing-connector");
+		registry.add("slotkeeper.targets[0].slots[3].name", () -> "snapshotted");
+		registry.add("slotkeeper.targets[0].slots[3].connector.url", () -> connect().url());
+		registry.add("slotkeeper.targets[0].slots[3].connector.name", () -> "snapshotted-connector");
+		registry.add("slotkeeper.targets[0].slots[3].resnapshot.mode", () -> "debezium-signal");
 		registry.add("slotkeeper.targets[1].name", () -> "norepl");
 		registry.add("slotkeeper.targets[1].url", () -> postgres.jdbcUrl(DATABASE));
 		registry.add("slotkeeper.targets[1].username", () -> "norepl");
 		registry.add("slotkeeper.targets[1].heartbeat.enabled", () -> "false");
+		registry.add("slotkeeper.targets[1].slots[0].name", () -> "norepl_snapshotted");
+		registry.add("slotkeeper.targets[1].slots[0].resnapshot.signal-table", () -> "public.debezium_signal");
+		registry.add("slotkeeper.targets[1].slots[0].resnapshot.collections[0]", () -> "public.orders");
 		TestTokens.register(registry, VIEWER, OPERATOR);
 	}
 

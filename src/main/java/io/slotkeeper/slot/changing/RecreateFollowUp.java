@@ -9,17 +9,21 @@ import io.slotkeeper.fleet.Target;
 import io.slotkeeper.slot.reading.SlotTags;
 
 /**
- * What follows every recreate (through the API, or healing a lost or missing slot): it is counted, and the slot's
- * connector, when one is configured, is handed over to the new slot ({@link ConnectorHandovers}).
+ * What follows every recreate (through the API, or healing a lost or missing slot): it is counted, the slot's
+ * connector, when one is configured, is handed over to the new slot ({@link ConnectorHandovers}), and a re-snapshot
+ * of the skipped range is asked for when the slot's settings say so ({@link Resnapshots}).
  */
 final class RecreateFollowUp {
 
 	private final ConnectorHandovers handovers;
 
+	private final Resnapshots resnapshots;
+
 	private final MeterRegistry registry;
 
-	RecreateFollowUp(ConnectorHandovers handovers, MeterRegistry registry) {
+	RecreateFollowUp(ConnectorHandovers handovers, Resnapshots resnapshots, MeterRegistry registry) {
 		this.handovers = handovers;
+		this.resnapshots = resnapshots;
 		this.registry = registry;
 	}
 
@@ -30,18 +34,21 @@ final class RecreateFollowUp {
 		return target.connectorOf(slot).map(this.handovers::plan).orElse(null);
 	}
 
-	RecreateResult finish(Node node, RecreateResult recreated, ConnectorHandovers.Handover handover) {
+	RecreateResult finish(Target target, Node node, RecreateResult recreated, ConnectorHandovers.Handover handover) {
 		Counter.builder("slotkeeper.slot.recreations")
 			.description("Slots dropped and created again by slot-keeper")
 			.tags(SlotTags.of(node.target(), node.name(), recreated.newSlot().slot()))
 			.register(this.registry)
 			.increment();
-		if (handover == null) {
-			return recreated;
+		RecreateResult handedOver = recreated;
+		if (handover != null) {
+			String lsn = recreated.newSlot().slot().confirmedFlushLsn();
+			handedOver = recreated.withConnector(this.handovers.complete(handover,
+					(lsn != null) ? lsn : recreated.newSlot().slot().restartLsn()));
 		}
-		String lsn = recreated.newSlot().slot().confirmedFlushLsn();
-		return recreated.withConnector(this.handovers.complete(handover,
-				(lsn != null) ? lsn : recreated.newSlot().slot().restartLsn()));
+		boolean running = handedOver.connector() == null || handedOver.connector().running();
+		return handedOver.withResnapshot(this.resnapshots.afterRecreate(target,
+				recreated.newSlot().slot().slotName(), running));
 	}
 
 }

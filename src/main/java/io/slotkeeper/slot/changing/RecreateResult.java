@@ -14,14 +14,17 @@ import io.slotkeeper.slot.reading.SlotView;
  * @param skipped the WAL its consumer will never see: re-snapshot what changed in it
  * @param connector what became of its connector (offsets before and after, final state), {@code null} when none is
  * configured
+ * @param resnapshot the re-snapshot signal sent for the skipped range, or why none was; {@code null} when the slot's
+ * settings ask for none
  */
-public record RecreateResult(SlotView oldSlot, SlotView newSlot, SkippedRange skipped, ConnectorHandover connector) {
+public record RecreateResult(SlotView oldSlot, SlotView newSlot, SkippedRange skipped, ConnectorHandover connector,
+		Resnapshots.Resnapshot resnapshot) {
 
 	static RecreateResult of(String node, ReplicationSlot old, ReplicationSlot created) {
 		String from = old.logical() ? old.confirmedFlushLsn() : old.restartLsn();
 		String to = created.logical() ? created.confirmedFlushLsn() : created.restartLsn();
 		return new RecreateResult(SlotView.of(node, old), SlotView.of(node, created),
-				new SkippedRange(from, to, Lsn.distance(from, to), null), null);
+				new SkippedRange(from, to, Lsn.distance(from, to), null), null, null);
 	}
 
 	static RecreateResult ofMissing(String slot, SlotSighting lastSeen, SlotView created) {
@@ -30,11 +33,15 @@ public record RecreateResult(SlotView oldSlot, SlotView newSlot, SkippedRange sk
 				+ ((lastSeen != null) ? " (" + lastSeen.server() + ", timeline " + lastSeen.timeline() + ")"
 						: ": none was seen since slot-keeper started");
 		return new RecreateResult((lastSeen != null) ? SlotView.missing(created.node(), slot, lastSeen) : null, created,
-				new SkippedRange(from, created.slot().confirmedFlushLsn(), null, note), null);
+				new SkippedRange(from, created.slot().confirmedFlushLsn(), null, note), null, null);
 	}
 
 	RecreateResult withConnector(ConnectorHandover outcome) {
-		return new RecreateResult(this.oldSlot, this.newSlot, this.skipped, outcome);
+		return new RecreateResult(this.oldSlot, this.newSlot, this.skipped, outcome, this.resnapshot);
+	}
+
+	RecreateResult withResnapshot(Resnapshots.Resnapshot sent) {
+		return new RecreateResult(this.oldSlot, this.newSlot, this.skipped, this.connector, sent);
 	}
 
 	/**

@@ -41,6 +41,11 @@ public final class SlotAudit {
 		Map<String, String> lsns = new LinkedHashMap<>();
 		lsns.put("skippedFrom", String.valueOf(result.skipped().fromLsn()));
 		lsns.put("skippedTo", String.valueOf(result.skipped().toLsn()));
+		if (result.resnapshot() != null) {
+			lsns.put("resnapshot", (result.resnapshot().signalId() != null) ? "signal " + result.resnapshot().signalId()
+					+ " for " + String.join(", ", result.resnapshot().collections())
+					: "not sent: " + result.resnapshot().notSentBecause());
+		}
 		return new Auditor.Summary("done", 200, result.skipped().note(), lsns,
 				(result.connector() != null) ? result.connector().describe() : null);
 	}

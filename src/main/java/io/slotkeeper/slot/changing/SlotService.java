@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 
 import io.slotkeeper.connect.ConnectorClient;
 import io.slotkeeper.connect.ConnectorHandovers;
+import io.slotkeeper.connect.ConnectorLifecycle;
 import io.slotkeeper.connect.ConnectorOutcome;
 import io.slotkeeper.fleet.Node;
 import io.slotkeeper.fleet.Target;
@@ -24,6 +25,8 @@ public class SlotService {
 
 	private final RecreateFollowUp followUp;
 
+	private final Resnapshots resnapshots;
+
 	/**
 	 * Creates the service.
 	 * @param connectors the Kafka Connect client
@@ -31,7 +34,8 @@ public class SlotService {
 	 */
 	public SlotService(ConnectorClient connectors, MeterRegistry registry) {
 		this.connectors = connectors;
-		this.followUp = new RecreateFollowUp(new ConnectorHandovers(connectors), registry);
+		this.resnapshots = new Resnapshots(new ConnectorLifecycle(connectors), registry);
+		this.followUp = new RecreateFollowUp(new ConnectorHandovers(connectors), this.resnapshots, registry);
 	}
 
 	/**
@@ -149,7 +153,7 @@ public class SlotService {
 				SlotPlanners.recreating(target, where, slot, force, ifMatch, handover),
 				(connection, before) -> RecreateResult
 			.of(where.name(), before, SlotRepository.require(connection, where, slot)));
-		return this.followUp.finish(where, recreated, handover);
+		return this.followUp.finish(target, where, recreated, handover);
 	}
 
 	/**
@@ -167,7 +171,16 @@ public class SlotService {
 				: new SlotSpec(slot, true, "pgoutput", false, false);
 		ConnectorHandovers.Handover handover = this.followUp.plan(target, slot);
 		SlotView created = create(target, target.primary(), spec, handover);
-		return this.followUp.finish(target.primary(), RecreateResult.ofMissing(slot, lastSeen, created), handover);
+		return this.followUp.finish(target, target.primary(), RecreateResult.ofMissing(slot, lastSeen, created),
+				handover);
+	}
+
+	/**
+	 * The re-snapshot signals of slots.
+	 * @return the signals
+	 */
+	public Resnapshots resnapshots() {
+		return this.resnapshots;
 	}
 
 	/**

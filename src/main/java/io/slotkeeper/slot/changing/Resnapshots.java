@@ -1,0 +1,200 @@
+package io.slotkeeper.slot.changing;
+
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import tools.jackson.databind.json.JsonMapper;
+
+import io.slotkeeper.config.ConnectorProperties;
+import io.slotkeeper.config.ResnapshotProperties;
+import io.slotkeeper.connect.ConnectorLifecycle;
+import io.slotkeeper.fleet.SqlIdentifiers;
+import io.slotkeeper.fleet.Target;
+import io.slotkeeper.fleet.TargetProblems;
+import io.slotkeeper.problem.ProblemException;
+import io.slotkeeper.slot.reading.SlotProblems;
+
+/**
+ * Asks Debezium to read again what a recreate skipped: one {@code execute-snapshot} row in the connector's signal
+ * table on the target's primary, with the tables to snapshot. Table and tables come from the slot's
+ * {@code resnapshot} settings, else from the connector's configuration ({@code signal.data.collection},
+ * {@code table.include.list}, plain names only); the signal table is a checked, quoted identifier and the row's
+ * values are bound. Counted as {@code slotkeeper_slot_resnapshots_total{target,slot,outcome}}.
+ */
+public final class Resnapshots {
+
+	private static final JsonMapper JSON = JsonMapper.builder().build();
+
+	private final ConnectorLifecycle lifecycle;
+
+	private final MeterRegistry registry;
+
+	Resnapshots(ConnectorLifecycle lifecycle, MeterRegistry registry) {
+		this.lifecycle = lifecycle;
+		this.registry = registry;
+	}
+
+	/**
+	 * What a re-snapshot of a slot's tables would send.
+	 * @param target the target
+	 * @param slot the slot
+	 * @return the signal
+	 * @throws ProblemException when it could not be sent: what is missing, or the role's privilege
+	 */
+	public Signal plan(Target target, String slot) {
+		ResnapshotProperties settings = target.policy(slot).map((policy) -> policy.resnapshot())
+			.orElse(new ResnapshotProperties(ResnapshotProperties.Mode.NONE, null, null,
+					ResnapshotProperties.Type.INCREMENTAL));
+		Map<String, Object> config = connectorConfig(target, slot, settings);
+		String table = (settings.signalTable() != null) ? settings.signalTable() : (String) config.get("signal.data.collection");
+		if (table == null || !table.matches(ResnapshotProperties.TABLE)) {
+			throw unsupported(target, slot, (table == null) ? "no signal table: set resnapshot.signal-table or the"
+					+ " connector's signal.data.collection" : "the signal table '" + table + "' is not a plain schema.table");
+		}
+		List<String> collections = (settings.collections() != null) ? settings.collections()
+				: included((String) config.get("table.include.list"), target, slot);
+		collections = collections.stream().filter((collection) -> !collection.equals(table)).toList();
+		if (collections.isEmpty()) {
+			throw unsupported(target, slot, "no tables to snapshot: set resnapshot.collections or the connector's"
+					+ " table.include.list");
+		}
+		return new Signal(table, collections, settings.type().name().toLowerCase());
+	}
+
+	/**
+	 * Sends the signal, after checking the role may insert into the signal table.
+	 * @param target the target
+	 * @param slot the slot
+	 * @return what was sent
+	 * @throws ProblemException when it could not be sent
+	 */
+	public Resnapshot send(Target target, String slot) {
+		Signal signal = plan(target, slot);
+		String id = UUID.randomUUID().toString();
+		target.primary().withConnection((connection) -> {
+			try (PreparedStatement check = connection.prepareStatement("SELECT to_regclass(?) IS NOT NULL,"
+					+ " to_regclass(?) IS NOT NULL AND has_table_privilege(to_regclass(?), 'INSERT')")) {
+				for (int i = 1; i <= 3; i++) {
+					check.setString(i, signal.table());
+				}
+				try (ResultSet result = check.executeQuery()) {
+					result.next();
+					if (!result.getBoolean(1)) {
+						throw unsupported(target, slot, "the signal table " + signal.table() + " does not exist");
+					}
+					if (!result.getBoolean(2)) {
+						throw TargetProblems.insufficientPrivilege(target.primary(), "permission denied to insert into the"
+								+ " signal table " + signal.table() + ": GRANT INSERT ON " + signal.table() + " TO the role"
+								+ " slot-keeper logs in as").with("slot", slot).with("sqlState", "42501");
+					}
+				}
+			}
+			try (PreparedStatement insert = connection.prepareStatement("INSERT INTO "
+					+ SqlIdentifiers.quoteQualified(signal.table()) + " (id, type, data) VALUES (?, 'execute-snapshot', ?)")) {
+				insert.setString(1, id);
+				insert.setString(2, JSON.writeValueAsString(Map.of("data-collections", signal.collections(), "type",
+						signal.type())));
+				insert.executeUpdate();
+			}
+			return id;
+		});
+		count(target, slot, "sent");
+		return new Resnapshot(id, signal.collections(), Instant.now(), null);
+	}
+
+	/**
+	 * After a recreate: sends the signal when the slot's settings ask for one and its connector runs again.
+	 * @param target the target
+	 * @param slot the slot
+	 * @param connectorRunning whether its connector runs again ({@code true} when it has none)
+	 * @return what was sent, or why not; {@code null} when none is asked for
+	 */
+	Resnapshot afterRecreate(Target target, String slot, boolean connectorRunning) {
+		boolean asked = target.policy(slot)
+			.map((policy) -> policy.resnapshot().mode() == ResnapshotProperties.Mode.DEBEZIUM_SIGNAL).orElse(false);
+		if (!asked) {
+			return null;
+		}
+		if (!connectorRunning) {
+			count(target, slot, "skipped");
+			return new Resnapshot(null, null, null, "the connector does not run again: no signal was sent; send one"
+					+ " with POST …/resnapshot once it runs");
+		}
+		try {
+			return send(target, slot);
+		}
+		catch (ProblemException ex) {
+			count(target, slot, ex.kind().refusal() ? "skipped" : "failed");
+			return new Resnapshot(null, null, null, ex.getMessage());
+		}
+	}
+
+	private Map<String, Object> connectorConfig(Target target, String slot, ResnapshotProperties settings) {
+		if (settings.signalTable() != null && settings.collections() != null) {
+			return Map.of();
+		}
+		ConnectorProperties connector = target.connectorOf(slot).orElse(null);
+		if (connector == null) {
+			return Map.of();
+		}
+		ConnectorLifecycle.Answer answer = this.lifecycle.config(connector);
+		if (!answer.ok()) {
+			throw unsupported(target, slot, "the connector's configuration could not be read: " + answer.error());
+		}
+		@SuppressWarnings("unchecked")
+		Map<String, Object> config = (answer.body() instanceof Map<?, ?> map) ? (Map<String, Object>) map : Map.of();
+		return config;
+	}
+
+	private static List<String> included(String list, Target target, String slot) {
+		if (list == null || list.isBlank()) {
+			return List.of();
+		}
+		List<String> tables = Arrays.stream(list.split(",")).map(String::strip).toList();
+		List<String> patterns = tables.stream().filter((table) -> !table.matches(ResnapshotProperties.TABLE)).toList();
+		if (!patterns.isEmpty()) {
+			throw unsupported(target, slot, "table.include.list has patterns or names that are not plain schema.table ("
+					+ String.join(", ", patterns) + "): list the tables in resnapshot.collections");
+		}
+		return tables;
+	}
+
+	private static ProblemException unsupported(Target target, String slot, String detail) {
+		return SlotProblems.unsupported(target.primary(), slot, "No re-snapshot signal: " + detail + ".");
+	}
+
+	private void count(Target target, String slot, String outcome) {
+		Counter.builder("slotkeeper.slot.resnapshots")
+			.description("Re-snapshot signals slot-keeper sent (sent), could not send (skipped) or failed to send")
+			.tags("target", target.name(), "slot", slot, "outcome", outcome)
+			.register(this.registry)
+			.increment();
+	}
+
+	/**
+	 * What a re-snapshot would insert.
+	 * @param table the signal table
+	 * @param collections the tables to snapshot
+	 * @param type {@code incremental} or {@code blocking}
+	 */
+	public record Signal(String table, List<String> collections, String type) {
+	}
+
+	/**
+	 * A re-snapshot sent, or why not.
+	 * @param signalId the signal row's id, {@code null} when none was sent
+	 * @param collections the tables asked for
+	 * @param sentAt when it was inserted
+	 * @param notSentBecause why none was sent, {@code null} when one was
+	 */
+	public record Resnapshot(String signalId, List<String> collections, Instant sentAt, String notSentBecause) {
+	}
+
+}
