@@ -1,0 +1,196 @@
+package io.slotkeeper;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.LongStream;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.test.web.servlet.client.RestTestClient;
+
+import io.slotkeeper.security.TokenHashes;
+import io.slotkeeper.testbed.EngineConnect;
+import io.slotkeeper.testbed.PostgresServer;
+import io.slotkeeper.testbed.PostgresTestBed;
+import io.slotkeeper.testbed.SlotRecipes;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The measured story of issue 12 with a real Debezium 3.6 PostgreSQL engine behind a Kafka Connect REST stand-in:
+ * rows 1–200 captured, the task stops, rows 201–400 are written, the slot is lost, slot-keeper's healing recreates it
+ * and hands the connector over, then rows 401–500 are written. With offsets aligned and a re-snapshot signal nothing
+ * is missing; aligned alone, the rows written while the slot was lost are; restarted only, the task fails and
+ * slot-keeper says so.
+ */
+class DebeziumRecreateTests {
+
+	private static final String TOKEN = "debezium-viewer-token";
+
+	@Test
+	void alignedOffsetsAndAResnapshotSignalLeaveNoRowMissing(@TempDir Path offsets) throws Exception {
+		try (Pipeline pipeline = new Pipeline(offsets, "align", "debezium-signal")) {
+			long lost = pipeline.healAfterALoss();
+			pipeline.write(401, 500);
+			Set<Long> written = pipeline.written();
+			await().atMost(Duration.ofSeconds(90)).until(() -> pipeline.engine.deliveries().keySet().containsAll(written));
+			long lastMissing = LongStream.rangeClosed(201, 400).map((id) -> pipeline.engine.arrivedAt(id)).max()
+				.orElseThrow();
+			int duplicates = (int) (pipeline.engine.events() - pipeline.engine.deliveries().size());
+			System.out.printf("debezium, offsets aligned + resnapshot signal: 0 of %d rows missing; the last row written"
+					+ " while the slot was lost arrived %d ms after the loss; %d duplicates%n", written.size(),
+					(lastMissing - lost) / 1_000_000, duplicates);
+			pipeline.client.get().uri("/api/v1/audit").exchange().expectBody()
+				.jsonPath("$[?(@.action == 'slot.heal')].lsns.resnapshot")
+				.value((sent) -> assertThat(sent.toString()).contains("signal ").contains("public.orders"));
+		}
+	}
+
+	@Test
+	void alignedOffsetsAloneResumeTheTaskButMissTheRowsWrittenWhileTheSlotWasLost(@TempDir Path offsets)
+			throws Exception {
+		try (Pipeline pipeline = new Pipeline(offsets, "align", "none")) {
+			pipeline.healAfterALoss();
+			assertThat(pipeline.engine.state()).isEqualTo("RUNNING");
+			pipeline.write(401, 500);
+			await().atMost(Duration.ofSeconds(60)).until(() -> pipeline.engine.deliveries().keySet()
+				.containsAll(ids(401, 500)));
+			Set<Long> missing = pipeline.missing();
+			System.out.printf("debezium, offsets aligned, no resnapshot: %d of %d rows missing%n", missing.size(),
+					pipeline.written().size());
+			assertThat(missing).containsAll(ids(201, 400)).doesNotContainAnyElementsOf(ids(1, 200))
+				.doesNotContainAnyElementsOf(ids(401, 500));
+		}
+	}
+
+	@Test
+	void aRestartAloneLeavesTheTaskFailedAndSlotKeeperSaysSo(@TempDir Path offsets) throws Exception {
+		try (Pipeline pipeline = new Pipeline(offsets, "leave", "none")) {
+			pipeline.healAfterALoss();
+			await().atMost(Duration.ofSeconds(30)).until(() -> "FAILED".equals(pipeline.engine.state()));
+			pipeline.write(401, 500);
+			System.out.printf("debezium, restart only: the task failed; %d of %d rows missing%n",
+					pipeline.missing().size(), pipeline.written().size());
+			pipeline.client.get().uri("/api/v1/audit").exchange().expectBody()
+				.jsonPath("$[?(@.action == 'slot.heal')].connector").value((connector) -> assertThat(connector.toString())
+					.contains("restart, not running").contains("The connector is trying to read change stream starting at"));
+		}
+	}
+
+	@Test
+	void withoutTheOffsetsApiTheRecreateStillStandsAndSaysWhatItCouldNotDo(@TempDir Path offsets) throws Exception {
+		try (Pipeline pipeline = new Pipeline(offsets, "align", "debezium-signal")) {
+			pipeline.engine.withoutOffsetsApi();
+			pipeline.healAfterALoss();
+			await().atMost(Duration.ofSeconds(30)).until(() -> "FAILED".equals(pipeline.engine.state()));
+			assertThat(pipeline.server.queryForString(pipeline.database,
+					"SELECT wal_status FROM pg_replication_slots WHERE slot_name = 'debezium'")).isEqualTo("reserved");
+			pipeline.client.get().uri("/api/v1/audit").exchange().expectBody()
+				.jsonPath("$[?(@.action == 'slot.heal')].connector").value((connector) -> assertThat(connector.toString())
+					.contains("restart, not running").contains("no offsets API"))
+				.jsonPath("$[?(@.action == 'slot.heal')].lsns.resnapshot").value((resnapshot) -> assertThat(
+						resnapshot.toString()).contains("not sent").contains("does not run again"));
+		}
+	}
+
+	private static Set<Long> ids(long from, long to) {
+		return LongStream.rangeClosed(from, to).boxed().collect(Collectors.toSet());
+	}
+
+	/**
+	 * A server, a Debezium engine behind the Connect stand-in, and slot-keeper healing the engine's slot.
+	 */
+	private static final class Pipeline implements AutoCloseable {
+
+		final PostgresServer server = PostgresTestBed.dedicated(Map.of("max_slot_wal_keep_size", "1MB"));
+
+		final String database = this.server.createDatabase();
+
+		final EngineConnect engine;
+
+		final ConfigurableApplicationContext app;
+
+		final RestTestClient client;
+
+		Pipeline(Path offsets, String offsetsMode, String resnapshot) {
+			this.server.execute(this.database, "CREATE TABLE orders (id bigserial PRIMARY KEY, item text)",
+					"ALTER SEQUENCE orders_id_seq RESTART WITH 1000000",
+					"CREATE TABLE debezium_signal (id varchar(42) PRIMARY KEY, type varchar(32) NOT NULL,"
+							+ " data varchar(2048))");
+			this.engine = new EngineConnect(this.server, this.database, "debezium", offsets);
+			await().atMost(Duration.ofSeconds(60)).until(() -> "RUNNING".equals(this.engine.state()));
+			List<String> args = new ArrayList<>(List.of("--server.port=0", "--slotkeeper.targets[0].name=orders",
+					"--slotkeeper.targets[0].url=" + this.server.jdbcUrl(this.database),
+					"--slotkeeper.targets[0].username=" + this.server.user(),
+					"--slotkeeper.targets[0].heartbeat.interval=200ms",
+					"--slotkeeper.targets[0].slots-poll-interval=200ms",
+					"--slotkeeper.targets[0].slots[0].name=debezium",
+					"--slotkeeper.targets[0].slots[0].on-lost=recreate",
+					"--slotkeeper.targets[0].slots[0].connector.url=" + this.engine.url(),
+					"--slotkeeper.targets[0].slots[0].connector.name=orders-debezium",
+					"--slotkeeper.targets[0].slots[0].connector.offsets=" + offsetsMode,
+					"--slotkeeper.targets[0].slots[0].connector.running-timeout=30s",
+					"--slotkeeper.targets[0].slots[0].resnapshot.mode=" + resnapshot,
+					"--slotkeeper.api.tokens[0].name=dashboard", "--slotkeeper.api.tokens[0].role=viewer",
+					"--slotkeeper.api.tokens[0].sha256=" + TokenHashes.sha256Hex(TOKEN)));
+			this.app = new SpringApplicationBuilder(SlotKeeperApplication.class).run(args.toArray(String[]::new));
+			this.client = RestTestClient.bindToServer()
+				.baseUrl("http://localhost:" + this.app.getEnvironment().getProperty("local.server.port"))
+				.defaultHeader("Authorization", "Bearer " + TOKEN)
+				.build();
+		}
+
+		// Rows 1–200 captured, the task gone, rows 201–400 written, the slot lost: healing takes it from there.
+		long healAfterALoss() {
+			write(1, 200);
+			await().atMost(Duration.ofSeconds(30)).until(() -> this.engine.deliveries().keySet().containsAll(ids(1, 200)));
+			this.engine.crash();
+			write(201, 400);
+			SlotRecipes.lose(this.server, this.database, "debezium");
+			long lost = System.nanoTime();
+			await().atMost(Duration.ofSeconds(60)).until(() -> !this.client.get().uri("/api/v1/audit").exchange()
+				.expectBody(List.class).returnResult().getResponseBody().stream()
+				.filter((entry) -> "slot.heal".equals(((Map<?, ?>) entry).get("action"))).toList().isEmpty());
+			return lost;
+		}
+
+		void write(long from, long to) {
+			this.server.execute(this.database, "INSERT INTO orders (id, item) SELECT n, 'row ' || n FROM"
+					+ " generate_series(" + from + ", " + to + ") AS n");
+		}
+
+		Set<Long> written() {
+			Set<Long> ids = new HashSet<>();
+			for (String id : this.server.queryForString(this.database, "SELECT string_agg(id::text, ',') FROM orders")
+				.split(",")) {
+				ids.add(Long.parseLong(id));
+			}
+			return ids;
+		}
+
+		Set<Long> missing() {
+			Set<Long> missing = new HashSet<>(written());
+			missing.removeAll(this.engine.deliveries().keySet());
+			return missing;
+		}
+
+		@Override
+		public void close() {
+			this.app.close();
+			this.engine.close();
+			this.server.close();
+		}
+
+	}
+
+}
