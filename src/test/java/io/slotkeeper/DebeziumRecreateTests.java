@@ -53,6 +53,13 @@ class DebeziumRecreateTests {
 			pipeline.client.get().uri("/api/v1/audit").exchange().expectBody()
 				.jsonPath("$[?(@.action == 'slot.heal')].lsns.resnapshot")
 				.value((sent) -> assertThat(sent.toString()).contains("signal ").contains("public.orders"));
+			pipeline.client.get().uri("/api/v1/targets/orders/slots/debezium/connector").exchange().expectStatus()
+				.isOk().expectBody().jsonPath("$.lastHandover.method").isEqualTo("align")
+				.jsonPath("$.lastHandover.running").isEqualTo(true)
+				.jsonPath("$.lastHandover.offsetsBefore[0].offset.lsn").exists()
+				.jsonPath("$.lastHandover.offsetsAfter[0].offset.lsn").exists();
+			pipeline.client.get().uri("/actuator/health/slots/orders").exchange().expectBody()
+				.jsonPath("$.details.connectorNotRunning").doesNotExist();
 		}
 	}
 
@@ -84,6 +91,15 @@ class DebeziumRecreateTests {
 			pipeline.client.get().uri("/api/v1/audit").exchange().expectBody()
 				.jsonPath("$[?(@.action == 'slot.heal')].connector").value((connector) -> assertThat(connector.toString())
 					.contains("restart, not running").contains("The connector is trying to read change stream starting at"));
+			await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> pipeline.client.get()
+				.uri("/actuator/health/slots/orders").exchange().expectStatus().isEqualTo(503).expectBody()
+				.jsonPath("$.details.connectorNotRunning.debezium").value((why) -> assertThat(why.toString())
+					.contains("task 0 FAILED")));
+			pipeline.client.get().uri("/api/v1/targets/orders/slots/debezium/connector").exchange().expectStatus()
+				.isOk().expectBody().jsonPath("$.tasks[0].state").isEqualTo("FAILED")
+				.jsonPath("$.lastHandover.method").isEqualTo("restart")
+				.jsonPath("$.lastHandover.running").isEqualTo(false)
+				.jsonPath("$.offsets[0].partition.server").isEqualTo("shop");
 		}
 	}
 

@@ -7,7 +7,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.web.client.RestClient;
 
 /**
- * Wires the Kafka Connect client.
+ * Wires the Kafka Connect client and the log of connector handovers.
  */
 @Configuration(proxyBeanMethods = false)
 class ConnectConfiguration {
@@ -15,6 +15,11 @@ class ConnectConfiguration {
 	@Bean
 	ConnectorClient connectorClient() {
 		return new ConnectorClient(RestClient.builder(), Duration.ofMillis(500));
+	}
+
+	@Bean
+	HandoverLog handoverLog() {
+		return new HandoverLog();
 	}
 
 }

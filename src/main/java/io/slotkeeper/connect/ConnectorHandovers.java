@@ -36,13 +36,17 @@ public final class ConnectorHandovers {
 
 	private final ConnectorLifecycle lifecycle;
 
+	private final HandoverLog log;
+
 	/**
 	 * Creates the handovers.
 	 * @param connectors the Kafka Connect client
+	 * @param log where the last handover of each connector is kept
 	 */
-	public ConnectorHandovers(ConnectorClient connectors) {
+	public ConnectorHandovers(ConnectorClient connectors, HandoverLog log) {
 		this.connectors = connectors;
 		this.lifecycle = new ConnectorLifecycle(connectors);
+		this.log = log;
 	}
 
 	/**
@@ -61,6 +65,16 @@ public final class ConnectorHandovers {
 	 * @return what became of the connector; failures are reported, never thrown
 	 */
 	public ConnectorHandover complete(Handover handover, String newLsn) {
+		ConnectorHandover done = handOver(handover, newLsn);
+		this.log.record(done);
+		if (!done.running()) {
+			logger.warn("Connector '{}' is not running after its slot was recreated: {}", done.connector(),
+					done.describe());
+		}
+		return done;
+	}
+
+	private ConnectorHandover handOver(Handover handover, String newLsn) {
 		ConnectorProperties connector = handover.connector;
 		if (!handover.stopped) {
 			ConnectorOutcome restart = this.connectors.restart(connector);
@@ -85,13 +99,8 @@ public final class ConnectorHandovers {
 			warning = ((warning != null) ? warning + "; " : "") + "resume failed: " + resume.error();
 		}
 		ConnectorStatus state = awaitRunning(connector);
-		ConnectorHandover done = new ConnectorHandover(connector.name(), connector.offsets().name().toLowerCase(),
-				state.running(), handover.offsetsBefore, after, state, warning);
-		if (!done.running()) {
-			logger.warn("Connector '{}' is not running after its slot was recreated: {}", connector.name(),
-					done.describe());
-		}
-		return done;
+		return new ConnectorHandover(connector.name(), connector.offsets().name().toLowerCase(), state.running(),
+				handover.offsetsBefore, after, state, warning);
 	}
 
 	private ConnectorLifecycle.Answer align(Handover handover, String newLsn) {

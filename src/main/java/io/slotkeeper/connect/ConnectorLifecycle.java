@@ -37,6 +37,16 @@ public final class ConnectorLifecycle {
 		return call(connector, (client) -> client.get().uri("/connectors/{name}/offsets", connector.name()));
 	}
 
+	/**
+	 * The connector's stored offsets, as {@code GET /connectors/{name}/offsets} lists them.
+	 * @param connector the connector
+	 * @return the entries ({@code partition}, {@code offset}), {@code null} when Kafka Connect did not list them
+	 */
+	public java.util.List<Map<String, Object>> storedOffsets(ConnectorProperties connector) {
+		Answer answer = offsets(connector);
+		return answer.ok() ? ConnectorHandovers.entries(answer.body()) : null;
+	}
+
 	Answer alterOffsets(ConnectorProperties connector, Map<String, Object> offsets) {
 		return call(connector, (client) -> client.patch().uri("/connectors/{name}/offsets", connector.name())
 			.body(offsets));

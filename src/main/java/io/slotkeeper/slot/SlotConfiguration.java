@@ -5,6 +5,7 @@ import org.springframework.context.annotation.Configuration;
 
 import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.connect.ConnectorClient;
+import io.slotkeeper.connect.HandoverLog;
 import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.slot.watching.SlotWatch;
 
@@ -15,8 +16,8 @@ import io.slotkeeper.slot.watching.SlotWatch;
 class SlotConfiguration {
 
 	@Bean
-	SlotReader slotReader(ConnectorClient connectors, SlotWatch watch) {
-		return new SlotReader(connectors, watch);
+	SlotReader slotReader(ConnectorClient connectors, SlotWatch watch, HandoverLog handovers) {
+		return new SlotReader(connectors, watch, handovers);
 	}
 
 	@Bean

@@ -15,10 +15,9 @@ import org.springframework.web.bind.annotation.RestController;
 import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.config.TargetProperties;
 import io.slotkeeper.connect.ConnectorOutcome;
-import io.slotkeeper.connect.ConnectorStatus;
 import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.slot.changing.SlotAudit;
-import io.slotkeeper.slot.changing.SlotService;
+import io.slotkeeper.slot.changing.ConnectorRestarts;
 
 /**
  * A slot's Kafka Connect connector: its status as Kafka Connect sees it now, and a restart of it and its failed
@@ -33,15 +32,15 @@ class SlotConnectorController {
 
 	private final Fleet fleet;
 
-	private final SlotService slots;
+	private final ConnectorRestarts restarts;
 
 	private final SlotReader reader;
 
 	private final Auditor auditor;
 
-	SlotConnectorController(Fleet fleet, SlotService slots, SlotReader reader, Auditor auditor) {
+	SlotConnectorController(Fleet fleet, ConnectorRestarts restarts, SlotReader reader, Auditor auditor) {
 		this.fleet = fleet;
-		this.slots = slots;
+		this.restarts = restarts;
 		this.reader = reader;
 		this.auditor = auditor;
 	}
@@ -51,13 +50,15 @@ class SlotConnectorController {
 	ConnectorOutcome restartConnector(@PathVariable @Pattern(regexp = TargetProperties.NAME_PATTERN) String target,
 			@PathVariable @Pattern(regexp = NAME) String slot) {
 		return this.auditor.run("connector.restart", target, slot, Map.of(),
-				() -> this.slots.restartConnector(this.fleet.get(target), slot),
+				() -> this.restarts.restart(this.fleet.get(target), slot),
 				SlotAudit::restarted);
 	}
 
 	@GetMapping("/{slot}/connector")
-	@Operation(summary = "The slot's Kafka Connect connector as Kafka Connect sees it")
-	ConnectorStatus connector(@PathVariable @Pattern(regexp = TargetProperties.NAME_PATTERN) String target,
+	@Operation(summary = "The slot's Kafka Connect connector as Kafka Connect sees it",
+			description = "Its status now, its stored offsets (null before Kafka Connect 3.6) and the last handover to a"
+					+ " recreated slot: offsets before and after, final state.")
+	SlotConnectorView connector(@PathVariable @Pattern(regexp = TargetProperties.NAME_PATTERN) String target,
 			@PathVariable @Pattern(regexp = NAME) String slot) {
 		return this.reader.connectorStatus(this.fleet.get(target), slot);
 	}

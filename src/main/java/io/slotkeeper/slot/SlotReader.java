@@ -3,8 +3,11 @@ package io.slotkeeper.slot;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.slotkeeper.config.ConnectorProperties;
 import io.slotkeeper.connect.ConnectorClient;
+import io.slotkeeper.connect.ConnectorLifecycle;
 import io.slotkeeper.connect.ConnectorStatus;
+import io.slotkeeper.connect.HandoverLog;
 import io.slotkeeper.fleet.Node;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.slot.reading.ReplicationSlot;
@@ -16,7 +19,8 @@ import io.slotkeeper.slot.watching.SlotWatch;
 /**
  * Reads slots for the API: a node's listing or every node's, one slot, and a slot's connector as Kafka Connect sees
  * it now. Slots of the primary carry what the last poll concluded and their connector's state as that poll checked
- * it (with {@code checkedAt}), so that a slow Kafka Connect never holds a listing; the primary's listing also shows
+ * it (with {@code checkedAt}), so that a slow Kafka Connect never holds a listing (one slot's connector view asks it
+ * now, with its offsets and last handover); the primary's listing also shows
  * the configured slots it does not have, as missing, with what was last seen of them.
  */
 class SlotReader {
@@ -25,9 +29,15 @@ class SlotReader {
 
 	private final SlotWatch watch;
 
-	SlotReader(ConnectorClient connectors, SlotWatch watch) {
+	private final ConnectorLifecycle lifecycle;
+
+	private final HandoverLog handovers;
+
+	SlotReader(ConnectorClient connectors, SlotWatch watch, HandoverLog handovers) {
 		this.connectors = connectors;
 		this.watch = watch;
+		this.lifecycle = new ConnectorLifecycle(connectors);
+		this.handovers = handovers;
 	}
 
 	List<SlotView> list(Target target, String node, SlotFilter filter) {
@@ -55,8 +65,10 @@ class SlotReader {
 		return enrich(target, where, where.withConnection((connection) -> SlotRepository.require(connection, where, slot)));
 	}
 
-	ConnectorStatus connectorStatus(Target target, String slot) {
-		return this.connectors.status(target.connector(slot));
+	SlotConnectorView connectorStatus(Target target, String slot) {
+		ConnectorProperties connector = target.connector(slot);
+		return new SlotConnectorView(this.connectors.status(connector), this.lifecycle.storedOffsets(connector),
+				this.handovers.last(connector.name()).orElse(null));
 	}
 
 	private SlotView enrich(Target target, Node node, ReplicationSlot slot) {

@@ -23,7 +23,7 @@ class ConnectorHandoversTests {
 	private final ConnectStub connect = new ConnectStub();
 
 	private final ConnectorHandovers handovers = new ConnectorHandovers(
-			new ConnectorClient(RestClient.builder(), Duration.ofMillis(10)));
+			new ConnectorClient(RestClient.builder(), Duration.ofMillis(10)), new HandoverLog());
 
 	@AfterEach
 	void stop() {

@@ -9,6 +9,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -23,6 +24,8 @@ import io.debezium.engine.DebeziumEngine;
 import io.debezium.engine.format.Json;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
+
+import static org.awaitility.Awaitility.await;
 
 /**
  * Kafka Connect's REST API in front of one real, embedded Debezium PostgreSQL engine: {@code status}, {@code config},
@@ -57,6 +60,10 @@ public final class EngineConnect implements AutoCloseable {
 
 	private volatile boolean offsetsApi = true;
 
+	private final PostgresServer database;
+
+	private final String slot;
+
 	/**
 	 * Starts the REST front and the engine.
 	 * @param server the database server
@@ -66,6 +73,8 @@ public final class EngineConnect implements AutoCloseable {
 	 */
 	public EngineConnect(PostgresServer server, String database, String slot, Path offsetsDirectory) {
 		this.offsetsFile = offsetsDirectory.resolve("offsets.dat");
+		this.database = server;
+		this.slot = slot;
 		Map<String, String> config = new HashMap<>(Map.ofEntries(Map.entry("name", ENGINE),
 				Map.entry("connector.class", "io.debezium.connector.postgresql.PostgresConnector"),
 				Map.entry("offset.storage", "org.apache.kafka.connect.storage.FileOffsetBackingStore"),
@@ -197,6 +206,9 @@ public final class EngineConnect implements AutoCloseable {
 				// A task that failed has shut its engine down already: nothing is left to close.
 			}
 			this.engine = null;
+			// The engine's close returns before its task has let go of the slot; a stopped connector has no task.
+			await().atMost(Duration.ofSeconds(30)).until(() -> !"t".equals(this.database.queryForString("postgres",
+					"SELECT active FROM pg_replication_slots WHERE slot_name = '" + this.slot + "'")));
 		}
 	}
 

@@ -6,6 +6,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import io.slotkeeper.connect.ConnectorClient;
+import io.slotkeeper.connect.HandoverLog;
 
 /**
  * Wires the slot runbook.
@@ -14,8 +15,13 @@ import io.slotkeeper.connect.ConnectorClient;
 class ChangingConfiguration {
 
 	@Bean
-	SlotService slotService(ConnectorClient connectors, MeterRegistry registry) {
-		return new SlotService(connectors, registry);
+	SlotService slotService(ConnectorClient connectors, HandoverLog handovers, MeterRegistry registry) {
+		return new SlotService(connectors, handovers, registry);
+	}
+
+	@Bean
+	ConnectorRestarts connectorRestarts(ConnectorClient connectors) {
+		return new ConnectorRestarts(connectors);
 	}
 
 }

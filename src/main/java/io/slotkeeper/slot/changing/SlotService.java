@@ -5,11 +5,9 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.slotkeeper.connect.ConnectorClient;
 import io.slotkeeper.connect.ConnectorHandovers;
 import io.slotkeeper.connect.ConnectorLifecycle;
-import io.slotkeeper.connect.ConnectorOutcome;
+import io.slotkeeper.connect.HandoverLog;
 import io.slotkeeper.fleet.Node;
 import io.slotkeeper.fleet.Target;
-import io.slotkeeper.problem.ProblemException;
-import io.slotkeeper.problem.ProblemKind;
 import io.slotkeeper.slot.reading.SlotRepository;
 import io.slotkeeper.slot.reading.SlotSighting;
 import io.slotkeeper.slot.reading.SlotView;
@@ -21,21 +19,28 @@ import io.slotkeeper.slot.reading.SlotView;
  */
 public class SlotService {
 
-	private final ConnectorClient connectors;
-
 	private final RecreateFollowUp followUp;
 
 	private final Resnapshots resnapshots;
 
 	/**
-	 * Creates the service.
+	 * Creates the service, keeping connector handovers to itself.
 	 * @param connectors the Kafka Connect client
 	 * @param registry where recreations are counted
 	 */
 	public SlotService(ConnectorClient connectors, MeterRegistry registry) {
-		this.connectors = connectors;
+		this(connectors, new HandoverLog(), registry);
+	}
+
+	/**
+	 * Creates the service.
+	 * @param connectors the Kafka Connect client
+	 * @param handovers where the last handover of each connector is kept
+	 * @param registry where recreations and re-snapshots are counted
+	 */
+	public SlotService(ConnectorClient connectors, HandoverLog handovers, MeterRegistry registry) {
 		this.resnapshots = new Resnapshots(new ConnectorLifecycle(connectors), registry);
-		this.followUp = new RecreateFollowUp(new ConnectorHandovers(connectors), this.resnapshots, registry);
+		this.followUp = new RecreateFollowUp(new ConnectorHandovers(connectors, handovers), this.resnapshots, registry);
 	}
 
 	/**
@@ -181,27 +186,6 @@ public class SlotService {
 	 */
 	public Resnapshots resnapshots() {
 		return this.resnapshots;
-	}
-
-	/**
-	 * Restarts a slot's connector and its failed tasks.
-	 * @param target the target
-	 * @param slot the slot's name
-	 * @return what the restart came to
-	 * @throws ProblemException ({@link ProblemKind#CONNECTOR_RESTART_FAILED}) when Kafka Connect did not accept it
-	 */
-	public ConnectorOutcome restartConnector(Target target, String slot) {
-		ConnectorOutcome outcome = this.connectors.restart(target.connector(slot));
-		if (!outcome.restarted()) {
-			throw new ProblemException(ProblemKind.CONNECTOR_RESTART_FAILED,
-					"Restart of connector '" + outcome.connector() + "' failed: " + outcome.detail())
-				.with("target", target.name())
-				.with("slot", slot)
-				.with("connector", outcome.connector())
-				.with("connectStatus", outcome.status())
-				.with("attempts", outcome.attempts());
-		}
-		return outcome;
 	}
 
 }

@@ -6,6 +6,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import io.slotkeeper.connect.ConnectorClient;
 import io.slotkeeper.connect.ConnectorStatus;
+import io.slotkeeper.connect.HandoverLog;
 import io.slotkeeper.fleet.Target;
 
 /**
@@ -16,10 +17,13 @@ public final class ConnectorStates {
 
 	private final ConnectorClient connectors;
 
+	private final HandoverLog handovers;
+
 	private final Map<String, Map<String, ConnectorStatus>> byTarget = new ConcurrentHashMap<>();
 
-	ConnectorStates(ConnectorClient connectors) {
+	ConnectorStates(ConnectorClient connectors, HandoverLog handovers) {
 		this.connectors = connectors;
+		this.handovers = handovers;
 	}
 
 	void refresh(Target target) {
@@ -40,6 +44,21 @@ public final class ConnectorStates {
 	 */
 	public Optional<ConnectorStatus> of(String target, String slot) {
 		return Optional.ofNullable(this.byTarget.getOrDefault(target, Map.of()).get(slot));
+	}
+
+	/**
+	 * The slots whose connector a recreate left not running and that still does not run, as last checked.
+	 * @param target the target
+	 * @return by slot, what the last handover came to, its warning and trace included
+	 */
+	Map<String, String> notRunningAfterHandover(Target target) {
+		Map<String, String> slots = new java.util.TreeMap<>();
+		target.properties().slots().stream().filter((policy) -> policy.connector() != null).forEach((policy) ->
+				this.handovers.last(policy.connector().name())
+					.filter((handover) -> !handover.running())
+					.filter((handover) -> of(target.name(), policy.name()).map((now) -> !now.running()).orElse(true))
+					.ifPresent((handover) -> slots.put(policy.name(), handover.describe())));
+		return slots;
 	}
 
 }

@@ -1,6 +1,7 @@
 package io.slotkeeper.slot.watching;
 
 import io.slotkeeper.connect.ConnectorClient;
+import io.slotkeeper.connect.HandoverLog;
 
 /**
  * What every target's poll keeps for the API to read: conclusions, connectors' states and configured slots as last
@@ -19,7 +20,16 @@ public record SlotWatch(SlotInsights insights, ConnectorStates connectors, SlotS
 	 * @param connectors the Kafka Connect client the connectors' states use
 	 */
 	public SlotWatch(ConnectorClient connectors) {
-		this(new SlotInsights(), new ConnectorStates(connectors), new SlotSightings(), new FailoverStates());
+		this(connectors, new HandoverLog());
+	}
+
+	/**
+	 * Empty state that reads the connectors' last handovers from a log.
+	 * @param connectors the Kafka Connect client the connectors' states use
+	 * @param handovers the last handover of each connector
+	 */
+	public SlotWatch(ConnectorClient connectors, HandoverLog handovers) {
+		this(new SlotInsights(), new ConnectorStates(connectors, handovers), new SlotSightings(), new FailoverStates());
 	}
 
 }

@@ -10,6 +10,7 @@ import org.springframework.context.annotation.Configuration;
 
 import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.connect.ConnectorClient;
+import io.slotkeeper.connect.HandoverLog;
 import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.slot.changing.SlotService;
 
@@ -20,8 +21,8 @@ import io.slotkeeper.slot.changing.SlotService;
 class WatchingConfiguration {
 
 	@Bean
-	SlotWatch slotWatch(ConnectorClient connectors) {
-		return new SlotWatch(connectors);
+	SlotWatch slotWatch(ConnectorClient connectors, HandoverLog handovers) {
+		return new SlotWatch(connectors, handovers);
 	}
 
 	@Bean
@@ -41,8 +42,8 @@ class WatchingConfiguration {
 	}
 
 	@Bean
-	HealthContributor slotsHealthContributor(Fleet fleet, SlotPoller poller) {
-		return SlotHealth.of(fleet.all(), poller);
+	HealthContributor slotsHealthContributor(Fleet fleet, SlotPoller poller, SlotWatch watch) {
+		return SlotHealth.of(fleet.all(), poller, watch.connectors());
 	}
 
 }

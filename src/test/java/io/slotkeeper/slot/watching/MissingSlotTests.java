@@ -72,7 +72,7 @@ class MissingSlotTests {
 			poller.poll("orders");
 			assertThat(missingGauge(cdc)).isEqualTo(1);
 			assertThat(poller.missing("orders")).containsExactly(cdc);
-			Health health = ((HealthIndicator) ((CompositeHealthContributor) SlotHealth.of(fleet.all(), poller))
+			Health health = ((HealthIndicator) ((CompositeHealthContributor) SlotHealth.of(fleet.all(), poller, this.watch.connectors()))
 				.getContributor("orders")).health();
 			assertThat(health.getStatus().getCode()).isEqualTo("DOWN");
 			assertThat(health.getDetails()).containsEntry("missing", List.of(cdc));
