@@ -82,6 +82,7 @@ public abstract class ApplicationTestSupport {
 		registry.add("slotkeeper.targets[2].heartbeat.unhealthy-after", () -> "2");
 		registry.add("slotkeeper.targets[3].name", () -> "idle");
 		registry.add("slotkeeper.targets[3].url", () -> shared.jdbcUrl(database));
+		registry.add("slotkeeper.targets[3].username", shared::user);
 		registry.add("slotkeeper.targets[3].heartbeat.enabled", () -> "false");
 		TestTokens.register(registry, VIEWER, OPERATOR);
 	}

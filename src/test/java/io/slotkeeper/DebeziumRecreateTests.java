@@ -37,6 +37,8 @@ class DebeziumRecreateTests {
 
 	private static final String TOKEN = "debezium-viewer-token";
 
+	private static final String OPERATOR = "debezium-operator-token";
+
 	@Test
 	void alignedOffsetsAndAResnapshotSignalLeaveNoRowMissing(@TempDir Path offsets) throws Exception {
 		try (Pipeline pipeline = new Pipeline(offsets, "align", "debezium-signal")) {
@@ -119,6 +121,24 @@ class DebeziumRecreateTests {
 		}
 	}
 
+	@Test
+	void aRecreateThroughTheApiTakesTheSignalsDefaultsFromTheConnectorsConfiguration(@TempDir Path offsets)
+			throws Exception {
+		try (Pipeline pipeline = new Pipeline(offsets, "align", "debezium-signal", "alert")) {
+			pipeline.loseAfterACrash();
+			pipeline.client.mutate().defaultHeader("Authorization", "Bearer " + OPERATOR).build().post()
+				.uri("/api/v1/targets/orders/slots/debezium/recreate").exchange().expectStatus().isOk().expectBody()
+				.jsonPath("$.connector.method").isEqualTo("align")
+				.jsonPath("$.connector.running").isEqualTo(true)
+				.jsonPath("$.resnapshot.collections").isEqualTo(List.of("public.orders"));
+			pipeline.write(401, 500);
+			Set<Long> written = pipeline.written();
+			await().atMost(Duration.ofSeconds(90)).until(() -> pipeline.engine.deliveries().keySet().containsAll(written));
+			System.out.printf("debezium, recreate through the API, defaults from the connector's configuration: 0 of"
+					+ " %d rows missing%n", written.size());
+		}
+	}
+
 	private static Set<Long> ids(long from, long to) {
 		return LongStream.rangeClosed(from, to).boxed().collect(Collectors.toSet());
 	}
@@ -139,6 +159,10 @@ class DebeziumRecreateTests {
 		final RestTestClient client;
 
 		Pipeline(Path offsets, String offsetsMode, String resnapshot) {
+			this(offsets, offsetsMode, resnapshot, "recreate");
+		}
+
+		Pipeline(Path offsets, String offsetsMode, String resnapshot, String onLost) {
 			this.server.execute(this.database, "CREATE TABLE orders (id bigserial PRIMARY KEY, item text)",
 					"ALTER SEQUENCE orders_id_seq RESTART WITH 1000000",
 					"CREATE TABLE debezium_signal (id varchar(42) PRIMARY KEY, type varchar(32) NOT NULL,"
@@ -151,14 +175,16 @@ class DebeziumRecreateTests {
 					"--slotkeeper.targets[0].heartbeat.interval=200ms",
 					"--slotkeeper.targets[0].slots-poll-interval=200ms",
 					"--slotkeeper.targets[0].slots[0].name=debezium",
-					"--slotkeeper.targets[0].slots[0].on-lost=recreate",
+					"--slotkeeper.targets[0].slots[0].on-lost=" + onLost,
 					"--slotkeeper.targets[0].slots[0].connector.url=" + this.engine.url(),
 					"--slotkeeper.targets[0].slots[0].connector.name=orders-debezium",
 					"--slotkeeper.targets[0].slots[0].connector.offsets=" + offsetsMode,
 					"--slotkeeper.targets[0].slots[0].connector.running-timeout=30s",
 					"--slotkeeper.targets[0].slots[0].resnapshot.mode=" + resnapshot,
 					"--slotkeeper.api.tokens[0].name=dashboard", "--slotkeeper.api.tokens[0].role=viewer",
-					"--slotkeeper.api.tokens[0].sha256=" + TokenHashes.sha256Hex(TOKEN)));
+					"--slotkeeper.api.tokens[0].sha256=" + TokenHashes.sha256Hex(TOKEN),
+					"--slotkeeper.api.tokens[1].name=ci", "--slotkeeper.api.tokens[1].role=operator",
+					"--slotkeeper.api.tokens[1].sha256=" + TokenHashes.sha256Hex(OPERATOR)));
 			this.app = new SpringApplicationBuilder(SlotKeeperApplication.class).run(args.toArray(String[]::new));
 			this.client = RestTestClient.bindToServer()
 				.baseUrl("http://localhost:" + this.app.getEnvironment().getProperty("local.server.port"))
@@ -168,16 +194,20 @@ class DebeziumRecreateTests {
 
 		// Rows 1–200 captured, the task gone, rows 201–400 written, the slot lost: healing takes it from there.
 		long healAfterALoss() {
+			long lost = loseAfterACrash();
+			await().atMost(Duration.ofSeconds(60)).until(() -> !this.client.get().uri("/api/v1/audit").exchange()
+				.expectBody(List.class).returnResult().getResponseBody().stream()
+				.filter((entry) -> "slot.heal".equals(((Map<?, ?>) entry).get("action"))).toList().isEmpty());
+			return lost;
+		}
+
+		long loseAfterACrash() {
 			write(1, 200);
 			await().atMost(Duration.ofSeconds(30)).until(() -> this.engine.deliveries().keySet().containsAll(ids(1, 200)));
 			this.engine.crash();
 			write(201, 400);
 			SlotRecipes.lose(this.server, this.database, "debezium");
-			long lost = System.nanoTime();
-			await().atMost(Duration.ofSeconds(60)).until(() -> !this.client.get().uri("/api/v1/audit").exchange()
-				.expectBody(List.class).returnResult().getResponseBody().stream()
-				.filter((entry) -> "slot.heal".equals(((Map<?, ?>) entry).get("action"))).toList().isEmpty());
-			return lost;
+			return System.nanoTime();
 		}
 
 		void write(long from, long to) {

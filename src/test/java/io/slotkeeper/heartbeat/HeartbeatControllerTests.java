@@ -23,6 +23,14 @@ class HeartbeatControllerTests extends ApplicationTestSupport {
 			.expectBody()
 			.jsonPath("$.heartbeat.emissions")
 			.value((emissions) -> assertThat(((Number) emissions).intValue()).isPositive()));
+		// A fresh application may not have tried the unreachable target yet.
+		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> client().get()
+			.uri("/api/v1/targets/down")
+			.header("Authorization", "Bearer " + VIEWER)
+			.exchange()
+			.expectBody()
+			.jsonPath("$.heartbeat.lastError.sqlState")
+			.exists());
 		byte[] body = client().get()
 			.uri("/api/v1/targets")
 			.header("Authorization", "Bearer " + VIEWER)

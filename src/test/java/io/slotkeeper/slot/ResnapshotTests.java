@@ -2,6 +2,7 @@ package io.slotkeeper.slot;
 
 import java.util.List;
 
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -24,6 +25,12 @@ class ResnapshotTests extends SlotApiTestSupport {
 		server().execute(DATABASE, "DELETE FROM debezium_signal");
 	}
 
+	@AfterEach
+	void dropSlot() {
+		server().execute(DATABASE, "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots"
+				+ " WHERE slot_name = 'snapshotted'");
+	}
+
 	@Test
 	void aRecreateSendsOneExecuteSnapshotSignalForTheConnectorsTablesOnceItRunsAgain() {
 		createSlot("snapshotted");
@@ -43,7 +50,6 @@ class ResnapshotTests extends SlotApiTestSupport {
 		viewer().get().uri("/api/v1/audit").exchange().expectBody().jsonPath("$[0].lsns.resnapshot")
 			.isEqualTo("signal " + id + " for public.orders");
 		assertThat(sent()).isEqualTo(sentBefore + 1);
-		server().execute(DATABASE, "SELECT pg_drop_replication_slot('snapshotted')");
 	}
 
 	@Test
@@ -60,7 +66,6 @@ class ResnapshotTests extends SlotApiTestSupport {
 			.isEqualTo(422).expectBody().jsonPath("$.detail").value((detail) -> assertThat(detail.toString())
 				.contains("patterns").contains("public.ord.*"));
 		assertThat(server().queryForString(DATABASE, "SELECT count(*) FROM debezium_signal")).isEqualTo("0");
-		server().execute(DATABASE, "SELECT pg_drop_replication_slot('snapshotted')");
 	}
 
 	@Test

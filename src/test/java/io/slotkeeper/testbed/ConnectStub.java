@@ -1,9 +1,6 @@
 package io.slotkeeper.testbed;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -39,24 +36,21 @@ public final class ConnectStub implements AutoCloseable {
 
 	private volatile String offsets = "[]";
 
-	private volatile String config = "{\"connector.class\":\"io.debezium.connector.postgresql.PostgresConnector\","
+	private static final String CONFIG = "{\"connector.class\":\"io.debezium.connector.postgresql.PostgresConnector\","
 			+ "\"topic.prefix\":\"stub\"}";
 
-	private volatile String status = "{\"name\":\"x\",\"connector\":{\"state\":\"RUNNING\",\"worker_id\":\"w:8083\"},"
+	private volatile String config = CONFIG;
+
+	private static final String RUNNING = "{\"name\":\"x\",\"connector\":{\"state\":\"RUNNING\",\"worker_id\":\"w:8083\"},"
 			+ "\"tasks\":[{\"id\":0,\"state\":\"RUNNING\",\"worker_id\":\"w:8083\"}]}";
+
+	private volatile String status = RUNNING;
 
 	/**
 	 * Starts the stub on a free loopback port.
 	 */
 	public ConnectStub() {
-		try {
-			this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
-		this.server.createContext("/", this::handle);
-		this.server.start();
+		this.server = LocalHttp.start(this::handle);
 	}
 
 	/**
@@ -147,7 +141,7 @@ public final class ConnectStub implements AutoCloseable {
 	}
 
 	/**
-	 * Forgets requests and scripts.
+	 * Forgets requests, scripts, offsets, status and configuration.
 	 */
 	public synchronized void reset() {
 		this.requests.clear();
@@ -156,6 +150,8 @@ public final class ConnectStub implements AutoCloseable {
 		this.offsetsApi = true;
 		this.stopped = false;
 		this.offsets = "[]";
+		this.status = RUNNING;
+		this.config = CONFIG;
 	}
 
 	private void handle(HttpExchange exchange) throws IOException {
@@ -168,13 +164,7 @@ public final class ConnectStub implements AutoCloseable {
 					exchange.getRequestHeaders().getFirst("Authorization"), body));
 			answer = answer(method, path, body);
 		}
-		byte[] bytes = answer.body().getBytes(StandardCharsets.UTF_8);
-		exchange.getResponseHeaders().set("Content-Type", "application/json");
-		exchange.sendResponseHeaders(answer.status(), (bytes.length == 0) ? -1 : bytes.length);
-		if (bytes.length > 0) {
-			exchange.getResponseBody().write(bytes);
-		}
-		exchange.close();
+		LocalHttp.answer(exchange, answer.status(), answer.body());
 	}
 
 	private Answer answer(String method, String path, String body) {

@@ -4,8 +4,6 @@ import java.io.IOException;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -88,14 +86,7 @@ public final class EngineConnect implements AutoCloseable {
 				Map.entry("signal.data.collection", "public.debezium_signal"),
 				Map.entry("converter.schemas.enable", "false"), Map.entry("errors.max.retries", "0")));
 		this.engineProperties.putAll(config);
-		try {
-			this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
-		this.server.createContext("/", this::handle);
-		this.server.start();
+		this.server = LocalHttp.start(this::handle);
 		start();
 	}
 
@@ -266,13 +257,7 @@ public final class EngineConnect implements AutoCloseable {
 				}
 			}
 		}
-		byte[] bytes = answer.getBytes(StandardCharsets.UTF_8);
-		exchange.getResponseHeaders().set("Content-Type", "application/json");
-		exchange.sendResponseHeaders(status, (bytes.length == 0) ? -1 : bytes.length);
-		if (bytes.length > 0) {
-			exchange.getResponseBody().write(bytes);
-		}
-		exchange.close();
+		LocalHttp.answer(exchange, status, answer);
 	}
 
 	private String status() {
