@@ -28,10 +28,6 @@ public final class ConnectorHandovers {
 
 	private static final Duration CHECK_EVERY = Duration.ofMillis(250);
 
-	private static final String NO_OFFSETS_API = "Kafka Connect has no offsets API (3.6+ needed) or refused it, so the"
-			+ " connector was only restarted: a Debezium task whose offset predates the new slot fails with \"no longer"
-			+ " available on the server\"; reset its offsets by hand or start it with a snapshot mode";
-
 	private final ConnectorClient connectors;
 
 	private final ConnectorLifecycle lifecycle;
@@ -55,7 +51,7 @@ public final class ConnectorHandovers {
 	 * @return the handover, whose {@link Handover#stop()} runs before the drop
 	 */
 	public Handover plan(ConnectorProperties connector) {
-		return new Handover(connector);
+		return new Handover(connector, this.lifecycle);
 	}
 
 	/**
@@ -75,15 +71,15 @@ public final class ConnectorHandovers {
 	}
 
 	private ConnectorHandover handOver(Handover handover, String newLsn) {
-		ConnectorProperties connector = handover.connector;
-		if (!handover.stopped) {
+		ConnectorProperties connector = handover.connector();
+		if (!handover.stopped()) {
 			ConnectorOutcome restart = this.connectors.restart(connector);
-			String warning = (connector.offsets() == ConnectorOffsets.LEAVE) ? null : handover.warning;
+			String warning = (connector.offsets() == ConnectorOffsets.LEAVE) ? null : handover.warning();
 			if (!restart.restarted()) {
 				warning = ((warning != null) ? warning + "; " : "") + "restart failed: " + restart.detail();
 			}
 			ConnectorStatus state = awaitRunning(connector);
-			return new ConnectorHandover(connector.name(), "restart", state.running(), handover.offsetsBefore, null,
+			return new ConnectorHandover(connector.name(), "restart", state.running(), handover.offsetsBefore(), null,
 					state, warning);
 		}
 		String warning = null;
@@ -100,14 +96,14 @@ public final class ConnectorHandovers {
 		}
 		ConnectorStatus state = awaitRunning(connector);
 		return new ConnectorHandover(connector.name(), connector.offsets().name().toLowerCase(), state.running(),
-				handover.offsetsBefore, after, state, warning);
+				handover.offsetsBefore(), after, state, warning);
 	}
 
 	private ConnectorLifecycle.Answer align(Handover handover, String newLsn) {
 		List<Map<String, Object>> partitions = new ArrayList<>();
-		handover.offsetsBefore.forEach((entry) -> partitions.add(asMap(entry.get("partition"))));
+		handover.offsetsBefore().forEach((entry) -> partitions.add(asMap(entry.get("partition"))));
 		if (partitions.isEmpty()) {
-			Object prefix = asMap(this.lifecycle.config(handover.connector).body()).get("topic.prefix");
+			Object prefix = asMap(this.lifecycle.config(handover.connector()).body()).get("topic.prefix");
 			if (prefix == null) {
 				return new ConnectorLifecycle.Answer(null, null, "it has no stored offsets and no topic.prefix to name"
 						+ " its partition");
@@ -120,7 +116,7 @@ public final class ConnectorHandovers {
 			.map((partition) -> Map.<String, Object>of("partition", partition, "offset",
 					Map.of("lsn", lsn, "lsn_proc", lsn, "ts_usec", micros)))
 			.toList();
-		return this.lifecycle.alterOffsets(handover.connector, Map.of("offsets", offsets));
+		return this.lifecycle.alterOffsets(handover.connector(), Map.of("offsets", offsets));
 	}
 
 	// A failed task, or a Connect that cannot be read, will not run by itself: no point waiting for it.
@@ -152,63 +148,6 @@ public final class ConnectorHandovers {
 	static List<Map<String, Object>> entries(Object offsetsBody) {
 		Object list = asMap(offsetsBody).get("offsets");
 		return (list instanceof List<?> entries) ? entries.stream().map(ConnectorHandovers::asMap).toList() : null;
-	}
-
-	/**
-	 * One recreate's handover of its connector: {@link #stop()} runs before the drop, under the change lock, and
-	 * records what it could do.
-	 */
-	public final class Handover {
-
-		private final ConnectorProperties connector;
-
-		private volatile boolean stopped;
-
-		private volatile List<Map<String, Object>> offsetsBefore;
-
-		private volatile String warning;
-
-		private Handover(ConnectorProperties connector) {
-			this.connector = connector;
-		}
-
-		/**
-		 * What the handover does, for a dry run.
-		 * @return the steps before the drop and after the create
-		 */
-		public List<String> describe() {
-			String name = this.connector.name();
-			return switch (this.connector.offsets()) {
-				case LEAVE -> List.of("then restart connector " + name + " and its failed tasks");
-				case ALIGN -> List.of("stop connector " + name + " and read its offsets", "then set the offsets of "
-						+ name + " to the new slot's confirmed position, resume it and wait until it runs");
-				case RESET -> List.of("stop connector " + name + " and read its offsets",
-						"then delete the offsets of " + name + ", resume it and wait until it runs");
-			};
-		}
-
-		/**
-		 * Reads the connector's offsets and stops it, unless its offsets are left alone. Never throws: what fails is
-		 * kept as the warning, and the connector is then restarted after the create instead.
-		 */
-		public void stop() {
-			if (this.connector.offsets() == ConnectorOffsets.LEAVE) {
-				return;
-			}
-			ConnectorLifecycle.Answer before = ConnectorHandovers.this.lifecycle.offsets(this.connector);
-			if (!before.ok()) {
-				this.warning = NO_OFFSETS_API + " (" + before.error() + ")";
-				return;
-			}
-			this.offsetsBefore = (entries(before.body()) != null) ? entries(before.body()) : List.of();
-			ConnectorLifecycle.Answer stop = ConnectorHandovers.this.lifecycle.stop(this.connector);
-			if (!stop.ok()) {
-				this.warning = NO_OFFSETS_API + " (stop: " + stop.error() + ")";
-				return;
-			}
-			this.stopped = true;
-		}
-
 	}
 
 }

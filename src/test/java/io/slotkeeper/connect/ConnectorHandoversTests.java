@@ -33,7 +33,7 @@ class ConnectorHandoversTests {
 	@Test
 	void alignPointsEveryStoredPartitionAtTheNewSlotAndWaitsUntilItRuns() {
 		this.connect.offsets(STORED);
-		ConnectorHandovers.Handover handover = this.handovers.plan(ConnectorClientTests.connector(this.connect.url()));
+		Handover handover = this.handovers.plan(ConnectorClientTests.connector(this.connect.url()));
 		handover.stop();
 		assertThat(this.connect.stopped()).isTrue();
 		ConnectorHandover done = this.handovers.complete(handover, "0/1000");
@@ -52,7 +52,7 @@ class ConnectorHandoversTests {
 	@Test
 	void alignWithNothingStoredNamesThePartitionFromTopicPrefix() {
 		this.connect.config("{\"topic.prefix\":\"shop\"}");
-		ConnectorHandovers.Handover handover = this.handovers.plan(ConnectorClientTests.connector(this.connect.url()));
+		Handover handover = this.handovers.plan(ConnectorClientTests.connector(this.connect.url()));
 		handover.stop();
 		assertThat(this.handovers.complete(handover, "0/10").running()).isTrue();
 		assertThat(this.connect.offsets()).contains("\"partition\":{\"server\":\"shop\"}", "\"lsn\":16");
@@ -61,7 +61,7 @@ class ConnectorHandoversTests {
 	@Test
 	void resetDeletesTheOffsets() {
 		this.connect.offsets(STORED);
-		ConnectorHandovers.Handover handover = this.handovers.plan(ConnectorClientTests.connector(this.connect.url(),
+		Handover handover = this.handovers.plan(ConnectorClientTests.connector(this.connect.url(),
 				"offsets", "reset"));
 		handover.stop();
 		ConnectorHandover done = this.handovers.complete(handover, "0/1000");
@@ -74,7 +74,7 @@ class ConnectorHandoversTests {
 	@Test
 	void leaveOnlyRestarts() {
 		this.connect.offsets(STORED);
-		ConnectorHandovers.Handover handover = this.handovers.plan(ConnectorClientTests.connector(this.connect.url(),
+		Handover handover = this.handovers.plan(ConnectorClientTests.connector(this.connect.url(),
 				"offsets", "leave"));
 		handover.stop();
 		ConnectorHandover done = this.handovers.complete(handover, "0/1000");
@@ -87,7 +87,7 @@ class ConnectorHandoversTests {
 
 	@Test
 	void aTaskThatFailsOnceResumedIsReportedWithItsTraceWithoutWaitingTheWholeTimeout() {
-		ConnectorHandovers.Handover handover = this.handovers.plan(ConnectorClientTests.connector(this.connect.url(),
+		Handover handover = this.handovers.plan(ConnectorClientTests.connector(this.connect.url(),
 				"running-timeout", "10m"));
 		handover.stop();
 		this.connect.status("{\"name\":\"x\",\"connector\":{\"state\":\"RUNNING\"},\"tasks\":[{\"id\":0,\"state\":"

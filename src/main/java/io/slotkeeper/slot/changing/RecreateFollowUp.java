@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import io.slotkeeper.connect.ConnectorHandovers;
+import io.slotkeeper.connect.Handover;
 import io.slotkeeper.fleet.Node;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.slot.reading.SlotTags;
@@ -30,11 +31,11 @@ final class RecreateFollowUp {
 	/**
 	 * The handover of the slot's connector, planned before the change: {@code null} when it has none.
 	 */
-	ConnectorHandovers.Handover plan(Target target, String slot) {
+	Handover plan(Target target, String slot) {
 		return target.connectorOf(slot).map(this.handovers::plan).orElse(null);
 	}
 
-	RecreateResult finish(Target target, Node node, RecreateResult recreated, ConnectorHandovers.Handover handover) {
+	RecreateResult finish(Target target, Node node, RecreateResult recreated, Handover handover) {
 		Counter.builder("slotkeeper.slot.recreations")
 			.description("Slots dropped and created again by slot-keeper")
 			.tags(SlotTags.of(node.target(), node.name(), recreated.newSlot().slot()))

@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 
 import io.slotkeeper.connect.ConnectorClient;
 import io.slotkeeper.connect.ConnectorHandovers;
+import io.slotkeeper.connect.Handover;
 import io.slotkeeper.connect.ConnectorLifecycle;
 import io.slotkeeper.connect.HandoverLog;
 import io.slotkeeper.fleet.Node;
@@ -66,7 +67,7 @@ public class SlotService {
 		return create(target, target.node(node), spec, null);
 	}
 
-	private SlotView create(Target target, Node where, SlotSpec spec, ConnectorHandovers.Handover handover) {
+	private SlotView create(Target target, Node where, SlotSpec spec, Handover handover) {
 		return ChangeRunner.apply(where, SlotPlanners.creating(target, where, spec, handover),
 				(connection, before) -> SlotView.of(where.name(), SlotRepository.require(connection, where, spec.name())));
 	}
@@ -153,7 +154,7 @@ public class SlotService {
 	 */
 	public RecreateResult recreate(Target target, String node, String slot, boolean force, String ifMatch) {
 		Node where = target.node(node);
-		ConnectorHandovers.Handover handover = this.followUp.plan(target, slot);
+		Handover handover = this.followUp.plan(target, slot);
 		RecreateResult recreated = ChangeRunner.apply(where,
 				SlotPlanners.recreating(target, where, slot, force, ifMatch, handover),
 				(connection, before) -> RecreateResult
@@ -174,7 +175,7 @@ public class SlotService {
 		SlotSpec spec = (lastSeen != null) ? new SlotSpec(slot, !"physical".equals(lastSeen.slotType()),
 				lastSeen.plugin(), Boolean.TRUE.equals(lastSeen.twoPhase()), Boolean.TRUE.equals(lastSeen.failover()))
 				: new SlotSpec(slot, true, "pgoutput", false, false);
-		ConnectorHandovers.Handover handover = this.followUp.plan(target, slot);
+		Handover handover = this.followUp.plan(target, slot);
 		SlotView created = create(target, target.primary(), spec, handover);
 		return this.followUp.finish(target, target.primary(), RecreateResult.ofMissing(slot, lastSeen, created),
 				handover);

@@ -1,0 +1,87 @@
+package io.slotkeeper.connect;
+
+import java.util.List;
+import java.util.Map;
+
+import io.slotkeeper.config.ConnectorOffsets;
+import io.slotkeeper.config.ConnectorProperties;
+
+/**
+ * One recreate's handover of its connector: {@link #stop()} runs before the drop, under the change lock, and
+ * records what it could do.
+ */
+public final class Handover {
+
+	private static final String NO_OFFSETS_API = "Kafka Connect has no offsets API (3.6+ needed) or refused it, so the"
+			+ " connector was only restarted: a Debezium task whose offset predates the new slot fails with \"no longer"
+			+ " available on the server\"; reset its offsets by hand or start it with a snapshot mode";
+
+	private final ConnectorLifecycle lifecycle;
+
+	private final ConnectorProperties connector;
+
+	private volatile boolean stopped;
+
+	private volatile List<Map<String, Object>> offsetsBefore;
+
+	private volatile String warning;
+
+	Handover(ConnectorProperties connector, ConnectorLifecycle lifecycle) {
+		this.connector = connector;
+		this.lifecycle = lifecycle;
+	}
+
+	ConnectorProperties connector() {
+		return this.connector;
+	}
+
+	boolean stopped() {
+		return this.stopped;
+	}
+
+	List<Map<String, Object>> offsetsBefore() {
+		return this.offsetsBefore;
+	}
+
+	String warning() {
+		return this.warning;
+	}
+
+	/**
+	 * What the handover does, for a dry run.
+	 * @return the steps before the drop and after the create
+	 */
+	public List<String> describe() {
+		String name = this.connector.name();
+		return switch (this.connector.offsets()) {
+			case LEAVE -> List.of("then restart connector " + name + " and its failed tasks");
+			case ALIGN -> List.of("stop connector " + name + " and read its offsets", "then set the offsets of "
+					+ name + " to the new slot's confirmed position, resume it and wait until it runs");
+			case RESET -> List.of("stop connector " + name + " and read its offsets",
+					"then delete the offsets of " + name + ", resume it and wait until it runs");
+		};
+	}
+
+	/**
+	 * Reads the connector's offsets and stops it, unless its offsets are left alone. Never throws: what fails is
+	 * kept as the warning, and the connector is then restarted after the create instead.
+	 */
+	public void stop() {
+		if (this.connector.offsets() == ConnectorOffsets.LEAVE) {
+			return;
+		}
+		ConnectorLifecycle.Answer before = this.lifecycle.offsets(this.connector);
+		if (!before.ok()) {
+			this.warning = NO_OFFSETS_API + " (" + before.error() + ")";
+			return;
+		}
+		this.offsetsBefore = (ConnectorHandovers.entries(before.body()) != null) ? ConnectorHandovers.entries(before.body()) : List.of();
+		ConnectorLifecycle.Answer stop = this.lifecycle.stop(this.connector);
+		if (!stop.ok()) {
+			this.warning = NO_OFFSETS_API + " (stop: " + stop.error() + ")";
+			return;
+		}
+		this.stopped = true;
+	}
+
+}
