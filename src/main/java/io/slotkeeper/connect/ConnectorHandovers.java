@@ -70,6 +70,19 @@ public final class ConnectorHandovers {
 		return done;
 	}
 
+	/**
+	 * After a recreate that failed: resumes a connector the handover stopped, its offsets untouched.
+	 * @param handover the handover
+	 */
+	public void abandon(Handover handover) {
+		if (handover.stopped()) {
+			ConnectorLifecycle.Answer resume = this.lifecycle.resume(handover.connector());
+			logger.warn("The recreate of the slot of connector '{}' failed after the connector was stopped: {}",
+					handover.connector().name(), resume.ok() ? "it was resumed as it was"
+							: "resuming it failed too (" + resume.error() + "): resume it by hand");
+		}
+	}
+
 	private ConnectorHandover handOver(Handover handover, String newLsn) {
 		ConnectorProperties connector = handover.connector();
 		if (!handover.stopped()) {

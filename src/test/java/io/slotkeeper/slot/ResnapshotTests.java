@@ -4,6 +4,7 @@ import java.util.List;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -13,6 +14,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code execute-snapshot} row in Debezium's signal table with the tables from the connector's configuration; on
  * demand with a dry run; and each thing that can be missing said, without undoing the recreate.
  */
+@Tag("pg-compat")
 class ResnapshotTests extends SlotApiTestSupport {
 
 	private static final String CONFIG = "{\"topic.prefix\":\"shop\",\"signal.data.collection\":\"public.debezium_signal\","

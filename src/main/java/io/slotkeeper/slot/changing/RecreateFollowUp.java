@@ -35,6 +35,22 @@ final class RecreateFollowUp {
 		return target.connectorOf(slot).map(this.handovers::plan).orElse(null);
 	}
 
+	/**
+	 * Runs the change; when it fails after the connector was stopped, resumes the connector as it was, so that a
+	 * failed recreate never leaves a pipeline stopped.
+	 */
+	<T> T guarded(Handover handover, java.util.function.Supplier<T> change) {
+		try {
+			return change.get();
+		}
+		catch (RuntimeException ex) {
+			if (handover != null) {
+				this.handovers.abandon(handover);
+			}
+			throw ex;
+		}
+	}
+
 	RecreateResult finish(Target target, Node node, RecreateResult recreated, Handover handover) {
 		Counter.builder("slotkeeper.slot.recreations")
 			.description("Slots dropped and created again by slot-keeper")

@@ -155,10 +155,10 @@ public class SlotService {
 	public RecreateResult recreate(Target target, String node, String slot, boolean force, String ifMatch) {
 		Node where = target.node(node);
 		Handover handover = this.followUp.plan(target, slot);
-		RecreateResult recreated = ChangeRunner.apply(where,
+		RecreateResult recreated = this.followUp.guarded(handover, () -> ChangeRunner.apply(where,
 				SlotPlanners.recreating(target, where, slot, force, ifMatch, handover),
-				(connection, before) -> RecreateResult
-			.of(where.name(), before, SlotRepository.require(connection, where, slot)));
+				(connection, before) -> RecreateResult.of(where.name(), before,
+						SlotRepository.require(connection, where, slot))));
 		return this.followUp.finish(target, where, recreated, handover);
 	}
 
@@ -176,7 +176,7 @@ public class SlotService {
 				lastSeen.plugin(), Boolean.TRUE.equals(lastSeen.twoPhase()), Boolean.TRUE.equals(lastSeen.failover()))
 				: new SlotSpec(slot, true, "pgoutput", false, false);
 		Handover handover = this.followUp.plan(target, slot);
-		SlotView created = create(target, target.primary(), spec, handover);
+		SlotView created = this.followUp.guarded(handover, () -> create(target, target.primary(), spec, handover));
 		return this.followUp.finish(target, target.primary(), RecreateResult.ofMissing(slot, lastSeen, created),
 				handover);
 	}
