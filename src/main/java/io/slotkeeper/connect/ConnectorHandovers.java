@@ -57,11 +57,12 @@ public final class ConnectorHandovers {
 	/**
 	 * After the slot was created again: align or reset the offsets, resume, and wait until it runs; or restart.
 	 * @param handover the handover, stopped or not
-	 * @param newLsn the new slot's confirmed position
+	 * @param newPosition the new slot's confirmed position as a byte position (Debezium's {@code lsn}), {@code null}
+	 * when it has none
 	 * @return what became of the connector; failures are reported, never thrown
 	 */
-	public ConnectorHandover complete(Handover handover, String newLsn) {
-		ConnectorHandover done = handOver(handover, newLsn);
+	public ConnectorHandover complete(Handover handover, Long newPosition) {
+		ConnectorHandover done = handOver(handover, newPosition);
 		this.log.record(done);
 		if (!done.running()) {
 			logger.warn("Connector '{}' is not running after its slot was recreated: {}", done.connector(),
@@ -83,7 +84,7 @@ public final class ConnectorHandovers {
 		}
 	}
 
-	private ConnectorHandover handOver(Handover handover, String newLsn) {
+	private ConnectorHandover handOver(Handover handover, Long newPosition) {
 		ConnectorProperties connector = handover.connector();
 		if (!handover.stopped()) {
 			ConnectorOutcome restart = this.connectors.restart(connector);
@@ -98,7 +99,7 @@ public final class ConnectorHandovers {
 		String warning = null;
 		awaitState(connector, "STOPPED");
 		ConnectorLifecycle.Answer change = (connector.offsets() == ConnectorOffsets.ALIGN)
-				? align(handover, newLsn) : this.lifecycle.resetOffsets(connector);
+				? align(handover, newPosition) : this.lifecycle.resetOffsets(connector);
 		if (change != null && !change.ok()) {
 			warning = "offsets not changed: " + change.error() + "; the connector may fail to stream";
 		}
@@ -112,7 +113,10 @@ public final class ConnectorHandovers {
 				handover.offsetsBefore(), after, state, warning);
 	}
 
-	private ConnectorLifecycle.Answer align(Handover handover, String newLsn) {
+	private ConnectorLifecycle.Answer align(Handover handover, Long lsn) {
+		if (lsn == null) {
+			return new ConnectorLifecycle.Answer(null, null, "the new slot has no position to align to");
+		}
 		List<Map<String, Object>> partitions = new ArrayList<>();
 		handover.offsetsBefore().forEach((entry) -> partitions.add(asMap(entry.get("partition"))));
 		if (partitions.isEmpty()) {
@@ -123,7 +127,6 @@ public final class ConnectorHandovers {
 			}
 			partitions.add(Map.of("server", prefix));
 		}
-		long lsn = io.slotkeeper.fleet.Lsn.parse(newLsn);
 		long micros = ChronoUnit.MICROS.between(Instant.EPOCH, Instant.now());
 		List<Map<String, Object>> offsets = partitions.stream()
 			.map((partition) -> Map.<String, Object>of("partition", partition, "offset",

@@ -36,7 +36,7 @@ class ConnectorHandoversTests {
 		Handover handover = this.handovers.plan(ConnectorClientTests.connector(this.connect.url()));
 		handover.stop();
 		assertThat(this.connect.stopped()).isTrue();
-		ConnectorHandover done = this.handovers.complete(handover, "0/1000");
+		ConnectorHandover done = this.handovers.complete(handover, 4096L);
 		assertThat(done.method()).isEqualTo("align");
 		assertThat(done.running()).isTrue();
 		assertThat(done.warning()).isNull();
@@ -54,7 +54,7 @@ class ConnectorHandoversTests {
 		this.connect.config("{\"topic.prefix\":\"shop\"}");
 		Handover handover = this.handovers.plan(ConnectorClientTests.connector(this.connect.url()));
 		handover.stop();
-		assertThat(this.handovers.complete(handover, "0/10").running()).isTrue();
+		assertThat(this.handovers.complete(handover, 16L).running()).isTrue();
 		assertThat(this.connect.offsets()).contains("\"partition\":{\"server\":\"shop\"}", "\"lsn\":16");
 	}
 
@@ -64,7 +64,7 @@ class ConnectorHandoversTests {
 		Handover handover = this.handovers.plan(ConnectorClientTests.connector(this.connect.url(),
 				"offsets", "reset"));
 		handover.stop();
-		ConnectorHandover done = this.handovers.complete(handover, "0/1000");
+		ConnectorHandover done = this.handovers.complete(handover, 4096L);
 		assertThat(done.method()).isEqualTo("reset");
 		assertThat(this.connect.offsets()).isEqualTo("[]");
 		assertThat(this.connect.changes()).extracting(ConnectStub.Request::method).containsExactly("PUT", "DELETE",
@@ -77,7 +77,7 @@ class ConnectorHandoversTests {
 		Handover handover = this.handovers.plan(ConnectorClientTests.connector(this.connect.url(),
 				"offsets", "leave"));
 		handover.stop();
-		ConnectorHandover done = this.handovers.complete(handover, "0/1000");
+		ConnectorHandover done = this.handovers.complete(handover, 4096L);
 		assertThat(done.method()).isEqualTo("restart");
 		assertThat(done.warning()).isNull();
 		assertThat(this.connect.changes()).extracting(ConnectStub.Request::path)
@@ -92,7 +92,7 @@ class ConnectorHandoversTests {
 		handover.stop();
 		this.connect.status("{\"name\":\"x\",\"connector\":{\"state\":\"RUNNING\"},\"tasks\":[{\"id\":0,\"state\":"
 				+ "\"FAILED\",\"trace\":\"io.debezium.DebeziumException: no longer available on the server\\n\\tat x\"}]}");
-		ConnectorHandover done = this.handovers.complete(handover, "0/1000");
+		ConnectorHandover done = this.handovers.complete(handover, 4096L);
 		assertThat(this.connect.requests()).filteredOn((request) -> request.path().endsWith("/status"))
 			.as("the failed task ends the wait at its first status read after the resume").hasSizeLessThanOrEqualTo(2);
 		assertThat(done.running()).isFalse();

@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 
 import io.slotkeeper.connect.ConnectorHandovers;
 import io.slotkeeper.connect.Handover;
+import io.slotkeeper.fleet.Lsn;
 import io.slotkeeper.fleet.Node;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.slot.reading.SlotTags;
@@ -59,9 +60,10 @@ final class RecreateFollowUp {
 			.increment();
 		RecreateResult handedOver = recreated;
 		if (handover != null) {
-			String lsn = recreated.newSlot().slot().confirmedFlushLsn();
-			handedOver = recreated.withConnector(this.handovers.complete(handover,
-					(lsn != null) ? lsn : recreated.newSlot().slot().restartLsn()));
+			String lsn = (recreated.newSlot().slot().confirmedFlushLsn() != null)
+					? recreated.newSlot().slot().confirmedFlushLsn() : recreated.newSlot().slot().restartLsn();
+			handedOver = recreated
+				.withConnector(this.handovers.complete(handover, (lsn != null) ? Lsn.parse(lsn) : null));
 		}
 		boolean running = handedOver.connector() == null || handedOver.connector().running();
 		return handedOver.withResnapshot(this.resnapshots.afterRecreate(target,
