@@ -29,7 +29,7 @@ public class NodeConnector {
 
 	// The socket timeout must outlast the server's statement timeout, so that the server's clear 57014 wins
 	// whenever the server still answers.
-	private static final Duration SOCKET_MARGIN = Duration.ofSeconds(2);
+	static final Duration SOCKET_MARGIN = Duration.ofSeconds(2);
 
 	private static final String SESSION_SETUP = "SELECT set_config('statement_timeout', ?, false),"
 			+ " set_config('lock_timeout', ?, false), set_config('idle_in_transaction_session_timeout', ?, false),"
@@ -73,25 +73,11 @@ public class NodeConnector {
 	 */
 	public NodeSession open(Node node, Duration idleSessionTimeout) throws SQLException {
 		ConnectionProperties timeouts = node.connectionProperties();
-		Properties properties = new Properties();
-		if (node.username() != null) {
-			PGProperty.USER.set(properties, node.username());
-		}
-		if (node.password() != null) {
-			PGProperty.PASSWORD.set(properties, node.password().reveal());
-		}
-		PGProperty.APPLICATION_NAME.set(properties, APPLICATION_NAME);
-		int connectSeconds = wholeSeconds(timeouts.connectTimeout());
-		PGProperty.CONNECT_TIMEOUT.set(properties, connectSeconds);
+		Properties properties = login(node);
 		// Until the session is set up only the handshake runs, so the connect timeout bounds every read.
-		PGProperty.SOCKET_TIMEOUT.set(properties, connectSeconds);
+		PGProperty.SOCKET_TIMEOUT.set(properties, wholeSeconds(timeouts.connectTimeout()));
 		PGProperty.TCP_KEEP_ALIVE.set(properties, true);
-		// DriverManager would put the URL, which may hold credentials, into its "no suitable driver" message.
-		Connection connection = this.driver.connect(node.url(), properties);
-		if (connection == null) {
-			throw new SQLNonTransientConnectionException("the URL of " + node.describe() + " is not a PgJDBC URL",
-					"08001");
-		}
+		Connection connection = connect(this.driver, node, properties);
 		try {
 			ServerVersion version = setUpSession(connection, node, timeouts.statementTimeout());
 			if (idleSessionTimeout != null) {
@@ -154,7 +140,31 @@ public class NodeConnector {
 		}
 	}
 
-	private static int wholeSeconds(Duration duration) {
+	// What every session to a node logs in with: its role and password, application_name and the connect timeout.
+	static Properties login(Node node) {
+		Properties properties = new Properties();
+		if (node.username() != null) {
+			PGProperty.USER.set(properties, node.username());
+		}
+		if (node.password() != null) {
+			PGProperty.PASSWORD.set(properties, node.password().reveal());
+		}
+		PGProperty.APPLICATION_NAME.set(properties, APPLICATION_NAME);
+		PGProperty.CONNECT_TIMEOUT.set(properties, wholeSeconds(node.connectionProperties().connectTimeout()));
+		return properties;
+	}
+
+	// DriverManager would put the URL, which may hold credentials, into its "no suitable driver" message.
+	static Connection connect(Driver driver, Node node, Properties properties) throws SQLException {
+		Connection connection = driver.connect(node.url(), properties);
+		if (connection == null) {
+			throw new SQLNonTransientConnectionException("the URL of " + node.describe() + " is not a PgJDBC URL",
+					"08001");
+		}
+		return connection;
+	}
+
+	static int wholeSeconds(Duration duration) {
 		long seconds = duration.toSeconds() + (duration.toNanosPart() > 0 ? 1 : 0);
 		return Math.toIntExact(Math.max(1, seconds));
 	}

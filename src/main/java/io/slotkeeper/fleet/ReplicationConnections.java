@@ -2,7 +2,6 @@ package io.slotkeeper.fleet;
 
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.SQLNonTransientConnectionException;
 import java.util.Properties;
 
 import org.postgresql.Driver;
@@ -17,8 +16,6 @@ public final class ReplicationConnections {
 
 	private static final Driver DRIVER = new Driver();
 
-	private static final long SOCKET_MARGIN_SECONDS = 2;
-
 	private ReplicationConnections() {
 	}
 
@@ -29,27 +26,13 @@ public final class ReplicationConnections {
 	 * @throws SQLException when the node cannot be reached or refuses (a role without REPLICATION is refused)
 	 */
 	public static Connection open(Node node) throws SQLException {
-		Properties properties = new Properties();
-		if (node.username() != null) {
-			PGProperty.USER.set(properties, node.username());
-		}
-		if (node.password() != null) {
-			PGProperty.PASSWORD.set(properties, node.password().reveal());
-		}
-		PGProperty.APPLICATION_NAME.set(properties, NodeConnector.APPLICATION_NAME);
+		Properties properties = NodeConnector.login(node);
 		PGProperty.REPLICATION.set(properties, "database");
 		PGProperty.PREFER_QUERY_MODE.set(properties, "simple");
 		PGProperty.ASSUME_MIN_SERVER_VERSION.set(properties, "10");
-		PGProperty.CONNECT_TIMEOUT.set(properties,
-				Math.toIntExact(Math.max(1, node.connectionProperties().connectTimeout().toSeconds())));
-		PGProperty.SOCKET_TIMEOUT.set(properties,
-				Math.toIntExact(node.connectionProperties().statementTimeout().toSeconds() + SOCKET_MARGIN_SECONDS));
-		Connection connection = DRIVER.connect(node.url(), properties);
-		if (connection == null) {
-			throw new SQLNonTransientConnectionException("the URL of " + node.describe() + " is not a PgJDBC URL",
-					"08001");
-		}
-		return connection;
+		PGProperty.SOCKET_TIMEOUT.set(properties, NodeConnector.wholeSeconds(
+				node.connectionProperties().statementTimeout().plus(NodeConnector.SOCKET_MARGIN)));
+		return NodeConnector.connect(DRIVER, node, properties);
 	}
 
 }
