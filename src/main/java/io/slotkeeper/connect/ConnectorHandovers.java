@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -103,7 +102,7 @@ public final class ConnectorHandovers {
 		if (change != null && !change.ok()) {
 			warning = "offsets not changed: " + change.error() + "; the connector may fail to stream";
 		}
-		List<Map<String, Object>> after = entries(this.lifecycle.offsets(connector).body());
+		List<Map<String, Object>> after = this.lifecycle.storedOffsets(connector);
 		ConnectorLifecycle.Answer resume = this.lifecycle.resume(connector);
 		if (!resume.ok()) {
 			warning = ((warning != null) ? warning + "; " : "") + "resume failed: " + resume.error();
@@ -118,9 +117,9 @@ public final class ConnectorHandovers {
 			return new ConnectorLifecycle.Answer(null, null, "the new slot has no position to align to");
 		}
 		List<Map<String, Object>> partitions = new ArrayList<>();
-		handover.offsetsBefore().forEach((entry) -> partitions.add(asMap(entry.get("partition"))));
+		handover.offsetsBefore().forEach((entry) -> partitions.add(ConnectorLifecycle.asMap(entry.get("partition"))));
 		if (partitions.isEmpty()) {
-			Object prefix = asMap(this.lifecycle.config(handover.connector()).body()).get("topic.prefix");
+			Object prefix = this.lifecycle.config(handover.connector()).object().get("topic.prefix");
 			if (prefix == null) {
 				return new ConnectorLifecycle.Answer(null, null, "it has no stored offsets and no topic.prefix to name"
 						+ " its partition");
@@ -148,22 +147,11 @@ public final class ConnectorHandovers {
 	// Bounded by running-timeout: a connector that never gets there is reported with the state it was in.
 	private ConnectorStatus await(ConnectorProperties connector, java.util.function.Predicate<ConnectorStatus> done) {
 		Instant deadline = Instant.now().plus(connector.runningTimeout());
-		ConnectorStatus status = this.lifecycle.status(connector);
+		ConnectorStatus status = this.connectors.status(connector);
 		while (!done.test(status) && Instant.now().isBefore(deadline) && ConnectorClient.pause(CHECK_EVERY)) {
-			status = this.lifecycle.status(connector);
+			status = this.connectors.status(connector);
 		}
 		return status;
-	}
-
-	@SuppressWarnings("unchecked")
-	private static Map<String, Object> asMap(Object json) {
-		return (json instanceof Map<?, ?> map) ? new LinkedHashMap<>((Map<String, Object>) map) : Map.of();
-	}
-
-	@SuppressWarnings("unchecked")
-	static List<Map<String, Object>> entries(Object offsetsBody) {
-		Object list = asMap(offsetsBody).get("offsets");
-		return (list instanceof List<?> entries) ? entries.stream().map(ConnectorHandovers::asMap).toList() : null;
 	}
 
 }

@@ -1,5 +1,7 @@
 package io.slotkeeper.connect;
 
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
@@ -42,9 +44,9 @@ public final class ConnectorLifecycle {
 	 * @param connector the connector
 	 * @return the entries ({@code partition}, {@code offset}), {@code null} when Kafka Connect did not list them
 	 */
-	public java.util.List<Map<String, Object>> storedOffsets(ConnectorProperties connector) {
+	public List<Map<String, Object>> storedOffsets(ConnectorProperties connector) {
 		Answer answer = offsets(connector);
-		return answer.ok() ? ConnectorHandovers.entries(answer.body()) : null;
+		return answer.ok() ? entries(answer.body()) : null;
 	}
 
 	Answer alterOffsets(ConnectorProperties connector, Map<String, Object> offsets) {
@@ -65,8 +67,15 @@ public final class ConnectorLifecycle {
 		return call(connector, (client) -> client.get().uri("/connectors/{name}/config", connector.name()));
 	}
 
-	ConnectorStatus status(ConnectorProperties connector) {
-		return this.connectors.status(connector);
+	@SuppressWarnings("unchecked")
+	static Map<String, Object> asMap(Object json) {
+		return (json instanceof Map<?, ?> map) ? new LinkedHashMap<>((Map<String, Object>) map) : Map.of();
+	}
+
+	@SuppressWarnings("unchecked")
+	static List<Map<String, Object>> entries(Object offsetsBody) {
+		Object list = asMap(offsetsBody).get("offsets");
+		return (list instanceof List<?> entries) ? entries.stream().map(ConnectorLifecycle::asMap).toList() : null;
 	}
 
 	private Answer call(ConnectorProperties connector, Function<RestClient, RestClient.RequestHeadersSpec<?>> request) {
@@ -98,6 +107,14 @@ public final class ConnectorLifecycle {
 		 */
 		public boolean ok() {
 			return this.error == null;
+		}
+
+		/**
+		 * The body as a JSON object.
+		 * @return its members, empty when the body is none or not an object
+		 */
+		public Map<String, Object> object() {
+			return asMap(this.body);
 		}
 
 		// Connect before 3.6 has no such resource: its REST server answers 404 (no route) or 405 (wrong method).

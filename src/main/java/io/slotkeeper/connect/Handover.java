@@ -75,7 +75,8 @@ public final class Handover {
 			this.warning = NO_OFFSETS_API + " (" + before.error() + ")";
 			return;
 		}
-		this.offsetsBefore = (ConnectorHandovers.entries(before.body()) != null) ? ConnectorHandovers.entries(before.body()) : List.of();
+		List<Map<String, Object>> listed = ConnectorLifecycle.entries(before.body());
+		this.offsetsBefore = (listed != null) ? listed : List.of();
 		ConnectorLifecycle.Answer stop = this.lifecycle.stop(this.connector);
 		if (!stop.ok()) {
 			this.warning = NO_OFFSETS_API + " (stop: " + stop.error() + ")";

@@ -79,11 +79,9 @@ public final class Resnapshots {
 		Signal signal = plan(target, slot);
 		String id = UUID.randomUUID().toString();
 		target.primary().withConnection((connection) -> {
-			try (PreparedStatement check = connection.prepareStatement("SELECT to_regclass(?) IS NOT NULL,"
-					+ " to_regclass(?) IS NOT NULL AND has_table_privilege(to_regclass(?), 'INSERT')")) {
-				for (int i = 1; i <= 3; i++) {
-					check.setString(i, signal.table());
-				}
+			try (PreparedStatement check = connection.prepareStatement("SELECT t IS NOT NULL, t IS NOT NULL AND"
+					+ " has_table_privilege(t, 'INSERT') FROM (SELECT to_regclass(?) AS t) AS signal_table")) {
+				check.setString(1, signal.table());
 				try (ResultSet result = check.executeQuery()) {
 					result.next();
 					if (!result.getBoolean(1)) {
@@ -148,9 +146,7 @@ public final class Resnapshots {
 		if (!answer.ok()) {
 			throw unsupported(target, slot, "the connector's configuration could not be read: " + answer.error());
 		}
-		@SuppressWarnings("unchecked")
-		Map<String, Object> config = (answer.body() instanceof Map<?, ?> map) ? (Map<String, Object>) map : Map.of();
-		return config;
+		return answer.object();
 	}
 
 	private static List<String> included(String list, Target target, String slot) {
