@@ -60,8 +60,7 @@ final class RecreateFollowUp {
 			.increment();
 		RecreateResult handedOver = recreated;
 		if (handover != null) {
-			String lsn = (recreated.newSlot().slot().confirmedFlushLsn() != null)
-					? recreated.newSlot().slot().confirmedFlushLsn() : recreated.newSlot().slot().restartLsn();
+			String lsn = recreated.skipped().toLsn();
 			handedOver = recreated
 				.withConnector(this.handovers.complete(handover, (lsn != null) ? Lsn.parse(lsn) : null));
 		}

@@ -21,8 +21,8 @@ public record RecreateResult(SlotView oldSlot, SlotView newSlot, SkippedRange sk
 		Resnapshots.Resnapshot resnapshot) {
 
 	static RecreateResult of(String node, ReplicationSlot old, ReplicationSlot created) {
-		String from = old.logical() ? old.confirmedFlushLsn() : old.restartLsn();
-		String to = created.logical() ? created.confirmedFlushLsn() : created.restartLsn();
+		String from = position(old);
+		String to = position(created);
 		return new RecreateResult(SlotView.of(node, old), SlotView.of(node, created),
 				new SkippedRange(from, to, Lsn.distance(from, to), null), null, null);
 	}
@@ -33,7 +33,12 @@ public record RecreateResult(SlotView oldSlot, SlotView newSlot, SkippedRange sk
 				+ ((lastSeen != null) ? " (" + lastSeen.server() + ", timeline " + lastSeen.timeline() + ")"
 						: ": none was seen since slot-keeper started");
 		return new RecreateResult((lastSeen != null) ? SlotView.missing(created.node(), slot, lastSeen) : null, created,
-				new SkippedRange(from, created.slot().confirmedFlushLsn(), null, note), null, null);
+				new SkippedRange(from, position(created.slot()), null, note), null, null);
+	}
+
+	// Where a consumer is, or starts: a logical slot's confirmed flush LSN, a physical slot's restart LSN.
+	private static String position(ReplicationSlot slot) {
+		return slot.logical() ? slot.confirmedFlushLsn() : slot.restartLsn();
 	}
 
 	RecreateResult withConnector(ConnectorHandover outcome) {
