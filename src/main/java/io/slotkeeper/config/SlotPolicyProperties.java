@@ -25,7 +25,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * the slots health DOWN and says why
  */
 public record SlotPolicyProperties(
-		@NotBlank @Pattern(regexp = "^[a-z0-9_]{1,63}$",
+		@NotBlank @Pattern(regexp = SlotPolicyProperties.NAME_PATTERN,
 				message = "must be 1 to 63 lower-case letters, digits and underscores") String name,
 		@Valid ConnectorProperties connector,
 		@NotNull @DefaultValue("alert") OnLost onLost,
@@ -33,5 +33,10 @@ public record SlotPolicyProperties(
 		@NotNull @DefaultValue("alert") OnOrphan onOrphan,
 		@Valid @NotNull @DefaultValue ResnapshotProperties resnapshot,
 		@Min(1) @DefaultValue("2") int maxRecreationsPerHour) {
+
+	/**
+	 * What a slot's name may be, everywhere slot-keeper takes one: 1 to 63 lower-case letters, digits and underscores.
+	 */
+	public static final String NAME_PATTERN = "^[a-z0-9_]{1,63}$";
 
 }

@@ -2,6 +2,8 @@ package io.slotkeeper.fleet;
 
 import java.util.regex.Pattern;
 
+import io.slotkeeper.config.SlotPolicyProperties;
+
 /**
  * Quotes validated SQL identifiers. Values are always bound as parameters; identifiers cannot be, so they are
  * checked against a strict pattern first and then quoted.
@@ -10,7 +12,7 @@ public final class SqlIdentifiers {
 
 	private static final Pattern PART = Pattern.compile("^[a-z_][a-z0-9_]{0,62}$");
 
-	private static final Pattern SLOT = Pattern.compile("^[a-z0-9_]{1,63}$");
+	private static final Pattern SLOT = Pattern.compile(SlotPolicyProperties.NAME_PATTERN);
 
 	private SqlIdentifiers() {
 	}

@@ -27,6 +27,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 import io.slotkeeper.audit.Auditor;
+import io.slotkeeper.config.SlotPolicyProperties;
 import io.slotkeeper.config.TargetProperties;
 import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.slot.changing.RecreateResult;
@@ -46,7 +47,7 @@ class SlotController {
 	/**
 	 * Slot and plugin names: checked before anything runs, then bound as parameters.
 	 */
-	static final String NAME = "^[a-z0-9_]{1,63}$";
+	static final String NAME = SlotPolicyProperties.NAME_PATTERN;
 
 	private static final String NODE = TargetProperties.NAME_PATTERN;
 
