@@ -34,8 +34,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param unhealthyAfter consecutive failures after which the target's health is DOWN
  * @param ackIntervals intervals within which a consumer's confirmed position must pass a heartbeat for the slot to
  * count as acknowledging heartbeats
- * @param standbySnapshot after each heartbeat also call {@code pg_log_standby_snapshot()} on the primary (PostgreSQL
- * 16+), so that logical slots on standbys can be created and advance promptly; needs superuser or an explicit GRANT
+ * @param standbySnapshot {@code auto}, {@code on} or {@code off}: order each heartbeat with a standby snapshot
+ * ({@code pg_log_standby_snapshot()}, PostgreSQL 16+): once the consumers confirmed the beat's record, a snapshot and
+ * a second record, so that an idle slot keeps about one interval of WAL instead of interval + 15 s, and standby slots
+ * can be created and advance promptly; needs superuser or an explicit GRANT ({@code auto} uses it where allowed)
  */
 @Consistent
 public record HeartbeatProperties(
@@ -51,7 +53,7 @@ public record HeartbeatProperties(
 		@NotNull @Valid @DefaultValue BackoffProperties backoff,
 		@Min(1) @DefaultValue("3") int unhealthyAfter,
 		@Min(1) @DefaultValue("3") int ackIntervals,
-		@DefaultValue("false") boolean standbySnapshot) implements CrossFieldChecked {
+		@NotNull @DefaultValue("auto") StandbySnapshotMode standbySnapshot) implements CrossFieldChecked {
 
 	/**
 	 * A table name: one or two lower-case SQL identifiers, quoted when used.

@@ -46,6 +46,7 @@ final class HeartbeatHealth {
 		putIfPresent(details, "serverVersion", status.serverVersion());
 		putIfPresent(details, "owner", status.owner());
 		putIfPresent(details, "standbySnapshot", status.standbySnapshot());
+		putIfPresent(details, "walFloor", status.walFloor());
 		return Health.status(new Status(status.health())).withDetails(details).build();
 	}
 

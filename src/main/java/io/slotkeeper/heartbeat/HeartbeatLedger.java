@@ -6,12 +6,14 @@ import java.time.Instant;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.util.backoff.BackOff;
 import org.springframework.util.backoff.BackOffExecution;
 
 import io.slotkeeper.config.HeartbeatProperties;
+import io.slotkeeper.config.StandbySnapshotMode;
 import io.slotkeeper.fleet.BeatLog;
 import io.slotkeeper.fleet.FailureDescription;
 import io.slotkeeper.fleet.ServerVersion;
@@ -94,12 +96,22 @@ final class HeartbeatLedger {
 		return new HeartbeatOutcome(null, now, took, failure, retry);
 	}
 
-	// A refusal is reported once (status, health, one log line) and the heartbeat goes on without the snapshot.
-	void standbySnapshot(String outcome) {
+	// A refusal is reported once (status, health, one log line) and the heartbeat goes on without the snapshot; asked
+	// for explicitly, that is a warning, while auto only tells which floor applies.
+	void standbySnapshot(String outcome, StandbySnapshotMode mode) {
+		if (outcome == null) {
+			return;
+		}
 		HeartbeatState before = this.state.getAndUpdate((current) -> current.standbySnapshot(outcome));
-		if (!outcome.equals(before.standbySnapshot()) && !StandbySnapshot.OK.equals(outcome)) {
-			LoggerFactory.getLogger(TargetHeartbeat.class)
-				.warn("Standby snapshot for target '{}' {}; heartbeats go on without it", this.target.name(), outcome);
+		if (!outcome.equals(before.standbySnapshot()) && !SnapshotOrder.OK.equals(outcome)) {
+			Logger logger = LoggerFactory.getLogger(TargetHeartbeat.class);
+			String line = "Standby snapshot for target '{}' {}; heartbeats go on without it";
+			if (mode == StandbySnapshotMode.ON) {
+				logger.warn(line, this.target.name(), outcome);
+			}
+			else {
+				logger.info(line, this.target.name(), outcome);
+			}
 		}
 	}
 

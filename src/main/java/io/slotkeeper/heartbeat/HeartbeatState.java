@@ -64,20 +64,20 @@ record HeartbeatState(Success lastSuccess, FailureDescription lastError, int con
 	 */
 	HeartbeatStatus assess(HeartbeatProperties heartbeat, Instant startedAt, Instant now, Facts facts) {
 		if (!heartbeat.enabled()) {
-			return toStatus("UNKNOWN", null, facts);
+			return toStatus("UNKNOWN", null, heartbeat, facts);
 		}
 		if (this.consecutiveFailures >= heartbeat.unhealthyAfter()) {
 			return toStatus("DOWN", this.consecutiveFailures + " consecutive failures (unhealthy-after is "
-					+ heartbeat.unhealthyAfter() + ")", facts);
+					+ heartbeat.unhealthyAfter() + ")", heartbeat, facts);
 		}
 		Duration stale = heartbeat.interval().multipliedBy(3);
 		Instant since = latest(latest((this.lastSuccess != null) ? this.lastSuccess.at() : null, this.lastStandbyAt),
 				startedAt);
 		if (Duration.between(since, now).compareTo(stale) > 0) {
 			return toStatus("DOWN", "no successful heartbeat for more than three intervals (" + stale.toMillis()
-					+ " ms)", facts);
+					+ " ms)", heartbeat, facts);
 		}
-		return toStatus("UP", null, facts);
+		return toStatus("UP", null, heartbeat, facts);
 	}
 
 	private static Instant latest(Instant one, Instant other) {
@@ -87,12 +87,12 @@ record HeartbeatState(Success lastSuccess, FailureDescription lastError, int con
 		return (other == null || one.isAfter(other)) ? one : other;
 	}
 
-	private HeartbeatStatus toStatus(String health, String reason, Facts facts) {
+	private HeartbeatStatus toStatus(String health, String reason, HeartbeatProperties heartbeat, Facts facts) {
 		Success last = (this.lastSuccess != null) ? this.lastSuccess : new Success(null, null, null);
 		return new HeartbeatStatus(health, reason, last.at(), last.lsn(), HeartbeatStatus.millis(last.took()),
 				this.lastError, this.consecutiveFailures, this.totals.emissions(), this.totals.failures(),
 				this.totals.connectionAttempts(), facts.serverVersion(), this.connected, facts.owner(),
-				this.standbySnapshot);
+				this.standbySnapshot, heartbeat.enabled() ? WalFloor.describe(heartbeat, this.standbySnapshot) : null);
 	}
 
 	/**

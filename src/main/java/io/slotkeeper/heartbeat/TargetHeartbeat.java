@@ -31,6 +31,8 @@ public class TargetHeartbeat implements RepeatingTasks.Task, AutoCloseable {
 
 	private final HeartbeatLedger ledger;
 
+	private final SnapshotOrder snapshots;
+
 	private final ReentrantLock lock = new ReentrantLock();
 
 	private boolean closed;
@@ -48,6 +50,7 @@ public class TargetHeartbeat implements RepeatingTasks.Task, AutoCloseable {
 		this.writer = HeartbeatWriter.of(this.settings);
 		this.session = new HeartbeatSession(target, connector, this.writer);
 		this.ledger = new HeartbeatLedger(target, registry, clock);
+		this.snapshots = new SnapshotOrder(this.settings);
 	}
 
 	/**
@@ -59,27 +62,14 @@ public class TargetHeartbeat implements RepeatingTasks.Task, AutoCloseable {
 	}
 
 	/**
-	 * When the first scheduled heartbeat should run: soon, spread a little so that many targets do not start at once.
+	 * When the first scheduled heartbeat should run: spread over the first interval (at most 10 s), so that many
+	 * targets do not connect at once.
 	 * @return the delay
 	 */
 	@Override
 	public Duration firstDelay() {
-		long spreadMillis = Math.min(this.settings.interval().toMillis(), 1000);
+		long spreadMillis = Math.min(this.settings.interval().toMillis(), 10_000);
 		return Duration.ofMillis(ThreadLocalRandom.current().nextLong(spreadMillis + 1));
-	}
-
-	/**
-	 * Runs one scheduled heartbeat, waiting for a manual one to finish first.
-	 * @return the outcome; failures are recorded, never thrown
-	 */
-	HeartbeatOutcome beat() {
-		this.lock.lock();
-		try {
-			return attempt(false);
-		}
-		finally {
-			this.lock.unlock();
-		}
 	}
 
 	/**
@@ -104,16 +94,34 @@ public class TargetHeartbeat implements RepeatingTasks.Task, AutoCloseable {
 	}
 
 	/**
-	 * Runs one scheduled heartbeat.
-	 * @return when the next one is due
+	 * Runs one scheduled heartbeat, or the standby snapshot that follows one once its consumers confirmed it.
+	 * @return when to run next
 	 */
 	@Override
 	public Duration run() {
-		return beat().nextAttemptIn();
+		this.lock.lock();
+		try {
+			if (this.snapshots.awaiting() && !this.closed) {
+				SnapshotOrder.Step step = this.snapshots.followUp(this.session.connection(), this.writer);
+				if (step.outcome() != null) {
+					this.ledger.standbySnapshot(step.outcome(), this.settings.standbySnapshot());
+				}
+				return step.next();
+			}
+			HeartbeatOutcome outcome = attempt(false);
+			return outcome.succeeded() ? this.snapshots.afterBeat(outcome.lsn(), outcome.nextAttemptIn())
+					: outcome.nextAttemptIn();
+		}
+		catch (Exception ex) {
+			return failed(ex, Duration.ZERO).nextAttemptIn();
+		}
+		finally {
+			this.lock.unlock();
+		}
 	}
 
 	/**
-	 * Records a failure that escaped {@link #beat()}, so that even an error keeps the schedule going.
+	 * Records a failure that escaped {@link #run()}, so that even an error keeps the schedule going.
 	 * @param failure what escaped
 	 * @return when to try again
 	 */
@@ -140,14 +148,13 @@ public class TargetHeartbeat implements RepeatingTasks.Task, AutoCloseable {
 				this.ledger.connecting();
 				this.session.open();
 				this.ledger.connected(true);
+				this.ledger.standbySnapshot(this.snapshots.opened(this.session.current()),
+						this.settings.standbySnapshot());
 			}
 			if (!this.session.claimOwnership() && !evenIfStandby) {
 				return this.ledger.standingBy(Duration.ofNanos(System.nanoTime() - start));
 			}
 			String lsn = this.writer.write(this.session.connection());
-			if (this.settings.standbySnapshot()) {
-				this.ledger.standbySnapshot(StandbySnapshot.log(this.session.current()));
-			}
 			return this.ledger.succeeded(lsn, Duration.ofNanos(System.nanoTime() - start));
 		}
 		catch (Exception ex) {
@@ -161,6 +168,7 @@ public class TargetHeartbeat implements RepeatingTasks.Task, AutoCloseable {
 	}
 
 	private void dropSession() {
+		this.snapshots.reset();
 		if (this.session.drop()) {
 			this.ledger.connected(false);
 		}

@@ -79,7 +79,7 @@ class HeartbeatFaultTests {
 						target("healthy", this.shared, this.shared.createDatabase(), "heartbeat.interval", "100ms"))) {
 			await().atMost(Duration.ofSeconds(10)).until(() -> engine.status("healthy").emissions() >= 1);
 			long healthyBefore = engine.status("healthy").emissions();
-			HeartbeatOutcome outcome = engine.target("hung").beat();
+			HeartbeatOutcome outcome = engine.target("hung").beatNow(Duration.ofSeconds(30));
 			long healthyBeats = engine.status("healthy").emissions() - healthyBefore;
 			assertThat(outcome.succeeded()).isFalse();
 			assertThat(outcome.duration()).isBetween(Duration.ofMillis(900), Duration.ofSeconds(3));
@@ -90,17 +90,17 @@ class HeartbeatFaultTests {
 	}
 
 	@Test
-	void serverFrozenMidSessionFailsWithinStatementTimeoutAndRecovers() {
+	void serverFrozenMidSessionFailsWithinStatementTimeoutAndRecovers() throws InterruptedException {
 		try (PostgresServer server = PostgresTestBed.dedicated(Map.of());
 				HeartbeatEngine engine = HeartbeatEngine.started(target("frozen", server, "postgres",
 						"heartbeat.enabled", "false", "connection.statement-timeout", "500ms",
 						"connection.connect-timeout", "1s"))) {
 			assumeTrue(server.supportsFaults(), "this backend cannot freeze servers");
-			assertThat(engine.target("frozen").beat().succeeded()).isTrue();
+			assertThat(engine.target("frozen").beatNow(Duration.ofSeconds(30)).succeeded()).isTrue();
 			HeartbeatOutcome outcome;
 			server.freeze();
 			try {
-				outcome = engine.target("frozen").beat();
+				outcome = engine.target("frozen").beatNow(Duration.ofSeconds(30));
 			}
 			finally {
 				server.thaw();
@@ -109,7 +109,7 @@ class HeartbeatFaultTests {
 			assertThat(outcome.duration()).as("500 ms statement timeout + 2 s client margin")
 				.isBetween(Duration.ofMillis(2000), Duration.ofMillis(4000));
 			assertThat(outcome.failure().sqlState()).startsWith("08");
-			assertThat(engine.target("frozen").beat().succeeded()).as("reconnects once the server answers").isTrue();
+			assertThat(engine.target("frozen").beatNow(Duration.ofSeconds(30)).succeeded()).as("reconnects once the server answers").isTrue();
 		}
 	}
 
@@ -169,7 +169,8 @@ class HeartbeatFaultTests {
 	void stopLetsTheHeartbeatInFlightFinishAndClosesSessions() {
 		String database = this.shared.createDatabase();
 		HeartbeatEngine engine = HeartbeatEngine.started(target("slow", this.shared, database, "heartbeat.mode",
-				"query", "heartbeat.query", "SELECT pg_sleep(0.5)", "heartbeat.interval", "10ms"));
+				"query", "heartbeat.query", "SELECT pg_sleep(0.5)", "heartbeat.interval", "10ms",
+				"heartbeat.standby-snapshot", "off"));
 		await().atMost(Duration.ofSeconds(10)).until(() -> engine.status("slow").emissions() >= 1);
 		await().atMost(Duration.ofSeconds(10)).until(() -> "active".equals(this.shared.queryForString(database,
 				"SELECT state FROM pg_stat_activity WHERE application_name = 'slot-keeper' AND datname = '" + database

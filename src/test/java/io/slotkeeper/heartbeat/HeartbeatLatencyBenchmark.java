@@ -29,7 +29,7 @@ class HeartbeatLatencyBenchmark {
 	@CsvSource(delimiter = '|', value = { "message transactional | message | true | ''",
 			"message non-transactional | message | false | ''", "table | table | true | ''",
 			"query | query | true | UPDATE beats SET n = n + 1" })
-	void heartbeatDurationOnLoopback(String label, String mode, String transactional, String query) {
+	void heartbeatDurationOnLoopback(String label, String mode, String transactional, String query) throws InterruptedException {
 		PostgresServer server = PostgresTestBed.shared();
 		String database = server.createDatabase();
 		server.execute(database, "CREATE TABLE beats (n int NOT NULL)", "INSERT INTO beats VALUES (0)");
@@ -39,11 +39,11 @@ class HeartbeatLatencyBenchmark {
 		try (HeartbeatEngine engine = HeartbeatEngine.started(target)) {
 			TargetHeartbeat heartbeat = engine.target("bench");
 			for (int i = 0; i < WARM_UP; i++) {
-				assertThat(heartbeat.beat().succeeded()).isTrue();
+				assertThat(heartbeat.beatNow(Duration.ofSeconds(30)).succeeded()).isTrue();
 			}
 			long[] micros = new long[BEATS];
 			for (int i = 0; i < BEATS; i++) {
-				HeartbeatOutcome outcome = heartbeat.beat();
+				HeartbeatOutcome outcome = heartbeat.beatNow(Duration.ofSeconds(30));
 				assertThat(outcome.succeeded()).isTrue();
 				micros[i] = outcome.duration().toNanos() / 1000;
 			}

@@ -47,7 +47,8 @@ class StandbySlotTests {
 							"heartbeat.interval", "200ms", "heartbeat.standby-snapshot", "true"))) {
 						await().atMost(Duration.ofSeconds(15))
 							.until(() -> Lsn.parse(confirmed(standby)) > Lsn.parse(before));
-						assertThat(engine.status("orders").standbySnapshot()).isEqualTo("ok");
+						await().atMost(Duration.ofSeconds(5))
+							.untilAsserted(() -> assertThat(engine.status("orders").standbySnapshot()).isEqualTo("ok"));
 					}
 				}
 			}

@@ -1,0 +1,172 @@
+package io.slotkeeper.heartbeat;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+
+import io.slotkeeper.config.HeartbeatProperties;
+import io.slotkeeper.config.StandbySnapshotMode;
+import io.slotkeeper.fleet.FailureDescription;
+import io.slotkeeper.fleet.NodeSession;
+import io.slotkeeper.fleet.StandbySnapshots;
+
+/**
+ * The heartbeat's standby snapshot, ordered so that the target's slots move to it within the beat. A slot's
+ * {@code restart_lsn} only moves to a running-transactions record decoded while no earlier one is pending, and a
+ * pending one is applied when the consumer confirms past it. So after the beat's record this waits (without holding
+ * a worker: each check is a run of its own) until every active logical slot of the database confirmed it, which
+ * applies whatever was pending; then it logs a snapshot, which becomes the pending candidate, and a second record,
+ * whose confirmation applies it. Callers hold the heartbeat's lock.
+ */
+final class SnapshotOrder {
+
+	static final String OK = "ok";
+
+	private static final Duration FIRST_CHECK = Duration.ofMillis(20);
+
+	private static final Duration LAST_CHECK = Duration.ofMillis(500);
+
+	private static final Duration LONGEST_WAIT = Duration.ofSeconds(10);
+
+	private final StandbySnapshotMode mode;
+
+	private final Duration wait;
+
+	private boolean usable;
+
+	private Pending pending;
+
+	SnapshotOrder(HeartbeatProperties settings) {
+		this.mode = settings.standbySnapshot();
+		Duration half = settings.interval().dividedBy(2);
+		this.wait = (half.compareTo(LONGEST_WAIT) < 0) ? half : LONGEST_WAIT;
+	}
+
+	/**
+	 * Decides for a new session whether its beats log snapshots.
+	 * @param session the new session on the primary
+	 * @return why this session's beats will not, for the operator; {@code null} when they will, or when off
+	 * @throws SQLException when the privilege check fails
+	 */
+	String opened(NodeSession session) throws SQLException {
+		this.pending = null;
+		this.usable = false;
+		if (this.mode == StandbySnapshotMode.OFF) {
+			return null;
+		}
+		if (session.version().major() < 16) {
+			return "not available: pg_log_standby_snapshot() needs PostgreSQL 16 or later, this server is "
+					+ session.version().text();
+		}
+		if (this.mode == StandbySnapshotMode.AUTO && !allowed(session.connection())) {
+			return "not allowed: this role may not execute pg_log_standby_snapshot(); GRANT EXECUTE ON FUNCTION"
+					+ " pg_log_standby_snapshot() TO <role> in this database to use it";
+		}
+		this.usable = true;
+		return null;
+	}
+
+	/**
+	 * What follows a beat written by the owner.
+	 * @param lsn the beat's record
+	 * @param rest the rest of the interval
+	 * @return when to run next: soon to check the consumers, or the rest of the interval
+	 */
+	Duration afterBeat(String lsn, Duration rest) {
+		if (!this.usable || lsn == null) {
+			return rest;
+		}
+		long now = System.nanoTime();
+		this.pending = new Pending(lsn, now + rest.toNanos(), now + Math.min(this.wait.toNanos(), rest.toNanos()),
+				FIRST_CHECK);
+		return FIRST_CHECK;
+	}
+
+	boolean awaiting() {
+		return this.pending != null;
+	}
+
+	void reset() {
+		this.pending = null;
+	}
+
+	/**
+	 * Checks the consumers and, once they confirmed the beat (or waited long enough), logs the snapshot and the
+	 * second record.
+	 * @param connection the heartbeat's session
+	 * @param writer writes the second record
+	 * @return when to run next, and what the snapshot came to ({@code null} while still waiting)
+	 * @throws SQLException when the session fails
+	 */
+	Step followUp(Connection connection, HeartbeatWriter writer) throws SQLException {
+		Pending current = this.pending;
+		long now = System.nanoTime();
+		if (now < current.giveUpAt() && !confirmed(connection, current.lsn())) {
+			this.pending = current.checkedAgain();
+			return new Step(Duration.ofNanos(Math.min(current.check().toNanos(), current.giveUpAt() - now)), null);
+		}
+		this.pending = null;
+		String outcome = log(connection);
+		if (OK.equals(outcome)) {
+			writer.write(connection);
+		}
+		return new Step(Duration.ofNanos(Math.max(0, current.nextBeatAt() - System.nanoTime())), outcome);
+	}
+
+	private static boolean allowed(Connection connection) throws SQLException {
+		return queryForBoolean(connection, "SELECT has_function_privilege('pg_log_standby_snapshot()', 'EXECUTE')",
+				null);
+	}
+
+	// Slots without a consumer confirm nothing, so only active ones are waited for.
+	private static boolean confirmed(Connection connection, String lsn) throws SQLException {
+		return queryForBoolean(connection, "SELECT count(*) = 0 FROM pg_replication_slots WHERE slot_type = 'logical'"
+				+ " AND active AND database = current_database()"
+				+ " AND (confirmed_flush_lsn IS NULL OR confirmed_flush_lsn < ?::pg_lsn)", lsn);
+	}
+
+	private static String log(Connection connection) {
+		try {
+			StandbySnapshots.log(connection);
+			return OK;
+		}
+		catch (SQLException ex) {
+			return "refused (SQLState " + ex.getSQLState() + "): " + FailureDescription.of(ex, Instant.now()).message()
+					+ "; GRANT EXECUTE ON FUNCTION pg_log_standby_snapshot() TO <role> in this database";
+		}
+	}
+
+	private static boolean queryForBoolean(Connection connection, String sql, String parameter) throws SQLException {
+		try (PreparedStatement statement = connection.prepareStatement(sql)) {
+			if (parameter != null) {
+				statement.setString(1, parameter);
+			}
+			try (ResultSet result = statement.executeQuery()) {
+				result.next();
+				return result.getBoolean(1);
+			}
+		}
+	}
+
+	/**
+	 * What a follow-up came to.
+	 * @param next when to run next
+	 * @param outcome {@code ok} or why the snapshot was refused; {@code null} while waiting for the consumers
+	 */
+	record Step(Duration next, String outcome) {
+	}
+
+	private record Pending(String lsn, long nextBeatAt, long giveUpAt, Duration check) {
+
+		Pending checkedAgain() {
+			Duration doubled = this.check.multipliedBy(2);
+			return new Pending(this.lsn, this.nextBeatAt, this.giveUpAt,
+					(doubled.compareTo(LAST_CHECK) < 0) ? doubled : LAST_CHECK);
+		}
+
+	}
+
+}
