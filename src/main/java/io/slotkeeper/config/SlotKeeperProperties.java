@@ -4,6 +4,7 @@ import java.util.List;
 
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Size;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.NestedConfigurationProperty;
@@ -16,6 +17,8 @@ import org.springframework.validation.annotation.Validated;
  *
  * @param targets the PostgreSQL primaries to keep; none is allowed (the service idles and says so)
  * @param api the admin API
+ * @param instanceId this instance's identity among the instances that share targets, which spreads their ownership
+ * (rendezvous hashing); empty for the host name (the pod's name on OpenShift) and process id, else a random one
  */
 @Validated
 @Consistent
@@ -25,7 +28,8 @@ import org.springframework.validation.annotation.Validated;
 @ConfigurationProperties(prefix = "slotkeeper", ignoreUnknownFields = true)
 public record SlotKeeperProperties(
 		@NotNull @DefaultValue List<@Valid TargetProperties> targets,
-		@NotNull @Valid @DefaultValue @NestedConfigurationProperty ApiProperties api) implements CrossFieldChecked {
+		@NotNull @Valid @DefaultValue @NestedConfigurationProperty ApiProperties api,
+		@NotNull @Size(max = 253) @DefaultValue("") String instanceId) implements CrossFieldChecked {
 
 	@Override
 	public List<Violation> violations() {

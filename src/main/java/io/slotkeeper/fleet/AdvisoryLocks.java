@@ -1,9 +1,5 @@
 package io.slotkeeper.fleet;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -78,13 +74,7 @@ public final class AdvisoryLocks {
 	}
 
 	private static long key(String name) {
-		try {
-			byte[] digest = MessageDigest.getInstance("SHA-256").digest(name.getBytes(StandardCharsets.UTF_8));
-			return ByteBuffer.wrap(digest).getLong();
-		}
-		catch (NoSuchAlgorithmException ex) {
-			throw new IllegalStateException("every Java runtime has SHA-256", ex);
-		}
+		return Instance.digest(name);
 	}
 
 }

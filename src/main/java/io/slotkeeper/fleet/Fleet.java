@@ -16,12 +16,22 @@ public final class Fleet implements AutoCloseable {
 	private final Map<String, Target> byName = new LinkedHashMap<>();
 
 	/**
-	 * Builds the targets; nothing connects until a node is used.
+	 * Builds the targets of an instance with a random identity; nothing connects until a node is used.
 	 * @param targets the configured targets, names unique
 	 * @param connector opens every session
 	 */
 	public Fleet(List<TargetProperties> targets, NodeConnector connector) {
-		targets.forEach((target) -> this.byName.put(target.name(), new Target(target, connector)));
+		this(targets, connector, Instance.random());
+	}
+
+	/**
+	 * Builds the targets; nothing connects until a node is used.
+	 * @param targets the configured targets, names unique
+	 * @param connector opens every session
+	 * @param instance this instance, among those sharing the targets
+	 */
+	public Fleet(List<TargetProperties> targets, NodeConnector connector, Instance instance) {
+		targets.forEach((target) -> this.byName.put(target.name(), new Target(target, connector, instance)));
 	}
 
 	/**

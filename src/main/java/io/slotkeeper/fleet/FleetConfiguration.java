@@ -18,7 +18,7 @@ class FleetConfiguration {
 
 	@Bean
 	Fleet fleet(SlotKeeperProperties properties, NodeConnector connector) {
-		return new Fleet(properties.targets(), connector);
+		return new Fleet(properties.targets(), connector, Instance.of(properties.instanceId()));
 	}
 
 }

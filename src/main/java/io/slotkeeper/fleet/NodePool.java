@@ -3,6 +3,7 @@ package io.slotkeeper.fleet;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
@@ -17,6 +18,9 @@ import org.springframework.jdbc.datasource.AbstractDataSource;
 final class NodePool implements AutoCloseable {
 
 	private static final int MAX_CONNECTIONS = 4;
+
+	// One housekeeping thread for every pool: Hikari would start one per pool, a thousand for a thousand targets.
+	private static final ScheduledThreadPoolExecutor HOUSEKEEPING = housekeeping();
 
 	private final Node node;
 
@@ -63,6 +67,7 @@ final class NodePool implements AutoCloseable {
 			}
 
 		});
+		config.setScheduledExecutor(HOUSEKEEPING);
 		config.setMaximumPoolSize(MAX_CONNECTIONS);
 		config.setMinimumIdle(0);
 		config.setIdleTimeout(Duration.ofSeconds(60).toMillis());
@@ -72,6 +77,13 @@ final class NodePool implements AutoCloseable {
 		// A node that is down at start-up must not stop slot-keeper: the pool starts empty and fills on demand.
 		config.setInitializationFailTimeout(-1);
 		return new HikariDataSource(config);
+	}
+
+	private static ScheduledThreadPoolExecutor housekeeping() {
+		ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1,
+				WorkerLanes.threads("pool-housekeeping"));
+		executor.setRemoveOnCancelPolicy(true);
+		return executor;
 	}
 
 	@Override

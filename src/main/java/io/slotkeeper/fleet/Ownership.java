@@ -1,12 +1,25 @@
 package io.slotkeeper.fleet;
 
 /**
- * Whether this instance owns a target (holds its owner lock, heartbeats and heals it). The heartbeat, which holds
- * the lock on its session, writes it; healing and the gauges read it.
+ * Whether this instance owns a target (holds its owner lock, heartbeats and heals it), and which instance should. The
+ * heartbeat, which holds the lock on its session, writes it; healing and the gauges read it.
  */
 public final class Ownership {
 
+	private final Rendezvous rendezvous;
+
 	private volatile Boolean owner;
+
+	Ownership(Rendezvous rendezvous) {
+		this.rendezvous = rendezvous;
+	}
+
+	/**
+	 * @return which of the instances up should own the target
+	 */
+	public Rendezvous rendezvous() {
+		return this.rendezvous;
+	}
 
 	/**
 	 * Whether this instance owns the target now.

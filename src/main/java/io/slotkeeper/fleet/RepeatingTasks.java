@@ -5,11 +5,7 @@ import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,8 +14,9 @@ import org.springframework.context.SmartLifecycle;
 
 /**
  * Runs one task per target, each on its own schedule, from start to stop of the application. One timer thread only
- * keeps time; each run happens on a worker of its own, and a task schedules its next run only when its current one has
- * ended, so a dead, slow or hung target holds at most one worker and never delays another.
+ * keeps time; runs happen on a bounded number of workers in two {@link WorkerLanes lanes}, and a task schedules its
+ * next run only when its current one has ended, so a dead, slow or hung target holds at most one worker, in the slow
+ * lane, and does not delay the targets that answer.
  */
 public abstract class RepeatingTasks implements SmartLifecycle {
 
@@ -29,20 +26,28 @@ public abstract class RepeatingTasks implements SmartLifecycle {
 
 	private final Duration shutdownWait;
 
+	private final int quickThreads;
+
+	private final int slowThreads;
+
 	private volatile boolean running;
 
 	private ScheduledExecutorService timer;
 
-	private ThreadPoolExecutor workers;
+	private WorkerLanes workers;
 
 	/**
 	 * Creates the runner; nothing runs before {@link #start()}.
 	 * @param name the threads' name, for example {@code heartbeat}
 	 * @param shutdownWait how long stopping waits for runs in flight
+	 * @param quickThreads at most this many threads for runs on open, healthy sessions
+	 * @param slowThreads at most this many threads for runs that connect or retry after a failure
 	 */
-	protected RepeatingTasks(String name, Duration shutdownWait) {
+	protected RepeatingTasks(String name, Duration shutdownWait, int quickThreads, int slowThreads) {
 		this.name = name;
 		this.shutdownWait = shutdownWait;
+		this.quickThreads = quickThreads;
+		this.slowThreads = slowThreads;
 	}
 
 	/**
@@ -60,9 +65,8 @@ public abstract class RepeatingTasks implements SmartLifecycle {
 			return;
 		}
 		List<? extends Task> tasks = tasks();
-		this.timer = Executors.newSingleThreadScheduledExecutor(threads(this.name + "-timer"));
-		this.workers = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 30, TimeUnit.SECONDS, new SynchronousQueue<>(),
-				threads(this.name + "-"));
+		this.timer = Executors.newSingleThreadScheduledExecutor(WorkerLanes.threads(this.name + "-timer"));
+		this.workers = new WorkerLanes(this.name, this.quickThreads, this.slowThreads);
 		this.running = true;
 		tasks.forEach((task) -> schedule(task, task.firstDelay()));
 	}
@@ -81,23 +85,25 @@ public abstract class RepeatingTasks implements SmartLifecycle {
 
 	private void dispatch(Task task) {
 		try {
-			this.workers.execute(() -> run(task));
+			this.workers.execute(task.lane(), () -> run(task));
 		}
 		catch (RejectedExecutionException ex) {
 			// Stopping: the schedule ends here on purpose.
 		}
 	}
 
-	// Any throwable, even an Error, must leave the schedule going.
 	private void run(Task task) {
-		Duration next;
+		schedule(task, runOnce(task));
+	}
+
+	// Any throwable, even an Error, must leave the schedule going.
+	private static Duration runOnce(Task task) {
 		try {
-			next = task.run();
+			return task.run();
 		}
 		catch (Throwable ex) {
-			next = task.escaped(ex);
+			return task.escaped(ex);
 		}
-		schedule(task, next);
 	}
 
 	/**
@@ -109,14 +115,7 @@ public abstract class RepeatingTasks implements SmartLifecycle {
 			return;
 		}
 		try {
-			this.workers.execute(() -> {
-				try {
-					task.run();
-				}
-				catch (Throwable ex) {
-					task.escaped(ex);
-				}
-			});
+			this.workers.execute(task.lane(), () -> runOnce(task));
 		}
 		catch (RejectedExecutionException ex) {
 			// Stopping: nothing more runs.
@@ -135,7 +134,7 @@ public abstract class RepeatingTasks implements SmartLifecycle {
 		this.timer.shutdownNow();
 		this.workers.shutdown();
 		try {
-			if (!this.workers.awaitTermination(this.shutdownWait.toMillis(), TimeUnit.MILLISECONDS)) {
+			if (!this.workers.awaitTermination(this.shutdownWait)) {
 				logger.warn("{} runs still going after {} ms; interrupting them", this.name, this.shutdownWait.toMillis());
 				this.workers.shutdownNow();
 			}
@@ -158,17 +157,8 @@ public abstract class RepeatingTasks implements SmartLifecycle {
 	 * @return the worker threads alive now, busy or idle
 	 */
 	public int workerThreads() {
-		ThreadPoolExecutor current = this.workers;
-		return (current != null) ? current.getPoolSize() : 0;
-	}
-
-	private static ThreadFactory threads(String prefix) {
-		AtomicInteger count = new AtomicInteger();
-		return (runnable) -> {
-			Thread thread = new Thread(runnable, prefix.endsWith("-") ? prefix + count.incrementAndGet() : prefix);
-			thread.setDaemon(true);
-			return thread;
-		};
+		WorkerLanes current = this.workers;
+		return (current != null) ? current.threads() : 0;
 	}
 
 	/**
@@ -194,6 +184,14 @@ public abstract class RepeatingTasks implements SmartLifecycle {
 		 * @return when to run next
 		 */
 		Duration escaped(Throwable failure);
+
+		/**
+		 * Where the next run goes; read from the timer thread.
+		 * @return the lane
+		 */
+		default Lane lane() {
+			return Lane.CONNECT;
+		}
 
 	}
 

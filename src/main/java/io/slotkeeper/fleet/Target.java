@@ -31,7 +31,7 @@ public final class Target implements AutoCloseable {
 
 	private final Map<String, Node> replicas = new LinkedHashMap<>();
 
-	private final Ownership ownership = new Ownership();
+	private final Ownership ownership;
 
 	private final BeatLog beats = new BeatLog();
 
@@ -39,8 +39,9 @@ public final class Target implements AutoCloseable {
 
 	private volatile ServerChange lastFailover;
 
-	Target(TargetProperties properties, NodeConnector connector) {
+	Target(TargetProperties properties, NodeConnector connector, Instance instance) {
 		this.properties = properties;
+		this.ownership = new Ownership(new Rendezvous(properties.name(), instance, properties.heartbeat().interval()));
 		this.primary = new Node(properties.name(), TargetProperties.PRIMARY, properties.url(), properties.username(),
 				properties.password(), properties.connection(), connector, this::changed);
 		properties.replicas()

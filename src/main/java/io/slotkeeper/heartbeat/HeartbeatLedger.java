@@ -115,6 +115,10 @@ final class HeartbeatLedger {
 		}
 	}
 
+	boolean failing() {
+		return this.state.get().consecutiveFailures() > 0;
+	}
+
 	HeartbeatStatus status() {
 		ServerVersion version = this.target.primary().version();
 		return this.state.get()

@@ -11,11 +11,17 @@ import io.slotkeeper.fleet.RepeatingTasks;
 
 /**
  * Runs every enabled target's heartbeat on its own schedule ({@link RepeatingTasks}: a dead, slow or hung target holds
- * at most one worker and never delays another target). On stop, heartbeats in flight finish.
+ * at most one worker of the slow lane and does not delay the targets that answer). On stop, heartbeats in flight finish.
  */
 public class HeartbeatScheduler extends RepeatingTasks {
 
 	private static final Logger logger = LoggerFactory.getLogger(HeartbeatScheduler.class);
+
+	// A beat on an open session takes about a millisecond: a few threads serve a thousand targets at 1 s; the slow
+	// lane bounds what dead and hung targets cost (each holds one of them for its connect or statement timeout).
+	private static final int QUICK_THREADS = 8;
+
+	private static final int SLOW_THREADS = 16;
 
 	private final List<TargetHeartbeat> targets;
 
@@ -25,7 +31,7 @@ public class HeartbeatScheduler extends RepeatingTasks {
 	 * @param shutdownWait how long stopping waits for heartbeats in flight
 	 */
 	public HeartbeatScheduler(List<TargetHeartbeat> targets, Duration shutdownWait) {
-		super("heartbeat", shutdownWait);
+		super("heartbeat", shutdownWait, QUICK_THREADS, SLOW_THREADS);
 		this.targets = List.copyOf(targets);
 	}
 

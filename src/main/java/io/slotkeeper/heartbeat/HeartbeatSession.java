@@ -4,9 +4,13 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import io.slotkeeper.fleet.AdvisoryLocks;
 import io.slotkeeper.fleet.NodeConnector;
 import io.slotkeeper.fleet.NodeSession;
+import io.slotkeeper.fleet.Rendezvous;
 import io.slotkeeper.fleet.ServerIdentity;
 import io.slotkeeper.fleet.Target;
 
@@ -18,6 +22,8 @@ import io.slotkeeper.fleet.Target;
  */
 final class HeartbeatSession {
 
+	private static final Logger logger = LoggerFactory.getLogger(HeartbeatSession.class);
+
 	private final Target target;
 
 	private final NodeConnector connector;
@@ -26,7 +32,13 @@ final class HeartbeatSession {
 
 	private final Duration idleTimeout;
 
+	private final long ownerKey;
+
+	private final Duration interval;
+
 	private NodeSession session;
+
+	private long freeSince;
 
 	private long lastUsed;
 
@@ -35,6 +47,8 @@ final class HeartbeatSession {
 		this.connector = connector;
 		this.writer = writer;
 		this.idleTimeout = idleTimeout(target);
+		this.ownerKey = AdvisoryLocks.ownerKey(target.name());
+		this.interval = target.properties().heartbeat().interval();
 	}
 
 	/**
@@ -67,6 +81,11 @@ final class HeartbeatSession {
 						+ " ownership go to the primary only", "25006");
 			}
 			this.writer.prepare(opened.connection());
+			if (!this.target.ownership().rendezvous().announce(opened.connection())) {
+				logger.warn("Another session already holds the presence of instance '{}' for target '{}': an earlier"
+						+ " session not ended yet, or two instances with one identity (slotkeeper.instance-id, HOSTNAME)",
+						this.target.ownership().rendezvous().self().id(), this.target.name());
+			}
 		}
 		catch (SQLException | RuntimeException ex) {
 			opened.close();
@@ -86,15 +105,68 @@ final class HeartbeatSession {
 	}
 
 	/**
-	 * Takes the owner lock if this session does not hold it yet.
+	 * Takes the owner lock when this instance should own the target, or when nobody holds it and the instance that
+	 * should has not taken it for two intervals; hands it over when another instance up should own it.
 	 * @return whether this instance owns the target now
 	 */
 	boolean claimOwnership() throws SQLException {
-		if (!this.target.ownership().owned()) {
-			this.target.ownership()
-				.learnt(AdvisoryLocks.tryLock(connection(), AdvisoryLocks.ownerKey(this.target.name())));
+		return this.target.ownership().owned() ? keepOrHandOver() : claim();
+	}
+
+	private boolean keepOrHandOver() throws SQLException {
+		Rendezvous rendezvous = this.target.ownership().rendezvous();
+		if (!rendezvous.due()) {
+			return true;
+		}
+		rendezvous.refresh(connection());
+		if (!rendezvous.preferred()) {
+			// Not the owner before the lock is free, so that no moment has two instances acting as owners.
+			this.target.ownership().learnt(false);
+			AdvisoryLocks.unlock(connection(), this.ownerKey);
+			logger.info("Handing target '{}' over to the instance that should own it", this.target.name());
 		}
 		return this.target.ownership().owned();
+	}
+
+	// A free lock means the owner is gone: read who is up before deciding whether to keep it.
+	private boolean claim() throws SQLException {
+		Rendezvous rendezvous = this.target.ownership().rendezvous();
+		if (rendezvous.due()) {
+			rendezvous.refresh(connection());
+		}
+		boolean held = AdvisoryLocks.tryLock(connection(), this.ownerKey);
+		if (held && !rendezvous.preferred()) {
+			rendezvous.refresh(connection());
+			if (!rendezvous.preferred() && !overdue()) {
+				AdvisoryLocks.unlock(connection(), this.ownerKey);
+				held = false;
+			}
+		}
+		else if (!held) {
+			this.freeSince = 0;
+		}
+		if (held && rendezvous.preferred()) {
+			this.freeSince = 0;
+			rendezvous.recheckAfter(this.interval.multipliedBy(2));
+		}
+		this.target.ownership().learnt(held);
+		return held;
+	}
+
+	// The instance that should own the target is up but has left it free for longer than the server would keep a
+	// silent session of it, so it is not gone but stuck: this one owns the target until its next look at who is up.
+	private boolean overdue() {
+		long now = System.nanoTime();
+		if (this.freeSince == 0) {
+			this.freeSince = now;
+		}
+		if (now - this.freeSince <= this.idleTimeout.plus(this.interval).toNanos()) {
+			return false;
+		}
+		this.freeSince = 0;
+		logger.warn("The instance that should own target '{}' has left it free for {} ms; this one owns it for now",
+				this.target.name(), this.idleTimeout.plus(this.interval).toMillis());
+		return true;
 	}
 
 	/**

@@ -98,22 +98,24 @@ final class SnapshotOrder {
 	 * second record.
 	 * @param connection the heartbeat's session
 	 * @param writer writes the second record
-	 * @return when to run next, and what the snapshot came to ({@code null} while still waiting)
+	 * @param ledger books what the snapshot came to
+	 * @return when to run next
 	 * @throws SQLException when the session fails
 	 */
-	Step followUp(Connection connection, HeartbeatWriter writer) throws SQLException {
+	Duration followUp(Connection connection, HeartbeatWriter writer, HeartbeatLedger ledger) throws SQLException {
 		Pending current = this.pending;
 		long now = System.nanoTime();
 		if (now < current.giveUpAt() && !confirmed(connection, current.lsn())) {
 			this.pending = current.checkedAgain();
-			return new Step(Duration.ofNanos(Math.min(current.check().toNanos(), current.giveUpAt() - now)), null);
+			return Duration.ofNanos(Math.min(current.check().toNanos(), current.giveUpAt() - now));
 		}
 		this.pending = null;
 		String outcome = log(connection);
 		if (OK.equals(outcome)) {
 			writer.write(connection);
 		}
-		return new Step(Duration.ofNanos(Math.max(0, current.nextBeatAt() - System.nanoTime())), outcome);
+		ledger.standbySnapshot(outcome, this.mode);
+		return Duration.ofNanos(Math.max(0, current.nextBeatAt() - System.nanoTime()));
 	}
 
 	private static boolean allowed(Connection connection) throws SQLException {
@@ -149,14 +151,6 @@ final class SnapshotOrder {
 				return result.getBoolean(1);
 			}
 		}
-	}
-
-	/**
-	 * What a follow-up came to.
-	 * @param next when to run next
-	 * @param outcome {@code ok} or why the snapshot was refused; {@code null} while waiting for the consumers
-	 */
-	record Step(Duration next, String outcome) {
 	}
 
 	private record Pending(String lsn, long nextBeatAt, long giveUpAt, Duration check) {

@@ -9,6 +9,7 @@ import java.util.concurrent.locks.ReentrantLock;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import io.slotkeeper.config.HeartbeatProperties;
+import io.slotkeeper.fleet.Lane;
 import io.slotkeeper.fleet.NodeConnector;
 import io.slotkeeper.fleet.RepeatingTasks;
 import io.slotkeeper.fleet.Target;
@@ -37,6 +38,8 @@ public class TargetHeartbeat implements RepeatingTasks.Task, AutoCloseable {
 
 	private boolean closed;
 
+	private volatile Lane lane = Lane.CONNECT;
+
 	/**
 	 * Creates the heartbeat of a target; nothing connects until the first attempt.
 	 * @param target the target
@@ -54,17 +57,15 @@ public class TargetHeartbeat implements RepeatingTasks.Task, AutoCloseable {
 	}
 
 	/**
-	 * The target this heartbeat writes into.
-	 * @return the target
+	 * @return the target this heartbeat writes into
 	 */
 	public Target target() {
 		return this.target;
 	}
 
 	/**
-	 * When the first scheduled heartbeat should run: spread over the first interval (at most 10 s), so that many
-	 * targets do not connect at once.
-	 * @return the delay
+	 * @return when the first scheduled heartbeat runs: spread over the first interval (at most 10 s), so that many
+	 * targets do not connect at once
 	 */
 	@Override
 	public Duration firstDelay() {
@@ -102,11 +103,7 @@ public class TargetHeartbeat implements RepeatingTasks.Task, AutoCloseable {
 		this.lock.lock();
 		try {
 			if (this.snapshots.awaiting() && !this.closed) {
-				SnapshotOrder.Step step = this.snapshots.followUp(this.session.connection(), this.writer);
-				if (step.outcome() != null) {
-					this.ledger.standbySnapshot(step.outcome(), this.settings.standbySnapshot());
-				}
-				return step.next();
+				return this.snapshots.followUp(this.session.connection(), this.writer, this.ledger);
 			}
 			HeartbeatOutcome outcome = attempt(false);
 			return outcome.succeeded() ? this.snapshots.afterBeat(outcome.lsn(), outcome.nextAttemptIn())
@@ -116,14 +113,18 @@ public class TargetHeartbeat implements RepeatingTasks.Task, AutoCloseable {
 			return failed(ex, Duration.ZERO).nextAttemptIn();
 		}
 		finally {
+			this.lane = (this.ledger.failing()) ? Lane.RETRY : (this.session.isOpen() ? Lane.QUICK : Lane.CONNECT);
 			this.lock.unlock();
 		}
 	}
 
+	@Override
+	public Lane lane() {
+		return this.lane;
+	}
+
 	/**
 	 * Records a failure that escaped {@link #run()}, so that even an error keeps the schedule going.
-	 * @param failure what escaped
-	 * @return when to try again
 	 */
 	@Override
 	public Duration escaped(Throwable failure) {

@@ -7,7 +7,9 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 import io.slotkeeper.config.TargetProperties;
 import io.slotkeeper.fleet.Fleet;
+import io.slotkeeper.fleet.Instance;
 import io.slotkeeper.fleet.NodeConnector;
+import io.slotkeeper.fleet.Rendezvous;
 
 /**
  * The heartbeat engine as the application wires it, without the rest of the application, for tests.
@@ -22,8 +24,8 @@ final class HeartbeatEngine implements AutoCloseable {
 
 	final HeartbeatScheduler scheduler;
 
-	private HeartbeatEngine(NodeConnector connector, TargetProperties... targets) {
-		this.fleet = new Fleet(List.of(targets), connector);
+	private HeartbeatEngine(NodeConnector connector, Instance instance, TargetProperties... targets) {
+		this.fleet = new Fleet(List.of(targets), connector, instance);
 		this.heartbeats = new Heartbeats(this.fleet, connector, this.registry, Clock.systemUTC());
 		this.scheduler = new HeartbeatScheduler(this.heartbeats.all().stream().toList(),
 				this.heartbeats.longestAttempt());
@@ -34,7 +36,15 @@ final class HeartbeatEngine implements AutoCloseable {
 	}
 
 	static HeartbeatEngine started(NodeConnector connector, TargetProperties... targets) {
-		HeartbeatEngine engine = new HeartbeatEngine(connector, targets);
+		return started(connector, Instance.random(), targets);
+	}
+
+	static HeartbeatEngine started(Instance instance, TargetProperties... targets) {
+		return started(new NodeConnector(), instance, targets);
+	}
+
+	static HeartbeatEngine started(NodeConnector connector, Instance instance, TargetProperties... targets) {
+		HeartbeatEngine engine = new HeartbeatEngine(connector, instance, targets);
 		engine.scheduler.start();
 		return engine;
 	}
@@ -45,6 +55,18 @@ final class HeartbeatEngine implements AutoCloseable {
 
 	HeartbeatStatus status(String name) {
 		return target(name).status();
+	}
+
+	/**
+	 * Two instances, the one rendezvous hashing prefers for a target first.
+	 * @param target the target's name
+	 * @return the preferred instance, then the other
+	 */
+	static List<Instance> preferredFirst(String target) {
+		Instance one = Instance.named("instance-a");
+		Instance other = Instance.named("instance-b");
+		return (Rendezvous.score(target, one.key()) > Rendezvous.score(target, other.key())) ? List.of(one, other)
+				: List.of(other, one);
 	}
 
 	@Override

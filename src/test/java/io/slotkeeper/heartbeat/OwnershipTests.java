@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 
 import io.slotkeeper.config.TargetProperties;
 import io.slotkeeper.fleet.AdvisoryLocks;
+import io.slotkeeper.fleet.Instance;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.PostgresTestBed;
 import io.slotkeeper.testbed.TcpProxy;
@@ -29,12 +30,13 @@ class OwnershipTests {
 		String database = this.server.createDatabase();
 		TargetProperties target = target("shared", this.server, database, "heartbeat.interval", "200ms",
 				"heartbeat.backoff.min", "1s", "heartbeat.backoff.max", "1s", "heartbeat.backoff.jitter", "0");
-		try (HeartbeatEngine first = HeartbeatEngine.started(target);
-				HeartbeatEngine second = HeartbeatEngine.started(target)) {
-			await().atMost(Duration.ofSeconds(10)).until(() -> owners(first, second).size() == 1
-					&& first.status("shared").owner() != null && second.status("shared").owner() != null);
-			HeartbeatEngine owner = owners(first, second).get(0);
-			HeartbeatEngine standby = (owner == first) ? second : first;
+		List<Instance> instances = HeartbeatEngine.preferredFirst("shared");
+		try (HeartbeatEngine first = HeartbeatEngine.started(instances.get(1), target);
+				HeartbeatEngine second = HeartbeatEngine.started(instances.get(0), target)) {
+			await("the instance rendezvous hashing prefers owns the target").atMost(Duration.ofSeconds(10))
+				.until(() -> owners(first, second).equals(List.of(second)) && first.status("shared").owner() != null);
+			HeartbeatEngine owner = second;
+			HeartbeatEngine standby = first;
 			long ownerBeats = owner.status("shared").emissions();
 			await().atMost(Duration.ofSeconds(10)).until(() -> owner.status("shared").emissions() >= ownerBeats + 3);
 			assertThat(standby.status("shared").emissions()).as("the standby writes nothing").isZero();
@@ -58,8 +60,8 @@ class OwnershipTests {
 	void anOwnerCutOffWithoutAResetLosesTheTargetWithinItsIdleSessionTimeout() throws Exception {
 		String database = this.server.createDatabase();
 		try (TcpProxy network = new TcpProxy(this.server.host(), this.server.port());
-				HeartbeatEngine owner = HeartbeatEngine.started(targetVia("shared", this.server, network.port(),
-						database, QUICK));
+				HeartbeatEngine owner = HeartbeatEngine.started(HeartbeatEngine.preferredFirst("shared").get(0),
+						targetVia("shared", this.server, network.port(), database, QUICK));
 				HeartbeatEngine other = startedAsStandby(owner, target("shared", this.server, database, QUICK))) {
 			long cut = System.nanoTime();
 			network.cut();
@@ -70,7 +72,8 @@ class OwnershipTests {
 	@Test
 	void aFrozenOwnerLosesTheTargetWithinItsIdleSessionTimeout() {
 		String database = this.server.createDatabase();
-		try (HeartbeatEngine owner = HeartbeatEngine.started(target("shared", this.server, database, QUICK));
+		try (HeartbeatEngine owner = HeartbeatEngine.started(HeartbeatEngine.preferredFirst("shared").get(0),
+				target("shared", this.server, database, QUICK));
 				HeartbeatEngine other = startedAsStandby(owner, target("shared", this.server, database, QUICK))) {
 			long frozen = System.nanoTime();
 			// From the server's side a frozen process is this: its session stays open, idle, holding the lock.
@@ -97,9 +100,10 @@ class OwnershipTests {
 			"connection.connect-timeout", "1s", "heartbeat.backoff.min", "1s", "heartbeat.backoff.max", "1s",
 			"heartbeat.backoff.jitter", "0" };
 
+	// The owner is the instance rendezvous hashing prefers, so that it keeps the target when the other arrives.
 	private static HeartbeatEngine startedAsStandby(HeartbeatEngine owner, TargetProperties target) {
 		await().atMost(Duration.ofSeconds(10)).until(() -> owner.fleet.get("shared").ownership().owned());
-		HeartbeatEngine other = HeartbeatEngine.started(target);
+		HeartbeatEngine other = HeartbeatEngine.started(HeartbeatEngine.preferredFirst("shared").get(1), target);
 		await().atMost(Duration.ofSeconds(10)).until(() -> Boolean.FALSE.equals(other.status("shared").owner()));
 		return other;
 	}

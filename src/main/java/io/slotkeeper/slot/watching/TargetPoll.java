@@ -11,6 +11,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.slotkeeper.fleet.FailureDescription;
+import io.slotkeeper.fleet.Lane;
 import io.slotkeeper.fleet.RepeatingTasks;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.slot.reading.SlotRepository;
@@ -46,6 +47,8 @@ final class TargetPoll implements RepeatingTasks.Task {
 	private final Clock clock;
 
 	private volatile SlotSnapshot snapshot;
+
+	private volatile Lane lane = Lane.CONNECT;
 
 	TargetPoll(Target target, SlotHealer healer, SlotWatch watch, MeterRegistry registry, Clock clock) {
 		this.target = target;
@@ -97,6 +100,7 @@ final class TargetPoll implements RepeatingTasks.Task {
 			this.gauges.update(current, now);
 			this.gauges.missing(this.target.properties().slots(), this.sightings.missing(this.target.name()));
 			this.meters.succeeded(now);
+			this.lane = Lane.QUICK;
 			this.snapshot = new SlotSnapshot(now, current, null, now);
 			this.connectors.refresh(this.target);
 			if (!this.target.properties().replicas().isEmpty()) {
@@ -118,7 +122,13 @@ final class TargetPoll implements RepeatingTasks.Task {
 		return this.target.properties().slotsPollInterval();
 	}
 
+	@Override
+	public Lane lane() {
+		return this.lane;
+	}
+
 	private void failed(Throwable ex, Instant now) {
+		this.lane = Lane.RETRY;
 		this.meters.failed();
 		FailureDescription failure = FailureDescription.of(ex, now);
 		SlotSnapshot previous = this.snapshot;

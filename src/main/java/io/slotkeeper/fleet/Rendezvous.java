@@ -1,0 +1,144 @@
+package io.slotkeeper.fleet;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Which of the instances up for a target should own it: rendezvous (highest random weight) hashing of the target's
+ * name with each instance's key, so that the targets spread evenly and a missing instance's targets spread over the
+ * rest while every other target stays where it is. An instance is up for a target while its heartbeat session holds
+ * its presence lock in the target's database; each instance reads the others' there. The owner lock stays the only
+ * safety: this only decides who tries for it. Used under the heartbeat's lock.
+ */
+public final class Rendezvous {
+
+	private static final String LIVE = "SELECT objid::int8 FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 2"
+			+ " AND classid = ?::int8::oid AND granted"
+			+ " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())";
+
+	private final String target;
+
+	// The first half of the two-key advisory lock that says "this instance is up for this target"; the second is the
+	// instance's key. Per target, since one instance has a session per target and several may share a database.
+	private final int presence;
+
+	private final Instance self;
+
+	private final Duration refreshEvery;
+
+	private Set<Integer> live = Set.of();
+
+	private long refreshedAt;
+
+	private volatile boolean preferred = true;
+
+	Rendezvous(String target, Instance self, Duration interval) {
+		this.target = target;
+		this.presence = (int) (Instance.digest("slot-keeper:presence:" + target) >>> 33);
+		this.self = self;
+		Duration twoIntervals = interval.multipliedBy(2);
+		this.refreshEvery = (twoIntervals.compareTo(Duration.ofSeconds(10)) < 0) ? Duration.ofSeconds(10)
+				: (twoIntervals.compareTo(Duration.ofMinutes(5)) > 0) ? Duration.ofMinutes(5) : twoIntervals;
+	}
+
+	/**
+	 * Says on a new session that this instance is up for the target.
+	 * @param connection the heartbeat's session, which holds the presence for as long as it lives
+	 * @return whether it could: {@code false} when another session holds the same presence (an earlier session the
+	 * server has not ended yet, or two instances with one identity)
+	 * @throws SQLException when the server refuses
+	 */
+	public boolean announce(Connection connection) throws SQLException {
+		this.refreshedAt = 0;
+		try (PreparedStatement statement = connection.prepareStatement("SELECT pg_try_advisory_lock(?, ?)")) {
+			statement.setInt(1, this.presence);
+			statement.setInt(2, this.self.key());
+			try (ResultSet result = statement.executeQuery()) {
+				result.next();
+				return result.getBoolean(1);
+			}
+		}
+	}
+
+	/**
+	 * @return whether the view of the instances up is older than its refresh period (two intervals, 10 s to 5 min)
+	 */
+	public boolean due() {
+		return this.refreshedAt == 0 || System.nanoTime() - this.refreshedAt > this.refreshEvery.toNanos();
+	}
+
+	/**
+	 * Makes the view due again after a while, sooner than its period: a new owner looks again, since instances that
+	 * start together announce themselves one target at a time.
+	 * @param after how long from now
+	 */
+	public void recheckAfter(Duration after) {
+		this.refreshedAt = System.nanoTime() - this.refreshEvery.toNanos() + after.toNanos();
+	}
+
+	/**
+	 * Reads which instances are up for the target.
+	 * @param connection a session in the target's database
+	 * @return the instances' keys, this one's included
+	 * @throws SQLException when the server refuses
+	 */
+	public Set<Integer> refresh(Connection connection) throws SQLException {
+		Set<Integer> keys = new TreeSet<>();
+		keys.add(this.self.key());
+		try (PreparedStatement statement = connection.prepareStatement(LIVE)) {
+			statement.setLong(1, this.presence);
+			try (ResultSet result = statement.executeQuery()) {
+				while (result.next()) {
+					keys.add((int) result.getLong(1));
+				}
+			}
+		}
+		this.live = Set.copyOf(keys);
+		this.refreshedAt = System.nanoTime();
+		this.preferred = preferredAmong(this.live);
+		return this.live;
+	}
+
+	/**
+	 * @return whether this instance scores highest for the target among those up, as last read ({@code true} before
+	 * the first read)
+	 */
+	public boolean preferred() {
+		return this.preferred;
+	}
+
+	/**
+	 * @return this instance
+	 */
+	public Instance self() {
+		return this.self;
+	}
+
+	/**
+	 * @return the instances up for the target as last read, this one's included
+	 */
+	public Set<Integer> live() {
+		return this.live;
+	}
+
+	private boolean preferredAmong(Set<Integer> keys) {
+		long mine = score(this.target, this.self.key());
+		return keys.stream().noneMatch((key) -> key != this.self.key() && score(this.target, key) > mine);
+	}
+
+	/**
+	 * An instance's weight for a target; every instance computes the same.
+	 * @param target the target's name
+	 * @param key the instance's key
+	 * @return the weight
+	 */
+	public static long score(String target, int key) {
+		return Instance.digest("slot-keeper:rendezvous:" + target + ":" + key);
+	}
+
+}
