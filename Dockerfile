@@ -24,11 +24,11 @@ COPY --from=build --chown=185:0 /build/extracted/spring-boot-loader/ ./
 COPY --from=build --chown=185:0 /build/extracted/snapshot-dependencies/ ./
 COPY --from=build --chown=185:0 /build/extracted/application/ ./
 # Class-data sharing: a training run at build time loads every class the application needs (the context is refreshed,
-# then the JVM exits) into an archive that each start maps instead of loading and verifying the classes again. Measured
-# on 2 cores, this layout, no target: 4.2-4.4 s to readiness without it, 3.0-3.1 s with it (README, Performance).
-# Written as root, readable by the arbitrary UID OpenShift runs the image as.
+# then the JVM exits) into an archive that each start maps instead of loading and verifying the classes again. The GC
+# is named in both runs: the archive's heap objects serve only the collector it was made with, and the JVM would pick
+# another one in a small pod than in the build. Written as root, readable by the arbitrary UID OpenShift runs it as.
 USER 0
-RUN java -XX:ArchiveClassesAtExit=/deployments/application.jsa -Dspring.context.exit=onRefresh \
+RUN java -XX:+UseG1GC -XX:ArchiveClassesAtExit=/deployments/application.jsa -Dspring.context.exit=onRefresh \
         -jar /deployments/application.jar --server.port=0 --management.server.port=0 \
     && chmod 644 /deployments/application.jsa
 USER 185
@@ -36,5 +36,7 @@ EXPOSE 8080 9090
 # Nothing is written at run time but to /tmp (an emptyDir in the chart); the configuration is mounted read-only.
 ENV JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError -Djava.io.tmpdir=/tmp" \
     SPRING_CONFIG_ADDITIONAL_LOCATION="optional:file:/etc/slot-keeper/"
-# A JVM that differs from the training run's ignores the archive and starts as it would without it.
-ENTRYPOINT ["java", "-XX:SharedArchiveFile=/deployments/application.jsa", "-jar", "/deployments/application.jar"]
+# A JVM that differs from the training run's ignores the archive and starts as it would without it. C1 only
+# (-XX:TieredStopAtLevel=1) starts faster; slot-keeper waits on the network, and the CPU it costs at 1,000 targets
+# is in bench/results/RESULTS.md (section 6), where these options are read from this line and measured.
+ENTRYPOINT ["java", "-XX:+UseG1GC", "-XX:SharedArchiveFile=/deployments/application.jsa", "-XX:TieredStopAtLevel=1", "-jar", "/deployments/application.jar"]

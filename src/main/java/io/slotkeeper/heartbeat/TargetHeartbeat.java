@@ -102,7 +102,8 @@ public class TargetHeartbeat implements RepeatingTasks.Task, AutoCloseable {
 	public Duration run() {
 		this.lock.lock();
 		try {
-			if (this.snapshots.awaiting() && !this.closed) {
+			// A session that idled past its timeout (a paused schedule) is gone, and its follow-up with it.
+			if (this.snapshots.awaiting() && !this.closed && this.session.isOpen()) {
 				return this.snapshots.followUp(this.session.connection(), this.writer, this.ledger);
 			}
 			HeartbeatOutcome outcome = attempt(false);

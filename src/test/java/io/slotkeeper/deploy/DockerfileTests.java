@@ -63,13 +63,14 @@ class DockerfileTests {
 	@Test
 	void startsFromAClassDataSharingArchiveMadeByATrainingRunAtBuildTime() {
 		String dockerfile = String.join("\n", this.lines);
-		Matcher training = Pattern.compile("RUN java -XX:ArchiveClassesAtExit=(\\S+) -Dspring.context.exit=onRefresh")
-			.matcher(dockerfile);
+		Matcher training = Pattern.compile("RUN java (-XX:\\+Use\\w+GC) -XX:ArchiveClassesAtExit=(\\S+)"
+				+ " -Dspring.context.exit=onRefresh").matcher(dockerfile);
 		assertThat(training.find()).as("a training run writes the archive").isTrue();
 		assertThat(dockerfile.substring(training.start())).as("readable by any UID in group 0")
-			.contains("chmod 644 " + training.group(1));
+			.contains("chmod 644 " + training.group(2));
 		assertThat(this.lines.stream().filter((line) -> line.startsWith("ENTRYPOINT ")).toList()).singleElement()
-			.asString().contains("\"-XX:SharedArchiveFile=" + training.group(1) + "\"");
+			.asString().as("the same collector as the training run, and its archive")
+			.contains("\"" + training.group(1) + "\"", "\"-XX:SharedArchiveFile=" + training.group(2) + "\"");
 	}
 
 	@Test

@@ -1,0 +1,186 @@
+package io.slotkeeper.bench;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.springframework.context.ConfigurableApplicationContext;
+
+import io.slotkeeper.slot.SlotListing;
+import io.slotkeeper.testbed.ConnectStub;
+import io.slotkeeper.testbed.PostgresServer;
+
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The API's own cost, measured from a separate process: wrk when it is on the PATH, else {@link HttpLoad} in a JVM of
+ * its own; {@code /actuator/health/liveness} is the floor (HTTP and the filter chain), the listing adds the query,
+ * the JSON and the token check.
+ */
+final class ApiBench {
+
+	private static final int CONNECTIONS = 32;
+
+	private static final Duration WINDOW = Duration.ofSeconds(15);
+
+	private static final int CONNECTORS = 10;
+
+	private ApiBench() {
+	}
+
+	private record Load(double p50, double p99, double max, double rps, long failures) {
+	}
+
+	static void run(BenchReport report, PostgresServer server) throws Exception {
+		String database = server.createDatabase();
+		List<List<Object>> rows = new ArrayList<>();
+		String generator = wrk() ? "wrk (2 threads, " + CONNECTIONS + " connections)"
+				: "HttpLoad (a separate JVM, " + CONNECTIONS + " connections; wrk was not on the PATH)";
+		int connectCalls;
+		try (ConnectStub connect = new ConnectStub()) {
+			Map<String, String> connectors = new HashMap<>(Map.of("slotkeeper.targets[0].slots-poll-interval", "1h"));
+			for (int i = 0; i < CONNECTORS; i++) {
+				connectors.put("slotkeeper.targets[0].slots[" + i + "].name", "api_" + i);
+				connectors.put("slotkeeper.targets[0].slots[" + i + "].connector.url", connect.url());
+				connectors.put("slotkeeper.targets[0].slots[" + i + "].connector.name", "connector-" + i);
+			}
+			try (ConfigurableApplicationContext app = BenchSupport.app(server, database, connectors)) {
+				int made = 0;
+				int calls = 0;
+				for (int slots : new int[] { 10, 100 }) {
+					for (; made < slots; made++) {
+						server.execute(database, "SELECT pg_create_logical_replication_slot('api_" + made + "', 'pgoutput')");
+					}
+					await().atMost(Duration.ofSeconds(10)).until(() -> connect.requests().size() >= CONNECTORS);
+					int before = connect.requests().size();
+					Load floor = load(BenchSupport.base(app) + "/actuator/health/liveness", "-");
+					Load listing = load(BenchSupport.base(app) + "/api/v1/targets/bench/slots", BenchSupport.TOKEN);
+					calls += connect.requests().size() - before;
+					double query = BenchReport.median(rawListingMicros(server, database, 1000)) / 1000.0;
+					rows.add(List.of(slots, ms(floor.p50()), ms(listing.p50()),
+							String.format("%.2f", listing.p50() / floor.p50()), ms(listing.p99()), ms(listing.max()),
+							String.format("%.0f", floor.rps()), String.format("%.0f", listing.rps()),
+							String.format("%.2f", query), listing.failures() + floor.failures()));
+				}
+				connectCalls = calls;
+			}
+		}
+		report.section("## 4. API: `GET /api/v1/targets/{t}/slots`, measured from outside\n\n" + generator + " for "
+				+ WINDOW.toSeconds() + " s after a 3 s warm-up, against the application in the benchmark's JVM (2 cores"
+				+ " shared by both and PostgreSQL), first `/actuator/health/liveness` — the floor: HTTP, the security"
+				+ " filter chain, a tiny JSON — then the listing with a bearer token, " + CONNECTORS + " of its slots with"
+				+ " a Kafka Connect connector configured. Query alone: the listing's SQL on one connection, 1,000 runs,"
+				+ " median.\n\n" + BenchReport.table(List.of("slots", "floor p50 ms", "listing p50 ms", "÷ floor",
+						"listing p99 ms", "listing max ms", "floor req/s", "listing req/s", "query alone ms", "non-2xx"),
+						rows)
+				+ "\nKafka Connect calls while the listings ran: **" + connectCalls + "** (connector states shown in"
+				+ " the listing come from the last poll, with `checkedAt`; only `GET …/slots/{slot}/connector` asks"
+				+ " Kafka Connect).\n");
+	}
+
+	private static String ms(double millis) {
+		return String.format("%.2f", millis);
+	}
+
+	private static boolean wrk() {
+		return System.getenv("PATH") != null && java.util.Arrays.stream(System.getenv("PATH").split(":"))
+			.anyMatch((dir) -> Path.of(dir, "wrk").toFile().canExecute());
+	}
+
+	private static Load load(String url, String token) throws Exception {
+		List<String> command = new ArrayList<>();
+		if (wrk()) {
+			command.addAll(List.of("wrk", "-t2", "-c" + CONNECTIONS, "-d3s", url));
+			if (!"-".equals(token)) {
+				command.addAll(List.of("-H", "Authorization: Bearer " + token));
+			}
+			run(command);
+			command.set(3, "-d" + WINDOW.toSeconds() + "s");
+			command.add(1, "--latency");
+			return parseWrk(run(command));
+		}
+		command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+				System.getProperty("surefire.test.class.path", System.getProperty("java.class.path")),
+				HttpLoad.class.getName(), url, token, String.valueOf(CONNECTIONS), String.valueOf(WINDOW.toSeconds())));
+		String[] figures = run(command).trim().split("\\s+");
+		return new Load(Long.parseLong(figures[0]) / 1000.0, Long.parseLong(figures[1]) / 1000.0,
+				Long.parseLong(figures[2]) / 1000.0, Double.parseDouble(figures[3]), Long.parseLong(figures[4]));
+	}
+
+	private static String run(List<String> command) throws Exception {
+		Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+		String output = new String(process.getInputStream().readAllBytes());
+		if (!process.waitFor(2, TimeUnit.MINUTES) || process.exitValue() != 0) {
+			throw new IllegalStateException("load generator failed: " + output);
+		}
+		return output;
+	}
+
+	static Load parseWrk(String output) {
+		return new Load(latency(output, "50%").first(), latency(output, "99%").first(), latency(output, "Latency").max(),
+				number(output, "Requests/sec:\\s+([0-9.]+)"), (long) number(output, "Non-2xx or 3xx responses:\\s+(\\d+)"));
+	}
+
+	// "    50%    6.10ms", and the Latency line "Latency   6.2ms  1.1ms  40.3ms  90%": avg, stdev, max.
+	private static Millis latency(String output, String label) {
+		Matcher line = Pattern.compile("(?m)^\\s*" + Pattern.quote(label) + "\\s+(.*)$").matcher(output);
+		if (!line.find()) {
+			throw new IllegalStateException("no " + label + " line in: " + output);
+		}
+		List<Double> values = new ArrayList<>();
+		Matcher value = Pattern.compile("([0-9.]+)(us|ms|s)\\b").matcher(line.group(1));
+		while (value.find()) {
+			double number = Double.parseDouble(value.group(1));
+			values.add(switch (value.group(2)) {
+				case "us" -> number / 1000;
+				case "ms" -> number;
+				default -> number * 1000;
+			});
+		}
+		return new Millis(values);
+	}
+
+	private static double number(String output, String regex) {
+		Matcher matcher = Pattern.compile(regex).matcher(output);
+		return matcher.find() ? Double.parseDouble(matcher.group(1)) : 0;
+	}
+
+	private record Millis(List<Double> values) {
+
+		double first() {
+			return this.values.get(0);
+		}
+
+		double max() {
+			return this.values.get(2);
+		}
+
+	}
+
+	private static double[] rawListingMicros(PostgresServer server, String database, int runs) throws Exception {
+		double[] micros = new double[runs];
+		try (Connection connection = server.connect(database); PreparedStatement statement = connection
+			.prepareStatement(SlotListing.sql(connection.getMetaData().getDatabaseMajorVersion()))) {
+			for (int i = 0; i < runs; i++) {
+				long t = System.nanoTime();
+				try (ResultSet result = statement.executeQuery()) {
+					while (result.next()) {
+						result.getString(1);
+					}
+				}
+				micros[i] = (System.nanoTime() - t) / 1000.0;
+			}
+		}
+		return micros;
+	}
+
+}

@@ -1,0 +1,225 @@
+package io.slotkeeper.bench;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import io.slotkeeper.SlotKeeperApplication;
+import io.slotkeeper.testbed.PostgresServer;
+
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Start-up and footprint of the whole application in a JVM of its own: plain (Java's defaults) and as the image
+ * ships it (the JVM options of the Dockerfile's ENTRYPOINT, the class-data-sharing archive made by the same training
+ * run, the heap the chart's 512 Mi limit gives), with 0, 10 and 1,000 targets, the application's classes in a jar next
+ * to its runtime dependencies, as in the image.
+ */
+final class StartUpBench {
+
+	private static final int STARTS = 3;
+
+	private static final Duration RUNNING = Duration.ofSeconds(60);
+
+	private StartUpBench() {
+	}
+
+	private record Mode(String name, List<String> options) {
+	}
+
+	static void run(BenchReport report, PostgresServer server, List<String> databases) throws Exception {
+		Path work = Files.createTempDirectory("bench-start");
+		String classPath = classPath(work);
+		Dockerfile image = Dockerfile.read();
+		Path archive = work.resolve("application.jsa");
+		List<String> training = new ArrayList<>(List.of(java()));
+		training.addAll(image.trainingOptions(archive));
+		training.addAll(List.of("-cp", classPath, SlotKeeperApplication.class.getName(), "--server.port=0",
+				"--management.server.port=0"));
+		Process trained = new ProcessBuilder(training).redirectErrorStream(true)
+			.redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+		if (!trained.waitFor(3, TimeUnit.MINUTES) || !Files.exists(archive)) {
+			throw new IllegalStateException("the training run wrote no archive: " + training);
+		}
+		List<String> shipped = new ArrayList<>(image.runOptions(archive));
+		shipped.add("-Xmx384m");
+		List<Mode> modes = List.of(new Mode("plain", List.of()), new Mode("as shipped", shipped));
+		List<List<Object>> rows = new ArrayList<>();
+		List<String> running = new ArrayList<>();
+		for (int count : new int[] { 0, 10, 1000 }) {
+			Path config = config(work, server, databases, count);
+			for (Mode mode : modes) {
+				double[] ready = new double[STARTS];
+				double[] rss = new double[STARTS];
+				double[] threads = new double[STARTS];
+				for (int r = 0; r < STARTS; r++) {
+					boolean last = r == STARTS - 1 && count == 1000;
+					double[] one = start(server, classPath, mode, config, count, last ? running : null);
+					ready[r] = one[0];
+					rss[r] = one[1];
+					threads[r] = one[2];
+				}
+				rows.add(List.of(count, mode.name(), String.format("%.2f", BenchReport.median(ready)),
+						String.format("%.2f–%.2f", min(ready), max(ready)), String.format("%.0f", BenchReport.median(rss)),
+						String.format("%.0f", BenchReport.median(threads))));
+			}
+		}
+		report.section("## 6. Start-up and footprint\n\nThe whole application in a JVM of its own per start, its"
+				+ " classes in a jar next to its runtime dependencies as in the image; " + STARTS + " starts each,"
+				+ " median and range. Time from process start to `/actuator/health/readiness` 200; RSS and threads"
+				+ " once every target has its heartbeat session (first beats are spread over up to 10 s). *Plain*:"
+				+ " Java's defaults. *As shipped*: the options of the Dockerfile's ENTRYPOINT (`"
+				+ String.join(" ", image.runOptions(Path.of("application.jsa"))) + "`), the archive made by the"
+				+ " Dockerfile's training run (`" + String.join(" ", image.trainingOptions(Path.of("application.jsa")))
+				+ "`), and the heap the chart's 512 Mi limit gives (`-Xmx384m`, 75 %). Targets: 30 s interval, on "
+				+ databases.size() + " databases of one server.\n\n"
+				+ BenchReport.table(List.of("targets", "JVM", "ready (s)", "range", "RSS (MiB)", "threads"), rows)
+				+ "\nAfter the last start with 1,000 targets, " + RUNNING.toSeconds() + " s more of running: "
+				+ String.join("; ", running) + ".\n");
+	}
+
+	private static double[] start(PostgresServer server, String classPath, Mode mode, Path config, int count,
+			List<String> running) throws Exception {
+		int port = BenchSupport.freePort();
+		List<String> command = new ArrayList<>(List.of(java()));
+		command.addAll(mode.options());
+		command.addAll(List.of("-cp", classPath, SlotKeeperApplication.class.getName(), "--server.port=" + port,
+				"--spring.config.additional-location=file:" + config));
+		long start = System.nanoTime();
+		Process process = new ProcessBuilder(command).redirectErrorStream(true)
+			.redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+		try {
+			HttpClient http = HttpClient.newHttpClient();
+			HttpRequest readiness = HttpRequest
+				.newBuilder(URI.create("http://localhost:" + port + "/actuator/health/readiness")).build();
+			await().pollInterval(Duration.ofMillis(20)).atMost(Duration.ofSeconds(60)).until(() -> {
+				try {
+					return http.send(readiness, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+				}
+				catch (IOException ex) {
+					return false;
+				}
+			});
+			double ready = (System.nanoTime() - start) / 1e9;
+			if (count > 0) {
+				await().atMost(Duration.ofSeconds(60)).until(() -> BenchSupport.sessions(server) >= count);
+			}
+			double[] figures = { ready, BenchReport.rssKib(process.pid()) / 1024.0,
+					BenchSupport.threadsOf(process.pid()) };
+			if (running != null) {
+				long cpuBefore = cpuTicks(process.pid());
+				BenchSupport.idle(RUNNING);
+				running.add(mode.name() + ": " + String.format("%.1f", (cpuTicks(process.pid()) - cpuBefore) / 100.0)
+						+ " s of CPU, RSS " + (BenchReport.rssKib(process.pid()) >> 10) + " MiB, "
+						+ BenchSupport.threadsOf(process.pid()) + " threads, " + BenchSupport.sessions(server)
+						+ " sessions on the server");
+			}
+			return figures;
+		}
+		finally {
+			process.destroy();
+			process.waitFor(30, TimeUnit.SECONDS);
+			await().atMost(Duration.ofSeconds(30)).until(() -> BenchSupport.sessions(server) == 0);
+		}
+	}
+
+	private static Path config(Path work, PostgresServer server, List<String> databases, int count) throws IOException {
+		StringBuilder yaml = new StringBuilder("slotkeeper:\n  targets:");
+		yaml.append((count == 0) ? " []\n" : "\n");
+		for (int i = 0; i < count; i++) {
+			yaml.append("    - name: t").append(i).append("\n      url: ")
+				.append(server.jdbcUrl(databases.get(i % databases.size()))).append("\n      username: ")
+				.append(server.user()).append("\n      heartbeat: { interval: 30s }\n");
+		}
+		Path file = work.resolve("targets-" + count + ".yaml");
+		Files.writeString(file, yaml);
+		return file;
+	}
+
+	// The application's classes in a jar (class-data sharing takes jars, not directories), then the runtime
+	// dependencies that the bench profile lists.
+	private static String classPath(Path work) throws IOException {
+		Path listing = Path.of("target/runtime-classpath.txt");
+		if (!Files.exists(listing)) {
+			throw new IllegalStateException("target/runtime-classpath.txt is missing: run ./mvnw -Pbench test");
+		}
+		Path jar = work.resolve("slot-keeper.jar");
+		Path classes = Path.of("target/classes");
+		try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar)); Stream<Path> files = Files.walk(classes)) {
+			for (Path file : files.filter(Files::isRegularFile).toList()) {
+				out.putNextEntry(new JarEntry(classes.relativize(file).toString().replace('\\', '/')));
+				Files.copy(file, out);
+				out.closeEntry();
+			}
+		}
+		return jar + java.io.File.pathSeparator + Files.readString(listing).trim();
+	}
+
+	private static long cpuTicks(long pid) throws IOException {
+		String[] fields = Files.readString(Path.of("/proc/" + pid + "/stat")).replaceFirst(".*\\) ", "").split(" ");
+		return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+	}
+
+	private static String java() {
+		return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+	}
+
+	private static double min(double[] values) {
+		return java.util.Arrays.stream(values).min().orElse(0);
+	}
+
+	private static double max(double[] values) {
+		return java.util.Arrays.stream(values).max().orElse(0);
+	}
+
+	/**
+	 * The JVM options of the Dockerfile: the training run's and the ENTRYPOINT's, with the archive's path replaced.
+	 */
+	private record Dockerfile(List<String> training, List<String> entrypoint) {
+
+		static Dockerfile read() throws IOException {
+			String text = Files.readString(Path.of("Dockerfile")).replace("\\\n", " ");
+			Matcher run = Pattern.compile("RUN java ((?:-\\S+ )+)-jar").matcher(text);
+			Matcher entry = Pattern.compile("ENTRYPOINT \\[(.*)]").matcher(text);
+			if (!run.find() || !entry.find()) {
+				throw new IllegalStateException("no training run or ENTRYPOINT in the Dockerfile");
+			}
+			List<String> options = new ArrayList<>();
+			Matcher quoted = Pattern.compile("\"([^\"]*)\"").matcher(entry.group(1));
+			while (quoted.find()) {
+				options.add(quoted.group(1));
+			}
+			return new Dockerfile(List.of(run.group(1).trim().split("\\s+")),
+					options.subList(1, options.indexOf("-jar")));
+		}
+
+		List<String> trainingOptions(Path archive) {
+			return this.training.stream()
+				.map((option) -> option.startsWith("-XX:ArchiveClassesAtExit=") ? "-XX:ArchiveClassesAtExit=" + archive
+						: option)
+				.toList();
+		}
+
+		List<String> runOptions(Path archive) {
+			return this.entrypoint.stream()
+				.map((option) -> option.startsWith("-XX:SharedArchiveFile=") ? "-XX:SharedArchiveFile=" + archive
+						: option)
+				.toList();
+		}
+
+	}
+
+}
