@@ -31,7 +31,8 @@ public final class Fleet implements AutoCloseable {
 	 * @param instance this instance, among those sharing the targets
 	 */
 	public Fleet(List<TargetProperties> targets, NodeConnector connector, Instance instance) {
-		targets.forEach((target) -> this.byName.put(target.name(), new Target(target, connector, instance)));
+		OwnershipPlan plan = new OwnershipPlan(targets.stream().map(TargetProperties::name).toList());
+		targets.forEach((target) -> this.byName.put(target.name(), new Target(target, connector, instance, plan)));
 	}
 
 	/**

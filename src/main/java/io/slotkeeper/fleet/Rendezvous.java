@@ -9,11 +9,10 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Which of the instances up for a target should own it: rendezvous (highest random weight) hashing of the target's
- * name with each instance's key, so that the targets spread evenly and a missing instance's targets spread over the
- * rest while every other target stays where it is. An instance is up for a target while its heartbeat session holds
- * its presence lock in the target's database; each instance reads the others' there. The owner lock stays the only
- * safety: this only decides who tries for it. Used under the heartbeat's lock.
+ * Which of the instances up for a target should own it, by the fleet's {@link OwnershipPlan} (rendezvous hashing of
+ * the target's name with each instance's key, with bounded loads). An instance is up for a target while its heartbeat
+ * session holds its presence lock in the target's database; each instance reads the others' there. The owner lock
+ * stays the only safety: this only decides who tries for it. Used under the heartbeat's lock.
  */
 public final class Rendezvous {
 
@@ -31,14 +30,15 @@ public final class Rendezvous {
 
 	private final Duration refreshEvery;
 
-	private Set<Integer> live = Set.of();
+	private final OwnershipPlan plan;
+
+	private volatile Set<Integer> live = Set.of();
 
 	private long refreshedAt;
 
-	private volatile boolean preferred = true;
-
-	Rendezvous(String target, Instance self, Duration interval) {
+	Rendezvous(String target, Instance self, Duration interval, OwnershipPlan plan) {
 		this.target = target;
+		this.plan = plan;
 		this.presence = (int) (Instance.digest("slot-keeper:presence:" + target) >>> 33);
 		this.self = self;
 		Duration twoIntervals = interval.multipliedBy(2);
@@ -100,16 +100,16 @@ public final class Rendezvous {
 		}
 		this.live = Set.copyOf(keys);
 		this.refreshedAt = System.nanoTime();
-		this.preferred = preferredAmong(this.live);
+		this.plan.seen(this.target, this.live);
 		return this.live;
 	}
 
 	/**
-	 * @return whether this instance scores highest for the target among those up, as last read ({@code true} before
-	 * the first read)
+	 * @return whether this instance should own the target by the plan, given who is up for it as last read
+	 * ({@code true} before the first read)
 	 */
 	public boolean preferred() {
-		return this.preferred;
+		return this.live.isEmpty() || this.plan.owner(this.target, this.live) == this.self.key();
 	}
 
 	/**
@@ -124,11 +124,6 @@ public final class Rendezvous {
 	 */
 	public Set<Integer> live() {
 		return this.live;
-	}
-
-	private boolean preferredAmong(Set<Integer> keys) {
-		long mine = score(this.target, this.self.key());
-		return keys.stream().noneMatch((key) -> key != this.self.key() && score(this.target, key) > mine);
 	}
 
 	/**

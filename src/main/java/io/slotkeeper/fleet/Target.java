@@ -39,9 +39,10 @@ public final class Target implements AutoCloseable {
 
 	private volatile ServerChange lastFailover;
 
-	Target(TargetProperties properties, NodeConnector connector, Instance instance) {
+	Target(TargetProperties properties, NodeConnector connector, Instance instance, OwnershipPlan plan) {
 		this.properties = properties;
-		this.ownership = new Ownership(new Rendezvous(properties.name(), instance, properties.heartbeat().interval()));
+		this.ownership = new Ownership(
+				new Rendezvous(properties.name(), instance, properties.heartbeat().interval(), plan));
 		this.primary = new Node(properties.name(), TargetProperties.PRIMARY, properties.url(), properties.username(),
 				properties.password(), properties.connection(), connector, this::changed);
 		properties.replicas()

@@ -23,6 +23,8 @@ public class HeartbeatScheduler extends RepeatingTasks {
 
 	private static final int SLOW_THREADS = 16;
 
+	private static final int LISTED = 10;
+
 	private final List<TargetHeartbeat> targets;
 
 	/**
@@ -44,8 +46,10 @@ public class HeartbeatScheduler extends RepeatingTasks {
 			logger.warn("No targets are configured (slotkeeper.targets is empty): slot-keeper idles");
 		}
 		else {
-			logger.info("Heartbeating {} of {} targets: {}", enabled.size(), this.targets.size(),
-					enabled.stream().map(HeartbeatScheduler::describe).toList());
+			// A thousand targets would make one unreadable line: the first few stand for the rest.
+			List<String> described = enabled.stream().limit(LISTED).map(HeartbeatScheduler::describe).toList();
+			logger.info("Heartbeating {} of {} targets: {}{}", enabled.size(), this.targets.size(), described,
+					(enabled.size() > LISTED) ? " and " + (enabled.size() - LISTED) + " more" : "");
 		}
 		return enabled;
 	}

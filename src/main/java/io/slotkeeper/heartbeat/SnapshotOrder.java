@@ -35,12 +35,15 @@ final class SnapshotOrder {
 
 	private final Duration wait;
 
+	private final boolean replicas;
+
 	private boolean usable;
 
 	private Pending pending;
 
-	SnapshotOrder(HeartbeatProperties settings) {
+	SnapshotOrder(HeartbeatProperties settings, boolean replicas) {
 		this.mode = settings.standbySnapshot();
+		this.replicas = replicas;
 		Duration half = settings.interval().dividedBy(2);
 		this.wait = (half.compareTo(LONGEST_WAIT) < 0) ? half : LONGEST_WAIT;
 	}
@@ -48,7 +51,8 @@ final class SnapshotOrder {
 	/**
 	 * Decides for a new session whether its beats log snapshots.
 	 * @param session the new session on the primary
-	 * @return why this session's beats will not, for the operator; {@code null} when they will, or when off
+	 * @return {@code ok} when auto found them allowed, or why this session's beats will not, for the operator;
+	 * {@code null} when off, or on (the first snapshot tells)
 	 * @throws SQLException when the privilege check fails
 	 */
 	String opened(NodeSession session) throws SQLException {
@@ -66,7 +70,7 @@ final class SnapshotOrder {
 					+ " pg_log_standby_snapshot() TO <role> in this database to use it";
 		}
 		this.usable = true;
-		return null;
+		return (this.mode == StandbySnapshotMode.AUTO) ? OK : null;
 	}
 
 	/**
@@ -105,29 +109,46 @@ final class SnapshotOrder {
 	Duration followUp(Connection connection, HeartbeatWriter writer, HeartbeatLedger ledger) throws SQLException {
 		Pending current = this.pending;
 		long now = System.nanoTime();
-		if (now < current.giveUpAt() && !confirmed(connection, current.lsn())) {
+		long[] slots = activeAndBehind(connection, current.lsn());
+		if (now < current.giveUpAt() && slots[1] > 0) {
 			this.pending = current.checkedAgain();
 			return Duration.ofNanos(Math.min(current.check().toNanos(), current.giveUpAt() - now));
 		}
 		this.pending = null;
+		Duration untilNextBeat = Duration.ofNanos(Math.max(0, current.nextBeatAt() - System.nanoTime()));
+		// Nobody here or on a standby would decode it: with auto, the snapshot is not worth its WAL.
+		if (slots[0] == 0 && !this.replicas && this.mode == StandbySnapshotMode.AUTO) {
+			return untilNextBeat;
+		}
 		String outcome = log(connection);
 		if (OK.equals(outcome)) {
 			writer.write(connection);
 		}
 		ledger.standbySnapshot(outcome, this.mode);
-		return Duration.ofNanos(Math.max(0, current.nextBeatAt() - System.nanoTime()));
+		return untilNextBeat;
 	}
 
 	private static boolean allowed(Connection connection) throws SQLException {
-		return queryForBoolean(connection, "SELECT has_function_privilege('pg_log_standby_snapshot()', 'EXECUTE')",
-				null);
+		try (PreparedStatement statement = connection
+			.prepareStatement("SELECT has_function_privilege('pg_log_standby_snapshot()', 'EXECUTE')");
+				ResultSet result = statement.executeQuery()) {
+			result.next();
+			return result.getBoolean(1);
+		}
 	}
 
-	// Slots without a consumer confirm nothing, so only active ones are waited for.
-	private static boolean confirmed(Connection connection, String lsn) throws SQLException {
-		return queryForBoolean(connection, "SELECT count(*) = 0 FROM pg_replication_slots WHERE slot_type = 'logical'"
-				+ " AND active AND database = current_database()"
-				+ " AND (confirmed_flush_lsn IS NULL OR confirmed_flush_lsn < ?::pg_lsn)", lsn);
+	// Slots without a consumer confirm nothing, so only active ones are waited for: how many, and how many of them
+	// have not confirmed the beat yet.
+	private static long[] activeAndBehind(Connection connection, String lsn) throws SQLException {
+		try (PreparedStatement statement = connection.prepareStatement("SELECT count(*), count(*) FILTER (WHERE"
+				+ " confirmed_flush_lsn IS NULL OR confirmed_flush_lsn < ?::pg_lsn) FROM pg_replication_slots"
+				+ " WHERE slot_type = 'logical' AND active AND database = current_database()")) {
+			statement.setString(1, lsn);
+			try (ResultSet result = statement.executeQuery()) {
+				result.next();
+				return new long[] { result.getLong(1), result.getLong(2) };
+			}
+		}
 	}
 
 	private static String log(Connection connection) {
@@ -138,18 +159,6 @@ final class SnapshotOrder {
 		catch (SQLException ex) {
 			return "refused (SQLState " + ex.getSQLState() + "): " + FailureDescription.of(ex, Instant.now()).message()
 					+ "; GRANT EXECUTE ON FUNCTION pg_log_standby_snapshot() TO <role> in this database";
-		}
-	}
-
-	private static boolean queryForBoolean(Connection connection, String sql, String parameter) throws SQLException {
-		try (PreparedStatement statement = connection.prepareStatement(sql)) {
-			if (parameter != null) {
-				statement.setString(1, parameter);
-			}
-			try (ResultSet result = statement.executeQuery()) {
-				result.next();
-				return result.getBoolean(1);
-			}
 		}
 	}
 

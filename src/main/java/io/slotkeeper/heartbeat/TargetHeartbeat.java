@@ -53,7 +53,7 @@ public class TargetHeartbeat implements RepeatingTasks.Task, AutoCloseable {
 		this.writer = HeartbeatWriter.of(this.settings);
 		this.session = new HeartbeatSession(target, connector, this.writer);
 		this.ledger = new HeartbeatLedger(target, registry, clock);
-		this.snapshots = new SnapshotOrder(this.settings);
+		this.snapshots = new SnapshotOrder(this.settings, !target.properties().replicas().isEmpty());
 	}
 
 	/**

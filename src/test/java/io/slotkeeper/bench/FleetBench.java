@@ -12,12 +12,14 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 
 import org.HdrHistogram.Histogram;
 
 import io.slotkeeper.config.TargetProperties;
 import io.slotkeeper.fleet.BeatLog;
 import io.slotkeeper.fleet.Instance;
+import io.slotkeeper.fleet.OwnershipPlan;
 import io.slotkeeper.fleet.Rendezvous;
 import io.slotkeeper.heartbeat.TargetHeartbeat;
 import io.slotkeeper.testbed.PostgresServer;
@@ -115,24 +117,31 @@ final class FleetBench {
 			instances.forEach((instance) -> engines.add(new BenchSupport.Engine(targets, instance)));
 			watcher.scheduleAtFixedRate(() -> targets.forEach((target) -> mostOwners.accumulateAndGet((int) engines
 				.stream().filter((engine) -> owns(engine, target.name())).count(), Math::max)), 0, 10, TimeUnit.MILLISECONDS);
-			await().atMost(Duration.ofMinutes(2)).until(() -> asPreferred(engines, targets));
+			await().atMost(Duration.ofMinutes(2)).until(() -> asPlanned(engines, targets));
 			double settled = (System.nanoTime() - start) / 1e9;
 			List<Long> owned = engines.stream().map(BenchSupport.Engine::owned).toList();
 			int sessions = BenchSupport.sessions(server);
 			BenchSupport.Engine stopped = engines.remove(0);
 			long moving = stopped.owned();
 			long stop = System.nanoTime();
+			List<String> theirs = targets.stream().map(TargetProperties::name).filter((name) -> owns(stopped, name))
+				.toList();
 			stopped.close();
-			await().atMost(Duration.ofMinutes(1)).until(() -> asPreferred(engines, targets));
+			await().atMost(Duration.ofMinutes(1)).until(() -> theirs.stream()
+				.allMatch((name) -> engines.stream().filter((engine) -> owns(engine, name)).count() == 1));
 			double moved = (System.nanoTime() - stop) / 1e6;
+			await().atMost(Duration.ofMinutes(1)).until(() -> asPlanned(engines, targets));
+			double rebalanced = (System.nanoTime() - stop) / 1e9;
 			List<Long> after = engines.stream().map(BenchSupport.Engine::owned).toList();
 			report.section("### 3 instances sharing 300 targets\n\nThree heartbeat engines with identities bench-a,"
 					+ " bench-b and bench-c on the same 300 targets (1 s interval), started together. Each target"
-					+ " ends up owned by the instance rendezvous hashing prefers among those up **" + String.format(
-							"%.1f", settled) + " s** after start; owned: **" + owned + "** (goal: 90–110 each)."
+					+ " ends up owned by the instance the plan gives it (rendezvous hashing with bounded loads) **"
+					+ String.format("%.1f", settled) + " s** after start; owned: **" + owned + "** (goal: 90–110 each;"
+					+ " plain rendezvous hashing would give these identities " + plainShares(targets, instances) + ")."
 					+ " Heartbeat sessions on the server: " + sessions + " (" + (sessions / 3) + " per instance: one"
-					+ " per target, owner or not). Stopping bench-a moved its " + moving + " targets to their next"
-					+ " preferred instance in **" + String.format("%.0f", moved) + " ms** (interval 1 s); owned after: "
+					+ " per target, owner or not). Stopping bench-a: its " + moving + " targets owned again by the"
+					+ " others in **" + String.format("%.0f", moved) + " ms** (interval 1 s); shares even again "
+					+ String.format("%.1f", rebalanced) + " s after the stop, once every target was read again: "
 					+ after + ". Most owners any target had at one moment (sampled every 10 ms, whole run): **"
 					+ mostOwners.get() + "**.\n");
 		}
@@ -147,14 +156,22 @@ final class FleetBench {
 		return engine.fleet.get(target).ownership().owned();
 	}
 
-	private static boolean asPreferred(List<BenchSupport.Engine> engines, List<TargetProperties> targets) {
-		return targets.stream().allMatch((target) -> {
-			BenchSupport.Engine preferred = engines.stream()
-				.max(Comparator.comparingLong((BenchSupport.Engine engine) -> Rendezvous.score(target.name(),
-						engine.fleet.all().get(0).ownership().rendezvous().self().key())))
-				.orElseThrow();
-			return engines.stream().allMatch((engine) -> owns(engine, target.name()) == (engine == preferred));
-		});
+	private static boolean asPlanned(List<BenchSupport.Engine> engines, List<TargetProperties> targets) {
+		Map<String, Integer> plan = OwnershipPlan.plan(targets.stream().map(TargetProperties::name).toList(),
+				engines.stream().map(FleetBench::key).collect(Collectors.toSet()));
+		return targets.stream().allMatch((target) -> engines.stream()
+			.allMatch((engine) -> owns(engine, target.name()) == (key(engine) == plan.get(target.name()))));
+	}
+
+	private static int key(BenchSupport.Engine engine) {
+		return engine.fleet.all().get(0).ownership().rendezvous().self().key();
+	}
+
+	// What each instance would own if every target went to its highest score, without bounded loads.
+	private static List<Long> plainShares(List<TargetProperties> targets, List<Instance> instances) {
+		return instances.stream().map((instance) -> targets.stream().filter((target) -> instances.stream()
+			.max(Comparator.comparingLong((Instance each) -> Rendezvous.score(target.name(), each.key())))
+			.orElseThrow() == instance).count()).toList();
 	}
 
 }

@@ -192,7 +192,7 @@ final class StartUpBench {
 
 		static Dockerfile read() throws IOException {
 			String text = Files.readString(Path.of("Dockerfile")).replace("\\\n", " ");
-			Matcher run = Pattern.compile("RUN java ((?:-\\S+ )+)-jar").matcher(text);
+			Matcher run = Pattern.compile("RUN java ((?:-\\S+\\s+)+)-jar").matcher(text);
 			Matcher entry = Pattern.compile("ENTRYPOINT \\[(.*)]").matcher(text);
 			if (!run.find() || !entry.find()) {
 				throw new IllegalStateException("no training run or ENTRYPOINT in the Dockerfile");

@@ -38,8 +38,8 @@ final class WalCostBench {
 		ways.put("UPDATE of one row", "UPDATE one_row SET beat_at = now() WHERE id = 1");
 		ways.put("CREATE/DROP table (PeerDB's original)", "CREATE TABLE hb_trick (); DROP TABLE hb_trick");
 		ways.put("slot-keeper ordered beat: message, standby snapshot, message",
-				"SELECT pg_logical_emit_message(true, 'slotkeeper_heartbeat', ''); SELECT pg_log_standby_snapshot();"
-						+ " SELECT pg_logical_emit_message(true, 'slotkeeper_heartbeat', '')");
+				"SELECT pg_logical_emit_message(true, 'slotkeeper_heartbeat', '') ;; SELECT pg_log_standby_snapshot()"
+						+ " ;; SELECT pg_logical_emit_message(true, 'slotkeeper_heartbeat', '')");
 		int beats = 1000;
 		int repetitions = 3;
 		List<List<Object>> rows = new ArrayList<>();
@@ -50,7 +50,10 @@ final class WalCostBench {
 				try (Connection connection = server.connect(database); Statement statement = connection.createStatement()) {
 					long start = BenchSupport.lsn(statement);
 					for (int i = 0; i < beats; i++) {
-						statement.execute(way.getValue());
+						// " ;; " separates statements that the heartbeat runs one by one, each in its own transaction.
+						for (String sql : way.getValue().split(" ;; ")) {
+							statement.execute(sql);
+						}
 						if (i % 100 == 99) {
 							statement.execute("CHECKPOINT");
 						}

@@ -2,7 +2,6 @@ package io.slotkeeper.heartbeat;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -15,7 +14,7 @@ import org.junit.jupiter.api.Test;
 
 import io.slotkeeper.config.TargetProperties;
 import io.slotkeeper.fleet.Instance;
-import io.slotkeeper.fleet.Rendezvous;
+import io.slotkeeper.fleet.OwnershipPlan;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.PostgresTestBed;
 
@@ -24,9 +23,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Three instances on the same 30 targets: each target ends up owned by the instance rendezvous hashing prefers among
- * the instances up, never by two at once, and a stopped instance's targets move to the next preferred within about
- * an interval.
+ * Three instances on the same 30 targets: each target ends up owned by the instance the plan (rendezvous hashing
+ * with bounded loads) gives it, ten each, never by two at once; a stopped instance's targets are owned again within
+ * about an interval, and the shares are even again once every target was read again.
  */
 class OwnershipSpreadTests {
 
@@ -52,20 +51,26 @@ class OwnershipSpreadTests {
 				0, 5, TimeUnit.MILLISECONDS);
 		try {
 			long start = System.nanoTime();
-			await().atMost(Duration.ofSeconds(40)).until(() -> ownedAsPreferred(engines, targets));
-			System.out.printf("3 instances x %d targets: settled as rendezvous hashing prefers %d ms after start,"
-					+ " owned %s%n", TARGETS, (System.nanoTime() - start) / 1_000_000, counts(engines, targets));
-			assertThat(counts(engines, targets)).allSatisfy((count) -> assertThat(count).isBetween(3, 20));
+			await().atMost(Duration.ofSeconds(40)).until(() -> ownedAsPlanned(engines, targets));
+			System.out.printf("3 instances x %d targets: owned as planned %d ms after start, owned %s%n", TARGETS,
+					(System.nanoTime() - start) / 1_000_000, counts(engines, targets));
+			assertThat(counts(engines, targets)).as("bounded loads: shares differ by one at most")
+				.containsExactlyInAnyOrder(10, 10, 10);
 
 			HeartbeatEngine stopped = engines.remove(0);
 			List<String> moving = targets.stream().map(TargetProperties::name)
 				.filter((name) -> owns(stopped, name)).toList();
 			long stop = System.nanoTime();
 			stopped.close();
-			await().atMost(Duration.ofSeconds(5)).until(() -> ownedAsPreferred(engines, targets));
-			System.out.printf("stopping one instance moved its %d targets to the next preferred in %d ms"
-					+ " (interval 200 ms)%n", moving.size(), (System.nanoTime() - stop) / 1_000_000);
+			await().atMost(Duration.ofSeconds(5)).until(() -> moving.stream()
+				.allMatch((name) -> engines.stream().filter((engine) -> owns(engine, name)).count() == 1));
+			long moved = (System.nanoTime() - stop) / 1_000_000;
+			await().atMost(Duration.ofSeconds(30)).until(() -> ownedAsPlanned(engines, targets));
+			System.out.printf("stopping one instance: its %d targets owned again in %d ms, shares even again (%s) in"
+					+ " %d ms (interval 200 ms)%n", moving.size(), moved, counts(engines, targets),
+					(System.nanoTime() - stop) / 1_000_000);
 			assertThat(moving).isNotEmpty();
+			assertThat(counts(engines, targets)).containsExactlyInAnyOrder(15, 15);
 		}
 		finally {
 			watcher.shutdownNow();
@@ -81,14 +86,11 @@ class OwnershipSpreadTests {
 		return engine.fleet.get(target).ownership().owned();
 	}
 
-	private static boolean ownedAsPreferred(List<HeartbeatEngine> engines, List<TargetProperties> targets) {
-		return targets.stream().allMatch((target) -> {
-			HeartbeatEngine preferred = engines.stream()
-				.max(Comparator.comparingLong((HeartbeatEngine engine) -> Rendezvous.score(target.name(),
-						instance(engine).key())))
-				.orElseThrow();
-			return engines.stream().allMatch((engine) -> owns(engine, target.name()) == (engine == preferred));
-		});
+	private static boolean ownedAsPlanned(List<HeartbeatEngine> engines, List<TargetProperties> targets) {
+		Map<String, Integer> plan = OwnershipPlan.plan(targets.stream().map(TargetProperties::name).toList(),
+				engines.stream().map((engine) -> instance(engine).key()).collect(Collectors.toSet()));
+		return targets.stream().allMatch((target) -> engines.stream()
+			.allMatch((engine) -> owns(engine, target.name()) == (instance(engine).key() == plan.get(target.name()))));
 	}
 
 	private static Instance instance(HeartbeatEngine engine) {
