@@ -42,7 +42,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 @Consistent
 public record HeartbeatProperties(
 		@DefaultValue("true") boolean enabled,
-		@NotNull @DurationMin(millis = 1) @DurationMax(hours = 1) @DefaultValue("30s") Duration interval,
+		@NotNull @DurationMin(millis = 1) @DurationMax(hours = 1) @DefaultValue("10s") Duration interval,
 		@NotNull @DefaultValue("message") HeartbeatMode mode,
 		@DefaultValue("true") boolean transactional,
 		@NotBlank @Size(max = 128) @DefaultValue("slotkeeper_heartbeat") String prefix,

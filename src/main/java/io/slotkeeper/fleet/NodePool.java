@@ -28,13 +28,28 @@ final class NodePool implements AutoCloseable {
 
 	private volatile HikariDataSource pool;
 
+	private volatile boolean reachable;
+
 	NodePool(Node node, NodeConnector connector) {
 		this.node = node;
 		this.connector = connector;
 	}
 
+	// Hikari waits its whole connection timeout (twice the connect timeout and a second) for a node that refuses, and
+	// a bounded number of workers serve every target: until the node answered since its last failure, one attempt of
+	// slot-keeper's own finds out at once (or within the connect timeout, for one that does not answer).
 	Connection connection() throws SQLException {
-		return pool().getConnection();
+		if (!this.reachable) {
+			this.connector.open(this.node).close();
+			this.reachable = true;
+		}
+		try {
+			return pool().getConnection();
+		}
+		catch (SQLException ex) {
+			this.reachable = false;
+			throw ex;
+		}
 	}
 
 	private HikariDataSource pool() {

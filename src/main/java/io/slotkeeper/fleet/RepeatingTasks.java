@@ -14,9 +14,9 @@ import org.springframework.context.SmartLifecycle;
 
 /**
  * Runs one task per target, each on its own schedule, from start to stop of the application. One timer thread only
- * keeps time; runs happen on a bounded number of workers in two {@link WorkerLanes lanes}, and a task schedules its
- * next run only when its current one has ended, so a dead, slow or hung target holds at most one worker, in the slow
- * lane, and does not delay the targets that answer.
+ * keeps time; runs happen on a bounded number of workers in three {@link WorkerLanes lanes}, and a task schedules
+ * its next run only when its current one has ended, so a dead, slow or hung target holds at most one worker, in the
+ * retry lane, and does not delay the targets that answer.
  */
 public abstract class RepeatingTasks implements SmartLifecycle {
 
@@ -26,9 +26,7 @@ public abstract class RepeatingTasks implements SmartLifecycle {
 
 	private final Duration shutdownWait;
 
-	private final int quickThreads;
-
-	private final int slowThreads;
+	private final WorkerLanes.Sizes sizes;
 
 	private volatile boolean running;
 
@@ -40,14 +38,14 @@ public abstract class RepeatingTasks implements SmartLifecycle {
 	 * Creates the runner; nothing runs before {@link #start()}.
 	 * @param name the threads' name, for example {@code heartbeat}
 	 * @param shutdownWait how long stopping waits for runs in flight
-	 * @param quickThreads at most this many threads for runs on open, healthy sessions
-	 * @param slowThreads at most this many threads for runs that connect or retry after a failure
+	 * @param quick at most this many threads for runs on open, healthy sessions
+	 * @param connect at most this many for first connections and reconnections
+	 * @param retry at most this many for runs after a failure
 	 */
-	protected RepeatingTasks(String name, Duration shutdownWait, int quickThreads, int slowThreads) {
+	protected RepeatingTasks(String name, Duration shutdownWait, int quick, int connect, int retry) {
 		this.name = name;
 		this.shutdownWait = shutdownWait;
-		this.quickThreads = quickThreads;
-		this.slowThreads = slowThreads;
+		this.sizes = new WorkerLanes.Sizes(quick, connect, retry);
 	}
 
 	/**
@@ -66,7 +64,7 @@ public abstract class RepeatingTasks implements SmartLifecycle {
 		}
 		List<? extends Task> tasks = tasks();
 		this.timer = Executors.newSingleThreadScheduledExecutor(WorkerLanes.threads(this.name + "-timer"));
-		this.workers = new WorkerLanes(this.name, this.quickThreads, this.slowThreads);
+		this.workers = new WorkerLanes(this.name, this.sizes);
 		this.running = true;
 		tasks.forEach((task) -> schedule(task, task.firstDelay()));
 	}

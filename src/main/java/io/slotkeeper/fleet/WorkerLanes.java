@@ -1,32 +1,29 @@
 package io.slotkeeper.fleet;
 
 import java.time.Duration;
-import java.util.concurrent.PriorityBlockingQueue;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A bounded number of threads for many targets' runs, in two lanes so that the ones that may block for a timeout
- * never delay the ones that do not. A run on an open, healthy session takes a millisecond and goes to the quick lane;
- * one that must connect, or whose last run failed, may hold its thread for a connect or statement timeout and goes
- * to the slow lane, where runs that have not failed yet (a first connection, a reconnection) go before retries of
- * failing ones. Both lanes queue beyond their threads, so a fleet with many dead or hung targets costs a fixed number
- * of threads, not one each.
+ * A bounded number of threads for many targets' runs, in three {@link Lane lanes}, so that the runs that may block for
+ * a timeout never delay the ones that do not: a run on an open, healthy session takes a millisecond (quick); one that
+ * must connect may hold its thread for the connect timeout (connect); one whose last run failed is likely to again
+ * (retry), and retries never take the threads of first connections and reconnections. Each lane queues beyond its
+ * threads, so a fleet with many dead or hung targets costs a fixed number of threads, not one each.
  */
 final class WorkerLanes {
 
-	private final ThreadPoolExecutor quick;
+	private final Map<Lane, ThreadPoolExecutor> lanes = new EnumMap<>(Lane.class);
 
-	private final ThreadPoolExecutor slow;
-
-	private final AtomicLong order = new AtomicLong();
-
-	WorkerLanes(String name, int quickThreads, int slowThreads) {
-		this.quick = lane(quickThreads, threads(name + "-"));
-		this.slow = lane(slowThreads, threads(name + "-slow-"));
+	WorkerLanes(String name, Sizes sizes) {
+		this.lanes.put(Lane.QUICK, lane(sizes.quick(), threads(name + "-")));
+		this.lanes.put(Lane.CONNECT, lane(sizes.connect(), threads(name + "-connect-")));
+		this.lanes.put(Lane.RETRY, lane(sizes.retry(), threads(name + "-retry-")));
 	}
 
 	/**
@@ -36,28 +33,29 @@ final class WorkerLanes {
 	 * @throws java.util.concurrent.RejectedExecutionException when stopping
 	 */
 	void execute(Lane lane, Runnable run) {
-		Queued queued = new Queued(lane, this.order.incrementAndGet(), run);
-		((lane == Lane.QUICK) ? this.quick : this.slow).execute(queued);
+		this.lanes.get(lane).execute(run);
 	}
 
 	int threads() {
-		return this.quick.getPoolSize() + this.slow.getPoolSize();
+		return this.lanes.values().stream().mapToInt(ThreadPoolExecutor::getPoolSize).sum();
 	}
 
 	void shutdown() {
-		this.quick.shutdown();
-		this.slow.shutdown();
+		this.lanes.values().forEach(ThreadPoolExecutor::shutdown);
 	}
 
 	boolean awaitTermination(Duration wait) throws InterruptedException {
 		long deadline = System.nanoTime() + wait.toNanos();
-		return this.quick.awaitTermination(wait.toNanos(), TimeUnit.NANOSECONDS)
-				&& this.slow.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+		for (ThreadPoolExecutor lane : this.lanes.values()) {
+			if (!lane.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+				return false;
+			}
+		}
+		return true;
 	}
 
 	void shutdownNow() {
-		this.quick.shutdownNow();
-		this.slow.shutdownNow();
+		this.lanes.values().forEach(ThreadPoolExecutor::shutdownNow);
 	}
 
 	// A thread is added only when none is idle, up to the bound; past it runs queue. An idle lane shrinks to none
@@ -78,11 +76,20 @@ final class WorkerLanes {
 		};
 	}
 
+	/**
+	 * How many threads each lane may have.
+	 * @param quick runs on open, healthy sessions
+	 * @param connect first connections and reconnections
+	 * @param retry runs after a failure
+	 */
+	record Sizes(int quick, int connect, int retry) {
+	}
+
 	// The executor grows past its core only when its queue refuses: this one refuses while no thread is idle and
 	// the bound is not reached, so that runs are queued only once every thread is busy.
-	private static final class GrowingQueue extends PriorityBlockingQueue<Runnable> {
+	private static final class GrowingQueue extends LinkedBlockingQueue<Runnable> {
 
-		private volatile ThreadPoolExecutor executor;
+		private transient volatile ThreadPoolExecutor executor;
 
 		@Override
 		public boolean offer(Runnable run) {
@@ -92,21 +99,6 @@ final class WorkerLanes {
 				return false;
 			}
 			return super.offer(run);
-		}
-
-	}
-
-	private record Queued(Lane lane, long order, Runnable work) implements Runnable, Comparable<Queued> {
-
-		@Override
-		public void run() {
-			this.work.run();
-		}
-
-		@Override
-		public int compareTo(Queued other) {
-			int byLane = this.lane.compareTo(other.lane);
-			return (byLane != 0) ? byLane : Long.compare(this.order, other.order);
 		}
 
 	}

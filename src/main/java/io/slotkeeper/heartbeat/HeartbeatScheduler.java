@@ -11,17 +11,20 @@ import io.slotkeeper.fleet.RepeatingTasks;
 
 /**
  * Runs every enabled target's heartbeat on its own schedule ({@link RepeatingTasks}: a dead, slow or hung target holds
- * at most one worker of the slow lane and does not delay the targets that answer). On stop, heartbeats in flight finish.
+ * at most one worker of the retry lane and does not delay the targets that answer). On stop, heartbeats in flight finish.
  */
 public class HeartbeatScheduler extends RepeatingTasks {
 
 	private static final Logger logger = LoggerFactory.getLogger(HeartbeatScheduler.class);
 
-	// A beat on an open session takes about a millisecond: a few threads serve a thousand targets at 1 s; the slow
-	// lane bounds what dead and hung targets cost (each holds one of them for its connect or statement timeout).
+	// A beat on an open session takes about a millisecond: a few threads serve a thousand targets at 1 s. Connecting
+	// takes a few milliseconds, or the connect timeout for a target that does not answer; the retry lane bounds what
+	// dead and hung targets cost (each holds one of its threads for its connect or statement timeout).
 	private static final int QUICK_THREADS = 8;
 
-	private static final int SLOW_THREADS = 16;
+	private static final int CONNECT_THREADS = 16;
+
+	private static final int RETRY_THREADS = 8;
 
 	private static final int LISTED = 10;
 
@@ -33,7 +36,7 @@ public class HeartbeatScheduler extends RepeatingTasks {
 	 * @param shutdownWait how long stopping waits for heartbeats in flight
 	 */
 	public HeartbeatScheduler(List<TargetHeartbeat> targets, Duration shutdownWait) {
-		super("heartbeat", shutdownWait, QUICK_THREADS, SLOW_THREADS);
+		super("heartbeat", shutdownWait, QUICK_THREADS, CONNECT_THREADS, RETRY_THREADS);
 		this.targets = List.copyOf(targets);
 	}
 

@@ -96,9 +96,10 @@ final class FleetBench {
 				+ " JVM's process CPU time during the run.\n\n"
 				+ BenchReport.table(List.of("targets", "beats/s", "drift p50 (ms)", "drift p99 (ms)", "drift max (ms)",
 						"CPU s", "threads (peak, engine)", "heartbeat sessions"), rows)
-				+ "\nWorkers run in two bounded lanes (8 threads for beats on open, healthy sessions; 16 for"
-				+ " connecting and retrying), so threads no longer follow the attempts in flight: hung targets queue"
-				+ " in the slow lane, and the targets that answer keep their schedule.\n\n![Fleet drift](fleet-drift.png)\n");
+				+ "\nWorkers run in three bounded lanes (at most 8 threads for beats on open, healthy sessions, 16 for"
+				+ " first connections and reconnections, 8 for retries after a failure), so threads no longer follow"
+				+ " the attempts in flight: hung targets queue in the retry lane, and the targets that answer keep"
+				+ " their schedule.\n\n![Fleet drift](fleet-drift.png)\n");
 	}
 
 	static void threeInstances(BenchReport report, PostgresServer server, List<String> databases) throws Exception {

@@ -42,7 +42,7 @@ class SlotKeeperPropertiesTests {
 			assertThat(context).hasNotFailed();
 			HeartbeatProperties heartbeat = context.getBean(SlotKeeperProperties.class).targets().get(0).heartbeat();
 			assertThat(heartbeat.enabled()).isTrue();
-			assertThat(heartbeat.interval()).isEqualTo(Duration.ofSeconds(30));
+			assertThat(heartbeat.interval()).isEqualTo(Duration.ofSeconds(10));
 			assertThat(heartbeat.mode()).isEqualTo(HeartbeatMode.MESSAGE);
 			assertThat(heartbeat.transactional()).isTrue();
 			assertThat(heartbeat.prefix()).isEqualTo("slotkeeper_heartbeat");

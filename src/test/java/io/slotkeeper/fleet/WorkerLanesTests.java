@@ -1,8 +1,6 @@
 package io.slotkeeper.fleet;
 
 import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -12,13 +10,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The lanes bound the threads, keep hung work away from quick work, and let a first connection go before a retry.
+ * The lanes bound the threads, keep hung work away from quick work, and keep retries from first connections.
  */
 class WorkerLanesTests {
 
 	@Test
 	void hungSlowWorkNeitherDelaysQuickWorkNorAddsThreads() throws Exception {
-		WorkerLanes lanes = new WorkerLanes("test", 2, 3);
+		WorkerLanes lanes = new WorkerLanes("test", new WorkerLanes.Sizes(2, 2, 1));
 		CountDownLatch hang = new CountDownLatch(1);
 		try {
 			for (int i = 0; i < 50; i++) {
@@ -39,26 +37,22 @@ class WorkerLanesTests {
 	}
 
 	@Test
-	void aFirstConnectionGoesBeforeRetriesQueuedEarlier() throws Exception {
-		WorkerLanes lanes = new WorkerLanes("test", 1, 1);
-		CountDownLatch busy = new CountDownLatch(1);
-		CountDownLatch started = new CountDownLatch(1);
-		List<String> order = new CopyOnWriteArrayList<>();
+	void retriesNeverTakeTheThreadsOfFirstConnections() throws Exception {
+		WorkerLanes lanes = new WorkerLanes("test", new WorkerLanes.Sizes(1, 1, 1));
+		CountDownLatch hang = new CountDownLatch(1);
 		try {
-			lanes.execute(Lane.RETRY, () -> {
-				started.countDown();
-				hold(busy);
-			});
-			assertThat(started.await(5, TimeUnit.SECONDS)).isTrue();
-			lanes.execute(Lane.RETRY, () -> order.add("retry 1"));
-			lanes.execute(Lane.RETRY, () -> order.add("retry 2"));
-			lanes.execute(Lane.CONNECT, () -> order.add("connect"));
-			busy.countDown();
-			await().atMost(Duration.ofSeconds(5)).until(() -> order.size() == 3);
-			assertThat(order).containsExactly("connect", "retry 1", "retry 2");
+			for (int i = 0; i < 10; i++) {
+				lanes.execute(Lane.RETRY, () -> hold(hang));
+			}
+			CountDownLatch connected = new CountDownLatch(3);
+			for (int i = 0; i < 3; i++) {
+				lanes.execute(Lane.CONNECT, connected::countDown);
+			}
+			assertThat(connected.await(5, TimeUnit.SECONDS)).as("first connections while ten retries hang").isTrue();
+			assertThat(lanes.threads()).isLessThanOrEqualTo(3);
 		}
 		finally {
-			busy.countDown();
+			hang.countDown();
 			lanes.shutdownNow();
 		}
 	}

@@ -21,7 +21,9 @@ public class SlotPoller extends RepeatingTasks {
 
 	private static final int QUICK_THREADS = 4;
 
-	private static final int SLOW_THREADS = 8;
+	private static final int CONNECT_THREADS = 8;
+
+	private static final int RETRY_THREADS = 4;
 
 	private final Map<String, TargetPoll> polls = new LinkedHashMap<>();
 
@@ -38,7 +40,7 @@ public class SlotPoller extends RepeatingTasks {
 	 * @param clock the clock
 	 */
 	SlotPoller(List<Target> targets, SlotHealer healer, SlotWatch watch, MeterRegistry registry, Clock clock) {
-		super("slot-poller", longestPoll(targets), QUICK_THREADS, SLOW_THREADS);
+		super("slot-poller", longestPoll(targets), QUICK_THREADS, CONNECT_THREADS, RETRY_THREADS);
 		this.healer = healer;
 		this.sightings = watch.sightings();
 		targets.forEach((target) -> this.polls.put(target.name(), new TargetPoll(target, healer, watch, registry, clock)));
