@@ -34,9 +34,10 @@ RUN java -XX:+UseG1GC -XX:ArchiveClassesAtExit=/deployments/application.jsa -Dsp
 USER 185
 EXPOSE 8080 9090
 # Nothing is written at run time but to /tmp (an emptyDir in the chart); the configuration is mounted read-only.
-ENV JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError -Djava.io.tmpdir=/tmp" \
+# C1 only (-XX:TieredStopAtLevel=1) starts faster; slot-keeper waits on the network, and what it costs in CPU at 1,000
+# targets is in bench/results/RESULTS.md (section 6), where these options are read from this file and measured. Here
+# rather than in the ENTRYPOINT so that the chart's javaOpts (JDK_JAVA_OPTIONS, read later) can take it back.
+ENV JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=75 -XX:+ExitOnOutOfMemoryError -Djava.io.tmpdir=/tmp -XX:TieredStopAtLevel=1" \
     SPRING_CONFIG_ADDITIONAL_LOCATION="optional:file:/etc/slot-keeper/"
-# A JVM that differs from the training run's ignores the archive and starts as it would without it. C1 only
-# (-XX:TieredStopAtLevel=1) starts faster; slot-keeper waits on the network, and the CPU it costs at 1,000 targets
-# is in bench/results/RESULTS.md (section 6), where these options are read from this line and measured.
-ENTRYPOINT ["java", "-XX:+UseG1GC", "-XX:SharedArchiveFile=/deployments/application.jsa", "-XX:TieredStopAtLevel=1", "-jar", "/deployments/application.jar"]
+# A JVM that differs from the training run's ignores the archive and starts as it would without it.
+ENTRYPOINT ["java", "-XX:+UseG1GC", "-XX:SharedArchiveFile=/deployments/application.jsa", "-jar", "/deployments/application.jar"]

@@ -81,7 +81,7 @@ final class StartUpBench {
 				+ " classes in a jar next to its runtime dependencies as in the image; " + STARTS + " starts each,"
 				+ " median and range. Time from process start to `/actuator/health/readiness` 200; RSS and threads"
 				+ " once every target has its heartbeat session (first beats are spread over up to 10 s). *Plain*:"
-				+ " Java's defaults. *As shipped*: the options of the Dockerfile's ENTRYPOINT (`"
+				+ " Java's defaults. *As shipped*: the Dockerfile's JAVA_TOOL_OPTIONS and ENTRYPOINT options (`"
 				+ String.join(" ", image.runOptions(Path.of("application.jsa"))) + "`), the archive made by the"
 				+ " Dockerfile's training run (`" + String.join(" ", image.trainingOptions(Path.of("application.jsa")))
 				+ "`), and the heap the chart's 512 Mi limit gives (`-Xmx384m`, 75 %). Targets: 30 s interval, on "
@@ -190,20 +190,23 @@ final class StartUpBench {
 	 */
 	private record Dockerfile(List<String> training, List<String> entrypoint) {
 
+		// JAVA_TOOL_OPTIONS come first, then the ENTRYPOINT's options, as the JVM reads them.
 		static Dockerfile read() throws IOException {
 			String text = Files.readString(Path.of("Dockerfile")).replace("\\\n", " ");
 			Matcher run = Pattern.compile("RUN java ((?:-\\S+\\s+)+)-jar").matcher(text);
+			Matcher tool = Pattern.compile("JAVA_TOOL_OPTIONS=\"([^\"]*)\"").matcher(text);
 			Matcher entry = Pattern.compile("ENTRYPOINT \\[(.*)]").matcher(text);
-			if (!run.find() || !entry.find()) {
-				throw new IllegalStateException("no training run or ENTRYPOINT in the Dockerfile");
+			if (!run.find() || !tool.find() || !entry.find()) {
+				throw new IllegalStateException("no training run, JAVA_TOOL_OPTIONS or ENTRYPOINT in the Dockerfile");
 			}
-			List<String> options = new ArrayList<>();
+			List<String> options = new ArrayList<>(List.of(tool.group(1).trim().split("\\s+")));
+			List<String> entrypoint = new ArrayList<>();
 			Matcher quoted = Pattern.compile("\"([^\"]*)\"").matcher(entry.group(1));
 			while (quoted.find()) {
-				options.add(quoted.group(1));
+				entrypoint.add(quoted.group(1));
 			}
-			return new Dockerfile(List.of(run.group(1).trim().split("\\s+")),
-					options.subList(1, options.indexOf("-jar")));
+			options.addAll(entrypoint.subList(1, entrypoint.indexOf("-jar")));
+			return new Dockerfile(List.of(run.group(1).trim().split("\\s+")), options);
 		}
 
 		List<String> trainingOptions(Path archive) {

@@ -70,16 +70,29 @@ class SnapshotOrderTests {
 	void withoutThePrivilegeAutoBeatsPlainlyAndSaysWhichFloorApplies() {
 		PostgresServer server = PostgresTestBed.shared();
 		assumeTrue(server.majorVersion() >= 16, "the privilege matters from 16");
-		String database = server.createDatabase();
-		server.execute("postgres", "DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'plain')"
-				+ " THEN CREATE ROLE plain LOGIN; END IF; END $$");
-		try (HeartbeatEngine engine = HeartbeatEngine.started(target("unprivileged", server.jdbcUrl(database),
+		try (HeartbeatEngine engine = HeartbeatEngine.started(target("unprivileged", unprivileged(server),
 				"username", "plain", "heartbeat.interval", "100ms"))) {
 			await().atMost(Duration.ofSeconds(10)).until(() -> engine.status("unprivileged").emissions() >= 3);
 			HeartbeatStatus status = engine.status("unprivileged");
 			assertThat(status.standbySnapshot()).startsWith("not allowed")
 				.contains("GRANT EXECUTE ON FUNCTION pg_log_standby_snapshot()");
 			assertThat(status.walFloor()).startsWith("about interval + 15 s").contains("not allowed");
+			assertThat(status.failures()).isZero();
+			assertThat(status.health()).isEqualTo("UP");
+		}
+	}
+
+	@Test
+	void askedForWithoutThePrivilegeTheRefusalIsReportedOnceAndHeartbeatsGoOn() {
+		PostgresServer server = PostgresTestBed.shared();
+		assumeTrue(server.majorVersion() >= 16, "pg_log_standby_snapshot() exists from 16");
+		try (HeartbeatEngine engine = HeartbeatEngine.started(target("orders", unprivileged(server),
+				"username", "plain", "heartbeat.interval", "100ms", "heartbeat.standby-snapshot", "true"))) {
+			await().atMost(Duration.ofSeconds(10)).until(() -> engine.status("orders").emissions() >= 3
+					&& engine.status("orders").standbySnapshot() != null);
+			HeartbeatStatus status = engine.status("orders");
+			assertThat(status.standbySnapshot()).as("true binds to on").startsWith("refused (SQLState 42501)")
+				.contains("GRANT EXECUTE ON FUNCTION pg_log_standby_snapshot()");
 			assertThat(status.failures()).isZero();
 			assertThat(status.health()).isEqualTo("UP");
 		}
@@ -97,6 +110,14 @@ class SnapshotOrderTests {
 			assertThat(status.walFloor()).startsWith("about interval + 15 s, up to 16 s of WAL");
 			assertThat(status.failures()).isZero();
 		}
+	}
+
+	// A database of its own and a role without the privilege (or any other).
+	private static String unprivileged(PostgresServer server) {
+		String database = server.createDatabase();
+		server.execute("postgres", "DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'plain')"
+				+ " THEN CREATE ROLE plain LOGIN; END IF; END $$");
+		return server.jdbcUrl(database);
 	}
 
 	private static String idleDatabase(PostgresServer server, String slot) {

@@ -55,25 +55,6 @@ class StandbySlotTests {
 		}
 	}
 
-	@Test
-	void refusedStandbySnapshotIsReportedOnceAndHeartbeatsGoOn() {
-		PostgresServer server = PostgresTestBed.shared();
-		assumeTrue(server.majorVersion() >= 16, "pg_log_standby_snapshot() exists from 16");
-		String database = server.createDatabase();
-		server.execute("postgres", "DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'plain')"
-				+ " THEN CREATE ROLE plain LOGIN; END IF; END $$");
-		try (HeartbeatEngine engine = HeartbeatEngine.started(target("orders",
-				server.jdbcUrl(database), "username", "plain", "heartbeat.interval", "100ms",
-				"heartbeat.standby-snapshot", "true"))) {
-			await().atMost(Duration.ofSeconds(10)).until(() -> engine.status("orders").emissions() >= 3);
-			HeartbeatStatus status = engine.status("orders");
-			assertThat(status.standbySnapshot()).startsWith("refused (SQLState 42501)")
-				.contains("GRANT EXECUTE ON FUNCTION pg_log_standby_snapshot()");
-			assertThat(status.failures()).isZero();
-			assertThat(status.health()).isEqualTo("UP");
-		}
-	}
-
 	private static String confirmed(PostgresServer standby) {
 		return standby.queryForString("postgres",
 				"SELECT confirmed_flush_lsn FROM pg_replication_slots WHERE slot_name = 'on_standby'");
