@@ -20,7 +20,7 @@ public class HeartbeatScheduler extends RepeatingTasks {
 	// A beat on an open session takes about a millisecond: a few threads serve a thousand targets at 1 s. Connecting
 	// takes a few milliseconds, or the connect timeout for a target that does not answer; the retry lane bounds what
 	// dead and hung targets cost (each holds one of its threads for its connect or statement timeout).
-	private static final int QUICK_THREADS = 8;
+	private static final int QUICK_THREADS = 16;
 
 	private static final int CONNECT_THREADS = 16;
 

@@ -31,6 +31,8 @@ final class SnapshotOrder {
 
 	private static final Duration LONGEST_WAIT = Duration.ofSeconds(10);
 
+	private static final Duration IDLE_RECHECK = Duration.ofSeconds(30);
+
 	private final StandbySnapshotMode mode;
 
 	private final Duration wait;
@@ -38,6 +40,8 @@ final class SnapshotOrder {
 	private final boolean replicas;
 
 	private boolean usable;
+
+	private long idleUntil;
 
 	private Pending pending;
 
@@ -58,6 +62,7 @@ final class SnapshotOrder {
 	String opened(NodeSession session) throws SQLException {
 		this.pending = null;
 		this.usable = false;
+		this.idleUntil = 0;
 		if (this.mode == StandbySnapshotMode.OFF) {
 			return null;
 		}
@@ -80,7 +85,7 @@ final class SnapshotOrder {
 	 * @return when to run next: soon to check the consumers, or the rest of the interval
 	 */
 	Duration afterBeat(String lsn, Duration rest) {
-		if (!this.usable || lsn == null) {
+		if (!this.usable || lsn == null || System.nanoTime() < this.idleUntil) {
 			return rest;
 		}
 		long now = System.nanoTime();
@@ -116,8 +121,10 @@ final class SnapshotOrder {
 		}
 		this.pending = null;
 		Duration untilNextBeat = Duration.ofNanos(Math.max(0, current.nextBeatAt() - System.nanoTime()));
-		// Nobody here or on a standby would decode it: with auto, the snapshot is not worth its WAL.
+		// Nobody here or on a standby would decode it: with auto, the snapshot is not worth its WAL, and the next
+		// look for a consumer is in half a minute (a fleet of idle targets would otherwise double its statements).
 		if (slots[0] == 0 && !this.replicas && this.mode == StandbySnapshotMode.AUTO) {
+			this.idleUntil = System.nanoTime() + IDLE_RECHECK.toNanos();
 			return untilNextBeat;
 		}
 		String outcome = log(connection);

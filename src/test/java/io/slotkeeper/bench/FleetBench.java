@@ -88,7 +88,7 @@ final class FleetBench {
 		BenchReport.barChart("fleet-drift.png", "Schedule drift at a 1 s interval", "ms", categories,
 				new LinkedHashMap<>(Map.of("p50", p50s, "p99", p99s)));
 		report.section("## 3. Fleet scale\n\nN targets (spread over " + databases.size() + " databases of one server,"
-				+ " `max_connections` 1200) at a 1 s interval on one instance's heartbeat engine for "
+				+ " `max_connections` 2600) at a 1 s interval on one instance's heartbeat engine for "
 				+ window.toSeconds() + " s each; in the last run 100 of the 1,000 are *hung*: their address accepts"
 				+ " connections and never answers (each attempt holds a thread for the 5 s connect timeout, then backs"
 				+ " off). Drift = |gap between two beats of a target − 1 s| over the targets that answer. Threads ="
@@ -96,7 +96,7 @@ final class FleetBench {
 				+ " JVM's process CPU time during the run.\n\n"
 				+ BenchReport.table(List.of("targets", "beats/s", "drift p50 (ms)", "drift p99 (ms)", "drift max (ms)",
 						"CPU s", "threads (peak, engine)", "heartbeat sessions"), rows)
-				+ "\nWorkers run in three bounded lanes (at most 8 threads for beats on open, healthy sessions, 16 for"
+				+ "\nWorkers run in three bounded lanes (at most 16 threads for beats on open, healthy sessions, 16 for"
 				+ " first connections and reconnections, 8 for retries after a failure), so threads no longer follow"
 				+ " the attempts in flight: hung targets queue in the retry lane, and the targets that answer keep"
 				+ " their schedule.\n\n![Fleet drift](fleet-drift.png)\n");

@@ -37,7 +37,7 @@ class SlotKeeperBench {
 
 	@BeforeAll
 	static void startServer() {
-		server = PostgresTestBed.dedicated(Map.of("max_connections", "1200", "max_replication_slots", "256",
+		server = PostgresTestBed.dedicated(Map.of("max_connections", "2600", "max_replication_slots", "256",
 				"max_slot_wal_keep_size", "-1"));
 		for (int i = 0; i < 100; i++) {
 			databases.add(server.createDatabase());

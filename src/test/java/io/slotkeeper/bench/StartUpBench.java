@@ -98,9 +98,9 @@ final class StartUpBench {
 		command.addAll(mode.options());
 		command.addAll(List.of("-cp", classPath, SlotKeeperApplication.class.getName(), "--server.port=" + port,
 				"--spring.config.additional-location=file:" + config));
+		Path log = config.resolveSibling("start-" + port + ".log");
 		long start = System.nanoTime();
-		Process process = new ProcessBuilder(command).redirectErrorStream(true)
-			.redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+		Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
 		try {
 			HttpClient http = HttpClient.newHttpClient();
 			HttpRequest readiness = HttpRequest
@@ -115,7 +115,8 @@ final class StartUpBench {
 			});
 			double ready = (System.nanoTime() - start) / 1e9;
 			if (count > 0) {
-				await().atMost(Duration.ofSeconds(60)).until(() -> BenchSupport.sessions(server) >= count);
+				await("every target's heartbeat session, the application's log in " + log).atMost(Duration.ofSeconds(60))
+					.until(() -> BenchSupport.sessions(server) >= count);
 			}
 			double[] figures = { ready, BenchReport.rssKib(process.pid()) / 1024.0,
 					BenchSupport.threadsOf(process.pid()) };
@@ -159,9 +160,13 @@ final class StartUpBench {
 		Path jar = work.resolve("slot-keeper.jar");
 		Path classes = Path.of("target/classes");
 		try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar)); Stream<Path> files = Files.walk(classes)) {
-			for (Path file : files.filter(Files::isRegularFile).toList()) {
-				out.putNextEntry(new JarEntry(classes.relativize(file).toString().replace('\\', '/')));
-				Files.copy(file, out);
+			// Directory entries too: component scanning finds a package in a jar through its directory entry.
+			for (Path file : files.filter((path) -> !path.equals(classes)).toList()) {
+				String name = classes.relativize(file).toString().replace('\\', '/');
+				out.putNextEntry(new JarEntry(Files.isDirectory(file) ? name + "/" : name));
+				if (!Files.isDirectory(file)) {
+					Files.copy(file, out);
+				}
 				out.closeEntry();
 			}
 		}
