@@ -123,10 +123,14 @@ final class StartUpBench {
 			if (running != null) {
 				long cpuBefore = cpuTicks(process.pid());
 				BenchSupport.idle(RUNNING);
-				running.add(mode.name() + ": " + String.format("%.1f", (cpuTicks(process.pid()) - cpuBefore) / 100.0)
-						+ " s of CPU, RSS " + (BenchReport.rssKib(process.pid()) >> 10) + " MiB, "
-						+ BenchSupport.threadsOf(process.pid()) + " threads, " + BenchSupport.sessions(server)
-						+ " sessions on the server");
+				// A JVM that ran out of heap exits (ExitOnOutOfMemoryError): that is the figure then.
+				running.add(!process.isAlive() ? mode.name() + ": **exited** before the minute was over ("
+						+ Files.readAllLines(log).stream().filter((line) -> line.contains("OutOfMemoryError")).findFirst()
+							.orElse("exit code " + process.exitValue()) + ")"
+						: mode.name() + ": " + String.format("%.1f", (cpuTicks(process.pid()) - cpuBefore) / 100.0)
+								+ " s of CPU, RSS " + (BenchReport.rssKib(process.pid()) >> 10) + " MiB, "
+								+ BenchSupport.threadsOf(process.pid()) + " threads, " + BenchSupport.sessions(server)
+								+ " sessions on the server");
 			}
 			return figures;
 		}
