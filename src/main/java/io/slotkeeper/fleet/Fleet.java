@@ -15,6 +15,8 @@ public final class Fleet implements AutoCloseable {
 
 	private final Map<String, Target> byName = new LinkedHashMap<>();
 
+	private final Instance instance;
+
 	/**
 	 * Builds the targets of an instance with a random identity; nothing connects until a node is used.
 	 * @param targets the configured targets, names unique
@@ -31,8 +33,17 @@ public final class Fleet implements AutoCloseable {
 	 * @param instance this instance, among those sharing the targets
 	 */
 	public Fleet(List<TargetProperties> targets, NodeConnector connector, Instance instance) {
+		this.instance = instance;
 		OwnershipPlan plan = new OwnershipPlan(targets.stream().map(TargetProperties::name).toList());
 		targets.forEach((target) -> this.byName.put(target.name(), new Target(target, connector, instance, plan)));
+	}
+
+	/**
+	 * This instance, among those sharing the targets.
+	 * @return its identity
+	 */
+	public Instance instance() {
+		return this.instance;
 	}
 
 	/**

@@ -23,7 +23,12 @@ import io.slotkeeper.fleet.ServerIdentity;
 public record TargetView(String name, boolean enabled, String mode, String interval, String serverVersion,
 		HeartbeatStatus heartbeat, Long timeline, Instant lastFailoverAt) {
 
-	static TargetView of(TargetHeartbeat heartbeat) {
+	/**
+	 * A target's view as of now.
+	 * @param heartbeat the target's heartbeat
+	 * @return its view
+	 */
+	public static TargetView of(TargetHeartbeat heartbeat) {
 		HeartbeatProperties settings = heartbeat.target().properties().heartbeat();
 		HeartbeatStatus status = heartbeat.status();
 		ServerIdentity server = heartbeat.target().primary().identity();

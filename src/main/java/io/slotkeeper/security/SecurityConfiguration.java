@@ -11,17 +11,36 @@ import org.springframework.security.web.AuthenticationEntryPoint;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.access.AccessDeniedHandler;
 import org.springframework.security.web.access.intercept.AuthorizationFilter;
+import org.springframework.security.web.header.writers.DelegatingRequestMatcherHeaderWriter;
+import org.springframework.security.web.header.writers.ReferrerPolicyHeaderWriter.ReferrerPolicy;
+import org.springframework.security.web.header.writers.StaticHeadersWriter;
+import org.springframework.security.web.servlet.util.matcher.PathPatternRequestMatcher;
+import org.springframework.security.web.util.matcher.OrRequestMatcher;
+import org.springframework.security.web.util.matcher.RequestMatcher;
 import org.springframework.web.servlet.HandlerExceptionResolver;
 
 import io.slotkeeper.config.SlotKeeperProperties;
 
 /**
  * Who may call what. {@code /api/**} needs a bearer token: a viewer may GET, an operator may also change things.
- * Health, Prometheus, info and the API documentation are open; every other endpoint is closed. Stateless: no session,
- * no cookie, so no CSRF token either.
+ * Health, Prometheus, info, the API documentation and the operator's page (static files: its data comes from the API,
+ * with the token the reader pastes) are open; every other endpoint is closed. Stateless: no session, no cookie, so no
+ * CSRF token either. The page is served with a strict Content-Security-Policy: its own scripts and styles only, no
+ * inline script, no frame, no form target, no other origin.
  */
 @Configuration(proxyBeanMethods = false)
 class SecurityConfiguration {
+
+	/**
+	 * The operator page's files.
+	 */
+	static final String[] PAGE = { "/", "/index.html", "/ui/**" };
+
+	/**
+	 * The operator page's Content-Security-Policy.
+	 */
+	static final String PAGE_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+			+ "connect-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'";
 
 	@Bean
 	ApiTokenAuthenticationProvider apiTokenAuthenticationProvider(SlotKeeperProperties properties) {
@@ -37,7 +56,13 @@ class SecurityConfiguration {
 				null, ex);
 		AccessDeniedHandler deniedHandler = (request, response, ex) -> resolver.resolveException(request, response,
 				null, ex);
+		RequestMatcher page = new OrRequestMatcher(java.util.Arrays.stream(PAGE)
+			.map((pattern) -> (RequestMatcher) PathPatternRequestMatcher.withDefaults().matcher(pattern))
+			.toList());
 		return http.csrf(AbstractHttpConfigurer::disable)
+			.headers((headers) -> headers.referrerPolicy((referrer) -> referrer.policy(ReferrerPolicy.NO_REFERRER))
+				.addHeaderWriter(new DelegatingRequestMatcherHeaderWriter(page,
+						new StaticHeadersWriter("Content-Security-Policy", PAGE_POLICY))))
 			.httpBasic(AbstractHttpConfigurer::disable)
 			.formLogin(AbstractHttpConfigurer::disable)
 			.logout(AbstractHttpConfigurer::disable)
@@ -52,6 +77,8 @@ class SecurityConfiguration {
 				.requestMatchers("/v3/api-docs", "/v3/api-docs/**", "/v3/api-docs.yaml", "/swagger-ui.html", "/swagger-ui/**")
 				.permitAll()
 				.requestMatchers("/error")
+				.permitAll()
+				.requestMatchers(HttpMethod.GET, PAGE)
 				.permitAll()
 				.requestMatchers(HttpMethod.GET, "/api/**")
 				.hasRole("VIEWER")

@@ -2,6 +2,7 @@ package io.slotkeeper.slot;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 
 import io.slotkeeper.config.ConnectorProperties;
 import io.slotkeeper.connect.ConnectorClient;
@@ -14,6 +15,7 @@ import io.slotkeeper.slot.reading.ReplicationSlot;
 import io.slotkeeper.slot.reading.SlotFilter;
 import io.slotkeeper.slot.reading.SlotRepository;
 import io.slotkeeper.slot.reading.SlotView;
+import io.slotkeeper.slot.watching.SlotSnapshot;
 import io.slotkeeper.slot.watching.SlotWatch;
 
 /**
@@ -23,7 +25,7 @@ import io.slotkeeper.slot.watching.SlotWatch;
  * now, with its offsets and last handover); the primary's listing also shows
  * the configured slots it does not have, as missing, with what was last seen of them.
  */
-class SlotReader {
+public class SlotReader {
 
 	private final ConnectorClient connectors;
 
@@ -49,15 +51,33 @@ class SlotReader {
 				.map((slot) -> enrich(target, each, slot))
 				.forEach(slots::add);
 			if (each.primary()) {
-				this.watch.sightings()
-					.missing(target.name())
-					.stream()
-					.map((missing) -> SlotView.missing(each.name(), missing.name(), missing.lastSeen()))
-					.filter((view) -> filter.matches(view.slot()))
-					.forEach(slots::add);
+				missing(target, each).filter((view) -> filter.matches(view.slot())).forEach(slots::add);
 			}
 		}
 		return slots;
+	}
+
+	/**
+	 * The primary's slots as its last poll read them, with what is concluded of them now (insight, failover
+	 * readiness, connector state as last checked) and the configured slots it did not have: no query, so that a
+	 * view of the whole fleet costs no round trip to any target.
+	 * @param target the target
+	 * @param snapshot its last poll
+	 * @return the slots, the missing ones last
+	 */
+	public List<SlotView> polled(Target target, SlotSnapshot snapshot) {
+		Node primary = target.primary();
+		List<SlotView> slots = new ArrayList<>();
+		snapshot.slots().forEach((view) -> slots.add(enrich(target, primary, view.slot())));
+		missing(target, primary).forEach(slots::add);
+		return slots;
+	}
+
+	private Stream<SlotView> missing(Target target, Node primary) {
+		return this.watch.sightings()
+			.missing(target.name())
+			.stream()
+			.map((missing) -> SlotView.missing(primary.name(), missing.name(), missing.lastSeen()));
 	}
 
 	SlotView get(Target target, String node, String slot) {

@@ -11,9 +11,10 @@ import io.slotkeeper.connect.HandoverLog;
  * @param connectors the connectors' states as polls checked them
  * @param sightings the configured slots as last seen, and those missing
  * @param failover whether each logical slot would survive a failover to the replicas
+ * @param history the WAL each slot retained over the last hour
  */
 public record SlotWatch(SlotInsights insights, ConnectorStates connectors, SlotSightings sightings,
-		FailoverStates failover) {
+		FailoverStates failover, RetainedHistory history) {
 
 	/**
 	 * Empty state, for the application's wiring and for tests of what reads it.
@@ -29,7 +30,8 @@ public record SlotWatch(SlotInsights insights, ConnectorStates connectors, SlotS
 	 * @param handovers the last handover of each connector
 	 */
 	public SlotWatch(ConnectorClient connectors, HandoverLog handovers) {
-		this(new SlotInsights(), new ConnectorStates(connectors, handovers), new SlotSightings(), new FailoverStates());
+		this(new SlotInsights(), new ConnectorStates(connectors, handovers), new SlotSightings(), new FailoverStates(),
+				new RetainedHistory());
 	}
 
 }

@@ -38,6 +38,8 @@ final class TargetPoll implements RepeatingTasks.Task {
 
 	private final FailoverStates failover;
 
+	private final RetainedHistory history;
+
 	private final MeterRegistry registry;
 
 	private final SlotGauges gauges;
@@ -57,6 +59,7 @@ final class TargetPoll implements RepeatingTasks.Task {
 		this.connectors = watch.connectors();
 		this.sightings = watch.sightings();
 		this.failover = watch.failover();
+		this.history = watch.history();
 		this.registry = registry;
 		this.clock = clock;
 		this.gauges = new SlotGauges(target.name(), registry);
@@ -92,6 +95,7 @@ final class TargetPoll implements RepeatingTasks.Task {
 				this.sightings.update(this.target, poll.slots(), now);
 			}
 			this.insights.update(this.target, poll, now);
+			this.history.update(this.target.name(), poll.slots(), now);
 			List<SlotView> current = poll.slots()
 				.stream()
 				.map((slot) -> SlotView.of(this.target.primary().name(), slot)

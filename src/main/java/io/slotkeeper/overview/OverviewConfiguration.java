@@ -1,0 +1,26 @@
+package io.slotkeeper.overview;
+
+import java.time.Clock;
+
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import io.slotkeeper.fleet.Fleet;
+import io.slotkeeper.heartbeat.Heartbeats;
+import io.slotkeeper.slot.SlotReader;
+import io.slotkeeper.slot.watching.SlotPoller;
+import io.slotkeeper.slot.watching.SlotWatch;
+
+/**
+ * Wires the overview.
+ */
+@Configuration(proxyBeanMethods = false)
+class OverviewConfiguration {
+
+	@Bean
+	FleetOverview fleetOverview(Fleet fleet, Heartbeats heartbeats, SlotPoller poller, SlotReader reader,
+			SlotWatch watch) {
+		return new FleetOverview(fleet, heartbeats, poller, reader, watch.history(), Clock.systemUTC());
+	}
+
+}

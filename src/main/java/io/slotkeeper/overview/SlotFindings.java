@@ -1,0 +1,63 @@
+package io.slotkeeper.overview;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.slotkeeper.connect.ConnectorStatus;
+import io.slotkeeper.slot.reading.ReplicationSlot;
+import io.slotkeeper.slot.reading.SlotView;
+import io.slotkeeper.slot.watching.SlotInsights;
+
+/**
+ * What is wrong with one slot, by the rules of the {@code slots} health (lost, missing, a failed connector are
+ * down) and its warnings (past the limit, soon lost, not confirmed, not streaming, not failover-ready).
+ */
+final class SlotFindings {
+
+	private SlotFindings() {
+	}
+
+	static List<Finding> of(SlotView view, Duration lossWarning) {
+		List<Finding> findings = new ArrayList<>();
+		ReplicationSlot slot = view.slot();
+		if (view.missing()) {
+			findings.add(new Finding(Severity.DOWN, slot.slotName() + " is configured but not on the primary: its "
+					+ "consumer cannot stream (recreate it)"));
+		}
+		else if (slot.invalidated()) {
+			findings.add(new Finding(Severity.DOWN, slot.slotName() + " was invalidated by the server ("
+					+ slot.invalidation() + "): it can never be read again (recreate it)"));
+		}
+		connector(view.connector(), findings);
+		if ("unreserved".equals(slot.walStatus())) {
+			findings.add(new Finding(Severity.WARNING, slot.slotName() + " is past max_slot_wal_keep_size: it will be "
+					+ "lost at the next checkpoint unless its consumer catches up"));
+		}
+		Double secondsToLoss = view.insight().secondsToLoss();
+		if (secondsToLoss != null && secondsToLoss < lossWarning.toSeconds()) {
+			findings.add(new Finding(Severity.WARNING, slot.slotName() + " will be lost in about "
+					+ Durations.words(Math.round(secondsToLoss)) + " at the rate its safe_wal_size shrinks"));
+		}
+		String diagnosis = view.insight().diagnosis();
+		if (diagnosis != null && !view.missing() && !slot.invalidated() && !SlotInsights.OK.equals(diagnosis)) {
+			findings.add(new Finding(Severity.WARNING, slot.slotName() + ": " + diagnosis));
+		}
+		if (Boolean.FALSE.equals(view.failover().failoverReady())) {
+			findings.add(new Finding(Severity.WARNING, slot.slotName() + " would not survive a failover: "
+					+ view.failover().failoverReason()));
+		}
+		return findings;
+	}
+
+	private static void connector(ConnectorStatus status, List<Finding> findings) {
+		if (status == null || status.running()) {
+			return;
+		}
+		boolean failed = "FAILED".equals(status.state())
+				|| status.tasks().stream().anyMatch((task) -> "FAILED".equals(task.state()));
+		findings.add(new Finding(failed ? Severity.DOWN : Severity.WARNING,
+				"connector " + status.connector() + ": " + status.summary()));
+	}
+
+}

@@ -1,0 +1,39 @@
+package io.slotkeeper.overview;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * One target at a glance: its heartbeat, its server and its primary's slots.
+ *
+ * @param name the target's name
+ * @param severity the worst of its own and its slots' severities
+ * @param problems what is wrong with it and its slots, in words, worst first
+ * @param heartbeat its heartbeat
+ * @param serverVersion the server's version as of the last connection
+ * @param lastFailoverAt when this instance last noticed another server take over as primary
+ * @param slotsPolledAt when its slots were last read, {@code null} before the first poll
+ * @param slotsError why the last poll failed (its slots are then those of the last good one)
+ * @param slots its primary's slots, the configured missing ones included
+ */
+public record TargetSummary(String name, Severity severity, List<String> problems, Heartbeat heartbeat,
+		String serverVersion, Instant lastFailoverAt, Instant slotsPolledAt, String slotsError,
+		List<SlotSummary> slots) {
+
+	/**
+	 * A target's heartbeat.
+	 *
+	 * @param enabled whether heartbeats are scheduled
+	 * @param health {@code UP}, {@code DOWN} or {@code UNKNOWN}
+	 * @param reason why DOWN
+	 * @param mode the heartbeat mode
+	 * @param interval the interval, ISO-8601
+	 * @param lastSuccessAt when the last heartbeat succeeded
+	 * @param owner whether this instance owns the target; {@code false} when another one does
+	 * @param walFloor how much WAL an idle slot keeps at least, and why
+	 */
+	public record Heartbeat(boolean enabled, String health, String reason, String mode, String interval,
+			Instant lastSuccessAt, Boolean owner, String walFloor) {
+	}
+
+}

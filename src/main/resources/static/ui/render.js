@@ -1,0 +1,189 @@
+// Draws the overview: one card per target, its slots as a table. Cards are keyed by target and only replaced when
+// their data changed, so a refresh neither flickers nor moves the reader's place or focus.
+
+import { h } from './dom.js';
+import { bytes, seconds, age, isoDuration, clock } from './format.js';
+import { sparkline } from './chart.js';
+
+const SEVERITY = {
+  down: ['✕', 'Down'], warning: ['▲', 'Warning'], unknown: ['?', 'Unknown'], ok: ['✓', 'OK'],
+};
+
+const WAL = {
+  reserved: ['✓', 'reserved'], extended: ['●', 'extended'], unreserved: ['▲', 'unreserved'], lost: ['✕', 'lost'],
+};
+
+function badge(kind, [symbol, text], extra = '') {
+  return h('span', { class: `badge ${kind}` }, h('span', { 'aria-hidden': 'true' }, symbol), ` ${text}${extra}`);
+}
+
+export function severityBadge(severity) {
+  return badge(`sev-${severity}`, SEVERITY[severity] || SEVERITY.unknown);
+}
+
+function walBadge(slot) {
+  if (slot.missing) {
+    return badge('wal-lost', ['?', 'missing']);
+  }
+  return slot.walStatus ? badge(`wal-${slot.walStatus}`, WAL[slot.walStatus] || ['?', slot.walStatus])
+    : h('span', { class: 'muted' }, '–');
+}
+
+const time = (iso) => h('time', { datetime: iso || '', 'data-at': iso || '' }, age(iso));
+
+function retained(slot) {
+  if (slot.retainedWalBytes === null || slot.retainedWalBytes === undefined) {
+    return h('span', { class: 'muted' }, slot.missing ? 'not on the primary' : '–');
+  }
+  if (slot.safeWalSizeBytes === null || slot.safeWalSizeBytes === undefined) {
+    return h('span', {}, bytes(slot.retainedWalBytes), h('span', { class: 'muted' }, ' (no limit)'));
+  }
+  const limit = slot.retainedWalBytes + Math.max(0, slot.safeWalSizeBytes);
+  return h('div', { class: 'retained' },
+    h('meter', { min: 0, max: limit, value: slot.retainedWalBytes, low: limit * 0.5, high: limit * 0.8, optimum: 0,
+      'aria-label': `${slot.name}: ${bytes(slot.retainedWalBytes)} retained of ${bytes(limit)} before loss` }),
+    h('span', {}, `${bytes(slot.retainedWalBytes)} of ${bytes(limit)}`));
+}
+
+function connector(slot) {
+  const c = slot.connector;
+  if (!c) {
+    return h('span', { class: 'muted' }, '–');
+  }
+  const state = c.running ? badge('sev-ok', ['✓', 'RUNNING'])
+    : badge(c.state === 'FAILED' || /FAILED/.test(c.summary || '') ? 'sev-down' : 'sev-warning',
+      ['▲', c.state || 'unknown']);
+  return h('div', { class: 'connector' }, h('span', { class: 'name' }, c.name), ' ', state,
+    c.running ? null : h('div', { class: 'trace' }, c.summary || ''));
+}
+
+function failover(slot) {
+  if (slot.failoverReady === true) {
+    return badge('sev-ok', ['✓', 'ready']);
+  }
+  if (slot.failoverReady === false) {
+    return h('div', {}, badge('sev-warning', ['▲', 'not ready']), h('div', { class: 'trace' }, slot.failoverReason));
+  }
+  return h('span', { class: 'muted' }, slot.failoverReason || '–');
+}
+
+function slotRow(target, slot, role, actions) {
+  const key = `${target.name}/${slot.name}`;
+  const buttons = role === 'operator' ? h('td', { class: 'actions' },
+    h('button', { type: 'button', 'data-focus': `recreate:${key}`, on: { click: () => actions.recreate(target, slot) } },
+      'Recreate'),
+    slot.missing ? null : h('button', { type: 'button', class: 'danger', 'data-focus': `drop:${key}`,
+      on: { click: () => actions.drop(target, slot) } }, 'Drop')) : null;
+  return h('tr', { class: `slot sev-${slot.severity}`, 'data-slot': slot.name },
+    h('th', { scope: 'row' }, h('span', { class: 'name' }, slot.name),
+      h('div', { class: 'muted' }, [slot.slotType, slot.database, slot.plugin].filter(Boolean).join(' · '))),
+    h('td', {}, walBadge(slot)),
+    h('td', {}, retained(slot)),
+    h('td', {}, slot.secondsToLoss === null || slot.secondsToLoss === undefined ? h('span', { class: 'muted' }, '–')
+      : seconds(slot.secondsToLoss)),
+    h('td', { class: 'diagnosis' }, slot.problems.length ? h('ul', {}, slot.problems.map((p) => h('li', {}, p)))
+      : (slot.diagnosis || '–')),
+    h('td', {}, connector(slot)),
+    h('td', {}, failover(slot)),
+    h('td', {}, sparkline(slot.history, slot.name)),
+    buttons);
+}
+
+function fact(name, ...value) {
+  return h('div', { class: 'fact' }, h('dt', {}, name), h('dd', {}, ...value));
+}
+
+function targetCard(target, role, actions, instance) {
+  const hb = target.heartbeat;
+  const id = `target-${target.name}`;
+  const owner = hb.owner === true ? `this instance (${instance})` : hb.owner === false ? 'another instance' : '–';
+  const head = h('header', { class: 'target-head' },
+    h('h2', { id }, target.name), ' ', severityBadge(target.severity),
+    h('dl', { class: 'facts' },
+      fact('Heartbeat', hb.enabled ? `${hb.health} · ${hb.mode} every ${isoDuration(hb.interval)}` : 'disabled'),
+      fact('Last beat', time(hb.lastSuccessAt)),
+      fact('Owner', owner),
+      fact('Server', target.serverVersion || '–'),
+      fact('Last failover', target.lastFailoverAt ? time(target.lastFailoverAt) : '–'),
+      fact('Slots read', time(target.slotsPolledAt))),
+    role === 'operator' ? h('div', { class: 'actions' },
+      hb.enabled ? h('button', { type: 'button', 'data-focus': `heartbeat:${target.name}`,
+        on: { click: () => actions.heartbeat(target) } }, 'Send heartbeat') : null,
+      h('button', { type: 'button', 'data-focus': `create:${target.name}`, on: { click: () => actions.create(target) } },
+        'Create slot')) : null);
+  const problems = target.problems.length
+    ? h('ul', { class: 'problems', 'aria-label': `Problems of ${target.name}` }, target.problems.map((p) => h('li', {}, p)))
+    : null;
+  const slots = target.slots.length === 0 ? h('p', { class: 'muted' }, 'No slots on the primary.')
+    : h('table', { class: 'slots' },
+      h('caption', { class: 'visually-hidden' }, `Slots of ${target.name}`),
+      h('thead', {}, h('tr', {}, ['Slot', 'WAL status', 'Retained WAL', 'Time to loss', 'Diagnosis', 'Connector',
+        'Failover', 'Last hour', role === 'operator' ? 'Actions' : null].filter(Boolean)
+        .map((c) => h('th', { scope: 'col' }, c)))),
+      h('tbody', {}, target.slots.map((slot) => slotRow(target, slot, role, actions))));
+  return h('article', { class: `target sev-${target.severity}`, 'data-target': target.name, 'aria-labelledby': id },
+    head, problems, slots);
+}
+
+export function renderTargets(container, targets, role, actions, instance) {
+  const focused = document.activeElement && document.activeElement.dataset
+    ? document.activeElement.dataset.focus : undefined;
+  const existing = new Map([...container.children].map((card) => [card.dataset.target, card]));
+  const wanted = new Set();
+  targets.forEach((target, index) => {
+    wanted.add(target.name);
+    const signature = JSON.stringify([target, role, instance]);
+    let card = existing.get(target.name);
+    if (!card || card.dataset.signature !== signature) {
+      const fresh = targetCard(target, role, actions, instance);
+      fresh.dataset.signature = signature;
+      if (card) {
+        card.replaceWith(fresh);
+      }
+      card = fresh;
+    }
+    if (container.children[index] !== card) {
+      container.insertBefore(card, container.children[index] || null);
+    }
+  });
+  existing.forEach((card, name) => {
+    if (!wanted.has(name)) card.remove();
+  });
+  if (focused && (!document.activeElement || document.activeElement === document.body)) {
+    const again = container.querySelector(`[data-focus="${CSS.escape(focused)}"]`);
+    if (again) again.focus();
+  }
+}
+
+export function refreshAges(root) {
+  const now = Date.now();
+  root.querySelectorAll('time[data-at]').forEach((t) => {
+    const text = age(t.dataset.at, now);
+    if (t.textContent !== text) t.textContent = text;
+  });
+}
+
+export function renderSummary(container, overview) {
+  const c = overview.counts;
+  container.replaceChildren(
+    h('div', { class: 'count' }, h('strong', {}, c.targets), ' targets'),
+    h('div', { class: `count ${c.targetsDown ? 'sev-down' : ''}` }, h('strong', {}, c.targetsDown), ' down'),
+    h('div', { class: `count ${c.targetsWarning ? 'sev-warning' : ''}` }, h('strong', {}, c.targetsWarning), ' warning'),
+    h('div', { class: 'count' }, h('strong', {}, c.slots), ' slots'),
+    h('div', { class: `count ${c.slotsDown ? 'sev-down' : ''}` }, h('strong', {}, c.slotsDown), ' slots down'),
+    h('div', { class: `count ${c.slotsWarning ? 'sev-warning' : ''}` }, h('strong', {}, c.slotsWarning),
+      ' slots warning'));
+}
+
+export function renderAudit(tbody, entries) {
+  const rows = entries.slice(0, 15);
+  const signature = JSON.stringify(rows);
+  if (tbody.dataset.signature === signature) {
+    return;
+  }
+  tbody.dataset.signature = signature;
+  tbody.replaceChildren(...(rows.length ? rows.map((e) => h('tr', { class: `outcome-${e.outcome}` },
+    h('td', {}, h('time', { datetime: e.at }, clock(e.at))), h('td', {}, e.actor), h('td', {}, e.action),
+    h('td', {}, e.target || '–'), h('td', {}, e.slot || '–'), h('td', {}, `${e.outcome} (${e.status})`),
+    h('td', {}, e.detail || ''))) : [h('tr', {}, h('td', { colspan: 7, class: 'muted' }, 'Nothing changed yet.'))]));
+}

@@ -1,0 +1,151 @@
+package io.slotkeeper.page;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
+
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import io.slotkeeper.testbed.Browser;
+import io.slotkeeper.testbed.PostgresServer;
+import io.slotkeeper.testbed.PostgresTestBed;
+import io.slotkeeper.testbed.SlotRecipes;
+import io.slotkeeper.testbed.TestTokens;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The operator's page in Debian's Chromium against the application on a real server whose
+ * {@code max_slot_wal_keep_size} is 1 MB (a slot is lost in milliseconds): an operator recreates a lost slot with the
+ * buttons, a viewer gets none, a wrong token is told so, and no token ever shows in a URL. Every test fails on a
+ * console error or a Content-Security-Policy violation it did not cause on purpose.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+class OperatorPageTests {
+
+	private static final String VIEWER = "page-viewer-token-4711";
+
+	private static final String OPERATOR = "page-operator-token-0815";
+
+	private static final String DATABASE = "shop";
+
+	private static PostgresServer server;
+
+	@LocalServerPort
+	int port;
+
+	static synchronized PostgresServer server() {
+		if (server == null) {
+			PostgresServer started = PostgresTestBed.dedicated(Map.of("max_slot_wal_keep_size", "1MB"));
+			started.execute("postgres", "CREATE DATABASE " + DATABASE);
+			started.execute(DATABASE, "CREATE TABLE orders (id bigserial PRIMARY KEY, item text)",
+					"CREATE PUBLICATION shop_pub FOR TABLE orders");
+			Runtime.getRuntime().addShutdownHook(new Thread(started::close));
+			server = started;
+		}
+		return server;
+	}
+
+	@DynamicPropertySource
+	static void properties(DynamicPropertyRegistry registry) {
+		registry.add("slotkeeper.targets[0].name", () -> "shop");
+		registry.add("slotkeeper.targets[0].url", () -> server().jdbcUrl(DATABASE));
+		registry.add("slotkeeper.targets[0].username", () -> server().user());
+		registry.add("slotkeeper.targets[0].heartbeat.interval", () -> "1s");
+		registry.add("slotkeeper.targets[0].slots-poll-interval", () -> "300ms");
+		TestTokens.register(registry, VIEWER, OPERATOR);
+	}
+
+	@Test
+	void anOperatorRecreatesALostSlotThroughTheButtonsAfterItsDryRun() {
+		server().execute(DATABASE, "SELECT pg_create_logical_replication_slot('page_orders', 'pgoutput')");
+		try (Browser browser = Browser.start()) {
+			PageDriver page = new PageDriver(browser, this.port);
+			page.open();
+			page.signIn(OPERATOR);
+			await().atMost(Duration.ofSeconds(30)).until(() -> page.rowText("page_orders").contains("reserved"));
+			assertThat(page.text("who")).isEqualTo("Signed in as ci (operator)");
+			page.screenshot("healthy");
+
+			SlotRecipes.lose(server(), DATABASE, "page_orders");
+			await().atMost(Duration.ofSeconds(30)).until(() -> page.rowText("page_orders").contains("lost"));
+			assertThat(page.rowText("page_orders")).contains("invalidated by the server (wal_removed)");
+			WebElement card = page.driver().findElement(By.cssSelector("article[data-target='shop']"));
+			assertThat(card.getDomAttribute("class")).contains("sev-down");
+			assertThat(card.findElement(By.cssSelector("tr[data-slot='page_orders'] .badge")).getText())
+				.isEqualTo("✕ lost");
+			page.screenshot("lost-slot");
+
+			page.press("page_orders", "Recreate");
+			await().atMost(Duration.ofSeconds(15)).until(() -> page.text("action-plan").contains("Dry run"));
+			List<WebElement> steps = page.driver().findElements(By.cssSelector("#action-plan .steps li"));
+			assertThat(steps).isNotEmpty();
+			assertThat(page.text("action-title")).isEqualTo("Recreate slot page_orders on shop");
+			assertThat(lostOnServer("page_orders")).as("the dry run changed nothing").isTrue();
+			page.screenshot("recreate-dry-run");
+			page.driver().findElement(By.id("action-confirm")).click();
+			await().atMost(Duration.ofSeconds(30)).until(() -> page.text("action-plan").contains("Done."));
+			assertThat(page.text("action-plan")).contains("was recreated at").contains("Skipped WAL");
+			page.driver().findElement(By.id("action-cancel")).click();
+
+			await().atMost(Duration.ofSeconds(30)).until(() -> page.rowText("page_orders").contains("reserved"));
+			assertThat(page.rowText("page_orders")).doesNotContain("invalidated");
+			assertThat(lostOnServer("page_orders")).isFalse();
+			await().atMost(Duration.ofSeconds(30)).until(() -> auditRows(page).stream()
+				.anyMatch((row) -> row.contains("ci") && row.contains("slot.recreate") && row.contains("done (200)")));
+			assertThat(auditRows(page)).anyMatch((row) -> row.contains("slot.recreate") && row.contains("dry-run"));
+			assertThat(browser.unexpectedProblems()).isEmpty();
+		}
+	}
+
+	@Test
+	void aViewerSeesNoButtonsAWrongTokenIsToldSoAndNoTokenIsInAUrl() {
+		try (Browser browser = Browser.start()) {
+			PageDriver page = new PageDriver(browser, this.port);
+			page.open();
+			page.signIn("not-a-configured-token");
+			await().atMost(Duration.ofSeconds(15)).until(() -> page.text("sign-in-error").contains("The token was refused"));
+			assertThat(page.driver().findElement(By.id("main")).isDisplayed()).isFalse();
+			assertThat(sessionToken(page)).isNull();
+
+			page.signIn(VIEWER);
+			await().atMost(Duration.ofSeconds(30)).until(() -> page.loadedAt() != null);
+			assertThat(page.text("who")).isEqualTo("Signed in as dashboard (viewer)");
+			assertThat(page.driver().findElements(By.cssSelector("article[data-target='shop']"))).hasSize(1);
+			assertThat(page.driver().findElements(By.cssSelector("#targets button"))).isEmpty();
+			page.awaitRefresh();
+			assertThat(page.driver().findElements(By.cssSelector("#targets button"))).isEmpty();
+
+			assertThat(sessionToken(page)).isEqualTo(VIEWER);
+			assertThat(page.driver().executeScript("return localStorage.length")).isEqualTo(0L);
+			assertThat(page.driver().executeScript("return document.cookie")).isEqualTo("");
+			List<String> urls = browser.requestedUrls();
+			assertThat(urls).anyMatch((url) -> url.contains("/api/v1/overview"));
+			assertThat(urls).noneMatch((url) -> url.contains(VIEWER) || url.contains(OPERATOR)
+					|| url.contains("not-a-configured-token"));
+			assertThat(browser.unexpectedProblems("/api/v1/me .*status of 401")).isEmpty();
+		}
+	}
+
+	private static Object sessionToken(PageDriver page) {
+		return page.driver().executeScript("return sessionStorage.getItem('slotkeeper.token')");
+	}
+
+	private static List<String> auditRows(PageDriver page) {
+		return page.driver().findElements(By.cssSelector("#audit-rows tr")).stream().map(WebElement::getText).toList();
+	}
+
+	private static boolean lostOnServer(String slot) {
+		return "lost".equals(server().queryForString("postgres",
+				"SELECT wal_status FROM pg_replication_slots WHERE slot_name = '" + slot + "'"));
+	}
+
+}
