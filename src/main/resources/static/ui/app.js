@@ -74,6 +74,8 @@ async function refresh() {
   }
   const mine = ++sequence;
   let again = false;
+  // Marks and measures let anyone (and the page tests) read how long a refresh and its rendering take.
+  const started = performance.now();
   try {
     const [{ data: overview }, { data: audit }] = await Promise.all([
       api.overview({ page: state.page, size: PAGE_SIZE, search: state.search, problemsOnly: state.problemsOnly,
@@ -89,9 +91,14 @@ async function refresh() {
       again = true;
       return;
     }
+    const rendering = performance.now();
     renderSummary($('summary'), overview);
     renderTargets($('targets'), overview.targets, state.role, actions, overview.instance);
     renderAudit($('audit-rows'), audit);
+    // Reading a layout property makes the browser lay the page out now, so that the measure includes it.
+    void $('targets').offsetHeight;
+    performance.measure('slotkeeper-render', { start: rendering, end: performance.now() });
+    performance.measure('slotkeeper-refresh', { start: started, end: performance.now() });
     $('page-label').textContent = `Page ${overview.page + 1} of ${overview.pages} (${overview.matching} targets)`;
     $('previous').disabled = overview.page === 0;
     $('next').disabled = overview.page + 1 >= overview.pages;
