@@ -18,6 +18,11 @@ function showSignIn(message) {
   clearTimeout(state.timer);
   state.role = null;
   $('main').hidden = true;
+  // Nothing read with a token stays on the page once it is gone.
+  $('targets').replaceChildren();
+  $('summary').replaceChildren();
+  $('audit-rows').replaceChildren();
+  delete $('audit-rows').dataset.signature;
   $('sign-in').hidden = false;
   $('who').hidden = true;
   $('sign-out').hidden = true;

@@ -93,11 +93,17 @@ function fact(name, ...value) {
   return h('div', { class: 'fact' }, h('dt', {}, name), h('dd', {}, ...value));
 }
 
+function signed(element, value) {
+  element.dataset.signature = JSON.stringify(value);
+  return element;
+}
+
 function targetCard(target, role, actions, instance) {
   const hb = target.heartbeat;
   const id = `target-${target.name}`;
   const owner = hb.owner === true ? `this instance (${instance})` : hb.owner === false ? 'another instance' : '–';
-  const head = h('header', { class: 'target-head' },
+  const { slots: slotList, problems: problemList, ...own } = target;
+  const head = signed(h('header', { class: 'target-head', 'data-part': 'head' },
     h('h2', { id }, target.name), ' ', severityBadge(target.severity),
     h('dl', { class: 'facts' },
       fact('Heartbeat', hb.enabled ? `${hb.health} · ${hb.mode} every ${isoDuration(hb.interval)}` : 'disabled'),
@@ -105,50 +111,84 @@ function targetCard(target, role, actions, instance) {
       fact('Owner', owner),
       fact('Server', target.serverVersion || '–'),
       fact('Last failover', target.lastFailoverAt ? time(target.lastFailoverAt) : '–'),
-      fact('Slots read', time(target.slotsPolledAt))),
+      fact('Slots read', time(target.slotsReadAt))),
     role === 'operator' ? h('div', { class: 'actions' },
       hb.enabled ? h('button', { type: 'button', 'data-focus': `heartbeat:${target.name}`,
         on: { click: () => actions.heartbeat(target) } }, 'Send heartbeat') : null,
       h('button', { type: 'button', 'data-focus': `create:${target.name}`, on: { click: () => actions.create(target) } },
-        'Create slot')) : null);
-  const problems = target.problems.length
-    ? h('ul', { class: 'problems', 'aria-label': `Problems of ${target.name}` }, target.problems.map((p) => h('li', {}, p)))
-    : null;
-  const slots = target.slots.length === 0 ? h('p', { class: 'muted' }, 'No slots on the primary.')
-    : h('table', { class: 'slots' },
+        'Create slot')) : null), [own, role, instance]);
+  const problems = signed(problemList.length
+    ? h('ul', { class: 'problems', 'data-part': 'problems', 'aria-label': `Problems of ${target.name}` },
+      problemList.map((p) => h('li', {}, p)))
+    : h('div', { 'data-part': 'problems' }), problemList);
+  const slots = slotList.length === 0 ? signed(h('p', { class: 'muted', 'data-part': 'slots' }, 'No slots on the primary.'), [])
+    : signed(h('table', { class: 'slots', 'data-part': 'slots' },
       h('caption', { class: 'visually-hidden' }, `Slots of ${target.name}`),
       h('thead', {}, h('tr', {}, ['Slot', 'WAL status', 'Retained WAL', 'Time to loss', 'Diagnosis', 'Connector',
         'Failover', 'Last hour', role === 'operator' ? 'Actions' : null].filter(Boolean)
         .map((c) => h('th', { scope: 'col' }, c)))),
-      h('tbody', {}, target.slots.map((slot) => slotRow(target, slot, role, actions))));
+      h('tbody', {}, slotList.map((slot) => signed(slotRow(target, slot, role, actions), [slot, role])))),
+    [role, slotList]);
   return h('article', { class: `target sev-${target.severity}`, 'data-target': target.name, 'aria-labelledby': id },
     head, problems, slots);
+}
+
+// Puts fresh's children into container in order, keeping each existing child whose signature did not change, so
+// that only what changed is laid out again; children that changed are patched (when patch says how) or replaced.
+function reconcile(container, fresh, key, patch) {
+  const existing = new Map([...container.children].map((child) => [key(child), child]));
+  const wanted = new Set();
+  fresh.forEach((child, index) => {
+    wanted.add(key(child));
+    let node = existing.get(key(child));
+    if (!node) {
+      node = child;
+    } else if (node.dataset.signature !== child.dataset.signature) {
+      if (!(patch && patch(node, child))) {
+        node.replaceWith(child);
+        node = child;
+      }
+    }
+    if (container.children[index] !== node) {
+      container.insertBefore(node, container.children[index] || null);
+    }
+  });
+  [...container.children].forEach((child) => {
+    if (!wanted.has(key(child))) child.remove();
+  });
+}
+
+function patchPart(old, fresh) {
+  if (old.dataset.part !== 'slots' || old.tagName !== 'TABLE' || fresh.tagName !== 'TABLE'
+    || old.tHead.textContent !== fresh.tHead.textContent) {
+    return false;
+  }
+  reconcile(old.tBodies[0], [...fresh.tBodies[0].children], (row) => row.dataset.slot);
+  old.dataset.signature = fresh.dataset.signature;
+  return true;
+}
+
+function patchCard(old, fresh) {
+  old.className = fresh.className;
+  old.dataset.signature = fresh.dataset.signature;
+  reconcile(old, [...fresh.children], (part) => part.dataset.part, patchPart);
+  return true;
 }
 
 export function renderTargets(container, targets, role, actions, instance) {
   const focused = document.activeElement && document.activeElement.dataset
     ? document.activeElement.dataset.focus : undefined;
-  const existing = new Map([...container.children].map((card) => [card.dataset.target, card]));
-  const wanted = new Set();
-  targets.forEach((target, index) => {
-    wanted.add(target.name);
+  const known = new Map([...container.children].map((card) => [card.dataset.target, card.dataset.signature]));
+  // A card whose data did not change is not even built again.
+  const cards = targets.map((target) => {
     const signature = JSON.stringify([target, role, instance]);
-    let card = existing.get(target.name);
-    if (!card || card.dataset.signature !== signature) {
-      const fresh = targetCard(target, role, actions, instance);
-      fresh.dataset.signature = signature;
-      if (card) {
-        card.replaceWith(fresh);
-      }
-      card = fresh;
-    }
-    if (container.children[index] !== card) {
-      container.insertBefore(card, container.children[index] || null);
-    }
+    const unchanged = known.get(target.name) === signature;
+    const card = unchanged ? container.querySelector(`article[data-target="${CSS.escape(target.name)}"]`)
+      : targetCard(target, role, actions, instance);
+    card.dataset.signature = signature;
+    return card;
   });
-  existing.forEach((card, name) => {
-    if (!wanted.has(name)) card.remove();
-  });
+  reconcile(container, cards, (card) => card.dataset.target, patchCard);
   if (focused && (!document.activeElement || document.activeElement === document.body)) {
     const again = container.querySelector(`[data-focus="${CSS.escape(focused)}"]`);
     if (again) again.focus();

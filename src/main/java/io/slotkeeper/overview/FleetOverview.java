@@ -94,7 +94,7 @@ public class FleetOverview {
 		}
 		SlotSnapshot snapshot = assessed.snapshot();
 		return new TargetSummary(view.name(), assessed.severity(), Finding.texts(assessed.findings()), heartbeat,
-				view.serverVersion(), view.lastFailoverAt(), (snapshot != null) ? snapshot.at() : null,
+				view.serverVersion(), view.lastFailoverAt(), (snapshot != null) ? snapshot.lastGoodAt() : null,
 				(snapshot != null && snapshot.error() != null) ? snapshot.error().message() : null, slots);
 	}
 

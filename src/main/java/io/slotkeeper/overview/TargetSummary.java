@@ -12,12 +12,12 @@ import java.util.List;
  * @param heartbeat its heartbeat
  * @param serverVersion the server's version as of the last connection
  * @param lastFailoverAt when this instance last noticed another server take over as primary
- * @param slotsPolledAt when its slots were last read, {@code null} before the first poll
- * @param slotsError why the last poll failed (its slots are then those of the last good one)
+ * @param slotsReadAt when the slots shown were read (the last good poll), {@code null} before one
+ * @param slotsError why the last poll failed (the slots shown are then those of the last good one)
  * @param slots its primary's slots, the configured missing ones included
  */
 public record TargetSummary(String name, Severity severity, List<String> problems, Heartbeat heartbeat,
-		String serverVersion, Instant lastFailoverAt, Instant slotsPolledAt, String slotsError,
+		String serverVersion, Instant lastFailoverAt, Instant slotsReadAt, String slotsError,
 		List<SlotSummary> slots) {
 
 	/**

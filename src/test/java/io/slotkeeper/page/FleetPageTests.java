@@ -19,6 +19,7 @@ import org.openqa.selenium.By;
 
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -34,11 +35,13 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The page at 1,000 targets × 3 slots, on real servers: 998 targets on one server whose three slots have streaming
- * consumers, one on a second server with a lost slot, one on a port nobody listens on. The page shows the two broken
+ * consumers, one on a second server whose slots were lost, one on a port nobody listens on. The page shows the two broken
  * ones first, renders one page of 25 targets, and prints how long it takes to load and to refresh (figures, not
- * assertions: the machine's speed is not what this test proves).
+ * assertions: the machine's speed is not what this test proves). Its 1,000 targets stop with the class, so that they
+ * do not load the machine under the tests that follow.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@DirtiesContext
 class FleetPageTests {
 
 	static final int TARGETS = 1000;

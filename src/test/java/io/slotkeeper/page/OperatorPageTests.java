@@ -7,6 +7,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chromium.ChromiumNetworkConditions;
 
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -25,7 +26,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * The operator's page in Debian's Chromium against the application on a real server whose
  * {@code max_slot_wal_keep_size} is 1 MB (a slot is lost in milliseconds): an operator recreates a lost slot with the
- * buttons, a viewer gets none, a wrong token is told so, and no token ever shows in a URL. Every test fails on a
+ * buttons, a viewer gets none, a wrong token is told so, no token ever shows in a URL, and an unreachable API is
+ * said while the last data stays. Every test fails on a
  * console error or a Content-Security-Policy violation it did not cause on purpose.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
@@ -107,7 +109,7 @@ class OperatorPageTests {
 	}
 
 	@Test
-	void aViewerSeesNoButtonsAWrongTokenIsToldSoAndNoTokenIsInAUrl() {
+	void aViewerSeesNoButtonsAWrongTokenIsToldSoNoTokenIsInAUrlAndAnOutageIsSaid() {
 		try (Browser browser = Browser.start()) {
 			PageDriver page = new PageDriver(browser, this.port);
 			page.open();
@@ -131,7 +133,16 @@ class OperatorPageTests {
 			assertThat(urls).anyMatch((url) -> url.contains("/api/v1/overview"));
 			assertThat(urls).noneMatch((url) -> url.contains(VIEWER) || url.contains(OPERATOR)
 					|| url.contains("not-a-configured-token"));
-			assertThat(browser.unexpectedProblems("/api/v1/me .*status of 401")).isEmpty();
+
+			ChromiumNetworkConditions offline = new ChromiumNetworkConditions();
+			offline.setOffline(true);
+			page.driver().setNetworkConditions(offline);
+			await().atMost(Duration.ofSeconds(30)).until(() -> page.text("freshness").startsWith("API unreachable"));
+			assertThat(page.driver().findElements(By.cssSelector("article[data-target='shop']")))
+				.as("the last data stays on screen, marked old").hasSize(1);
+			page.driver().deleteNetworkConditions();
+			await().atMost(Duration.ofSeconds(30)).until(() -> page.text("freshness").startsWith("Updated"));
+			assertThat(browser.unexpectedProblems("/api/v1/me .*status of 401", "ERR_INTERNET_DISCONNECTED")).isEmpty();
 		}
 	}
 
