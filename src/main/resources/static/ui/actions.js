@@ -109,10 +109,6 @@ export function createActions({ onChanged }) {
     return api.slot(target.name, slot.name);
   }
 
-  async function readTag(target, slot) {
-    return (await read(target, slot)).etag;
-  }
-
   // What a recreate costs the consumer: everything between where it was and where the new slot will start.
   function skippedNote(view) {
     const from = view && (view.confirmedFlushLsn || view.restartLsn);
@@ -120,61 +116,50 @@ export function createActions({ onChanged }) {
       + ' to where the new slot starts (known once it is created): re-snapshot what changed in it.';
   }
 
-  function forceBox(flow) {
-    const box = h('input', { type: 'checkbox', id: 'action-force', on: { change: () => flow().check() } });
-    return { box, label: h('label', { class: 'check', for: 'action-force' }, box,
-      ' Force: act even if the slot is not lost, ending the session that holds it') };
+  function recreated(slot, result) {
+    const skipped = result.skipped;
+    const parts = [`${slot.name} was recreated at ${result.newSlot.confirmedFlushLsn || result.newSlot.restartLsn}.`];
+    if (skipped) {
+      parts.push(` Skipped WAL ${skipped.fromLsn || '?'} → ${skipped.toLsn}`
+        + (skipped.bytes !== null ? ` (${bytes(skipped.bytes)})` : '') + ': its consumer will never see it.'
+        + (skipped.note ? ` ${skipped.note}` : ''));
+    }
+    if (result.connector) {
+      parts.push(` Connector: ${result.connector.running ? 'running' : 'not running'}`
+        + (result.connector.warning ? ` — ${result.connector.warning}` : '') + '.');
+    }
+    return parts.join('');
+  }
+
+  // Recreate and drop: read the slot live for its tag, dry-run with it (force as ticked), then act with the same tag.
+  function slotChange(verb, target, slot, { call, warning, note, done }) {
+    let flow;
+    const box = h('input', { type: 'checkbox', id: 'action-force', on: { change: () => flow.check() } });
+    const force = h('label', { class: 'check', for: 'action-force' }, box,
+      ' Force: act even if the slot is not lost, ending the session that holds it');
+    flow = open({
+      title: `${verb} slot ${slot.name} on ${target.name}`,
+      focusKey: `${verb.toLowerCase()}:${target.name}/${slot.name}`,
+      label: verb,
+      body: [warning ? h('p', { class: 'warning' }, warning) : null, force].filter(Boolean),
+      prepare: async () => {
+        const live = await read(target, slot);
+        const { data } = await call(target.name, slot.name, { dryRun: true, force: box.checked, ifMatch: live.etag });
+        return { answer: data, context: live.etag, note: note && note(live.data) };
+      },
+      run: async (ifMatch) => (await call(target.name, slot.name, { dryRun: false, force: box.checked, ifMatch })).data,
+      done,
+    });
   }
 
   function recreate(target, slot) {
-    let flow;
-    const force = forceBox(() => flow);
-    flow = open({
-      title: `Recreate slot ${slot.name} on ${target.name}`,
-      focusKey: `recreate:${target.name}/${slot.name}`,
-      label: 'Recreate',
-      body: [force.label],
-      prepare: async () => {
-        const live = await read(target, slot);
-        const { data } = await api.recreate(target.name, slot.name,
-          { dryRun: true, force: force.box.checked, ifMatch: live.etag });
-        return { answer: data, context: live.etag, note: skippedNote(live.data) };
-      },
-      run: async (ifMatch) => (await api.recreate(target.name, slot.name,
-        { dryRun: false, force: force.box.checked, ifMatch })).data,
-      done: (result) => {
-        const skipped = result.skipped;
-        const parts = [`${slot.name} was recreated at ${result.newSlot.confirmedFlushLsn || result.newSlot.restartLsn}.`];
-        if (skipped) {
-          parts.push(` Skipped WAL ${skipped.fromLsn || '?'} → ${skipped.toLsn}`
-            + (skipped.bytes !== null ? ` (${bytes(skipped.bytes)})` : '') + ': its consumer will never see it.'
-            + (skipped.note ? ` ${skipped.note}` : ''));
-        }
-        if (result.connector) {
-          parts.push(` Connector: ${result.connector.running ? 'running' : 'not running'}`
-            + (result.connector.warning ? ` — ${result.connector.warning}` : '') + '.');
-        }
-        return parts.join('');
-      },
-    });
+    slotChange('Recreate', target, slot, { call: api.recreate, note: skippedNote,
+      done: (result) => recreated(slot, result) });
   }
 
   function drop(target, slot) {
-    let flow;
-    const force = forceBox(() => flow);
-    flow = open({
-      title: `Drop slot ${slot.name} on ${target.name}`,
-      focusKey: `drop:${target.name}/${slot.name}`,
-      label: 'Drop',
-      body: [h('p', { class: 'warning' }, 'Its consumer will not be able to stream again from this slot.'), force.label],
-      prepare: async () => {
-        const ifMatch = await readTag(target, slot);
-        const { data } = await api.drop(target.name, slot.name, { dryRun: true, force: force.box.checked, ifMatch });
-        return { answer: data, context: ifMatch };
-      },
-      run: async (ifMatch) => api.drop(target.name, slot.name, { dryRun: false, force: force.box.checked, ifMatch }),
-      done: () => `${slot.name} was dropped.`,
-    });
+    slotChange('Drop', target, slot, { call: api.drop,
+      warning: 'Its consumer will not be able to stream again from this slot.', done: () => `${slot.name} was dropped.` });
   }
 
   function create(target) {

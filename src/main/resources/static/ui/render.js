@@ -70,10 +70,11 @@ function failover(slot) {
 function slotRow(target, slot, role, actions) {
   const key = `${target.name}/${slot.name}`;
   const buttons = role === 'operator' ? h('td', { class: 'actions' },
-    h('button', { type: 'button', 'data-focus': `recreate:${key}`, on: { click: () => actions.recreate(target, slot) } },
-      'Recreate'),
+    h('button', { type: 'button', 'data-focus': `recreate:${key}`, 'aria-label': `Recreate slot ${slot.name} on ${target.name}`,
+      on: { click: () => actions.recreate(target, slot) } }, 'Recreate'),
     slot.missing ? null : h('button', { type: 'button', class: 'danger', 'data-focus': `drop:${key}`,
-      on: { click: () => actions.drop(target, slot) } }, 'Drop')) : null;
+      'aria-label': `Drop slot ${slot.name} on ${target.name}`, on: { click: () => actions.drop(target, slot) } },
+    'Drop')) : null;
   return h('tr', { class: `slot sev-${slot.severity}`, 'data-slot': slot.name },
     h('th', { scope: 'row' }, h('span', { class: 'name' }, slot.name),
       h('div', { class: 'muted' }, [slot.slotType, slot.database, slot.plugin].filter(Boolean).join(' · '))),
@@ -114,9 +115,10 @@ function targetCard(target, role, actions, instance) {
       fact('Slots read', time(target.slotsReadAt))),
     role === 'operator' ? h('div', { class: 'actions' },
       hb.enabled ? h('button', { type: 'button', 'data-focus': `heartbeat:${target.name}`,
-        on: { click: () => actions.heartbeat(target) } }, 'Send heartbeat') : null,
-      h('button', { type: 'button', 'data-focus': `create:${target.name}`, on: { click: () => actions.create(target) } },
-        'Create slot')) : null), [own, role, instance]);
+        'aria-label': `Send a heartbeat to ${target.name}`, on: { click: () => actions.heartbeat(target) } },
+      'Send heartbeat') : null,
+      h('button', { type: 'button', 'data-focus': `create:${target.name}`, 'aria-label': `Create a slot on ${target.name}`,
+        on: { click: () => actions.create(target) } }, 'Create slot')) : null), [own, role, instance]);
   const problems = signed(problemList.length
     ? h('ul', { class: 'problems', 'data-part': 'problems', 'aria-label': `Problems of ${target.name}` },
       problemList.map((p) => h('li', {}, p)))

@@ -57,8 +57,9 @@ public final class TestSlotKeeperApplication {
 		System.out.printf("%n=== slot-keeper demo ===%nPostgreSQL: %s (slot demo_slot, publication demo_pub)%n"
 				+ "psql: psql -h localhost -p %d -U postgres demo%n"
 				+ "VIEWER_TOKEN=%s%nOPERATOR_TOKEN=%s%n"
-				+ "curl -s -H \"Authorization: Bearer $VIEWER_TOKEN\" http://localhost:%s/api/v1/targets%n%n",
-				postgres.jdbcUrl("demo"), postgres.port(), viewerToken, operatorToken, port);
+				+ "curl -s -H \"Authorization: Bearer $VIEWER_TOKEN\" http://localhost:%s/api/v1/targets%n"
+				+ "Operator page: http://localhost:%s/ (paste OPERATOR_TOKEN)%n%n",
+				postgres.jdbcUrl("demo"), postgres.port(), viewerToken, operatorToken, port, port);
 	}
 
 	private static String newToken() {

@@ -5,7 +5,6 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 
 import com.jayway.jsonpath.JsonPath;
 import org.junit.jupiter.api.Test;
@@ -18,7 +17,6 @@ import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.client.RestTestClient;
 
 import io.slotkeeper.testbed.PostgresServer;
-import io.slotkeeper.testbed.PostgresTestBed;
 import io.slotkeeper.testbed.SlotRecipes;
 import io.slotkeeper.testbed.TestTokens;
 
@@ -45,11 +43,7 @@ class FleetOverviewTests {
 
 	static synchronized PostgresServer server() {
 		if (server == null) {
-			PostgresServer started = PostgresTestBed.dedicated(Map.of("max_slot_wal_keep_size", "1MB"));
-			started.execute("postgres", "CREATE DATABASE " + DATABASE);
-			started.execute(DATABASE, "CREATE TABLE orders (id bigserial PRIMARY KEY, item text)");
-			Runtime.getRuntime().addShutdownHook(new Thread(started::close));
-			server = started;
+			server = SlotRecipes.lossyServer(DATABASE);
 		}
 		return server;
 	}

@@ -142,8 +142,9 @@ class FleetPageTests {
 
 			assertThat(page.text("page-label")).isEqualTo("Page 1 of 40 (1000 targets)");
 			assertThat(page.driver().findElements(By.cssSelector("#targets article"))).hasSize(25);
-			List<String> firstTwo = page.driver().findElements(By.cssSelector("#targets article")).stream().limit(2)
-				.map((card) -> card.getDomAttribute("data-target") + " " + card.getDomAttribute("class")).toList();
+			@SuppressWarnings("unchecked")
+			List<String> firstTwo = (List<String>) page.driver().executeScript("return [...document.querySelectorAll("
+					+ "'#targets article')].slice(0, 2).map((card) => card.dataset.target + ' ' + card.className)");
 			assertThat(firstTwo).containsExactly("db-0500 target sev-down", "db-0900 target sev-down");
 			assertThat(page.rowText("search_cdc")).contains("lost");
 			assertThat(page.text("summary")).contains("1000 targets").contains("2997 slots");

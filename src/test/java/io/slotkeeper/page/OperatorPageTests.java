@@ -2,7 +2,6 @@ package io.slotkeeper.page;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
@@ -16,7 +15,6 @@ import org.springframework.test.context.DynamicPropertySource;
 
 import io.slotkeeper.testbed.Browser;
 import io.slotkeeper.testbed.PostgresServer;
-import io.slotkeeper.testbed.PostgresTestBed;
 import io.slotkeeper.testbed.SlotRecipes;
 import io.slotkeeper.testbed.TestTokens;
 
@@ -46,12 +44,7 @@ class OperatorPageTests {
 
 	static synchronized PostgresServer server() {
 		if (server == null) {
-			PostgresServer started = PostgresTestBed.dedicated(Map.of("max_slot_wal_keep_size", "1MB"));
-			started.execute("postgres", "CREATE DATABASE " + DATABASE);
-			started.execute(DATABASE, "CREATE TABLE orders (id bigserial PRIMARY KEY, item text)",
-					"CREATE PUBLICATION shop_pub FOR TABLE orders");
-			Runtime.getRuntime().addShutdownHook(new Thread(started::close));
-			server = started;
+			server = SlotRecipes.lossyServer(DATABASE, "CREATE PUBLICATION shop_pub FOR TABLE orders");
 		}
 		return server;
 	}
@@ -80,10 +73,8 @@ class OperatorPageTests {
 			SlotRecipes.lose(server(), DATABASE, "page_orders");
 			await().atMost(Duration.ofSeconds(30)).until(() -> page.rowText("page_orders").contains("lost"));
 			assertThat(page.rowText("page_orders")).contains("invalidated by the server (wal_removed)");
-			WebElement card = page.driver().findElement(By.cssSelector("article[data-target='shop']"));
-			assertThat(card.getDomAttribute("class")).contains("sev-down");
-			assertThat(card.findElement(By.cssSelector("tr[data-slot='page_orders'] .badge")).getText())
-				.isEqualTo("✕ lost");
+			assertThat(page.attributeOf("article[data-target='shop']", "class")).contains("sev-down");
+			assertThat(page.textOf("article[data-target='shop'] tr[data-slot='page_orders'] .badge")).isEqualTo("✕ lost");
 			page.screenshot("lost-slot");
 
 			page.press("page_orders", "Recreate");
@@ -150,8 +141,10 @@ class OperatorPageTests {
 		return page.driver().executeScript("return sessionStorage.getItem('slotkeeper.token')");
 	}
 
+	@SuppressWarnings("unchecked")
 	private static List<String> auditRows(PageDriver page) {
-		return page.driver().findElements(By.cssSelector("#audit-rows tr")).stream().map(WebElement::getText).toList();
+		return (List<String>) page.driver().executeScript("return [...document.querySelectorAll('#audit-rows tr')]"
+				+ ".map((row) => row.innerText)");
 	}
 
 	private static boolean lostOnServer(String slot) {

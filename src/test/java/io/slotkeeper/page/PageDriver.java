@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.List;
 
 import org.openqa.selenium.By;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 
@@ -62,17 +63,32 @@ final class PageDriver {
 		return driver().findElements(By.cssSelector("tr[data-slot='" + slot + "']"));
 	}
 
+	// Read in one script so that a refresh replacing the element between finding and reading cannot fail the read.
 	String rowText(String slot) {
-		List<WebElement> rows = rows(slot);
-		return rows.isEmpty() ? "" : rows.get(0).getText();
+		return textOf("tr[data-slot='" + slot + "']");
 	}
 
 	String text(String id) {
-		return driver().findElement(By.id(id)).getText();
+		return textOf("#" + id);
 	}
 
+	String textOf(String selector) {
+		Object text = driver().executeScript("const e = document.querySelector(arguments[0]);"
+				+ " return e ? e.innerText : '';", selector);
+		return String.valueOf(text);
+	}
+
+	String attributeOf(String selector, String attribute) {
+		return (String) driver().executeScript("const e = document.querySelector(arguments[0]);"
+				+ " return e ? e.getAttribute(arguments[1]) : null;", selector, attribute);
+	}
+
+	// A refresh may replace the row between finding the button and clicking it: find it again then.
 	void press(String slot, String button) {
-		rows(slot).get(0).findElement(By.xpath(".//button[normalize-space()='" + button + "']")).click();
+		await().atMost(Duration.ofSeconds(10)).ignoreException(StaleElementReferenceException.class).until(() -> {
+			rows(slot).get(0).findElement(By.xpath(".//button[normalize-space()='" + button + "']")).click();
+			return true;
+		});
 	}
 
 	void screenshot(String name) {

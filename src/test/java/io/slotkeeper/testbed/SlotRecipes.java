@@ -9,6 +9,24 @@ public final class SlotRecipes {
 	}
 
 	/**
+	 * A server of its own on which {@link #lose} works: {@code max_slot_wal_keep_size=1MB}, a database with the
+	 * recipe's {@code orders} table and what else is asked; stopped when the JVM exits.
+	 * @param database the database to create
+	 * @param statements more statements to run in it, such as {@code CREATE PUBLICATION}
+	 * @return the started server
+	 */
+	public static PostgresServer lossyServer(String database, String... statements) {
+		PostgresServer server = PostgresTestBed.dedicated(java.util.Map.of("max_slot_wal_keep_size", "1MB"));
+		server.execute("postgres", "CREATE DATABASE " + database);
+		server.execute(database, "CREATE TABLE orders (id bigserial PRIMARY KEY, item text)");
+		if (statements.length > 0) {
+			server.execute(database, statements);
+		}
+		Runtime.getRuntime().addShutdownHook(new Thread(server::close));
+		return server;
+	}
+
+	/**
 	 * Loses a slot in milliseconds on a server with {@code max_slot_wal_keep_size=1MB}: write a little, switch WAL
 	 * segments, checkpoint.
 	 * @param server the server
