@@ -95,6 +95,10 @@ is taken for a slotkeeper.* key, and the list stays whole in one source.
 {{- range $i, $token := .Values.api.tokens }}
 {{- $tokens = append $tokens (dict "name" $token.name "role" $token.role "sha256" (printf "${SK_TOKEN_%d_SHA256}" $i)) }}
 {{- end }}
-{{- $config := dict "slotkeeper" (dict "targets" $targets "api" (dict "tokens" $tokens)) "management" (dict "server" (dict "port" .Values.service.managementPort)) }}
+{{- $api := dict "tokens" $tokens }}
+{{- if .Values.api.kubernetes.enabled }}
+{{- $_ := set $api "kubernetes" (dict "enabled" true "namespace" .Release.Namespace "cache-ttl" .Values.api.kubernetes.cacheTtl) }}
+{{- end }}
+{{- $config := dict "slotkeeper" (dict "targets" $targets "api" $api) "management" (dict "server" (dict "port" .Values.service.managementPort)) }}
 {{- toYaml (mergeOverwrite $config (deepCopy .Values.extraConfig)) }}
 {{- end }}

@@ -10,6 +10,7 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.security.access.AccessDeniedException;
+import org.springframework.security.authentication.AuthenticationServiceException;
 import org.springframework.security.core.AuthenticationException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
@@ -40,17 +41,27 @@ public class ApiExceptionHandler extends ResponseEntityExceptionHandler {
 	@ExceptionHandler(AuthenticationException.class)
 	ResponseEntity<ProblemDetail> handleAuthentication(AuthenticationException ex) {
 		ProblemDetail problem = problem(HttpStatus.UNAUTHORIZED, ProblemTypes.UNAUTHORIZED, "Authentication required",
-				"Send 'Authorization: Bearer <token>' with a token configured in slotkeeper.api.tokens ("
+				"Send 'Authorization: Bearer <token>' with a token configured in slotkeeper.api.tokens, or your own "
+						+ "cluster token where cluster sign-in is on ("
 						+ ex.getMessage() + ").");
 		return ResponseEntity.status(HttpStatus.UNAUTHORIZED)
 			.header(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"slot-keeper\"")
 			.body(problem);
 	}
 
+	@ExceptionHandler(AuthenticationServiceException.class)
+	ResponseEntity<ProblemDetail> handleSignInUnavailable(AuthenticationServiceException ex) {
+		ProblemDetail problem = problem(HttpStatus.SERVICE_UNAVAILABLE, ProblemTypes.SIGN_IN_UNAVAILABLE,
+				"Sign-in unavailable", "The token could not be checked now: " + ex.getMessage()
+						+ ". Configured static tokens still work.");
+		return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).header(HttpHeaders.RETRY_AFTER, "5").body(problem);
+	}
+
 	@ExceptionHandler(AccessDeniedException.class)
 	ResponseEntity<ProblemDetail> handleAccessDenied(AccessDeniedException ex) {
 		ProblemDetail problem = problem(HttpStatus.FORBIDDEN, ProblemTypes.FORBIDDEN, "Not allowed",
-				"This token may not do this; changes need a token with the operator role.");
+				"This token may not do this: reads need the viewer role, changes the operator role (a cluster user: get, or"
+						+ " update and delete, on slot-keeper's resource in its namespace).");
 		return ResponseEntity.status(HttpStatus.FORBIDDEN).body(problem);
 	}
 

@@ -28,6 +28,11 @@ public final class ProblemTypes {
 	public static final String FORBIDDEN = "forbidden";
 
 	/**
+	 * The slug of a token that could not be checked now (the Kubernetes API server is down or slow).
+	 */
+	public static final String SIGN_IN_UNAVAILABLE = "sign-in-unavailable";
+
+	/**
 	 * The slug of an unexpected failure of slot-keeper itself.
 	 */
 	public static final String INTERNAL_ERROR = "internal-error";

@@ -34,9 +34,9 @@ public class AuditJournal {
 	 * @param entry the entry
 	 */
 	public void record(AuditEntry entry) {
-		logger.info("audit action={} target={} slot={} actor={} outcome={} status={} parameters={} lsns={}"
+		logger.info("audit action={} target={} slot={} actor={}{} outcome={} status={} parameters={} lsns={}"
 				+ " connector=\"{}\" detail=\"{}\"", entry.action(), entry.target(), entry.slot(), entry.actor(),
-				entry.outcome(), entry.status(), format(entry.parameters()), format(entry.lsns()),
+				entry.actorGroups().isEmpty() ? "" : " groups=" + String.join(",", entry.actorGroups()), entry.outcome(), entry.status(), format(entry.parameters()), format(entry.lsns()),
 				(entry.connector() != null) ? entry.connector() : "", (entry.detail() != null) ? entry.detail() : "");
 		synchronized (this.entries) {
 			this.entries.addFirst(entry);

@@ -2,6 +2,7 @@ package io.slotkeeper.audit;
 
 import java.time.Clock;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -127,8 +128,19 @@ public class Auditor {
 
 	private void record(String actor, String action, String target, String slot, Map<String, Object> parameters,
 			String outcome, int status, String detail, Map<String, String> lsns, String connector) {
-		this.journal.record(new AuditEntry(this.clock.instant(), actor, action, target, slot, parameters, outcome,
+		this.journal.record(new AuditEntry(this.clock.instant(), actor, groups(actor), action, target, slot, parameters,
+				outcome,
 				status, detail, lsns, connector));
+	}
+
+	// A cluster user's groups come with its sign-in; a static token and slot-keeper itself have none.
+	private static List<String> groups(String actor) {
+		Authentication authentication = SecurityContextHolder.getContext().getAuthentication();
+		if (authentication != null && authentication.getDetails() instanceof Actor signedIn
+				&& signedIn.name().equals(actor)) {
+			return signedIn.groups();
+		}
+		return List.of();
 	}
 
 	/**

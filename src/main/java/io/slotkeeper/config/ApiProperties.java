@@ -8,16 +8,20 @@ import java.util.Set;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
  * The admin API.
  *
- * @param tokens bearer tokens the API accepts; with none, every API call is refused
+ * @param tokens bearer tokens the API accepts; with none (and no cluster sign-in), every API call is refused
+ * @param kubernetes sign-in with the caller's own Kubernetes / OpenShift token, beside the static tokens
  */
 @Consistent
 public record ApiProperties(
-		@NotNull @DefaultValue List<@Valid ApiTokenProperties> tokens) implements CrossFieldChecked {
+		@NotNull @DefaultValue List<@Valid ApiTokenProperties> tokens,
+		@NotNull @Valid @DefaultValue @NestedConfigurationProperty KubernetesAuthProperties kubernetes)
+		implements CrossFieldChecked {
 
 	@Override
 	public List<Violation> violations() {

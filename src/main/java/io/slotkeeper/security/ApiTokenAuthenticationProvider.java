@@ -38,7 +38,7 @@ public class ApiTokenAuthenticationProvider implements AuthenticationProvider {
 			.stream()
 			.map((token) -> new KnownToken(token.name(), HexFormat.of().parseHex(token.sha256()), authorities(token.role())))
 			.toList();
-		if (this.tokens.isEmpty()) {
+		if (this.tokens.isEmpty() && !properties.kubernetes().enabled()) {
 			logger.warn("No API tokens are configured (slotkeeper.api.tokens is empty): every /api call is refused");
 		}
 		else {

@@ -1,5 +1,7 @@
 package io.slotkeeper.security;
 
+import java.time.Clock;
+
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -19,10 +21,13 @@ import org.springframework.security.web.util.matcher.OrRequestMatcher;
 import org.springframework.security.web.util.matcher.RequestMatcher;
 import org.springframework.web.servlet.HandlerExceptionResolver;
 
+import io.slotkeeper.config.KubernetesAuthProperties;
 import io.slotkeeper.config.SlotKeeperProperties;
+import io.slotkeeper.security.cluster.ClusterTokens;
 
 /**
- * Who may call what. {@code /api/**} needs a bearer token: a viewer may GET, an operator may also change things.
+ * Who may call what. {@code /api/**} needs a bearer token, static or (when on) the caller's own cluster token: a
+ * viewer may GET, an operator may also change things.
  * Health, Prometheus, info, the API documentation and the operator's page (static files: its data comes from the API,
  * with the token the reader pastes) are open; every other endpoint is closed. Stateless: no session, no cookie, so no
  * CSRF token either. The page is served with a strict Content-Security-Policy: its own scripts and styles only, no
@@ -43,12 +48,14 @@ class SecurityConfiguration {
 			+ "connect-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'";
 
 	@Bean
-	ApiTokenAuthenticationProvider apiTokenAuthenticationProvider(SlotKeeperProperties properties) {
-		return new ApiTokenAuthenticationProvider(properties.api());
+	BearerTokens bearerTokens(SlotKeeperProperties properties) {
+		KubernetesAuthProperties kubernetes = properties.api().kubernetes();
+		return new BearerTokens(new ApiTokenAuthenticationProvider(properties.api()),
+				kubernetes.enabled() ? new ClusterTokens(kubernetes, Clock.systemUTC()) : null);
 	}
 
 	@Bean
-	SecurityFilterChain securityFilterChain(HttpSecurity http, ApiTokenAuthenticationProvider provider,
+	SecurityFilterChain securityFilterChain(HttpSecurity http, BearerTokens provider,
 			@Qualifier("handlerExceptionResolver") HandlerExceptionResolver resolver) throws Exception {
 		// Security errors are raised before Spring MVC; handing them to the resolver lets the one exception
 		// handler answer them as problems like every other error.

@@ -3,6 +3,7 @@ package io.slotkeeper.audit;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.AfterEach;
@@ -36,7 +37,7 @@ class AuditorTests {
 		String result = this.auditor.run("slot.drop", "orders", "s", Map.of("force", true), () -> "dropped",
 				(done) -> new Auditor.Summary("done", 204, null, Map.of("at", "0/1"), null));
 		assertThat(result).isEqualTo("dropped");
-		assertThat(this.journal.entries()).singleElement().isEqualTo(new AuditEntry(NOW, "ci-token", "slot.drop",
+		assertThat(this.journal.entries()).singleElement().isEqualTo(new AuditEntry(NOW, "ci-token", List.of(), "slot.drop",
 				"orders", "s", Map.of("force", true), "done", 204, null, Map.of("at", "0/1"), null));
 	}
 
@@ -94,7 +95,7 @@ class AuditorTests {
 	void theJournalKeepsTheNewestEntriesFirstUpToItsCapacity() {
 		AuditJournal small = new AuditJournal(2);
 		for (int i = 1; i <= 3; i++) {
-			small.record(new AuditEntry(NOW, "a", "slot.drop", "orders", "s" + i, Map.of(), "done", 204, null,
+			small.record(new AuditEntry(NOW, "a", List.of(), "slot.drop", "orders", "s" + i, Map.of(), "done", 204, null,
 					Map.of(), null));
 		}
 		assertThat(small.entries()).extracting(AuditEntry::slot).containsExactly("s3", "s2");

@@ -95,7 +95,13 @@ class SlotKeeperPropertiesTests {
 			"slotkeeper.targets[0].slots-poll-interval | 2h | slotkeeper.targets[0].slotsPollInterval",
 			"slotkeeper.targets[0].slots[0].connector.timeout | 1h | slotkeeper.targets[0].slots[0].connector.timeout",
 			"slotkeeper.targets[0].heartbeat.enabled | false | slotkeeper.targets[0].slots[0].onLost",
-			"slotkeeper.api.tokens[0].sha256 | not-a-hash | slotkeeper.api.tokens[0].sha256" })
+			"slotkeeper.api.tokens[0].sha256 | not-a-hash | slotkeeper.api.tokens[0].sha256",
+			"slotkeeper.api.kubernetes.enabled | true | slotkeeper.api.kubernetes.namespace",
+			"slotkeeper.api.kubernetes.namespace | Not_A_Namespace | slotkeeper.api.kubernetes.namespace",
+			"slotkeeper.api.kubernetes.api-server | ftp://kubernetes | slotkeeper.api.kubernetes.api-server",
+			"slotkeeper.api.kubernetes.cache-ttl | 1h | slotkeeper.api.kubernetes.cacheTtl",
+			"slotkeeper.api.kubernetes.timeout | 0s | slotkeeper.api.kubernetes.timeout",
+			"slotkeeper.api.kubernetes.resource | Slots! | slotkeeper.api.kubernetes.resource" })
 	void invalidValueStopsStartUpNamingTheProperty(String property, String value, String named) {
 		this.runner.withPropertyValues("slotkeeper.targets[0].replicas[0].name=r1",
 				"slotkeeper.targets[0].replicas[0].url=jdbc:postgresql://r1/orders", "slotkeeper.targets[0].slots[0].name=s",

@@ -48,7 +48,9 @@ class ChartAgainstApplicationTests {
 					// The server again as its own "replica": its failover readiness is exported, and never ready.
 					.set("targets[0].replicas[0].name", "self")
 					.set("targets[0].replicas[0].url", postgres.jdbcUrl(database))
-					.set("targets[0].replicas[0].username", postgres.user()));
+					.set("targets[0].replicas[0].username", postgres.user())
+					// Cluster sign-in on as well: its rendered settings bind, and static tokens still sign in first.
+					.set("api.kubernetes.enabled", "true"));
 		Files.writeString(config.resolve("application.yaml"), rendered.applicationYaml());
 		// The values the Deployment's secretKeyRefs would feed, under the same variable names.
 		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(SlotKeeperApplication.class).run(

@@ -109,6 +109,36 @@ class HelmChartTests {
 	}
 
 	@Test
+	void clusterSignInMountsTheTokenBindsAuthDelegatorAndShipsTwoRolesOnlyWhenEnabled() {
+		HelmChart.Rendered off = HelmChart.render(HelmChart.CHART.resolve("ci/default-values.yaml"));
+		assertThat(off.ofKind("ClusterRoleBinding")).isEmpty();
+		assertThat(off.ofKind("Role")).isEmpty();
+		assertThat((Object) get(off.one("Deployment"), "spec", "template", "spec", "automountServiceAccountToken"))
+			.isEqualTo(false);
+		assertThat(off.applicationYaml()).doesNotContain("kubernetes");
+
+		HelmChart.Rendered on = HelmChart.render(HelmChart.CHART.resolve("ci/cluster-sign-in-values.yaml"));
+		assertThat((Object) get(on.one("Deployment"), "spec", "template", "spec", "automountServiceAccountToken"))
+			.isEqualTo(true);
+		Map<String, Object> binding = on.one("ClusterRoleBinding");
+		assertThat((Object) get(binding, "roleRef", "name")).isEqualTo("system:auth-delegator");
+		assertThat((Object) get(binding, "subjects", 0, "name"))
+			.isEqualTo(get(on.one("Deployment"), "spec", "template", "spec", "serviceAccountName"));
+		assertThat((Object) get(binding, "subjects", 0, "namespace")).isEqualTo("cdc");
+		assertThat(on.ofKind("Role")).extracting((role) -> (String) get(role, "metadata", "name"))
+			.containsExactlyInAnyOrder("keeper-slot-keeper-viewer", "keeper-slot-keeper-operator");
+		assertThat(on.ofKind("Role")).allSatisfy((role) -> {
+			assertThat((List<Object>) get(role, "rules", 0, "apiGroups")).containsExactly("slotkeeper.io");
+			assertThat((List<Object>) get(role, "rules", 0, "resources")).containsExactly("slots");
+		});
+		assertThat(on.ofKind("Role")).filteredOn((role) -> ((String) get(role, "metadata", "name")).endsWith("operator"))
+			.singleElement()
+			.satisfies((role) -> assertThat((List<Object>) get(role, "rules", 0, "verbs"))
+				.containsExactly("get", "update", "delete"));
+		assertThat(on.applicationYaml()).contains("kubernetes:").contains("namespace: cdc").contains("cache-ttl: 20s");
+	}
+
+	@Test
 	void routeIsEdgeTlsAndNetworkPolicyAdmitsRouterAndMonitoring() {
 		HelmChart.Rendered rendered = HelmChart.render(HelmChart.CHART.resolve("ci/route-values.yaml"));
 		Map<String, Object> route = rendered.one("Route");

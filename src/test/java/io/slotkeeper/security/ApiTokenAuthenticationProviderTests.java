@@ -12,6 +12,7 @@ import org.springframework.security.web.authentication.preauth.PreAuthenticatedA
 import io.slotkeeper.config.ApiProperties;
 import io.slotkeeper.config.ApiRole;
 import io.slotkeeper.config.ApiTokenProperties;
+import io.slotkeeper.config.KubernetesAuthProperties;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -20,7 +21,8 @@ class ApiTokenAuthenticationProviderTests {
 
 	private final ApiTokenAuthenticationProvider provider = new ApiTokenAuthenticationProvider(new ApiProperties(
 			List.of(new ApiTokenProperties("dash", TokenHashes.sha256Hex("v"), ApiRole.VIEWER),
-					new ApiTokenProperties("ci", TokenHashes.sha256Hex("o").toUpperCase(), ApiRole.OPERATOR))));
+					new ApiTokenProperties("ci", TokenHashes.sha256Hex("o").toUpperCase(), ApiRole.OPERATOR)),
+			KubernetesAuthProperties.disabled()));
 
 	@Test
 	void viewerGetsViewerRoleOnly() {
@@ -46,7 +48,7 @@ class ApiTokenAuthenticationProviderTests {
 
 	@Test
 	void withNoTokensConfiguredEveryTokenIsRefused() {
-		ApiTokenAuthenticationProvider none = new ApiTokenAuthenticationProvider(new ApiProperties(List.of()));
+		ApiTokenAuthenticationProvider none = new ApiTokenAuthenticationProvider(new ApiProperties(List.of(), KubernetesAuthProperties.disabled()));
 		assertThatExceptionOfType(BadCredentialsException.class)
 			.isThrownBy(() -> none.authenticate(new PreAuthenticatedAuthenticationToken(null, "")));
 		assertThatExceptionOfType(BadCredentialsException.class)

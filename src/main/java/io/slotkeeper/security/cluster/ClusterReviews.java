@@ -1,0 +1,192 @@
+package io.slotkeeper.security.cluster;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.Certificate;
+import java.security.cert.CertificateFactory;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import io.slotkeeper.config.KubernetesAuthProperties;
+
+/**
+ * The two review calls to the Kubernetes API server, made with the pod's service-account token (read from its file at
+ * every call, since projected tokens rotate): {@code TokenReview} (who is this token) and {@code SubjectAccessReview}
+ * (may this user do this verb on slot-keeper's resource in the namespace). Neither request nor failure ever shows a
+ * token.
+ */
+final class ClusterReviews {
+
+	private static final JsonMapper json = JsonMapper.builder().build();
+
+	private static final String TOKEN_REVIEWS = "/apis/authentication.k8s.io/v1/tokenreviews";
+
+	private static final String SUBJECT_ACCESS_REVIEWS = "/apis/authorization.k8s.io/v1/subjectaccessreviews";
+
+	private final KubernetesAuthProperties settings;
+
+	private final String namespace;
+
+	private final HttpClient client;
+
+	ClusterReviews(KubernetesAuthProperties settings, String namespace) {
+		this.settings = settings;
+		this.namespace = namespace;
+		HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(settings.timeout());
+		if ("https".equals(settings.apiServer().getScheme())) {
+			if (Files.isReadable(settings.caFile())) {
+				builder.sslContext(trusting(settings.caFile()));
+			}
+		}
+		else {
+			// Plain HTTP (a local proxy, tests): no h2c upgrade dance on every new connection.
+			builder.version(HttpClient.Version.HTTP_1_1);
+		}
+		this.client = builder.build();
+	}
+
+	String namespace() {
+		return this.namespace;
+	}
+
+	/**
+	 * Who a token is.
+	 * @param token the caller's token
+	 * @return the user, empty when the API server does not authenticate the token
+	 */
+	Optional<ClusterUser> authenticate(String token) {
+		JsonNode status = review(TOKEN_REVIEWS, Map.of("apiVersion",
+				"authentication.k8s.io/v1", "kind", "TokenReview", "spec", Map.of("token", token)));
+		if (!status.path("authenticated").asBoolean(false)) {
+			return Optional.empty();
+		}
+		JsonNode user = status.path("user");
+		List<String> groups = new ArrayList<>();
+		user.path("groups").forEach((group) -> groups.add(group.asString()));
+		return Optional.of(new ClusterUser(user.path("username").asString(""), user.path("uid").asString(""),
+				List.copyOf(groups)));
+	}
+
+	/**
+	 * Which verbs a user may do on slot-keeper's resource in the namespace: one review per verb, all at once.
+	 * @param user the user
+	 * @param verbs for example {@code get}, {@code update}, {@code delete}
+	 * @return the verbs RBAC allows
+	 */
+	Set<String> allowed(ClusterUser user, List<String> verbs) {
+		Map<String, CompletableFuture<JsonNode>> reviews = new LinkedHashMap<>();
+		for (String verb : verbs) {
+			Map<String, Object> attributes = Map.of("namespace", this.namespace, "group", this.settings.group(),
+					"resource", this.settings.resource(), "verb", verb);
+			Map<String, Object> spec = Map.of("user", user.username(), "uid", user.uid(), "groups", user.groups(),
+					"resourceAttributes", attributes);
+			reviews.put(verb, send(SUBJECT_ACCESS_REVIEWS, Map.of("apiVersion", "authorization.k8s.io/v1", "kind",
+					"SubjectAccessReview", "spec", spec)));
+		}
+		Set<String> allowed = new HashSet<>();
+		reviews.forEach((verb, review) -> {
+			JsonNode status = join(SUBJECT_ACCESS_REVIEWS, review);
+			if (status.path("allowed").asBoolean(false) && !status.path("denied").asBoolean(false)) {
+				allowed.add(verb);
+			}
+		});
+		return allowed;
+	}
+
+	private JsonNode review(String path, Map<String, Object> body) {
+		return join(path, send(path, body));
+	}
+
+	private CompletableFuture<JsonNode> send(String path, Map<String, Object> body) {
+		HttpRequest request = HttpRequest.newBuilder(this.settings.apiServer().resolve(path))
+			.timeout(this.settings.timeout())
+			.header("Authorization", "Bearer " + serviceAccountToken())
+			.header("Content-Type", "application/json")
+			.header("Accept", "application/json")
+			.POST(HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(body)))
+			.build();
+		return this.client.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray()).thenApply((response) -> {
+			if (response.statusCode() != 200 && response.statusCode() != 201) {
+				throw new ClusterUnavailable("the Kubernetes API server answered " + response.statusCode() + " to "
+						+ path + ((response.statusCode() == 401 || response.statusCode() == 403)
+								? ": slot-keeper's service account needs system:auth-delegator (the chart binds it)" : ""));
+			}
+			return json.readTree(response.body()).path("status");
+		});
+	}
+
+	private JsonNode join(String path, CompletableFuture<JsonNode> answer) {
+		try {
+			return answer.get();
+		}
+		catch (ExecutionException ex) {
+			Throwable cause = ex.getCause();
+			if (cause instanceof ClusterUnavailable unavailable) {
+				throw unavailable;
+			}
+			if (cause instanceof HttpTimeoutException) {
+				throw new ClusterUnavailable("the Kubernetes API server did not answer " + path + " within "
+						+ this.settings.timeout().toMillis() + " ms");
+			}
+			throw new ClusterUnavailable("the Kubernetes API server is unreachable at " + this.settings.apiServer()
+					+ " (" + cause.getClass().getSimpleName() + ")");
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new ClusterUnavailable("interrupted while waiting for the Kubernetes API server");
+		}
+	}
+
+	private String serviceAccountToken() {
+		try {
+			return Files.readString(this.settings.serviceAccountTokenFile()).trim();
+		}
+		catch (IOException ex) {
+			throw new ClusterUnavailable("slot-keeper's service-account token cannot be read from "
+					+ this.settings.serviceAccountTokenFile() + " (automountServiceAccountToken off?)");
+		}
+	}
+
+	private static SSLContext trusting(Path caFile) {
+		try (InputStream pem = Files.newInputStream(caFile)) {
+			KeyStore store = KeyStore.getInstance(KeyStore.getDefaultType());
+			store.load(null, null);
+			int i = 0;
+			for (Certificate certificate : CertificateFactory.getInstance("X.509").generateCertificates(pem)) {
+				store.setCertificateEntry("ca-" + i++, certificate);
+			}
+			TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+			trust.init(store);
+			SSLContext context = SSLContext.getInstance("TLS");
+			context.init(null, trust.getTrustManagers(), null);
+			return context;
+		}
+		catch (IOException | GeneralSecurityException ex) {
+			throw new IllegalStateException("the Kubernetes CA in " + caFile + " cannot be loaded: " + ex.getMessage(),
+					ex);
+		}
+	}
+
+}
