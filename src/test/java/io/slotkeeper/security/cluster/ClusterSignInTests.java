@@ -1,7 +1,6 @@
 package io.slotkeeper.security.cluster;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -11,6 +10,7 @@ import java.util.List;
 import com.jayway.jsonpath.JsonPath;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.openqa.selenium.By;
 
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.system.CapturedOutput;
@@ -21,6 +21,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.client.RestTestClient;
 
+import io.slotkeeper.testbed.Browser;
 import io.slotkeeper.testbed.KubernetesStub;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.SlotRecipes;
@@ -96,6 +97,20 @@ class ClusterSignInTests {
 		String me = body(client("vera-token-1").get().uri("/api/v1/me"));
 		assertThat(JsonPath.<String>read(me, "$.name")).isEqualTo("vera");
 		assertThat(JsonPath.<String>read(me, "$.role")).isEqualTo("viewer");
+	}
+
+	@Test
+	void theOperatorPageTakesAClusterTokenTheSameWay() {
+		try (Browser browser = Browser.start()) {
+			browser.driver().get("http://localhost:" + this.port + "/");
+			browser.driver().findElement(By.id("token")).sendKeys("olga-token-1");
+			browser.driver().findElement(By.cssSelector("#token-form button[type=submit]")).click();
+			await().atMost(Duration.ofSeconds(30)).until(() -> "Signed in as olga (operator)"
+				.equals(browser.driver().executeScript("return document.getElementById('who').innerText")));
+			await().atMost(Duration.ofSeconds(30)).until(() -> !browser.driver()
+				.findElements(By.cssSelector("article[data-target='orders'] button")).isEmpty());
+			assertThat(browser.unexpectedProblems()).isEmpty();
+		}
 	}
 
 	@Test
