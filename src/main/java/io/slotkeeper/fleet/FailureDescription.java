@@ -30,7 +30,9 @@ public record FailureDescription(String message, String sqlState, Instant at) {
 			return new FailureDescription(problem.getMessage(), (sqlState != null) ? sqlState.toString() : null, at);
 		}
 		String sqlState = (failure instanceof SQLException sql) ? sql.getSQLState() : null;
-		return new FailureDescription(messageOf(failure), sqlState, at);
+		String message = messageOf(failure);
+		String tls = TlsFailures.explain(failure, message);
+		return new FailureDescription((tls != null) ? tls : message, sqlState, at);
 	}
 
 	private static String messageOf(Throwable failure) {

@@ -68,7 +68,8 @@ record HeartbeatState(Success lastSuccess, FailureDescription lastError, int con
 		}
 		if (this.consecutiveFailures >= heartbeat.unhealthyAfter()) {
 			return toStatus("DOWN", this.consecutiveFailures + " consecutive failures (unhealthy-after is "
-					+ heartbeat.unhealthyAfter() + ")", heartbeat, facts);
+					+ heartbeat.unhealthyAfter() + ")" + ((this.lastError != null) ? ", the last: "
+							+ this.lastError.message() : ""), heartbeat, facts);
 		}
 		Duration stale = heartbeat.interval().multipliedBy(3);
 		Instant since = latest(latest((this.lastSuccess != null) ? this.lastSuccess.at() : null, this.lastStandbyAt),

@@ -49,7 +49,8 @@ class HeartbeatStateTests {
 		HeartbeatState state = HeartbeatState.EMPTY.failed(this.refused).failed(this.refused).failed(this.refused);
 		HeartbeatStatus status = state.assess(this.every10s, START, START.plusSeconds(1), FACTS);
 		assertThat(status.health()).isEqualTo("DOWN");
-		assertThat(status.reason()).isEqualTo("3 consecutive failures (unhealthy-after is 3)");
+		assertThat(status.reason()).isEqualTo("3 consecutive failures (unhealthy-after is 3), the last: "
+				+ this.refused.message());
 		HeartbeatStatus recovered = state.succeeded("0/2", START.plusSeconds(2), Duration.ofMillis(1))
 			.assess(this.every10s, START, START.plusSeconds(3), FACTS);
 		assertThat(recovered.health()).isEqualTo("UP");

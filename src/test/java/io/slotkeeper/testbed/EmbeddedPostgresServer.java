@@ -49,6 +49,21 @@ final class EmbeddedPostgresServer implements PostgresServer {
 		this.builder.setPort(this.postgres.getPort());
 	}
 
+	/**
+	 * Puts lines at the top of {@code pg_hba.conf} (the first matching line decides) and reloads the configuration.
+	 * @param lines the lines, for example {@code hostssl all tlsonly 127.0.0.1/32 trust}
+	 */
+	void prependHostBasedAuthentication(java.util.List<String> lines) {
+		Path hba = this.dataDirectory.resolve("pg_hba.conf");
+		try {
+			Files.writeString(hba, String.join("\n", lines) + "\n" + Files.readString(hba));
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		execute("postgres", "SELECT pg_reload_conf()");
+	}
+
 	@Override
 	public String host() {
 		return "localhost";
