@@ -100,5 +100,8 @@ is taken for a slotkeeper.* key, and the list stays whole in one source.
 {{- $_ := set $api "kubernetes" (dict "enabled" true "namespace" .Release.Namespace "cache-ttl" .Values.api.kubernetes.cacheTtl) }}
 {{- end }}
 {{- $config := dict "slotkeeper" (dict "targets" $targets "api" $api) "management" (dict "server" (dict "port" .Values.service.managementPort)) }}
+{{- with .Values.logging.structured }}
+{{- $_ := set $config "logging" (dict "structured" (dict "format" (dict "console" .))) }}
+{{- end }}
 {{- toYaml (mergeOverwrite $config (deepCopy .Values.extraConfig)) }}
 {{- end }}

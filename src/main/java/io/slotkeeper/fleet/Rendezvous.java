@@ -113,6 +113,14 @@ public final class Rendezvous {
 	}
 
 	/**
+	 * The target whose presence this is.
+	 * @return its name
+	 */
+	public String target() {
+		return this.target;
+	}
+
+	/**
 	 * @return this instance
 	 */
 	public Instance self() {

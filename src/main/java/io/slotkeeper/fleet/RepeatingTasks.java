@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 
 import org.springframework.context.SmartLifecycle;
 
@@ -94,9 +95,10 @@ public abstract class RepeatingTasks implements SmartLifecycle {
 		schedule(task, runOnce(task));
 	}
 
-	// Any throwable, even an Error, must leave the schedule going.
+	// Any throwable, even an Error, must leave the schedule going; every line the run logs names its target.
 	private static Duration runOnce(Task task) {
-		try {
+		String target = task.about();
+		try (MDC.MDCCloseable about = (target != null) ? Events.about(target) : null) {
 			return task.run();
 		}
 		catch (Throwable ex) {
@@ -163,6 +165,14 @@ public abstract class RepeatingTasks implements SmartLifecycle {
 	 * One target's repeating work.
 	 */
 	public interface Task {
+
+		/**
+		 * The target the task runs for: its runs' log lines carry it in the MDC.
+		 * @return the target's name, {@code null} when none
+		 */
+		default String about() {
+			return null;
+		}
 
 		/**
 		 * When the first run should start.

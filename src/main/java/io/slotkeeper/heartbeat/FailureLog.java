@@ -1,16 +1,21 @@
 package io.slotkeeper.heartbeat;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.event.Level;
 
+import io.slotkeeper.fleet.Events;
 import io.slotkeeper.fleet.FailureDescription;
 
 /**
  * Logs one target's heartbeat failures without flooding: a new failure at WARN (with its stack trace when it is not
- * an SQL error), the same failure again at DEBUG, the recovery at INFO.
+ * an SQL error), the same failure again at DEBUG, the recovery at INFO; the target going DOWN (at
+ * {@code unhealthy-after} failures) and UP again are events ({@code heartbeat.down}, {@code heartbeat.up}).
  */
 final class FailureLog {
 
@@ -18,13 +23,21 @@ final class FailureLog {
 
 	private final String target;
 
+	private final int unhealthyAfter;
+
 	private FailureDescription lastLogged;
 
-	FailureLog(String target) {
+	FailureLog(String target, int unhealthyAfter) {
 		this.target = target;
+		this.unhealthyAfter = unhealthyAfter;
 	}
 
 	void failed(FailureDescription failure, Throwable cause, Duration retry, int consecutiveFailures) {
+		if (consecutiveFailures == this.unhealthyAfter) {
+			Events.log(logger, Level.WARN, "heartbeat.down", fields(consecutiveFailures, failure),
+					"Heartbeat of target '{}' is DOWN: {} consecutive failures, the last: {}", this.target,
+					consecutiveFailures, failure.message());
+		}
 		FailureDescription previous = this.lastLogged;
 		if (previous != null && Objects.equals(previous.sqlState(), failure.sqlState())
 				&& Objects.equals(previous.message(), failure.message())) {
@@ -44,10 +57,25 @@ final class FailureLog {
 	}
 
 	void succeeded(int failuresBefore) {
-		if (failuresBefore > 0) {
+		if (failuresBefore >= this.unhealthyAfter) {
+			Events.log(logger, Level.INFO, "heartbeat.up", fields(failuresBefore, null),
+					"Heartbeat of target '{}' is UP again after {} failures", this.target, failuresBefore);
+		}
+		else if (failuresBefore > 0) {
 			logger.info("Heartbeat to target '{}' succeeds again after {} failures", this.target, failuresBefore);
 		}
 		this.lastLogged = null;
+	}
+
+	private Map<String, Object> fields(int failures, FailureDescription failure) {
+		Map<String, Object> fields = new LinkedHashMap<>();
+		fields.put(Events.TARGET, this.target);
+		fields.put("slotkeeper.failures", failures);
+		if (failure != null) {
+			fields.put("error.message", failure.message());
+			fields.put("slotkeeper.sql_state", failure.sqlState());
+		}
+		return fields;
 	}
 
 }

@@ -49,7 +49,7 @@ final class HeartbeatLedger {
 		this.clock = clock;
 		this.startedAt = clock.instant();
 		this.backOff = RetryDelays.of(this.settings.backoff());
-		this.failureLog = new FailureLog(target.name());
+		this.failureLog = new FailureLog(target.name(), target.properties().heartbeat().unhealthyAfter());
 		this.metrics = new HeartbeatMetrics(registry, target, this.state);
 	}
 

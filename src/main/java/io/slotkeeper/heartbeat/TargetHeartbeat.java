@@ -68,6 +68,11 @@ public class TargetHeartbeat implements RepeatingTasks.Task, AutoCloseable {
 	 * targets do not connect at once
 	 */
 	@Override
+	public String about() {
+		return this.target.name();
+	}
+
+	@Override
 	public Duration firstDelay() {
 		long spreadMillis = Math.min(this.settings.interval().toMillis(), 10_000);
 		return Duration.ofMillis(ThreadLocalRandom.current().nextLong(spreadMillis + 1));

@@ -53,8 +53,10 @@ class ChartAgainstApplicationTests {
 					.set("api.kubernetes.enabled", "true"));
 		Files.writeString(config.resolve("application.yaml"), rendered.applicationYaml());
 		// The values the Deployment's secretKeyRefs would feed, under the same variable names.
+		// Plain text here: JSON console logs would stay on for the rest of this test JVM (StructuredLogsTests runs the
+		// rendered format in a process of its own).
 		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(SlotKeeperApplication.class).run(
-				"--server.port=0", "--management.server.port=0", "--spring.config.additional-location=file:" + config + "/",
+				"--logging.structured.format.console=", "--server.port=0", "--management.server.port=0", "--spring.config.additional-location=file:" + config + "/",
 				"--SK_TARGET_0_PASSWORD=orders-password", "--SK_TOKEN_0_SHA256=" + TokenHashes.sha256Hex("token-dash"))) {
 			RestTestClient client = RestTestClient.bindToServer()
 				.baseUrl("http://localhost:" + context.getEnvironment().getProperty("local.server.port"))

@@ -139,6 +139,14 @@ class HelmChartTests {
 	}
 
 	@Test
+	void logsAreEcsJsonByDefaultAndPlainTextOnRequest() {
+		assertThat(HelmChart.render(HelmChart.CHART.resolve("ci/default-values.yaml")).applicationYaml())
+			.contains("structured:").contains("console: ecs");
+		assertThat(HelmChart.render(HelmChart.CHART.resolve("ci/default-values.yaml"),
+				(command) -> command.set("logging.structured", "")).applicationYaml()).doesNotContain("structured");
+	}
+
+	@Test
 	void routeIsEdgeTlsAndNetworkPolicyAdmitsRouterAndMonitoring() {
 		HelmChart.Rendered rendered = HelmChart.render(HelmChart.CHART.resolve("ci/route-values.yaml"));
 		Map<String, Object> route = rendered.one("Route");

@@ -76,6 +76,11 @@ final class TargetPoll implements RepeatingTasks.Task {
 
 	// Spread a little, so that many targets do not all borrow their first connection at the same moment.
 	@Override
+	public String about() {
+		return this.target.name();
+	}
+
+	@Override
 	public Duration firstDelay() {
 		long spreadMillis = Math.min(this.target.properties().slotsPollInterval().toMillis(), 2000);
 		return Duration.ofMillis(ThreadLocalRandom.current().nextLong(spreadMillis + 1));
