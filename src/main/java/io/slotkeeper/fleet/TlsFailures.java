@@ -44,7 +44,9 @@ final class TlsFailures {
 		if (all.contains("SSL root certificate file")) {
 			return "TLS: " + message + " (is the caBundle ConfigMap mounted at the path sslrootcert names?)";
 		}
-		if (message.startsWith("pg_hba.conf rejects connection") && message.endsWith("no encryption")) {
+		// PostgreSQL 14 and later say "no encryption", 13 says "SSL off".
+		if (message.startsWith("pg_hba.conf rejects connection")
+				&& (message.endsWith("no encryption") || message.endsWith("SSL off"))) {
 			return "TLS: the server admits this role only over TLS (" + message + "); add sslmode=verify-full and "
 					+ "sslrootcert to the URL";
 		}
