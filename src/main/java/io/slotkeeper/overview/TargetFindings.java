@@ -10,7 +10,7 @@ import io.slotkeeper.heartbeat.HeartbeatStatus;
 import io.slotkeeper.slot.watching.SlotSnapshot;
 
 /**
- * What is wrong with a target itself: its heartbeat failing or stale, its slots unread, unreadable or stale.
+ * What is wrong with a target itself: its heartbeat DOWN (failing or stale), its slots unread, unreadable or stale.
  */
 final class TargetFindings {
 
@@ -19,15 +19,10 @@ final class TargetFindings {
 
 	static List<Finding> of(TargetProperties target, HeartbeatStatus heartbeat, SlotSnapshot snapshot, Instant now) {
 		List<Finding> findings = new ArrayList<>();
-		if (target.heartbeat().enabled()) {
-			if ("DOWN".equals(heartbeat.health())) {
-				findings.add(new Finding(Severity.DOWN, "heartbeat DOWN: " + heartbeat.reason()));
-			}
-			else if (stale(heartbeat.lastSuccessAt(), target.heartbeat().interval(), now)) {
-				findings.add(new Finding(Severity.WARNING, "last heartbeat "
-						+ Durations.words(Duration.between(heartbeat.lastSuccessAt(), now).toSeconds())
-						+ " ago (interval " + target.heartbeat().interval().toSeconds() + " s)"));
-			}
+		// The heartbeat's health already counts a stale beat as DOWN, and knows that an instance standing by for
+		// another one's beats is not stale.
+		if ("DOWN".equals(heartbeat.health())) {
+			findings.add(new Finding(Severity.DOWN, "heartbeat DOWN: " + heartbeat.reason()));
 		}
 		if (snapshot == null) {
 			findings.add(new Finding(Severity.UNKNOWN, "slots not read yet"));
@@ -36,17 +31,12 @@ final class TargetFindings {
 			findings.add(new Finding(Severity.WARNING, "reading the slots failed: " + snapshot.error().message()
 					+ ((snapshot.lastGoodAt() != null) ? " (shown as read at " + snapshot.lastGoodAt() + ")" : "")));
 		}
-		else if (stale(snapshot.at(), target.slotsPollInterval(), now)) {
+		else if (snapshot.stale(target.slotsPollInterval(), now)) {
 			findings.add(new Finding(Severity.WARNING, "slots last read "
 					+ Durations.words(Duration.between(snapshot.at(), now).toSeconds()) + " ago: the target is slow "
 					+ "to answer"));
 		}
 		return findings;
-	}
-
-	// Three intervals and a second, as the slots health counts a poll stale.
-	private static boolean stale(Instant last, Duration interval, Instant now) {
-		return last != null && Duration.between(last, now).compareTo(interval.multipliedBy(3).plusSeconds(1)) > 0;
 	}
 
 }

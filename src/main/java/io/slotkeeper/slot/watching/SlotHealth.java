@@ -1,6 +1,5 @@
 package io.slotkeeper.slot.watching;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -54,8 +53,7 @@ final class SlotHealth {
 			}
 			return failed.build();
 		}
-		Duration stale = target.slotsPollInterval().multipliedBy(3).plusSeconds(1);
-		if (Duration.between(snapshot.at(), Instant.now()).compareTo(stale) > 0) {
+		if (snapshot.stale(target.slotsPollInterval(), Instant.now())) {
 			return Health.unknown().withDetail("polledAt", snapshot.at())
 				.withDetail("reason", "no poll ended for more than three intervals: the target is slow to answer")
 				.build();

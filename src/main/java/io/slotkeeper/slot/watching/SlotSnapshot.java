@@ -1,5 +1,6 @@
 package io.slotkeeper.slot.watching;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.function.Predicate;
@@ -17,6 +18,16 @@ import io.slotkeeper.slot.reading.SlotView;
  * @param lastGoodAt when the last good poll ended, {@code null} before one
  */
 public record SlotSnapshot(Instant at, List<SlotView> slots, FailureDescription error, Instant lastGoodAt) {
+
+	/**
+	 * Whether no poll ended for more than three intervals and a second: the target is slow to answer.
+	 * @param pollInterval the target's {@code slots-poll-interval}
+	 * @param now the time to judge by
+	 * @return whether the snapshot is stale
+	 */
+	public boolean stale(Duration pollInterval, Instant now) {
+		return Duration.between(this.at, now).compareTo(pollInterval.multipliedBy(3).plusSeconds(1)) > 0;
+	}
 
 	/**
 	 * The names of the slots that match.
