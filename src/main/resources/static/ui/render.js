@@ -180,12 +180,12 @@ function patchCard(old, fresh) {
 export function renderTargets(container, targets, role, actions, instance) {
   const focused = document.activeElement && document.activeElement.dataset
     ? document.activeElement.dataset.focus : undefined;
-  const known = new Map([...container.children].map((card) => [card.dataset.target, card.dataset.signature]));
+  const shown = new Map([...container.children].map((card) => [card.dataset.target, card]));
   // A card whose data did not change is not even built again.
   const cards = targets.map((target) => {
     const signature = JSON.stringify([target, role, instance]);
-    const unchanged = known.get(target.name) === signature;
-    const card = unchanged ? container.querySelector(`article[data-target="${CSS.escape(target.name)}"]`)
+    const existing = shown.get(target.name);
+    const card = (existing && existing.dataset.signature === signature) ? existing
       : targetCard(target, role, actions, instance);
     card.dataset.signature = signature;
     return card;
