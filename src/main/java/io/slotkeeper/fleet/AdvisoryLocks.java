@@ -40,7 +40,7 @@ public final class AdvisoryLocks {
 	 * @throws SQLException when the server refuses
 	 */
 	public static boolean tryLock(Connection connection, long key) throws SQLException {
-		return call(connection, "SELECT pg_try_advisory_lock(?)", key);
+		return call(connection, "SELECT pg_catalog.pg_try_advisory_lock(?)", key);
 	}
 
 	/**
@@ -50,7 +50,7 @@ public final class AdvisoryLocks {
 	 * @throws SQLException when the wait times out (55P03) or the server refuses
 	 */
 	public static void lock(Connection connection, long key) throws SQLException {
-		call(connection, "SELECT pg_advisory_lock(?) IS NULL", key);
+		call(connection, "SELECT pg_catalog.pg_advisory_lock(?) IS NULL", key);
 	}
 
 	/**
@@ -60,7 +60,7 @@ public final class AdvisoryLocks {
 	 * @throws SQLException when the server refuses
 	 */
 	public static void unlock(Connection connection, long key) throws SQLException {
-		call(connection, "SELECT pg_advisory_unlock(?)", key);
+		call(connection, "SELECT pg_catalog.pg_advisory_unlock(?)", key);
 	}
 
 	private static boolean call(Connection connection, String sql, long key) throws SQLException {

@@ -5,6 +5,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
+import java.sql.Statement;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.util.Properties;
@@ -31,20 +32,33 @@ public class NodeConnector {
 	// whenever the server still answers.
 	static final Duration SOCKET_MARGIN = Duration.ofSeconds(2);
 
-	private static final String SESSION_SETUP = "SELECT set_config('statement_timeout', ?, false),"
-			+ " set_config('lock_timeout', ?, false), set_config('idle_in_transaction_session_timeout', ?, false),"
-			+ " current_setting('server_version_num')::int, current_setting('server_version'),"
-			+ " inet_server_addr()::text, inet_server_port(), pg_postmaster_start_time(), pg_is_in_recovery(),"
-			+ " has_function_privilege('pg_control_checkpoint()', 'EXECUTE')"
-			+ " AND has_function_privilege('pg_control_system()', 'EXECUTE')";
+	/**
+	 * The {@code search_path} of every slot-keeper session: only the system catalog and the session's own temporary
+	 * schema, so that no function, operator or table a database's owner creates elsewhere is ever resolved in place
+	 * of PostgreSQL's own (CVE-2018-1058).
+	 */
+	public static final String SEARCH_PATH = "pg_catalog, pg_temp";
+
+	// A utility statement with no function or operator to resolve: it cannot be hijacked by whatever search_path the
+	// URL, the database or the role set, and everything after it runs with slot-keeper's own.
+	private static final String SET_SEARCH_PATH = "SET search_path = " + SEARCH_PATH;
+
+	private static final String SESSION_SETUP = "SELECT pg_catalog.set_config('statement_timeout', ?, false),"
+			+ " pg_catalog.set_config('lock_timeout', ?, false),"
+			+ " pg_catalog.set_config('idle_in_transaction_session_timeout', ?, false),"
+			+ " pg_catalog.current_setting('server_version_num')::int, pg_catalog.current_setting('server_version'),"
+			+ " pg_catalog.inet_server_addr()::pg_catalog.text, pg_catalog.inet_server_port(),"
+			+ " pg_catalog.pg_postmaster_start_time(), pg_catalog.pg_is_in_recovery(),"
+			+ " pg_catalog.has_function_privilege('pg_catalog.pg_control_checkpoint()', 'EXECUTE')"
+			+ " AND pg_catalog.has_function_privilege('pg_catalog.pg_control_system()', 'EXECUTE')";
 
 	// A separate statement: the server checks a function's privilege when it plans the call, even one a CASE skips.
 	// A promoted standby writes on its new timeline before its first checkpoint names it: a primary's timeline is
 	// read from the name of its current WAL file, a standby's from its last restartpoint.
-	private static final String CONTROL_FILE = "SELECT CASE WHEN pg_is_in_recovery()"
-			+ " THEN (SELECT timeline_id FROM pg_control_checkpoint())::bigint"
-			+ " ELSE ('x' || substr(pg_walfile_name(pg_current_wal_lsn()), 1, 8))::bit(32)::bigint END,"
-			+ " (SELECT system_identifier FROM pg_control_system())::text";
+	private static final String CONTROL_FILE = "SELECT CASE WHEN pg_catalog.pg_is_in_recovery()"
+			+ " THEN (SELECT timeline_id FROM pg_catalog.pg_control_checkpoint())::bigint"
+			+ " ELSE ('x' || pg_catalog.substr(pg_catalog.pg_walfile_name(pg_catalog.pg_current_wal_lsn()), 1, 8))"
+			+ "::bit(32)::bigint END, (SELECT system_identifier FROM pg_catalog.pg_control_system())::pg_catalog.text";
 
 	private static final int KEEPALIVE_INTERVAL_SECONDS = 2;
 
@@ -127,9 +141,11 @@ public class NodeConnector {
 	// kernel keeps answering keepalives for.
 	private static void endWhenSilent(Connection connection, ServerVersion version, Duration idle) throws SQLException {
 		boolean idleTimeout = version.major() >= 14;
-		try (PreparedStatement statement = connection.prepareStatement("SELECT set_config('tcp_keepalives_idle', ?,"
-				+ " false), set_config('tcp_keepalives_interval', ?, false), set_config('tcp_keepalives_count', ?, false)"
-				+ (idleTimeout ? ", set_config('idle_session_timeout', ?, false)" : ""))) {
+		try (PreparedStatement statement = connection.prepareStatement("SELECT"
+				+ " pg_catalog.set_config('tcp_keepalives_idle', ?, false),"
+				+ " pg_catalog.set_config('tcp_keepalives_interval', ?, false),"
+				+ " pg_catalog.set_config('tcp_keepalives_count', ?, false)"
+				+ (idleTimeout ? ", pg_catalog.set_config('idle_session_timeout', ?, false)" : ""))) {
 			statement.setString(1, Integer.toString(wholeSeconds(idle)));
 			statement.setString(2, Integer.toString(KEEPALIVE_INTERVAL_SECONDS));
 			statement.setString(3, Integer.toString(KEEPALIVE_COUNT));
@@ -160,6 +176,13 @@ public class NodeConnector {
 		if (connection == null) {
 			throw new SQLNonTransientConnectionException("the URL of " + node.describe() + " is not a PgJDBC URL",
 					"08001");
+		}
+		try (Statement statement = connection.createStatement()) {
+			statement.execute(SET_SEARCH_PATH);
+		}
+		catch (SQLException | RuntimeException ex) {
+			connection.close();
+			throw ex;
 		}
 		return connection;
 	}

@@ -16,9 +16,9 @@ import java.util.TreeSet;
  */
 public final class Rendezvous {
 
-	private static final String LIVE = "SELECT objid::int8 FROM pg_locks WHERE locktype = 'advisory' AND objsubid = 2"
+	private static final String LIVE = "SELECT objid::int8 FROM pg_catalog.pg_locks WHERE locktype = 'advisory' AND objsubid = 2"
 			+ " AND classid = ?::int8::oid AND granted"
-			+ " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())";
+			+ " AND database = (SELECT oid FROM pg_catalog.pg_database WHERE datname = pg_catalog.current_database())";
 
 	private final String target;
 
@@ -55,7 +55,7 @@ public final class Rendezvous {
 	 */
 	public boolean announce(Connection connection) throws SQLException {
 		this.refreshedAt = 0;
-		try (PreparedStatement statement = connection.prepareStatement("SELECT pg_try_advisory_lock(?, ?)")) {
+		try (PreparedStatement statement = connection.prepareStatement("SELECT pg_catalog.pg_try_advisory_lock(?, ?)")) {
 			statement.setInt(1, this.presence);
 			statement.setInt(2, this.self.key());
 			try (ResultSet result = statement.executeQuery()) {

@@ -31,7 +31,8 @@ public final class SqlIdentifiers {
 	}
 
 	/**
-	 * Quotes {@code name} or {@code schema.name}.
+	 * Quotes {@code name} or {@code schema.name}; a name without a schema is in {@code public}, as slot-keeper's
+	 * sessions search only {@code pg_catalog} (see {@link NodeConnector#SEARCH_PATH}).
 	 * @param qualifiedName one or two lower-case identifiers separated by a dot
 	 * @return the quoted form, for example {@code "public"."slotkeeper_heartbeat"}
 	 * @throws IllegalArgumentException when a part is not a plain lower-case identifier
@@ -42,13 +43,37 @@ public final class SqlIdentifiers {
 			throw new IllegalArgumentException("not a table name: '" + qualifiedName + "'");
 		}
 		StringBuilder quoted = new StringBuilder();
-		for (String part : parts) {
+		for (String part : (parts.length == 1) ? split(qualifiedName) : parts) {
 			if (!PART.matcher(part).matches()) {
 				throw new IllegalArgumentException("not a plain lower-case identifier: '" + part + "'");
 			}
 			quoted.append(quoted.isEmpty() ? "" : ".").append('"').append(part).append('"');
 		}
 		return quoted.toString();
+	}
+
+	/**
+	 * Quotes one identifier, such as a schema's name.
+	 * @param name a plain lower-case identifier
+	 * @return the quoted form
+	 * @throws IllegalArgumentException when it is not such an identifier
+	 */
+	public static String quote(String name) {
+		if (name == null || !PART.matcher(name).matches()) {
+			throw new IllegalArgumentException("not a plain lower-case identifier: '" + name + "'");
+		}
+		return '"' + name + '"';
+	}
+
+	/**
+	 * The schema and the name of {@code name} or {@code schema.name}.
+	 * @param qualifiedName one or two identifiers separated by a dot
+	 * @return the schema ({@code public} when none is named) and the name
+	 */
+	public static String[] split(String qualifiedName) {
+		int dot = qualifiedName.indexOf('.');
+		return (dot < 0) ? new String[] { "public", qualifiedName }
+				: new String[] { qualifiedName.substring(0, dot), qualifiedName.substring(dot + 1) };
 	}
 
 }

@@ -20,7 +20,7 @@ public final class StandbySnapshots {
 	 * @throws SQLException when the server refuses (42501 without the privilege, 42883 before 16)
 	 */
 	public static void log(Connection primary) throws SQLException {
-		try (PreparedStatement statement = primary.prepareStatement("SELECT pg_log_standby_snapshot()::text")) {
+		try (PreparedStatement statement = primary.prepareStatement("SELECT pg_catalog.pg_log_standby_snapshot()::text")) {
 			statement.execute();
 		}
 	}

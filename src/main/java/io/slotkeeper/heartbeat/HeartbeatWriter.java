@@ -7,6 +7,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 
 import io.slotkeeper.config.HeartbeatProperties;
+import io.slotkeeper.fleet.OwnTables;
 import io.slotkeeper.fleet.SqlIdentifiers;
 
 /**
@@ -38,7 +39,7 @@ interface HeartbeatWriter {
 	static HeartbeatWriter of(HeartbeatProperties properties) {
 		return switch (properties.mode()) {
 			case MESSAGE -> new MessageWriter(properties.transactional(), properties.prefix(), properties.content());
-			case TABLE -> new TableWriter(SqlIdentifiers.quoteQualified(properties.table()), properties.createTable());
+			case TABLE -> new TableWriter(properties.table(), properties.createTable());
 			case QUERY -> new QueryWriter(properties.query());
 		};
 	}
@@ -58,7 +59,7 @@ interface HeartbeatWriter {
 		@Override
 		public String write(Connection connection) throws SQLException {
 			try (PreparedStatement statement = connection
-				.prepareStatement("SELECT pg_logical_emit_message(?, ?, ?::text)::text")) {
+				.prepareStatement("SELECT pg_catalog.pg_logical_emit_message(?, ?, ?::text)::text")) {
 				statement.setBoolean(1, this.transactional);
 				statement.setString(2, this.prefix);
 				statement.setString(3, this.content);
@@ -72,23 +73,23 @@ interface HeartbeatWriter {
 	 * An upsert of row 1 of the heartbeat table, so that consumers without logical messages see a change when the
 	 * table is in their publication.
 	 */
-	record TableWriter(String quotedTable, boolean createTable) implements HeartbeatWriter {
+	record TableWriter(String table, boolean createTable) implements HeartbeatWriter {
 
+		// A table slot-keeper creates is checked at every new session: a table another role put there first, or a
+		// trigger on it, would run that role's code as slot-keeper.
 		@Override
 		public void prepare(Connection connection) throws SQLException {
 			if (this.createTable) {
-				try (Statement statement = connection.createStatement()) {
-					statement.execute("CREATE TABLE IF NOT EXISTS " + this.quotedTable
-							+ " (id integer PRIMARY KEY, beat_at timestamptz NOT NULL)");
-				}
+				OwnTables.create(connection, this.table, "id integer PRIMARY KEY, beat_at timestamptz NOT NULL", false);
 			}
 		}
 
 		@Override
 		public String write(Connection connection) throws SQLException {
-			try (PreparedStatement statement = connection.prepareStatement("INSERT INTO " + this.quotedTable
-					+ " (id, beat_at) VALUES (1, now()) ON CONFLICT (id) DO UPDATE SET beat_at = EXCLUDED.beat_at"
-					+ " RETURNING pg_current_wal_lsn()::text")) {
+			try (PreparedStatement statement = connection.prepareStatement("INSERT INTO "
+					+ SqlIdentifiers.quoteQualified(this.table)
+					+ " (id, beat_at) VALUES (1, pg_catalog.now()) ON CONFLICT (id) DO UPDATE SET beat_at = EXCLUDED.beat_at"
+					+ " RETURNING pg_catalog.pg_current_wal_lsn()::text")) {
 				return queryForText(statement);
 			}
 		}
@@ -105,7 +106,7 @@ interface HeartbeatWriter {
 			try (Statement statement = connection.createStatement()) {
 				statement.execute(this.query);
 			}
-			try (PreparedStatement statement = connection.prepareStatement("SELECT pg_current_wal_lsn()::text")) {
+			try (PreparedStatement statement = connection.prepareStatement("SELECT pg_catalog.pg_current_wal_lsn()::text")) {
 				return queryForText(statement);
 			}
 		}

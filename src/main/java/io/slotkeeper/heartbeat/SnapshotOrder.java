@@ -137,7 +137,7 @@ final class SnapshotOrder {
 
 	private static boolean allowed(Connection connection) throws SQLException {
 		try (PreparedStatement statement = connection
-			.prepareStatement("SELECT has_function_privilege('pg_log_standby_snapshot()', 'EXECUTE')");
+			.prepareStatement("SELECT pg_catalog.has_function_privilege('pg_catalog.pg_log_standby_snapshot()', 'EXECUTE')");
 				ResultSet result = statement.executeQuery()) {
 			result.next();
 			return result.getBoolean(1);
@@ -147,9 +147,9 @@ final class SnapshotOrder {
 	// Slots without a consumer confirm nothing, so only active ones are waited for: how many, and how many of them
 	// have not confirmed the beat yet.
 	private static long[] activeAndBehind(Connection connection, String lsn) throws SQLException {
-		try (PreparedStatement statement = connection.prepareStatement("SELECT count(*), count(*) FILTER (WHERE"
-				+ " confirmed_flush_lsn IS NULL OR confirmed_flush_lsn < ?::pg_lsn) FROM pg_replication_slots"
-				+ " WHERE slot_type = 'logical' AND active AND database = current_database()")) {
+		try (PreparedStatement statement = connection.prepareStatement("SELECT pg_catalog.count(*), pg_catalog.count(*) FILTER (WHERE"
+				+ " confirmed_flush_lsn IS NULL OR confirmed_flush_lsn < ?::pg_lsn) FROM pg_catalog.pg_replication_slots"
+				+ " WHERE slot_type = 'logical' AND active AND database = pg_catalog.current_database()")) {
 			statement.setString(1, lsn);
 			try (ResultSet result = statement.executeQuery()) {
 				result.next();

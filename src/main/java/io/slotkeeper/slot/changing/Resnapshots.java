@@ -80,7 +80,7 @@ public final class Resnapshots {
 		String id = UUID.randomUUID().toString();
 		target.primary().withConnection((connection) -> {
 			try (PreparedStatement check = connection.prepareStatement("SELECT t IS NOT NULL, t IS NOT NULL AND"
-					+ " has_table_privilege(t, 'INSERT') FROM (SELECT to_regclass(?) AS t) AS signal_table")) {
+					+ " pg_catalog.has_table_privilege(t, 'INSERT') FROM (SELECT pg_catalog.to_regclass(?) AS t) AS signal_table")) {
 				check.setString(1, signal.table());
 				try (ResultSet result = check.executeQuery()) {
 					result.next();

@@ -21,16 +21,16 @@ final class SlotStatements {
 	static void create(Connection connection, SlotSpec spec, int major) throws SQLException {
 		String sql;
 		if (!spec.logical()) {
-			sql = "SELECT lsn::text FROM pg_create_physical_replication_slot(?, true, false)";
+			sql = "SELECT lsn::text FROM pg_catalog.pg_create_physical_replication_slot(?, true, false)";
 		}
 		else if (major >= 17) {
-			sql = "SELECT lsn::text FROM pg_create_logical_replication_slot(?, ?, false, ?, ?)";
+			sql = "SELECT lsn::text FROM pg_catalog.pg_create_logical_replication_slot(?, ?, false, ?, ?)";
 		}
 		else if (major >= 14) {
-			sql = "SELECT lsn::text FROM pg_create_logical_replication_slot(?, ?, false, ?)";
+			sql = "SELECT lsn::text FROM pg_catalog.pg_create_logical_replication_slot(?, ?, false, ?)";
 		}
 		else {
-			sql = "SELECT lsn::text FROM pg_create_logical_replication_slot(?, ?)";
+			sql = "SELECT lsn::text FROM pg_catalog.pg_create_logical_replication_slot(?, ?)";
 		}
 		try (PreparedStatement statement = connection.prepareStatement(sql)) {
 			statement.setString(1, spec.name());
@@ -48,7 +48,7 @@ final class SlotStatements {
 	}
 
 	static void drop(Connection connection, String slot) throws SQLException {
-		try (PreparedStatement statement = connection.prepareStatement("SELECT pg_drop_replication_slot(?)")) {
+		try (PreparedStatement statement = connection.prepareStatement("SELECT pg_catalog.pg_drop_replication_slot(?)")) {
 			statement.setString(1, slot);
 			statement.execute();
 		}
@@ -64,7 +64,7 @@ final class SlotStatements {
 	}
 
 	static void terminate(Connection connection, int pid) throws SQLException {
-		try (PreparedStatement statement = connection.prepareStatement("SELECT pg_terminate_backend(?)")) {
+		try (PreparedStatement statement = connection.prepareStatement("SELECT pg_catalog.pg_terminate_backend(?)")) {
 			statement.setInt(1, pid);
 			statement.execute();
 		}
@@ -72,14 +72,14 @@ final class SlotStatements {
 
 	static boolean mayUseSlots(Connection connection) throws SQLException {
 		try (PreparedStatement statement = connection
-			.prepareStatement("SELECT rolreplication OR rolsuper FROM pg_roles WHERE rolname = current_user");
+			.prepareStatement("SELECT rolreplication OR rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user");
 				ResultSet result = statement.executeQuery()) {
 			return result.next() && result.getBoolean(1);
 		}
 	}
 
 	static String currentSetting(Connection connection, String name) throws SQLException {
-		try (PreparedStatement statement = connection.prepareStatement("SELECT current_setting(?)")) {
+		try (PreparedStatement statement = connection.prepareStatement("SELECT pg_catalog.current_setting(?)")) {
 			statement.setString(1, name);
 			try (ResultSet result = statement.executeQuery()) {
 				result.next();
@@ -89,7 +89,7 @@ final class SlotStatements {
 	}
 
 	static void setSetting(Connection connection, String name, String value) throws SQLException {
-		try (PreparedStatement statement = connection.prepareStatement("SELECT set_config(?, ?, false)")) {
+		try (PreparedStatement statement = connection.prepareStatement("SELECT pg_catalog.set_config(?, ?, false)")) {
 			statement.setString(1, name);
 			statement.setString(2, value);
 			statement.execute();

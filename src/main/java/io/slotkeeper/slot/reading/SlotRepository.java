@@ -20,8 +20,8 @@ import io.slotkeeper.fleet.Node;
 public final class SlotRepository {
 
 	// On a standby the WAL position is what it has replayed; pg_current_wal_lsn() fails during recovery.
-	private static final String CURRENT_LSN = "(CASE WHEN pg_is_in_recovery() THEN pg_last_wal_replay_lsn()"
-			+ " ELSE pg_current_wal_lsn() END)";
+	private static final String CURRENT_LSN = "(CASE WHEN pg_catalog.pg_is_in_recovery() THEN pg_catalog.pg_last_wal_replay_lsn()"
+			+ " ELSE pg_catalog.pg_current_wal_lsn() END)";
 
 	private SlotRepository() {
 	}
@@ -42,7 +42,7 @@ public final class SlotRepository {
 				+ ", " + column(major, 17, "synced", "boolean") + ", " + column(major, 18, "two_phase_at", "text") + ","
 				+ " (" + CURRENT_LSN + " - restart_lsn)::bigint AS retained_wal,"
 				+ " (" + CURRENT_LSN + " - confirmed_flush_lsn)::bigint AS confirmed_flush_lag"
-				+ " FROM pg_replication_slots" + (oneSlot ? " WHERE slot_name = ?" : "") + " ORDER BY slot_name";
+				+ " FROM pg_catalog.pg_replication_slots" + (oneSlot ? " WHERE slot_name = ?" : "") + " ORDER BY slot_name";
 	}
 
 	private static String column(int major, int since, String name, String type) {
@@ -112,7 +112,7 @@ public final class SlotRepository {
 	private static Map<Integer, String> walsenderCommands(Connection connection) throws SQLException {
 		Map<Integer, String> commands = new HashMap<>();
 		try (PreparedStatement statement = connection
-			.prepareStatement("SELECT pid, query FROM pg_stat_activity WHERE backend_type = 'walsender'");
+			.prepareStatement("SELECT pid, query FROM pg_catalog.pg_stat_activity WHERE backend_type = 'walsender'");
 				ResultSet row = statement.executeQuery()) {
 			while (row.next()) {
 				commands.put(row.getInt(1), row.getString(2));
@@ -138,7 +138,7 @@ public final class SlotRepository {
 	 * @throws SQLException when the server refuses
 	 */
 	public static boolean inRecovery(Connection connection) throws SQLException {
-		return "t".equals(queryForString(connection, "SELECT pg_is_in_recovery()"));
+		return "t".equals(queryForString(connection, "SELECT pg_catalog.pg_is_in_recovery()"));
 	}
 
 	/**
@@ -148,7 +148,7 @@ public final class SlotRepository {
 	 * @throws SQLException when the server refuses
 	 */
 	public static String currentDatabase(Connection connection) throws SQLException {
-		return queryForString(connection, "SELECT current_database()");
+		return queryForString(connection, "SELECT pg_catalog.current_database()");
 	}
 
 	private static String queryForString(Connection connection, String sql) throws SQLException {

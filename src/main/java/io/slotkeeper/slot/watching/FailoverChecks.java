@@ -29,14 +29,14 @@ final class FailoverChecks {
 	 */
 	static final long LAG_BOUND_BYTES = 16L << 20;
 
-	private static final String SETTINGS = "SELECT current_setting('sync_replication_slots', true),"
-			+ " current_setting('hot_standby_feedback'), current_setting('primary_slot_name', true),"
-			+ " (SELECT setting FROM pg_settings WHERE name = 'primary_conninfo'), pg_is_in_recovery()";
+	private static final String SETTINGS = "SELECT pg_catalog.current_setting('sync_replication_slots', true),"
+			+ " pg_catalog.current_setting('hot_standby_feedback'), pg_catalog.current_setting('primary_slot_name', true),"
+			+ " (SELECT setting FROM pg_catalog.pg_settings WHERE name = 'primary_conninfo'), pg_catalog.pg_is_in_recovery()";
 
 	// An entry that is no active physical slot makes the primary hold back every failover slot's consumer.
-	private static final String STALE_STANDBY_SLOTS = "SELECT string_agg(trim(s.name), ', ') FROM"
-			+ " unnest(string_to_array(current_setting('synchronized_standby_slots', true), ',')) AS s(name)"
-			+ " WHERE trim(s.name) <> '' AND NOT EXISTS (SELECT 1 FROM pg_replication_slots p"
+	private static final String STALE_STANDBY_SLOTS = "SELECT pg_catalog.string_agg(trim(s.name), ', ') FROM"
+			+ " pg_catalog.unnest(pg_catalog.string_to_array(pg_catalog.current_setting('synchronized_standby_slots', true), ',')) AS s(name)"
+			+ " WHERE trim(s.name) <> '' AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_replication_slots p"
 			+ " WHERE p.slot_name = trim(s.name) AND p.slot_type = 'physical' AND p.active)";
 
 	private FailoverChecks() {

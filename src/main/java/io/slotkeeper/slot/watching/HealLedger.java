@@ -4,7 +4,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.Map;
@@ -15,23 +14,31 @@ import org.slf4j.LoggerFactory;
 
 import io.slotkeeper.fleet.FailureDescription;
 import io.slotkeeper.fleet.Node;
+import io.slotkeeper.fleet.OwnTables;
 import io.slotkeeper.fleet.Target;
 
 /**
- * The heal attempts of the last hour per slot, kept in the target's own database (table
- * {@code public.slotkeeper_heals}): the one store that every instance, the next owner after a failover of the pod or a
- * restart among them, reaches, and that lives exactly as long as the slots it counts. Where the role may not create
- * or write that table, the count is kept in this instance's memory and the {@code slots} health says so.
+ * The heal attempts of the last hour per slot, kept in the target's own database (table {@code slotkeeper.heals}, in
+ * a schema of slot-keeper's own, with a primary key so that a {@code FOR ALL TABLES} publication allows its
+ * {@code DELETE}): the one store that every instance, the next owner after a failover of the pod or a restart among
+ * them, reaches, and that lives exactly as long as the slots it counts. An attempt that cannot be written there is
+ * counted in this instance's memory and the {@code slots} health says why; where the role may not keep the table at
+ * all (no privilege, a read-only server, a table or schema another role made first), it stays in memory.
  */
 final class HealLedger {
 
-	static final String TABLE = "public.slotkeeper_heals";
+	static final String TABLE = "slotkeeper.heals";
+
+	private static final String COLUMNS = "id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, slot text NOT NULL,"
+			+ " at timestamptz NOT NULL, succeeded boolean NOT NULL";
 
 	private static final Logger logger = LoggerFactory.getLogger(SlotHealer.class);
 
 	private final RecreationBudget memory = new RecreationBudget();
 
 	private final Map<String, String> inMemoryBecause = new ConcurrentHashMap<>();
+
+	private final Map<String, String> failedBecause = new ConcurrentHashMap<>();
 
 	private final Map<String, Boolean> tableReady = new ConcurrentHashMap<>();
 
@@ -89,6 +96,7 @@ final class HealLedger {
 		if (ready(target)) {
 			try {
 				onPrimary(target, (connection) -> insert(connection, slot, at, succeeded));
+				this.failedBecause.remove(target.name());
 				return;
 			}
 			catch (SQLException ex) {
@@ -104,7 +112,8 @@ final class HealLedger {
 	 * @return why they are in memory, {@code null} while they are in the database (or nothing was healed yet)
 	 */
 	String inMemoryBecause(String target) {
-		return this.inMemoryBecause.get(target);
+		String refused = this.inMemoryBecause.get(target);
+		return (refused != null) ? refused : this.failedBecause.get(target);
 	}
 
 	private boolean ready(Target target) {
@@ -116,10 +125,7 @@ final class HealLedger {
 		}
 		try {
 			onPrimary(target, (connection) -> {
-				try (Statement statement = connection.createStatement()) {
-					statement.execute("CREATE TABLE IF NOT EXISTS " + TABLE
-							+ " (slot text NOT NULL, at timestamptz NOT NULL, succeeded boolean NOT NULL)");
-				}
+				OwnTables.create(connection, TABLE, COLUMNS, true);
 				return null;
 			});
 			this.tableReady.put(target.name(), true);
@@ -137,11 +143,18 @@ final class HealLedger {
 		}
 	}
 
-	// A refusal (no privilege, a read-only server) stands; an outage passes, and the table is tried again next time.
+	// A refusal (no privilege, a read-only server, a table another role made) stands; any other failure is said until
+	// the next write succeeds, and the table is tried again next time.
 	private void unusable(Target target, SQLException failure) {
 		String state = String.valueOf(failure.getSQLState());
+		String reason = FailureDescription.of(failure, Instant.now()).message() + " (SQLState " + state + ")";
 		if (state.startsWith("42") || state.equals("25006")) {
-			keepInMemory(target, FailureDescription.of(failure, Instant.now()).message() + " (SQLState " + state + ")");
+			keepInMemory(target, reason);
+		}
+		else if (this.failedBecause.put(target.name(), "heal attempts since the last failure are counted in this"
+				+ " instance's memory only: writing " + TABLE + " failed: " + reason) == null) {
+			logger.warn("Heal attempts of target '{}' could not be written to {}, counted in memory: {}", target.name(),
+					TABLE, reason);
 		}
 	}
 
@@ -155,7 +168,7 @@ final class HealLedger {
 
 	private static int count(Connection connection, String slot, Instant now) throws SQLException {
 		try (PreparedStatement statement = connection
-			.prepareStatement("SELECT count(*) FROM " + TABLE + " WHERE slot = ? AND at > ?")) {
+			.prepareStatement("SELECT pg_catalog.count(*) FROM " + TABLE + " WHERE slot = ? AND at > ?")) {
 			statement.setString(1, slot);
 			statement.setTimestamp(2, Timestamp.from(now.minus(RecreationBudget.WINDOW)));
 			try (ResultSet result = statement.executeQuery()) {

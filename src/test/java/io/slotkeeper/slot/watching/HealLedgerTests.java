@@ -40,6 +40,40 @@ class HealLedgerTests {
 	}
 
 	@Test
+	void theBudgetSurvivesARestartUnderAPublicationForAllTables() {
+		String database = this.server.createDatabase();
+		// What Debezium's default publication.autocreate.mode=all_tables makes: deletes need a replica identity.
+		this.server.execute(database, "CREATE PUBLICATION dbz_publication FOR ALL TABLES");
+		Instant now = Instant.now();
+		try (Fleet first = fleet(target("orders", this.server, database));
+				Fleet restarted = fleet(target("orders", this.server, database))) {
+			HealLedger before = HealLedger.inTargets();
+			before.record(first.get("orders"), "cdc", now.minus(Duration.ofMinutes(3)), true);
+			before.record(first.get("orders"), "cdc", now.minus(Duration.ofMinutes(2)), false);
+			assertThat(before.inMemoryBecause("orders")).isNull();
+			HealLedger after = HealLedger.inTargets();
+			assertThat(after.attempts(restarted.get("orders"), "cdc", now)).as("counted in the database").isEqualTo(2);
+		}
+	}
+
+	@Test
+	void aFailedWriteIsCountedInMemoryAndSaidUntilTheNextOneSucceeds() {
+		String database = this.server.createDatabase();
+		Instant now = Instant.now();
+		try (Fleet fleet = fleet(target("orders", this.server, database))) {
+			HealLedger ledger = HealLedger.inTargets();
+			ledger.record(fleet.get("orders"), "cdc", now, true);
+			this.server.execute(database, "ALTER TABLE " + HealLedger.TABLE + " ADD CHECK (slot <> 'refused')");
+			ledger.record(fleet.get("orders"), "refused", now, true);
+			assertThat(ledger.inMemoryBecause("orders")).contains("memory only").contains("23514");
+			assertThat(ledger.attempts(fleet.get("orders"), "refused", now)).as("kept in memory").isEqualTo(1);
+			ledger.record(fleet.get("orders"), "cdc", now, true);
+			assertThat(ledger.inMemoryBecause("orders")).isNull();
+			assertThat(ledger.attempts(fleet.get("orders"), "cdc", now)).isEqualTo(2);
+		}
+	}
+
+	@Test
 	void aRoleThatMayNotKeepTheTableCountsInMemoryAndSaysWhy() {
 		String database = this.server.createDatabase();
 		String role = "nocreate_" + database;
