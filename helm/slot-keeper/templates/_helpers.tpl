@@ -97,7 +97,11 @@ is taken for a slotkeeper.* key, and the list stays whole in one source.
 {{- end }}
 {{- $api := dict "tokens" $tokens }}
 {{- if .Values.api.kubernetes.enabled }}
-{{- $_ := set $api "kubernetes" (dict "enabled" true "namespace" .Release.Namespace "cache-ttl" .Values.api.kubernetes.cacheTtl) }}
+{{- $kubernetes := dict "enabled" true "namespace" .Release.Namespace "cache-ttl" .Values.api.kubernetes.cacheTtl }}
+{{- with .Values.api.kubernetes.audiences }}
+{{- $_ := set $kubernetes "audiences" . }}
+{{- end }}
+{{- $_ := set $api "kubernetes" $kubernetes }}
 {{- end }}
 {{- $config := dict "slotkeeper" (dict "targets" $targets "api" $api) "management" (dict "server" (dict "port" .Values.service.managementPort)) }}
 {{- with .Values.logging.structured }}

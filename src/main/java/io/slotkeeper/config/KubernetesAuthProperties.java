@@ -7,6 +7,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
@@ -30,6 +32,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param cacheTtl how long a review's answer (allowed, denied or unauthenticated) is reused for the same token; a
  * revoked token or removed role binding takes effect within this time
  * @param timeout how long one review may take, connecting included, before the request is answered 503
+ * @param audiences the audiences a token must be meant for, sent as the {@code TokenReview}'s {@code spec.audiences}
+ * and required in its {@code status.audiences}; empty accepts any token the API server accepts (its own audience)
+ * @param maxConcurrentReviews how many tokens may be under review at once; a request that would need one more is
+ * answered 503 at once rather than queued, so that a flood of made-up tokens cannot take every request thread
  */
 @Consistent
 public record KubernetesAuthProperties(
@@ -44,7 +50,9 @@ public record KubernetesAuthProperties(
 		@NotBlank @DefaultValue("slots") @Pattern(regexp = "^[a-z0-9-]{1,63}$",
 				message = "must be a resource name") String resource,
 		@NotNull @DurationMin(seconds = 0) @DurationMax(minutes = 10) @DefaultValue("30s") Duration cacheTtl,
-		@NotNull @DurationMin(millis = 100) @DurationMax(minutes = 1) @DefaultValue("5s") Duration timeout)
+		@NotNull @DurationMin(millis = 100) @DurationMax(minutes = 1) @DefaultValue("5s") Duration timeout,
+		@NotNull @DefaultValue List<@NotBlank String> audiences,
+		@Min(1) @Max(24) @DefaultValue("8") int maxConcurrentReviews)
 		implements CrossFieldChecked {
 
 	/**
@@ -60,7 +68,7 @@ public record KubernetesAuthProperties(
 		return new KubernetesAuthProperties(false, URI.create("https://kubernetes.default.svc"),
 				Path.of("/var/run/secrets/kubernetes.io/serviceaccount/token"),
 				Path.of("/var/run/secrets/kubernetes.io/serviceaccount/ca.crt"), "", "slotkeeper.io", "slots",
-				Duration.ofSeconds(30), Duration.ofSeconds(5));
+				Duration.ofSeconds(30), Duration.ofSeconds(5), List.of(), 8);
 	}
 
 	@Override

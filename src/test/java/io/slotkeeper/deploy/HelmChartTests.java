@@ -135,7 +135,8 @@ class HelmChartTests {
 			.singleElement()
 			.satisfies((role) -> assertThat((List<Object>) get(role, "rules", 0, "verbs"))
 				.containsExactly("get", "update", "delete"));
-		assertThat(on.applicationYaml()).contains("kubernetes:").contains("namespace: cdc").contains("cache-ttl: 20s");
+		assertThat(on.applicationYaml()).contains("kubernetes:").contains("namespace: cdc").contains("cache-ttl: 20s")
+			.contains("audiences:").contains("- slot-keeper");
 	}
 
 	@Test

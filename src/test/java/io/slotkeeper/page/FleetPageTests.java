@@ -116,7 +116,8 @@ class FleetPageTests {
 
 	@Test
 	void aThousandTargetsShowTheBrokenOnesFirstOnePageAtATime() throws Exception {
-		await().atMost(Duration.ofSeconds(120)).until(() -> overviewBody().contains("\"slots\":" + (TARGETS - 1) * 3));
+		// Sized for a loaded 2-core machine: 2,000 sessions come up beside the suite (a quiet one needs about 40 s).
+		await().atMost(Duration.ofMinutes(5)).until(() -> overviewBody().contains("\"slots\":" + (TARGETS - 1) * 3));
 		List<Long> apiMillis = new ArrayList<>();
 		int bytes = 0;
 		for (int i = 0; i < 20; i++) {

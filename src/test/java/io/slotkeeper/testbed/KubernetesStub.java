@@ -16,8 +16,11 @@ import tools.jackson.databind.json.JsonMapper;
  * A local stand-in for the two review APIs of a Kubernetes API server: {@code TokenReview}
  * (authentication.k8s.io/v1) authenticates the tokens it was told about, {@code SubjectAccessReview}
  * (authorization.k8s.io/v1) allows the verbs granted to a user on one resource of one group in one namespace, as
- * RBAC would. Both need the service-account token it was made with (401 otherwise, like the real one). It counts the
- * reviews, and {@link #unreachable(boolean)} makes it drop every connection unanswered.
+ * RBAC would, and as OpenShift's scope authorizer, only within a token's OAuth scopes when the access review carries
+ * them in {@code extra}. A token may be bound to audiences: a review that names others does not authenticate it. Both
+ * need the service-account token it was made with (401 otherwise, like the real one). It counts the reviews,
+ * {@link #unreachable(boolean)} makes it drop every connection unanswered and {@link #hold(boolean)} keeps token
+ * reviews waiting, as a slow API server.
  */
 public final class KubernetesStub implements AutoCloseable {
 
@@ -43,6 +46,16 @@ public final class KubernetesStub implements AutoCloseable {
 
 	private final List<String> bodies = new java.util.concurrent.CopyOnWriteArrayList<>();
 
+	private static final String SCOPES = "scopes.authorization.openshift.io";
+
+	private final Map<String, List<String>> audiences = new ConcurrentHashMap<>();
+
+	private final AtomicInteger held = new AtomicInteger();
+
+	private final AtomicInteger maxHeld = new AtomicInteger();
+
+	private volatile java.util.concurrent.CountDownLatch hold = new java.util.concurrent.CountDownLatch(0);
+
 	private volatile boolean unreachable;
 
 	/**
@@ -57,7 +70,7 @@ public final class KubernetesStub implements AutoCloseable {
 		this.namespace = namespace;
 		this.group = group;
 		this.resource = resource;
-		this.server = LocalHttp.start(this::handle);
+		this.server = LocalHttp.start(this::handle, java.util.concurrent.Executors.newCachedThreadPool());
 	}
 
 	/**
@@ -76,8 +89,59 @@ public final class KubernetesStub implements AutoCloseable {
 	 * @param granted the verbs RBAC grants it
 	 */
 	public void user(String token, String username, List<String> groups, String... granted) {
-		this.users.put(token, Map.of("username", username, "uid", "uid-" + username, "groups", groups));
+		scopedUser(token, username, groups, Map.of(), granted);
+	}
+
+	/**
+	 * Makes a token authenticate as a user with {@code extra} attributes, such as OpenShift's OAuth scopes.
+	 * @param token the user's token
+	 * @param username the user's name
+	 * @param groups its groups
+	 * @param extra what the token review answers in {@code user.extra}
+	 * @param granted the verbs RBAC grants the user (a scoped token gets them only where its scopes allow)
+	 */
+	public void scopedUser(String token, String username, List<String> groups, Map<String, List<String>> extra,
+			String... granted) {
+		this.users.put(token, Map.of("username", username, "uid", "uid-" + username, "groups", groups, "extra", extra));
 		this.verbs.put(username, Set.of(granted));
+	}
+
+	/**
+	 * Binds a token to audiences, as {@code oc create token --audience} does.
+	 * @param token the token
+	 * @param bound its audiences
+	 */
+	public void audiences(String token, String... bound) {
+		this.audiences.put(token, List.of(bound));
+	}
+
+	/**
+	 * Keeps every token review waiting while on; off answers those waiting.
+	 * @param on whether reviews wait
+	 */
+	public void hold(boolean on) {
+		if (on) {
+			this.hold = new java.util.concurrent.CountDownLatch(1);
+		}
+		else {
+			this.hold.countDown();
+		}
+	}
+
+	/**
+	 * Token reviews waiting now.
+	 * @return the count
+	 */
+	public int held() {
+		return this.held.get();
+	}
+
+	/**
+	 * The most token reviews that waited at once.
+	 * @return the count
+	 */
+	public int maxHeld() {
+		return this.maxHeld.get();
 	}
 
 	/**
@@ -127,8 +191,15 @@ public final class KubernetesStub implements AutoCloseable {
 		String path = exchange.getRequestURI().getPath();
 		if ("POST".equals(exchange.getRequestMethod()) && path.equals("/apis/authentication.k8s.io/v1/tokenreviews")) {
 			this.tokenReviews.incrementAndGet();
-			Map<String, Object> user = this.users.get(spec.path("token").asString());
-			Map<String, Object> status = (user != null) ? Map.of("authenticated", true, "user", user)
+			awaitRelease();
+			String token = spec.path("token").asString();
+			Map<String, Object> user = this.users.get(token);
+			List<String> tokenAudiences = this.audiences.getOrDefault(token, List.of("https://kubernetes.default.svc"));
+			List<String> asked = new java.util.ArrayList<>();
+			spec.path("audiences").forEach((audience) -> asked.add(audience.asString()));
+			List<String> valid = asked.isEmpty() ? tokenAudiences : asked.stream().filter(tokenAudiences::contains).toList();
+			Map<String, Object> status = (user != null && !valid.isEmpty())
+					? Map.of("authenticated", true, "user", user, "audiences", valid)
 					: Map.of("authenticated", false, "error", "invalid bearer token");
 			LocalHttp.answer(exchange, 201, JSON.writeValueAsString(Map.of("apiVersion", "authentication.k8s.io/v1",
 					"kind", "TokenReview", "status", status)));
@@ -140,13 +211,29 @@ public final class KubernetesStub implements AutoCloseable {
 			boolean here = this.namespace.equals(attributes.path("namespace").asString())
 					&& this.group.equals(attributes.path("group").asString())
 					&& this.resource.equals(attributes.path("resource").asString());
-			boolean allowed = here && this.verbs.getOrDefault(spec.path("user").asString(), Set.of())
+			// OpenShift's scope authorizer: a token scoped to anything short of user:full reaches no slots.
+			JsonNode scopes = spec.path("extra").path(SCOPES);
+			boolean withinScopes = scopes.isMissingNode() || scopes.toString().contains("\"user:full\"");
+			boolean allowed = here && withinScopes && this.verbs.getOrDefault(spec.path("user").asString(), Set.of())
 				.contains(attributes.path("verb").asString());
 			LocalHttp.answer(exchange, 201, JSON.writeValueAsString(Map.of("apiVersion", "authorization.k8s.io/v1",
 					"kind", "SubjectAccessReview", "status", Map.of("allowed", allowed))));
 		}
 		else {
 			LocalHttp.answer(exchange, 404, "{\"kind\":\"Status\",\"code\":404}");
+		}
+	}
+
+	private void awaitRelease() {
+		this.maxHeld.accumulateAndGet(this.held.incrementAndGet(), Math::max);
+		try {
+			this.hold.await(30, java.util.concurrent.TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		finally {
+			this.held.decrementAndGet();
 		}
 	}
 

@@ -19,6 +19,11 @@ final class LocalHttp {
 	}
 
 	static HttpServer start(HttpHandler handler) {
+		return start(handler, null);
+	}
+
+	// With an executor the server answers requests at once; without one, one at a time, as the Connect stand-ins do.
+	static HttpServer start(HttpHandler handler, java.util.concurrent.Executor executor) {
 		HttpServer server;
 		try {
 			server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
@@ -27,6 +32,7 @@ final class LocalHttp {
 			throw new UncheckedIOException(ex);
 		}
 		server.createContext("/", handler);
+		server.setExecutor(executor);
 		server.start();
 		return server;
 	}

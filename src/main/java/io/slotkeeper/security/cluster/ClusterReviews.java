@@ -77,16 +77,33 @@ final class ClusterReviews {
 	 * @return the user, empty when the API server does not authenticate the token
 	 */
 	Optional<ClusterUser> authenticate(String token) {
+		List<String> audiences = this.settings.audiences();
+		Map<String, Object> spec = audiences.isEmpty() ? Map.of("token", token)
+				: Map.of("token", token, "audiences", audiences);
 		JsonNode status = review(TOKEN_REVIEWS, Map.of("apiVersion",
-				"authentication.k8s.io/v1", "kind", "TokenReview", "spec", Map.of("token", token)));
-		if (!status.path("authenticated").asBoolean(false)) {
+				"authentication.k8s.io/v1", "kind", "TokenReview", "spec", spec));
+		if (!status.path("authenticated").asBoolean(false) || !meantForUs(status.path("audiences"))) {
 			return Optional.empty();
 		}
 		JsonNode user = status.path("user");
-		List<String> groups = new ArrayList<>();
-		user.path("groups").forEach((group) -> groups.add(group.asString()));
+		Map<String, List<String>> extra = new LinkedHashMap<>();
+		user.path("extra").properties().forEach((entry) -> extra.put(entry.getKey(), strings(entry.getValue())));
 		return Optional.of(new ClusterUser(user.path("username").asString(""), user.path("uid").asString(""),
-				List.copyOf(groups)));
+				strings(user.path("groups")), Map.copyOf(extra)));
+	}
+
+	// The API server answers the audiences of the request that the token is valid for; none of them, no sign-in.
+	private boolean meantForUs(JsonNode answered) {
+		if (this.settings.audiences().isEmpty()) {
+			return true;
+		}
+		return strings(answered).stream().anyMatch(this.settings.audiences()::contains);
+	}
+
+	private static List<String> strings(JsonNode array) {
+		List<String> values = new ArrayList<>();
+		array.forEach((value) -> values.add(value.asString()));
+		return List.copyOf(values);
 	}
 
 	/**
@@ -100,8 +117,11 @@ final class ClusterReviews {
 		for (String verb : verbs) {
 			Map<String, Object> attributes = Map.of("namespace", this.namespace, "group", this.settings.group(),
 					"resource", this.settings.resource(), "verb", verb);
-			Map<String, Object> spec = Map.of("user", user.username(), "uid", user.uid(), "groups", user.groups(),
-					"resourceAttributes", attributes);
+			Map<String, Object> spec = new LinkedHashMap<>(Map.of("user", user.username(), "uid", user.uid(), "groups",
+					user.groups(), "resourceAttributes", attributes));
+			if (!user.extra().isEmpty()) {
+				spec.put("extra", user.extra());
+			}
 			reviews.put(verb, send(SUBJECT_ACCESS_REVIEWS, Map.of("apiVersion", "authorization.k8s.io/v1", "kind",
 					"SubjectAccessReview", "spec", spec)));
 		}

@@ -3,12 +3,17 @@ package io.slotkeeper.security.cluster;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,13 +31,17 @@ import io.slotkeeper.security.TokenHashes;
 /**
  * Signs in a caller with its own cluster token: {@code TokenReview}, then {@code SubjectAccessReview}s for
  * {@code get} (viewer) and {@code update} and {@code delete} (operator) on the configured resource in the namespace.
- * Each token's answer — a user with its roles, or "not authenticated" — is kept for {@code cache-ttl} under the
- * token's SHA-256 (never the token), at most {@value #MAX_CACHED} of them; a failure to reach the API server is never
- * kept, so the next request asks again.
+ * A user's answer is kept for {@code cache-ttl} under the token's SHA-256 (never the token), the
+ * {@value #MAX_CACHED} most recently used of them; "not authenticated" is kept apart, for at most
+ * {@link #UNKNOWN_TTL}, so that made-up tokens never push out a real user's answer. One review runs per token at a
+ * time (others asking with the same token wait for it), at most {@code max-concurrent-reviews} at once (past that, 503
+ * at once); a failure to reach the API server is never kept, so the next request asks again.
  */
 public final class ClusterTokens {
 
 	static final int MAX_CACHED = 10_000;
+
+	static final Duration UNKNOWN_TTL = Duration.ofSeconds(5);
 
 	private static final List<String> VERBS = List.of("get", "update", "delete");
 
@@ -44,7 +53,13 @@ public final class ClusterTokens {
 
 	private final Clock clock;
 
-	private final Map<String, Answer> cache = new ConcurrentHashMap<>();
+	private final Recent users;
+
+	private final Recent unknown;
+
+	private final Map<String, CompletableFuture<Answer>> inFlight = new ConcurrentHashMap<>();
+
+	private final Semaphore reviewing;
 
 	private volatile boolean unavailable;
 
@@ -54,9 +69,16 @@ public final class ClusterTokens {
 	 * @param clock the clock the cache expires by
 	 */
 	public ClusterTokens(KubernetesAuthProperties settings, Clock clock) {
+		this(settings, clock, MAX_CACHED);
+	}
+
+	ClusterTokens(KubernetesAuthProperties settings, Clock clock, int capacity) {
+		this.users = new Recent(capacity);
+		this.unknown = new Recent(capacity);
 		this.settings = settings;
 		this.clock = clock;
 		this.reviews = new ClusterReviews(settings, namespace(settings));
+		this.reviewing = new Semaphore(settings.maxConcurrentReviews());
 		logger.info("Cluster sign-in on: tokens that are not static ones are reviewed by {} ({} on {}.{} in namespace"
 				+ " '{}' makes a viewer, update and delete an operator; answers kept {} s)", settings.apiServer(), "get",
 				settings.resource(), settings.group(), this.reviews.namespace(), settings.cacheTtl().toSeconds());
@@ -72,10 +94,12 @@ public final class ClusterTokens {
 	public Authentication authenticate(String token) {
 		String key = TokenHashes.sha256Hex(token);
 		Instant now = this.clock.instant();
-		Answer answer = this.cache.get(key);
-		if (answer == null || !now.isBefore(answer.expiresAt())) {
-			answer = review(token, now);
-			remember(key, answer, now);
+		Answer answer = this.users.get(key, now);
+		if (answer == null) {
+			answer = this.unknown.get(key, now);
+		}
+		if (answer == null) {
+			answer = reviewOnce(key, token, now);
 		}
 		if (answer.user() == null) {
 			throw new BadCredentialsException("the bearer token is neither a configured token nor one the Kubernetes API "
@@ -87,12 +111,49 @@ public final class ClusterTokens {
 		return authenticated;
 	}
 
+	// The first request with a token reviews it; the others with the same token wait for its answer.
+	private Answer reviewOnce(String key, String token, Instant now) {
+		CompletableFuture<Answer> mine = new CompletableFuture<>();
+		CompletableFuture<Answer> running = this.inFlight.putIfAbsent(key, mine);
+		if (running != null) {
+			try {
+				return running.join();
+			}
+			catch (CompletionException ex) {
+				throw (ex.getCause() instanceof RuntimeException cause) ? cause : ex;
+			}
+		}
+		try {
+			if (!this.reviewing.tryAcquire()) {
+				throw new ClusterUnavailable("too many cluster tokens are under review at once (max-concurrent-reviews "
+						+ this.settings.maxConcurrentReviews() + ")");
+			}
+			try {
+				Answer answer = review(token, now);
+				((answer.user() != null) ? this.users : this.unknown).put(key, answer);
+				mine.complete(answer);
+				return answer;
+			}
+			finally {
+				this.reviewing.release();
+			}
+		}
+		catch (RuntimeException ex) {
+			mine.completeExceptionally(ex);
+			throw ex;
+		}
+		finally {
+			this.inFlight.remove(key, mine);
+		}
+	}
+
 	private Answer review(String token, Instant now) {
 		Instant expiresAt = now.plus(this.settings.cacheTtl());
+		Instant unknownExpiresAt = now.plus(min(this.settings.cacheTtl(), UNKNOWN_TTL));
 		try {
 			Optional<ClusterUser> user = this.reviews.authenticate(token);
 			Answer answer = user.map((found) -> new Answer(found, authorities(found), expiresAt))
-				.orElseGet(() -> new Answer(null, List.of(), expiresAt));
+				.orElseGet(() -> new Answer(null, List.of(), unknownExpiresAt));
 			if (this.unavailable) {
 				this.unavailable = false;
 				logger.info("The Kubernetes API server answers reviews again");
@@ -117,15 +178,8 @@ public final class ClusterTokens {
 		return allowed.contains("get") ? AuthorityUtils.createAuthorityList("ROLE_VIEWER") : List.of();
 	}
 
-	private void remember(String key, Answer answer, Instant now) {
-		if (this.cache.size() >= MAX_CACHED) {
-			this.cache.values().removeIf((cached) -> !now.isBefore(cached.expiresAt()));
-			if (this.cache.size() >= MAX_CACHED) {
-				// Many live distinct tokens at once: forgetting them all costs only new reviews.
-				this.cache.clear();
-			}
-		}
-		this.cache.put(key, answer);
+	private static Duration min(Duration a, Duration b) {
+		return (a.compareTo(b) <= 0) ? a : b;
 	}
 
 	private static String namespace(KubernetesAuthProperties settings) {
@@ -142,6 +196,37 @@ public final class ClusterTokens {
 	}
 
 	private record Answer(ClusterUser user, List<GrantedAuthority> authorities, Instant expiresAt) {
+	}
+
+	// Answers by token hash, the least recently used one forgotten first.
+	private static final class Recent {
+
+		private final Map<String, Answer> answers;
+
+		Recent(int capacity) {
+			this.answers = new LinkedHashMap<>(64, 0.75f, true) {
+
+				@Override
+				protected boolean removeEldestEntry(Map.Entry<String, Answer> eldest) {
+					return size() > capacity;
+				}
+
+			};
+		}
+
+		synchronized Answer get(String key, Instant now) {
+			Answer answer = this.answers.get(key);
+			if (answer != null && !now.isBefore(answer.expiresAt())) {
+				this.answers.remove(key);
+				return null;
+			}
+			return answer;
+		}
+
+		synchronized void put(String key, Answer answer) {
+			this.answers.put(key, answer);
+		}
+
 	}
 
 }

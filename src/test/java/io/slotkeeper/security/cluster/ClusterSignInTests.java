@@ -187,6 +187,83 @@ class ClusterSignInTests {
 				micros(cached, 100), staticMicros);
 	}
 
+	@Test
+	void aFloodOfMadeUpTokensIsRefusedAtOnceWhileStaticTokensKeepAnswering() throws Exception {
+		int reviewsBefore = kubernetes().tokenReviews();
+		kubernetes().hold(true);
+		java.util.concurrent.ExecutorService callers = java.util.concurrent.Executors.newFixedThreadPool(200);
+		try {
+			List<java.util.concurrent.Future<Integer>> flood = new ArrayList<>();
+			for (int i = 0; i < 200; i++) {
+				String bogus = "flood-token-" + i;
+				flood.add(callers.submit(() -> status(bogus)));
+			}
+			await().atMost(Duration.ofSeconds(30)).until(() -> kubernetes().held() > 0);
+			List<Long> staticNanos = new ArrayList<>();
+			for (int i = 0; i < 20; i++) {
+				long start = System.nanoTime();
+				assertThat(status(STATIC_VIEWER)).isEqualTo(200);
+				staticNanos.add(System.nanoTime() - start);
+			}
+			assertThat(flood.stream().map(ClusterSignInTests::get)).hasSize(200).containsOnly(503);
+			int reviewed = kubernetes().tokenReviews() - reviewsBefore;
+			assertThat(kubernetes().maxHeld()).as("reviews at the API server at once").isEqualTo(8);
+			assertThat(reviewed).as("made-up tokens refused without a review").isLessThan(100);
+			System.out.printf("%nStatic token during a flood of 200 made-up cluster tokens (API server holding every"
+					+ " review until its 2 s timeout; %d reviews sent, at most %d at once, the rest 503 at once):"
+					+ " p50 %d us, max %d us over 20 calls%n%n", reviewed, kubernetes().maxHeld(),
+					micros(staticNanos, 50), micros(staticNanos, 100));
+		}
+		finally {
+			kubernetes().hold(false);
+			callers.shutdown();
+		}
+	}
+
+	@Test
+	void oneTokenAskedForManyTimesAtOnceIsReviewedOnce() throws Exception {
+		kubernetes().user("paula-token-1", "paula", List.of("sre"), "get");
+		int reviews = kubernetes().tokenReviews();
+		kubernetes().hold(true);
+		java.util.concurrent.ExecutorService callers = java.util.concurrent.Executors.newFixedThreadPool(20);
+		try {
+			List<java.util.concurrent.Future<Integer>> calls = new ArrayList<>();
+			for (int i = 0; i < 20; i++) {
+				calls.add(callers.submit(() -> status("paula-token-1")));
+			}
+			await().atMost(Duration.ofSeconds(30)).until(() -> kubernetes().held() == 1);
+			kubernetes().hold(false);
+			assertThat(calls.stream().map(ClusterSignInTests::get)).containsOnly(200).hasSize(20);
+			assertThat(kubernetes().tokenReviews()).isEqualTo(reviews + 1);
+		}
+		finally {
+			kubernetes().hold(false);
+			callers.shutdown();
+		}
+	}
+
+	@Test
+	void aTokenScopedToUserInfoMayNotChangeSlots() {
+		kubernetes().scopedUser("oauth-proxy-token-1", "olga", List.of("sre"),
+				java.util.Map.of("scopes.authorization.openshift.io", List.of("user:info")), "get", "update", "delete");
+		client("oauth-proxy-token-1").post().uri("/api/v1/targets/orders/heartbeat").exchange()
+			.expectStatus().isForbidden();
+		client("oauth-proxy-token-1").get().uri("/api/v1/targets").exchange().expectStatus().isForbidden();
+	}
+
+	private int status(String token) {
+		return client(token).get().uri("/api/v1/me").exchange().returnResult().getStatus().value();
+	}
+
+	private static Integer get(java.util.concurrent.Future<Integer> future) {
+		try {
+			return future.get(60, java.util.concurrent.TimeUnit.SECONDS);
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
 	private static long micros(List<Long> nanos, int percent) {
 		List<Long> sorted = nanos.stream().sorted().toList();
 		return sorted.get(Math.min(sorted.size() - 1, (int) Math.ceil(percent / 100.0 * sorted.size()) - 1)) / 1000;
