@@ -94,6 +94,7 @@ public class NodeConnector {
 		Connection connection = connect(this.driver, node, properties);
 		try {
 			ServerVersion version = setUpSession(connection, node, timeouts.statementTimeout());
+			refuseStandbyAsPrimary(node);
 			if (idleSessionTimeout != null) {
 				endWhenSilent(connection, version, idleSessionTimeout);
 			}
@@ -125,6 +126,17 @@ public class NodeConnector {
 						(control[0] != null) ? Long.valueOf(control[0]) : null, control[1], result.getBoolean(9)));
 				return version;
 			}
+		}
+	}
+
+	// A multi-host URL without targetServerType=primary, or a Service that still points at a demoted primary, can land
+	// a primary's session on a standby: polls would find slots "missing" there and healing would recreate them on it.
+	private static void refuseStandbyAsPrimary(Node node) throws SQLException {
+		ServerIdentity server = node.identity();
+		if (node.primary() && server != null && server.inRecovery()) {
+			throw new SQLException("the server answering for target '" + node.target() + "' (" + server.address() + ":"
+					+ server.port() + ") is in recovery, a standby: heartbeats, ownership, polls, healing and changes go"
+					+ " to the primary only", "25006");
 		}
 	}
 

@@ -44,7 +44,7 @@ public final class TargetProblems {
 		else if (state.equals("0A000")) {
 			problem = new ProblemException(ProblemKind.NOT_SUPPORTED, message);
 		}
-		else if (state.startsWith("08") || state.equals("57P01")) {
+		else if (state.startsWith("08") || state.equals("57P01") || (state.equals("25006") && node.primary())) {
 			problem = new ProblemException(ProblemKind.TARGET_UNAVAILABLE,
 					node.subject() + " is unavailable: " + message);
 		}

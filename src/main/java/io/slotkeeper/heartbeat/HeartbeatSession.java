@@ -11,7 +11,6 @@ import io.slotkeeper.fleet.AdvisoryLocks;
 import io.slotkeeper.fleet.NodeConnector;
 import io.slotkeeper.fleet.NodeSession;
 import io.slotkeeper.fleet.Rendezvous;
-import io.slotkeeper.fleet.ServerIdentity;
 import io.slotkeeper.fleet.Target;
 
 /**
@@ -74,12 +73,6 @@ final class HeartbeatSession {
 	void open() throws SQLException {
 		NodeSession opened = this.connector.open(this.target.primary(), this.idleTimeout);
 		try {
-			ServerIdentity server = this.target.primary().identity();
-			if (server != null && server.inRecovery()) {
-				throw new SQLException("the server answering for target '" + this.target.name() + "' ("
-						+ server.address() + ":" + server.port() + ") is in recovery, a standby: heartbeats and"
-						+ " ownership go to the primary only", "25006");
-			}
 			this.writer.prepare(opened.connection());
 			if (!this.target.ownership().rendezvous().announce(opened.connection())) {
 				logger.warn("Another session already holds the presence of instance '{}' for target '{}': an earlier"

@@ -14,6 +14,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.client.RestTestClient;
 
+import io.slotkeeper.testbed.ConnectStub;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.PostgresTestBed;
 import io.slotkeeper.testbed.TestTokens;
@@ -34,6 +35,8 @@ class ReplicaApiTests {
 	private static PostgresServer primary;
 
 	private static PostgresServer standby;
+
+	private static final ConnectStub connect = new ConnectStub();
 
 	@LocalServerPort
 	int port;
@@ -57,9 +60,19 @@ class ReplicaApiTests {
 		registry.add("slotkeeper.targets[0].username", primary::user);
 		registry.add("slotkeeper.targets[0].heartbeat.interval", () -> "200ms");
 		registry.add("slotkeeper.targets[0].heartbeat.standby-snapshot", () -> "true");
+		// The primary's slot of that name has a connector: a replica's recreate must leave it alone.
+		registry.add("slotkeeper.targets[0].slots[0].name", () -> "on_replica");
+		registry.add("slotkeeper.targets[0].slots[0].connector.url", connect::url);
+		registry.add("slotkeeper.targets[0].slots[0].connector.name", () -> "primary-debezium");
 		registry.add("slotkeeper.targets[0].replicas[0].name", () -> "replica1");
 		registry.add("slotkeeper.targets[0].replicas[0].url", () -> standby.jdbcUrl("app"));
 		registry.add("slotkeeper.targets[0].replicas[0].username", standby::user);
+		// A primary's URL that reaches the standby: a Service still pointing at a demoted primary.
+		registry.add("slotkeeper.targets[1].name", () -> "demoted");
+		registry.add("slotkeeper.targets[1].url", () -> standby.jdbcUrl("app"));
+		registry.add("slotkeeper.targets[1].username", standby::user);
+		registry.add("slotkeeper.targets[1].heartbeat.enabled", () -> "false");
+		registry.add("slotkeeper.targets[1].slots-poll-interval", () -> "200ms");
 		TestTokens.register(registry, "unused-viewer-token", TOKEN);
 	}
 
@@ -91,8 +104,13 @@ class ReplicaApiTests {
 					.contains("standby_"));
 			await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> operator().get().uri("/api/v1/targets/main")
 				.exchange().expectBody().jsonPath("$.heartbeat.standbySnapshot").isEqualTo("ok"));
+			operator().post().uri("/api/v1/targets/main/slots/on_replica/recreate?node=replica1&force=true&dryRun=true")
+				.exchange().expectStatus().isOk().expectBody().jsonPath("$.steps").value((steps) -> assertThat(
+						steps.toString()).doesNotContain("primary-debezium"));
 			operator().post().uri("/api/v1/targets/main/slots/on_replica/recreate?node=replica1&force=true").exchange()
 				.expectStatus().isOk().expectBody().jsonPath("$.newSlot.node").isEqualTo("replica1");
+			assertThat(connect.changes()).as("the primary's connector is not handed over to a replica's slot")
+				.isEmpty();
 			String scrape = new String(operator().get().uri("/actuator/prometheus").exchange().expectStatus().isOk()
 				.expectBody().returnResult().getResponseBodyContent());
 			assertThat(scrape).as("replica series carry the real target and a node tag, never a made-up target")
@@ -120,6 +138,19 @@ class ReplicaApiTests {
 			.jsonPath("$.target").isEqualTo("main")
 			.jsonPath("$.node").isEqualTo("replica1")
 			.jsonPath("$.detail").isEqualTo("Replica 'replica1' of target 'main' has no replication slot 'not_there'.");
+	}
+
+	@Test
+	void aPrimaryUrlThatReachesAStandbyIsAFailureForReadsAndChanges() {
+		operator().get().uri("/api/v1/targets/demoted/slots").exchange().expectStatus().isEqualTo(503).expectBody()
+			.jsonPath("$.detail").value((detail) -> assertThat(detail.toString()).contains("is in recovery, a standby"));
+		operator().post().uri("/api/v1/targets/demoted/slots").contentType(MediaType.APPLICATION_JSON)
+			.body(Map.of("name", "on_demoted")).exchange().expectStatus().isEqualTo(503);
+		assertThat(standby.queryForString("postgres",
+				"SELECT count(*) FROM pg_replication_slots WHERE slot_name = 'on_demoted'")).isEqualTo("0");
+		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> operator().get()
+			.uri("/actuator/health/slots/demoted").exchange().expectBody().jsonPath("$.details.error.message")
+			.value((message) -> assertThat(message.toString()).contains("in recovery")));
 	}
 
 	@Test

@@ -30,9 +30,14 @@ final class RecreateFollowUp {
 	}
 
 	/**
-	 * The handover of the slot's connector, planned before the change: {@code null} when it has none.
+	 * The handover of the slot's connector, planned before the change: {@code null} when it has none, or when the
+	 * change is on another node than the one the connector consumes (the primary): a replica's slot of the same name
+	 * is not the connector's, and moving its offsets there would skip what it has not read.
 	 */
-	Handover plan(Target target, String slot) {
+	Handover plan(Target target, Node node, String slot) {
+		if (!node.primary()) {
+			return null;
+		}
 		return target.connectorOf(slot).map(this.handovers::plan).orElse(null);
 	}
 
@@ -58,6 +63,9 @@ final class RecreateFollowUp {
 			.tags(SlotTags.of(node.target(), node.name(), recreated.newSlot().slot()))
 			.register(this.registry)
 			.increment();
+		if (!node.primary()) {
+			return recreated;
+		}
 		RecreateResult handedOver = recreated;
 		if (handover != null) {
 			String lsn = recreated.skipped().toLsn();

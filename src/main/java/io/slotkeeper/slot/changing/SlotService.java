@@ -138,9 +138,9 @@ public class SlotService {
 	 * @return the plan
 	 */
 	public ChangePlan planRecreate(Target target, String node, String slot, boolean force, String ifMatch) {
-		return ChangeRunner.dryRun(target.node(node), "slot.recreate", slot,
-				SlotPlanners.recreating(target, target.node(node), slot, force, ifMatch,
-						this.followUp.plan(target, slot)));
+		Node where = target.node(node);
+		return ChangeRunner.dryRun(where, "slot.recreate", slot,
+				SlotPlanners.recreating(target, where, slot, force, ifMatch, this.followUp.plan(target, where, slot)));
 	}
 
 	/**
@@ -154,7 +154,7 @@ public class SlotService {
 	 */
 	public RecreateResult recreate(Target target, String node, String slot, boolean force, String ifMatch) {
 		Node where = target.node(node);
-		Handover handover = this.followUp.plan(target, slot);
+		Handover handover = this.followUp.plan(target, where, slot);
 		RecreateResult recreated = this.followUp.guarded(handover, () -> ChangeRunner.apply(where,
 				SlotPlanners.recreating(target, where, slot, force, ifMatch, handover),
 				(connection, before) -> RecreateResult.of(where.name(), before,
@@ -175,7 +175,7 @@ public class SlotService {
 		SlotSpec spec = (lastSeen != null) ? new SlotSpec(slot, !"physical".equals(lastSeen.slotType()),
 				lastSeen.plugin(), Boolean.TRUE.equals(lastSeen.twoPhase()), Boolean.TRUE.equals(lastSeen.failover()))
 				: new SlotSpec(slot, true, "pgoutput", false, false);
-		Handover handover = this.followUp.plan(target, slot);
+		Handover handover = this.followUp.plan(target, target.primary(), slot);
 		SlotView created = this.followUp.guarded(handover, () -> create(target, target.primary(), spec, handover));
 		return this.followUp.finish(target, target.primary(), RecreateResult.ofMissing(slot, lastSeen, created),
 				handover);

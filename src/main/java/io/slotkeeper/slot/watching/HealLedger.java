@@ -143,12 +143,12 @@ final class HealLedger {
 		}
 	}
 
-	// A refusal (no privilege, a read-only server, a table another role made) stands; any other failure is said until
-	// the next write succeeds, and the table is tried again next time.
+	// A refusal (no privilege, a table another role made) stands; any other failure (an outage, a primary that is a
+	// standby for a while) is said until the next write succeeds, and the table is tried again next time.
 	private void unusable(Target target, SQLException failure) {
 		String state = String.valueOf(failure.getSQLState());
 		String reason = FailureDescription.of(failure, Instant.now()).message() + " (SQLState " + state + ")";
-		if (state.startsWith("42") || state.equals("25006")) {
+		if (state.startsWith("42")) {
 			keepInMemory(target, reason);
 		}
 		else if (this.failedBecause.put(target.name(), "heal attempts since the last failure are counted in this"
