@@ -44,6 +44,11 @@ class SelfHealingTests extends SlotApiTestSupport {
 		viewer().get().uri("/api/v1/audit").exchange().expectBody()
 			.jsonPath("$[?(@.action == 'slot.heal' && @.outcome == 'refused')].detail")
 			.value((detail) -> assertThat(detail.toString()).contains("healing stopped"));
+		// An operator fixes it by hand: healing is no longer said to be stopped.
+		server().execute(DATABASE, "SELECT pg_drop_replication_slot('healing')");
+		createSlot("healing");
+		await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> client().get().uri("/actuator/health/slots/main")
+			.exchange().expectBody().jsonPath("$.details.healingStopped").doesNotExist());
 		server().execute(DATABASE, "SELECT pg_drop_replication_slot('healing')");
 	}
 

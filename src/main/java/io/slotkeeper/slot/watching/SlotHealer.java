@@ -74,6 +74,11 @@ final class SlotHealer {
 	boolean heal(Target target, List<ReplicationSlot> slots) {
 		boolean healed = false;
 		for (ReplicationSlot slot : slots) {
+			// An operator fixed it by hand: the budget still counts, but healing is no longer said to be stopped.
+			if (!slot.invalidated() && this.stopped.remove(target.name() + "/" + slot.slotName()) != null) {
+				logger.info("Slot '{}' of target '{}' is usable again: healing resumes for it", slot.slotName(),
+						target.name());
+			}
 			Optional<SlotPolicyProperties> policy = target.policy(slot.slotName())
 				.filter((candidate) -> candidate.onLost() == OnLost.RECREATE);
 			if (slot.invalidated() && policy.isPresent() && target.ownership().owned()) {

@@ -31,6 +31,8 @@ public class SlotPoller extends RepeatingTasks {
 
 	private final SlotSightings sightings;
 
+	private final FollowUps followUps = FollowUps.pooled();
+
 	/**
 	 * Creates the poller, which also heals.
 	 * @param targets the targets to poll
@@ -43,7 +45,8 @@ public class SlotPoller extends RepeatingTasks {
 		super("slot-poller", longestPoll(targets), QUICK_THREADS, CONNECT_THREADS, RETRY_THREADS);
 		this.healer = healer;
 		this.sightings = watch.sightings();
-		targets.forEach((target) -> this.polls.put(target.name(), new TargetPoll(target, healer, watch, registry, clock)));
+		targets.forEach((target) -> this.polls.put(target.name(), new TargetPoll(target, healer, watch, registry, clock,
+				this.followUps)));
 	}
 
 	/**
@@ -98,11 +101,17 @@ public class SlotPoller extends RepeatingTasks {
 	}
 
 	/**
-	 * Polls one target now, outside its schedule, on this thread.
+	 * Polls one target now, outside its schedule, on this thread, healing and asking Kafka Connect on it too.
 	 * @param target the target's name
 	 */
 	void poll(String target) {
-		this.polls.get(target).run();
+		this.polls.get(target).runInline();
+	}
+
+	@Override
+	public synchronized void stop() {
+		super.stop();
+		this.followUps.close();
 	}
 
 	/**

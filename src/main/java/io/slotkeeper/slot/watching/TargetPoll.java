@@ -10,6 +10,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.slotkeeper.config.OnLost;
+import io.slotkeeper.config.OnMissing;
 import io.slotkeeper.fleet.FailureDescription;
 import io.slotkeeper.fleet.Lane;
 import io.slotkeeper.fleet.RepeatingTasks;
@@ -18,9 +20,10 @@ import io.slotkeeper.slot.reading.SlotRepository;
 import io.slotkeeper.slot.reading.SlotView;
 
 /**
- * One target's slot poll, repeated every {@code slots-poll-interval}: read the slots, heal the lost ones its policy
- * says to, conclude, update the gauges and ask Kafka Connect about the slots' connectors. A failed poll keeps the
- * last slots and gauges, marked by their age, so that alerts on them do not resolve because the target went away.
+ * One target's slot poll, repeated every {@code slots-poll-interval}: read the slots, conclude, update the gauges,
+ * then hand the slow follow-ups to {@link FollowUps} — heal the lost and missing slots its policy says to (and read
+ * again once one was), ask Kafka Connect about the slots' connectors. A failed poll keeps the last slots and gauges,
+ * marked by their age, so that alerts on them do not resolve because the target went away.
  */
 final class TargetPoll implements RepeatingTasks.Task {
 
@@ -48,12 +51,20 @@ final class TargetPoll implements RepeatingTasks.Task {
 
 	private final Clock clock;
 
+	private final FollowUps followUps;
+
+	private final boolean heals;
+
 	private volatile SlotSnapshot snapshot;
 
 	private volatile Lane lane = Lane.CONNECT;
 
-	TargetPoll(Target target, SlotHealer healer, SlotWatch watch, MeterRegistry registry, Clock clock) {
+	TargetPoll(Target target, SlotHealer healer, SlotWatch watch, MeterRegistry registry, Clock clock,
+			FollowUps followUps) {
 		this.target = target;
+		this.followUps = followUps;
+		this.heals = target.properties().slots().stream()
+			.anyMatch((slot) -> slot.onLost() == OnLost.RECREATE || slot.onMissing() == OnMissing.RECREATE);
 		this.healer = healer;
 		this.insights = watch.insights();
 		this.connectors = watch.connectors();
@@ -86,32 +97,28 @@ final class TargetPoll implements RepeatingTasks.Task {
 		return Duration.ofMillis(ThreadLocalRandom.current().nextLong(spreadMillis + 1));
 	}
 
-	// A run outside the schedule (after a failover) may meet the scheduled one: they take turns.
 	@Override
-	public synchronized Duration run() {
+	public Duration run() {
+		return poll(this.followUps);
+	}
+
+	/**
+	 * Polls with every follow-up on this thread, for a caller that waits for all of it.
+	 */
+	void runInline() {
+		poll(FollowUps.inline());
+	}
+
+	// A run outside the schedule (after a failover) may meet the scheduled one, or a heal's read after it: they take
+	// turns.
+	private synchronized Duration poll(FollowUps followUps) {
 		Instant now = this.clock.instant();
 		try {
-			SlotRepository.Poll poll = this.target.primary().withConnection(SlotRepository::poll);
-			this.sightings.update(this.target, poll.slots(), now);
-			boolean healed = this.healer.heal(this.target, poll.slots());
-			healed |= this.healer.healMissing(this.target, this.sightings.missing(this.target.name()));
-			if (healed) {
-				poll = this.target.primary().withConnection(SlotRepository::poll);
-				this.sightings.update(this.target, poll.slots(), now);
+			SlotRepository.Poll poll = read(now);
+			if (this.heals) {
+				followUps.heal(this.target.name(), () -> healFrom(poll));
 			}
-			this.insights.update(this.target, poll, now);
-			this.history.update(this.target.name(), poll.slots(), now);
-			List<SlotView> current = poll.slots()
-				.stream()
-				.map((slot) -> SlotView.of(this.target.primary().name(), slot)
-					.withInsight(this.insights.of(this.target.name(), slot.slotName())))
-				.toList();
-			this.gauges.update(current, now);
-			this.gauges.missing(this.target.properties().slots(), this.sightings.missing(this.target.name()));
-			this.meters.succeeded(now);
-			this.lane = Lane.QUICK;
-			this.snapshot = new SlotSnapshot(now, current, null, now);
-			this.connectors.refresh(this.target);
+			followUps.checkConnectors(this.target.name(), () -> this.connectors.refresh(this.target));
 			if (!this.target.properties().replicas().isEmpty()) {
 				this.failover.update(this.target, poll.slots(), this.registry);
 				if (this.healer.dropOrphans(this.target, this.failover.orphans(this.target.name()))) {
@@ -123,6 +130,42 @@ final class TargetPoll implements RepeatingTasks.Task {
 			failed(ex, now);
 		}
 		return this.target.properties().slotsPollInterval();
+	}
+
+	private void healFrom(SlotRepository.Poll poll) {
+		boolean healed = this.healer.heal(this.target, poll.slots());
+		healed |= this.healer.healMissing(this.target, this.sightings.missing(this.target.name()));
+		if (healed) {
+			readAgain();
+		}
+	}
+
+	private synchronized void readAgain() {
+		Instant now = this.clock.instant();
+		try {
+			read(now);
+		}
+		catch (RuntimeException ex) {
+			failed(ex, now);
+		}
+	}
+
+	private SlotRepository.Poll read(Instant now) {
+		SlotRepository.Poll poll = this.target.primary().withConnection(SlotRepository::poll);
+		this.sightings.update(this.target, poll.slots(), now);
+		this.insights.update(this.target, poll, now);
+		this.history.update(this.target.name(), poll.slots(), now);
+		List<SlotView> current = poll.slots()
+			.stream()
+			.map((slot) -> SlotView.of(this.target.primary().name(), slot)
+				.withInsight(this.insights.of(this.target.name(), slot.slotName())))
+			.toList();
+		this.gauges.update(current, now);
+		this.gauges.missing(this.target.properties().slots(), this.sightings.missing(this.target.name()));
+		this.meters.succeeded(now);
+		this.lane = Lane.QUICK;
+		this.snapshot = new SlotSnapshot(now, current, null, now);
+		return poll;
 	}
 
 	@Override

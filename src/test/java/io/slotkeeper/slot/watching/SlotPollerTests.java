@@ -82,6 +82,43 @@ class SlotPollerTests {
 	}
 
 	@Test
+	void aHungKafkaConnectDelaysNoTargetsPoll() throws IOException {
+		PostgresServer server = PostgresTestBed.shared();
+		String database = server.createDatabase();
+		try (io.slotkeeper.testbed.SilentServer connect = new io.slotkeeper.testbed.SilentServer()) {
+			List<TargetProperties> targets = new ArrayList<>();
+			for (int i = 0; i < 50; i++) {
+				// Kafka Connect accepts and never answers: each status call waits its 10 s timeout.
+				targets.add(target("hung-" + i, server, database, "slots-poll-interval", "500ms", "slots[0].name", "cdc",
+						"slots[0].connector.url", "http://127.0.0.1:" + connect.port(), "slots[0].connector.name", "c"));
+			}
+			for (int i = 0; i < 10; i++) {
+				targets.add(target("plain-" + i, server, database, "slots-poll-interval", "500ms"));
+			}
+			try (Fleet fleet = fleet(targets.toArray(TargetProperties[]::new))) {
+				SlotPoller poller = poller(fleet);
+				poller.start();
+				try {
+					await().atMost(Duration.ofSeconds(20)).until(() -> fleet.all().stream()
+						.allMatch((target) -> poller.snapshot(target.name()).isPresent()));
+					AtomicLong worst = new AtomicLong();
+					// Past the first 10 s timeouts, so that a poll waiting for Connect would show.
+					await().during(Duration.ofSeconds(12)).atMost(Duration.ofSeconds(15)).until(() -> {
+						double oldest = fleet.all().stream().mapToDouble((target) -> age(target.name())).max().orElse(0);
+						worst.accumulateAndGet(Math.round(oldest * 1000), Math::max);
+						return oldest <= 1.0;
+					});
+					System.out.printf("with Kafka Connect hung for 50 of 60 targets, the oldest last poll of any target"
+							+ " was %d ms old (interval 500 ms)%n", worst.get());
+				}
+				finally {
+					poller.stop();
+				}
+			}
+		}
+	}
+
+	@Test
 	void aFailedPollKeepsTheLastGaugesCountsTheFailureAndSaysHowOldTheyAre() {
 		try (PostgresServer server = PostgresTestBed.dedicated(Map.of())) {
 			assumeTrue(server.supportsFaults(), "this backend cannot stop servers");

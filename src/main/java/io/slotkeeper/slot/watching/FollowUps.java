@@ -1,0 +1,112 @@
+package io.slotkeeper.slot.watching;
+
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
+
+import io.slotkeeper.fleet.Events;
+
+/**
+ * Where the slow follow-ups of a slot poll run: asking Kafka Connect about the slots' connectors (up to a timeout per
+ * connector) and healing (a recreate and its connector handover, which may take minutes). They run on threads of
+ * their own, a few for each kind, one run per target and kind at a time, so that a hung Kafka Connect delays only what
+ * waits for it, never the polls of other targets, which take a statement's time.
+ */
+final class FollowUps implements AutoCloseable {
+
+	static final int HEAL_THREADS = 2;
+
+	static final int CHECK_THREADS = 4;
+
+	private static final Logger logger = LoggerFactory.getLogger(SlotPoller.class);
+
+	private final Executor heals;
+
+	private final Executor checks;
+
+	private final Set<String> running = ConcurrentHashMap.newKeySet();
+
+	private FollowUps(Executor heals, Executor checks) {
+		this.heals = heals;
+		this.checks = checks;
+	}
+
+	/**
+	 * Follow-ups on threads of their own.
+	 * @return the follow-ups; close them when the poller stops
+	 */
+	static FollowUps pooled() {
+		return new FollowUps(pool("slot-healer-", HEAL_THREADS), pool("connector-checks-", CHECK_THREADS));
+	}
+
+	/**
+	 * Follow-ups run on the calling thread, for a poll outside the schedule whose caller waits for all of it.
+	 * @return the follow-ups
+	 */
+	static FollowUps inline() {
+		return new FollowUps(Runnable::run, Runnable::run);
+	}
+
+	void heal(String target, Runnable work) {
+		submit(this.heals, target, "heal", work);
+	}
+
+	void checkConnectors(String target, Runnable work) {
+		submit(this.checks, target, "connectors", work);
+	}
+
+	// A target whose last follow-up of this kind still runs (Kafka Connect hung) gets no second one queued behind it.
+	private void submit(Executor executor, String target, String kind, Runnable work) {
+		String key = kind + "/" + target;
+		if (!this.running.add(key)) {
+			return;
+		}
+		try {
+			executor.execute(() -> {
+				try (MDC.MDCCloseable about = Events.about(target)) {
+					work.run();
+				}
+				catch (RuntimeException ex) {
+					logger.warn("The follow-up {} of a slot poll failed: {}", key, ex.getMessage());
+				}
+				finally {
+					this.running.remove(key);
+				}
+			});
+		}
+		catch (RejectedExecutionException ex) {
+			this.running.remove(key);
+		}
+	}
+
+	private static ThreadPoolExecutor pool(String prefix, int threads) {
+		AtomicInteger count = new AtomicInteger();
+		ThreadPoolExecutor executor = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS,
+				new LinkedBlockingQueue<>(), (runnable) -> {
+					Thread thread = new Thread(runnable, prefix + count.incrementAndGet());
+					thread.setDaemon(true);
+					return thread;
+				});
+		executor.allowCoreThreadTimeOut(true);
+		return executor;
+	}
+
+	@Override
+	public void close() {
+		for (Executor executor : new Executor[] { this.heals, this.checks }) {
+			if (executor instanceof ThreadPoolExecutor pool) {
+				pool.shutdownNow();
+			}
+		}
+	}
+
+}
