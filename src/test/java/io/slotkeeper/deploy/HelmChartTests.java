@@ -179,6 +179,29 @@ class HelmChartTests {
 	}
 
 	@Test
+	void bumpingSecretRevisionRollsThePodsOfAnExistingSecret() {
+		java.util.function.Function<String, Object> checksum = (revision) -> get(HelmChart.render(
+				HelmChart.CHART.resolve("ci/default-values.yaml"), (command) -> command.set("existingSecret", "creds")
+					.set("secretRevision", revision)).one("Deployment"), "spec", "template", "metadata", "annotations",
+				"checksum/secret");
+		assertThat(checksum.apply("2026-12-01")).isNotEqualTo(checksum.apply("2026-12-02"));
+	}
+
+	@Test
+	void withNoRouteIngressOrPeerTheNetworkPolicyAdmitsNobodyToTheApiPort() {
+		HelmChart.Rendered rendered = HelmChart.render(HelmChart.CHART.resolve("ci/default-values.yaml"));
+		List<Map<String, Object>> rules = get(rendered.one("NetworkPolicy"), "spec", "ingress");
+		assertThat(rules).as("on by default, the management port's rule alone").hasSize(1);
+		assertThat((Object) get(rules.get(0), "ports", 0, "port")).isEqualTo("management");
+		assertThat((List<Object>) get(rules.get(0), "from")).isNotEmpty();
+		HelmChart.Rendered ingressWithoutLabels = HelmChart.render(HelmChart.CHART.resolve("ci/default-values.yaml"),
+				(command) -> command.set("ingress.enabled", "true"));
+		assertThat((List<Object>) get(ingressWithoutLabels.one("NetworkPolicy"), "spec", "ingress")).hasSize(1);
+		assertThat(HelmChart.render(HelmChart.CHART.resolve("ci/default-values.yaml"),
+				(command) -> command.set("networkPolicy.enabled", "false")).ofKind("NetworkPolicy")).isEmpty();
+	}
+
+	@Test
 	void aPlainIngressPublishesOnlyTheApiPortAndItsControllerIsAdmitted() {
 		HelmChart.Rendered rendered = HelmChart.render(HelmChart.CHART.resolve("ci/route-values.yaml"),
 				(command) -> command.set("route.enabled", "false").set("ingress.enabled", "true")
