@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.swagger.v3.oas.annotations.Operation;
+import jakarta.validation.constraints.Pattern;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -18,6 +19,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 import io.slotkeeper.audit.Auditor;
+import io.slotkeeper.config.TargetProperties;
 import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.problem.ProblemException;
 import io.slotkeeper.problem.ProblemKind;
@@ -50,7 +52,7 @@ class HeartbeatController {
 
 	@GetMapping("/{target}")
 	@Operation(summary = "One target with its heartbeat status")
-	TargetView get(@PathVariable String target) {
+	TargetView get(@PathVariable @Pattern(regexp = TargetProperties.NAME_PATTERN) String target) {
 		return TargetView.of(heartbeat(target));
 	}
 
@@ -60,7 +62,7 @@ class HeartbeatController {
 					HeartbeatPlan.class })))
 	@Operation(summary = "Write a heartbeat now and return its LSN and duration", description = "Audited as "
 			+ "heartbeat, dry runs included. 409 when heartbeats are disabled for the target.")
-	Object beat(@PathVariable String target,
+	Object beat(@PathVariable @Pattern(regexp = TargetProperties.NAME_PATTERN) String target,
 			@Parameter(description = "answer what would be written; write nothing")
 			@RequestParam(defaultValue = "false") boolean dryRun) {
 		Map<String, Object> parameters = Auditor.parameters("dryRun", dryRun);

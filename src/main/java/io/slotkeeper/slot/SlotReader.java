@@ -1,5 +1,6 @@
 package io.slotkeeper.slot;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -9,6 +10,7 @@ import io.slotkeeper.connect.ConnectorClient;
 import io.slotkeeper.connect.ConnectorLifecycle;
 import io.slotkeeper.connect.ConnectorStatus;
 import io.slotkeeper.connect.HandoverLog;
+import io.slotkeeper.fleet.FailureDescription;
 import io.slotkeeper.fleet.Node;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.slot.reading.ReplicationSlot;
@@ -42,11 +44,24 @@ public class SlotReader {
 		this.handovers = handovers;
 	}
 
+	// Every node's listing is read when one node is down, exactly when failover triage needs it: that node has an
+	// entry saying why.
 	List<SlotView> list(Target target, String node, SlotFilter filter) {
 		List<SlotView> slots = new ArrayList<>();
+		boolean every = "all".equals(node);
 		for (Node each : target.nodes(node)) {
-			each.withConnection(SlotRepository::list)
-				.stream()
+			List<ReplicationSlot> read;
+			try {
+				read = each.withConnection(SlotRepository::list);
+			}
+			catch (RuntimeException ex) {
+				if (!every) {
+					throw ex;
+				}
+				slots.add(SlotView.unreadable(each.name(), FailureDescription.of(ex, Instant.now())));
+				continue;
+			}
+			read.stream()
 				.filter(filter::matches)
 				.map((slot) -> enrich(target, each, slot))
 				.forEach(slots::add);

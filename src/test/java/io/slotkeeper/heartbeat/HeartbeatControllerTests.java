@@ -115,6 +115,24 @@ class HeartbeatControllerTests extends ApplicationTestSupport {
 	}
 
 	@Test
+	void aTargetNameThatIsNoNameIsA400AndForgesNoAuditField() {
+		client().post()
+			.uri("/api/v1/targets/{target}/heartbeat", "up actor=bob outcome=done")
+			.header("Authorization", "Bearer " + OPERATOR)
+			.exchange()
+			.expectStatus()
+			.isBadRequest()
+			.expectHeader()
+			.contentType(MediaType.APPLICATION_PROBLEM_JSON);
+		client().get()
+			.uri("/api/v1/audit")
+			.header("Authorization", "Bearer " + VIEWER)
+			.exchange()
+			.expectBody(String.class)
+			.value((audit) -> assertThat(audit).doesNotContain("bob"));
+	}
+
+	@Test
 	void heartbeatToADisabledTargetIsRefused() {
 		client().post()
 			.uri("/api/v1/targets/idle/heartbeat")

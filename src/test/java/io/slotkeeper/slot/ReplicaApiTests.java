@@ -67,6 +67,9 @@ class ReplicaApiTests {
 		registry.add("slotkeeper.targets[0].replicas[0].name", () -> "replica1");
 		registry.add("slotkeeper.targets[0].replicas[0].url", () -> standby.jdbcUrl("app"));
 		registry.add("slotkeeper.targets[0].replicas[0].username", standby::user);
+		registry.add("slotkeeper.targets[0].replicas[1].name", () -> "gone");
+		registry.add("slotkeeper.targets[0].replicas[1].url", () -> "jdbc:postgresql://127.0.0.1:" + closedPort() + "/app");
+		registry.add("slotkeeper.targets[0].replicas[1].username", standby::user);
 		// A primary's URL that reaches the standby: a Service still pointing at a demoted primary.
 		registry.add("slotkeeper.targets[1].name", () -> "demoted");
 		registry.add("slotkeeper.targets[1].url", () -> standby.jdbcUrl("app"));
@@ -151,6 +154,24 @@ class ReplicaApiTests {
 		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> operator().get()
 			.uri("/actuator/health/slots/demoted").exchange().expectBody().jsonPath("$.details.error.message")
 			.value((message) -> assertThat(message.toString()).contains("in recovery")));
+	}
+
+	@Test
+	void everyNodeIsListedWhenOneReplicaIsDownWithAnEntrySayingWhy() {
+		operator().get().uri("/api/v1/targets/main/slots?node=all").exchange().expectStatus().isOk().expectBody()
+			.jsonPath("$[?(@.node == 'primary')]").isNotEmpty()
+			.jsonPath("$[?(@.node == 'gone')].nodeError.message").value((messages) -> assertThat(messages.toString())
+				.contains("unavailable"));
+		operator().get().uri("/api/v1/targets/main/slots?node=gone").exchange().expectStatus().isEqualTo(503);
+	}
+
+	private static int closedPort() {
+		try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+			return socket.getLocalPort();
+		}
+		catch (java.io.IOException ex) {
+			throw new java.io.UncheckedIOException(ex);
+		}
 	}
 
 	@Test

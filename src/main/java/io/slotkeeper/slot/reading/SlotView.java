@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import io.swagger.v3.oas.annotations.media.Schema;
 
 import io.slotkeeper.connect.ConnectorStatus;
+import io.slotkeeper.fleet.FailureDescription;
 
 /**
  * A replication slot as the API shows it: where it lives, what the server says of it, what slot-keeper concluded
@@ -19,10 +20,11 @@ import io.slotkeeper.connect.ConnectorStatus;
  * @param failover whether the slot would survive a failover to the target's replicas
  * @param orphan whether this replica's slot has the name of a failover slot on the primary but is not its synchronized
  * copy (left from when the replica was a primary): it blocks synchronization until dropped
+ * @param nodeError in a listing of every node, the entry of a node that could not be read: why, and no slot
  */
 public record SlotView(String node, @JsonUnwrapped ReplicationSlot slot, @JsonUnwrapped SlotInsight insight,
 		ConnectorStatus connector, boolean missing, SlotSighting lastSeen, @JsonUnwrapped FailoverReadiness failover,
-		boolean orphan) {
+		boolean orphan, FailureDescription nodeError) {
 
 	/**
 	 * A slot as read from a node, with nothing concluded yet.
@@ -31,7 +33,18 @@ public record SlotView(String node, @JsonUnwrapped ReplicationSlot slot, @JsonUn
 	 * @return the view
 	 */
 	public static SlotView of(String node, ReplicationSlot slot) {
-		return new SlotView(node, slot, SlotInsight.NONE, null, false, null, FailoverReadiness.NONE, false);
+		return new SlotView(node, slot, SlotInsight.NONE, null, false, null, FailoverReadiness.NONE, false, null);
+	}
+
+	/**
+	 * A node that could not be read, in a listing of every node: the others are still listed.
+	 * @param node the node's name
+	 * @param failure why it could not be read
+	 * @return the entry
+	 */
+	public static SlotView unreadable(String node, FailureDescription failure) {
+		return new SlotView(node, ReplicationSlot.builder().build(), SlotInsight.NONE, null, false, null,
+				FailoverReadiness.NONE, false, failure);
 	}
 
 	/**
@@ -43,7 +56,7 @@ public record SlotView(String node, @JsonUnwrapped ReplicationSlot slot, @JsonUn
 	 */
 	public static SlotView missing(String node, String name, SlotSighting lastSeen) {
 		ReplicationSlot row = (lastSeen != null) ? lastSeen.asRow(name) : ReplicationSlot.builder().slotName(name).build();
-		return new SlotView(node, row, SlotInsight.NONE, null, true, lastSeen, FailoverReadiness.NONE, false);
+		return new SlotView(node, row, SlotInsight.NONE, null, true, lastSeen, FailoverReadiness.NONE, false, null);
 	}
 
 	/**
@@ -63,7 +76,7 @@ public record SlotView(String node, @JsonUnwrapped ReplicationSlot slot, @JsonUn
 	 */
 	public SlotView withInsight(SlotInsight concluded) {
 		return new SlotView(this.node, this.slot, concluded, this.connector, this.missing, this.lastSeen, this.failover,
-				this.orphan);
+				this.orphan, null);
 	}
 
 	/**
@@ -73,7 +86,7 @@ public record SlotView(String node, @JsonUnwrapped ReplicationSlot slot, @JsonUn
 	 */
 	public SlotView withFailover(FailoverReadiness readiness) {
 		return new SlotView(this.node, this.slot, this.insight, this.connector, this.missing, this.lastSeen, readiness,
-				this.orphan);
+				this.orphan, null);
 	}
 
 	/**
@@ -83,7 +96,7 @@ public record SlotView(String node, @JsonUnwrapped ReplicationSlot slot, @JsonUn
 	 */
 	public SlotView withConnector(ConnectorStatus status) {
 		return new SlotView(this.node, this.slot, this.insight, status, this.missing, this.lastSeen, this.failover,
-				this.orphan);
+				this.orphan, null);
 	}
 
 	/**
@@ -93,7 +106,7 @@ public record SlotView(String node, @JsonUnwrapped ReplicationSlot slot, @JsonUn
 	 */
 	public SlotView withOrphan(boolean blocking) {
 		return new SlotView(this.node, this.slot, this.insight, this.connector, this.missing, this.lastSeen,
-				this.failover, blocking);
+				this.failover, blocking, null);
 	}
 
 }
