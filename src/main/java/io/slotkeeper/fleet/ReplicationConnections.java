@@ -2,6 +2,7 @@ package io.slotkeeper.fleet;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.Properties;
 
 import org.postgresql.Driver;
@@ -32,7 +33,16 @@ public final class ReplicationConnections {
 		PGProperty.ASSUME_MIN_SERVER_VERSION.set(properties, "10");
 		PGProperty.SOCKET_TIMEOUT.set(properties, NodeConnector.wholeSeconds(
 				node.connectionProperties().statementTimeout().plus(NodeConnector.SOCKET_MARGIN)));
-		return NodeConnector.connect(DRIVER, node, properties);
+		Connection connection = NodeConnector.connect(DRIVER, node, properties);
+		// The server's statement timeout, as every other session has, so that its clear 57014 comes before the socket's.
+		try (Statement statement = connection.createStatement()) {
+			statement.execute("SET statement_timeout = " + node.connectionProperties().statementTimeout().toMillis());
+		}
+		catch (SQLException | RuntimeException ex) {
+			connection.close();
+			throw ex;
+		}
+		return connection;
 	}
 
 }

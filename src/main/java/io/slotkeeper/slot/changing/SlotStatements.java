@@ -63,9 +63,12 @@ final class SlotStatements {
 		}
 	}
 
-	static void terminate(Connection connection, int pid) throws SQLException {
-		try (PreparedStatement statement = connection.prepareStatement("SELECT pg_catalog.pg_terminate_backend(?)")) {
-			statement.setInt(1, pid);
+	// Only while that process still holds that slot: a pid read a moment ago may since belong to another session.
+	static void terminate(Connection connection, String slot, int pid) throws SQLException {
+		try (PreparedStatement statement = connection.prepareStatement("SELECT pg_catalog.pg_terminate_backend("
+				+ "active_pid) FROM pg_catalog.pg_replication_slots WHERE slot_name = ? AND active_pid = ?")) {
+			statement.setString(1, slot);
+			statement.setInt(2, pid);
 			statement.execute();
 		}
 	}

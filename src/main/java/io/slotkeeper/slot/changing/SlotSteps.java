@@ -30,7 +30,7 @@ final class SlotSteps {
 
 	static Step terminate(int pid, String slot) {
 		return new Step("terminate backend " + pid + " holding slot " + slot,
-				(connection) -> SlotStatements.terminate(connection, pid));
+				(connection) -> SlotStatements.terminate(connection, slot, pid));
 	}
 
 	static Step alterFailover(Node node, String slot, boolean failover) {
