@@ -69,6 +69,9 @@ class TwoInstancesTests {
 				int owner = preferred;
 				int standby = 1 - owner;
 				assertThat(emissions(clients.get(standby))).as("the standby writes nothing").isZero();
+				// Each slot series comes from the owner alone, so that each slot alert fires once, not once per pod.
+				await().atMost(Duration.ofSeconds(5)).until(() -> slotSeries(clients.get(owner))
+						&& !slotSeries(clients.get(standby)));
 
 				SlotRecipes.lose(server, "app", "contested");
 				List<CompletableFuture<Integer>> recreates = clients.stream()
@@ -92,6 +95,7 @@ class TwoInstancesTests {
 						+ " AND granted AND ((classid::bigint << 32) | objid::bigint) = " + AdvisoryLocks.ownerKey("orders"));
 				await().atMost(Duration.ofMillis(200 + 500 + 2000)).until(() -> owners(clients).equals(List.of(standby))
 						&& emissions(clients.get(standby)) >= 1);
+				await().atMost(Duration.ofSeconds(5)).until(() -> slotSeries(clients.get(standby)));
 				System.out.printf("two instances: the standby took over %d ms after the owner's session was killed%n",
 						(System.nanoTime() - killed) / 1_000_000);
 			}
@@ -110,6 +114,12 @@ class TwoInstancesTests {
 			}
 		}
 		return owners;
+	}
+
+	private static boolean slotSeries(RestTestClient client) {
+		String scrape = new String(client.get().uri("/actuator/prometheus").exchange().returnResult(byte[].class)
+			.getResponseBody());
+		return scrape.contains("slotkeeper_slot_retained_wal_bytes{") && scrape.contains("slot=\"contested\"");
 	}
 
 	private static String audit(RestTestClient client) {

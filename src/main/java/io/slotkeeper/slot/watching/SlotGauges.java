@@ -140,6 +140,17 @@ final class SlotGauges {
 		this.known = names;
 	}
 
+	/**
+	 * Removes every slot series of the target, while another instance owns it and exports them: each slot alert
+	 * then fires once, not once per pod.
+	 */
+	void withdraw() {
+		for (MultiGauge gauge : List.of(this.retained, this.safeWalSize, this.active, this.walStatus, this.inactive,
+				this.acknowledged, this.secondsToLoss, this.missing)) {
+			gauge.register(List.of(), true);
+		}
+	}
+
 	void missing(List<SlotPolicyProperties> configured, List<SlotSightings.Missing> absent) {
 		Set<String> names = new HashSet<>();
 		absent.forEach((slot) -> names.add(slot.name()));

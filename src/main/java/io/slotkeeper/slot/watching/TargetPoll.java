@@ -160,8 +160,15 @@ final class TargetPoll implements RepeatingTasks.Task {
 			.map((slot) -> SlotView.of(this.target.primary().name(), slot)
 				.withInsight(this.insights.of(this.target.name(), slot.slotName())))
 			.toList();
-		this.gauges.update(current, now);
-		this.gauges.missing(this.target.properties().slots(), this.sightings.missing(this.target.name()));
+		// An instance standing by for another's ownership exports nothing of the slots: the owner does. Without a known
+		// owner (no heartbeat session, heartbeat disabled) every instance exports them.
+		if (Boolean.FALSE.equals(this.target.ownership().state())) {
+			this.gauges.withdraw();
+		}
+		else {
+			this.gauges.update(current, now);
+			this.gauges.missing(this.target.properties().slots(), this.sightings.missing(this.target.name()));
+		}
 		this.meters.succeeded(now);
 		this.lane = Lane.QUICK;
 		this.snapshot = new SlotSnapshot(now, current, null, now);
