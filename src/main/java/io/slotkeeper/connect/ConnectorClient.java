@@ -108,7 +108,7 @@ public class ConnectorClient {
 				for (Object each : list) {
 					Map<String, Object> task = (Map<String, Object>) each;
 					tasks.add(new ConnectorStatus.Task(((Number) task.getOrDefault("id", -1)).intValue(),
-							(String) task.get("state"), firstLine((String) task.get("trace"))));
+							(String) task.get("state"), TaskTraces.summary((String) task.get("trace"))));
 				}
 			}
 			return new ConnectorStatus(connector.name(), (state != null) ? (String) state.get("state") : null, tasks,
