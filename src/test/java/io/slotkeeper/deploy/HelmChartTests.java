@@ -230,7 +230,7 @@ class HelmChartTests {
 				"SlotKeeperHeartbeatStale", "SlotKeeperTargetUnowned", "SlotKeeperSlotPollStale", "ReplicationSlotLost",
 				"ReplicationSlotMissing", "ReplicationSlotNotFailoverReady", "ReplicationSlotOrphan",
 				"ReplicationSlotUnreserved",
-				"ReplicationSlotRetainedWalHigh", "ReplicationSlotInactive");
+				"ReplicationSlotRetainedWalHigh", "ReplicationSlotInactive", "ReplicationSlotXidAgeHigh");
 		assertThat(rules).allSatisfy((rule) -> {
 			assertThat((String) get(rule, "annotations", "summary")).isNotBlank();
 			assertThat((String) get(rule, "annotations", "description")).isNotBlank();
@@ -240,6 +240,9 @@ class HelmChartTests {
 			.singleElement().satisfies((rule) -> assertThat(rule.get("expr").toString()).endsWith("> 536870912"));
 		assertThat(rules).filteredOn((rule) -> "ReplicationSlotInactive".equals(rule.get("alert")))
 			.singleElement().satisfies((rule) -> assertThat(rule.get("for")).isEqualTo("30m"));
+		assertThat(rules).filteredOn((rule) -> "ReplicationSlotXidAgeHigh".equals(rule.get("alert")))
+			.singleElement().satisfies((rule) -> assertThat(rule.get("expr").toString())
+				.isEqualTo("slotkeeper_slot_xid_age_transactions > 1000000000"));
 		Map<String, Object> dashboard = rendered.ofKind("ConfigMap").stream()
 			.filter((map) -> map.toString().contains("grafana_dashboard=1"))
 			.findFirst()

@@ -31,6 +31,20 @@ class SlotMetricsAndHealthTests extends SlotApiTestSupport {
 	}
 
 	@Test
+	void anIdleSlotsTransactionIdAgeGrowsWithEveryTransactionPastIt() {
+		createSlot("aging");
+		for (int i = 0; i < 50; i++) {
+			server().execute(DATABASE, "SELECT txid_current()");
+		}
+		await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(value(scrape(),
+				"slotkeeper_slot_xid_age_transactions", "aging", "")).isGreaterThanOrEqualTo(50));
+		viewer().get().uri("/api/v1/targets/main/slots/aging").exchange().expectBody()
+			.jsonPath("$.xidAgeTransactions").value((age) -> assertThat(((Number) age).longValue())
+				.isGreaterThanOrEqualTo(50));
+		server().execute(DATABASE, "SELECT pg_drop_replication_slot('aging')");
+	}
+
+	@Test
 	void lostSlotTurnsSlotsHealthDownAndRecreateCountsAndHeals() {
 		createSlot("fragile");
 		loseSlot("fragile");

@@ -32,13 +32,15 @@ import java.util.HexFormat;
  * @param synced whether it was synchronized from the primary (PG 17+)
  * @param retainedWalBytes WAL it pins: current LSN minus {@code restartLsn}
  * @param confirmedFlushLagBytes current LSN minus {@code confirmedFlushLsn}
+ * @param xidAgeTransactions how many transactions old the oldest of {@code xmin} and {@code catalogXmin} is: VACUUM
+ * cannot freeze past it, so an inactive slot moves the database towards transaction-ID wraparound
  */
 public record ReplicationSlot(String slotName, String plugin, String slotType, String database, Boolean temporary,
 		Boolean active, Integer activePid, String xmin, String catalogXmin, String restartLsn,
 		String confirmedFlushLsn, String walStatus, Long safeWalSizeBytes, Boolean twoPhase, String twoPhaseAt,
 		Boolean conflicting,
 		OffsetDateTime inactiveSince, String invalidationReason, Boolean failover, Boolean synced,
-		Long retainedWalBytes, Long confirmedFlushLagBytes) {
+		Long retainedWalBytes, Long confirmedFlushLagBytes, Long xidAgeTransactions) {
 
 	/**
 	 * Whether the server invalidated the slot: its WAL is gone, it can never be read again.
@@ -133,6 +135,7 @@ public record ReplicationSlot(String slotName, String plugin, String slotType, S
 		private Boolean synced;
 		private Long retainedWalBytes;
 		private Long confirmedFlushLagBytes;
+		private Long xidAgeTransactions;
 
 		private Builder() {
 		}
@@ -161,6 +164,7 @@ public record ReplicationSlot(String slotName, String plugin, String slotType, S
 		public Builder synced(Boolean value) { this.synced = value; return this; }
 		public Builder retainedWalBytes(Long value) { this.retainedWalBytes = value; return this; }
 		public Builder confirmedFlushLagBytes(Long value) { this.confirmedFlushLagBytes = value; return this; }
+		public Builder xidAgeTransactions(Long value) { this.xidAgeTransactions = value; return this; }
 		// @formatter:on
 
 		/**
@@ -172,7 +176,7 @@ public record ReplicationSlot(String slotName, String plugin, String slotType, S
 					this.active, this.activePid, this.xmin, this.catalogXmin, this.restartLsn, this.confirmedFlushLsn,
 					this.walStatus, this.safeWalSizeBytes, this.twoPhase, this.twoPhaseAt, this.conflicting,
 					this.inactiveSince, this.invalidationReason, this.failover, this.synced, this.retainedWalBytes,
-					this.confirmedFlushLagBytes);
+					this.confirmedFlushLagBytes, this.xidAgeTransactions);
 		}
 
 	}

@@ -41,7 +41,8 @@ public final class SlotRepository {
 				+ column(major, 17, "invalidation_reason", "text") + ", " + column(major, 17, "failover", "boolean")
 				+ ", " + column(major, 17, "synced", "boolean") + ", " + column(major, 18, "two_phase_at", "text") + ","
 				+ " (" + CURRENT_LSN + " - restart_lsn)::bigint AS retained_wal,"
-				+ " (" + CURRENT_LSN + " - confirmed_flush_lsn)::bigint AS confirmed_flush_lag"
+				+ " (" + CURRENT_LSN + " - confirmed_flush_lsn)::bigint AS confirmed_flush_lag,"
+				+ " GREATEST(pg_catalog.age(xmin), pg_catalog.age(catalog_xmin))::bigint AS xid_age"
 				+ " FROM pg_catalog.pg_replication_slots" + (oneSlot ? " WHERE slot_name = ?" : "") + " ORDER BY slot_name";
 	}
 
@@ -185,6 +186,7 @@ public final class SlotRepository {
 					.synced(row.getObject("synced", Boolean.class))
 					.retainedWalBytes(row.getObject("retained_wal", Long.class))
 					.confirmedFlushLagBytes(row.getObject("confirmed_flush_lag", Long.class))
+					.xidAgeTransactions(row.getObject("xid_age", Long.class))
 					.build());
 			}
 		}

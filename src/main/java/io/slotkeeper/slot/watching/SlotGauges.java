@@ -51,6 +51,8 @@ final class SlotGauges {
 
 	private final MultiGauge missing;
 
+	private final MultiGauge xidAge;
+
 	// Before PostgreSQL 17 the server does not say since when a slot is inactive: the poller remembers it.
 	private final Map<String, Instant> inactiveSince = new HashMap<>();
 
@@ -84,6 +86,11 @@ final class SlotGauges {
 		this.secondsToLoss = MultiGauge.builder("slotkeeper.slot.seconds.to.loss")
 			.description("Estimated seconds until the slot is lost, at the rate its safe_wal_size shrinks")
 			.register(registry);
+		this.xidAge = MultiGauge.builder("slotkeeper.slot.xid.age")
+			.description("Transactions since the oldest xmin or catalog_xmin the slot holds back (age()): VACUUM cannot"
+					+ " freeze past it")
+			.baseUnit("transactions")
+			.register(registry);
 		this.missing = MultiGauge.builder("slotkeeper.slot.missing")
 			.description("1 when a slot configured in slots[] is not on the primary, 0 when it is")
 			.register(registry);
@@ -97,6 +104,7 @@ final class SlotGauges {
 		List<MultiGauge.Row<?>> inactiveRows = new ArrayList<>();
 		List<MultiGauge.Row<?>> acknowledgedRows = new ArrayList<>();
 		List<MultiGauge.Row<?>> lossRows = new ArrayList<>();
+		List<MultiGauge.Row<?>> xidRows = new ArrayList<>();
 		Set<String> names = new HashSet<>();
 		for (SlotView view : slots) {
 			ReplicationSlot slot = view.slot();
@@ -104,6 +112,9 @@ final class SlotGauges {
 			names.add(slot.slotName());
 			if (slot.retainedWalBytes() != null) {
 				retainedRows.add(MultiGauge.Row.of(tags, slot.retainedWalBytes()));
+			}
+			if (slot.xidAgeTransactions() != null) {
+				xidRows.add(MultiGauge.Row.of(tags, slot.xidAgeTransactions()));
 			}
 			if (slot.safeWalSizeBytes() != null) {
 				safeRows.add(MultiGauge.Row.of(tags, slot.safeWalSizeBytes()));
@@ -128,6 +139,7 @@ final class SlotGauges {
 		this.inactive.register(inactiveRows, true);
 		this.acknowledged.register(acknowledgedRows, true);
 		this.secondsToLoss.register(lossRows, true);
+		this.xidAge.register(xidRows, true);
 		this.inactiveSince.keySet().retainAll(names);
 		for (String gone : this.known) {
 			if (!names.contains(gone)) {
@@ -146,7 +158,7 @@ final class SlotGauges {
 	 */
 	void withdraw() {
 		for (MultiGauge gauge : List.of(this.retained, this.safeWalSize, this.active, this.walStatus, this.inactive,
-				this.acknowledged, this.secondsToLoss, this.missing)) {
+				this.acknowledged, this.secondsToLoss, this.missing, this.xidAge)) {
 			gauge.register(List.of(), true);
 		}
 	}
