@@ -3,10 +3,14 @@ package io.slotkeeper.api;
 import java.net.URI;
 
 import org.slf4j.Logger;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.TokenStreamLocation;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.security.access.AccessDeniedException;
@@ -14,6 +18,7 @@ import org.springframework.security.authentication.AuthenticationServiceExceptio
 import org.springframework.security.core.AuthenticationException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.context.request.WebRequest;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 
 import io.slotkeeper.problem.ProblemException;
@@ -27,6 +32,33 @@ import io.slotkeeper.problem.ProblemException;
 public class ApiExceptionHandler extends ResponseEntityExceptionHandler {
 
 	private static final Logger logger = LoggerFactory.getLogger(ApiExceptionHandler.class);
+
+	// Broken JSON says where: a line and column for a syntax error, the field for a value of the wrong kind.
+	@Override
+	protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException ex,
+			HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+		String where = "";
+		Throwable cause = ex.getCause();
+		if (cause instanceof JacksonException json) {
+			String field = json.getPathReference();
+			TokenStreamLocation location = json.getLocation();
+			if (json.getPath() != null && !json.getPath().isEmpty()) {
+				where = " at field '" + json.getPath().stream()
+					.map((reference) -> (reference.getPropertyName() != null) ? reference.getPropertyName()
+							: "[" + reference.getIndex() + "]")
+					.collect(java.util.stream.Collectors.joining(".")) + "'";
+			}
+			else if (location != null && location.getLineNr() > 0) {
+				where = " at line " + location.getLineNr() + ", column " + location.getColumnNr();
+			}
+			else if (field != null) {
+				where = " at " + field;
+			}
+		}
+		ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST,
+				"The request body is not the JSON this call takes" + where + ".");
+		return ResponseEntity.badRequest().headers(headers).body(problem);
+	}
 
 	@ExceptionHandler(ProblemException.class)
 	ResponseEntity<ProblemDetail> handleProblem(ProblemException ex) {

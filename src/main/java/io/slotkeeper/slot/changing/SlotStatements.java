@@ -9,6 +9,8 @@ import java.sql.Statement;
 import io.slotkeeper.fleet.Node;
 import io.slotkeeper.fleet.ReplicationConnections;
 import io.slotkeeper.fleet.SqlIdentifiers;
+import io.slotkeeper.problem.ProblemException;
+import io.slotkeeper.problem.ProblemKind;
 
 /**
  * The SQL that changes slots and the session around a change, one place per statement; values are always bound.
@@ -45,6 +47,28 @@ final class SlotStatements {
 			}
 			statement.execute();
 		}
+		catch (SQLException ex) {
+			// 58P01: the server has no shared library of that name; the caller named a plugin it does not have.
+			if (spec.logical() && "58P01".equals(ex.getSQLState())) {
+				throw new ProblemException(ProblemKind.NOT_SUPPORTED, "The server has no logical decoding output plugin '"
+						+ spec.plugin() + "': nothing was created. Plugins it has: " + pluginsInUse(connection)
+						+ " (pgoutput is built in; others, such as wal2json or decoderbufs, are installed on the server)")
+					.with("slot", spec.name()).with("sqlState", ex.getSQLState());
+			}
+			throw ex;
+		}
+	}
+
+	private static String pluginsInUse(Connection connection) throws SQLException {
+		java.util.TreeSet<String> plugins = new java.util.TreeSet<>(java.util.List.of("pgoutput"));
+		try (PreparedStatement statement = connection.prepareStatement("SELECT DISTINCT plugin FROM"
+				+ " pg_catalog.pg_replication_slots WHERE plugin IS NOT NULL");
+				ResultSet result = statement.executeQuery()) {
+			while (result.next()) {
+				plugins.add(result.getString(1));
+			}
+		}
+		return String.join(", ", plugins);
 	}
 
 	static void drop(Connection connection, String slot) throws SQLException {
