@@ -2,6 +2,7 @@ package io.slotkeeper.api;
 
 import java.io.IOException;
 
+import io.swagger.v3.oas.annotations.Hidden;
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -15,6 +16,7 @@ import org.springframework.web.bind.annotation.RestController;
  * {@code TRACE}, the firewall rejecting a path) is answered as a problem too. It is written without content
  * negotiation, so that a caller asking for HTML still gets {@code application/problem+json}.
  */
+@Hidden
 @RestController
 class ProblemErrorController implements ErrorController {
 

@@ -44,6 +44,20 @@ public final class AdvisoryLocks {
 	}
 
 	/**
+	 * Whether this session, in a statement of its own, still holds a lock it took: behind a pooler in transaction
+	 * mode the next statement runs in another server session, which does not.
+	 * @param connection the session that took it
+	 * @param key the key
+	 * @return whether the lock is this server session's
+	 * @throws SQLException when the server refuses
+	 */
+	public static boolean holds(Connection connection, long key) throws SQLException {
+		return call(connection, "SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_locks WHERE locktype = 'advisory'"
+				+ " AND granted AND pid = pg_catalog.pg_backend_pid() AND objsubid = 1"
+				+ " AND ((classid::pg_catalog.int8 << 32) | objid::pg_catalog.int8) = ?)", key);
+	}
+
+	/**
 	 * Takes a lock, waiting at most the session's {@code lock_timeout}.
 	 * @param connection the session that will hold it
 	 * @param key the key

@@ -39,18 +39,24 @@ public class NodeConnector {
 	 */
 	public static final String SEARCH_PATH = "pg_catalog, pg_temp";
 
-	// A utility statement with no function or operator to resolve: it cannot be hijacked by whatever search_path the
-	// URL, the database or the role set, and everything after it runs with slot-keeper's own.
-	private static final String SET_SEARCH_PATH = "SET search_path = " + SEARCH_PATH;
+	/**
+	 * A utility statement with no function or operator to resolve: it cannot be hijacked by whatever search_path the
+	 * URL, the database or the role set.
+	 */
+	public static final String SET_SEARCH_PATH = "SET search_path = " + SEARCH_PATH;
 
-	private static final String SESSION_SETUP = "SELECT pg_catalog.set_config('statement_timeout', ?, false),"
+	// Every name in it is qualified, so it resolves the same whatever search_path the URL, the database or the role set;
+	// its first column sets slot-keeper's own for everything after it, in the round trip the session set-up takes anyway.
+	private static final String SESSION_SETUP = "SELECT pg_catalog.set_config('search_path', '" + SEARCH_PATH
+			+ "', false), pg_catalog.set_config('statement_timeout', ?, false),"
 			+ " pg_catalog.set_config('lock_timeout', ?, false),"
 			+ " pg_catalog.set_config('idle_in_transaction_session_timeout', ?, false),"
 			+ " pg_catalog.current_setting('server_version_num')::int, pg_catalog.current_setting('server_version'),"
 			+ " pg_catalog.inet_server_addr()::pg_catalog.text, pg_catalog.inet_server_port(),"
 			+ " pg_catalog.pg_postmaster_start_time(), pg_catalog.pg_is_in_recovery(),"
 			+ " pg_catalog.has_function_privilege('pg_catalog.pg_control_checkpoint()', 'EXECUTE')"
-			+ " AND pg_catalog.has_function_privilege('pg_catalog.pg_control_system()', 'EXECUTE')";
+			+ " AND pg_catalog.has_function_privilege('pg_catalog.pg_control_system()', 'EXECUTE'),"
+			+ " pg_catalog.pg_backend_pid()";
 
 	// A separate statement: the server checks a function's privilege when it plans the call, even one a CASE skips.
 	// A promoted standby writes on its new timeline before its first checkpoint names it: a primary's timeline is
@@ -58,7 +64,8 @@ public class NodeConnector {
 	private static final String CONTROL_FILE = "SELECT CASE WHEN pg_catalog.pg_is_in_recovery()"
 			+ " THEN (SELECT timeline_id FROM pg_catalog.pg_control_checkpoint())::bigint"
 			+ " ELSE ('x' || pg_catalog.substr(pg_catalog.pg_walfile_name(pg_catalog.pg_current_wal_lsn()), 1, 8))"
-			+ "::bit(32)::bigint END, (SELECT system_identifier FROM pg_catalog.pg_control_system())::pg_catalog.text";
+			+ "::bit(32)::bigint END, (SELECT system_identifier FROM pg_catalog.pg_control_system())::pg_catalog.text,"
+			+ " pg_catalog.pg_backend_pid()";
 
 	private static final int KEEPALIVE_INTERVAL_SECONDS = 2;
 
@@ -93,10 +100,11 @@ public class NodeConnector {
 		PGProperty.TCP_KEEP_ALIVE.set(properties, true);
 		Connection connection = connect(this.driver, node, properties);
 		try {
-			ServerVersion version = setUpSession(connection, node, timeouts.statementTimeout());
+			Setup setup = setUpSession(connection, node, timeouts.statementTimeout());
+			ServerVersion version = setup.version();
 			refuseStandbyAsPrimary(node);
 			if (idleSessionTimeout != null) {
-				endWhenSilent(connection, version, idleSessionTimeout);
+				endWhenSilent(connection, node, setup, idleSessionTimeout);
 			}
 			connection.setNetworkTimeout(Runnable::run,
 					Math.toIntExact(timeouts.statementTimeout().plus(SOCKET_MARGIN).toMillis()));
@@ -108,7 +116,7 @@ public class NodeConnector {
 		}
 	}
 
-	private static ServerVersion setUpSession(Connection connection, Node node, Duration statementTimeout)
+	private static Setup setUpSession(Connection connection, Node node, Duration statementTimeout)
 			throws SQLException {
 		String statementMillis = Long.toString(statementTimeout.toMillis());
 		String idleMillis = Long.toString(statementTimeout.multipliedBy(2).toMillis());
@@ -118,15 +126,27 @@ public class NodeConnector {
 			statement.setString(3, idleMillis);
 			try (ResultSet result = statement.executeQuery()) {
 				result.next();
-				ServerVersion version = new ServerVersion(result.getInt(4), result.getString(5));
-				Timestamp started = result.getTimestamp(8);
-				String[] control = result.getBoolean(10) ? controlFile(connection) : new String[2];
-				node.answered(version, new ServerIdentity(result.getString(6), result.getObject(7, Integer.class),
+				ServerVersion version = new ServerVersion(result.getInt(5), result.getString(6));
+				Timestamp started = result.getTimestamp(9);
+				String[] control = result.getBoolean(11) ? controlFile(connection) : new String[3];
+				node.answered(version, new ServerIdentity(result.getString(7), result.getObject(8, Integer.class),
 						(started != null) ? started.toInstant() : null,
-						(control[0] != null) ? Long.valueOf(control[0]) : null, control[1], result.getBoolean(9)));
-				return version;
+						(control[0] != null) ? Long.valueOf(control[0]) : null, control[1], result.getBoolean(10)));
+				// The server session of the last statement, for the check that the next one runs in the same.
+				return new Setup(version, (control[2] != null) ? Integer.parseInt(control[2]) : result.getInt(12));
 			}
 		}
+	}
+
+	/**
+	 * Why a session that answers from more than one server session is refused, with {@code %s} for the node and
+	 * {@code %d} for the two server processes.
+	 */
+	public static final String POOLED = "%s answered from two server sessions (pid %d, then %d): a connection pooler in"
+			+ " transaction or statement mode (PgBouncer pool_mode=transaction) sits in front of it; slot-keeper's owner"
+			+ " lock and idle_session_timeout need one server session: connect directly or through a session-mode pool";
+
+	private record Setup(ServerVersion version, int pid) {
 	}
 
 	// A multi-host URL without targetServerType=primary, or a Service that still points at a demoted primary, can land
@@ -145,15 +165,19 @@ public class NodeConnector {
 		try (PreparedStatement statement = connection.prepareStatement(CONTROL_FILE);
 				ResultSet result = statement.executeQuery()) {
 			result.next();
-			return new String[] { result.getString(1), result.getString(2) };
+			return new String[] { result.getString(1), result.getString(2), result.getString(3) };
 		}
 	}
 
 	// Keepalives notice a peer whose network is gone; idle_session_timeout one whose process is frozen, which the
-	// kernel keeps answering keepalives for.
-	private static void endWhenSilent(Connection connection, ServerVersion version, Duration idle) throws SQLException {
-		boolean idleTimeout = version.major() >= 14;
-		try (PreparedStatement statement = connection.prepareStatement("SELECT"
+	// kernel keeps answering keepalives for. The owner's lock and these settings live in one server session: behind a
+	// pooler in transaction or statement mode (PgBouncer's pool_mode=transaction) this second statement may run in
+	// another one, and two instances would both believe they own the target. Seen once, it is certain; a pooler that
+	// hands the same server session back by chance is caught where the owner lock is taken.
+	private static void endWhenSilent(Connection connection, Node node, Setup setup, Duration idle)
+			throws SQLException {
+		boolean idleTimeout = setup.version().major() >= 14;
+		try (PreparedStatement statement = connection.prepareStatement("SELECT pg_catalog.pg_backend_pid(),"
 				+ " pg_catalog.set_config('tcp_keepalives_idle', ?, false),"
 				+ " pg_catalog.set_config('tcp_keepalives_interval', ?, false),"
 				+ " pg_catalog.set_config('tcp_keepalives_count', ?, false)"
@@ -164,7 +188,14 @@ public class NodeConnector {
 			if (idleTimeout) {
 				statement.setString(4, Long.toString(idle.toMillis()));
 			}
-			statement.execute();
+			try (ResultSet result = statement.executeQuery()) {
+				result.next();
+				int pid = result.getInt(1);
+				if (pid != setup.pid()) {
+					throw new SQLNonTransientConnectionException(POOLED.formatted(node.describe(), setup.pid(), pid),
+							"08004");
+				}
+			}
 		}
 	}
 
@@ -188,13 +219,6 @@ public class NodeConnector {
 		if (connection == null) {
 			throw new SQLNonTransientConnectionException("the URL of " + node.describe() + " is not a PgJDBC URL",
 					"08001");
-		}
-		try (Statement statement = connection.createStatement()) {
-			statement.execute(SET_SEARCH_PATH);
-		}
-		catch (SQLException | RuntimeException ex) {
-			connection.close();
-			throw ex;
 		}
 		return connection;
 	}

@@ -34,9 +34,11 @@ public final class ReplicationConnections {
 		PGProperty.SOCKET_TIMEOUT.set(properties, NodeConnector.wholeSeconds(
 				node.connectionProperties().statementTimeout().plus(NodeConnector.SOCKET_MARGIN)));
 		Connection connection = NodeConnector.connect(DRIVER, node, properties);
-		// The server's statement timeout, as every other session has, so that its clear 57014 comes before the socket's.
+		// slot-keeper's search_path and the server's statement timeout, as every other session has (its clear 57014
+		// comes before the socket's), in one round trip of the simple protocol.
 		try (Statement statement = connection.createStatement()) {
-			statement.execute("SET statement_timeout = " + node.connectionProperties().statementTimeout().toMillis());
+			statement.execute(NodeConnector.SET_SEARCH_PATH + "; SET statement_timeout = "
+					+ node.connectionProperties().statementTimeout().toMillis());
 		}
 		catch (SQLException | RuntimeException ex) {
 			connection.close();

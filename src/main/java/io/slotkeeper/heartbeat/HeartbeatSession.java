@@ -2,6 +2,7 @@ package io.slotkeeper.heartbeat;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
 import java.time.Duration;
 
 import org.slf4j.Logger;
@@ -128,6 +129,12 @@ final class HeartbeatSession {
 			rendezvous.refresh(connection());
 		}
 		boolean held = AdvisoryLocks.tryLock(connection(), this.ownerKey);
+		if (held && !AdvisoryLocks.holds(connection(), this.ownerKey)) {
+			throw new SQLNonTransientConnectionException("the owner lock of target '" + this.target.name() + "' was not"
+					+ " held by the next statement of the session that took it: a connection pooler in transaction or"
+					+ " statement mode (PgBouncer pool_mode=transaction) sits in front of the server; slot-keeper's owner"
+					+ " lock needs one server session: connect directly or through a session-mode pool", "08004");
+		}
 		if (held && !rendezvous.preferred()) {
 			rendezvous.refresh(connection());
 			if (!rendezvous.preferred() && !overdue()) {

@@ -11,7 +11,8 @@ class SqlIdentifiersTests {
 
 	@Test
 	void quotesTableAndSchemaQualifiedTable() {
-		assertThat(SqlIdentifiers.quoteQualified("beats")).isEqualTo("\"beats\"");
+		assertThat(SqlIdentifiers.quoteQualified("beats")).as("in public: sessions search only pg_catalog")
+			.isEqualTo("\"public\".\"beats\"");
 		assertThat(SqlIdentifiers.quoteQualified("public.slotkeeper_heartbeat"))
 			.isEqualTo("\"public\".\"slotkeeper_heartbeat\"");
 	}

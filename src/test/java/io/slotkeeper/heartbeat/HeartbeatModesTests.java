@@ -86,13 +86,14 @@ class HeartbeatModesTests {
 		assertThat(this.server.queryForString(database, "SELECT to_regclass('public.slotkeeper_heartbeat')")).isNull();
 	}
 
+	// Sessions search only pg_catalog: the operator's statement names its table with the schema.
 	@Test
 	void queryModeRunsTheOperatorsStatement() {
 		String database = this.server.createDatabase();
 		this.server.execute(database, "CREATE TABLE beats (n int NOT NULL)", "INSERT INTO beats VALUES (0)");
 		try (HeartbeatEngine engine = HeartbeatEngine.started(target("orders", this.server, database,
 				"heartbeat.interval", "50ms", "heartbeat.mode", "query", "heartbeat.query",
-				"UPDATE beats SET n = n + 1"))) {
+				"UPDATE public.beats SET n = n + 1"))) {
 			await().atMost(Duration.ofSeconds(10)).until(() -> engine.status("orders").emissions() >= 3);
 			assertThat(Integer.parseInt(this.server.queryForString(database, "SELECT n FROM beats")))
 				.isGreaterThanOrEqualTo(3);

@@ -55,6 +55,8 @@ final class TargetPoll implements RepeatingTasks.Task {
 
 	private final boolean heals;
 
+	private final boolean connectorsConfigured;
+
 	private volatile SlotSnapshot snapshot;
 
 	private volatile Lane lane = Lane.CONNECT;
@@ -65,6 +67,7 @@ final class TargetPoll implements RepeatingTasks.Task {
 		this.followUps = followUps;
 		this.heals = target.properties().slots().stream()
 			.anyMatch((slot) -> slot.onLost() == OnLost.RECREATE || slot.onMissing() == OnMissing.RECREATE);
+		this.connectorsConfigured = target.properties().slots().stream().anyMatch((slot) -> slot.connector() != null);
 		this.healer = healer;
 		this.insights = watch.insights();
 		this.connectors = watch.connectors();
@@ -118,7 +121,9 @@ final class TargetPoll implements RepeatingTasks.Task {
 			if (this.heals) {
 				followUps.heal(this.target.name(), () -> healFrom(poll));
 			}
-			followUps.checkConnectors(this.target.name(), () -> this.connectors.refresh(this.target));
+			if (this.connectorsConfigured) {
+				followUps.checkConnectors(this.target.name(), () -> this.connectors.refresh(this.target));
+			}
 			if (!this.target.properties().replicas().isEmpty()) {
 				this.failover.update(this.target, poll.slots(), this.registry);
 				if (this.healer.dropOrphans(this.target, this.failover.orphans(this.target.name()))) {
