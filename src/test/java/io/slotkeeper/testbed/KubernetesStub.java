@@ -56,6 +56,8 @@ public final class KubernetesStub implements AutoCloseable {
 
 	private volatile java.util.concurrent.CountDownLatch hold = new java.util.concurrent.CountDownLatch(0);
 
+	private volatile java.time.Duration holdAtMost = java.time.Duration.ofSeconds(30);
+
 	private volatile boolean unreachable;
 
 	/**
@@ -120,7 +122,19 @@ public final class KubernetesStub implements AutoCloseable {
 	 * @param on whether reviews wait
 	 */
 	public void hold(boolean on) {
+		holdFor(java.time.Duration.ofSeconds(30), on);
+	}
+
+	/**
+	 * Keeps every token review waiting while on, each at most for a while, as a slow API server that still answers:
+	 * shorter than slot-keeper's timeout, each review it holds is one slot-keeper still waits for.
+	 * @param atMost how long one review waits
+	 * @param on whether reviews wait
+	 */
+	public void holdFor(java.time.Duration atMost, boolean on) {
+		this.holdAtMost = atMost;
 		if (on) {
+			this.maxHeld.set(this.held.get());
 			this.hold = new java.util.concurrent.CountDownLatch(1);
 		}
 		else {
@@ -137,7 +151,7 @@ public final class KubernetesStub implements AutoCloseable {
 	}
 
 	/**
-	 * The most token reviews that waited at once.
+	 * The most token reviews that waited at once since reviews were last held.
 	 * @return the count
 	 */
 	public int maxHeld() {
@@ -227,7 +241,7 @@ public final class KubernetesStub implements AutoCloseable {
 	private void awaitRelease() {
 		this.maxHeld.accumulateAndGet(this.held.incrementAndGet(), Math::max);
 		try {
-			this.hold.await(30, java.util.concurrent.TimeUnit.SECONDS);
+			this.hold.await(this.holdAtMost.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();

@@ -190,7 +190,8 @@ class ClusterSignInTests {
 	@Test
 	void aFloodOfMadeUpTokensIsRefusedAtOnceWhileStaticTokensKeepAnswering() throws Exception {
 		int reviewsBefore = kubernetes().tokenReviews();
-		kubernetes().hold(true);
+		// Each review waits 1 s, within slot-keeper's 2 s timeout: every one waiting there is one it waits for.
+		kubernetes().holdFor(Duration.ofMillis(1000), true);
 		java.util.concurrent.ExecutorService callers = java.util.concurrent.Executors.newFixedThreadPool(200);
 		try {
 			List<java.util.concurrent.Future<Integer>> flood = new ArrayList<>();
@@ -205,14 +206,16 @@ class ClusterSignInTests {
 				assertThat(status(STATIC_VIEWER)).isEqualTo(200);
 				staticNanos.add(System.nanoTime() - start);
 			}
-			assertThat(flood.stream().map(ClusterSignInTests::get)).hasSize(200).containsOnly(503);
+			List<Integer> answers = flood.stream().map(ClusterSignInTests::get).toList();
 			int reviewed = kubernetes().tokenReviews() - reviewsBefore;
-			assertThat(kubernetes().maxHeld()).as("reviews at the API server at once").isEqualTo(8);
+			assertThat(answers).as("refused at once (503), or reviewed: unknown (401) or too slow (503)").hasSize(200)
+				.containsOnly(503, 401);
+			assertThat(kubernetes().maxHeld()).as("reviews at the API server at once").isBetween(1, 8);
 			assertThat(reviewed).as("made-up tokens refused without a review").isLessThan(100);
-			System.out.printf("%nStatic token during a flood of 200 made-up cluster tokens (API server holding every"
-					+ " review until its 2 s timeout; %d reviews sent, at most %d at once, the rest 503 at once):"
-					+ " p50 %d us, max %d us over 20 calls%n%n", reviewed, kubernetes().maxHeld(),
-					micros(staticNanos, 50), micros(staticNanos, 100));
+			System.out.printf("%nStatic token during a flood of 200 made-up cluster tokens (each review held 1 s at the"
+					+ " API server; %d reviews sent, at most %d at once, the other %d refused at once): p50 %d us, max %d us"
+					+ " over 20 calls%n%n", reviewed, kubernetes().maxHeld(), 200 - reviewed, micros(staticNanos, 50),
+					micros(staticNanos, 100));
 		}
 		finally {
 			kubernetes().hold(false);
