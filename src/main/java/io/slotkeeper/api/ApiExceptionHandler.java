@@ -40,7 +40,6 @@ public class ApiExceptionHandler extends ResponseEntityExceptionHandler {
 		String where = "";
 		Throwable cause = ex.getCause();
 		if (cause instanceof JacksonException json) {
-			String field = json.getPathReference();
 			TokenStreamLocation location = json.getLocation();
 			if (json.getPath() != null && !json.getPath().isEmpty()) {
 				where = " at field '" + json.getPath().stream()
@@ -50,9 +49,6 @@ public class ApiExceptionHandler extends ResponseEntityExceptionHandler {
 			}
 			else if (location != null && location.getLineNr() > 0) {
 				where = " at line " + location.getLineNr() + ", column " + location.getColumnNr();
-			}
-			else if (field != null) {
-				where = " at " + field;
 			}
 		}
 		ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST,

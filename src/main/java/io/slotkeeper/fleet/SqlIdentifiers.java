@@ -38,18 +38,11 @@ public final class SqlIdentifiers {
 	 * @throws IllegalArgumentException when a part is not a plain lower-case identifier
 	 */
 	public static String quoteQualified(String qualifiedName) {
-		String[] parts = qualifiedName.split("\\.", -1);
-		if (parts.length > 2) {
+		if (qualifiedName.split("\\.", -1).length > 2) {
 			throw new IllegalArgumentException("not a table name: '" + qualifiedName + "'");
 		}
-		StringBuilder quoted = new StringBuilder();
-		for (String part : (parts.length == 1) ? split(qualifiedName) : parts) {
-			if (!PART.matcher(part).matches()) {
-				throw new IllegalArgumentException("not a plain lower-case identifier: '" + part + "'");
-			}
-			quoted.append(quoted.isEmpty() ? "" : ".").append('"').append(part).append('"');
-		}
-		return quoted.toString();
+		String[] name = split(qualifiedName);
+		return quote(name[0]) + "." + quote(name[1]);
 	}
 
 	/**
