@@ -45,16 +45,24 @@ public final class AdvisoryLocks {
 
 	/**
 	 * Whether this session, in a statement of its own, still holds a lock it took: behind a pooler in transaction
-	 * mode the next statement runs in another server session, which does not.
+	 * mode the next statement runs in another server session, which does not. Taking the lock again succeeds only in
+	 * the session that holds it, and the release that follows leaves it held once, as before; neither touches the
+	 * server's shared lock table, unlike a look at {@code pg_locks}.
 	 * @param connection the session that took it
 	 * @param key the key
 	 * @return whether the lock is this server session's
 	 * @throws SQLException when the server refuses
 	 */
 	public static boolean holds(Connection connection, long key) throws SQLException {
-		return call(connection, "SELECT EXISTS (SELECT 1 FROM pg_catalog.pg_locks WHERE locktype = 'advisory'"
-				+ " AND granted AND pid = pg_catalog.pg_backend_pid() AND objsubid = 1"
-				+ " AND ((classid::pg_catalog.int8 << 32) | objid::pg_catalog.int8) = ?)", key);
+		try (PreparedStatement statement = connection.prepareStatement("SELECT CASE WHEN"
+				+ " pg_catalog.pg_try_advisory_lock(?) THEN pg_catalog.pg_advisory_unlock(?) ELSE false END")) {
+			statement.setLong(1, key);
+			statement.setLong(2, key);
+			try (ResultSet result = statement.executeQuery()) {
+				result.next();
+				return result.getBoolean(1);
+			}
+		}
 	}
 
 	/**

@@ -35,7 +35,9 @@ public final class Fleet implements AutoCloseable {
 	public Fleet(List<TargetProperties> targets, NodeConnector connector, Instance instance) {
 		this.instance = instance;
 		OwnershipPlan plan = new OwnershipPlan(targets.stream().map(TargetProperties::name).toList());
-		targets.forEach((target) -> this.byName.put(target.name(), new Target(target, connector, instance, plan)));
+		Presences presences = new Presences();
+		targets.forEach((target) -> this.byName.put(target.name(),
+				new Target(target, connector, instance, plan, presences)));
 	}
 
 	/**

@@ -16,10 +16,6 @@ import java.util.TreeSet;
  */
 public final class Rendezvous {
 
-	private static final String LIVE = "SELECT objid::int8 FROM pg_catalog.pg_locks WHERE locktype = 'advisory' AND objsubid = 2"
-			+ " AND classid = ?::int8::oid AND granted"
-			+ " AND database = (SELECT oid FROM pg_catalog.pg_database WHERE datname = pg_catalog.current_database())";
-
 	private final String target;
 
 	// The first half of the two-key advisory lock that says "this instance is up for this target"; the second is the
@@ -32,13 +28,25 @@ public final class Rendezvous {
 
 	private final OwnershipPlan plan;
 
+	private final Presences presences;
+
+	private final Node node;
+
+	private final Duration interval;
+
 	private volatile Set<Integer> live = Set.of();
+
+	// The database the heartbeat's session is in, where its presence is held; learnt when it announces itself.
+	private String database;
 
 	private long refreshedAt;
 
-	Rendezvous(String target, Instance self, Duration interval, OwnershipPlan plan) {
+	Rendezvous(String target, Instance self, Duration interval, OwnershipPlan plan, Presences presences, Node node) {
 		this.target = target;
 		this.plan = plan;
+		this.presences = presences;
+		this.node = node;
+		this.interval = interval;
 		this.presence = (int) (Instance.digest("slot-keeper:presence:" + target) >>> 33);
 		this.self = self;
 		Duration twoIntervals = interval.multipliedBy(2);
@@ -55,11 +63,13 @@ public final class Rendezvous {
 	 */
 	public boolean announce(Connection connection) throws SQLException {
 		this.refreshedAt = 0;
-		try (PreparedStatement statement = connection.prepareStatement("SELECT pg_catalog.pg_try_advisory_lock(?, ?)")) {
+		try (PreparedStatement statement = connection
+			.prepareStatement("SELECT pg_catalog.pg_try_advisory_lock(?, ?), pg_catalog.current_database()")) {
 			statement.setInt(1, this.presence);
 			statement.setInt(2, this.self.key());
 			try (ResultSet result = statement.executeQuery()) {
 				result.next();
+				this.database = result.getString(2);
 				return result.getBoolean(1);
 			}
 		}
@@ -82,21 +92,17 @@ public final class Rendezvous {
 	}
 
 	/**
-	 * Reads which instances are up for the target.
-	 * @param connection a session in the target's database
+	 * Reads which instances are up for the target, from a reading of the server's presences that serves all its
+	 * targets for a moment ({@link Presences}).
+	 * @param connection the heartbeat's session, after {@link #announce(Connection)}
 	 * @return the instances' keys, this one's included
 	 * @throws SQLException when the server refuses
 	 */
 	public Set<Integer> refresh(Connection connection) throws SQLException {
 		Set<Integer> keys = new TreeSet<>();
 		keys.add(this.self.key());
-		try (PreparedStatement statement = connection.prepareStatement(LIVE)) {
-			statement.setLong(1, this.presence);
-			try (ResultSet result = statement.executeQuery()) {
-				while (result.next()) {
-					keys.add((int) result.getLong(1));
-				}
-			}
+		if (this.database != null) {
+			keys.addAll(this.presences.live(this.node, connection, this.database, this.presence, this.interval));
 		}
 		this.live = Set.copyOf(keys);
 		this.refreshedAt = System.nanoTime();

@@ -39,12 +39,13 @@ public final class Target implements AutoCloseable {
 
 	private volatile ServerChange lastFailover;
 
-	Target(TargetProperties properties, NodeConnector connector, Instance instance, OwnershipPlan plan) {
+	Target(TargetProperties properties, NodeConnector connector, Instance instance, OwnershipPlan plan,
+			Presences presences) {
 		this.properties = properties;
-		this.ownership = new Ownership(
-				new Rendezvous(properties.name(), instance, properties.heartbeat().interval(), plan));
 		this.primary = new Node(properties.name(), TargetProperties.PRIMARY, properties.url(), properties.username(),
 				properties.password(), properties.connection(), connector, this::changed);
+		this.ownership = new Ownership(new Rendezvous(properties.name(), instance, properties.heartbeat().interval(),
+				plan, presences, this.primary));
 		properties.replicas()
 			.forEach((replica) -> this.replicas.put(replica.name(), new Node(properties.name(), replica.name(),
 					replica.url(), replica.username(), replica.password(), properties.connection(), connector,

@@ -51,11 +51,30 @@ final class BenchReport {
 				+ (Runtime.getRuntime().maxMemory() >> 20) + " MiB. Figures vary between runs on a shared machine:"
 				+ " each says how it was repeated; ratios measured in the same run are the claims.\n";
 		try {
-			Files.writeString(RESULTS.resolve("RESULTS.md"), header + "\n" + String.join("\n", this.sections));
+			Files.writeString(RESULTS.resolve("RESULTS.md"), header + "\n" + String.join("\n", merged()));
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
+	}
+
+	// A run of some sections only (-Dtest=SlotKeeperBench#method) keeps the other sections of the file as they were,
+	// in the order of their numbers.
+	private List<String> merged() throws IOException {
+		Path file = RESULTS.resolve("RESULTS.md");
+		java.util.TreeMap<Integer, String> byNumber = new java.util.TreeMap<>();
+		if (Files.exists(file)) {
+			String[] earlier = Files.readString(file).split("(?m)^(?=## \\d+\\. )");
+			for (int i = 1; i < earlier.length; i++) {
+				byNumber.put(number(earlier[i]), earlier[i].stripTrailing() + "\n");
+			}
+		}
+		this.sections.forEach((section) -> byNumber.put(number(section), section));
+		return new ArrayList<>(byNumber.values());
+	}
+
+	private static int number(String section) {
+		return Integer.parseInt(section.substring(3, section.indexOf('.')));
 	}
 
 	static String table(List<String> header, List<List<Object>> rows) {

@@ -1,5 +1,9 @@
 package io.slotkeeper.bench;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,12 +37,27 @@ class SlotKeeperBench {
 
 	private static PostgresServer server;
 
+	private static Path serverLog;
+
 	private static final List<String> databases = new ArrayList<>();
 
 	@BeforeAll
 	static void startServer() {
-		server = PostgresTestBed.dedicated(Map.of("max_connections", "2600", "max_replication_slots", "256",
-				"max_slot_wal_keep_size", "-1"));
+		try {
+			serverLog = Files.createTempDirectory("bench-pg-log");
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		// The server's log in files of its own, so that the fleet run can count what the server did to sessions.
+		Map<String, String> settings = new java.util.HashMap<>(Map.of("max_connections", "2600",
+				"max_replication_slots", "256", "max_slot_wal_keep_size", "-1", "logging_collector", "on",
+				"log_directory", serverLog.toString()));
+		if (Boolean.getBoolean("bench.fleet-run-diagnose")) {
+			settings.put("shared_preload_libraries", "pg_stat_statements");
+			settings.put("pg_stat_statements.track", "all");
+		}
+		server = PostgresTestBed.dedicated(settings);
 		for (int i = 0; i < 100; i++) {
 			databases.add(server.createDatabase());
 		}
@@ -85,6 +104,15 @@ class SlotKeeperBench {
 	@Order(6)
 	void startUpAndFootprint() throws Exception {
 		StartUpBench.run(report, server, databases.subList(0, 10));
+	}
+
+	@Test
+	@Order(7)
+	void fleetRunByTheApplication() throws Exception {
+		if (Boolean.getBoolean("bench.fleet-run-diagnose")) {
+			server.execute("postgres", "CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
+		}
+		FleetRunBench.run(report, server, serverLog, databases);
 	}
 
 }

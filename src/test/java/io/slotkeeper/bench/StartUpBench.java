@@ -156,7 +156,7 @@ final class StartUpBench {
 
 	// The application's classes in a jar (class-data sharing takes jars, not directories), then the runtime
 	// dependencies that the bench profile lists.
-	private static String classPath(Path work) throws IOException {
+	static String classPath(Path work) throws IOException {
 		Path listing = Path.of("target/runtime-classpath.txt");
 		if (!Files.exists(listing)) {
 			throw new IllegalStateException("target/runtime-classpath.txt is missing: run ./mvnw -Pbench test");
@@ -177,12 +177,12 @@ final class StartUpBench {
 		return jar + java.io.File.pathSeparator + Files.readString(listing).trim();
 	}
 
-	private static long cpuTicks(long pid) throws IOException {
+	static long cpuTicks(long pid) throws IOException {
 		String[] fields = Files.readString(Path.of("/proc/" + pid + "/stat")).replaceFirst(".*\\) ", "").split(" ");
 		return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
 	}
 
-	private static String java() {
+	static String java() {
 		return Path.of(System.getProperty("java.home"), "bin", "java").toString();
 	}
 
@@ -197,7 +197,7 @@ final class StartUpBench {
 	/**
 	 * The JVM options of the Dockerfile: the training run's and the ENTRYPOINT's, with the archive's path replaced.
 	 */
-	private record Dockerfile(List<String> training, List<String> entrypoint) {
+	record Dockerfile(List<String> training, List<String> entrypoint) {
 
 		// JAVA_TOOL_OPTIONS come first, then the ENTRYPOINT's options, as the JVM reads them.
 		static Dockerfile read() throws IOException {

@@ -96,7 +96,8 @@ public final class SlotRepository {
 	 * @throws SQLException when the server refuses
 	 */
 	public static Poll poll(Connection connection) throws SQLException {
-		return new Poll(list(connection), currentDatabase(connection), walsenderCommands(connection));
+		List<ReplicationSlot> slots = list(connection);
+		return new Poll(slots, currentDatabase(connection), walsenderCommands(connection, slots));
 	}
 
 	/**
@@ -109,14 +110,26 @@ public final class SlotRepository {
 	}
 
 	// For a logical consumer the command is its START_REPLICATION with the options it asked for. Other roles'
-	// sessions show only to a superuser or a member of pg_read_all_stats.
-	private static Map<Integer, String> walsenderCommands(Connection connection) throws SQLException {
+	// sessions show only to a superuser or a member of pg_read_all_stats. Only the consumers of slots matter, and
+	// pg_stat_activity copies every backend's status: a server without one is not asked.
+	private static Map<Integer, String> walsenderCommands(Connection connection, List<ReplicationSlot> slots)
+			throws SQLException {
+		Integer[] consumers = slots.stream()
+			.map(ReplicationSlot::activePid)
+			.filter(java.util.Objects::nonNull)
+			.distinct()
+			.toArray(Integer[]::new);
 		Map<Integer, String> commands = new HashMap<>();
-		try (PreparedStatement statement = connection
-			.prepareStatement("SELECT pid, query FROM pg_catalog.pg_stat_activity WHERE backend_type = 'walsender'");
-				ResultSet row = statement.executeQuery()) {
-			while (row.next()) {
-				commands.put(row.getInt(1), row.getString(2));
+		if (consumers.length == 0) {
+			return commands;
+		}
+		try (PreparedStatement statement = connection.prepareStatement("SELECT pid, query FROM"
+				+ " pg_catalog.pg_stat_activity WHERE backend_type = 'walsender' AND pid = ANY (?)")) {
+			statement.setArray(1, connection.createArrayOf("int4", consumers));
+			try (ResultSet row = statement.executeQuery()) {
+				while (row.next()) {
+					commands.put(row.getInt(1), row.getString(2));
+				}
 			}
 		}
 		return commands;
