@@ -54,10 +54,10 @@ class FrozenOwnerProcessTests {
 				assertThat(heartbeats.emissions()).as("the other instance stands by").isZero();
 				signal(owner, "STOP");
 				long frozen = System.nanoTime();
-				// idle_session_timeout = 300 ms interval + 1 s statement timeout + 1 s; then one interval.
-				await().atMost(Duration.ofMillis(2300 + 300 + 2000)).until(() -> heartbeats.emissions() >= 1);
+				// idle_session_timeout = 2 x 300 ms interval + 1 s statement timeout + 1 s; then one interval.
+				await().atMost(Duration.ofMillis(2600 + 300 + 2000)).until(() -> heartbeats.emissions() >= 1);
 				System.out.printf("takeover: the other application heartbeat %d ms after the owner process was frozen"
-						+ " with SIGSTOP (idle_session_timeout 2300 ms, interval 300 ms)%n",
+						+ " with SIGSTOP (idle_session_timeout 2600 ms, interval 300 ms)%n",
 						(System.nanoTime() - frozen) / 1_000_000);
 				assertThat(heartbeats.owner()).isTrue();
 			}

@@ -118,6 +118,9 @@ final class FleetRunBench {
 			command.addAll(StartUpBench.Dockerfile.read().runOptions(work.resolve("none.jsa")).stream()
 				.filter((option) -> !option.startsWith("-XX:SharedArchiveFile="))
 				.toList());
+			if (Boolean.getBoolean("bench.fleet-run-diagnose")) {
+				command.add("-Xlog:gc:file=" + work.resolve("gc.log"));
+			}
 			command.addAll(List.of("-Xmx384m", "-cp", classPath, SlotKeeperApplication.class.getName(),
 					"--server.port=" + port, "--spring.config.additional-location=file:" + config));
 			Path log = work.resolve("application.log");
@@ -169,9 +172,13 @@ final class FleetRunBench {
 						serverCpu * 1000 / beats, BenchSupport.sessions(server), BenchSupport.threadsOf(process.pid()),
 						BenchReport.rssKib(process.pid()) >> 10);
 				if (Boolean.getBoolean("bench.fleet-run-diagnose")) {
-					System.out.println(server.queryForString("postgres", "SELECT string_agg(round(total_exec_time)"
-							+ " || ' ms ' || calls || ' calls ' || left(regexp_replace(query, '\\s+', ' ', 'g'), 90),"
-							+ " E'\\n') FROM (SELECT * FROM pg_stat_statements ORDER BY total_exec_time DESC LIMIT 15) x"));
+					System.out.println(server.queryForString("postgres", "SELECT string_agg(round(t) || ' ms ' || c"
+							+ " || ' calls ' || left(regexp_replace(q, '\\s+', ' ', 'g'), 90), E'\\n') FROM (SELECT"
+							+ " sum(total_exec_time) t, sum(calls) c, query q FROM pg_stat_statements GROUP BY query"
+							+ " ORDER BY 1 DESC LIMIT 20) x"));
+					System.out.println(server.queryForString("postgres", "SELECT 'sessions ' || sum(sessions) || ',"
+							+ " killed/fatal ' || sum(sessions_fatal) || ', commits ' || sum(xact_commit) || ', session"
+							+ " time ' || round(sum(active_time)) || ' ms active' FROM pg_stat_database"));
 				}
 				System.out.println(scenario + " -> " + figures + " (application log " + log + ", server CPU during"
 						+ " start-up " + (serverCpu1 - serverCpu0) / 100.0 + " s)");

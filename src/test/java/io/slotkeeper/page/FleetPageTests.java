@@ -42,8 +42,8 @@ import static org.awaitility.Awaitility.await;
  * <p>
  * What it needs: {@code -Dfleet.page.targets} targets (300 by default) with their 2 sessions each on this 2-core
  * machine. The page was measured at 1,000 ({@code -Dfleet.page.targets=1000}); the whole application at 1,000 targets
- * does not settle on 2 cores today (issue #27: most heartbeats DOWN after minutes, the idle-session spiral), so the
- * suite runs the size at which it does.
+ * takes about a minute to bring every heartbeat up on 2 cores, which {@code FleetConvergenceTests} and the benchmark
+ * measure, so the suite runs a size that comes up in seconds.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @DirtiesContext
