@@ -35,8 +35,6 @@ public final class Node implements AutoCloseable {
 
 	private volatile ServerIdentity identity;
 
-	private volatile long answeredAt;
-
 	Node(String target, String name, String url, String username, Secret password, ConnectionProperties connection,
 			NodeConnector connector, Consumer<ServerChange> changes) {
 		this.target = target;
@@ -130,19 +128,8 @@ public final class Node implements AutoCloseable {
 		return this.identity;
 	}
 
-	/**
-	 * Whether a session to the node was set up after a moment.
-	 * @param since a {@link System#nanoTime()} reading
-	 * @return whether one answered since
-	 */
-	boolean answeredSince(long since) {
-		long at = this.answeredAt;
-		return at != 0 && at - since > 0;
-	}
-
 	// Sessions of the heartbeat and of the pool may answer at once: the identity is swapped once per change.
 	synchronized void answered(ServerVersion version, ServerIdentity identity) {
-		this.answeredAt = System.nanoTime();
 		ServerIdentity before = this.identity;
 		this.version = version;
 		this.identity = identity;

@@ -30,8 +30,6 @@ final class NodePool implements AutoCloseable {
 
 	private volatile boolean reachable;
 
-	private volatile long failedAt = System.nanoTime();
-
 	NodePool(Node node, NodeConnector connector) {
 		this.node = node;
 		this.connector = connector;
@@ -41,11 +39,6 @@ final class NodePool implements AutoCloseable {
 	// a bounded number of workers serve every target: until the node answered since its last failure, one attempt of
 	// slot-keeper's own finds out at once (or within the connect timeout, for one that does not answer).
 	Connection connection() throws SQLException {
-		// A node whose other session (the heartbeat's) answered since the pool's last failure needs no probe: at start
-		// a thousand targets would each open a session only to close it.
-		if (!this.reachable && this.node.answeredSince(this.failedAt)) {
-			this.reachable = true;
-		}
 		if (!this.reachable) {
 			this.connector.open(this.node).close();
 			this.reachable = true;
@@ -54,7 +47,6 @@ final class NodePool implements AutoCloseable {
 			return pool().getConnection();
 		}
 		catch (SQLException ex) {
-			this.failedAt = System.nanoTime();
 			this.reachable = false;
 			throw ex;
 		}
