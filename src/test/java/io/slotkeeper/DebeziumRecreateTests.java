@@ -139,6 +139,57 @@ class DebeziumRecreateTests {
 		}
 	}
 
+	@Test
+	void aHealWhileKafkaConnectIsDownIsCompletedWhenItComesBackEvenByTheNextPodAndNoRowIsMissing(@TempDir Path offsets)
+			throws Exception {
+		try (Pipeline pipeline = new Pipeline(offsets, "align", "debezium-signal")) {
+			long lost = pipeline.loseAfter(pipeline.engine::workerDown);
+			pipeline.awaitHeal();
+			assertThat(pipeline.audit("slot.heal").get(0).toString()).contains("pending")
+				.contains("Kafka Connect could not be reached").contains("deferred");
+			pipeline.client.get().uri("/api/v1/targets/orders/slots/debezium/connector").exchange().expectBody()
+				.jsonPath("$.lastHandover.method").isEqualTo("pending");
+			assertThat(pipeline.server.queryForString(pipeline.database, "SELECT slot || ' ' || connector FROM"
+					+ " slotkeeper.handovers")).isEqualTo("debezium orders-debezium");
+			pipeline.restartApplication();
+			pipeline.engine.workerUp();
+			long up = System.nanoTime();
+			await().atMost(Duration.ofSeconds(60)).until(() -> !pipeline.audit("slot.handover").isEmpty());
+			long completed = System.nanoTime();
+			assertThat(pipeline.audit("slot.handover").get(0).toString()).contains("align, RUNNING")
+				.contains("signal ").contains("alignedTo");
+			pipeline.write(401, 500);
+			Set<Long> written = pipeline.written();
+			await().atMost(Duration.ofSeconds(90)).until(() -> pipeline.engine.deliveries().keySet().containsAll(written));
+			long lastMissing = LongStream.rangeClosed(201, 400).map((id) -> pipeline.engine.arrivedAt(id)).max()
+				.orElseThrow();
+			System.out.printf("debezium, Kafka Connect down through the heal and a restart of slot-keeper: 0 of %d rows"
+					+ " missing; handover completed %d ms after Connect came back; the last row written while the slot"
+					+ " was lost arrived %d ms after Connect came back (%d ms after the loss)%n", written.size(),
+					(completed - up) / 1_000_000, (lastMissing - up) / 1_000_000, (lastMissing - lost) / 1_000_000);
+			assertThat(pipeline.engine.state()).isEqualTo("RUNNING");
+			assertThat(pipeline.server.queryForString(pipeline.database, "SELECT count(*) FROM slotkeeper.handovers"))
+				.isEqualTo("0");
+		}
+	}
+
+	@Test
+	void aRestartAloneWhenKafkaConnectComesBackLeavesTheTaskFailedAndTheRowsMissing(@TempDir Path offsets)
+			throws Exception {
+		try (Pipeline pipeline = new Pipeline(offsets, "leave", "none")) {
+			pipeline.loseAfter(pipeline.engine::workerDown);
+			pipeline.awaitHeal();
+			pipeline.engine.workerUp();
+			await().atMost(Duration.ofSeconds(60)).until(() -> !pipeline.audit("slot.handover").isEmpty());
+			await().atMost(Duration.ofSeconds(30)).until(() -> "FAILED".equals(pipeline.engine.state()));
+			pipeline.write(401, 500);
+			System.out.printf("debezium, Kafka Connect down through the heal, restart only when it came back: the task"
+					+ " failed; %d of %d rows missing%n", pipeline.missing().size(), pipeline.written().size());
+			assertThat(pipeline.missing()).containsAll(ids(201, 500));
+			assertThat(pipeline.audit("slot.handover").get(0).toString()).contains("restart, not running");
+		}
+	}
+
 	private static Set<Long> ids(long from, long to) {
 		return LongStream.rangeClosed(from, to).boxed().collect(Collectors.toSet());
 	}
@@ -154,9 +205,11 @@ class DebeziumRecreateTests {
 
 		final EngineConnect engine;
 
-		final ConfigurableApplicationContext app;
+		private final List<String> args;
 
-		final RestTestClient client;
+		ConfigurableApplicationContext app;
+
+		RestTestClient client;
 
 		Pipeline(Path offsets, String offsetsMode, String resnapshot) {
 			this(offsets, offsetsMode, resnapshot, "recreate");
@@ -169,7 +222,7 @@ class DebeziumRecreateTests {
 							+ " data varchar(2048))");
 			this.engine = new EngineConnect(this.server, this.database, "debezium", offsets);
 			await().atMost(Duration.ofSeconds(60)).until(() -> "RUNNING".equals(this.engine.state()));
-			List<String> args = new ArrayList<>(List.of("--server.port=0", "--slotkeeper.targets[0].name=orders",
+			this.args = new ArrayList<>(List.of("--server.port=0", "--slotkeeper.targets[0].name=orders",
 					"--slotkeeper.targets[0].url=" + this.server.jdbcUrl(this.database),
 					"--slotkeeper.targets[0].username=" + this.server.user(),
 					"--slotkeeper.targets[0].heartbeat.interval=200ms",
@@ -185,26 +238,49 @@ class DebeziumRecreateTests {
 					"--slotkeeper.api.tokens[0].sha256=" + TokenHashes.sha256Hex(TOKEN),
 					"--slotkeeper.api.tokens[1].name=ci", "--slotkeeper.api.tokens[1].role=operator",
 					"--slotkeeper.api.tokens[1].sha256=" + TokenHashes.sha256Hex(OPERATOR)));
-			this.app = new SpringApplicationBuilder(SlotKeeperApplication.class).run(args.toArray(String[]::new));
+			startApplication();
+		}
+
+		private void startApplication() {
+			this.app = new SpringApplicationBuilder(SlotKeeperApplication.class).run(this.args.toArray(String[]::new));
 			this.client = RestTestClient.bindToServer()
 				.baseUrl("http://localhost:" + this.app.getEnvironment().getProperty("local.server.port"))
 				.defaultHeader("Authorization", "Bearer " + TOKEN)
 				.build();
 		}
 
+		// A new pod: nothing of the last one's memory, only what it kept in the target's database.
+		void restartApplication() {
+			this.app.close();
+			startApplication();
+		}
+
+		List<Map<?, ?>> audit(String action) {
+			List<?> entries = this.client.get().uri("/api/v1/audit").exchange().expectBody(List.class).returnResult()
+				.getResponseBody();
+			return entries.stream().<Map<?, ?>>map((entry) -> (Map<?, ?>) entry)
+				.filter((entry) -> action.equals(entry.get("action"))).toList();
+		}
+
 		// Rows 1–200 captured, the task gone, rows 201–400 written, the slot lost: healing takes it from there.
 		long healAfterALoss() {
 			long lost = loseAfterACrash();
-			await().atMost(Duration.ofSeconds(60)).until(() -> !this.client.get().uri("/api/v1/audit").exchange()
-				.expectBody(List.class).returnResult().getResponseBody().stream()
-				.filter((entry) -> "slot.heal".equals(((Map<?, ?>) entry).get("action"))).toList().isEmpty());
+			awaitHeal();
 			return lost;
 		}
 
+		void awaitHeal() {
+			await().atMost(Duration.ofSeconds(60)).until(() -> !audit("slot.heal").isEmpty());
+		}
+
 		long loseAfterACrash() {
+			return loseAfter(this.engine::crash);
+		}
+
+		long loseAfter(Runnable outage) {
 			write(1, 200);
 			await().atMost(Duration.ofSeconds(30)).until(() -> this.engine.deliveries().keySet().containsAll(ids(1, 200)));
-			this.engine.crash();
+			outage.run();
 			write(201, 400);
 			SlotRecipes.lose(this.server, this.database, "debezium");
 			return System.nanoTime();

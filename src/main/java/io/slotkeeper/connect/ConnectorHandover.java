@@ -7,8 +7,9 @@ import java.util.Map;
  * What became of a slot's connector after the slot was recreated.
  *
  * @param connector the connector's name
- * @param method {@code align} (offsets set to the new slot's position), {@code reset} (offsets deleted) or
- * {@code restart} (offsets left alone: the connector and its failed tasks restarted)
+ * @param method {@code align} (offsets set to the new slot's position), {@code reset} (offsets deleted),
+ * {@code restart} (offsets left alone: the connector and its failed tasks restarted) or {@code pending} (Kafka Connect
+ * could not be reached: nothing changed yet, the handover is completed once it answers)
  * @param running whether the connector and all its tasks were RUNNING within {@code running-timeout}
  * @param offsetsBefore its stored offsets before, as Kafka Connect listed them; {@code null} when not read
  * @param offsetsAfter its stored offsets after the change; {@code null} when not read
@@ -17,6 +18,19 @@ import java.util.Map;
  */
 public record ConnectorHandover(String connector, String method, boolean running, List<Map<String, Object>> offsetsBefore,
 		List<Map<String, Object>> offsetsAfter, ConnectorStatus state, String warning) {
+
+	/**
+	 * The method of a handover that waits for Kafka Connect to answer.
+	 */
+	public static final String PENDING = "pending";
+
+	/**
+	 * Whether it waits for Kafka Connect to answer.
+	 * @return whether its method is {@link #PENDING}
+	 */
+	public boolean pending() {
+		return PENDING.equals(this.method);
+	}
 
 	/**
 	 * The handover in one line, for the audit and the logs.

@@ -19,7 +19,9 @@ import io.slotkeeper.config.ConnectorProperties;
  * the new slot's confirmed position (or delete them), resume it and wait until it and its tasks run. Align was chosen
  * as the default because it puts Debezium exactly where the new slot starts whatever its {@code snapshot.mode}, where a
  * reset makes {@code initial} connectors snapshot everything again. Kafka Connect without the offsets API (before
- * 3.6), or unreachable, gets today's restart, and the answer says the connector will likely fail and what to do.
+ * 3.6) gets a restart, and the answer says the connector will likely fail and what to do. A Kafka Connect that
+ * cannot be reached makes the handover {@link ConnectorHandover#PENDING}: the caller keeps it and completes it later
+ * with {@link #plan}, {@link Handover#stop()} and {@link #complete}, which align to the position it kept.
  */
 public final class ConnectorHandovers {
 
@@ -85,8 +87,14 @@ public final class ConnectorHandovers {
 
 	private ConnectorHandover handOver(Handover handover, Long newPosition) {
 		ConnectorProperties connector = handover.connector();
+		if (handover.unreachable() != null) {
+			return pending(connector, handover.unreachable());
+		}
 		if (!handover.stopped()) {
 			ConnectorOutcome restart = this.connectors.restart(connector);
+			if (!restart.restarted() && restart.status() == null) {
+				return pending(connector, restart.detail());
+			}
 			String warning = (connector.offsets() == ConnectorOffsets.LEAVE) ? null : handover.warning();
 			if (!restart.restarted()) {
 				warning = ((warning != null) ? warning + "; " : "") + "restart failed: " + restart.detail();
@@ -99,17 +107,30 @@ public final class ConnectorHandovers {
 		awaitState(connector, "STOPPED");
 		ConnectorLifecycle.Answer change = (connector.offsets() == ConnectorOffsets.ALIGN)
 				? align(handover, newPosition) : this.lifecycle.resetOffsets(connector);
+		if (change != null && change.unreachable()) {
+			return pending(connector, change.error());
+		}
 		if (change != null && !change.ok()) {
 			warning = "offsets not changed: " + change.error() + "; the connector may fail to stream";
 		}
 		List<Map<String, Object>> after = this.lifecycle.storedOffsets(connector);
 		ConnectorLifecycle.Answer resume = this.lifecycle.resume(connector);
+		if (resume.unreachable()) {
+			return pending(connector, resume.error());
+		}
 		if (!resume.ok()) {
 			warning = ((warning != null) ? warning + "; " : "") + "resume failed: " + resume.error();
 		}
 		ConnectorStatus state = awaitRunning(connector);
 		return new ConnectorHandover(connector.name(), connector.offsets().name().toLowerCase(), state.running(),
 				handover.offsetsBefore(), after, state, warning);
+	}
+
+	// Connect down is the usual order of things (the consumer's outage is why the slot was lost): a restart or a
+	// stale offset now would leave the task FAILED for good, so the handover waits for Connect to answer.
+	private ConnectorHandover pending(ConnectorProperties connector, String unreachable) {
+		return new ConnectorHandover(connector.name(), ConnectorHandover.PENDING, false, null, null, null,
+				unreachable + ": the handover is kept and completed once Kafka Connect answers");
 	}
 
 	private ConnectorLifecycle.Answer align(Handover handover, Long lsn) {

@@ -17,6 +17,8 @@ import io.slotkeeper.config.ConnectorProperties;
  */
 public final class ConnectorLifecycle {
 
+	private static final String UNREACHABLE = "Kafka Connect could not be reached: ";
+
 	private final ConnectorClient connectors;
 
 	/**
@@ -88,8 +90,7 @@ public final class ConnectorLifecycle {
 					+ ": " + ConnectorClient.firstLine(ex.getResponseBodyAsString()));
 		}
 		catch (RestClientException ex) {
-			return new Answer(null, null, "Kafka Connect could not be reached: "
-					+ ConnectorClient.firstLine(ex.getMessage()));
+			return new Answer(null, null, UNREACHABLE + ConnectorClient.firstLine(ex.getMessage()));
 		}
 	}
 
@@ -115,6 +116,14 @@ public final class ConnectorLifecycle {
 		 */
 		public Map<String, Object> object() {
 			return asMap(this.body);
+		}
+
+		/**
+		 * Whether the call never reached Kafka Connect (refused, timed out, no such host).
+		 * @return whether it failed without an answer
+		 */
+		public boolean unreachable() {
+			return this.status == null && this.error != null && this.error.startsWith(UNREACHABLE);
 		}
 
 		// Connect before 3.6 has no such resource: its REST server answers 404 (no route) or 405 (wrong method).

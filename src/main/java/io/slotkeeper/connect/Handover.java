@@ -26,6 +26,8 @@ public final class Handover {
 
 	private volatile String warning;
 
+	private volatile String unreachable;
+
 	Handover(ConnectorProperties connector, ConnectorLifecycle lifecycle) {
 		this.connector = connector;
 		this.lifecycle = lifecycle;
@@ -33,6 +35,14 @@ public final class Handover {
 
 	ConnectorProperties connector() {
 		return this.connector;
+	}
+
+	/**
+	 * The connector's name.
+	 * @return the name
+	 */
+	public String connectorName() {
+		return this.connector.name();
 	}
 
 	boolean stopped() {
@@ -45,6 +55,15 @@ public final class Handover {
 
 	String warning() {
 		return this.warning;
+	}
+
+	/**
+	 * Why Kafka Connect could not be reached before the drop, {@code null} when it answered: the handover is then
+	 * kept to be completed once it answers, rather than reported as a Connect without the offsets API.
+	 * @return what the call failed with
+	 */
+	public String unreachable() {
+		return this.unreachable;
 	}
 
 	/**
@@ -63,14 +82,19 @@ public final class Handover {
 	}
 
 	/**
-	 * Reads the connector's offsets and stops it, unless its offsets are left alone. Never throws: what fails is
-	 * kept as the warning, and the connector is then restarted after the create instead.
+	 * Reads the connector's offsets and stops it, unless its offsets are left alone. Never throws: a refusal is kept
+	 * as the warning, and the connector is then restarted after the create instead; a Kafka Connect that cannot be
+	 * reached is kept as {@link #unreachable()}.
 	 */
 	public void stop() {
 		if (this.connector.offsets() == ConnectorOffsets.LEAVE) {
 			return;
 		}
 		ConnectorLifecycle.Answer before = this.lifecycle.offsets(this.connector);
+		if (before.unreachable()) {
+			this.unreachable = before.error();
+			return;
+		}
 		if (!before.ok()) {
 			this.warning = NO_OFFSETS_API + " (" + before.error() + ")";
 			return;
@@ -78,6 +102,10 @@ public final class Handover {
 		List<Map<String, Object>> listed = ConnectorLifecycle.entries(before.body());
 		this.offsetsBefore = (listed != null) ? listed : List.of();
 		ConnectorLifecycle.Answer stop = this.lifecycle.stop(this.connector);
+		if (stop.unreachable()) {
+			this.unreachable = stop.error();
+			return;
+		}
 		if (!stop.ok()) {
 			this.warning = NO_OFFSETS_API + " (stop: " + stop.error() + ")";
 			return;

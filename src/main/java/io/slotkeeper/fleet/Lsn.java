@@ -23,6 +23,16 @@ public final class Lsn {
 	}
 
 	/**
+	 * Prints a byte position as PostgreSQL does.
+	 * @param position the byte position
+	 * @return {@code X/Y}, upper-case hexadecimal
+	 */
+	public static String format(long position) {
+		return Long.toHexString(position >>> 32).toUpperCase() + "/" + Long.toHexString(position & 0xFFFFFFFFL)
+			.toUpperCase();
+	}
+
+	/**
 	 * Bytes from one LSN to another.
 	 * @param from the earlier LSN, or {@code null}
 	 * @param to the later LSN, or {@code null}

@@ -233,15 +233,18 @@ class SlotControllerTests extends SlotApiTestSupport {
 	}
 
 	@Test
-	void deadConnectEndpointNeverUndoesTheRecreate() {
+	void deadConnectEndpointNeverUndoesTheRecreateAndTheHandoverIsKeptForLater() {
 		createSlot("orphan");
 		loseSlot("orphan");
 		operator().post().uri("/api/v1/targets/main/slots/orphan/recreate").exchange().expectStatus().isOk()
 			.expectBody().jsonPath("$.newSlot.walStatus").isEqualTo("reserved")
-			.jsonPath("$.connector.method").isEqualTo("restart")
+			.jsonPath("$.connector.method").isEqualTo("pending")
 			.jsonPath("$.connector.running").isEqualTo(false)
-			.jsonPath("$.connector.warning").value((d) -> assertThat(d.toString()).contains("could not be reached"));
+			.jsonPath("$.connector.warning").value((d) -> assertThat(d.toString()).contains("could not be reached")
+				.contains("completed once Kafka Connect answers"));
 		assertThat(exists("orphan")).isTrue();
+		assertThat(server().queryForString(DATABASE, "SELECT slot FROM slotkeeper.handovers")).isEqualTo("orphan");
+		server().execute(DATABASE, "DELETE FROM slotkeeper.handovers");
 		operator().post().uri("/api/v1/targets/main/slots/orphan/connector/restart").exchange()
 			.expectStatus().isEqualTo(502).expectBody().jsonPath("$.type")
 			.isEqualTo("urn:slotkeeper:problem:connector-restart-failed");

@@ -38,7 +38,11 @@ public final class EngineConnect implements AutoCloseable {
 
 	private static final String ENGINE = "orders-engine";
 
-	private final HttpServer server;
+	private volatile HttpServer server;
+
+	private final int port;
+
+	private volatile boolean workerUp = true;
 
 	private final Properties engineProperties = new Properties();
 
@@ -87,6 +91,7 @@ public final class EngineConnect implements AutoCloseable {
 				Map.entry("converter.schemas.enable", "false"), Map.entry("errors.max.retries", "0")));
 		this.engineProperties.putAll(config);
 		this.server = LocalHttp.start(this::handle);
+		this.port = this.server.getAddress().getPort();
 		start();
 	}
 
@@ -95,7 +100,7 @@ public final class EngineConnect implements AutoCloseable {
 	 * @return the URL
 	 */
 	public String url() {
-		return "http://127.0.0.1:" + this.server.getAddress().getPort();
+		return "http://127.0.0.1:" + this.port;
 	}
 
 	/**
@@ -112,6 +117,30 @@ public final class EngineConnect implements AutoCloseable {
 		closeEngine();
 		this.state = "FAILED";
 		this.trace = "org.apache.kafka.connect.errors.ConnectException: the worker went away";
+	}
+
+	/**
+	 * Plays the worker's process killed: the engine stops (its offsets flushed) and the REST front refuses
+	 * connections, as a worker whose pod is gone does.
+	 */
+	public void workerDown() {
+		// Not under the monitor: the server's stop waits for its dispatcher, which may be in a handler waiting for it.
+		this.server.stop(0);
+		this.workerUp = false;
+		synchronized (this) {
+			closeEngine();
+			this.state = "UNASSIGNED";
+		}
+	}
+
+	/**
+	 * Plays the worker started again: the REST front answers on the same port and the connector's task starts at
+	 * once from its stored offset, as a distributed worker resumes the connectors of its group.
+	 */
+	public synchronized void workerUp() {
+		this.server = LocalHttp.start(this::handle, null, this.port);
+		this.workerUp = true;
+		start();
 	}
 
 	/**
@@ -312,7 +341,9 @@ public final class EngineConnect implements AutoCloseable {
 	@Override
 	public void close() {
 		closeEngine();
-		this.server.stop(0);
+		if (this.workerUp) {
+			this.server.stop(0);
+		}
 	}
 
 }

@@ -24,9 +24,13 @@ final class LocalHttp {
 
 	// With an executor the server answers requests at once; without one, one at a time, as the Connect stand-ins do.
 	static HttpServer start(HttpHandler handler, java.util.concurrent.Executor executor) {
+		return start(handler, executor, 0);
+	}
+
+	static HttpServer start(HttpHandler handler, java.util.concurrent.Executor executor, int port) {
 		HttpServer server;
 		try {
-			server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+			server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0);
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);

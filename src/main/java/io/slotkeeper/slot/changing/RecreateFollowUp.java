@@ -13,7 +13,8 @@ import io.slotkeeper.slot.reading.SlotTags;
 /**
  * What follows every recreate (through the API, or healing a lost or missing slot): it is counted, the slot's
  * connector, when one is configured, is handed over to the new slot ({@link ConnectorHandovers}), and a re-snapshot
- * of the skipped range is asked for when the slot's settings say so ({@link Resnapshots}).
+ * of the skipped range is asked for when the slot's settings say so ({@link Resnapshots}). A handover Kafka Connect
+ * could not be reached for is kept ({@link PendingHandovers}) and its re-snapshot waits with it.
  */
 final class RecreateFollowUp {
 
@@ -21,11 +22,15 @@ final class RecreateFollowUp {
 
 	private final Resnapshots resnapshots;
 
+	private final PendingHandovers pending;
+
 	private final MeterRegistry registry;
 
-	RecreateFollowUp(ConnectorHandovers handovers, Resnapshots resnapshots, MeterRegistry registry) {
+	RecreateFollowUp(ConnectorHandovers handovers, Resnapshots resnapshots, PendingHandovers pending,
+			MeterRegistry registry) {
 		this.handovers = handovers;
 		this.resnapshots = resnapshots;
+		this.pending = pending;
 		this.registry = registry;
 	}
 
@@ -69,8 +74,14 @@ final class RecreateFollowUp {
 		RecreateResult handedOver = recreated;
 		if (handover != null) {
 			String lsn = recreated.skipped().toLsn();
-			handedOver = recreated
-				.withConnector(this.handovers.complete(handover, (lsn != null) ? Lsn.parse(lsn) : null));
+			Long position = (lsn != null) ? Lsn.parse(lsn) : null;
+			handedOver = recreated.withConnector(this.handovers.complete(handover, position));
+			if (handedOver.connector().pending()) {
+				String slot = recreated.newSlot().slot().slotName();
+				this.pending.keep(target, new PendingHandovers.Pending(slot, handover.connectorName(), position,
+						java.time.Instant.now()));
+				return handedOver.withResnapshot(this.resnapshots.deferred(target, slot));
+			}
 		}
 		boolean running = handedOver.connector() == null || handedOver.connector().running();
 		return handedOver.withResnapshot(this.resnapshots.afterRecreate(target,

@@ -115,9 +115,7 @@ public final class Resnapshots {
 	 * @return what was sent, or why not; {@code null} when none is asked for
 	 */
 	Resnapshot afterRecreate(Target target, String slot, boolean connectorRunning) {
-		boolean asked = target.policy(slot)
-			.map((policy) -> policy.resnapshot().mode() == ResnapshotProperties.Mode.DEBEZIUM_SIGNAL).orElse(false);
-		if (!asked) {
+		if (!asked(target, slot)) {
 			return null;
 		}
 		if (!connectorRunning) {
@@ -132,6 +130,22 @@ public final class Resnapshots {
 			count(target, slot, ex.kind().refusal() ? "skipped" : "failed");
 			return new Resnapshot(null, null, null, ex.getMessage());
 		}
+	}
+
+	/**
+	 * After a recreate whose connector handover waits for Kafka Connect: nothing is sent yet.
+	 * @param target the target
+	 * @param slot the slot
+	 * @return why not yet, {@code null} when none is asked for
+	 */
+	Resnapshot deferred(Target target, String slot) {
+		return asked(target, slot) ? new Resnapshot(null, null, null, "deferred: sent once Kafka Connect answers and"
+				+ " the connector's handover is complete") : null;
+	}
+
+	private static boolean asked(Target target, String slot) {
+		return target.policy(slot)
+			.map((policy) -> policy.resnapshot().mode() == ResnapshotProperties.Mode.DEBEZIUM_SIGNAL).orElse(false);
 	}
 
 	private Map<String, Object> connectorConfig(Target target, String slot, ResnapshotProperties settings) {

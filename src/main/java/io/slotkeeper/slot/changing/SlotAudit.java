@@ -5,6 +5,7 @@ import java.util.Map;
 
 import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.connect.ConnectorOutcome;
+import io.slotkeeper.fleet.Lsn;
 
 /**
  * What a slot change says in the audit journal, for changes asked through the API and for healing alike.
@@ -41,13 +42,30 @@ public final class SlotAudit {
 		Map<String, String> lsns = new LinkedHashMap<>();
 		lsns.put("skippedFrom", String.valueOf(result.skipped().fromLsn()));
 		lsns.put("skippedTo", String.valueOf(result.skipped().toLsn()));
-		if (result.resnapshot() != null) {
-			lsns.put("resnapshot", (result.resnapshot().signalId() != null) ? "signal " + result.resnapshot().signalId()
-					+ " for " + String.join(", ", result.resnapshot().collections())
-					: "not sent: " + result.resnapshot().notSentBecause());
-		}
+		putResnapshot(lsns, result.resnapshot());
 		return new Auditor.Summary("done", 200, result.skipped().note(), lsns,
 				(result.connector() != null) ? result.connector().describe() : null);
+	}
+
+	/**
+	 * A connector handover completed after it waited for Kafka Connect: the position it was aligned to, and the
+	 * re-snapshot that waited with it.
+	 * @param completed the handover
+	 * @return the summary
+	 */
+	public static Auditor.Summary handedOver(CompletedHandover completed) {
+		Map<String, String> lsns = new LinkedHashMap<>();
+		lsns.put("alignedTo", (completed.position() != null) ? Lsn.format(completed.position()) : "none");
+		putResnapshot(lsns, completed.resnapshot());
+		return new Auditor.Summary("done", 200, "the slot was recreated at " + completed.recreatedAt()
+				+ " while Kafka Connect could not be reached", lsns, completed.connector().describe());
+	}
+
+	private static void putResnapshot(Map<String, String> lsns, Resnapshots.Resnapshot resnapshot) {
+		if (resnapshot != null) {
+			lsns.put("resnapshot", (resnapshot.signalId() != null) ? "signal " + resnapshot.signalId() + " for "
+					+ String.join(", ", resnapshot.collections()) : "not sent: " + resnapshot.notSentBecause());
+		}
 	}
 
 	/**

@@ -24,6 +24,8 @@ public class SlotService {
 
 	private final Resnapshots resnapshots;
 
+	private final HandoverCompletions completions;
+
 	/**
 	 * Creates the service, keeping connector handovers to itself.
 	 * @param connectors the Kafka Connect client
@@ -41,7 +43,20 @@ public class SlotService {
 	 */
 	public SlotService(ConnectorClient connectors, HandoverLog handovers, MeterRegistry registry) {
 		this.resnapshots = new Resnapshots(new ConnectorLifecycle(connectors), registry);
-		this.followUp = new RecreateFollowUp(new ConnectorHandovers(connectors, handovers), this.resnapshots, registry);
+		ConnectorHandovers connectorHandovers = new ConnectorHandovers(connectors, handovers);
+		PendingHandovers pending = new PendingHandovers();
+		this.followUp = new RecreateFollowUp(connectorHandovers, this.resnapshots, pending, registry);
+		this.completions = new HandoverCompletions(pending, connectorHandovers, this.resnapshots);
+	}
+
+	/**
+	 * Completes the connector handovers of the target's recreates that waited for Kafka Connect to answer.
+	 * @param target the target
+	 * @return those completed now; empty when none waits, Kafka Connect still does not answer, or another instance or
+	 * a change holds the target's change lock
+	 */
+	public java.util.List<CompletedHandover> completePendingHandovers(Target target) {
+		return this.completions.complete(target);
 	}
 
 	/**

@@ -60,6 +60,10 @@ final class FollowUps implements AutoCloseable {
 		submit(this.heals, target, "heal", work);
 	}
 
+	void completeHandovers(String target, Runnable work) {
+		submit(this.heals, target, "handover", work);
+	}
+
 	void checkConnectors(String target, Runnable work) {
 		submit(this.checks, target, "connectors", work);
 	}

@@ -17,6 +17,7 @@ import io.slotkeeper.config.OnLost;
 import io.slotkeeper.config.OnMissing;
 import io.slotkeeper.config.SlotPolicyProperties;
 import io.slotkeeper.fleet.Target;
+import io.slotkeeper.slot.changing.CompletedHandover;
 import io.slotkeeper.slot.changing.RecreateResult;
 import io.slotkeeper.slot.changing.SlotAudit;
 import io.slotkeeper.slot.changing.SlotService;
@@ -104,6 +105,21 @@ final class SlotHealer {
 			}
 		}
 		return healed;
+	}
+
+	/**
+	 * Completes the connector handovers of recreates that waited for Kafka Connect to answer, and audits each as
+	 * {@code slot.handover}; only the target's owner does, as only it heals.
+	 * @param target the target
+	 */
+	void completeHandovers(Target target) {
+		if (!target.ownership().owned()) {
+			return;
+		}
+		for (CompletedHandover done : this.slots.completePendingHandovers(target)) {
+			this.auditor.recordOutcome(ACTOR, "slot.handover", target.name(), done.slot(), Map.of(),
+					SlotAudit.handedOver(done));
+		}
 	}
 
 	/**

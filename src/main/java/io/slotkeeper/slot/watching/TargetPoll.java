@@ -123,6 +123,7 @@ final class TargetPoll implements RepeatingTasks.Task {
 			}
 			if (this.connectorsConfigured) {
 				followUps.checkConnectors(this.target.name(), () -> this.connectors.refresh(this.target));
+				followUps.completeHandovers(this.target.name(), () -> this.healer.completeHandovers(this.target));
 			}
 			if (!this.target.properties().replicas().isEmpty()) {
 				this.failover.update(this.target, poll.slots(), this.registry);

@@ -35,7 +35,8 @@ class RecreateFollowUpTests {
 	private final ConnectorHandovers handovers = new ConnectorHandovers(this.client, new HandoverLog());
 
 	private final RecreateFollowUp followUp = new RecreateFollowUp(this.handovers,
-			new Resnapshots(new ConnectorLifecycle(this.client), new SimpleMeterRegistry()), new SimpleMeterRegistry());
+			new Resnapshots(new ConnectorLifecycle(this.client), new SimpleMeterRegistry()), new PendingHandovers(),
+			new SimpleMeterRegistry());
 
 	@AfterEach
 	void stop() {

@@ -1,0 +1,158 @@
+package io.slotkeeper.slot.changing;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.slotkeeper.fleet.FailureDescription;
+import io.slotkeeper.fleet.OwnTables;
+import io.slotkeeper.fleet.Target;
+
+/**
+ * The connector handovers that wait for Kafka Connect to answer, kept in the target's own database (table
+ * {@code slotkeeper.handovers}, beside the heal attempts): the consumer being down is usually why its slot was lost,
+ * so the handover outlives this instance — a restart, or another instance taking over, completes it. A handover that
+ * cannot be written there (no privilege, a table another role made, the primary gone) is kept in this instance's
+ * memory and said in the log. One row per slot: a later recreate's position replaces an earlier one's.
+ */
+final class PendingHandovers {
+
+	static final String TABLE = "slotkeeper.handovers";
+
+	private static final String COLUMNS = "slot text PRIMARY KEY, connector text NOT NULL, position bigint,"
+			+ " since timestamptz NOT NULL";
+
+	private static final Logger logger = LoggerFactory.getLogger(PendingHandovers.class);
+
+	private final Map<String, Map<String, Pending>> memory = new ConcurrentHashMap<>();
+
+	// Another instance may keep one after this one read the table empty: a read that old is read again.
+	private static final Duration READ_AGAIN = Duration.ofMinutes(1);
+
+	// When each target's table was read empty since this instance last kept one there: polls in between read nothing.
+	private final Map<String, Instant> none = new ConcurrentHashMap<>();
+
+	/**
+	 * Keeps a handover to complete later.
+	 * @param target the target
+	 * @param pending the handover
+	 */
+	void keep(Target target, Pending pending) {
+		this.none.remove(target.name());
+		try {
+			target.primary().withConnection((connection) -> {
+				OwnTables.create(connection, TABLE, COLUMNS, true);
+				try (PreparedStatement upsert = connection.prepareStatement("INSERT INTO " + TABLE + " (slot, connector,"
+						+ " position, since) VALUES (?, ?, ?, ?) ON CONFLICT (slot) DO UPDATE SET connector ="
+						+ " EXCLUDED.connector, position = EXCLUDED.position, since = EXCLUDED.since")) {
+					upsert.setString(1, pending.slot());
+					upsert.setString(2, pending.connector());
+					upsert.setObject(3, pending.position());
+					upsert.setTimestamp(4, Timestamp.from(pending.since()));
+					upsert.executeUpdate();
+				}
+				return null;
+			});
+			forget(target, pending.slot());
+		}
+		catch (RuntimeException ex) {
+			this.memory.computeIfAbsent(target.name(), (name) -> new ConcurrentHashMap<>()).put(pending.slot(), pending);
+			logger.warn("The pending handover of connector '{}' (target '{}', slot '{}') is kept in this instance's"
+					+ " memory only: writing {} failed: {}", pending.connector(), target.name(), pending.slot(), TABLE,
+					FailureDescription.of(ex, Instant.now()).message());
+		}
+	}
+
+	/**
+	 * Whether the target may have handovers waiting, without reading its database.
+	 * @param target the target
+	 * @return {@code false} when its table was read empty within a minute, and none was kept since
+	 */
+	boolean mayHave(Target target) {
+		Instant empty = this.none.get(target.name());
+		return empty == null || empty.isBefore(Instant.now().minus(READ_AGAIN))
+				|| !this.memory.getOrDefault(target.name(), Map.of()).isEmpty();
+	}
+
+	/**
+	 * The handovers waiting, in the database and in memory.
+	 * @param connection a session on the target's primary
+	 * @param target the target
+	 * @return by slot
+	 * @throws SQLException when the table cannot be read
+	 */
+	List<Pending> waiting(Connection connection, Target target) throws SQLException {
+		List<Pending> waiting = new ArrayList<>(this.memory.getOrDefault(target.name(), Map.of()).values());
+		boolean table;
+		try (PreparedStatement exists = connection.prepareStatement("SELECT pg_catalog.to_regclass(?) IS NOT NULL")) {
+			exists.setString(1, TABLE);
+			try (ResultSet result = exists.executeQuery()) {
+				result.next();
+				table = result.getBoolean(1);
+			}
+		}
+		if (table) {
+			try (PreparedStatement select = connection
+				.prepareStatement("SELECT slot, connector, position, since FROM " + TABLE + " ORDER BY slot");
+					ResultSet result = select.executeQuery()) {
+				while (result.next()) {
+					waiting.add(new Pending(result.getString(1), result.getString(2),
+							(Long) result.getObject(3), result.getTimestamp(4).toInstant()));
+				}
+			}
+		}
+		if (waiting.isEmpty()) {
+			this.none.put(target.name(), Instant.now());
+		}
+		return waiting;
+	}
+
+	/**
+	 * Removes a handover that was completed, or that no longer applies.
+	 * @param connection a session on the target's primary
+	 * @param target the target
+	 * @param slot the slot
+	 * @throws SQLException when the table cannot be written
+	 */
+	void done(Connection connection, Target target, String slot) throws SQLException {
+		forget(target, slot);
+		try (PreparedStatement delete = connection.prepareStatement("DELETE FROM " + TABLE + " WHERE slot = ?")) {
+			delete.setString(1, slot);
+			delete.executeUpdate();
+		}
+		catch (SQLException ex) {
+			if (!"42P01".equals(ex.getSQLState())) {
+				throw ex;
+			}
+		}
+	}
+
+	private void forget(Target target, String slot) {
+		Map<String, Pending> kept = this.memory.get(target.name());
+		if (kept != null) {
+			kept.remove(slot);
+		}
+	}
+
+	/**
+	 * A handover waiting for Kafka Connect.
+	 * @param slot the recreated slot
+	 * @param connector the connector's name
+	 * @param position the new slot's confirmed position (Debezium's {@code lsn}), {@code null} when it had none
+	 * @param since when the slot was recreated
+	 */
+	record Pending(String slot, String connector, Long position, Instant since) {
+	}
+
+}

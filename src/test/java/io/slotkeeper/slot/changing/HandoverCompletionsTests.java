@@ -1,0 +1,118 @@
+package io.slotkeeper.slot.changing;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.web.client.RestClient;
+
+import io.slotkeeper.config.TargetProperties;
+import io.slotkeeper.connect.ConnectorClient;
+import io.slotkeeper.fleet.Fleet;
+import io.slotkeeper.fleet.Lsn;
+import io.slotkeeper.testbed.ConnectStub;
+import io.slotkeeper.testbed.PostgresServer;
+import io.slotkeeper.testbed.PostgresTestBed;
+import io.slotkeeper.testbed.TcpProxy;
+
+import static io.slotkeeper.testbed.TestTargets.fleet;
+import static io.slotkeeper.testbed.TestTargets.target;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A recreate while Kafka Connect cannot be reached keeps its handover in the target's database; once Connect answers,
+ * two instances (two pods, each with its own memory and pool) trying at the same moment hand the connector over once,
+ * to the position the recreate kept.
+ */
+class HandoverCompletionsTests {
+
+	@Test
+	void aHandoverKeptWhileConnectWasDownIsCompletedOnceByOneOfTwoInstances() throws Exception {
+		PostgresServer server = PostgresTestBed.shared();
+		String database = server.createDatabase();
+		server.execute(database, "SELECT pg_create_logical_replication_slot('cdc', 'pgoutput')");
+		try (ConnectStub connect = new ConnectStub(); TcpProxy proxy = new TcpProxy("127.0.0.1", port(connect))) {
+			connect.offsets("[{\"partition\":{\"server\":\"orders\"},\"offset\":{\"lsn\":100}}]");
+			TargetProperties target = target("orders", server, database, "slots[0].name", "cdc",
+					"slots[0].connector.url", "http://127.0.0.1:" + proxy.port(), "slots[0].connector.name",
+					"orders-cdc", "slots[0].connector.running-timeout", "5s");
+			List<Fleet> instances = List.of(fleet(target), fleet(target));
+			List<SlotService> services = List.of(service(), service());
+			try {
+				proxy.retarget("127.0.0.1", closedPort());
+				RecreateResult recreated = services.get(0).recreate(instances.get(0).get("orders"), null, "cdc", true,
+						null);
+				assertThat(recreated.connector().method()).isEqualTo("pending");
+				assertThat(connect.changes()).isEmpty();
+				assertThat(server.queryForString(database, "SELECT slot || ' ' || connector || ' ' || position FROM"
+						+ " slotkeeper.handovers")).isEqualTo("cdc orders-cdc " + Lsn.parse(recreated.skipped().toLsn()));
+				assertThat(services.get(1).completePendingHandovers(instances.get(1).get("orders")))
+					.as("Connect still down: nothing completed").isEmpty();
+
+				proxy.retarget("127.0.0.1", port(connect));
+				List<List<CompletedHandover>> completed = race(instances, services);
+				assertThat(completed.stream().mapToInt(List::size).sum()).isEqualTo(1);
+				CompletedHandover done = completed.stream().flatMap(List::stream).findFirst().orElseThrow();
+				assertThat(done.connector().method()).isEqualTo("align");
+				assertThat(done.connector().running()).isTrue();
+				assertThat(connect.changes()).extracting(ConnectStub.Request::path).containsExactly(
+						"/connectors/orders-cdc/stop", "/connectors/orders-cdc/offsets", "/connectors/orders-cdc/resume");
+				assertThat(connect.offsets()).contains("\"lsn\":" + Lsn.parse(recreated.skipped().toLsn()));
+				assertThat(server.queryForString(database, "SELECT count(*) FROM slotkeeper.handovers")).isEqualTo("0");
+			}
+			finally {
+				instances.forEach(Fleet::close);
+			}
+		}
+	}
+
+	private static int port(ConnectStub connect) {
+		return java.net.URI.create(connect.url()).getPort();
+	}
+
+	// A port nothing listens on: Connect's pod gone, the proxy playing its Service refuses what it forwards.
+	private static int closedPort() throws java.io.IOException {
+		try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+			return socket.getLocalPort();
+		}
+	}
+
+	private static SlotService service() {
+		return new SlotService(new ConnectorClient(RestClient.builder(), Duration.ofMillis(10)),
+				new SimpleMeterRegistry());
+	}
+
+	private static List<List<CompletedHandover>> race(List<Fleet> instances, List<SlotService> services)
+			throws Exception {
+		ExecutorService threads = Executors.newFixedThreadPool(instances.size());
+		try {
+			CountDownLatch start = new CountDownLatch(1);
+			List<Future<List<CompletedHandover>>> outcomes = new ArrayList<>();
+			for (int i = 0; i < instances.size(); i++) {
+				Fleet instance = instances.get(i);
+				SlotService service = services.get(i);
+				outcomes.add(threads.submit(() -> {
+					start.await();
+					return service.completePendingHandovers(instance.get("orders"));
+				}));
+			}
+			start.countDown();
+			List<List<CompletedHandover>> results = new ArrayList<>();
+			for (Future<List<CompletedHandover>> outcome : outcomes) {
+				results.add(outcome.get());
+			}
+			return results;
+		}
+		finally {
+			threads.shutdownNow();
+		}
+	}
+
+}
