@@ -43,11 +43,8 @@ class DebeziumRecreateTests {
 	void alignedOffsetsAndAResnapshotSignalLeaveNoRowMissing(@TempDir Path offsets) throws Exception {
 		try (Pipeline pipeline = new Pipeline(offsets, "align", "debezium-signal")) {
 			long lost = pipeline.healAfterALoss();
-			pipeline.write(401, 500);
+			long lastMissing = pipeline.writeTheRestAndAwaitEveryRow();
 			Set<Long> written = pipeline.written();
-			await().atMost(Duration.ofSeconds(90)).until(() -> pipeline.engine.deliveries().keySet().containsAll(written));
-			long lastMissing = LongStream.rangeClosed(201, 400).map((id) -> pipeline.engine.arrivedAt(id)).max()
-				.orElseThrow();
 			int duplicates = (int) (pipeline.engine.events() - pipeline.engine.deliveries().size());
 			System.out.printf("debezium, offsets aligned + resnapshot signal: 0 of %d rows missing; the last row written"
 					+ " while the slot was lost arrived %d ms after the loss; %d duplicates%n", written.size(),
@@ -158,11 +155,8 @@ class DebeziumRecreateTests {
 			long completed = System.nanoTime();
 			assertThat(pipeline.audit("slot.handover").get(0).toString()).contains("align, RUNNING")
 				.contains("signal ").contains("alignedTo");
-			pipeline.write(401, 500);
+			long lastMissing = pipeline.writeTheRestAndAwaitEveryRow();
 			Set<Long> written = pipeline.written();
-			await().atMost(Duration.ofSeconds(90)).until(() -> pipeline.engine.deliveries().keySet().containsAll(written));
-			long lastMissing = LongStream.rangeClosed(201, 400).map((id) -> pipeline.engine.arrivedAt(id)).max()
-				.orElseThrow();
 			System.out.printf("debezium, Kafka Connect down through the heal and a restart of slot-keeper: 0 of %d rows"
 					+ " missing; handover completed %d ms after Connect came back; the last row written while the slot"
 					+ " was lost arrived %d ms after Connect came back (%d ms after the loss)%n", written.size(),
@@ -187,6 +181,68 @@ class DebeziumRecreateTests {
 					+ " failed; %d of %d rows missing%n", pipeline.missing().size(), pipeline.written().size());
 			assertThat(pipeline.missing()).containsAll(ids(201, 500));
 			assertThat(pipeline.audit("slot.handover").get(0).toString()).contains("restart, not running");
+		}
+	}
+
+	@Test
+	void withDebeziumTrustingTheGreaterLsnARestartAndAResnapshotLeaveNoRowMissing(@TempDir Path offsets)
+			throws Exception {
+		try (Pipeline pipeline = new Pipeline(offsets, "align", "debezium-signal", "recreate",
+				Map.of("offset.mismatch.strategy", "trust_greater_lsn"))) {
+			long lost = pipeline.healAfterALoss();
+			assertThat(pipeline.audit("slot.heal").get(0).toString())
+				.contains("restart (Debezium's offset.mismatch.strategy=trust_greater_lsn resumes from the new slot by"
+						+ " itself: restarted only, offsets left alone), RUNNING")
+				.contains("signal ");
+			pipeline.client.get().uri("/api/v1/targets/orders/slots/debezium/connector").exchange().expectBody()
+				.jsonPath("$.lastHandover.method").isEqualTo("restart")
+				.jsonPath("$.lastHandover.reason").value((why) -> assertThat(why.toString())
+					.contains("trust_greater_lsn"))
+				.jsonPath("$.lastHandover.offsetsAfter").doesNotExist();
+			long lastMissing = pipeline.writeTheRestAndAwaitEveryRow();
+			Set<Long> written = pipeline.written();
+			System.out.printf("debezium, offset.mismatch.strategy=trust_greater_lsn, restart only + resnapshot signal:"
+					+ " 0 of %d rows missing; the last row written while the slot was lost arrived %d ms after the"
+					+ " loss%n", written.size(), (lastMissing - lost) / 1_000_000);
+			assertThat(pipeline.engine.state()).isEqualTo("RUNNING");
+		}
+	}
+
+	@Test
+	void aTaskFailedOnAnOffsetOlderThanItsSlotIsAlignedAndResnapshottedWithoutARecreate(@TempDir Path offsets)
+			throws Exception {
+		try (Pipeline pipeline = new Pipeline(offsets, "align", "debezium-signal")) {
+			long replaced = pipeline.replaceTheSlotBehindTheConnector();
+			await().atMost(Duration.ofSeconds(60)).until(() -> !pipeline.audit("slot.handover").isEmpty());
+			assertThat(pipeline.audit("slot.handover").get(0).toString())
+				.contains("its task failed on a stored offset older than the slot").contains("align, RUNNING")
+				.contains("signal ");
+			assertThat(pipeline.audit("slot.heal")).as("the slot itself was not recreated").isEmpty();
+			long lastMissing = pipeline.writeTheRestAndAwaitEveryRow();
+			Set<Long> written = pipeline.written();
+			System.out.printf("debezium, task failed on an offset older than its slot (the slot replaced behind it):"
+					+ " 0 of %d rows missing; the last row written before the replacement arrived %d ms after the"
+					+ " task restarted%n", written.size(), (lastMissing - replaced) / 1_000_000);
+		}
+	}
+
+	@Test
+	void aTaskFailedOnAnOffsetOlderThanItsSlotIsReportedWhenItsOffsetsAreLeftAlone(@TempDir Path offsets)
+			throws Exception {
+		try (Pipeline pipeline = new Pipeline(offsets, "leave", "none")) {
+			pipeline.replaceTheSlotBehindTheConnector();
+			await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> pipeline.client.get()
+				.uri("/actuator/health/slots/orders").exchange().expectStatus().isEqualTo(503).expectBody()
+				.jsonPath("$.details.connectorStaleOffset.debezium").value((why) -> assertThat(why.toString())
+					.contains("no longer available on the server")));
+			pipeline.client.get().uri("/actuator/prometheus").exchange().expectBody(String.class)
+				.value((metrics) -> assertThat(metrics)
+					.contains("slotkeeper_connector_stale_offset{slot=\"debezium\",target=\"orders\"} 1.0"));
+			assertThat(pipeline.audit("slot.handover")).isEmpty();
+			pipeline.write(401, 500);
+			System.out.printf("debezium, task failed on an offset older than its slot, offsets left alone: reported;"
+					+ " %d of %d rows missing%n", pipeline.missing().size(), pipeline.written().size());
+			assertThat(pipeline.missing()).containsAll(ids(201, 500));
 		}
 	}
 
@@ -216,11 +272,15 @@ class DebeziumRecreateTests {
 		}
 
 		Pipeline(Path offsets, String offsetsMode, String resnapshot, String onLost) {
+			this(offsets, offsetsMode, resnapshot, onLost, Map.of());
+		}
+
+		Pipeline(Path offsets, String offsetsMode, String resnapshot, String onLost, Map<String, String> connector) {
 			this.server.execute(this.database, "CREATE TABLE orders (id bigserial PRIMARY KEY, item text)",
 					"ALTER SEQUENCE orders_id_seq RESTART WITH 1000000",
 					"CREATE TABLE debezium_signal (id varchar(42) PRIMARY KEY, type varchar(32) NOT NULL,"
 							+ " data varchar(2048))");
-			this.engine = new EngineConnect(this.server, this.database, "debezium", offsets);
+			this.engine = new EngineConnect(this.server, this.database, "debezium", offsets, connector);
 			await().atMost(Duration.ofSeconds(60)).until(() -> "RUNNING".equals(this.engine.state()));
 			this.args = new ArrayList<>(List.of("--server.port=0", "--slotkeeper.targets[0].name=orders",
 					"--slotkeeper.targets[0].url=" + this.server.jdbcUrl(this.database),
@@ -284,6 +344,30 @@ class DebeziumRecreateTests {
 			write(201, 400);
 			SlotRecipes.lose(this.server, this.database, "debezium");
 			return System.nanoTime();
+		}
+
+		// As after a failover where Debezium created the missing slot itself: the slot is new, the task's stored offset
+		// predates it, and the task fails on its restart.
+		long replaceTheSlotBehindTheConnector() {
+			write(1, 200);
+			await().atMost(Duration.ofSeconds(30)).until(() -> this.engine.deliveries().keySet().containsAll(ids(1, 200)));
+			this.engine.crash();
+			write(201, 400);
+			this.server.execute(this.database, "SELECT pg_drop_replication_slot('debezium')",
+					"SELECT pg_create_logical_replication_slot('debezium', 'pgoutput')");
+			long restarted = System.nanoTime();
+			this.engine.restart();
+			await().atMost(Duration.ofSeconds(30)).until(() -> "FAILED".equals(this.engine.state())
+					|| !this.audit("slot.handover").isEmpty());
+			return restarted;
+		}
+
+		// Rows 401–500 written, then every row awaited: when the last of 201–400 (those the outage put at risk) arrived.
+		long writeTheRestAndAwaitEveryRow() {
+			write(401, 500);
+			Set<Long> written = written();
+			await().atMost(Duration.ofSeconds(90)).until(() -> this.engine.deliveries().keySet().containsAll(written));
+			return LongStream.rangeClosed(201, 400).map((id) -> this.engine.arrivedAt(id)).max().orElseThrow();
 		}
 
 		void write(long from, long to) {

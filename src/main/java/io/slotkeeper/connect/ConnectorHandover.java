@@ -10,14 +10,17 @@ import java.util.Map;
  * @param method {@code align} (offsets set to the new slot's position), {@code reset} (offsets deleted),
  * {@code restart} (offsets left alone: the connector and its failed tasks restarted) or {@code pending} (Kafka Connect
  * could not be reached: nothing changed yet, the handover is completed once it answers)
+ * @param reason why that method rather than the configured one, {@code null} when it is the configured one (for
+ * example Debezium's own {@code offset.mismatch.strategy})
  * @param running whether the connector and all its tasks were RUNNING within {@code running-timeout}
  * @param offsetsBefore its stored offsets before, as Kafka Connect listed them; {@code null} when not read
  * @param offsetsAfter its stored offsets after the change; {@code null} when not read
  * @param state its status at the end, the failed task's first trace line included
  * @param warning what did not go as configured and what to do about it, {@code null} when all did
  */
-public record ConnectorHandover(String connector, String method, boolean running, List<Map<String, Object>> offsetsBefore,
-		List<Map<String, Object>> offsetsAfter, ConnectorStatus state, String warning) {
+public record ConnectorHandover(String connector, String method, String reason, boolean running,
+		List<Map<String, Object>> offsetsBefore, List<Map<String, Object>> offsetsAfter, ConnectorStatus state,
+		String warning) {
 
 	/**
 	 * The method of a handover that waits for Kafka Connect to answer.
@@ -37,7 +40,8 @@ public record ConnectorHandover(String connector, String method, boolean running
 	 * @return for example {@code orders-debezium: align, RUNNING}
 	 */
 	public String describe() {
-		return this.connector + ": " + this.method + ", " + (this.running ? "RUNNING" : "not running ("
+		return this.connector + ": " + this.method + ((this.reason != null) ? " (" + this.reason + ")" : "") + ", "
+				+ (this.running ? "RUNNING" : "not running ("
 				+ ((this.state != null) ? this.state.summary() : "state unknown") + ")")
 				+ ((this.warning != null) ? "; " + this.warning : "");
 	}

@@ -100,8 +100,8 @@ public final class ConnectorHandovers {
 				warning = ((warning != null) ? warning + "; " : "") + "restart failed: " + restart.detail();
 			}
 			ConnectorStatus state = awaitRunning(connector);
-			return new ConnectorHandover(connector.name(), "restart", state.running(), handover.offsetsBefore(), null,
-					state, warning);
+			return new ConnectorHandover(connector.name(), "restart", handover.selfHealing(), state.running(),
+					handover.offsetsBefore(), null, state, warning);
 		}
 		String warning = null;
 		awaitState(connector, "STOPPED");
@@ -122,14 +122,14 @@ public final class ConnectorHandovers {
 			warning = ((warning != null) ? warning + "; " : "") + "resume failed: " + resume.error();
 		}
 		ConnectorStatus state = awaitRunning(connector);
-		return new ConnectorHandover(connector.name(), connector.offsets().name().toLowerCase(), state.running(),
+		return new ConnectorHandover(connector.name(), connector.offsets().name().toLowerCase(), null, state.running(),
 				handover.offsetsBefore(), after, state, warning);
 	}
 
 	// Connect down is the usual order of things (the consumer's outage is why the slot was lost): a restart or a
 	// stale offset now would leave the task FAILED for good, so the handover waits for Connect to answer.
 	private ConnectorHandover pending(ConnectorProperties connector, String unreachable) {
-		return new ConnectorHandover(connector.name(), ConnectorHandover.PENDING, false, null, null, null,
+		return new ConnectorHandover(connector.name(), ConnectorHandover.PENDING, null, false, null, null, null,
 				unreachable + ": the handover is kept and completed once Kafka Connect answers");
 	}
 

@@ -15,6 +15,8 @@ import java.util.List;
  */
 public record ConnectorStatus(String connector, String state, List<Task> tasks, String error, Instant checkedAt) {
 
+	private static final String STALE_OFFSET = "no longer available on the server";
+
 	/**
 	 * The status of a connector nobody asked Kafka Connect about yet.
 	 * @param connector the connector's name
@@ -32,6 +34,17 @@ public record ConnectorStatus(String connector, String state, List<Task> tasks, 
 	public boolean running() {
 		return "RUNNING".equals(this.state) && !this.tasks.isEmpty()
 				&& this.tasks.stream().allMatch((task) -> "RUNNING".equals(task.state()));
+	}
+
+	/**
+	 * Whether a task failed because its stored offset is older than its slot: Debezium's "…is trying to read change
+	 * stream starting at …, but this is no longer available on the server", as after a recreate with the offsets left
+	 * alone, or a failover where Debezium created the missing slot itself.
+	 * @return whether a failed task's trace says so
+	 */
+	public boolean staleOffset() {
+		return this.tasks.stream().anyMatch((task) -> "FAILED".equals(task.state()) && task.trace() != null
+				&& task.trace().contains(STALE_OFFSET));
 	}
 
 	/**

@@ -1,7 +1,9 @@
 package io.slotkeeper.connect;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 import io.slotkeeper.config.ConnectorOffsets;
 import io.slotkeeper.config.ConnectorProperties;
@@ -16,6 +18,13 @@ public final class Handover {
 			+ " connector was only restarted: a Debezium task whose offset predates the new slot fails with \"no longer"
 			+ " available on the server\"; reset its offsets by hand or start it with a snapshot mode";
 
+	private static final String MISMATCH_STRATEGY = "offset.mismatch.strategy";
+
+	private static final Set<String> SELF_HEALING = Set.of("trust_slot", "trust_greater_lsn");
+
+	private static final String SELF_HEALING_STEP = "stop connector %s and read its offsets (unless its Debezium"
+			+ " offset.mismatch.strategy is trust_slot or trust_greater_lsn: then only restart %s after the create)";
+
 	private final ConnectorLifecycle lifecycle;
 
 	private final ConnectorProperties connector;
@@ -27,6 +36,8 @@ public final class Handover {
 	private volatile String warning;
 
 	private volatile String unreachable;
+
+	private volatile String selfHealing;
 
 	Handover(ConnectorProperties connector, ConnectorLifecycle lifecycle) {
 		this.connector = connector;
@@ -67,6 +78,16 @@ public final class Handover {
 	}
 
 	/**
+	 * Why the connector resumes from the new slot by itself, {@code null} unless its configuration says so: Debezium
+	 * 3.4+ with {@code offset.mismatch.strategy} {@code trust_slot} or {@code trust_greater_lsn} moves a stored offset
+	 * that predates the slot up to it, so a restart is the whole handover and its offsets are left alone.
+	 * @return the reason, for the answer and the audit
+	 */
+	String selfHealing() {
+		return this.selfHealing;
+	}
+
+	/**
 	 * What the handover does, for a dry run.
 	 * @return the steps before the drop and after the create
 	 */
@@ -74,20 +95,32 @@ public final class Handover {
 		String name = this.connector.name();
 		return switch (this.connector.offsets()) {
 			case LEAVE -> List.of("then restart connector " + name + " and its failed tasks");
-			case ALIGN -> List.of("stop connector " + name + " and read its offsets", "then set the offsets of "
-					+ name + " to the new slot's confirmed position, resume it and wait until it runs");
-			case RESET -> List.of("stop connector " + name + " and read its offsets",
+			case ALIGN -> List.of(SELF_HEALING_STEP.formatted(name, name), "then set the offsets of " + name
+					+ " to the new slot's confirmed position, resume it and wait until it runs");
+			case RESET -> List.of(SELF_HEALING_STEP.formatted(name, name),
 					"then delete the offsets of " + name + ", resume it and wait until it runs");
 		};
 	}
 
 	/**
-	 * Reads the connector's offsets and stops it, unless its offsets are left alone. Never throws: a refusal is kept
+	 * Reads the connector's configuration and offsets and stops it, unless its offsets are left alone or Debezium
+	 * heals itself ({@link #selfHealing()}). Never throws: a refusal is kept
 	 * as the warning, and the connector is then restarted after the create instead; a Kafka Connect that cannot be
 	 * reached is kept as {@link #unreachable()}.
 	 */
 	public void stop() {
 		if (this.connector.offsets() == ConnectorOffsets.LEAVE) {
+			return;
+		}
+		ConnectorLifecycle.Answer config = this.lifecycle.config(this.connector);
+		if (config.unreachable()) {
+			this.unreachable = config.error();
+			return;
+		}
+		Object strategy = config.object().get(MISMATCH_STRATEGY);
+		if (strategy != null && SELF_HEALING.contains(strategy.toString().strip().toLowerCase(Locale.ROOT))) {
+			this.selfHealing = "Debezium's " + MISMATCH_STRATEGY + "=" + strategy + " resumes from the new slot by"
+					+ " itself: restarted only, offsets left alone";
 			return;
 		}
 		ConnectorLifecycle.Answer before = this.lifecycle.offsets(this.connector);

@@ -228,8 +228,8 @@ class HelmChartTests {
 		List<Map<String, Object>> rules = get(rendered.one("PrometheusRule"), "spec", "groups", 0, "rules");
 		assertThat(rules).extracting((rule) -> rule.get("alert")).containsExactly("SlotKeeperHeartbeatFailing",
 				"SlotKeeperHeartbeatStale", "SlotKeeperTargetUnowned", "SlotKeeperSlotPollStale", "ReplicationSlotLost",
-				"ReplicationSlotMissing", "ReplicationSlotNotFailoverReady", "ReplicationSlotOrphan",
-				"ReplicationSlotUnreserved",
+				"ReplicationSlotMissing", "ConnectorStaleOffset", "ReplicationSlotNotFailoverReady",
+				"ReplicationSlotOrphan", "ReplicationSlotUnreserved",
 				"ReplicationSlotRetainedWalHigh", "ReplicationSlotInactive", "ReplicationSlotXidAgeHigh");
 		assertThat(rules).allSatisfy((rule) -> {
 			assertThat((String) get(rule, "annotations", "summary")).isNotBlank();

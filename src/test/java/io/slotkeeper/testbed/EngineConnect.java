@@ -74,6 +74,19 @@ public final class EngineConnect implements AutoCloseable {
 	 * @param offsetsDirectory where the engine keeps its offsets
 	 */
 	public EngineConnect(PostgresServer server, String database, String slot, Path offsetsDirectory) {
+		this(server, database, slot, offsetsDirectory, Map.of());
+	}
+
+	/**
+	 * Starts the REST front and the engine with settings of the connector's added or changed.
+	 * @param server the database server
+	 * @param database the database with {@code public.orders} and the signal table {@code public.debezium_signal}
+	 * @param slot the engine's slot
+	 * @param offsetsDirectory where the engine keeps its offsets
+	 * @param settings the connector's further settings, such as {@code offset.mismatch.strategy}
+	 */
+	public EngineConnect(PostgresServer server, String database, String slot, Path offsetsDirectory,
+			Map<String, String> settings) {
 		this.offsetsFile = offsetsDirectory.resolve("offsets.dat");
 		this.database = server;
 		this.slot = slot;
@@ -89,6 +102,7 @@ public final class EngineConnect implements AutoCloseable {
 				Map.entry("table.include.list", "public.orders,public.debezium_signal"),
 				Map.entry("signal.data.collection", "public.debezium_signal"),
 				Map.entry("converter.schemas.enable", "false"), Map.entry("errors.max.retries", "0")));
+		config.putAll(settings);
 		this.engineProperties.putAll(config);
 		this.server = LocalHttp.start(this::handle);
 		this.port = this.server.getAddress().getPort();
@@ -117,6 +131,14 @@ public final class EngineConnect implements AutoCloseable {
 		closeEngine();
 		this.state = "FAILED";
 		this.trace = "org.apache.kafka.connect.errors.ConnectException: the worker went away";
+	}
+
+	/**
+	 * Restarts the connector's task from its stored offset, as {@code POST …/restart} does.
+	 */
+	public synchronized void restart() {
+		closeEngine();
+		start();
 	}
 
 	/**

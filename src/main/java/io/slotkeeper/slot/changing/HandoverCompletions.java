@@ -78,7 +78,7 @@ final class HandoverCompletions {
 		// Sent after the lock is let go: the signal takes a session of its own from the same pool.
 		return completed.stream()
 			.map((done) -> new CompletedHandover(done.pending().slot(), done.pending().position(),
-					done.pending().since(), done.connector(),
+					done.pending().since(), done.pending().reason(), done.connector(),
 					this.resnapshots.afterRecreate(target, done.pending().slot(), done.connector().running())))
 			.toList();
 	}

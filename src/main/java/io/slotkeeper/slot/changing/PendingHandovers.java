@@ -20,7 +20,8 @@ import io.slotkeeper.fleet.OwnTables;
 import io.slotkeeper.fleet.Target;
 
 /**
- * The connector handovers that wait for Kafka Connect to answer, kept in the target's own database (table
+ * The connector handovers to complete at the next slot poll: those that wait for Kafka Connect to answer, and those of
+ * connectors whose task failed on a stale offset, kept in the target's own database (table
  * {@code slotkeeper.handovers}, beside the heal attempts): the consumer being down is usually why its slot was lost,
  * so the handover outlives this instance — a restart, or another instance taking over, completes it. A handover that
  * cannot be written there (no privilege, a table another role made, the primary gone) is kept in this instance's
@@ -31,7 +32,7 @@ final class PendingHandovers {
 	static final String TABLE = "slotkeeper.handovers";
 
 	private static final String COLUMNS = "slot text PRIMARY KEY, connector text NOT NULL, position bigint,"
-			+ " since timestamptz NOT NULL";
+			+ " since timestamptz NOT NULL, reason text NOT NULL";
 
 	private static final Logger logger = LoggerFactory.getLogger(PendingHandovers.class);
 
@@ -54,12 +55,14 @@ final class PendingHandovers {
 			target.primary().withConnection((connection) -> {
 				OwnTables.create(connection, TABLE, COLUMNS, true);
 				try (PreparedStatement upsert = connection.prepareStatement("INSERT INTO " + TABLE + " (slot, connector,"
-						+ " position, since) VALUES (?, ?, ?, ?) ON CONFLICT (slot) DO UPDATE SET connector ="
-						+ " EXCLUDED.connector, position = EXCLUDED.position, since = EXCLUDED.since")) {
+						+ " position, since, reason) VALUES (?, ?, ?, ?, ?) ON CONFLICT (slot) DO UPDATE SET connector ="
+						+ " EXCLUDED.connector, position = EXCLUDED.position, since = EXCLUDED.since, reason ="
+						+ " EXCLUDED.reason")) {
 					upsert.setString(1, pending.slot());
 					upsert.setString(2, pending.connector());
 					upsert.setObject(3, pending.position());
 					upsert.setTimestamp(4, Timestamp.from(pending.since()));
+					upsert.setString(5, pending.reason());
 					upsert.executeUpdate();
 				}
 				return null;
@@ -104,11 +107,11 @@ final class PendingHandovers {
 		}
 		if (table) {
 			try (PreparedStatement select = connection
-				.prepareStatement("SELECT slot, connector, position, since FROM " + TABLE + " ORDER BY slot");
+				.prepareStatement("SELECT slot, connector, position, since, reason FROM " + TABLE + " ORDER BY slot");
 					ResultSet result = select.executeQuery()) {
 				while (result.next()) {
 					waiting.add(new Pending(result.getString(1), result.getString(2),
-							(Long) result.getObject(3), result.getTimestamp(4).toInstant()));
+							(Long) result.getObject(3), result.getTimestamp(4).toInstant(), result.getString(5)));
 				}
 			}
 		}
@@ -149,10 +152,12 @@ final class PendingHandovers {
 	 * A handover waiting for Kafka Connect.
 	 * @param slot the recreated slot
 	 * @param connector the connector's name
-	 * @param position the new slot's confirmed position (Debezium's {@code lsn}), {@code null} when it had none
-	 * @param since when the slot was recreated
+	 * @param position the slot's confirmed position to align to (Debezium's {@code lsn}), {@code null} when it had none
+	 * @param since when it was kept
+	 * @param reason why the connector is handed over: its slot recreated while Kafka Connect could not be reached, or
+	 * its task failed on a stored offset that predates its slot
 	 */
-	record Pending(String slot, String connector, Long position, Instant since) {
+	record Pending(String slot, String connector, Long position, Instant since, String reason) {
 	}
 
 }

@@ -79,7 +79,7 @@ final class RecreateFollowUp {
 			if (handedOver.connector().pending()) {
 				String slot = recreated.newSlot().slot().slotName();
 				this.pending.keep(target, new PendingHandovers.Pending(slot, handover.connectorName(), position,
-						java.time.Instant.now()));
+						java.time.Instant.now(), "the slot was recreated while Kafka Connect could not be reached"));
 				return handedOver.withResnapshot(this.resnapshots.deferred(target, slot));
 			}
 		}

@@ -48,8 +48,8 @@ public final class SlotAudit {
 	}
 
 	/**
-	 * A connector handover completed after it waited for Kafka Connect: the position it was aligned to, and the
-	 * re-snapshot that waited with it.
+	 * A connector handover completed after it was kept: why, the position it was aligned to, and the re-snapshot that
+	 * waited with it.
 	 * @param completed the handover
 	 * @return the summary
 	 */
@@ -57,8 +57,8 @@ public final class SlotAudit {
 		Map<String, String> lsns = new LinkedHashMap<>();
 		lsns.put("alignedTo", (completed.position() != null) ? Lsn.format(completed.position()) : "none");
 		putResnapshot(lsns, completed.resnapshot());
-		return new Auditor.Summary("done", 200, "the slot was recreated at " + completed.recreatedAt()
-				+ " while Kafka Connect could not be reached", lsns, completed.connector().describe());
+		return new Auditor.Summary("done", 200, completed.reason() + " (kept at " + completed.keptAt() + ")", lsns,
+				completed.connector().describe());
 	}
 
 	private static void putResnapshot(Map<String, String> lsns, Resnapshots.Resnapshot resnapshot) {

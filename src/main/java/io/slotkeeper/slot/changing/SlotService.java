@@ -26,6 +26,8 @@ public class SlotService {
 
 	private final HandoverCompletions completions;
 
+	private final PendingHandovers pending;
+
 	/**
 	 * Creates the service, keeping connector handovers to itself.
 	 * @param connectors the Kafka Connect client
@@ -44,9 +46,23 @@ public class SlotService {
 	public SlotService(ConnectorClient connectors, HandoverLog handovers, MeterRegistry registry) {
 		this.resnapshots = new Resnapshots(new ConnectorLifecycle(connectors), registry);
 		ConnectorHandovers connectorHandovers = new ConnectorHandovers(connectors, handovers);
-		PendingHandovers pending = new PendingHandovers();
-		this.followUp = new RecreateFollowUp(connectorHandovers, this.resnapshots, pending, registry);
-		this.completions = new HandoverCompletions(pending, connectorHandovers, this.resnapshots);
+		this.pending = new PendingHandovers();
+		this.followUp = new RecreateFollowUp(connectorHandovers, this.resnapshots, this.pending, registry);
+		this.completions = new HandoverCompletions(this.pending, connectorHandovers, this.resnapshots);
+	}
+
+	/**
+	 * Keeps a handover of a slot's connector to its slot's confirmed position, for the next
+	 * {@link #completePendingHandovers}: for a connector whose task failed on a stored offset older than its slot.
+	 * @param target the target
+	 * @param slot the slot
+	 * @param connector the connector's name
+	 * @param position the slot's confirmed position
+	 * @param reason why, for the audit
+	 */
+	public void keepHandover(Target target, String slot, String connector, long position, String reason) {
+		this.pending.keep(target, new PendingHandovers.Pending(slot, connector, position, java.time.Instant.now(),
+				reason));
 	}
 
 	/**

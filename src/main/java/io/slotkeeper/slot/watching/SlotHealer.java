@@ -13,9 +13,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.slotkeeper.audit.Auditor;
+import io.slotkeeper.config.ConnectorOffsets;
 import io.slotkeeper.config.OnLost;
 import io.slotkeeper.config.OnMissing;
 import io.slotkeeper.config.SlotPolicyProperties;
+import io.slotkeeper.fleet.Lsn;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.slot.changing.CompletedHandover;
 import io.slotkeeper.slot.changing.RecreateResult;
@@ -39,6 +41,8 @@ final class SlotHealer {
 	private final SlotService slots;
 
 	private final Auditor auditor;
+
+	private final java.util.Set<String> aligned = ConcurrentHashMap.newKeySet();
 
 	private final Clock clock;
 
@@ -105,6 +109,32 @@ final class SlotHealer {
 			}
 		}
 		return healed;
+	}
+
+	/**
+	 * Keeps a handover for each slot whose connector's task failed on a stored offset older than the slot, when the
+	 * slot's policy heals ({@code on-lost} or {@code on-missing: recreate}) and its offsets are not left alone: the
+	 * connector is then aligned to the slot's confirmed position and re-snapshotted like after a recreate. Once per
+	 * slot and position, so that a task failing again for another reason is not handed over in a loop.
+	 * @param target the target
+	 * @param stale the slots whose connector failed so
+	 */
+	void alignStaleOffsets(Target target, Map<String, StaleOffsets.Stale> stale) {
+		if (!target.ownership().owned()) {
+			return;
+		}
+		stale.forEach((name, found) -> target.policy(name)
+			.filter((policy) -> policy.onLost() == OnLost.RECREATE || policy.onMissing() == OnMissing.RECREATE)
+			.filter((policy) -> policy.connector().offsets() != ConnectorOffsets.LEAVE)
+			.filter((policy) -> this.aligned.add(target.name() + "/" + name + "@" + found.slot().confirmedFlushLsn()))
+			.ifPresent((policy) -> {
+				logger.warn("The connector '{}' of slot '{}' (target '{}') failed on a stored offset older than its"
+						+ " slot: aligning it to {}", policy.connector().name(), name, target.name(),
+						found.slot().confirmedFlushLsn());
+				this.slots.keepHandover(target, name, policy.connector().name(),
+						Lsn.parse(found.slot().confirmedFlushLsn()), "its task failed on a stored offset older than"
+								+ " the slot (" + found.summary() + ")");
+			}));
 	}
 
 	/**

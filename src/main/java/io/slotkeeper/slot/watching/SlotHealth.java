@@ -19,7 +19,8 @@ import io.slotkeeper.slot.reading.SlotView;
 /**
  * The {@code slots} health, one child per target from its last poll: DOWN when a slot is invalidated (lost, or on
  * PostgreSQL 18 idle too long), a slot configured in {@code slots[]} is missing, or a recreate left the slot's
- * connector not running and it still does not run ({@code connectorNotRunning}, with the task's trace), UP
+ * connector not running and it still does not run ({@code connectorNotRunning}, with the task's trace), or a
+ * connector's task failed on a stored offset older than its slot ({@code connectorStaleOffset}), UP
  * otherwise with a warning detail naming unreserved slots, UNKNOWN before the first poll, when the last poll failed
  * or when no poll ended for three intervals;
  * {@code healingStopped} says why healing gave up on a slot.
@@ -37,14 +38,15 @@ final class SlotHealth {
 		Map<String, HealthIndicator> children = new LinkedHashMap<>();
 		targets.forEach((target) -> children.put(target.name(), () -> poller.snapshot(target.name())
 			.map((snapshot) -> health(target.properties(), snapshot, poller.missing(target.name()),
-					connectors.notRunningAfterHandover(target), poller.healingStopped(target.name()),
-					poller.healingBudgetInMemoryBecause(target.name())))
+					connectors.notRunningAfterHandover(target), poller.staleOffsets(target.name()),
+					poller.healingStopped(target.name()), poller.healingBudgetInMemoryBecause(target.name())))
 			.orElseGet(() -> Health.unknown().withDetail("reason", "not polled yet").build())));
 		return CompositeHealthContributor.fromMap(children);
 	}
 
 	private static Health health(TargetProperties target, SlotSnapshot snapshot, List<String> missing,
-			Map<String, String> notRunning, Map<String, String> healingStopped, String budgetInMemory) {
+			Map<String, String> notRunning, Map<String, String> staleOffsets, Map<String, String> healingStopped,
+			String budgetInMemory) {
 		if (snapshot.error() != null) {
 			Health.Builder failed = Health.unknown().withDetail("polledAt", snapshot.at())
 				.withDetail("error", snapshot.error());
@@ -60,10 +62,13 @@ final class SlotHealth {
 		}
 		List<String> invalidated = snapshot.named(ReplicationSlot::invalidated);
 		List<String> unreserved = snapshot.named((slot) -> "unreserved".equals(slot.walStatus()));
-		Health.Builder health = (invalidated.isEmpty() && missing.isEmpty() && notRunning.isEmpty()) ? Health.up()
-				: Health.down();
+		Health.Builder health = (invalidated.isEmpty() && missing.isEmpty() && notRunning.isEmpty()
+				&& staleOffsets.isEmpty()) ? Health.up() : Health.down();
 		if (!notRunning.isEmpty()) {
 			health.withDetail("connectorNotRunning", notRunning);
+		}
+		if (!staleOffsets.isEmpty()) {
+			health.withDetail("connectorStaleOffset", staleOffsets);
 		}
 		if (!missing.isEmpty()) {
 			health.withDetail("missing", missing).withDetail("missingReason", "slots configured in slots[] are not on"

@@ -82,6 +82,16 @@ public class SlotPoller extends RepeatingTasks {
 	}
 
 	/**
+	 * The slots whose connector's task failed on a stored offset older than the slot, as last found.
+	 * @param target the target's name
+	 * @return by slot, the connector's state in a few words
+	 */
+	public Map<String, String> staleOffsets(String target) {
+		TargetPoll poll = this.polls.get(target);
+		return (poll != null) ? poll.staleOffsets() : Map.of();
+	}
+
+	/**
 	 * Where a target's heal attempts are counted, when not in its database.
 	 * @param target the target's name
 	 * @return why in memory, {@code null} when in the database

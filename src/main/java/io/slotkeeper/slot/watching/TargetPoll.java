@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -49,6 +50,8 @@ final class TargetPoll implements RepeatingTasks.Task {
 
 	private final PollMeters meters;
 
+	private final StaleOffsets staleOffsets;
+
 	private final Clock clock;
 
 	private final FollowUps followUps;
@@ -78,6 +81,7 @@ final class TargetPoll implements RepeatingTasks.Task {
 		this.clock = clock;
 		this.gauges = new SlotGauges(target.name(), registry);
 		this.meters = new PollMeters(target.name(), target.properties().slotsPollInterval(), registry, clock);
+		this.staleOffsets = new StaleOffsets(registry);
 	}
 
 	Target target() {
@@ -86,6 +90,10 @@ final class TargetPoll implements RepeatingTasks.Task {
 
 	SlotSnapshot snapshot() {
 		return this.snapshot;
+	}
+
+	Map<String, String> staleOffsets() {
+		return this.staleOffsets.summaries();
 	}
 
 	// Spread a little, so that many targets do not all borrow their first connection at the same moment.
@@ -123,7 +131,7 @@ final class TargetPoll implements RepeatingTasks.Task {
 			}
 			if (this.connectorsConfigured) {
 				followUps.checkConnectors(this.target.name(), () -> this.connectors.refresh(this.target));
-				followUps.completeHandovers(this.target.name(), () -> this.healer.completeHandovers(this.target));
+				followUps.completeHandovers(this.target.name(), () -> handOver(poll));
 			}
 			if (!this.target.properties().replicas().isEmpty()) {
 				this.failover.update(this.target, poll.slots(), this.registry);
@@ -136,6 +144,11 @@ final class TargetPoll implements RepeatingTasks.Task {
 			failed(ex, now);
 		}
 		return this.target.properties().slotsPollInterval();
+	}
+
+	private void handOver(SlotRepository.Poll poll) {
+		this.healer.alignStaleOffsets(this.target, this.staleOffsets.update(this.target, this.connectors, poll.slots()));
+		this.healer.completeHandovers(this.target);
 	}
 
 	private void healFrom(SlotRepository.Poll poll) {

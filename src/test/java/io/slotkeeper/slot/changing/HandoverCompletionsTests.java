@@ -37,22 +37,24 @@ class HandoverCompletionsTests {
 	void aHandoverKeptWhileConnectWasDownIsCompletedOnceByOneOfTwoInstances() throws Exception {
 		PostgresServer server = PostgresTestBed.shared();
 		String database = server.createDatabase();
-		server.execute(database, "SELECT pg_create_logical_replication_slot('cdc', 'pgoutput')");
+		// Slot names are the whole server's: a name of this test's own, dropped at the end, on the shared server.
+		server.execute(database, "SELECT pg_create_logical_replication_slot('kept_handover', 'pgoutput')");
 		try (ConnectStub connect = new ConnectStub(); TcpProxy proxy = new TcpProxy("127.0.0.1", port(connect))) {
 			connect.offsets("[{\"partition\":{\"server\":\"orders\"},\"offset\":{\"lsn\":100}}]");
-			TargetProperties target = target("orders", server, database, "slots[0].name", "cdc",
+			TargetProperties target = target("orders", server, database, "slots[0].name", "kept_handover",
 					"slots[0].connector.url", "http://127.0.0.1:" + proxy.port(), "slots[0].connector.name",
 					"orders-cdc", "slots[0].connector.running-timeout", "5s");
 			List<Fleet> instances = List.of(fleet(target), fleet(target));
 			List<SlotService> services = List.of(service(), service());
 			try {
 				proxy.retarget("127.0.0.1", closedPort());
-				RecreateResult recreated = services.get(0).recreate(instances.get(0).get("orders"), null, "cdc", true,
-						null);
+				RecreateResult recreated = services.get(0).recreate(instances.get(0).get("orders"), null,
+						"kept_handover", true, null);
 				assertThat(recreated.connector().method()).isEqualTo("pending");
 				assertThat(connect.changes()).isEmpty();
 				assertThat(server.queryForString(database, "SELECT slot || ' ' || connector || ' ' || position FROM"
-						+ " slotkeeper.handovers")).isEqualTo("cdc orders-cdc " + Lsn.parse(recreated.skipped().toLsn()));
+						+ " slotkeeper.handovers"))
+					.isEqualTo("kept_handover orders-cdc " + Lsn.parse(recreated.skipped().toLsn()));
 				assertThat(services.get(1).completePendingHandovers(instances.get(1).get("orders")))
 					.as("Connect still down: nothing completed").isEmpty();
 
@@ -69,6 +71,7 @@ class HandoverCompletionsTests {
 			}
 			finally {
 				instances.forEach(Fleet::close);
+				server.execute(database, "SELECT pg_drop_replication_slot('kept_handover')");
 			}
 		}
 	}

@@ -1,0 +1,80 @@
+package io.slotkeeper.slot.watching;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.MultiGauge;
+import io.micrometer.core.instrument.Tags;
+
+import io.slotkeeper.connect.ConnectorStatus;
+import io.slotkeeper.fleet.Target;
+import io.slotkeeper.slot.reading.ReplicationSlot;
+
+/**
+ * The slots of one target whose connector's task failed on a stored offset older than the slot, which it never gets
+ * past by itself: exported as {@code slotkeeper_connector_stale_offset{target,slot}} (1 or 0 for every slot with a
+ * connector on the primary), shown in the {@code slots} health, and handed to healing. A slot that is lost is not
+ * counted: its own alert and heal cover it.
+ */
+final class StaleOffsets {
+
+	private final MultiGauge gauge;
+
+	private volatile Map<String, Stale> stale = Map.of();
+
+	StaleOffsets(MeterRegistry registry) {
+		this.gauge = MultiGauge.builder("slotkeeper.connector.stale.offset")
+			.description("1 when the slot's connector has a task FAILED because its stored offset is older than the"
+					+ " slot (Debezium: no longer available on the server), 0 when not")
+			.register(registry);
+	}
+
+	/**
+	 * Finds them from the connectors' last states and a poll's slots.
+	 * @param target the target
+	 * @param connectors the connectors' last states
+	 * @param slots the primary's slots
+	 * @return by slot name, the stale ones
+	 */
+	Map<String, Stale> update(Target target, ConnectorStates connectors, List<ReplicationSlot> slots) {
+		Map<String, Stale> stale = new TreeMap<>();
+		List<MultiGauge.Row<?>> rows = new ArrayList<>();
+		for (ReplicationSlot slot : slots) {
+			if (target.connectorOf(slot.slotName()).isEmpty()) {
+				continue;
+			}
+			ConnectorStatus status = connectors.of(target.name(), slot.slotName()).orElse(null);
+			boolean failed = status != null && status.staleOffset() && !slot.invalidated()
+					&& slot.confirmedFlushLsn() != null;
+			if (failed) {
+				stale.put(slot.slotName(), new Stale(slot, status.summary()));
+			}
+			rows.add(MultiGauge.Row.of(Tags.of("target", target.name(), "slot", slot.slotName()), failed ? 1 : 0));
+		}
+		this.stale = Map.copyOf(stale);
+		this.gauge.register(rows, true);
+		return stale;
+	}
+
+	/**
+	 * The stale ones, as last found, for the {@code slots} health.
+	 * @return by slot, the connector's state in a few words
+	 */
+	Map<String, String> summaries() {
+		Map<String, String> summaries = new TreeMap<>();
+		this.stale.forEach((slot, found) -> summaries.put(slot, found.summary()));
+		return summaries;
+	}
+
+	/**
+	 * A slot whose connector failed on a stale offset.
+	 * @param slot the slot as the poll read it
+	 * @param summary the connector's state in a few words, the failed task's trace included
+	 */
+	record Stale(ReplicationSlot slot, String summary) {
+	}
+
+}
