@@ -19,6 +19,7 @@ import org.springframework.test.web.servlet.client.RestTestClient;
 
 import io.slotkeeper.SlotKeeperApplication;
 import io.slotkeeper.security.TokenHashes;
+import io.slotkeeper.testbed.ConnectStub;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.PostgresTestBed;
 
@@ -39,12 +40,16 @@ class ChartAgainstApplicationTests {
 		PostgresServer postgres = PostgresTestBed.shared();
 		String database = postgres.createDatabase();
 		postgres.execute(database, "SELECT pg_create_logical_replication_slot('chart_slot', 'pgoutput')");
+		// A connector, so that the connectors' metrics are exported too.
+		ConnectStub connect = new ConnectStub();
 		HelmChart.Rendered rendered = HelmChart.render(HelmChart.CHART.resolve("ci/monitoring-values.yaml"),
 				(command) -> command.set("targets[0].url", postgres.jdbcUrl(database))
 					.set("targets[0].username", postgres.user())
 					.set("targets[0].heartbeat.interval", "200ms")
 					.set("targets[0].slotsPollInterval", "200ms")
 					.set("targets[0].slots[0].name", "chart_slot")
+					.set("targets[0].slots[0].connector.url", connect.url())
+					.set("targets[0].slots[0].connector.name", "chart-connector")
 					// The server again as its own "replica": its failover readiness is exported, and never ready.
 					.set("targets[0].replicas[0].name", "self")
 					.set("targets[0].replicas[0].url", postgres.jdbcUrl(database))
@@ -85,6 +90,7 @@ class ChartAgainstApplicationTests {
 			});
 		}
 		finally {
+			connect.close();
 			postgres.execute(database, "SELECT pg_drop_replication_slot('chart_slot')");
 		}
 	}
