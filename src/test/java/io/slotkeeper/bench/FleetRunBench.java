@@ -82,7 +82,7 @@ final class FleetRunBench {
 			}
 			Figures f = run(server, serverLog, databases, scenario, window);
 			rows.add(List.of(scenario.name(), scenario.targets() + " (" + scenario.hung() + " hung)",
-					scenario.interval().toSeconds() + " s", String.format("%.1f", f.ready()),
+					scenario.interval().toSeconds() + " s", window.toMinutes() + " min", String.format("%.1f", f.ready()),
 					(f.allUp() != null) ? String.format("%.0f", f.allUp()) : "**never**",
 					f.minUpAfterSettle() + " / " + scenario.live(), f.upAtEnd() + " / " + scenario.live(),
 					String.format("%.1f of %.1f", f.beatsPerSecond(), f.expectedBeatsPerSecond()),
@@ -95,13 +95,14 @@ final class FleetRunBench {
 				+ " " + targets + " targets over " + databases.size() + " databases of one PostgreSQL server on the same"
 				+ " machine, no consumers; hung targets point at a port that accepts and never answers. *All UP*: seconds"
 				+ " from process start until every live target's `heartbeat` health is UP (" + SETTLE.toSeconds()
-				+ " s allowed). Then " + window.toMinutes() + " minutes of running, sampled every " + SAMPLE.toSeconds()
+				+ " s allowed). Then the window's minutes of running (" + window.toMinutes() + " in this run), sampled"
+				+ " every " + SAMPLE.toSeconds()
 				+ " s: the fewest live targets UP, beats per second (from `slotkeeper_heartbeat_emissions_total`) against"
 				+ " live targets ÷ interval, the server's idle-session terminations in its log (first minute / after),"
 				+ " connection attempts to live targets after the first minute (reconnects), CPU seconds of the"
 				+ " application and of the server per 1,000 beats, slot-keeper's sessions on the server, the"
 				+ " application's threads and RSS at the end.\n\n"
-				+ BenchReport.table(List.of("run", "targets", "interval", "ready (s)", "all UP (s)", "fewest UP",
+				+ BenchReport.table(List.of("run", "targets", "interval", "window", "ready (s)", "all UP (s)", "fewest UP",
 						"UP at end", "beats/s", "idle kills", "reconnects", "CPU s / 1,000 beats (app / server)",
 						"sessions", "threads", "RSS (MiB)"), rows));
 	}
