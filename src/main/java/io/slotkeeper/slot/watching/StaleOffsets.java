@@ -15,9 +15,9 @@ import io.slotkeeper.slot.reading.ReplicationSlot;
 
 /**
  * The slots of one target whose connector's task failed on a stored offset older than the slot, which it never gets
- * past by itself: exported as {@code slotkeeper_connector_stale_offset{target,slot}} (1 or 0 for every slot with a
- * connector on the primary), shown in the {@code slots} health, and handed to healing. A slot that is lost is not
- * counted: its own alert and heal cover it.
+ * past by itself: exported by the target's owner as {@code slotkeeper_connector_stale_offset{target,slot}} (1 or 0
+ * for every slot with a connector on the primary), shown in the {@code slots} health, and handed to healing. A slot
+ * that is lost is not counted: its own alert and heal cover it.
  */
 final class StaleOffsets {
 

@@ -17,6 +17,7 @@ import io.slotkeeper.fleet.FailureDescription;
 import io.slotkeeper.fleet.Lane;
 import io.slotkeeper.fleet.RepeatingTasks;
 import io.slotkeeper.fleet.Target;
+import io.slotkeeper.slot.reading.ReplicationSlot;
 import io.slotkeeper.slot.reading.SlotRepository;
 import io.slotkeeper.slot.reading.SlotView;
 
@@ -146,8 +147,10 @@ final class TargetPoll implements RepeatingTasks.Task {
 		return this.target.properties().slotsPollInterval();
 	}
 
+	// As for the slots' own meters, an instance standing by exports nothing: the owner does, so an alert fires once.
 	private void handOver(SlotRepository.Poll poll) {
-		this.healer.alignStaleOffsets(this.target, this.staleOffsets.update(this.target, this.connectors, poll.slots()));
+		List<ReplicationSlot> slots = Boolean.FALSE.equals(this.target.ownership().state()) ? List.of() : poll.slots();
+		this.healer.alignStaleOffsets(this.target, this.staleOffsets.update(this.target, this.connectors, slots));
 		this.healer.completeHandovers(this.target);
 	}
 
