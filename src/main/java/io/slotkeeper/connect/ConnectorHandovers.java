@@ -140,7 +140,7 @@ public final class ConnectorHandovers {
 		List<Map<String, Object>> partitions = new ArrayList<>();
 		handover.offsetsBefore().forEach((entry) -> partitions.add(ConnectorLifecycle.asMap(entry.get("partition"))));
 		if (partitions.isEmpty()) {
-			Object prefix = this.lifecycle.config(handover.connector()).object().get("topic.prefix");
+			Object prefix = handover.configBefore().get("topic.prefix");
 			if (prefix == null) {
 				return new ConnectorLifecycle.Answer(null, null, "it has no stored offsets and no topic.prefix to name"
 						+ " its partition");

@@ -39,6 +39,8 @@ public final class Handover {
 
 	private volatile String selfHealing;
 
+	private volatile Map<String, Object> configBefore = Map.of();
+
 	Handover(ConnectorProperties connector, ConnectorLifecycle lifecycle) {
 		this.connector = connector;
 		this.lifecycle = lifecycle;
@@ -75,6 +77,14 @@ public final class Handover {
 	 */
 	public String unreachable() {
 		return this.unreachable;
+	}
+
+	/**
+	 * The connector's configuration as {@link #stop()} read it, so that the handover asks Kafka Connect for it once.
+	 * @return its members, empty when it was not read
+	 */
+	Map<String, Object> configBefore() {
+		return this.configBefore;
 	}
 
 	/**
@@ -117,7 +127,8 @@ public final class Handover {
 			this.unreachable = config.error();
 			return;
 		}
-		Object strategy = config.object().get(MISMATCH_STRATEGY);
+		this.configBefore = config.object();
+		Object strategy = this.configBefore.get(MISMATCH_STRATEGY);
 		if (strategy != null && SELF_HEALING.contains(strategy.toString().strip().toLowerCase(Locale.ROOT))) {
 			this.selfHealing = "Debezium's " + MISMATCH_STRATEGY + "=" + strategy + " resumes from the new slot by"
 					+ " itself: restarted only, offsets left alone";
