@@ -1,18 +1,8 @@
 package io.slotkeeper.security.cluster;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.security.GeneralSecurityException;
-import java.security.KeyStore;
-import java.security.cert.Certificate;
-import java.security.cert.CertificateFactory;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -23,13 +13,11 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
-
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import io.slotkeeper.config.KubernetesAuthProperties;
+import io.slotkeeper.kubernetes.KubernetesApi;
 
 /**
  * The two review calls to the Kubernetes API server, made with the pod's service-account token (read from its file at
@@ -49,22 +37,13 @@ final class ClusterReviews {
 
 	private final String namespace;
 
-	private final HttpClient client;
+	private final KubernetesApi api;
 
 	ClusterReviews(KubernetesAuthProperties settings, String namespace) {
 		this.settings = settings;
 		this.namespace = namespace;
-		HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(settings.timeout());
-		if ("https".equals(settings.apiServer().getScheme())) {
-			if (Files.isReadable(settings.caFile())) {
-				builder.sslContext(trusting(settings.caFile()));
-			}
-		}
-		else {
-			// Plain HTTP (a local proxy, tests): no h2c upgrade dance on every new connection.
-			builder.version(HttpClient.Version.HTTP_1_1);
-		}
-		this.client = builder.build();
+		this.api = new KubernetesApi(settings.apiServer(), settings.serviceAccountTokenFile(), settings.caFile(),
+				settings.timeout());
 	}
 
 	String namespace() {
@@ -140,14 +119,17 @@ final class ClusterReviews {
 	}
 
 	private CompletableFuture<JsonNode> send(String path, Map<String, Object> body) {
-		HttpRequest request = HttpRequest.newBuilder(this.settings.apiServer().resolve(path))
-			.timeout(this.settings.timeout())
-			.header("Authorization", "Bearer " + serviceAccountToken())
-			.header("Content-Type", "application/json")
-			.header("Accept", "application/json")
-			.POST(HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(body)))
-			.build();
-		return this.client.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray()).thenApply((response) -> {
+		HttpRequest request;
+		try {
+			request = this.api.request(path)
+				.header("Content-Type", "application/json")
+				.POST(HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(body)))
+				.build();
+		}
+		catch (KubernetesApi.TokenUnreadable ex) {
+			throw new ClusterUnavailable(ex.getMessage());
+		}
+		return this.api.client().sendAsync(request, HttpResponse.BodyHandlers.ofByteArray()).thenApply((response) -> {
 			if (response.statusCode() != 200 && response.statusCode() != 201) {
 				throw new ClusterUnavailable("the Kubernetes API server answered " + response.statusCode() + " to "
 						+ path + ((response.statusCode() == 401 || response.statusCode() == 403)
@@ -176,36 +158,6 @@ final class ClusterReviews {
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 			throw new ClusterUnavailable("interrupted while waiting for the Kubernetes API server");
-		}
-	}
-
-	private String serviceAccountToken() {
-		try {
-			return Files.readString(this.settings.serviceAccountTokenFile()).trim();
-		}
-		catch (IOException ex) {
-			throw new ClusterUnavailable("slot-keeper's service-account token cannot be read from "
-					+ this.settings.serviceAccountTokenFile() + " (automountServiceAccountToken off?)");
-		}
-	}
-
-	private static SSLContext trusting(Path caFile) {
-		try (InputStream pem = Files.newInputStream(caFile)) {
-			KeyStore store = KeyStore.getInstance(KeyStore.getDefaultType());
-			store.load(null, null);
-			int i = 0;
-			for (Certificate certificate : CertificateFactory.getInstance("X.509").generateCertificates(pem)) {
-				store.setCertificateEntry("ca-" + i++, certificate);
-			}
-			TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-			trust.init(store);
-			SSLContext context = SSLContext.getInstance("TLS");
-			context.init(null, trust.getTrustManagers(), null);
-			return context;
-		}
-		catch (IOException | GeneralSecurityException ex) {
-			throw new IllegalStateException("the Kubernetes CA in " + caFile + " cannot be loaded: " + ex.getMessage(),
-					ex);
 		}
 	}
 
