@@ -19,6 +19,7 @@ import org.springframework.validation.annotation.Validated;
  * @param api the admin API
  * @param instanceId this instance's identity among the instances that share targets, which spreads their ownership
  * (rendezvous hashing); empty for the host name (the pod's name on OpenShift) and process id, else a random one
+ * @param strimzi how the {@code KafkaConnector} resources of Strimzi-managed connectors are reached
  */
 @Validated
 @Consistent
@@ -29,7 +30,9 @@ import org.springframework.validation.annotation.Validated;
 public record SlotKeeperProperties(
 		@NotNull @DefaultValue List<@Valid TargetProperties> targets,
 		@NotNull @Valid @DefaultValue @NestedConfigurationProperty ApiProperties api,
-		@NotNull @Size(max = 253) @DefaultValue("") String instanceId) implements CrossFieldChecked {
+		@NotNull @Size(max = 253) @DefaultValue("") String instanceId,
+		@NotNull @Valid @DefaultValue @NestedConfigurationProperty StrimziProperties strimzi)
+		implements CrossFieldChecked {
 
 	@Override
 	public List<Violation> violations() {

@@ -6,15 +6,19 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.web.client.RestClient;
 
+import io.slotkeeper.config.SlotKeeperProperties;
+
 /**
- * Wires the Kafka Connect client and the log of connector handovers.
+ * Wires the connector client (Kafka Connect's REST API, or Strimzi's KafkaConnector resources) and the log of
+ * connector handovers.
  */
 @Configuration(proxyBeanMethods = false)
 class ConnectConfiguration {
 
 	@Bean
-	ConnectorClient connectorClient() {
-		return new ConnectorClient(RestClient.builder(), Duration.ofMillis(500));
+	ConnectorClient connectorClient(SlotKeeperProperties properties) {
+		return new ConnectorClient(new RestConnectorApi(RestClient.builder(), Duration.ofMillis(500)),
+				new StrimziConnectorApi(properties.strimzi()));
 	}
 
 	@Bean

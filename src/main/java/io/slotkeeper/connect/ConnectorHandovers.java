@@ -6,6 +6,10 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,7 +31,11 @@ public final class ConnectorHandovers {
 
 	private static final Logger logger = LoggerFactory.getLogger(ConnectorHandovers.class);
 
-	private static final Duration CHECK_EVERY = Duration.ofMillis(250);
+	static final Duration CHECK_EVERY = Duration.ofMillis(250);
+
+	private static final String REVERTED = " (it was running again although it had been stopped: if Strimzi manages it,"
+			+ " its operator reverts state changes made through the REST API; configure connector.strimzi with its"
+			+ " KafkaConnector's namespace and name instead of url)";
 
 	private final ConnectorClient connectors;
 
@@ -63,7 +71,19 @@ public final class ConnectorHandovers {
 	 * @return what became of the connector; failures are reported, never thrown
 	 */
 	public ConnectorHandover complete(Handover handover, Long newPosition) {
-		ConnectorHandover done = handOver(handover, newPosition);
+		return complete(handover, () -> newPosition);
+	}
+
+	/**
+	 * As {@link #complete(Handover, Long)}, with the position read only once the connector is STOPPED: a connector that
+	 * ran on meanwhile (a worker that came back resumes it from its stale offset, and the server streams from the
+	 * slot's start) has moved the slot on, and Debezium fails a task whose offset is behind its slot.
+	 * @param handover the handover, stopped or not
+	 * @param positionOnceStopped the position to align to, asked after the connector stopped
+	 * @return what became of the connector; failures are reported, never thrown
+	 */
+	public ConnectorHandover complete(Handover handover, Supplier<Long> positionOnceStopped) {
+		ConnectorHandover done = handOver(handover, positionOnceStopped);
 		this.log.record(done);
 		if (!done.running()) {
 			logger.warn("Connector '{}' is not running after its slot was recreated: {}", done.connector(),
@@ -85,12 +105,13 @@ public final class ConnectorHandovers {
 		}
 	}
 
-	private ConnectorHandover handOver(Handover handover, Long newPosition) {
+	private ConnectorHandover handOver(Handover handover, Supplier<Long> positionOnceStopped) {
 		ConnectorProperties connector = handover.connector();
 		if (handover.unreachable() != null) {
 			return pending(connector, handover.unreachable());
 		}
 		if (!handover.stopped()) {
+			ConnectorStatus before = this.connectors.status(connector);
 			ConnectorOutcome restart = this.connectors.restart(connector);
 			if (!restart.restarted() && restart.status() == null) {
 				return pending(connector, restart.detail());
@@ -99,19 +120,20 @@ public final class ConnectorHandovers {
 			if (!restart.restarted()) {
 				warning = ((warning != null) ? warning + "; " : "") + "restart failed: " + restart.detail();
 			}
-			ConnectorStatus state = awaitRunning(connector);
+			ConnectorStatus state = awaitRunning(connector, before);
 			return new ConnectorHandover(connector.name(), "restart", handover.selfHealing(), state.running(),
 					handover.offsetsBefore(), null, state, warning);
 		}
 		String warning = null;
-		awaitState(connector, "STOPPED");
+		awaitStopped(connector);
 		ConnectorLifecycle.Answer change = (connector.offsets() == ConnectorOffsets.ALIGN)
-				? align(handover, newPosition) : this.lifecycle.resetOffsets(connector);
+				? align(handover, positionOnceStopped.get()) : this.lifecycle.resetOffsets(connector);
 		if (change != null && change.unreachable()) {
 			return pending(connector, change.error());
 		}
 		if (change != null && !change.ok()) {
-			warning = "offsets not changed: " + change.error() + "; the connector may fail to stream";
+			warning = "offsets not changed: " + change.error() + "; the connector may fail to stream"
+					+ (revertedBehindUs(connector, change) ? REVERTED : "");
 		}
 		List<Map<String, Object>> after = this.lifecycle.storedOffsets(connector);
 		ConnectorLifecycle.Answer resume = this.lifecycle.resume(connector);
@@ -121,9 +143,16 @@ public final class ConnectorHandovers {
 		if (!resume.ok()) {
 			warning = ((warning != null) ? warning + "; " : "") + "resume failed: " + resume.error();
 		}
-		ConnectorStatus state = awaitRunning(connector);
+		ConnectorStatus state = awaitRunning(connector, null);
 		return new ConnectorHandover(connector.name(), connector.offsets().name().toLowerCase(), null, state.running(),
 				handover.offsetsBefore(), after, state, warning);
+	}
+
+	// Kafka Connect refuses an offsets change of a connector that is not STOPPED: after slot-keeper's own stop answered,
+	// that is something driving it back, such as the Strimzi operator reconciling its KafkaConnector resource.
+	private static boolean revertedBehindUs(ConnectorProperties connector, ConnectorLifecycle.Answer change) {
+		return !connector.managedByStrimzi() && Integer.valueOf(400).equals(change.status()) && change.error() != null
+				&& change.error().contains("STOPPED state");
 	}
 
 	// Connect down is the usual order of things (the consumer's outage is why the slot was lost): a restart or a
@@ -155,14 +184,27 @@ public final class ConnectorHandovers {
 		return this.lifecycle.alterOffsets(handover.connector(), Map.of("offsets", offsets));
 	}
 
-	// A failed task, or a Connect that cannot be read, will not run by itself: no point waiting for it.
-	private ConnectorStatus awaitRunning(ConnectorProperties connector) {
-		return await(connector, (status) -> status.running() || status.error() != null || status.tasks().stream()
-			.anyMatch((task) -> "FAILED".equals(task.state())) || "FAILED".equals(status.state()));
+	// A failed task, or a Connect that cannot be read, will not run by itself: no point waiting for it. But a restart
+	// is asynchronous: until the status has moved on from the failures it had before, they are the old ones.
+	private ConnectorStatus awaitRunning(ConnectorProperties connector, ConnectorStatus before) {
+		Set<ConnectorStatus.Task> stale = failures(before);
+		AtomicBoolean movedOn = new AtomicBoolean(stale.isEmpty());
+		return await(connector, (status) -> {
+			Set<ConnectorStatus.Task> failed = failures(status);
+			movedOn.compareAndSet(false, !stale.containsAll(failed) || failed.isEmpty());
+			return status.running() || status.error() != null
+					|| (movedOn.get() && (!failed.isEmpty() || "FAILED".equals(status.state())));
+		});
 	}
 
-	private void awaitState(ConnectorProperties connector, String state) {
-		await(connector, (status) -> state.equals(status.state()));
+	private static Set<ConnectorStatus.Task> failures(ConnectorStatus status) {
+		return (status == null) ? Set.of() : status.tasks().stream().filter((task) -> "FAILED".equals(task.state()))
+			.collect(Collectors.toSet());
+	}
+
+	// Stopped means its tasks are gone too: Connect says STOPPED a moment before the last task has let go.
+	private void awaitStopped(ConnectorProperties connector) {
+		await(connector, (status) -> "STOPPED".equals(status.state()) && status.tasks().isEmpty());
 	}
 
 	// Bounded by running-timeout: a connector that never gets there is reported with the state it was in.

@@ -3,70 +3,64 @@ package io.slotkeeper.connect;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
-
-import org.springframework.web.client.RestClient;
-import org.springframework.web.client.RestClientException;
-import org.springframework.web.client.RestClientResponseException;
 
 import io.slotkeeper.config.ConnectorProperties;
 
 /**
- * Kafka Connect's calls around a connector's offsets (KIP-875, Kafka Connect 3.6+): stop, read, alter or delete its
- * offsets while it is stopped, resume; and its configuration. Each answers what Kafka Connect said, never throws.
+ * A connector's calls around its offsets (KIP-875, Kafka Connect 3.6+): stop, read, alter or delete its offsets while
+ * it is stopped, resume; and its configuration; each through the REST API or the connector's Strimzi resource, as it
+ * is configured. Each answers what happened, never throws.
  */
 public final class ConnectorLifecycle {
-
-	private static final String UNREACHABLE = "Kafka Connect could not be reached: ";
 
 	private final ConnectorClient connectors;
 
 	/**
-	 * Creates the calls on the client's per-connector HTTP clients.
-	 * @param connectors the Kafka Connect client
+	 * Creates the calls on the client's ways of reaching connectors.
+	 * @param connectors the connector client
 	 */
 	public ConnectorLifecycle(ConnectorClient connectors) {
 		this.connectors = connectors;
 	}
 
 	Answer stop(ConnectorProperties connector) {
-		return call(connector, (client) -> client.put().uri("/connectors/{name}/stop", connector.name()));
+		return this.connectors.api(connector).stop(connector);
 	}
 
 	Answer resume(ConnectorProperties connector) {
-		return call(connector, (client) -> client.put().uri("/connectors/{name}/resume", connector.name()));
+		return this.connectors.api(connector).resume(connector);
 	}
 
 	Answer offsets(ConnectorProperties connector) {
-		return call(connector, (client) -> client.get().uri("/connectors/{name}/offsets", connector.name()));
+		return this.connectors.api(connector).offsets(connector);
 	}
 
 	/**
-	 * The connector's stored offsets, as {@code GET /connectors/{name}/offsets} lists them.
+	 * The connector's offsets as they can be read without changing anything: as Kafka Connect stores them, or, for a
+	 * Strimzi-managed connector, as slot-keeper last listed or set them.
 	 * @param connector the connector
-	 * @return the entries ({@code partition}, {@code offset}), {@code null} when Kafka Connect did not list them
+	 * @return the entries ({@code partition}, {@code offset}), {@code null} when they were not read
 	 */
 	public List<Map<String, Object>> storedOffsets(ConnectorProperties connector) {
-		Answer answer = offsets(connector);
+		Answer answer = this.connectors.api(connector).readOffsets(connector);
 		return answer.ok() ? entries(answer.body()) : null;
 	}
 
 	Answer alterOffsets(ConnectorProperties connector, Map<String, Object> offsets) {
-		return call(connector, (client) -> client.patch().uri("/connectors/{name}/offsets", connector.name())
-			.body(offsets));
+		return this.connectors.api(connector).alterOffsets(connector, offsets);
 	}
 
 	Answer resetOffsets(ConnectorProperties connector) {
-		return call(connector, (client) -> client.delete().uri("/connectors/{name}/offsets", connector.name()));
+		return this.connectors.api(connector).resetOffsets(connector);
 	}
 
 	/**
 	 * The connector's configuration.
 	 * @param connector the connector
-	 * @return what Kafka Connect answered: the configuration as a JSON object when it did
+	 * @return what was answered: the configuration as a JSON object when it was read
 	 */
 	public Answer config(ConnectorProperties connector) {
-		return call(connector, (client) -> client.get().uri("/connectors/{name}/config", connector.name()));
+		return this.connectors.api(connector).config(connector);
 	}
 
 	@SuppressWarnings("unchecked")
@@ -80,31 +74,38 @@ public final class ConnectorLifecycle {
 		return (list instanceof List<?> entries) ? entries.stream().map(ConnectorLifecycle::asMap).toList() : null;
 	}
 
-	private Answer call(ConnectorProperties connector, Function<RestClient, RestClient.RequestHeadersSpec<?>> request) {
-		try {
-			var response = request.apply(this.connectors.client(connector)).retrieve().toEntity(Object.class);
-			return new Answer(response.getStatusCode().value(), response.getBody(), null);
-		}
-		catch (RestClientResponseException ex) {
-			return new Answer(ex.getStatusCode().value(), null, "Kafka Connect answered " + ex.getStatusCode().value()
-					+ ": " + ConnectorClient.firstLine(ex.getResponseBodyAsString()));
-		}
-		catch (RestClientException ex) {
-			return new Answer(null, null, UNREACHABLE + ConnectorClient.firstLine(ex.getMessage()));
-		}
-	}
-
 	/**
-	 * What Kafka Connect answered to one call.
-	 * @param status the HTTP status, {@code null} when it could not be reached
+	 * What one call came to.
+	 * @param status the HTTP status, {@code null} when the connector could not be reached
 	 * @param body the JSON body, {@code null} when none
-	 * @param error what went wrong, {@code null} on a 2xx
+	 * @param error what went wrong, {@code null} on success
+	 * @param unreachable whether the call never reached the connector: Kafka Connect or the Kubernetes API refused,
+	 * timed out or had no such host, or Kafka Connect does not know the connector (yet)
 	 */
-	public record Answer(Integer status, Object body, String error) {
+	public record Answer(Integer status, Object body, String error, boolean unreachable) {
 
 		/**
-		 * Whether Kafka Connect accepted the call.
-		 * @return whether it answered 2xx
+		 * An answer that reached the connector's API.
+		 * @param status the HTTP status
+		 * @param body the JSON body
+		 * @param error what went wrong, {@code null} on success
+		 */
+		public Answer(Integer status, Object body, String error) {
+			this(status, body, error, false);
+		}
+
+		/**
+		 * A call that never reached the connector.
+		 * @param error why
+		 * @return the answer
+		 */
+		static Answer unreachable(String error) {
+			return new Answer(null, null, error, true);
+		}
+
+		/**
+		 * Whether the call was accepted.
+		 * @return whether it succeeded
 		 */
 		public boolean ok() {
 			return this.error == null;
@@ -116,19 +117,6 @@ public final class ConnectorLifecycle {
 		 */
 		public Map<String, Object> object() {
 			return asMap(this.body);
-		}
-
-		/**
-		 * Whether the call never reached Kafka Connect (refused, timed out, no such host).
-		 * @return whether it failed without an answer
-		 */
-		public boolean unreachable() {
-			return this.status == null && this.error != null && this.error.startsWith(UNREACHABLE);
-		}
-
-		// Connect before 3.6 has no such resource: its REST server answers 404 (no route) or 405 (wrong method).
-		boolean unsupported() {
-			return this.status != null && (this.status == 404 || this.status == 405);
 		}
 
 	}

@@ -1,7 +1,9 @@
 package io.slotkeeper.connect;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A connector as Kafka Connect sees it.
@@ -25,6 +27,27 @@ public record ConnectorStatus(String connector, String state, List<Task> tasks, 
 	public static ConnectorStatus notCheckedYet(String connector) {
 		return new ConnectorStatus(connector, null, List.of(), "not checked yet: the first slot poll has not asked"
 				+ " Kafka Connect", null);
+	}
+
+	/**
+	 * The status in Kafka Connect's {@code GET /connectors/{name}/status} body, which Strimzi copies verbatim into a
+	 * {@code KafkaConnector}'s {@code status.connectorStatus}.
+	 * @param connector the connector's name
+	 * @param body the body: {@code connector.state} and {@code tasks[].id, state, trace}
+	 * @return the status, checked now
+	 */
+	public static ConnectorStatus of(String connector, Map<String, Object> body) {
+		Object state = ConnectorLifecycle.asMap(body.get("connector")).get("state");
+		List<Task> tasks = new ArrayList<>();
+		if (body.get("tasks") instanceof List<?> list) {
+			for (Object each : list) {
+				Map<String, Object> task = ConnectorLifecycle.asMap(each);
+				Object id = task.get("id");
+				tasks.add(new Task((id instanceof Number number) ? number.intValue() : -1, (String) task.get("state"),
+						TaskTraces.summary((String) task.get("trace"))));
+			}
+		}
+		return new ConnectorStatus(connector, (state != null) ? state.toString() : null, tasks, null, Instant.now());
 	}
 
 	/**

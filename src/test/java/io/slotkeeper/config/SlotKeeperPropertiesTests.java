@@ -101,7 +101,11 @@ class SlotKeeperPropertiesTests {
 			"slotkeeper.api.kubernetes.api-server | ftp://kubernetes | slotkeeper.api.kubernetes.api-server",
 			"slotkeeper.api.kubernetes.cache-ttl | 1h | slotkeeper.api.kubernetes.cacheTtl",
 			"slotkeeper.api.kubernetes.timeout | 0s | slotkeeper.api.kubernetes.timeout",
-			"slotkeeper.api.kubernetes.resource | Slots! | slotkeeper.api.kubernetes.resource" })
+			"slotkeeper.api.kubernetes.resource | Slots! | slotkeeper.api.kubernetes.resource",
+			"slotkeeper.targets[0].slots[0].connector.strimzi.namespace | cdc | slotkeeper.targets[0].slots[0].connector.url",
+			"slotkeeper.strimzi.api-version | v2 | slotkeeper.strimzi.apiVersion",
+			"slotkeeper.strimzi.api-server | ftp://kubernetes | slotkeeper.strimzi.api-server",
+			"slotkeeper.strimzi.timeout | 0s | slotkeeper.strimzi.timeout" })
 	void invalidValueStopsStartUpNamingTheProperty(String property, String value, String named) {
 		this.runner.withPropertyValues("slotkeeper.targets[0].replicas[0].name=r1",
 				"slotkeeper.targets[0].replicas[0].url=jdbc:postgresql://r1/orders", "slotkeeper.targets[0].slots[0].name=s",
@@ -224,6 +228,55 @@ class SlotKeeperPropertiesTests {
 				assertThat(target.heartbeat().createTable()).isTrue();
 				assertThat(properties.api().tokens().get(0).role()).isEqualTo(ApiRole.VIEWER);
 			});
+	}
+
+	@Test
+	void aStrimziManagedConnectorIsNamedByItsResourceFromEnvironmentVariables() {
+		Map<String, Object> variables = Map.of("SLOTKEEPER_TARGETS_0_NAME", "orders", "SLOTKEEPER_TARGETS_0_URL",
+				"jdbc:postgresql://db:5432/orders", "SLOTKEEPER_TARGETS_0_SLOTS_0_NAME", "debezium",
+				"SLOTKEEPER_TARGETS_0_SLOTS_0_CONNECTOR_STRIMZI_NAMESPACE", "cdc",
+				"SLOTKEEPER_TARGETS_0_SLOTS_0_CONNECTOR_STRIMZI_NAME", "orders-debezium",
+				"SLOTKEEPER_STRIMZI_APISERVER", "https://api.cluster:6443", "SLOTKEEPER_STRIMZI_APIVERSION", "v1beta2");
+		new ApplicationContextRunner()
+			.withInitializer((context) -> context.getEnvironment()
+				.getPropertySources()
+				.addFirst(new SystemEnvironmentPropertySource(
+						"test-" + StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, variables)))
+			.withConfiguration(AutoConfigurations.of(ValidationAutoConfiguration.class,
+					ConfigurationPropertiesAutoConfiguration.class))
+			.withUserConfiguration(PropertiesOnly.class)
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				SlotKeeperProperties properties = context.getBean(SlotKeeperProperties.class);
+				ConnectorProperties connector = properties.targets().get(0).slots().get(0).connector();
+				assertThat(connector.managedByStrimzi()).isTrue();
+				assertThat(connector.name()).isEqualTo("orders-debezium");
+				assertThat(connector.url()).isNull();
+				assertThat(properties.strimzi().apiServer()).hasToString("https://api.cluster:6443");
+				assertThat(properties.strimzi().apiVersion()).isEqualTo("v1beta2");
+			});
+	}
+
+	@Test
+	void aStrimziConnectorNamedOtherwiseThanItsResourceOrWithBasicAuthIsRefused() {
+		this.runner.withPropertyValues("slotkeeper.targets[0].slots[0].name=s",
+				"slotkeeper.targets[0].slots[0].connector.strimzi.namespace=cdc",
+				"slotkeeper.targets[0].slots[0].connector.strimzi.name=orders-debezium",
+				"slotkeeper.targets[0].slots[0].connector.name=other", "slotkeeper.targets[0].slots[0].connector.username=u")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(startUpMessage(context.getStartupFailure()))
+					.contains("slotkeeper.targets[0].slots[0].connector.name")
+					.contains("must be the KafkaConnector's name (orders-debezium) or left out")
+					.contains("slotkeeper.targets[0].slots[0].connector.username");
+			});
+		this.runner.withPropertyValues("slotkeeper.targets[0].slots[0].name=s",
+				"slotkeeper.targets[0].slots[0].connector.name=orders-debezium").run((context) -> {
+					assertThat(context).hasFailed();
+					assertThat(startUpMessage(context.getStartupFailure()))
+						.contains("slotkeeper.targets[0].slots[0].connector.url")
+						.contains("must be set, or strimzi for a connector that Strimzi manages");
+				});
 	}
 
 	@Test

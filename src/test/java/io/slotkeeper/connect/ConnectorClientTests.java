@@ -59,12 +59,27 @@ class ConnectorClientTests {
 		assertThat(this.client.restart(connector(this.connect.url()))).extracting(ConnectorOutcome::restarted,
 				ConnectorOutcome::attempts).containsExactly(true, 2);
 		this.connect.reset();
-		this.connect.script(new Answer(404, "{\"message\":\"Connector orders-cdc not found\"}"));
-		ConnectorOutcome missing = this.client.restart(connector(this.connect.url()));
-		assertThat(missing.restarted()).isFalse();
-		assertThat(missing.status()).isEqualTo(404);
-		assertThat(missing.attempts()).isEqualTo(1);
-		assertThat(missing.detail()).contains("Kafka Connect answered 404").contains("not found");
+		this.connect.script(new Answer(400, "{\"error_code\":400,\"message\":\"bad request\"}"));
+		ConnectorOutcome refused = this.client.restart(connector(this.connect.url()));
+		assertThat(refused.restarted()).isFalse();
+		assertThat(refused.status()).isEqualTo(400);
+		assertThat(refused.attempts()).isEqualTo(1);
+		assertThat(refused.detail()).contains("Kafka Connect answered 400").contains("bad request");
+	}
+
+	@Test
+	void aStartingWorkerIsNotReachedYetAndAMissingRouteIsAnAnswer() {
+		// What a real worker answers while it starts: Jetty's error page, then Connect's own "not found".
+		this.connect.script(new Answer(404, "{\n  \"message\" : \"Not Found\",\n  \"url\" : \"/connectors/orders-cdc/restart\","
+				+ "\n  \"status\" : \"404\"\n}"), new Answer(404, "{\"error_code\":404,\"message\":\"Connector orders-cdc not found\"}"),
+				new Answer(404, "{\"error_code\":404,\"message\":\"HTTP 404 Not Found\"}"));
+		ConnectorOutcome starting = this.client.restart(connector(this.connect.url()));
+		assertThat(starting.status()).as("not reached: a handover waits").isNull();
+		assertThat(starting.detail()).contains("\"message\" : \"Not Found\", \"url\"");
+		assertThat(this.client.restart(connector(this.connect.url())).status()).isNull();
+		ConnectorOutcome noRoute = this.client.restart(connector(this.connect.url()));
+		assertThat(noRoute.status()).as("an old Connect's answer").isEqualTo(404);
+		assertThat(noRoute.detail()).contains("HTTP 404 Not Found");
 	}
 
 	@Test
@@ -89,7 +104,7 @@ class ConnectorClientTests {
 		assertThat(outcome.status()).isNull();
 		assertThat(outcome.detail()).startsWith("Kafka Connect could not be reached");
 		assertThat(this.client.status(connector("http://127.0.0.1:" + closed, "timeout", "1s")).error())
-			.startsWith("Kafka Connect could not be read");
+			.startsWith("Kafka Connect could not be reached");
 	}
 
 	@Test
@@ -102,9 +117,9 @@ class ConnectorClientTests {
 		assertThat(status.error()).isNull();
 		assertThat(status.tasks()).containsExactly(new ConnectorStatus.Task(0, "FAILED",
 				"io.debezium.DebeziumException: Unable to obtain valid replication slot"));
-		this.connect.scriptStatus(new Answer(404, "{\"message\":\"no such connector\"}"));
+		this.connect.scriptStatus(new Answer(500, "{\"error_code\":500,\"message\":\"no leader\"}"));
 		assertThat(this.client.status(connector(this.connect.url())).error())
-			.isEqualTo("Kafka Connect answered 404: {\"message\":\"no such connector\"}");
+			.isEqualTo("Kafka Connect answered 500: {\"error_code\":500,\"message\":\"no leader\"}");
 	}
 
 }

@@ -59,6 +59,27 @@ class ConnectorHandoversTests {
 	}
 
 	@Test
+	void aConnectorResumedBehindSlotKeepersBackBetweenStopAndOffsetsSaysToConfigureItsStrimziResource()
+			throws Exception {
+		this.connect.offsets(STORED);
+		Handover handover = this.handovers.plan(ConnectorClientTests.connector(this.connect.url(),
+				"running-timeout", "2s"));
+		handover.stop();
+		// The Strimzi operator's reconcile: the connector back to its resource's spec.state, through the REST API.
+		java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+				java.net.URI.create(this.connect.url() + "/connectors/orders-cdc/resume"))
+			.PUT(java.net.http.HttpRequest.BodyPublishers.noBody()).build(),
+				java.net.http.HttpResponse.BodyHandlers.discarding());
+		this.connect.scriptStatus(new ConnectStub.Answer(200, "{\"name\":\"orders-cdc\",\"connector\":{\"state\":"
+				+ "\"STOPPED\"},\"tasks\":[]}"));
+		ConnectorHandover done = this.handovers.complete(handover, 4096L);
+		assertThat(done.warning()).contains("offsets not changed").contains("STOPPED state")
+			.contains("its operator reverts state changes made through the REST API")
+			.contains("configure connector.strimzi");
+		assertThat(this.connect.offsets()).isEqualTo(STORED);
+	}
+
+	@Test
 	void resetDeletesTheOffsets() {
 		this.connect.offsets(STORED);
 		Handover handover = this.handovers.plan(ConnectorClientTests.connector(this.connect.url(),

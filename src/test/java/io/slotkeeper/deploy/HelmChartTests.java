@@ -140,6 +140,27 @@ class HelmChartTests {
 	}
 
 	@Test
+	void strimziManagedConnectorsGetARoleInTheirNamespaceAndTheTokenMounted() {
+		HelmChart.Rendered rendered = HelmChart.render(HelmChart.CHART.resolve("ci/strimzi-values.yaml"));
+		assertThat((Object) get(rendered.one("Deployment"), "spec", "template", "spec", "automountServiceAccountToken"))
+			.isEqualTo(true);
+		assertThat(rendered.ofKind("ClusterRoleBinding")).as("no cluster-wide right for connectors").isEmpty();
+		Map<String, Object> role = rendered.one("Role");
+		assertThat((Object) get(role, "metadata", "namespace")).isEqualTo("cdc-connect");
+		assertThat((List<Object>) get(role, "rules", 0, "apiGroups")).containsExactly("kafka.strimzi.io");
+		assertThat((List<Object>) get(role, "rules", 0, "resources")).containsExactly("kafkaconnectors");
+		assertThat((List<Object>) get(role, "rules", 0, "verbs")).containsExactly("get", "list", "watch", "patch");
+		assertThat((List<Object>) get(role, "rules", 1, "resources")).containsExactly("configmaps");
+		assertThat(rendered.text()).doesNotContain("kafkaconnectors/status").doesNotContain("pods/exec");
+		Map<String, Object> binding = rendered.one("RoleBinding");
+		assertThat((Object) get(binding, "metadata", "namespace")).isEqualTo("cdc-connect");
+		assertThat((Object) get(binding, "subjects", 0, "name"))
+			.isEqualTo(get(rendered.one("Deployment"), "spec", "template", "spec", "serviceAccountName"));
+		assertThat(rendered.applicationYaml()).contains("strimzi:").contains("namespace: cdc-connect")
+			.contains("name: orders-debezium").doesNotContain("CONNECTOR_PASSWORD");
+	}
+
+	@Test
 	void logsAreEcsJsonByDefaultAndPlainTextOnRequest() {
 		assertThat(HelmChart.render(HelmChart.CHART.resolve("ci/default-values.yaml")).applicationYaml())
 			.contains("structured:").contains("console: ecs");

@@ -32,7 +32,7 @@ import static org.awaitility.Awaitility.await;
  * keeps it: a serialized {@code HashMap<byte[], byte[]>} of JSON key {@code ["<engine>", {partition}]} to JSON offset.
  * Every row the engine delivers from {@code public.orders} is counted by its {@code id}.
  */
-public final class EngineConnect implements AutoCloseable {
+public final class EngineConnect implements CdcConnector {
 
 	private static final JsonMapper JSON = JsonMapper.builder().build();
 
@@ -113,8 +113,14 @@ public final class EngineConnect implements AutoCloseable {
 	 * The REST front's base URL.
 	 * @return the URL
 	 */
+	@Override
 	public String url() {
 		return "http://127.0.0.1:" + this.port;
+	}
+
+	@Override
+	public String prefix() {
+		return "shop";
 	}
 
 	/**
@@ -127,6 +133,7 @@ public final class EngineConnect implements AutoCloseable {
 	/**
 	 * Ends the task as a crash does: the engine stops, its offsets flushed, and its status says FAILED.
 	 */
+	@Override
 	public synchronized void crash() {
 		closeEngine();
 		this.state = "FAILED";
@@ -136,6 +143,7 @@ public final class EngineConnect implements AutoCloseable {
 	/**
 	 * Restarts the connector's task from its stored offset, as {@code POST …/restart} does.
 	 */
+	@Override
 	public synchronized void restart() {
 		closeEngine();
 		start();
@@ -145,6 +153,7 @@ public final class EngineConnect implements AutoCloseable {
 	 * Plays the worker's process killed: the engine stops (its offsets flushed) and the REST front refuses
 	 * connections, as a worker whose pod is gone does.
 	 */
+	@Override
 	public void workerDown() {
 		// Not under the monitor: the server's stop waits for its dispatcher, which may be in a handler waiting for it.
 		this.server.stop(0);
@@ -159,6 +168,7 @@ public final class EngineConnect implements AutoCloseable {
 	 * Plays the worker started again: the REST front answers on the same port and the connector's task starts at
 	 * once from its stored offset, as a distributed worker resumes the connectors of its group.
 	 */
+	@Override
 	public synchronized void workerUp() {
 		this.server = LocalHttp.start(this::handle, null, this.port);
 		this.workerUp = true;
@@ -169,6 +179,7 @@ public final class EngineConnect implements AutoCloseable {
 	 * The rows of {@code public.orders} delivered, by id, with how many times each came.
 	 * @return a copy
 	 */
+	@Override
 	public Map<Long, Integer> deliveries() {
 		return Map.copyOf(this.deliveries);
 	}
@@ -178,6 +189,7 @@ public final class EngineConnect implements AutoCloseable {
 	 * @param id its id
 	 * @return {@link System#nanoTime()} then, {@code null} when it was not
 	 */
+	@Override
 	public Long arrivedAt(long id) {
 		return this.arrivals.get(id);
 	}
@@ -186,6 +198,7 @@ public final class EngineConnect implements AutoCloseable {
 	 * Change events delivered from {@code public.orders}, duplicates included.
 	 * @return the count
 	 */
+	@Override
 	public long events() {
 		return this.events.get();
 	}
@@ -194,6 +207,7 @@ public final class EngineConnect implements AutoCloseable {
 	 * The status as {@code GET …/status} answers it.
 	 * @return {@code RUNNING}, {@code STOPPED} or {@code FAILED}
 	 */
+	@Override
 	public String state() {
 		return this.state;
 	}

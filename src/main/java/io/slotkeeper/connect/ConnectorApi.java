@@ -1,0 +1,81 @@
+package io.slotkeeper.connect;
+
+import java.util.Map;
+
+import io.slotkeeper.config.ConnectorProperties;
+import io.slotkeeper.connect.ConnectorLifecycle.Answer;
+
+/**
+ * Where a connector is read and changed: Kafka Connect's REST API ({@link RestConnectorApi}) or the Strimzi operator's
+ * {@code KafkaConnector} resource ({@link StrimziConnectorApi}). The handover, the re-snapshot and the checks are
+ * written once against this; each call answers what happened, never throws.
+ */
+interface ConnectorApi {
+
+	/**
+	 * The connector's status as Kafka Connect reports it.
+	 * @param connector the connector
+	 * @return the status; a failure to read it is in its error
+	 */
+	ConnectorStatus status(ConnectorProperties connector);
+
+	/**
+	 * Restarts the connector and its failed tasks.
+	 * @param connector the connector
+	 * @return the outcome; a status of {@code null} means the connector could not be reached
+	 */
+	ConnectorOutcome restart(ConnectorProperties connector);
+
+	/**
+	 * The connector's configuration.
+	 * @param connector the connector
+	 * @return the configuration as a JSON object when it was read
+	 */
+	Answer config(ConnectorProperties connector);
+
+	/**
+	 * The connector's stored offsets, as {@code GET /connectors/{name}/offsets} lists them, asked of Kafka Connect now
+	 * (through a Strimzi resource: a list the operator makes).
+	 * @param connector the connector
+	 * @return {@code {"offsets": [...]}} when they were read
+	 */
+	Answer offsets(ConnectorProperties connector);
+
+	/**
+	 * The connector's offsets as they can be read without changing anything, for a listing: what Kafka Connect stores,
+	 * or what slot-keeper last listed or set through a Strimzi resource.
+	 * @param connector the connector
+	 * @return {@code {"offsets": [...]}} when they could be read
+	 */
+	Answer readOffsets(ConnectorProperties connector);
+
+	/**
+	 * Stops the connector (KIP-875), so that its offsets can be changed.
+	 * @param connector the connector
+	 * @return whether it was asked to
+	 */
+	Answer stop(ConnectorProperties connector);
+
+	/**
+	 * Starts the connector again after a stop.
+	 * @param connector the connector
+	 * @return whether it was asked to
+	 */
+	Answer resume(ConnectorProperties connector);
+
+	/**
+	 * Sets the stopped connector's offsets.
+	 * @param connector the connector
+	 * @param offsets the body of Kafka Connect's {@code PATCH …/offsets}
+	 * @return whether they were set
+	 */
+	Answer alterOffsets(ConnectorProperties connector, Map<String, Object> offsets);
+
+	/**
+	 * Deletes the stopped connector's offsets.
+	 * @param connector the connector
+	 * @return whether they were deleted
+	 */
+	Answer resetOffsets(ConnectorProperties connector);
+
+}

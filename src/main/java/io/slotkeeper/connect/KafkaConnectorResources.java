@@ -1,0 +1,154 @@
+package io.slotkeeper.connect;
+
+import java.io.IOException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.json.JsonMapper;
+
+import io.slotkeeper.config.StrimziProperties;
+import io.slotkeeper.kubernetes.KubernetesApi;
+
+/**
+ * Strimzi {@code KafkaConnector} resources and slot-keeper's offsets ConfigMaps through the Kubernetes API: read,
+ * JSON merge-patch, create. The {@code kafka.strimzi.io} version is the configured one, or the one the API server
+ * serves ({@code v1} preferred over {@code v1beta2}), asked once.
+ */
+final class KafkaConnectorResources {
+
+	private static final JsonMapper json = JsonMapper.builder().build();
+
+	private static final String GROUP = "/apis/kafka.strimzi.io";
+
+	private final KubernetesApi api;
+
+	private volatile String version;
+
+	KafkaConnectorResources(StrimziProperties settings) {
+		this.api = new KubernetesApi(settings.apiServer(), settings.serviceAccountTokenFile(), settings.caFile(),
+				settings.timeout());
+		this.version = settings.apiVersion().isEmpty() ? null : settings.apiVersion();
+	}
+
+	Reply connector(String namespace, String name) {
+		String path = connectorPath(namespace, name);
+		return (path == null) ? versionUnknown() : send("GET", path, null, null);
+	}
+
+	Reply patchConnector(String namespace, String name, Map<String, Object> patch) {
+		String path = connectorPath(namespace, name);
+		return (path == null) ? versionUnknown() : send("PATCH", path, "application/merge-patch+json", patch);
+	}
+
+	Reply configMap(String namespace, String name) {
+		return send("GET", "/api/v1/namespaces/" + namespace + "/configmaps/" + name, null, null);
+	}
+
+	/**
+	 * Writes a ConfigMap of slot-keeper's: merged into the one there, or created.
+	 */
+	Reply putConfigMap(String namespace, String name, Map<String, String> labels, Map<String, String> data) {
+		Map<String, Object> metadata = new LinkedHashMap<>(Map.of("name", name, "labels", labels));
+		Reply patched = send("PATCH", "/api/v1/namespaces/" + namespace + "/configmaps/" + name,
+				"application/merge-patch+json", Map.of("metadata", metadata, "data", data));
+		if (patched.status() == null || patched.status() != 404) {
+			return patched;
+		}
+		return send("POST", "/api/v1/namespaces/" + namespace + "/configmaps", "application/json",
+				Map.of("apiVersion", "v1", "kind", "ConfigMap", "metadata", metadata, "data", data));
+	}
+
+	private String connectorPath(String namespace, String name) {
+		String served = servedVersion();
+		return (served == null) ? null : GROUP + "/" + served + "/namespaces/" + namespace + "/kafkaconnectors/" + name;
+	}
+
+	private String servedVersion() {
+		if (this.version == null) {
+			Reply group = send("GET", GROUP, null, null);
+			if (group.ok()) {
+				List<String> versions = ((List<?>) group.object().getOrDefault("versions", List.of())).stream()
+					.map((each) -> String.valueOf(ConnectorLifecycle.asMap(each).get("version"))).toList();
+				this.version = versions.contains("v1") ? "v1" : versions.contains("v1beta2") ? "v1beta2" : null;
+			}
+		}
+		return this.version;
+	}
+
+	private Reply versionUnknown() {
+		Reply group = send("GET", GROUP, null, null);
+		return group.unreachable() ? group : new Reply(group.status(), Map.of(), "the Kubernetes API serves no"
+				+ " kafka.strimzi.io v1 or v1beta2 (" + ((group.error() != null) ? group.error() : "neither listed")
+				+ "): is Strimzi installed?", false);
+	}
+
+	private Reply send(String method, String path, String contentType, Object body) {
+		try {
+			HttpRequest.Builder request = this.api.request(path);
+			if (body != null) {
+				request.header("Content-Type", contentType);
+			}
+			request.method(method, (body != null) ? HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(body))
+					: HttpRequest.BodyPublishers.noBody());
+			HttpResponse<String> response = this.api.client().send(request.build(), HttpResponse.BodyHandlers.ofString());
+			int status = response.statusCode();
+			Map<String, Object> object = ConnectorLifecycle.asMap(parse(response.body()));
+			if (status / 100 == 2) {
+				return new Reply(status, object, null, false);
+			}
+			String message = String.valueOf(object.getOrDefault("message", ConnectorClient.firstLine(response.body())));
+			return new Reply(status, object, "the Kubernetes API answered " + status + " to " + method + " " + path + ": "
+					+ message + ((status == 401 || status == 403) ? " (slot-keeper's service account needs the Role"
+							+ " that the chart's connectors.strimzi.namespaces creates)" : ""), false);
+		}
+		catch (KubernetesApi.TokenUnreadable ex) {
+			return new Reply(null, Map.of(), ex.getMessage(), false);
+		}
+		catch (HttpTimeoutException ex) {
+			return new Reply(null, Map.of(), "the Kubernetes API did not answer " + method + " " + path + " in time", true);
+		}
+		catch (IOException ex) {
+			return new Reply(null, Map.of(), "the Kubernetes API could not be reached at " + this.api.apiServer() + " ("
+					+ ex.getClass().getSimpleName() + ")", true);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return new Reply(null, Map.of(), "interrupted while calling the Kubernetes API", true);
+		}
+	}
+
+	private static Object parse(String body) {
+		try {
+			return (body == null || body.isBlank()) ? null : json.readValue(body, Object.class);
+		}
+		catch (JacksonException ex) {
+			return null;
+		}
+	}
+
+	/**
+	 * What the Kubernetes API answered.
+	 * @param status the HTTP status, {@code null} when it was not reached
+	 * @param object the JSON object answered, empty when none
+	 * @param error what went wrong, {@code null} on a 2xx
+	 * @param unreachable whether the API server could not be reached
+	 */
+	record Reply(Integer status, Map<String, Object> object, String error, boolean unreachable) {
+
+		boolean ok() {
+			return this.error == null;
+		}
+
+		ConnectorLifecycle.Answer answer(Object body) {
+			return ok() ? new ConnectorLifecycle.Answer(this.status, body, null)
+					: new ConnectorLifecycle.Answer(this.status, null, this.error, this.unreachable);
+		}
+
+	}
+
+}

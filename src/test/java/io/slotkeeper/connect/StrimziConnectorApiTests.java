@@ -1,0 +1,179 @@
+package io.slotkeeper.connect;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import org.springframework.web.client.RestClient;
+
+import io.slotkeeper.config.ConnectorProperties;
+import io.slotkeeper.config.StrimziProperties;
+import io.slotkeeper.testbed.ConnectStub;
+import io.slotkeeper.testbed.StrimziOperator;
+import io.slotkeeper.testbed.StrimziResources;
+import io.slotkeeper.testbed.TestTargets;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A connector reached through its Strimzi {@code KafkaConnector} resource, on a Kubernetes API stand-in whose
+ * operator emulation reconciles it to a Kafka Connect REST stand-in: every change goes through the resource and the
+ * operator, none through Connect's REST API.
+ */
+class StrimziConnectorApiTests {
+
+	private static final String TOKEN = "service-account-token";
+
+	private final ConnectStub connect = new ConnectStub();
+
+	private final StrimziResources api = new StrimziResources(TOKEN, "v1", "v1beta2");
+
+	private StrimziOperator operator;
+
+	private final ConnectorProperties connector = TestTargets.bind(ConnectorProperties.class, "strimzi.namespace",
+			"cdc", "strimzi.name", "orders-cdc", "running-timeout", "10s");
+
+	@TempDir
+	Path directory;
+
+	@AfterEach
+	void stop() {
+		if (this.operator != null) {
+			this.operator.close();
+		}
+		this.api.close();
+		this.connect.close();
+	}
+
+	private ConnectorClient client(String apiServer) throws IOException {
+		Path token = Files.writeString(this.directory.resolve("token"), TOKEN);
+		return new ConnectorClient(new RestConnectorApi(RestClient.builder(), Duration.ofMillis(10)),
+				new StrimziConnectorApi(new StrimziProperties(URI.create(apiServer), token,
+						this.directory.resolve("no-ca.crt"), Duration.ofSeconds(2), "")));
+	}
+
+	private ConnectorClient reconciled() throws IOException {
+		this.operator = new StrimziOperator(this.api, this.connect.url(), Duration.ofSeconds(30));
+		this.api.createConnector("cdc", "orders-cdc", Map.of("class", "io.debezium.connector.postgresql.PostgresConnector",
+				"config", Map.of("topic.prefix", "shop", "offset.mismatch.strategy", "no_validation")));
+		return client(this.api.url());
+	}
+
+	@Test
+	void aStopSetsSpecStateAndTheResumePutsBackTheStateItHad() throws IOException {
+		ConnectorClient client = reconciled();
+		ConnectorLifecycle lifecycle = new ConnectorLifecycle(client);
+		assertThat(lifecycle.stop(this.connector).ok()).isTrue();
+		assertThat(spec()).containsEntry("state", "stopped");
+		assertThat(annotations()).containsEntry(StrimziConnectorApi.STATE_BEFORE_STOP, "running");
+		org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+			.until(() -> "STOPPED".equals(client.status(this.connector).state()));
+		assertThat(this.connect.stopped()).isTrue();
+		assertThat(lifecycle.resume(this.connector).ok()).isTrue();
+		assertThat(spec()).containsEntry("state", "running");
+		assertThat(annotations()).doesNotContainKey(StrimziConnectorApi.STATE_BEFORE_STOP);
+		org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> !this.connect.stopped());
+		assertThat(this.connect.requests()).noneMatch((request) -> request.method().equals("PATCH"));
+	}
+
+	@Test
+	void theConfigurationIsTheResourcesSpecWithItsClass() throws IOException {
+		Map<String, Object> config = new ConnectorLifecycle(reconciled()).config(this.connector).object();
+		assertThat(config).containsEntry("topic.prefix", "shop")
+			.containsEntry("connector.class", "io.debezium.connector.postgresql.PostgresConnector");
+	}
+
+	@Test
+	void offsetsAreListedAndAlteredThroughSlotKeepersConfigMapAndTheAnnotationTheOperatorRemoves() throws IOException {
+		this.connect.offsets("[{\"partition\":{\"server\":\"shop\"},\"offset\":{\"lsn\":100}}]");
+		ConnectorLifecycle lifecycle = new ConnectorLifecycle(reconciled());
+		assertThat(lifecycle.storedOffsets(this.connector)).as("nothing listed yet: a listing changes nothing").isNull();
+		assertThat(ConnectorLifecycle.entries(lifecycle.offsets(this.connector).body())).singleElement()
+			.satisfies((entry) -> assertThat(entry.toString()).contains("server=shop").contains("lsn=100"));
+		assertThat(lifecycle.storedOffsets(this.connector)).as("what the listing left").hasSize(1);
+		assertThat(lifecycle.stop(this.connector).ok()).isTrue();
+		org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(this.connect::stopped);
+		ConnectorLifecycle.Answer altered = lifecycle.alterOffsets(this.connector, Map.of("offsets",
+				List.of(Map.of("partition", Map.of("server", "shop"), "offset", Map.of("lsn", 4242)))));
+		assertThat(altered.ok()).as(String.valueOf(altered.error())).isTrue();
+		assertThat(this.connect.offsets()).contains("4242");
+		assertThat(annotations()).doesNotContainKey(StrimziConnectorApi.OFFSETS_ANNOTATION);
+		assertThat(this.api.configMap("cdc", "orders-cdc-slotkeeper-offsets").toString())
+			.contains("app.kubernetes.io/managed-by=slot-keeper").contains("4242");
+	}
+
+	@Test
+	void anAlterTheOperatorRefusesIsAnErrorWithItsWarningAndTheAnnotationIsWithdrawn() throws IOException {
+		ConnectorLifecycle.Answer altered = new ConnectorLifecycle(reconciled()).alterOffsets(this.connector,
+				Map.of("offsets", List.of()));
+		assertThat(altered.ok()).isFalse();
+		assertThat(altered.unreachable()).isFalse();
+		assertThat(altered.error()).contains("the Strimzi operator refused alter").contains("not in the STOPPED state");
+		assertThat(annotations()).doesNotContainKey(StrimziConnectorApi.OFFSETS_ANNOTATION);
+		assertThat(this.connect.offsets()).isEqualTo("[]");
+	}
+
+	@Test
+	void aConnectTheOperatorCannotReachMakesTheHandoverWaitRatherThanFail() throws IOException {
+		this.connect.close();
+		ConnectorClient client = reconciled();
+		org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+			.until(() -> client.status(this.connector).error() != null);
+		ConnectorLifecycle.Answer listed = new ConnectorLifecycle(client).offsets(this.connector);
+		assertThat(listed.unreachable()).isTrue();
+		assertThat(listed.error()).contains("the Strimzi operator cannot reach Kafka Connect for KafkaConnector"
+				+ " cdc/orders-cdc").contains("NotReady");
+		assertThat(client.restart(this.connector).status()).as("a restart waits too").isNull();
+	}
+
+	@Test
+	void theVersionServedIsUsedAndAMissingRoleIsNamed() throws IOException {
+		try (StrimziResources old = new StrimziResources(TOKEN, "v1beta2")) {
+			old.createConnector("cdc", "orders-cdc", Map.of("config", Map.of()));
+			ConnectorClient client = client(old.url());
+			assertThat(new ConnectorLifecycle(client).config(this.connector).ok()).isTrue();
+			assertThat(old.calls()).contains("GET /apis/kafka.strimzi.io/v1beta2/namespaces/cdc/kafkaconnectors/orders-cdc");
+			old.forbid("cdc");
+			ConnectorLifecycle.Answer refused = new ConnectorLifecycle(client).stop(this.connector);
+			assertThat(refused.unreachable()).isFalse();
+			assertThat(refused.error()).contains("403").contains("connectors.strimzi.namespaces")
+				.doesNotContain(TOKEN);
+		}
+	}
+
+	@Test
+	void anApiServerThatCannotBeReachedIsUnreachable() throws IOException {
+		int closed;
+		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+			closed = socket.getLocalPort();
+		}
+		ConnectorLifecycle.Answer config = new ConnectorLifecycle(client("http://127.0.0.1:" + closed))
+			.config(this.connector);
+		assertThat(config.unreachable()).isTrue();
+		assertThat(config.error()).contains("the Kubernetes API").doesNotContain(TOKEN);
+	}
+
+	private Map<String, Object> spec() {
+		return asMap(this.api.connector("cdc", "orders-cdc").get("spec"));
+	}
+
+	private Map<String, Object> annotations() {
+		return asMap(asMap(this.api.connector("cdc", "orders-cdc").get("metadata")).get("annotations"));
+	}
+
+	@SuppressWarnings("unchecked")
+	private static Map<String, Object> asMap(Object value) {
+		return (Map<String, Object>) value;
+	}
+
+}

@@ -1,0 +1,253 @@
+package io.slotkeeper.testbed;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A real Kafka Connect distributed worker (the test classpath's Kafka, {@code ConnectDistributed} in a child JVM) on a
+ * {@link KafkaBroker}, running the Debezium PostgreSQL connector {@code orders-debezium} with JSON converters, and a
+ * consumer of its {@code public.orders} topic. Each instance has its own group, internal topics and topic prefix, so
+ * several share one broker. {@link #workerDown()} kills the worker's process; {@link #workerUp()} starts a new one
+ * with the same group and REST port, which resumes the connector from its stored offset.
+ *
+ * <p>What the real worker answered that the stand-ins did differently (the stand-ins were fixed where slot-keeper
+ * relied on it): {@code PUT …/stop} answers 204 at once and the status says STOPPED a little later (tasks gone a
+ * little after that), where {@link EngineConnect} stopped synchronously; {@code PATCH …/offsets} on a connector that
+ * is not STOPPED is 400; a stopped connector's status lists no task; a worker just started answers 404 for its
+ * connector until it has read its configuration topic; a terminated walsender fails the task with "An exception
+ * occurred in the change event producer. This connector will be stopped." (the connector stays RUNNING).
+ */
+public final class RealKafkaConnect implements CdcConnector {
+
+	/**
+	 * The connector's name in Kafka Connect.
+	 */
+	public static final String NAME = "orders-debezium";
+
+	private static final JsonMapper JSON = JsonMapper.builder().build();
+
+	private static final AtomicInteger instances = new AtomicInteger();
+
+	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+	private final PostgresServer server;
+
+	private final String slot;
+
+	private final String prefix;
+
+	private final int restPort = ChildJvm.freePort();
+
+	private final Path workerConfig;
+
+	private final Path log;
+
+	private final OrdersTopic topic;
+
+	private volatile ChildJvm worker;
+
+	private final Map<String, String> config;
+
+	/**
+	 * Starts a worker, creates the connector and waits until its task runs.
+	 * @param broker the broker
+	 * @param server the database server
+	 * @param database the database with {@code public.orders} and the signal table {@code public.debezium_signal}
+	 * @param slot the connector's slot
+	 * @param settings the connector's further settings, such as {@code offset.mismatch.strategy}
+	 */
+	public RealKafkaConnect(KafkaBroker broker, PostgresServer server, String database, String slot,
+			Map<String, String> settings) {
+		this.server = server;
+		this.slot = slot;
+		int n = instances.incrementAndGet();
+		this.prefix = "shop" + n;
+		this.log = broker.directory().resolve("connect-" + n + ".log");
+		this.workerConfig = broker.directory().resolve("connect-" + n + ".properties");
+		Properties worker = new Properties();
+		worker.putAll(Map.ofEntries(Map.entry("bootstrap.servers", broker.bootstrap()),
+				Map.entry("group.id", "connect-" + n), Map.entry("config.storage.topic", "connect-" + n + "-configs"),
+				Map.entry("offset.storage.topic", "connect-" + n + "-offsets"),
+				Map.entry("status.storage.topic", "connect-" + n + "-status"),
+				Map.entry("config.storage.replication.factor", "1"),
+				Map.entry("offset.storage.replication.factor", "1"),
+				Map.entry("status.storage.replication.factor", "1"),
+				Map.entry("key.converter", "org.apache.kafka.connect.json.JsonConverter"),
+				Map.entry("value.converter", "org.apache.kafka.connect.json.JsonConverter"),
+				Map.entry("key.converter.schemas.enable", "false"),
+				Map.entry("value.converter.schemas.enable", "false"), Map.entry("offset.flush.interval.ms", "1000"),
+				// A worker started again gets the connector of the one killed at once, not after five minutes.
+				Map.entry("scheduled.rebalance.max.delay.ms", "0"),
+				Map.entry("listeners", "http://127.0.0.1:" + this.restPort)));
+		try (var out = Files.newBufferedWriter(this.workerConfig)) {
+			worker.store(out, "slot-keeper test worker");
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		workerUp();
+		Map<String, String> config = new HashMap<>(Map.ofEntries(
+				Map.entry("connector.class", "io.debezium.connector.postgresql.PostgresConnector"),
+				Map.entry("tasks.max", "1"), Map.entry("database.hostname", server.host()),
+				Map.entry("database.port", Integer.toString(server.port())), Map.entry("database.user", server.user()),
+				Map.entry("database.password", ""), Map.entry("database.dbname", database),
+				Map.entry("topic.prefix", this.prefix), Map.entry("plugin.name", "pgoutput"),
+				Map.entry("slot.name", slot), Map.entry("publication.autocreate.mode", "filtered"),
+				Map.entry("snapshot.mode", "no_data"),
+				Map.entry("table.include.list", "public.orders,public.debezium_signal"),
+				Map.entry("signal.data.collection", "public.debezium_signal"), Map.entry("errors.max.retries", "0")));
+		config.putAll(settings);
+		this.config = Map.copyOf(config);
+		call("POST", "/connectors", Map.of("name", NAME, "config", config));
+		this.topic = new OrdersTopic(broker.bootstrap(), this.prefix);
+		await().atMost(Duration.ofSeconds(60)).until(() -> "RUNNING".equals(state()));
+	}
+
+	/**
+	 * The connector's configuration, as it was created.
+	 * @return the settings
+	 */
+	public Map<String, String> config() {
+		return this.config;
+	}
+
+	@Override
+	public String url() {
+		return "http://127.0.0.1:" + this.restPort;
+	}
+
+	@Override
+	public String prefix() {
+		return this.prefix;
+	}
+
+	@Override
+	public String state() {
+		HttpResponse<String> answer = send("GET", "/connectors/" + NAME + "/status", null);
+		if (answer == null) {
+			return "UNREACHABLE";
+		}
+		if (answer.statusCode() != 200) {
+			return "UNKNOWN (" + answer.statusCode() + ")";
+		}
+		JsonNode status = JSON.readTree(answer.body());
+		JsonNode tasks = status.path("tasks");
+		return tasks.isEmpty() ? status.path("connector").path("state").asString()
+				: tasks.get(0).path("state").asString();
+	}
+
+	/**
+	 * The connector's status as Kafka Connect answers it.
+	 * @return the JSON body, {@code null} when it does not answer 200
+	 */
+	public JsonNode status() {
+		HttpResponse<String> answer = send("GET", "/connectors/" + NAME + "/status", null);
+		return (answer != null && answer.statusCode() == 200) ? JSON.readTree(answer.body()) : null;
+	}
+
+	// The walsender ended under the task, with no retries allowed: Debezium fails the task.
+	@Override
+	public void crash() {
+		this.server.execute("postgres", "SELECT pg_terminate_backend(active_pid) FROM pg_replication_slots"
+				+ " WHERE slot_name = '" + this.slot + "' AND active_pid IS NOT NULL");
+		await().atMost(Duration.ofSeconds(30)).until(() -> "FAILED".equals(state()));
+		awaitSlotReleased();
+	}
+
+	@Override
+	public void restart() {
+		call("POST", "/connectors/" + NAME + "/restart?includeTasks=true", null);
+	}
+
+	@Override
+	public void workerDown() {
+		this.worker.kill();
+		awaitSlotReleased();
+	}
+
+	@Override
+	public void workerUp() {
+		this.worker = ChildJvm.start(this.log, List.of("-Xms128m", "-Xmx512m"),
+				"org.apache.kafka.connect.cli.ConnectDistributed", this.workerConfig.toString());
+		await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> {
+			if (!this.worker.alive()) {
+				throw new IllegalStateException("the Kafka Connect worker exited: " + this.worker.tail());
+			}
+			HttpResponse<String> root = send("GET", "/", null);
+			return root != null && root.statusCode() == 200;
+		});
+	}
+
+	private void awaitSlotReleased() {
+		await().atMost(Duration.ofSeconds(30)).until(() -> !"t".equals(this.server.queryForString("postgres",
+				"SELECT active FROM pg_replication_slots WHERE slot_name = '" + this.slot + "'")));
+	}
+
+	@Override
+	public Map<Long, Integer> deliveries() {
+		return this.topic.deliveries();
+	}
+
+	@Override
+	public Long arrivedAt(long id) {
+		return this.topic.arrivedAt(id);
+	}
+
+	@Override
+	public long events() {
+		return this.topic.events();
+	}
+
+	private void call(String method, String path, Object body) {
+		HttpResponse<String> answer = send(method, path, body);
+		if (answer == null || answer.statusCode() >= 300) {
+			throw new IllegalStateException(method + " " + path + " answered "
+					+ ((answer != null) ? answer.statusCode() + ": " + answer.body() : "nothing"));
+		}
+	}
+
+	// null when the worker cannot be reached
+	private HttpResponse<String> send(String method, String path, Object body) {
+		HttpRequest request = HttpRequest.newBuilder(URI.create(url() + path)).timeout(Duration.ofSeconds(10))
+			.header("Content-Type", "application/json")
+			.method(method, (body != null) ? HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body))
+					: HttpRequest.BodyPublishers.noBody())
+			.build();
+		try {
+			return this.http.send(request, HttpResponse.BodyHandlers.ofString());
+		}
+		catch (IOException ex) {
+			return null;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return null;
+		}
+	}
+
+	@Override
+	public void close() {
+		if (this.topic != null) {
+			this.topic.close();
+		}
+		this.worker.kill();
+	}
+
+}

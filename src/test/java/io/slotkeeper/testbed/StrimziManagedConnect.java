@@ -1,0 +1,140 @@
+package io.slotkeeper.testbed;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A real Kafka Connect worker whose connector Strimzi manages: a {@code KafkaConnector} resource (namespace
+ * {@code cdc}, {@code spec.autoRestart} on) on a Kubernetes API stand-in, reconciled to the worker by the operator
+ * emulation every 2 s and on every change. slot-keeper is told the resource, not the REST URL.
+ */
+public final class StrimziManagedConnect implements CdcConnector {
+
+	/**
+	 * The resource's namespace.
+	 */
+	public static final String NAMESPACE = "cdc";
+
+	private static final String TOKEN = "slot-keeper-service-account-token";
+
+	private final RealKafkaConnect connect;
+
+	private final StrimziResources api;
+
+	private final StrimziOperator operator;
+
+	private final Path tokenFile;
+
+	/**
+	 * Starts the worker and its connector, creates the resource and starts reconciling it.
+	 * @param broker the broker
+	 * @param server the database server
+	 * @param database the database
+	 * @param slot the connector's slot
+	 * @param settings the connector's further settings
+	 */
+	public StrimziManagedConnect(KafkaBroker broker, PostgresServer server, String database, String slot,
+			Map<String, String> settings) {
+		this.connect = new RealKafkaConnect(broker, server, database, slot, settings);
+		this.api = new StrimziResources(TOKEN, "v1", "v1beta2");
+		try {
+			this.tokenFile = Files.createTempFile(broker.directory(), "token", "");
+			Files.writeString(this.tokenFile, TOKEN);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		this.operator = new StrimziOperator(this.api, this.connect.url(), Duration.ofSeconds(2));
+		Map<String, Object> config = new java.util.HashMap<>(this.connect.config());
+		Object connectorClass = config.remove("connector.class");
+		this.api.createConnector(NAMESPACE, RealKafkaConnect.NAME, Map.of("class", connectorClass, "tasksMax", 1,
+				"config", config, "autoRestart", Map.of("enabled", true)));
+	}
+
+	@Override
+	public List<String> slotKeeperSettings(String property) {
+		return List.of("--" + property + ".strimzi.namespace=" + NAMESPACE,
+				"--" + property + ".strimzi.name=" + RealKafkaConnect.NAME,
+				"--slotkeeper.strimzi.api-server=" + this.api.url(),
+				"--slotkeeper.strimzi.service-account-token-file=" + this.tokenFile);
+	}
+
+	/**
+	 * The Kubernetes API stand-in.
+	 * @return it
+	 */
+	public StrimziResources api() {
+		return this.api;
+	}
+
+	/**
+	 * The operator emulation.
+	 * @return it
+	 */
+	public StrimziOperator operator() {
+		return this.operator;
+	}
+
+	@Override
+	public String url() {
+		return this.connect.url();
+	}
+
+	@Override
+	public String prefix() {
+		return this.connect.prefix();
+	}
+
+	@Override
+	public String state() {
+		return this.connect.state();
+	}
+
+	@Override
+	public void crash() {
+		this.connect.crash();
+	}
+
+	@Override
+	public void restart() {
+		this.connect.restart();
+	}
+
+	@Override
+	public void workerDown() {
+		this.connect.workerDown();
+	}
+
+	@Override
+	public void workerUp() {
+		this.connect.workerUp();
+	}
+
+	@Override
+	public Map<Long, Integer> deliveries() {
+		return this.connect.deliveries();
+	}
+
+	@Override
+	public Long arrivedAt(long id) {
+		return this.connect.arrivedAt(id);
+	}
+
+	@Override
+	public long events() {
+		return this.connect.events();
+	}
+
+	@Override
+	public void close() {
+		this.operator.close();
+		this.api.close();
+		this.connect.close();
+	}
+
+}

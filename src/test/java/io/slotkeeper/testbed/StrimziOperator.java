@@ -1,0 +1,297 @@
+package io.slotkeeper.testbed;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import tools.jackson.databind.json.JsonMapper;
+
+import static io.slotkeeper.testbed.StrimziResources.asMap;
+import static io.slotkeeper.testbed.StrimziResources.list;
+
+/**
+ * An emulation of the Strimzi cluster operator's {@code KafkaConnector} reconcile, with the rules read in
+ * strimzi-kafka-operator's source ({@code AbstractConnectOperator}), against a real Kafka Connect REST API. It
+ * reconciles a resource on every write to it (the watch) and every {@code fullReconciliation} (Strimzi's
+ * {@code STRIMZI_FULL_RECONCILIATION_INTERVAL_MS}, 120 s by default, shortened in tests), one at a time:
+ * <ol>
+ * <li>the connector is driven to {@code spec.state} ({@code running} by default): a stop or resume made through the
+ * REST API is reverted;</li>
+ * <li>{@code strimzi.io/connector-offsets}: {@code list} writes {@code GET …/offsets} to the ConfigMap
+ * {@code spec.listOffsets.toConfigMap.name} (key {@code offsets.json}); {@code alter} (from
+ * {@code spec.alterOffsets.fromConfigMap.name}) and {@code reset} act only when the live connector is STOPPED; success
+ * removes the annotation, failure keeps it and sets a Warning condition; an empty or unknown value fails the
+ * reconcile (NotReady);</li>
+ * <li>{@code strimzi.io/restart} and {@code strimzi.io/restart-task}, removed once Connect accepted;</li>
+ * <li>the status: {@code connectorStatus} is Connect's {@code GET …/status} verbatim, Ready or NotReady ("The following
+ * tasks have failed: …"); a Connect that cannot be reached makes it NotReady with the exception, without
+ * {@code connectorStatus};</li>
+ * <li>{@code spec.autoRestart.enabled}: a FAILED connector or task is restarted, the first time at once, the next
+ * not before 2 minutes.</li>
+ * </ol>
+ */
+public final class StrimziOperator implements AutoCloseable {
+
+	private static final JsonMapper JSON = JsonMapper.builder().build();
+
+	private static final Set<String> OFFSET_OPERATIONS = Set.of("list", "alter", "reset");
+
+	private final StrimziResources resources;
+
+	private final String connectUrl;
+
+	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+	private final ScheduledExecutorService loop = Executors.newSingleThreadScheduledExecutor();
+
+	private final AtomicInteger autoRestarts = new AtomicInteger();
+
+	private final AtomicInteger reconciles = new AtomicInteger();
+
+	private final Map<String, Instant> lastAutoRestart = new java.util.concurrent.ConcurrentHashMap<>();
+
+	/**
+	 * Starts reconciling.
+	 * @param resources the API server's stand-in whose {@code KafkaConnector}s it reconciles
+	 * @param connectUrl the Kafka Connect REST API it drives
+	 * @param fullReconciliation how often every resource is reconciled without an event
+	 */
+	public StrimziOperator(StrimziResources resources, String connectUrl, Duration fullReconciliation) {
+		this.resources = resources;
+		this.connectUrl = connectUrl;
+		resources.onWrite((key) -> this.loop.execute(() -> reconcile(key)));
+		this.loop.scheduleWithFixedDelay(this::reconcileAll, fullReconciliation.toMillis(),
+				fullReconciliation.toMillis(), TimeUnit.MILLISECONDS);
+	}
+
+	/**
+	 * How many times it restarted a failed connector or task on its own ({@code autoRestart}).
+	 * @return the count
+	 */
+	public int autoRestarts() {
+		return this.autoRestarts.get();
+	}
+
+	/**
+	 * How many reconciles it made.
+	 * @return the count
+	 */
+	public int reconciles() {
+		return this.reconciles.get();
+	}
+
+	private void reconcileAll() {
+		for (String key : this.resources.connectorKeys()) {
+			reconcile(key);
+		}
+	}
+
+	private void reconcile(String key) {
+		this.reconciles.incrementAndGet();
+		String name = key.substring(key.indexOf('/') + 1);
+		String namespace = key.substring(0, key.indexOf('/'));
+		Map<String, Object> resource = this.resources.connector(namespace, name);
+		if (resource == null) {
+			return;
+		}
+		Map<String, Object> spec = asMap(resource.get("spec"));
+		Map<String, Object> annotations = asMap(asMap(resource.get("metadata")).get("annotations"));
+		List<Map<String, Object>> warnings = new ArrayList<>();
+		try {
+			driveToState(name, String.valueOf(spec.getOrDefault("state", "running")));
+			Object offsets = annotations.get("strimzi.io/connector-offsets");
+			if (offsets != null) {
+				if (!OFFSET_OPERATIONS.contains(offsets.toString())) {
+					throw new IllegalArgumentException("Unknown value of the strimzi.io/connector-offsets annotation: '"
+							+ offsets + "'");
+				}
+				String failure = offsets(namespace, name, offsets.toString(), spec);
+				if (failure == null) {
+					removeAnnotation(key, "strimzi.io/connector-offsets");
+				}
+				else {
+					warnings.add(condition("Warning", capitalized(offsets.toString()) + "Offsets", failure));
+				}
+			}
+			restarts(key, name, annotations);
+			Map<String, Object> status = call("GET", "/connectors/" + name + "/status", null).json();
+			autoRestart(key, name, spec, status);
+			List<Object> failed = list(status.get("tasks")).stream().map(StrimziResources::asMap)
+				.filter((task) -> "FAILED".equals(task.get("state"))).map((task) -> task.get("id")).toList();
+			List<Map<String, Object>> conditions = new ArrayList<>(List.of(failed.isEmpty()
+					? condition("Ready", null, null) : condition("NotReady", "Throwable", "The following tasks have"
+							+ " failed: " + failed.stream().map(String::valueOf).reduce((a, b) -> a + ", " + b).orElse("")
+							+ ", see connectorStatus for more details.")));
+			conditions.addAll(warnings);
+			setStatus(key, resource, conditions, status);
+		}
+		catch (IOException | RuntimeException ex) {
+			setStatus(key, resource, List.of(condition("NotReady", ex.getClass().getSimpleName(),
+					String.valueOf(ex.getMessage()))), null);
+		}
+	}
+
+	private void driveToState(String name, String target) throws IOException {
+		Rest live = call("GET", "/connectors/" + name + "/status", null);
+		String state = String.valueOf(asMap(live.json().get("connector")).get("state"));
+		switch (target) {
+			case "stopped" -> {
+				if (!"STOPPED".equals(state)) {
+					call("PUT", "/connectors/" + name + "/stop", null);
+				}
+			}
+			case "paused" -> {
+				if ("RUNNING".equals(state)) {
+					call("PUT", "/connectors/" + name + "/pause", null);
+				}
+			}
+			default -> {
+				if ("STOPPED".equals(state) || "PAUSED".equals(state)) {
+					call("PUT", "/connectors/" + name + "/resume", null);
+				}
+			}
+		}
+	}
+
+	// null when done, else why not
+	private String offsets(String namespace, String name, String operation, Map<String, Object> spec)
+			throws IOException {
+		if (operation.equals("list")) {
+			Rest offsets = call("GET", "/connectors/" + name + "/offsets", null);
+			String map = String.valueOf(asMap(asMap(spec.get("listOffsets")).get("toConfigMap")).get("name"));
+			this.resources.putConfigMap(namespace, map, Map.of("offsets.json", offsets.body()));
+			return null;
+		}
+		String state = String.valueOf(asMap(call("GET", "/connectors/" + name + "/status", null).json()
+			.get("connector")).get("state"));
+		if (!"STOPPED".equals(state)) {
+			return "Connector " + name + " is not in the STOPPED state: its offsets can only be changed when stopped";
+		}
+		Rest changed;
+		if (operation.equals("alter")) {
+			String map = String.valueOf(asMap(asMap(spec.get("alterOffsets")).get("fromConfigMap")).get("name"));
+			Object json = asMap(asMap(this.resources.configMap(namespace, map)).get("data")).get("offsets.json");
+			if (json == null) {
+				return "ConfigMap " + map + " has no offsets.json";
+			}
+			changed = call("PATCH", "/connectors/" + name + "/offsets", json.toString());
+		}
+		else {
+			changed = call("DELETE", "/connectors/" + name + "/offsets", null);
+		}
+		return (changed.status() / 100 == 2) ? null : changed.body();
+	}
+
+	private void restarts(String key, String name, Map<String, Object> annotations) throws IOException {
+		Object restart = annotations.get("strimzi.io/restart");
+		if (restart != null) {
+			String query = "true".equals(restart) ? "" : "?" + String.join("&", List.of(restart.toString().split(","))
+				.stream().map((option) -> option.strip() + "=true").toList());
+			if (call("POST", "/connectors/" + name + "/restart" + query, null).status() / 100 == 2) {
+				removeAnnotation(key, "strimzi.io/restart");
+			}
+		}
+		Object task = annotations.get("strimzi.io/restart-task");
+		if (task != null && call("POST", "/connectors/" + name + "/tasks/" + task + "/restart", null).status() / 100 == 2) {
+			removeAnnotation(key, "strimzi.io/restart-task");
+		}
+	}
+
+	private void autoRestart(String key, String name, Map<String, Object> spec, Map<String, Object> status)
+			throws IOException {
+		boolean enabled = Boolean.TRUE.equals(asMap(spec.get("autoRestart")).get("enabled"));
+		boolean failed = "FAILED".equals(asMap(status.get("connector")).get("state")) || list(status.get("tasks"))
+			.stream().anyMatch((task) -> "FAILED".equals(asMap(task).get("state")));
+		if (!failed) {
+			this.lastAutoRestart.remove(key);
+			return;
+		}
+		// Strimzi's backoff: the first restart at once, the next after 2, 6, 12… minutes (longer than any test here).
+		Instant last = this.lastAutoRestart.get(key);
+		if (enabled && "running".equals(spec.getOrDefault("state", "running"))
+				&& (last == null || last.plus(Duration.ofMinutes(2)).isBefore(Instant.now()))) {
+			call("POST", "/connectors/" + name + "/restart?includeTasks=true&onlyFailed=true", null);
+			this.lastAutoRestart.put(key, Instant.now());
+			this.autoRestarts.incrementAndGet();
+		}
+	}
+
+	private void removeAnnotation(String key, String annotation) {
+		this.resources.update(key, (resource) -> asMap(asMap(resource.get("metadata")).get("annotations"))
+			.remove(annotation), false);
+	}
+
+	private void setStatus(String key, Map<String, Object> resource, List<Map<String, Object>> conditions,
+			Map<String, Object> connectorStatus) {
+		this.resources.update(key, (stored) -> {
+			Map<String, Object> status = new LinkedHashMap<>();
+			status.put("conditions", conditions);
+			status.put("observedGeneration", asMap(resource.get("metadata")).get("generation"));
+			if (connectorStatus != null) {
+				status.put("connectorStatus", connectorStatus);
+			}
+			status.put("autoRestart", Map.of("count", this.autoRestarts.get()));
+			stored.put("status", status);
+		}, false);
+	}
+
+	private static Map<String, Object> condition(String type, String reason, String message) {
+		Map<String, Object> condition = new LinkedHashMap<>(Map.of("type", type, "status", "True",
+				"lastTransitionTime", Instant.now().toString()));
+		if (reason != null) {
+			condition.put("reason", reason);
+			condition.put("message", message);
+		}
+		return condition;
+	}
+
+	private static String capitalized(String word) {
+		return Character.toUpperCase(word.charAt(0)) + word.substring(1);
+	}
+
+	private Rest call(String method, String path, String body) throws IOException {
+		HttpRequest request = HttpRequest.newBuilder(URI.create(this.connectUrl + path)).timeout(Duration.ofSeconds(10))
+			.header("Content-Type", "application/json")
+			.method(method, (body != null) ? HttpRequest.BodyPublishers.ofString(body)
+					: HttpRequest.BodyPublishers.noBody())
+			.build();
+		try {
+			HttpResponse<String> response = this.http.send(request, HttpResponse.BodyHandlers.ofString());
+			if (response.statusCode() == 404 && path.endsWith("/status")) {
+				throw new IOException("Connector not found: " + response.body());
+			}
+			return new Rest(response.statusCode(), response.body());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IOException(ex);
+		}
+	}
+
+	@Override
+	public void close() {
+		this.loop.shutdownNow();
+	}
+
+	private record Rest(int status, String body) {
+
+		Map<String, Object> json() {
+			return (this.body == null || this.body.isBlank()) ? Map.of() : asMap(JSON.readValue(this.body, Map.class));
+		}
+
+	}
+
+}

@@ -1,0 +1,276 @@
+package io.slotkeeper.testbed;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * A Kubernetes API server's stand-in for what Strimzi-managed connectors need, in CRUD mode: {@code KafkaConnector}
+ * resources of {@code kafka.strimzi.io} (the versions it is told to serve, listed at {@code /apis/kafka.strimzi.io};
+ * {@code status} kept apart from {@code spec} as a subresource) and ConfigMaps: get, create, JSON merge-patch
+ * (RFC 7386: {@code null} removes), {@code metadata.generation} bumped when {@code spec} changes. Every request must
+ * carry the service-account token it was made with (401 otherwise); a namespace can be forbidden (403, as RBAC
+ * without the Role). Each write is handed to a listener — the operator emulation reconciles on it, as Strimzi's
+ * watch does — and every call is recorded.
+ */
+public final class StrimziResources implements AutoCloseable {
+
+	private static final JsonMapper JSON = JsonMapper.builder().build();
+
+	private static final Pattern CONNECTOR = Pattern
+		.compile("^/apis/kafka\\.strimzi\\.io/(v1|v1beta2)/namespaces/([^/]+)/kafkaconnectors(?:/([^/]+))?(/status)?$");
+
+	private static final Pattern CONFIG_MAP = Pattern.compile("^/api/v1/namespaces/([^/]+)/configmaps(?:/([^/]+))?$");
+
+	private final HttpServer server;
+
+	private final String serviceAccountToken;
+
+	private final List<String> versions;
+
+	private final Map<String, Map<String, Object>> connectors = new ConcurrentHashMap<>();
+
+	private final Map<String, Map<String, Object>> configMaps = new ConcurrentHashMap<>();
+
+	private final List<String> calls = new CopyOnWriteArrayList<>();
+
+	private final AtomicLong resourceVersion = new AtomicLong();
+
+	private volatile String forbidden = "";
+
+	private volatile Consumer<String> onWrite = (key) -> {
+	};
+
+	/**
+	 * Starts it on a free loopback port.
+	 * @param serviceAccountToken the token every request must carry
+	 * @param versions the {@code kafka.strimzi.io} versions it serves, such as {@code v1} or {@code v1beta2}
+	 */
+	public StrimziResources(String serviceAccountToken, String... versions) {
+		this.serviceAccountToken = serviceAccountToken;
+		this.versions = List.of(versions);
+		this.server = LocalHttp.start(this::handle, Executors.newCachedThreadPool());
+	}
+
+	/**
+	 * The API server's URL.
+	 * @return for example {@code http://127.0.0.1:40123}
+	 */
+	public String url() {
+		return "http://127.0.0.1:" + this.server.getAddress().getPort();
+	}
+
+	/**
+	 * Answers 403 for everything in a namespace, as RBAC does without a Role binding there.
+	 * @param namespace the namespace
+	 */
+	public void forbid(String namespace) {
+		this.forbidden = namespace;
+	}
+
+	List<String> connectorKeys() {
+		return List.copyOf(this.connectors.keySet());
+	}
+
+	void onWrite(Consumer<String> listener) {
+		this.onWrite = listener;
+	}
+
+	/**
+	 * Creates a {@code KafkaConnector}, as the user's GitOps does.
+	 * @param namespace its namespace
+	 * @param name its name
+	 * @param spec its spec
+	 */
+	public void createConnector(String namespace, String name, Map<String, Object> spec) {
+		Map<String, Object> resource = new LinkedHashMap<>(Map.of("apiVersion", "kafka.strimzi.io/v1", "kind",
+				"KafkaConnector", "metadata", new LinkedHashMap<>(Map.of("name", name, "namespace", namespace,
+						"generation", 1L, "annotations", new LinkedHashMap<>())), "spec", copy(spec), "status",
+				new LinkedHashMap<>()));
+		this.connectors.put(namespace + "/" + name, resource);
+		this.onWrite.accept(namespace + "/" + name);
+	}
+
+	/**
+	 * A {@code KafkaConnector} as stored.
+	 * @param namespace its namespace
+	 * @param name its name
+	 * @return a copy, {@code null} when there is none
+	 */
+	public Map<String, Object> connector(String namespace, String name) {
+		Map<String, Object> resource = this.connectors.get(namespace + "/" + name);
+		return (resource != null) ? copy(resource) : null;
+	}
+
+	/**
+	 * A ConfigMap as stored.
+	 * @param namespace its namespace
+	 * @param name its name
+	 * @return a copy, {@code null} when there is none
+	 */
+	public Map<String, Object> configMap(String namespace, String name) {
+		Map<String, Object> map = this.configMaps.get(namespace + "/" + name);
+		return (map != null) ? copy(map) : null;
+	}
+
+	// The operator's own writes: no request, but a watch event all the same.
+	synchronized void update(String key, Consumer<Map<String, Object>> change, boolean event) {
+		Map<String, Object> resource = this.connectors.get(key);
+		if (resource != null) {
+			change.accept(resource);
+			if (event) {
+				this.onWrite.accept(key);
+			}
+		}
+	}
+
+	synchronized void putConfigMap(String namespace, String name, Map<String, Object> data) {
+		this.configMaps.put(namespace + "/" + name, new LinkedHashMap<>(Map.of("apiVersion", "v1", "kind",
+				"ConfigMap", "metadata", new LinkedHashMap<>(Map.of("name", name, "namespace", namespace)), "data",
+				copy(data))));
+	}
+
+	/**
+	 * The calls made, as {@code METHOD path}.
+	 * @return a copy
+	 */
+	public List<String> calls() {
+		return List.copyOf(this.calls);
+	}
+
+	private void handle(HttpExchange exchange) throws IOException {
+		String method = exchange.getRequestMethod();
+		String path = exchange.getRequestURI().getPath();
+		String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+		this.calls.add(method + " " + path);
+		if (!("Bearer " + this.serviceAccountToken).equals(exchange.getRequestHeaders().getFirst("Authorization"))) {
+			LocalHttp.answer(exchange, 401, JSON.writeValueAsString(status(401, "Unauthorized")));
+			return;
+		}
+		Answer answer = answer(method, path, body);
+		LocalHttp.answer(exchange, answer.status(), JSON.writeValueAsString(answer.body()));
+		if (answer.written() != null) {
+			this.onWrite.accept(answer.written());
+		}
+	}
+
+	private synchronized Answer answer(String method, String path, String body) {
+		if (path.equals("/apis/kafka.strimzi.io")) {
+			return this.versions.isEmpty() ? new Answer(404, Map.of("kind", "Status", "code", 404), null)
+					: new Answer(200, Map.of("kind", "APIGroup", "name", "kafka.strimzi.io", "versions",
+							this.versions.stream().map((v) -> Map.of("groupVersion", "kafka.strimzi.io/" + v,
+									"version", v)).toList()), null);
+		}
+		Matcher connector = CONNECTOR.matcher(path);
+		Matcher configMap = CONFIG_MAP.matcher(path);
+		String namespace = connector.matches() ? connector.group(2) : configMap.matches() ? configMap.group(1) : null;
+		if (namespace == null || (connector.matches() && !this.versions.contains(connector.group(1)))) {
+			return new Answer(404, status(404, "the server could not find the requested resource"), null);
+		}
+		if (namespace.equals(this.forbidden)) {
+			return new Answer(403, status(403, "forbidden: cannot " + method + " in the namespace " + namespace),
+					null);
+		}
+		Map<String, Map<String, Object>> store = connector.matches() ? this.connectors : this.configMaps;
+		String name = connector.matches() ? connector.group(3) : configMap.group(2);
+		String key = namespace + "/" + name;
+		Map<String, Object> resource = (name != null) ? store.get(key) : null;
+		if (method.equals("POST") && name == null) {
+			Map<String, Object> created = asMap(JSON.readValue(body, Map.class));
+			String newName = String.valueOf(asMap(created.get("metadata")).get("name"));
+			if (store.containsKey(namespace + "/" + newName)) {
+				return new Answer(409, status(409, newName + " already exists"), null);
+			}
+			store.put(namespace + "/" + newName, created);
+			return new Answer(201, created, null);
+		}
+		if (resource == null) {
+			return new Answer(404, status(404, path + " not found"), null);
+		}
+		if (method.equals("GET")) {
+			return new Answer(200, copy(resource), null);
+		}
+		if (method.equals("PATCH")) {
+			Map<String, Object> patch = asMap(JSON.readValue(body, Map.class));
+			if (connector.matches() && connector.group(4) == null) {
+				patch.remove("status");
+				Object specBefore = copy(asMap(resource.get("spec")));
+				merge(resource, patch);
+				if (!Objects.equals(specBefore, resource.get("spec"))) {
+					Map<String, Object> metadata = asMap(resource.get("metadata"));
+					metadata.put("generation", ((Number) metadata.getOrDefault("generation", 0L)).longValue() + 1);
+				}
+			}
+			else {
+				merge(resource, patch);
+			}
+			asMap(resource.get("metadata")).put("resourceVersion", Long.toString(this.resourceVersion.incrementAndGet()));
+			return new Answer(200, copy(resource), connector.matches() ? key : null);
+		}
+		return new Answer(405, status(405, method + " not allowed"), null);
+	}
+
+	@SuppressWarnings("unchecked")
+	static void merge(Map<String, Object> target, Map<String, Object> patch) {
+		patch.forEach((key, value) -> {
+			if (value == null) {
+				target.remove(key);
+			}
+			else if (value instanceof Map<?, ?> map && target.get(key) instanceof Map<?, ?> existing) {
+				Map<String, Object> into = new LinkedHashMap<>((Map<String, Object>) existing);
+				merge(into, (Map<String, Object>) map);
+				target.put(key, into);
+			}
+			else if (value instanceof Map<?, ?> map) {
+				Map<String, Object> into = new LinkedHashMap<>();
+				merge(into, (Map<String, Object>) map);
+				target.put(key, into);
+			}
+			else {
+				target.put(key, value);
+			}
+		});
+	}
+
+	@SuppressWarnings("unchecked")
+	static Map<String, Object> asMap(Object value) {
+		return (value instanceof Map<?, ?> map) ? (Map<String, Object>) map : new LinkedHashMap<>();
+	}
+
+	@SuppressWarnings("unchecked")
+	static <T> T copy(T value) {
+		return (T) JSON.readValue(JSON.writeValueAsBytes(value), Object.class);
+	}
+
+	private static Map<String, Object> status(int code, String message) {
+		return Map.of("kind", "Status", "apiVersion", "v1", "status", "Failure", "message", message, "code", code);
+	}
+
+	@Override
+	public void close() {
+		this.server.stop(0);
+	}
+
+	private record Answer(int status, Object body, String written) {
+	}
+
+	static List<Object> list(Object value) {
+		return (value instanceof List<?> list) ? new ArrayList<>(list) : new ArrayList<>();
+	}
+
+}
