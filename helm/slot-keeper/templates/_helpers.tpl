@@ -68,7 +68,7 @@ is taken for a slotkeeper.* key, and the list stays whole in one source.
 {{- $slotOut := omit $slot "connector" }}
 {{- if $slot.connector }}
 {{- $connector := omit $slot.connector "password" }}
-{{- if or $slot.connector.password $.Values.existingSecret }}
+{{- if and (not $slot.connector.strimzi) (or $slot.connector.password $.Values.existingSecret) }}
 {{- $_ := set $connector "password" (printf "${SK_TARGET_%d_SLOT_%d_CONNECTOR_PASSWORD}" $t $s) }}
 {{- end }}
 {{- $_ := set $slotOut "connector" $connector }}
