@@ -209,25 +209,17 @@ class SlotKeeperPropertiesTests {
 				"SLOTKEEPER_TARGETS_0_PASSWORD", "from-env", "SLOTKEEPER_TARGETS_0_HEARTBEAT_INTERVAL", "7s",
 				"SLOTKEEPER_TARGETS_0_HEARTBEAT_CREATETABLE", "true", "SLOTKEEPER_API_TOKENS_0_NAME", "ci",
 				"SLOTKEEPER_API_TOKENS_0_SHA256", VALID_HASH, "SLOTKEEPER_API_TOKENS_0_ROLE", "viewer");
-		new ApplicationContextRunner()
-			.withInitializer((context) -> context.getEnvironment()
-				.getPropertySources()
-				.addFirst(new SystemEnvironmentPropertySource(
-						"test-" + StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, variables)))
-			.withConfiguration(AutoConfigurations.of(ValidationAutoConfiguration.class,
-					ConfigurationPropertiesAutoConfiguration.class))
-			.withUserConfiguration(PropertiesOnly.class)
-			.run((context) -> {
-				assertThat(context).hasNotFailed();
-				SlotKeeperProperties properties = context.getBean(SlotKeeperProperties.class);
-				TargetProperties target = properties.targets().get(0);
-				assertThat(target.name()).isEqualTo("orders");
-				assertThat(target.username()).isEqualTo("keeper");
-				assertThat(target.password().reveal()).isEqualTo("from-env");
-				assertThat(target.heartbeat().interval()).isEqualTo(Duration.ofSeconds(7));
-				assertThat(target.heartbeat().createTable()).isTrue();
-				assertThat(properties.api().tokens().get(0).role()).isEqualTo(ApiRole.VIEWER);
-			});
+		fromEnvironment(variables).run((context) -> {
+			assertThat(context).hasNotFailed();
+			SlotKeeperProperties properties = context.getBean(SlotKeeperProperties.class);
+			TargetProperties target = properties.targets().get(0);
+			assertThat(target.name()).isEqualTo("orders");
+			assertThat(target.username()).isEqualTo("keeper");
+			assertThat(target.password().reveal()).isEqualTo("from-env");
+			assertThat(target.heartbeat().interval()).isEqualTo(Duration.ofSeconds(7));
+			assertThat(target.heartbeat().createTable()).isTrue();
+			assertThat(properties.api().tokens().get(0).role()).isEqualTo(ApiRole.VIEWER);
+		});
 	}
 
 	@Test
@@ -237,24 +229,16 @@ class SlotKeeperPropertiesTests {
 				"SLOTKEEPER_TARGETS_0_SLOTS_0_CONNECTOR_STRIMZI_NAMESPACE", "cdc",
 				"SLOTKEEPER_TARGETS_0_SLOTS_0_CONNECTOR_STRIMZI_NAME", "orders-debezium",
 				"SLOTKEEPER_STRIMZI_APISERVER", "https://api.cluster:6443", "SLOTKEEPER_STRIMZI_APIVERSION", "v1beta2");
-		new ApplicationContextRunner()
-			.withInitializer((context) -> context.getEnvironment()
-				.getPropertySources()
-				.addFirst(new SystemEnvironmentPropertySource(
-						"test-" + StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, variables)))
-			.withConfiguration(AutoConfigurations.of(ValidationAutoConfiguration.class,
-					ConfigurationPropertiesAutoConfiguration.class))
-			.withUserConfiguration(PropertiesOnly.class)
-			.run((context) -> {
-				assertThat(context).hasNotFailed();
-				SlotKeeperProperties properties = context.getBean(SlotKeeperProperties.class);
-				ConnectorProperties connector = properties.targets().get(0).slots().get(0).connector();
-				assertThat(connector.managedByStrimzi()).isTrue();
-				assertThat(connector.name()).isEqualTo("orders-debezium");
-				assertThat(connector.url()).isNull();
-				assertThat(properties.strimzi().apiServer()).hasToString("https://api.cluster:6443");
-				assertThat(properties.strimzi().apiVersion()).isEqualTo("v1beta2");
-			});
+		fromEnvironment(variables).run((context) -> {
+			assertThat(context).hasNotFailed();
+			SlotKeeperProperties properties = context.getBean(SlotKeeperProperties.class);
+			ConnectorProperties connector = properties.targets().get(0).slots().get(0).connector();
+			assertThat(connector.managedByStrimzi()).isTrue();
+			assertThat(connector.name()).isEqualTo("orders-debezium");
+			assertThat(connector.url()).isNull();
+			assertThat(properties.strimzi().apiServer()).hasToString("https://api.cluster:6443");
+			assertThat(properties.strimzi().apiVersion()).isEqualTo("v1beta2");
+		});
 	}
 
 	@Test
@@ -277,6 +261,18 @@ class SlotKeeperPropertiesTests {
 						.contains("slotkeeper.targets[0].slots[0].connector.url")
 						.contains("must be set, or strimzi for a connector that Strimzi manages");
 				});
+	}
+
+	// Variables as the process environment holds them, bound by the rules Spring applies to it.
+	private static ApplicationContextRunner fromEnvironment(Map<String, Object> variables) {
+		return new ApplicationContextRunner()
+			.withInitializer((context) -> context.getEnvironment()
+				.getPropertySources()
+				.addFirst(new SystemEnvironmentPropertySource(
+						"test-" + StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, variables)))
+			.withConfiguration(AutoConfigurations.of(ValidationAutoConfiguration.class,
+					ConfigurationPropertiesAutoConfiguration.class))
+			.withUserConfiguration(PropertiesOnly.class);
 	}
 
 	@Test
