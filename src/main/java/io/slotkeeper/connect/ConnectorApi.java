@@ -20,6 +20,16 @@ interface ConnectorApi {
 	ConnectorStatus status(ConnectorProperties connector);
 
 	/**
+	 * The connector's status while a change to it is awaited: as {@link #status}, but where the status is only as
+	 * fresh as the last look of someone else (Strimzi's operator, every 2 minutes), asking for a new look first.
+	 * @param connector the connector
+	 * @return the status; a failure to read it is in its error
+	 */
+	default ConnectorStatus freshStatus(ConnectorProperties connector) {
+		return status(connector);
+	}
+
+	/**
 	 * Restarts the connector and its failed tasks.
 	 * @param connector the connector
 	 * @return the outcome; a status of {@code null} means the connector could not be reached

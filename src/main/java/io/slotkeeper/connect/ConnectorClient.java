@@ -49,6 +49,10 @@ public class ConnectorClient {
 		return api(connector).status(connector);
 	}
 
+	ConnectorStatus freshStatus(ConnectorProperties connector) {
+		return api(connector).freshStatus(connector);
+	}
+
 	ConnectorApi api(ConnectorProperties connector) {
 		if (!connector.managedByStrimzi()) {
 			return this.rest;

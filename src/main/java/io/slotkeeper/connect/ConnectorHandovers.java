@@ -85,7 +85,8 @@ public final class ConnectorHandovers {
 	public ConnectorHandover complete(Handover handover, Supplier<Long> positionOnceStopped) {
 		ConnectorHandover done = handOver(handover, positionOnceStopped);
 		this.log.record(done);
-		if (!done.running()) {
+		// A pending one is said once by whoever kept it (the heal's log line and audit), not at every later attempt.
+		if (!done.running() && !done.pending()) {
 			logger.warn("Connector '{}' is not running after its slot was recreated: {}", done.connector(),
 					done.describe());
 		}
@@ -210,9 +211,9 @@ public final class ConnectorHandovers {
 	// Bounded by running-timeout: a connector that never gets there is reported with the state it was in.
 	private ConnectorStatus await(ConnectorProperties connector, java.util.function.Predicate<ConnectorStatus> done) {
 		Instant deadline = Instant.now().plus(connector.runningTimeout());
-		ConnectorStatus status = this.connectors.status(connector);
+		ConnectorStatus status = this.connectors.freshStatus(connector);
 		while (!done.test(status) && Instant.now().isBefore(deadline) && ConnectorClient.pause(CHECK_EVERY)) {
-			status = this.connectors.status(connector);
+			status = this.connectors.freshStatus(connector);
 		}
 		return status;
 	}

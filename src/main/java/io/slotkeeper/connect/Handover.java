@@ -102,7 +102,9 @@ public final class Handover {
 	 * @return the steps before the drop and after the create
 	 */
 	public List<String> describe() {
-		String name = this.connector.name();
+		String name = this.connector.managedByStrimzi() ? this.connector.name() + " (through its KafkaConnector "
+				+ this.connector.strimzi().namespace() + "/" + this.connector.strimzi().name() + ")"
+				: this.connector.name();
 		return switch (this.connector.offsets()) {
 			case LEAVE -> List.of("then restart connector " + name + " and its failed tasks");
 			case ALIGN -> List.of(SELF_HEALING_STEP.formatted(name, name), "then set the offsets of " + name

@@ -1,11 +1,14 @@
 package io.slotkeeper.connect;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 
 import tools.jackson.databind.json.JsonMapper;
@@ -23,14 +26,20 @@ import io.slotkeeper.connect.KafkaConnectorResources.Reply;
  * through {@code spec.listOffsets} / {@code spec.alterOffsets} and the annotation {@code strimzi.io/connector-offsets}
  * with slot-keeper's ConfigMap {@code <connector>-slotkeeper-offsets}, done when the operator removed the annotation
  * and failed when it set a Warning condition; a restart is the annotations {@code strimzi.io/restart} and
- * {@code strimzi.io/restart-task}. The status is the resource's {@code status.connectorStatus}, Kafka Connect's own.
- * Each wait is bounded by the connector's {@code running-timeout}.
+ * {@code strimzi.io/restart-task}. The status is the resource's {@code status.connectorStatus}, Kafka Connect's own,
+ * as the operator last saw it: while a change is awaited, slot-keeper's annotation {@code slotkeeper.io/refreshed-at}
+ * is set (at most every 2 s) so that the operator looks again. Each wait is bounded by the connector's
+ * {@code running-timeout}.
  */
 final class StrimziConnectorApi implements ConnectorApi {
 
 	static final String STATE_BEFORE_STOP = "slotkeeper.io/state-before-stop";
 
 	static final String OFFSETS_ANNOTATION = "strimzi.io/connector-offsets";
+
+	static final String REFRESHED_AT = "slotkeeper.io/refreshed-at";
+
+	private static final Duration NUDGE_EVERY = Duration.ofSeconds(2);
 
 	private static final String RESTART = "strimzi.io/restart";
 
@@ -39,6 +48,8 @@ final class StrimziConnectorApi implements ConnectorApi {
 	private static final JsonMapper json = JsonMapper.builder().build();
 
 	private final KafkaConnectorResources resources;
+
+	private final Map<String, Instant> lastNudge = new ConcurrentHashMap<>();
 
 	StrimziConnectorApi(StrimziProperties settings) {
 		this.resources = new KafkaConnectorResources(settings);
@@ -57,6 +68,24 @@ final class StrimziConnectorApi implements ConnectorApi {
 					+ " status yet" + notReady(status).map((why) -> ": " + why).orElse(""), Instant.now());
 		}
 		return ConnectorStatus.of(connector.name(), connect);
+	}
+
+	// The operator reconciles a resource on every change to it and otherwise every 2 minutes: a change of an
+	// annotation of slot-keeper's own makes it look at the connector now and write what it found into the status.
+	@Override
+	public ConnectorStatus freshStatus(ConnectorProperties connector) {
+		nudge(connector);
+		return status(connector);
+	}
+
+	private void nudge(ConnectorProperties connector) {
+		String key = connector.strimzi().namespace() + "/" + connector.strimzi().name();
+		Instant now = Instant.now();
+		Instant last = this.lastNudge.get(key);
+		if (last == null || !now.isBefore(last.plus(NUDGE_EVERY))) {
+			this.lastNudge.put(key, now);
+			patch(connector, Map.of("metadata", Map.of("annotations", Map.of(REFRESHED_AT, now.toString()))));
+		}
 	}
 
 	@Override
@@ -79,6 +108,10 @@ final class StrimziConnectorApi implements ConnectorApi {
 		}
 		Reply done = awaitResource(connector, (now) -> annotations.keySet().stream()
 			.noneMatch(at(now, "metadata", "annotations")::containsKey));
+		if (done.unreachable()) {
+			withdraw(connector, annotations.keySet());
+			return new ConnectorOutcome(connector.name(), false, null, 1, done.error());
+		}
 		return done.ok() ? new ConnectorOutcome(connector.name(), true, patched.status(), 1, null)
 				: new ConnectorOutcome(connector.name(), false, patched.status(), 1, done.error());
 	}
@@ -180,22 +213,22 @@ final class StrimziConnectorApi implements ConnectorApi {
 		Reply done = awaitResource(connector, (now) -> !at(now, "metadata", "annotations")
 			.containsKey(OFFSETS_ANNOTATION) || warning(now, asked).isPresent());
 		if (!done.ok()) {
-			withdrawOffsetsAnnotation(connector);
+			withdraw(connector, Set.of(OFFSETS_ANNOTATION));
 			return done.answer(null);
 		}
 		Optional<String> warning = warning(done.object(), asked);
 		if (warning.isPresent() && at(done.object(), "metadata", "annotations").containsKey(OFFSETS_ANNOTATION)) {
-			withdrawOffsetsAnnotation(connector);
+			withdraw(connector, Set.of(OFFSETS_ANNOTATION));
 			return new Answer(409, null, "the Strimzi operator refused " + operation + " of the offsets of "
 					+ describe(connector) + ": " + warning.get());
 		}
 		return new Answer(200, null, null);
 	}
 
-	// Left in place, a refused alter would be retried by every reconcile, at a moment nobody chose.
-	private void withdrawOffsetsAnnotation(ConnectorProperties connector) {
+	// Left in place, a refused or unreachable change would be made by a later reconcile, at a moment nobody chose.
+	private void withdraw(ConnectorProperties connector, Set<String> keys) {
 		Map<String, Object> annotations = new HashMap<>();
-		annotations.put(OFFSETS_ANNOTATION, null);
+		keys.forEach((key) -> annotations.put(key, null));
 		patch(connector, Map.of("metadata", Map.of("annotations", annotations)));
 	}
 
@@ -223,13 +256,17 @@ final class StrimziConnectorApi implements ConnectorApi {
 
 	// The operator reads the connector through Kafka Connect: a NotReady resource without connectorStatus is one whose
 	// Connect it cannot reach (a worker down), so a change now would wait in vain; the handover waits instead.
-	private static Optional<String> connectUnreachable(ConnectorProperties connector, Map<String, Object> resource) {
+	// Said, it also asks the operator to look again: otherwise a Connect back up is only noticed at its next full
+	// reconciliation, minutes later.
+	private Optional<String> connectUnreachable(ConnectorProperties connector, Map<String, Object> resource) {
 		Map<String, Object> status = at(resource, "status");
 		if (!at(status, "connectorStatus").isEmpty()) {
 			return Optional.empty();
 		}
-		return notReady(status).map((why) -> "the Strimzi operator cannot reach Kafka Connect for "
-				+ describe(connector) + " (" + why + ")");
+		Optional<String> why = notReady(status).map((reason) -> "the Strimzi operator cannot reach Kafka Connect for "
+				+ describe(connector) + " (" + reason + ")");
+		why.ifPresent((unreachable) -> nudge(connector));
+		return why;
 	}
 
 	private static Optional<String> notReady(Map<String, Object> status) {
@@ -245,11 +282,16 @@ final class StrimziConnectorApi implements ConnectorApi {
 		Instant deadline = Instant.now().plus(connector.runningTimeout());
 		Reply resource = resource(connector);
 		while (resource.ok() && !done.test(resource.object())) {
+			Optional<String> unreachable = connectUnreachable(connector, resource.object());
+			if (unreachable.isPresent()) {
+				return new Reply(null, resource.object(), unreachable.get(), true);
+			}
 			if (!Instant.now().isBefore(deadline) || !ConnectorClient.pause(ConnectorHandovers.CHECK_EVERY)) {
 				return new Reply(resource.status(), resource.object(), "the Strimzi operator did not act on "
 						+ describe(connector) + " within " + connector.runningTimeout().toSeconds() + " s (is it running"
 						+ " and watching namespace " + connector.strimzi().namespace() + "?)", false);
 			}
+			nudge(connector);
 			resource = resource(connector);
 		}
 		return resource;

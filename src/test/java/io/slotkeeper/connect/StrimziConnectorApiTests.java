@@ -87,10 +87,13 @@ class StrimziConnectorApiTests {
 	}
 
 	@Test
-	void theConfigurationIsTheResourcesSpecWithItsClass() throws IOException {
-		Map<String, Object> config = new ConnectorLifecycle(reconciled()).config(this.connector).object();
+	void theConfigurationIsTheResourcesSpecWithItsClassAndTheDryRunNamesTheResource() throws IOException {
+		ConnectorClient client = reconciled();
+		Map<String, Object> config = new ConnectorLifecycle(client).config(this.connector).object();
 		assertThat(config).containsEntry("topic.prefix", "shop")
 			.containsEntry("connector.class", "io.debezium.connector.postgresql.PostgresConnector");
+		assertThat(new ConnectorHandovers(client, new HandoverLog()).plan(this.connector).describe())
+			.allSatisfy((step) -> assertThat(step).contains("orders-cdc (through its KafkaConnector cdc/orders-cdc)"));
 	}
 
 	@Test
@@ -134,6 +137,19 @@ class StrimziConnectorApiTests {
 		assertThat(listed.error()).contains("the Strimzi operator cannot reach Kafka Connect for KafkaConnector"
 				+ " cdc/orders-cdc").contains("NotReady");
 		assertThat(client.restart(this.connector).status()).as("a restart waits too").isNull();
+	}
+
+	@Test
+	void aWorkerThatGoesDownBeforeTheOperatorNoticesStillMakesTheRestartWaitAndLeavesNoAnnotation()
+			throws IOException {
+		ConnectorClient client = reconciled();
+		org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+			.until(() -> "RUNNING".equals(client.status(this.connector).state()));
+		this.connect.close();
+		ConnectorOutcome restart = client.restart(this.connector);
+		assertThat(restart.status()).as("not reached: a handover waits").isNull();
+		assertThat(restart.detail()).contains("the Strimzi operator cannot reach Kafka Connect");
+		assertThat(annotations()).doesNotContainKeys("strimzi.io/restart", "strimzi.io/restart-task");
 	}
 
 	@Test

@@ -42,6 +42,8 @@ final class ChildJvm implements AutoCloseable {
 			Process process = new ProcessBuilder(command).redirectErrorStream(true)
 				.redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
 				.start();
+			// A test JVM that ends without closing it (a crash, a time-out) must not leave a broker or worker running.
+			Runtime.getRuntime().addShutdownHook(new Thread(process::destroyForcibly, "child-jvm-reaper"));
 			return new ChildJvm(process, log);
 		}
 		catch (IOException ex) {

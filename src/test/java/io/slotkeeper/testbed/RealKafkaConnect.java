@@ -27,12 +27,16 @@ import static org.awaitility.Awaitility.await;
  * several share one broker. {@link #workerDown()} kills the worker's process; {@link #workerUp()} starts a new one
  * with the same group and REST port, which resumes the connector from its stored offset.
  *
- * <p>What the real worker answered that the stand-ins did differently (the stand-ins were fixed where slot-keeper
- * relied on it): {@code PUT …/stop} answers 204 at once and the status says STOPPED a little later (tasks gone a
- * little after that), where {@link EngineConnect} stopped synchronously; {@code PATCH …/offsets} on a connector that
- * is not STOPPED is 400; a stopped connector's status lists no task; a worker just started answers 404 for its
- * connector until it has read its configuration topic; a terminated walsender fails the task with "An exception
- * occurred in the change event producer. This connector will be stopped." (the connector stays RUNNING).
+ * <p>What the real worker did that the stand-ins did not (slot-keeper was fixed where it relied on the stand-ins'
+ * way): {@code PUT …/stop} answers 204 at once, the status says STOPPED a little later and lists no task a little
+ * after that, where {@link EngineConnect} stopped synchronously; {@code POST …/restart} is asynchronous too, so the
+ * status just after it still shows the old failure; {@code PATCH …/offsets} on a connector that is not STOPPED is
+ * 400; a worker that is starting refuses connections, then answers every path with Jetty's 404 error page (JSON
+ * {@code {"message":"Not Found","url":…,"status":"404"}} when JSON is asked for, pretty-printed over several lines),
+ * then its connector within about 2 s; a worker started again resumes its connector at once from the stored offset,
+ * and when that offset is older than a recreated slot the task may stream on from the slot's start (moving the slot
+ * on) rather than fail; a terminated walsender fails the task with "An exception occurred in the change event
+ * producer. This connector will be stopped." while the connector stays RUNNING.
  */
 public final class RealKafkaConnect implements CdcConnector {
 

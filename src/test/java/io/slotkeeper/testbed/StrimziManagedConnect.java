@@ -11,7 +11,7 @@ import java.util.Map;
 /**
  * A real Kafka Connect worker whose connector Strimzi manages: a {@code KafkaConnector} resource (namespace
  * {@code cdc}, {@code spec.autoRestart} on) on a Kubernetes API stand-in, reconciled to the worker by the operator
- * emulation every 2 s and on every change. slot-keeper is told the resource, not the REST URL.
+ * emulation on every change and every 2 minutes, as Strimzi does. slot-keeper is told the resource, not the REST URL.
  */
 public final class StrimziManagedConnect implements CdcConnector {
 
@@ -49,7 +49,8 @@ public final class StrimziManagedConnect implements CdcConnector {
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
-		this.operator = new StrimziOperator(this.api, this.connect.url(), Duration.ofSeconds(2));
+		// Strimzi's own full reconciliation interval: slot-keeper must not depend on a shorter one.
+		this.operator = new StrimziOperator(this.api, this.connect.url(), Duration.ofMinutes(2));
 		Map<String, Object> config = new java.util.HashMap<>(this.connect.config());
 		Object connectorClass = config.remove("connector.class");
 		this.api.createConnector(NAMESPACE, RealKafkaConnect.NAME, Map.of("class", connectorClass, "tasksMax", 1,
