@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,30 +33,9 @@ import static org.awaitility.Awaitility.await;
  */
 class DebeziumRecreateTests {
 
-	private static KafkaBroker broker;
-
-	@TempDir
-	static Path kafka;
-
-	@AfterAll
-	static void stopBroker() {
-		if (broker != null) {
-			broker.close();
-		}
-	}
-
-	// One broker for the class, started by the first test that needs it; each test has its own worker and topics.
-	private static synchronized KafkaBroker broker() {
-		if (broker == null) {
-			broker = new KafkaBroker(kafka);
-		}
-		return broker;
-	}
-
 	private static CdcConnector realWorker(PostgresServer server, String database, Map<String, String> settings) {
-		return new RealKafkaConnect(broker(), server, database, "debezium", settings);
+		return new RealKafkaConnect(KafkaBroker.shared(), server, database, "debezium", settings);
 	}
-
 
 	@Test
 	void alignedOffsetsAndAResnapshotSignalLeaveNoRowMissing() throws Exception {

@@ -1,14 +1,11 @@
 package io.slotkeeper;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 import io.slotkeeper.RecoveryPipeline.Pipeline;
 import io.slotkeeper.testbed.CdcConnector;
@@ -31,27 +28,8 @@ import static org.awaitility.Awaitility.await;
  */
 class StrimziRecoveryTests {
 
-	private static KafkaBroker broker;
-
-	@TempDir
-	static Path kafka;
-
-	@AfterAll
-	static void stopBroker() {
-		if (broker != null) {
-			broker.close();
-		}
-	}
-
-	private static synchronized KafkaBroker broker() {
-		if (broker == null) {
-			broker = new KafkaBroker(kafka);
-		}
-		return broker;
-	}
-
 	private static CdcConnector strimziManaged(PostgresServer server, String database, Map<String, String> settings) {
-		return new StrimziManagedConnect(broker(), server, database, "debezium", settings);
+		return new StrimziManagedConnect(KafkaBroker.shared(), server, database, "debezium", settings);
 	}
 
 	@Test

@@ -1,6 +1,5 @@
 package io.slotkeeper.connect;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -8,8 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Predicate;
 
 import tools.jackson.databind.json.JsonMapper;
 
@@ -27,19 +24,13 @@ import io.slotkeeper.connect.KafkaConnectorResources.Reply;
  * with slot-keeper's ConfigMap {@code <connector>-slotkeeper-offsets}, done when the operator removed the annotation
  * and failed when it set a Warning condition; a restart is the annotations {@code strimzi.io/restart} and
  * {@code strimzi.io/restart-task}. The status is the resource's {@code status.connectorStatus}, Kafka Connect's own,
- * as the operator last saw it: while a change is awaited, slot-keeper's annotation {@code slotkeeper.io/refreshed-at}
- * is set (at most every 2 s) so that the operator looks again. Each wait is bounded by the connector's
- * {@code running-timeout}.
+ * as the operator last saw it; {@link StrimziOperatorWaits} asks it to look again while a change is awaited.
  */
 final class StrimziConnectorApi implements ConnectorApi {
 
 	static final String STATE_BEFORE_STOP = "slotkeeper.io/state-before-stop";
 
 	static final String OFFSETS_ANNOTATION = "strimzi.io/connector-offsets";
-
-	static final String REFRESHED_AT = "slotkeeper.io/refreshed-at";
-
-	private static final Duration NUDGE_EVERY = Duration.ofSeconds(2);
 
 	private static final String RESTART = "strimzi.io/restart";
 
@@ -49,10 +40,11 @@ final class StrimziConnectorApi implements ConnectorApi {
 
 	private final KafkaConnectorResources resources;
 
-	private final Map<String, Instant> lastNudge = new ConcurrentHashMap<>();
+	private final StrimziOperatorWaits operator;
 
 	StrimziConnectorApi(StrimziProperties settings) {
 		this.resources = new KafkaConnectorResources(settings);
+		this.operator = new StrimziOperatorWaits(this.resources);
 	}
 
 	@Override
@@ -65,33 +57,21 @@ final class StrimziConnectorApi implements ConnectorApi {
 		Map<String, Object> connect = at(status, "connectorStatus");
 		if (connect.isEmpty()) {
 			return new ConnectorStatus(connector.name(), null, List.of(), describe(connector) + " has no connector"
-					+ " status yet" + notReady(status).map((why) -> ": " + why).orElse(""), Instant.now());
+					+ " status yet" + StrimziOperatorWaits.notReady(status).map((why) -> ": " + why).orElse(""), Instant.now());
 		}
 		return ConnectorStatus.of(connector.name(), connect);
 	}
 
-	// The operator reconciles a resource on every change to it and otherwise every 2 minutes: a change of an
-	// annotation of slot-keeper's own makes it look at the connector now and write what it found into the status.
 	@Override
 	public ConnectorStatus freshStatus(ConnectorProperties connector) {
-		nudge(connector);
+		this.operator.nudge(connector);
 		return status(connector);
-	}
-
-	private void nudge(ConnectorProperties connector) {
-		String key = connector.strimzi().namespace() + "/" + connector.strimzi().name();
-		Instant now = Instant.now();
-		Instant last = this.lastNudge.get(key);
-		if (last == null || !now.isBefore(last.plus(NUDGE_EVERY))) {
-			this.lastNudge.put(key, now);
-			patch(connector, Map.of("metadata", Map.of("annotations", Map.of(REFRESHED_AT, now.toString()))));
-		}
 	}
 
 	@Override
 	public ConnectorOutcome restart(ConnectorProperties connector) {
 		Reply resource = resource(connector);
-		Optional<String> unreachable = resource.ok() ? connectUnreachable(connector, resource.object())
+		Optional<String> unreachable = resource.ok() ? this.operator.connectUnreachable(connector, resource.object())
 				: Optional.of(resource.error());
 		if (unreachable.isPresent()) {
 			return new ConnectorOutcome(connector.name(), false, (resource.ok() || resource.unreachable()) ? null
@@ -106,10 +86,10 @@ final class StrimziConnectorApi implements ConnectorApi {
 			return new ConnectorOutcome(connector.name(), false, patched.unreachable() ? null : patched.status(), 1,
 					patched.error());
 		}
-		Reply done = awaitResource(connector, (now) -> annotations.keySet().stream()
+		Reply done = this.operator.awaitResource(connector, (now) -> annotations.keySet().stream()
 			.noneMatch(at(now, "metadata", "annotations")::containsKey));
 		if (done.unreachable()) {
-			withdraw(connector, annotations.keySet());
+			this.operator.withdraw(connector, annotations.keySet());
 			return new ConnectorOutcome(connector.name(), false, null, 1, done.error());
 		}
 		return done.ok() ? new ConnectorOutcome(connector.name(), true, patched.status(), 1, null)
@@ -196,7 +176,7 @@ final class StrimziConnectorApi implements ConnectorApi {
 		if (!resource.ok()) {
 			return resource.answer(null);
 		}
-		Optional<String> unreachable = connectUnreachable(connector, resource.object());
+		Optional<String> unreachable = this.operator.connectUnreachable(connector, resource.object());
 		if (unreachable.isPresent()) {
 			return ConnectorLifecycle.Answer.unreachable(unreachable.get());
 		}
@@ -210,91 +190,19 @@ final class StrimziConnectorApi implements ConnectorApi {
 		if (!patched.ok()) {
 			return patched.answer(null);
 		}
-		Reply done = awaitResource(connector, (now) -> !at(now, "metadata", "annotations")
-			.containsKey(OFFSETS_ANNOTATION) || warning(now, asked).isPresent());
+		Reply done = this.operator.awaitResource(connector, (now) -> !at(now, "metadata", "annotations")
+			.containsKey(OFFSETS_ANNOTATION) || StrimziOperatorWaits.warning(now, asked).isPresent());
 		if (!done.ok()) {
-			withdraw(connector, Set.of(OFFSETS_ANNOTATION));
+			this.operator.withdraw(connector, Set.of(OFFSETS_ANNOTATION));
 			return done.answer(null);
 		}
-		Optional<String> warning = warning(done.object(), asked);
+		Optional<String> warning = StrimziOperatorWaits.warning(done.object(), asked);
 		if (warning.isPresent() && at(done.object(), "metadata", "annotations").containsKey(OFFSETS_ANNOTATION)) {
-			withdraw(connector, Set.of(OFFSETS_ANNOTATION));
+			this.operator.withdraw(connector, Set.of(OFFSETS_ANNOTATION));
 			return new Answer(409, null, "the Strimzi operator refused " + operation + " of the offsets of "
 					+ describe(connector) + ": " + warning.get());
 		}
 		return new Answer(200, null, null);
-	}
-
-	// Left in place, a refused or unreachable change would be made by a later reconcile, at a moment nobody chose.
-	private void withdraw(ConnectorProperties connector, Set<String> keys) {
-		Map<String, Object> annotations = new HashMap<>();
-		keys.forEach((key) -> annotations.put(key, null));
-		patch(connector, Map.of("metadata", Map.of("annotations", annotations)));
-	}
-
-	private static Optional<String> warning(Map<String, Object> resource, Instant since) {
-		Object conditions = at(resource, "status").get("conditions");
-		if (!(conditions instanceof List<?> list)) {
-			return Optional.empty();
-		}
-		return list.stream().map(ConnectorLifecycle::asMap)
-			.filter((condition) -> "Warning".equals(condition.get("type"))
-					&& String.valueOf(condition.get("reason")).endsWith("Offsets")
-					&& !transitionedBefore(condition, since))
-			.map((condition) -> condition.get("reason") + ": " + condition.get("message"))
-			.findFirst();
-	}
-
-	private static boolean transitionedBefore(Map<String, Object> condition, Instant since) {
-		try {
-			return Instant.parse(String.valueOf(condition.get("lastTransitionTime"))).isBefore(since);
-		}
-		catch (RuntimeException ex) {
-			return false;
-		}
-	}
-
-	// The operator reads the connector through Kafka Connect: a NotReady resource without connectorStatus is one whose
-	// Connect it cannot reach (a worker down), so a change now would wait in vain; the handover waits instead.
-	// Said, it also asks the operator to look again: otherwise a Connect back up is only noticed at its next full
-	// reconciliation, minutes later.
-	private Optional<String> connectUnreachable(ConnectorProperties connector, Map<String, Object> resource) {
-		Map<String, Object> status = at(resource, "status");
-		if (!at(status, "connectorStatus").isEmpty()) {
-			return Optional.empty();
-		}
-		Optional<String> why = notReady(status).map((reason) -> "the Strimzi operator cannot reach Kafka Connect for "
-				+ describe(connector) + " (" + reason + ")");
-		why.ifPresent((unreachable) -> nudge(connector));
-		return why;
-	}
-
-	private static Optional<String> notReady(Map<String, Object> status) {
-		Object conditions = status.get("conditions");
-		if (!(conditions instanceof List<?> list)) {
-			return Optional.empty();
-		}
-		return list.stream().map(ConnectorLifecycle::asMap).filter((c) -> "NotReady".equals(c.get("type")))
-			.map((c) -> "NotReady, " + c.get("reason") + ": " + c.get("message")).findFirst();
-	}
-
-	private Reply awaitResource(ConnectorProperties connector, Predicate<Map<String, Object>> done) {
-		Instant deadline = Instant.now().plus(connector.runningTimeout());
-		Reply resource = resource(connector);
-		while (resource.ok() && !done.test(resource.object())) {
-			Optional<String> unreachable = connectUnreachable(connector, resource.object());
-			if (unreachable.isPresent()) {
-				return new Reply(null, resource.object(), unreachable.get(), true);
-			}
-			if (!Instant.now().isBefore(deadline) || !ConnectorClient.pause(ConnectorHandovers.CHECK_EVERY)) {
-				return new Reply(resource.status(), resource.object(), "the Strimzi operator did not act on "
-						+ describe(connector) + " within " + connector.runningTimeout().toSeconds() + " s (is it running"
-						+ " and watching namespace " + connector.strimzi().namespace() + "?)", false);
-			}
-			nudge(connector);
-			resource = resource(connector);
-		}
-		return resource;
 	}
 
 	private Reply resource(ConnectorProperties connector) {
@@ -313,7 +221,7 @@ final class StrimziConnectorApi implements ConnectorApi {
 		return connector.strimzi().name() + "-slotkeeper-offsets";
 	}
 
-	private static String describe(ConnectorProperties connector) {
+	static String describe(ConnectorProperties connector) {
 		return "KafkaConnector " + connector.strimzi().namespace() + "/" + connector.strimzi().name();
 	}
 

@@ -24,6 +24,8 @@ import static org.awaitility.Awaitility.await;
  */
 public final class KafkaBroker implements AutoCloseable {
 
+	private static KafkaBroker shared;
+
 	private final int port = ChildJvm.freePort();
 
 	private final ChildJvm process;
@@ -87,6 +89,37 @@ public final class KafkaBroker implements AutoCloseable {
 		}
 		catch (Exception ex) {
 			return false;
+		}
+	}
+
+	/**
+	 * The broker the test JVM's tests share, started by the first that asks: each of them has its own worker, group and
+	 * topics. It is killed, and its folder deleted, when the JVM exits.
+	 * @return the broker
+	 */
+	public static synchronized KafkaBroker shared() {
+		if (shared == null) {
+			try {
+				Path directory = Files.createTempDirectory("kafka-broker");
+				shared = new KafkaBroker(directory);
+				Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+					shared.close();
+					deleteQuietly(directory);
+				}, "kafka-broker-cleanup"));
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException(ex);
+			}
+		}
+		return shared;
+	}
+
+	private static void deleteQuietly(Path directory) {
+		try (var paths = Files.walk(directory)) {
+			paths.sorted(java.util.Comparator.reverseOrder()).forEach((path) -> path.toFile().delete());
+		}
+		catch (IOException ex) {
+			// Left in the temporary folder: nothing else depends on it.
 		}
 	}
 

@@ -1,0 +1,133 @@
+package io.slotkeeper.connect;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
+
+import io.slotkeeper.config.ConnectorProperties;
+import io.slotkeeper.connect.KafkaConnectorResources.Reply;
+
+import static io.slotkeeper.connect.StrimziConnectorApi.at;
+
+/**
+ * Waiting for the Strimzi operator to act on a {@code KafkaConnector}: it acts at its reconciles, on every change to
+ * the resource and otherwise every 2 minutes, and says what it did in the resource (an annotation removed, a Warning
+ * condition, the status). A wait asks it to look again by setting slot-keeper's annotation
+ * {@code slotkeeper.io/refreshed-at}, at most every 2 s; a resource NotReady without {@code connectorStatus} is one
+ * whose Kafka Connect the operator cannot reach; every wait is bounded by the connector's {@code running-timeout}.
+ */
+final class StrimziOperatorWaits {
+
+	static final String REFRESHED_AT = "slotkeeper.io/refreshed-at";
+
+	private static final Duration NUDGE_EVERY = Duration.ofSeconds(2);
+
+	private final KafkaConnectorResources resources;
+
+	private final Map<String, Instant> lastNudge = new ConcurrentHashMap<>();
+
+	StrimziOperatorWaits(KafkaConnectorResources resources) {
+		this.resources = resources;
+	}
+
+	void nudge(ConnectorProperties connector) {
+		String key = connector.strimzi().namespace() + "/" + connector.strimzi().name();
+		Instant now = Instant.now();
+		Instant last = this.lastNudge.get(key);
+		if (last == null || !now.isBefore(last.plus(NUDGE_EVERY))) {
+			this.lastNudge.put(key, now);
+			patch(connector, Map.of("metadata", Map.of("annotations", Map.of(REFRESHED_AT, now.toString()))));
+		}
+	}
+
+	// Left in place, a refused or unreachable change would be made by a later reconcile, at a moment nobody chose.
+	void withdraw(ConnectorProperties connector, Set<String> keys) {
+		Map<String, Object> annotations = new HashMap<>();
+		keys.forEach((key) -> annotations.put(key, null));
+		patch(connector, Map.of("metadata", Map.of("annotations", annotations)));
+	}
+
+	static Optional<String> warning(Map<String, Object> resource, Instant since) {
+		Object conditions = at(resource, "status").get("conditions");
+		if (!(conditions instanceof List<?> list)) {
+			return Optional.empty();
+		}
+		return list.stream().map(ConnectorLifecycle::asMap)
+			.filter((condition) -> "Warning".equals(condition.get("type"))
+					&& String.valueOf(condition.get("reason")).endsWith("Offsets")
+					&& !transitionedBefore(condition, since))
+			.map((condition) -> condition.get("reason") + ": " + condition.get("message"))
+			.findFirst();
+	}
+
+	private static boolean transitionedBefore(Map<String, Object> condition, Instant since) {
+		try {
+			return Instant.parse(String.valueOf(condition.get("lastTransitionTime"))).isBefore(since);
+		}
+		catch (RuntimeException ex) {
+			return false;
+		}
+	}
+
+	// The operator reads the connector through Kafka Connect: a NotReady resource without connectorStatus is one whose
+	// Connect it cannot reach (a worker down), so a change now would wait in vain; the handover waits instead.
+	// Said, it also asks the operator to look again: otherwise a Connect back up is only noticed at its next full
+	// reconciliation, minutes later.
+	Optional<String> connectUnreachable(ConnectorProperties connector, Map<String, Object> resource) {
+		Map<String, Object> status = at(resource, "status");
+		if (!at(status, "connectorStatus").isEmpty()) {
+			return Optional.empty();
+		}
+		Optional<String> why = notReady(status).map((reason) -> "the Strimzi operator cannot reach Kafka Connect for "
+				+ describe(connector) + " (" + reason + ")");
+		why.ifPresent((unreachable) -> nudge(connector));
+		return why;
+	}
+
+	static Optional<String> notReady(Map<String, Object> status) {
+		Object conditions = status.get("conditions");
+		if (!(conditions instanceof List<?> list)) {
+			return Optional.empty();
+		}
+		return list.stream().map(ConnectorLifecycle::asMap).filter((c) -> "NotReady".equals(c.get("type")))
+			.map((c) -> "NotReady, " + c.get("reason") + ": " + c.get("message")).findFirst();
+	}
+
+	Reply awaitResource(ConnectorProperties connector, Predicate<Map<String, Object>> done) {
+		Instant deadline = Instant.now().plus(connector.runningTimeout());
+		Reply resource = resource(connector);
+		while (resource.ok() && !done.test(resource.object())) {
+			Optional<String> unreachable = connectUnreachable(connector, resource.object());
+			if (unreachable.isPresent()) {
+				return new Reply(null, resource.object(), unreachable.get(), true);
+			}
+			if (!Instant.now().isBefore(deadline) || !ConnectorClient.pause(ConnectorHandovers.CHECK_EVERY)) {
+				return new Reply(resource.status(), resource.object(), "the Strimzi operator did not act on "
+						+ describe(connector) + " within " + connector.runningTimeout().toSeconds() + " s (is it running"
+						+ " and watching namespace " + connector.strimzi().namespace() + "?)", false);
+			}
+			nudge(connector);
+			resource = resource(connector);
+		}
+		return resource;
+	}
+
+	private Reply resource(ConnectorProperties connector) {
+		return this.resources.connector(connector.strimzi().namespace(), connector.strimzi().name());
+	}
+
+	private void patch(ConnectorProperties connector, Map<String, Object> patch) {
+		this.resources.patchConnector(connector.strimzi().namespace(), connector.strimzi().name(), patch);
+	}
+
+	private static String describe(ConnectorProperties connector) {
+		return StrimziConnectorApi.describe(connector);
+	}
+
+}
