@@ -3,6 +3,8 @@ package io.slotkeeper.config;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.RecordComponent;
 import java.lang.reflect.Type;
+import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -83,6 +85,12 @@ class EnvironmentVariablesTests {
 		if (type == Duration.class) {
 			return "7s";
 		}
+		if (type == URI.class) {
+			return "https://api.cluster.example:6443";
+		}
+		if (type == Path.class) {
+			return "/etc/slot-keeper/seven";
+		}
 		if (type == boolean.class) {
 			return "true";
 		}
@@ -99,6 +107,12 @@ class EnvironmentVariablesTests {
 	private static Object expected(Class<?> type) {
 		if (type == Duration.class) {
 			return Duration.ofSeconds(7);
+		}
+		if (type == URI.class) {
+			return URI.create("https://api.cluster.example:6443");
+		}
+		if (type == Path.class) {
+			return Path.of("/etc/slot-keeper/seven");
 		}
 		if (type == boolean.class) {
 			return true;
