@@ -209,6 +209,10 @@ public class NodeConnector {
 		}
 		PGProperty.APPLICATION_NAME.set(properties, APPLICATION_NAME);
 		PGProperty.CONNECT_TIMEOUT.set(properties, wholeSeconds(node.connectionProperties().connectTimeout()));
+		// The whole attempt, not each socket operation: a server that accepts and never answers would otherwise hold
+		// the connecting thread for the handshake's timeout twice (sslmode=prefer tries again without TLS), and a
+		// hundred such targets hold the connect lane long enough to delay the first beats of all the others.
+		PGProperty.LOGIN_TIMEOUT.set(properties, wholeSeconds(node.connectionProperties().connectTimeout()));
 		return properties;
 	}
 

@@ -82,7 +82,10 @@ class HeartbeatFaultTests {
 			HeartbeatOutcome outcome = engine.target("hung").beatNow(Duration.ofSeconds(30));
 			long healthyBeats = engine.status("healthy").emissions() - healthyBefore;
 			assertThat(outcome.succeeded()).isFalse();
-			assertThat(outcome.duration()).isBetween(Duration.ofMillis(900), Duration.ofSeconds(3));
+			// Once, not twice: PgJDBC's sslmode=prefer tries again without TLS when the first handshake times out.
+			System.out.printf("a server that never answers: the attempt failed after %d ms (connect timeout 1 s)%n",
+					outcome.duration().toMillis());
+			assertThat(outcome.duration()).isBetween(Duration.ofMillis(900), Duration.ofMillis(1800));
 			assertThat(outcome.failure().sqlState()).startsWith("08");
 			assertThat(healthyBeats).as("beats while the hung target held its worker")
 				.isGreaterThanOrEqualTo((long) (outcome.duration().toMillis() / 100 * 0.6));
