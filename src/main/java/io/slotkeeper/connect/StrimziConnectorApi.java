@@ -49,7 +49,10 @@ final class StrimziConnectorApi implements ConnectorApi {
 
 	@Override
 	public ConnectorStatus status(ConnectorProperties connector) {
-		Reply resource = resource(connector);
+		return statusOf(connector, resource(connector));
+	}
+
+	private static ConnectorStatus statusOf(ConnectorProperties connector, Reply resource) {
 		if (!resource.ok()) {
 			return new ConnectorStatus(connector.name(), null, List.of(), resource.error(), Instant.now());
 		}
@@ -57,7 +60,8 @@ final class StrimziConnectorApi implements ConnectorApi {
 		Map<String, Object> connect = at(status, "connectorStatus");
 		if (connect.isEmpty()) {
 			return new ConnectorStatus(connector.name(), null, List.of(), describe(connector) + " has no connector"
-					+ " status yet" + StrimziOperatorWaits.notReady(status).map((why) -> ": " + why).orElse(""), Instant.now());
+					+ " status yet" + StrimziOperatorWaits.notReady(status).map((why) -> ": " + why).orElse(""),
+					Instant.now());
 		}
 		return ConnectorStatus.of(connector.name(), connect);
 	}
@@ -77,7 +81,7 @@ final class StrimziConnectorApi implements ConnectorApi {
 			return new ConnectorOutcome(connector.name(), false, (resource.ok() || resource.unreachable()) ? null
 					: resource.status(), 1, unreachable.get());
 		}
-		ConnectorStatus before = status(connector);
+		ConnectorStatus before = statusOf(connector, resource);
 		Map<String, Object> annotations = new HashMap<>(Map.of(RESTART, "true"));
 		before.tasks().stream().filter((task) -> "FAILED".equals(task.state())).findFirst()
 			.ifPresent((task) -> annotations.put(RESTART_TASK, Integer.toString(task.id())));
