@@ -7,6 +7,7 @@ import java.net.http.HttpTimeoutException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;
@@ -36,13 +37,11 @@ final class KafkaConnectorResources {
 	}
 
 	Reply connector(String namespace, String name) {
-		String path = connectorPath(namespace, name);
-		return (path == null) ? versionUnknown() : send("GET", path, null, null);
+		return onConnector(namespace, name, (path) -> send("GET", path, null, null));
 	}
 
 	Reply patchConnector(String namespace, String name, Map<String, Object> patch) {
-		String path = connectorPath(namespace, name);
-		return (path == null) ? versionUnknown() : send("PATCH", path, "application/merge-patch+json", patch);
+		return onConnector(namespace, name, (path) -> send("PATCH", path, "application/merge-patch+json", patch));
 	}
 
 	Reply configMap(String namespace, String name) {
@@ -63,28 +62,24 @@ final class KafkaConnectorResources {
 				Map.of("apiVersion", "v1", "kind", "ConfigMap", "metadata", metadata, "data", data));
 	}
 
-	private String connectorPath(String namespace, String name) {
-		String served = servedVersion();
-		return (served == null) ? null : GROUP + "/" + served + "/namespaces/" + namespace + "/kafkaconnectors/" + name;
-	}
-
-	private String servedVersion() {
+	// The version is asked once; a server that serves neither is asked again at the next call (Strimzi installed later).
+	private Reply onConnector(String namespace, String name, Function<String, Reply> call) {
 		if (this.version == null) {
 			Reply group = send("GET", GROUP, null, null);
-			if (group.ok()) {
-				List<String> versions = ((List<?>) group.object().getOrDefault("versions", List.of())).stream()
-					.map((each) -> String.valueOf(ConnectorLifecycle.asMap(each).get("version"))).toList();
-				this.version = versions.contains("v1") ? "v1" : versions.contains("v1beta2") ? "v1beta2" : null;
+			this.version = group.ok() ? preferred(group) : null;
+			if (this.version == null) {
+				return group.unreachable() ? group : new Reply(group.status(), Map.of(), "the Kubernetes API serves no"
+						+ " kafka.strimzi.io v1 or v1beta2 (" + ((group.error() != null) ? group.error()
+								: "neither listed") + "): is Strimzi installed?", false);
 			}
 		}
-		return this.version;
+		return call.apply(GROUP + "/" + this.version + "/namespaces/" + namespace + "/kafkaconnectors/" + name);
 	}
 
-	private Reply versionUnknown() {
-		Reply group = send("GET", GROUP, null, null);
-		return group.unreachable() ? group : new Reply(group.status(), Map.of(), "the Kubernetes API serves no"
-				+ " kafka.strimzi.io v1 or v1beta2 (" + ((group.error() != null) ? group.error() : "neither listed")
-				+ "): is Strimzi installed?", false);
+	private static String preferred(Reply group) {
+		List<String> versions = ((List<?>) group.object().getOrDefault("versions", List.of())).stream()
+			.map((each) -> String.valueOf(ConnectorLifecycle.asMap(each).get("version"))).toList();
+		return versions.contains("v1") ? "v1" : versions.contains("v1beta2") ? "v1beta2" : null;
 	}
 
 	private Reply send(String method, String path, String contentType, Object body) {
