@@ -1,5 +1,6 @@
 package io.slotkeeper.config;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import jakarta.validation.Valid;
@@ -15,7 +16,9 @@ import org.springframework.validation.annotation.Validated;
  * Everything slot-keeper is told, under {@code slotkeeper}. An unknown key or an invalid value stops start-up with
  * the property's path.
  *
- * @param targets the PostgreSQL primaries to keep; none is allowed (the service idles and says so)
+ * @param targets the PostgreSQL primaries to keep, one database each; none is allowed (the service idles and says so)
+ * @param servers PostgreSQL servers configured once, whose databases with logical slots become targets as they are
+ * found
  * @param api the admin API
  * @param instanceId this instance's identity among the instances that share targets, which spreads their ownership
  * (rendezvous hashing); empty for the host name (the pod's name on OpenShift) and process id, else a random one
@@ -29,6 +32,7 @@ import org.springframework.validation.annotation.Validated;
 @ConfigurationProperties(prefix = "slotkeeper", ignoreUnknownFields = true)
 public record SlotKeeperProperties(
 		@NotNull @DefaultValue List<@Valid TargetProperties> targets,
+		@NotNull @DefaultValue List<@Valid ServerProperties> servers,
 		@NotNull @Valid @DefaultValue @NestedConfigurationProperty ApiProperties api,
 		@NotNull @Size(max = 253) @DefaultValue("") String instanceId,
 		@NotNull @Valid @DefaultValue @NestedConfigurationProperty StrimziProperties strimzi)
@@ -36,7 +40,11 @@ public record SlotKeeperProperties(
 
 	@Override
 	public List<Violation> violations() {
-		return CrossFieldChecked.duplicateNames("targets", this.targets, TargetProperties::name, "target name");
+		List<Violation> violations = new ArrayList<>(
+				CrossFieldChecked.duplicateNames("targets", this.targets, TargetProperties::name, "target name"));
+		violations.addAll(CrossFieldChecked.duplicateNames("servers", this.servers, ServerProperties::name,
+				"server name"));
+		return violations;
 	}
 
 }

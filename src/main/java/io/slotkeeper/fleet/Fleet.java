@@ -1,21 +1,39 @@
 package io.slotkeeper.fleet;
 
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.slotkeeper.config.ServerProperties;
 import io.slotkeeper.config.TargetProperties;
 import io.slotkeeper.problem.ProblemException;
 import io.slotkeeper.problem.ProblemKind;
 
 /**
- * Every configured target at run time, by name, in configuration order: the one registry of targets.
+ * Every target at run time, by name: the configured ones in configuration order, then the databases of configured
+ * servers as they are found. The one registry of targets; features {@linkplain #watch(FleetListener) watch} it to
+ * start and stop their work per target, so that a configured target and a discovered one are served by the same code.
  */
 public final class Fleet implements AutoCloseable {
 
 	private final Map<String, Target> byName = new LinkedHashMap<>();
 
+	private final Map<String, Server> servers = new LinkedHashMap<>();
+
+	private final List<FleetListener> listeners = new CopyOnWriteArrayList<>();
+
 	private final Instance instance;
+
+	private final NodeConnector connector;
+
+	private final OwnershipPlan plan;
+
+	private final Presences presences = new Presences();
 
 	/**
 	 * Builds the targets of an instance with a random identity; nothing connects until a node is used.
@@ -23,21 +41,38 @@ public final class Fleet implements AutoCloseable {
 	 * @param connector opens every session
 	 */
 	public Fleet(List<TargetProperties> targets, NodeConnector connector) {
-		this(targets, connector, Instance.random());
+		this(targets, List.of(), connector, Instance.random());
 	}
 
 	/**
-	 * Builds the targets; nothing connects until a node is used.
+	 * Builds the configured targets; nothing connects until a node is used.
 	 * @param targets the configured targets, names unique
 	 * @param connector opens every session
 	 * @param instance this instance, among those sharing the targets
 	 */
 	public Fleet(List<TargetProperties> targets, NodeConnector connector, Instance instance) {
+		this(targets, List.of(), connector, instance);
+	}
+
+	/**
+	 * Builds the configured targets and servers; nothing connects until a node is used.
+	 * @param targets the configured targets, names unique
+	 * @param servers the configured servers, names unique; their databases join as they are found
+	 * @param connector opens every session
+	 * @param instance this instance, among those sharing the targets
+	 */
+	public Fleet(List<TargetProperties> targets, List<ServerProperties> servers, NodeConnector connector,
+			Instance instance) {
 		this.instance = instance;
-		OwnershipPlan plan = new OwnershipPlan(targets.stream().map(TargetProperties::name).toList());
-		Presences presences = new Presences();
-		targets.forEach((target) -> this.byName.put(target.name(),
-				new Target(target, connector, instance, plan, presences)));
+		this.connector = connector;
+		this.plan = new OwnershipPlan(targets.stream().map(TargetProperties::name).toList());
+		targets.forEach((target) -> this.byName.put(target.name(), newTarget(target, null)));
+		servers.forEach((server) -> this.servers.put(server.name(),
+				new Server(server, connector, Clock.systemUTC())));
+	}
+
+	private Target newTarget(TargetProperties properties, ServerDatabase origin) {
+		return new Target(properties, this.connector, this.instance, this.plan, this.presences, origin);
 	}
 
 	/**
@@ -55,29 +90,101 @@ public final class Fleet implements AutoCloseable {
 	 * @throws ProblemException ({@link ProblemKind#TARGET_NOT_FOUND}) when none has that name
 	 */
 	public Target get(String name) {
-		Target target = this.byName.get(name);
-		if (target == null) {
-			throw new ProblemException(ProblemKind.TARGET_NOT_FOUND,
-					"No target named '" + name + "' is configured in slotkeeper.targets.")
-				.with("target", name);
-		}
-		return target;
+		return find(name).orElseThrow(() -> new ProblemException(ProblemKind.TARGET_NOT_FOUND,
+				"No target named '" + name + "' is configured in slotkeeper.targets or found on slotkeeper.servers.")
+			.with("target", name));
 	}
 
 	/**
-	 * Every target, in configuration order.
+	 * One target, if the fleet has it.
+	 * @param name its name
+	 * @return the target
+	 */
+	public synchronized Optional<Target> find(String name) {
+		return Optional.ofNullable(this.byName.get(name));
+	}
+
+	/**
+	 * Every target, configured ones first, then discovered ones in the order they joined.
 	 * @return the targets
 	 */
-	public List<Target> all() {
+	public synchronized List<Target> all() {
 		return List.copyOf(this.byName.values());
 	}
 
 	/**
-	 * Closes every node's pool.
+	 * The configured servers.
+	 * @return the servers, in configuration order
+	 */
+	public List<Server> servers() {
+		return List.copyOf(this.servers.values());
+	}
+
+	/**
+	 * Whether targets can join or leave after start: some servers are configured.
+	 * @return {@code true} when the fleet changes at run time
+	 */
+	public boolean changes() {
+		return !this.servers.isEmpty();
+	}
+
+	/**
+	 * Tells a listener of every target now and of every one that joins or leaves from now on.
+	 * @param listener the listener
+	 */
+	public synchronized void watch(FleetListener listener) {
+		this.listeners.add(listener);
+		this.byName.values().forEach(listener::joined);
+	}
+
+	/**
+	 * Adds a database of a configured server to the fleet and tells every listener.
+	 * @param origin the server and database
+	 * @param properties the target's configuration
+	 * @return the target
+	 * @throws IllegalStateException when a target of that name is in the fleet already
+	 */
+	public synchronized Target join(ServerDatabase origin, TargetProperties properties) {
+		if (this.byName.containsKey(properties.name())) {
+			throw new IllegalStateException("A target named '" + properties.name() + "' is in the fleet already");
+		}
+		Target target = newTarget(properties, origin);
+		this.byName.put(target.name(), target);
+		this.plan.add(target.name());
+		this.listeners.forEach((listener) -> listener.joined(target));
+		return target;
+	}
+
+	/**
+	 * Takes a discovered target out of the fleet, tells every listener (last watching first), then closes it.
+	 * @param name the target's name
+	 * @return whether the fleet had it
+	 */
+	public boolean leave(String name) {
+		Target target;
+		synchronized (this) {
+			target = this.byName.get(name);
+			if (target == null || target.origin().isEmpty()) {
+				return false;
+			}
+			this.byName.remove(name);
+			this.plan.remove(name);
+		}
+		// Outside the lock: a listener may wait for its work in flight on the target, and the fleet stays readable.
+		List<FleetListener> reversed = new ArrayList<>(this.listeners);
+		Collections.reverse(reversed);
+		reversed.forEach((listener) -> listener.left(target));
+		target.close();
+		return true;
+	}
+
+	/**
+	 * Closes every node's pool and every server's session.
 	 */
 	@Override
-	public void close() {
+	public synchronized void close() {
 		this.byName.values().forEach(Target::close);
+		this.servers.values().forEach(Server::close);
 	}
 
 }

@@ -1,5 +1,7 @@
 package io.slotkeeper.fleet;
 
+import io.micrometer.core.instrument.MeterRegistry;
+
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -17,8 +19,11 @@ class FleetConfiguration {
 	}
 
 	@Bean
-	Fleet fleet(SlotKeeperProperties properties, NodeConnector connector) {
-		return new Fleet(properties.targets(), connector, Instance.of(properties.instanceId()));
+	Fleet fleet(SlotKeeperProperties properties, NodeConnector connector, MeterRegistry registry) {
+		Fleet fleet = new Fleet(properties.targets(), properties.servers(), connector,
+				Instance.of(properties.instanceId()));
+		fleet.watch(new TargetMeters(registry));
+		return fleet;
 	}
 
 }

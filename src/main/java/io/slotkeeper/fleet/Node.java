@@ -35,6 +35,11 @@ public final class Node implements AutoCloseable {
 
 	private volatile ServerIdentity identity;
 
+	/**
+	 * The name of the node through which a configured server's slots are read; its target is the server's name.
+	 */
+	static final String SERVER = "server";
+
 	Node(String target, String name, String url, String username, Secret password, ConnectionProperties connection,
 			NodeConnector connector, Consumer<ServerChange> changes) {
 		this.target = target;
@@ -73,9 +78,12 @@ public final class Node implements AutoCloseable {
 
 	/**
 	 * The node as operators read it in messages.
-	 * @return for example {@code target 'orders'} or {@code replica 'r1' of target 'orders'}
+	 * @return for example {@code target 'orders'}, {@code replica 'r1' of target 'orders'} or {@code server 'rbac-db'}
 	 */
 	public String describe() {
+		if (SERVER.equals(this.name)) {
+			return "server '" + this.target + "'";
+		}
 		return primary() ? "target '" + this.target + "'" : "replica '" + this.name + "' of target '" + this.target + "'";
 	}
 

@@ -17,7 +17,7 @@ import java.util.TreeSet;
  */
 public final class OwnershipPlan {
 
-	private final List<String> targets;
+	private List<String> targets;
 
 	private final Map<String, Set<Integer>> seen = new HashMap<>();
 
@@ -31,6 +31,27 @@ public final class OwnershipPlan {
 	 */
 	public OwnershipPlan(List<String> targets) {
 		this.targets = targets.stream().sorted().toList();
+	}
+
+	/**
+	 * Adds a target that joined the fleet, and plans again.
+	 * @param target the target's name
+	 */
+	synchronized void add(String target) {
+		List<String> more = new ArrayList<>(this.targets);
+		more.add(target);
+		this.targets = more.stream().sorted().toList();
+		this.owners = plan(this.targets, this.instances);
+	}
+
+	/**
+	 * Removes a target that left the fleet, and plans again.
+	 * @param target the target's name
+	 */
+	synchronized void remove(String target) {
+		this.targets = this.targets.stream().filter((name) -> !name.equals(target)).toList();
+		this.seen.remove(target);
+		this.owners = plan(this.targets, this.instances);
 	}
 
 	/**

@@ -2,6 +2,8 @@ package io.slotkeeper.fleet;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -29,6 +31,10 @@ public abstract class RepeatingTasks implements SmartLifecycle {
 
 	private final WorkerLanes.Sizes sizes;
 
+	private final Set<Task> scheduled = ConcurrentHashMap.newKeySet();
+
+	private final Set<Task> retired = ConcurrentHashMap.newKeySet();
+
 	private volatile boolean running;
 
 	private ScheduledExecutorService timer;
@@ -50,10 +56,30 @@ public abstract class RepeatingTasks implements SmartLifecycle {
 	}
 
 	/**
-	 * The tasks to run.
+	 * The tasks to run from start.
 	 * @return one per target
 	 */
 	protected abstract List<? extends Task> tasks();
+
+	/**
+	 * Starts a task that joined after start, after its first delay; before start, {@link #tasks()} must list it.
+	 * @param task the task
+	 */
+	protected synchronized void joined(Task task) {
+		if (this.running && this.scheduled.add(task)) {
+			schedule(task, task.firstDelay());
+		}
+	}
+
+	/**
+	 * Ends a task's schedule: a run in flight finishes, no other starts.
+	 * @param task the task
+	 */
+	protected void left(Task task) {
+		if (this.scheduled.remove(task)) {
+			this.retired.add(task);
+		}
+	}
 
 	/**
 	 * Starts every task after its first delay.
@@ -67,11 +93,12 @@ public abstract class RepeatingTasks implements SmartLifecycle {
 		this.timer = Executors.newSingleThreadScheduledExecutor(WorkerLanes.threads(this.name + "-timer"));
 		this.workers = new WorkerLanes(this.name, this.sizes);
 		this.running = true;
+		this.scheduled.addAll(tasks);
 		tasks.forEach((task) -> schedule(task, task.firstDelay()));
 	}
 
 	private void schedule(Task task, Duration delay) {
-		if (!this.running) {
+		if (!this.running || this.retired.remove(task)) {
 			return;
 		}
 		try {
@@ -83,6 +110,9 @@ public abstract class RepeatingTasks implements SmartLifecycle {
 	}
 
 	private void dispatch(Task task) {
+		if (this.retired.remove(task)) {
+			return;
+		}
 		try {
 			this.workers.execute(task.lane(), () -> run(task));
 		}
@@ -111,7 +141,7 @@ public abstract class RepeatingTasks implements SmartLifecycle {
 	 * @param task the task
 	 */
 	public void runSoon(Task task) {
-		if (!this.running) {
+		if (!this.running || this.retired.contains(task)) {
 			return;
 		}
 		try {
@@ -131,6 +161,8 @@ public abstract class RepeatingTasks implements SmartLifecycle {
 			return;
 		}
 		this.running = false;
+		this.scheduled.clear();
+		this.retired.clear();
 		this.timer.shutdownNow();
 		this.workers.shutdown();
 		try {

@@ -37,11 +37,14 @@ public final class Target implements AutoCloseable {
 
 	private final List<Consumer<ServerChange>> listeners = new CopyOnWriteArrayList<>();
 
+	private final ServerDatabase origin;
+
 	private volatile ServerChange lastFailover;
 
 	Target(TargetProperties properties, NodeConnector connector, Instance instance, OwnershipPlan plan,
-			Presences presences) {
+			Presences presences, ServerDatabase origin) {
 		this.properties = properties;
+		this.origin = origin;
 		this.primary = new Node(properties.name(), TargetProperties.PRIMARY, properties.url(), properties.username(),
 				properties.password(), properties.connection(), connector, this::changed);
 		this.ownership = new Ownership(new Rendezvous(properties.name(), instance, properties.heartbeat().interval(),
@@ -58,6 +61,14 @@ public final class Target implements AutoCloseable {
 	 */
 	public String name() {
 		return this.properties.name();
+	}
+
+	/**
+	 * The configured server and database this target was found as.
+	 * @return them, empty for a target configured on its own
+	 */
+	public Optional<ServerDatabase> origin() {
+		return Optional.ofNullable(this.origin);
 	}
 
 	/**

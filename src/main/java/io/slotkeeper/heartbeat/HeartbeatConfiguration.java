@@ -23,13 +23,13 @@ class HeartbeatConfiguration {
 	}
 
 	@Bean
-	HeartbeatScheduler heartbeatScheduler(Heartbeats heartbeats) {
-		return new HeartbeatScheduler(heartbeats.all().stream().toList(), heartbeats.longestAttempt());
+	HeartbeatScheduler heartbeatScheduler(Heartbeats heartbeats, Fleet fleet) {
+		return new HeartbeatScheduler(heartbeats, fleet, heartbeats.longestAttempt());
 	}
 
 	@Bean
-	HealthContributor heartbeatHealthContributor(Heartbeats heartbeats) {
-		return HeartbeatHealth.of(heartbeats);
+	HealthContributor heartbeatHealthContributor(Fleet fleet, Heartbeats heartbeats) {
+		return HeartbeatHealth.of(fleet, heartbeats);
 	}
 
 }

@@ -3,13 +3,13 @@ package io.slotkeeper.heartbeat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import org.springframework.boot.health.contributor.CompositeHealthContributor;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthContributor;
-import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 
 import io.slotkeeper.config.HeartbeatProperties;
+import io.slotkeeper.fleet.Fleet;
+import io.slotkeeper.fleet.FleetHealth;
 
 /**
  * The {@code heartbeat} health: one child per target, with the target's status as details. It is not part of the
@@ -21,16 +21,15 @@ final class HeartbeatHealth {
 	private HeartbeatHealth() {
 	}
 
-	static HealthContributor of(Heartbeats heartbeats) {
-		if (heartbeats.all().isEmpty()) {
-			return (HealthIndicator) () -> Health.up().withDetail("targets", 0).build();
-		}
-		Map<String, HealthIndicator> children = new LinkedHashMap<>();
-		heartbeats.all().forEach((heartbeat) -> children.put(heartbeat.target().name(), () -> health(heartbeat)));
-		return CompositeHealthContributor.fromMap(children);
+	static HealthContributor of(Fleet fleet, Heartbeats heartbeats) {
+		return FleetHealth.of(fleet, (target) -> true, (target) -> health(heartbeats.of(target)),
+				Health.up().withDetail("targets", 0).build());
 	}
 
 	private static Health health(TargetHeartbeat heartbeat) {
+		if (heartbeat == null) {
+			return Health.unknown().withDetail("reason", "left the fleet").build();
+		}
 		HeartbeatStatus status = heartbeat.status();
 		HeartbeatProperties settings = heartbeat.target().properties().heartbeat();
 		Map<String, Object> details = new LinkedHashMap<>();

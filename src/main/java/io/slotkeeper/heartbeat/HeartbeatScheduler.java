@@ -7,13 +7,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.slotkeeper.config.HeartbeatProperties;
+import io.slotkeeper.fleet.Fleet;
+import io.slotkeeper.fleet.FleetListener;
 import io.slotkeeper.fleet.RepeatingTasks;
+import io.slotkeeper.fleet.Target;
 
 /**
  * Runs every enabled target's heartbeat on its own schedule ({@link RepeatingTasks}: a dead, slow or hung target holds
  * at most one worker of the retry lane and does not delay the targets that answer). On stop, heartbeats in flight finish.
  */
-public class HeartbeatScheduler extends RepeatingTasks {
+public class HeartbeatScheduler extends RepeatingTasks implements FleetListener {
 
 	private static final Logger logger = LoggerFactory.getLogger(HeartbeatScheduler.class);
 
@@ -28,30 +31,54 @@ public class HeartbeatScheduler extends RepeatingTasks {
 
 	private static final int LISTED = 10;
 
-	private final List<TargetHeartbeat> targets;
+	private final Heartbeats heartbeats;
+
+	private final boolean changes;
 
 	/**
-	 * Creates the scheduler.
-	 * @param targets every target; disabled ones are not scheduled
+	 * Creates the scheduler of every target's heartbeat, the fleet's targets now and those that join later.
+	 * @param heartbeats the heartbeats; disabled ones are not scheduled
+	 * @param fleet the fleet, watched
 	 * @param shutdownWait how long stopping waits for heartbeats in flight
 	 */
-	public HeartbeatScheduler(List<TargetHeartbeat> targets, Duration shutdownWait) {
+	public HeartbeatScheduler(Heartbeats heartbeats, Fleet fleet, Duration shutdownWait) {
 		super("heartbeat", shutdownWait, QUICK_THREADS, CONNECT_THREADS, RETRY_THREADS);
-		this.targets = List.copyOf(targets);
+		this.heartbeats = heartbeats;
+		this.changes = fleet.changes();
+		fleet.watch(this);
+	}
+
+	@Override
+	public void joined(Target target) {
+		TargetHeartbeat heartbeat = this.heartbeats.of(target);
+		if (heartbeat != null && target.properties().heartbeat().enabled()) {
+			joined(heartbeat);
+		}
+	}
+
+	@Override
+	public void left(Target target) {
+		TargetHeartbeat heartbeat = this.heartbeats.of(target);
+		if (heartbeat != null) {
+			left(heartbeat);
+		}
 	}
 
 	@Override
 	protected List<TargetHeartbeat> tasks() {
-		List<TargetHeartbeat> enabled = this.targets.stream()
-			.filter((t) -> t.target().properties().heartbeat().enabled())
+		List<TargetHeartbeat> all = this.heartbeats.all();
+		List<TargetHeartbeat> enabled = all.stream().filter((t) -> t.target().properties().heartbeat().enabled())
 			.toList();
-		if (this.targets.isEmpty()) {
+		if (all.isEmpty() && this.changes) {
+			logger.info("No targets yet: the configured servers' databases are heartbeated as they are found");
+		}
+		else if (all.isEmpty()) {
 			logger.warn("No targets are configured (slotkeeper.targets is empty): slot-keeper idles");
 		}
 		else {
 			// A thousand targets would make one unreadable line: the first few stand for the rest.
 			List<String> described = enabled.stream().limit(LISTED).map(HeartbeatScheduler::describe).toList();
-			logger.info("Heartbeating {} of {} targets: {}{}", enabled.size(), this.targets.size(), described,
+			logger.info("Heartbeating {} of {} targets: {}{}", enabled.size(), all.size(), described,
 					(enabled.size() > LISTED) ? " and " + (enabled.size() - LISTED) + " more" : "");
 		}
 		return enabled;

@@ -2,24 +2,37 @@ package io.slotkeeper.heartbeat;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Collection;
-import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
 
 import io.micrometer.core.instrument.MeterRegistry;
 
 import io.slotkeeper.config.ConnectionProperties;
 import io.slotkeeper.fleet.Fleet;
+import io.slotkeeper.fleet.FleetListener;
 import io.slotkeeper.fleet.NodeConnector;
 import io.slotkeeper.fleet.Target;
 
 /**
  * The heartbeat of every target of the fleet, in the fleet's order. Targets are found in the fleet; this only says
- * which heartbeat is a target's.
+ * which heartbeat is a target's, made when the target joins the fleet and closed when it leaves.
  */
-public class Heartbeats implements AutoCloseable {
+public class Heartbeats implements AutoCloseable, FleetListener {
 
-	private final Map<Target, TargetHeartbeat> byTarget = new LinkedHashMap<>();
+	private final Map<Target, TargetHeartbeat> byTarget = new ConcurrentHashMap<>();
+
+	private final List<ConnectionProperties> connections;
+
+	private final NodeConnector connector;
+
+	private final MeterRegistry registry;
+
+	private final Clock clock;
+
+	private final Fleet fleet;
 
 	/**
 	 * Creates a heartbeat per target; nothing connects until the first attempt.
@@ -29,15 +42,34 @@ public class Heartbeats implements AutoCloseable {
 	 * @param clock the clock for timestamps
 	 */
 	public Heartbeats(Fleet fleet, NodeConnector connector, MeterRegistry registry, Clock clock) {
-		fleet.all().forEach((target) -> this.byTarget.put(target, new TargetHeartbeat(target, connector, registry, clock)));
+		this.connector = connector;
+		this.registry = registry;
+		this.clock = clock;
+		this.connections = Stream.concat(fleet.all().stream().map((target) -> target.properties().connection()),
+				fleet.servers().stream().map((server) -> server.properties().connection())).toList();
+		this.fleet = fleet;
+		fleet.watch(this);
+	}
+
+	@Override
+	public void joined(Target target) {
+		this.byTarget.put(target, new TargetHeartbeat(target, this.connector, this.registry, this.clock));
+	}
+
+	@Override
+	public void left(Target target) {
+		TargetHeartbeat heartbeat = this.byTarget.remove(target);
+		if (heartbeat != null) {
+			heartbeat.close();
+		}
 	}
 
 	/**
 	 * All heartbeats.
 	 * @return the heartbeats in the fleet's order
 	 */
-	public Collection<TargetHeartbeat> all() {
-		return this.byTarget.values();
+	public List<TargetHeartbeat> all() {
+		return this.fleet.all().stream().map(this.byTarget::get).filter(Objects::nonNull).toList();
 	}
 
 	/**
@@ -54,9 +86,8 @@ public class Heartbeats implements AutoCloseable {
 	 * @return the bound
 	 */
 	public Duration longestAttempt() {
-		return this.byTarget.keySet()
+		return this.connections
 			.stream()
-			.map((target) -> target.properties().connection())
 			.map((ConnectionProperties connection) -> connection.connectTimeout()
 				.multipliedBy(2)
 				.plus(connection.statementTimeout())

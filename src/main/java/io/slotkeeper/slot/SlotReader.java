@@ -61,8 +61,10 @@ public class SlotReader {
 				slots.add(SlotView.unreadable(each.name(), FailureDescription.of(ex, Instant.now())));
 				continue;
 			}
+			// A server's database lists its own slots only, as its polls are dealt them.
 			read.stream()
 				.filter(filter::matches)
+				.filter((slot) -> target.origin().map((origin) -> origin.database().equals(slot.database())).orElse(true))
 				.map((slot) -> enrich(target, each, slot))
 				.forEach(slots::add);
 			if (each.primary()) {

@@ -119,7 +119,7 @@ final class BenchSupport {
 			NodeConnector connector = new NodeConnector();
 			this.fleet = new Fleet(targets, connector, instance);
 			this.heartbeats = new Heartbeats(this.fleet, connector, new SimpleMeterRegistry(), Clock.systemUTC());
-			this.scheduler = new HeartbeatScheduler(this.heartbeats.all().stream().toList(),
+			this.scheduler = new HeartbeatScheduler(this.heartbeats, this.fleet,
 					this.heartbeats.longestAttempt());
 			this.scheduler.start();
 		}

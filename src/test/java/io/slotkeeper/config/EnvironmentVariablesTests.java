@@ -35,11 +35,19 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class EnvironmentVariablesTests {
 
-	private static final Map<String, Object> REQUIRED = Map.of("SLOTKEEPER_TARGETS_0_NAME", "orders",
-			"SLOTKEEPER_TARGETS_0_URL", "jdbc:postgresql://db:5432/orders", "SLOTKEEPER_TARGETS_0_SLOTS_0_NAME",
-			"debezium", "SLOTKEEPER_TARGETS_0_REPLICAS_0_NAME", "r1", "SLOTKEEPER_TARGETS_0_REPLICAS_0_URL",
-			"jdbc:postgresql://r1:5432/orders", "SLOTKEEPER_TARGETS_0_SLOTS_0_CONNECTOR_URL", "http://connect:8083",
-			"SLOTKEEPER_TARGETS_0_SLOTS_0_CONNECTOR_NAME", "orders-debezium");
+	private static final Map<String, Object> REQUIRED = Map.ofEntries(Map.entry("SLOTKEEPER_TARGETS_0_NAME", "orders"),
+			Map.entry("SLOTKEEPER_TARGETS_0_URL", "jdbc:postgresql://db:5432/orders"),
+			Map.entry("SLOTKEEPER_TARGETS_0_SLOTS_0_NAME", "debezium"),
+			Map.entry("SLOTKEEPER_TARGETS_0_REPLICAS_0_NAME", "r1"),
+			Map.entry("SLOTKEEPER_TARGETS_0_REPLICAS_0_URL", "jdbc:postgresql://r1:5432/orders"),
+			Map.entry("SLOTKEEPER_TARGETS_0_SLOTS_0_CONNECTOR_URL", "http://connect:8083"),
+			Map.entry("SLOTKEEPER_TARGETS_0_SLOTS_0_CONNECTOR_NAME", "orders-debezium"),
+			Map.entry("SLOTKEEPER_SERVERS_0_NAME", "rbac-db"),
+			Map.entry("SLOTKEEPER_SERVERS_0_URL", "jdbc:postgresql://rbac-db:5432/postgres"),
+			Map.entry("SLOTKEEPER_SERVERS_0_OVERRIDES_0_NAME", "orders"),
+			Map.entry("SLOTKEEPER_SERVERS_0_OVERRIDES_0_SLOTS_0_NAME", "debezium"),
+			Map.entry("SLOTKEEPER_SERVERS_0_OVERRIDES_0_SLOTS_0_CONNECTOR_URL", "http://connect:8083"),
+			Map.entry("SLOTKEEPER_SERVERS_0_OVERRIDES_0_SLOTS_0_CONNECTOR_NAME", "orders-debezium"));
 
 	static Stream<Arguments> multiWordProperties() {
 		List<Arguments> properties = new ArrayList<>();

@@ -263,6 +263,57 @@ class SlotKeeperPropertiesTests {
 				});
 	}
 
+	@Test
+	void aServerFromEnvironmentVariablesDiscoversByDefaultAndBuildsEachDatabasesTarget() {
+		Map<String, Object> variables = Map.of("SLOTKEEPER_SERVERS_0_NAME", "rbac-db", "SLOTKEEPER_SERVERS_0_URL",
+				"jdbc:postgresql://rbac-db:5432,rbac-db-2:5432/postgres?sslmode=verify-full",
+				"SLOTKEEPER_SERVERS_0_PASSWORD", "from-env", "SLOTKEEPER_SERVERS_0_EXCLUDE", "scratch,tmp",
+				"SLOTKEEPER_SERVERS_0_HEARTBEAT_INTERVAL", "7s", "SLOTKEEPER_SERVERS_0_RETIREAFTER", "1m",
+				"SLOTKEEPER_SERVERS_0_OVERRIDES_0_NAME", "orders db",
+				"SLOTKEEPER_SERVERS_0_OVERRIDES_0_HEARTBEAT_INTERVAL", "2s",
+				"SLOTKEEPER_SERVERS_0_OVERRIDES_0_SLOTS_0_NAME", "debezium",
+				"SLOTKEEPER_SERVERS_0_OVERRIDES_0_SLOTS_0_ON_LOST", "recreate");
+		fromEnvironment(variables).run((context) -> {
+			assertThat(context).hasNotFailed();
+			ServerProperties server = context.getBean(SlotKeeperProperties.class).servers().get(0);
+			assertThat(server.discovers()).isTrue();
+			assertThat(server.exclude()).containsExactly("scratch", "tmp");
+			assertThat(server.retireAfter()).isEqualTo(Duration.ofMinutes(1));
+			TargetProperties plain = server.target("rbac-db-billing", "billing");
+			assertThat(plain.url()).isEqualTo("jdbc:postgresql://rbac-db:5432,rbac-db-2:5432/billing?sslmode=verify-full");
+			assertThat(plain.password().reveal()).isEqualTo("from-env");
+			assertThat(plain.heartbeat().interval()).isEqualTo(Duration.ofSeconds(7));
+			assertThat(plain.slots()).isEmpty();
+			TargetProperties overridden = server.target("rbac-db-orders-db", "orders db");
+			assertThat(overridden.url()).isEqualTo("jdbc:postgresql://rbac-db:5432,rbac-db-2:5432/orders%20db?sslmode=verify-full");
+			assertThat(overridden.heartbeat().interval()).isEqualTo(Duration.ofSeconds(2));
+			assertThat(overridden.slots().get(0).onLost()).isEqualTo(OnLost.RECREATE);
+		});
+	}
+
+	@Test
+	void aServerListingDatabasesOrWithBadCombinationsIsRefusedNamingTheProperty() {
+		this.runner.withPropertyValues("slotkeeper.servers[0].name=rbac-db",
+				"slotkeeper.servers[0].url=jdbc:postgresql://rbac-db/postgres", "slotkeeper.servers[0].databases=orders,billing")
+			.run((context) -> assertThat(context.getBean(SlotKeeperProperties.class).servers().get(0).discovers())
+				.isFalse());
+		this.runner.withPropertyValues("slotkeeper.servers[0].name=rbac-db",
+				"slotkeeper.servers[0].url=jdbc:postgresql:postgres", "slotkeeper.servers[0].databases=auto,orders",
+				"slotkeeper.servers[1].name=rbac-db", "slotkeeper.servers[1].url=jdbc:postgresql://h/x",
+				"slotkeeper.servers[1].databases=orders", "slotkeeper.servers[1].exclude=orders",
+				"slotkeeper.servers[1].overrides[0].name=orders",
+				"slotkeeper.servers[1].overrides[0].heartbeat.enabled=false",
+				"slotkeeper.servers[1].overrides[0].slots[0].name=s",
+				"slotkeeper.servers[1].overrides[0].slots[0].on-lost=recreate")
+			.run((context) -> assertThat(startUpMessage(context.getStartupFailure()))
+				.contains("slotkeeper.servers[0].url")
+				.contains("slotkeeper.servers[0].databases").contains("must be 'auto' alone")
+				.contains("slotkeeper.servers[1].name").contains("duplicate server name 'rbac-db'")
+				.contains("slotkeeper.servers[1].exclude")
+				.contains("slotkeeper.servers[1].overrides[0].name").contains("is excluded")
+				.contains("slotkeeper.servers[1].overrides[0].slots[0].onLost"));
+	}
+
 	// Variables as the process environment holds them, bound by the rules Spring applies to it.
 	private static ApplicationContextRunner fromEnvironment(Map<String, Object> variables) {
 		return new ApplicationContextRunner()

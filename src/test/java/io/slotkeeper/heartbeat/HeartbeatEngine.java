@@ -27,7 +27,7 @@ final class HeartbeatEngine implements AutoCloseable {
 	private HeartbeatEngine(NodeConnector connector, Instance instance, TargetProperties... targets) {
 		this.fleet = new Fleet(List.of(targets), connector, instance);
 		this.heartbeats = new Heartbeats(this.fleet, connector, this.registry, Clock.systemUTC());
-		this.scheduler = new HeartbeatScheduler(this.heartbeats.all().stream().toList(),
+		this.scheduler = new HeartbeatScheduler(this.heartbeats, this.fleet,
 				this.heartbeats.longestAttempt());
 	}
 

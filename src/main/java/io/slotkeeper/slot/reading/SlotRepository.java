@@ -107,6 +107,18 @@ public final class SlotRepository {
 	 * @param walsenderCommands the last command of each walsender, by process
 	 */
 	public record Poll(List<ReplicationSlot> slots, String database, Map<Integer, String> walsenderCommands) {
+
+		/**
+		 * The part of a server's reading that is one database's: its logical slots, as if read from it
+		 * ({@code pg_replication_slots} is one view for the whole server, read once and dealt to its databases).
+		 * @param database the database
+		 * @return the reading
+		 */
+		public Poll dealtTo(String database) {
+			return new Poll(this.slots.stream().filter((slot) -> database.equals(slot.database())).toList(), database,
+					this.walsenderCommands);
+		}
+
 	}
 
 	// For a logical consumer the command is its START_REPLICATION with the options it asked for. Other roles'

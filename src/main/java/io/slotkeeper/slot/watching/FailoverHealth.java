@@ -24,6 +24,8 @@ final class FailoverHealth {
 	private FailoverHealth() {
 	}
 
+	// A server's databases have no replicas: only configured targets can have a child, so the fleet's changes do not
+	// matter here.
 	static HealthContributor of(List<Target> targets, FailoverStates states) {
 		Map<String, HealthIndicator> children = new LinkedHashMap<>();
 		targets.stream()

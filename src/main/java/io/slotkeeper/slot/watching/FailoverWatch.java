@@ -2,6 +2,7 @@ package io.slotkeeper.slot.watching;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -9,6 +10,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.slotkeeper.audit.Auditor;
+import io.slotkeeper.fleet.Fleet;
+import io.slotkeeper.fleet.FleetListener;
 import io.slotkeeper.fleet.ServerChange;
 import io.slotkeeper.fleet.Target;
 
@@ -18,7 +21,7 @@ import io.slotkeeper.fleet.Target;
  * {@code slotkeeper_target_failovers_total}, and the target's slots are polled at once, since the slots that survived
  * are now on another server. A restart of the same server is only logged.
  */
-final class FailoverWatch {
+final class FailoverWatch implements FleetListener {
 
 	private static final Logger logger = LoggerFactory.getLogger(FailoverWatch.class);
 
@@ -26,18 +29,29 @@ final class FailoverWatch {
 
 	private final SlotPoller poller;
 
-	private final Map<String, Counter> failovers = new LinkedHashMap<>();
+	private final Map<String, Counter> failovers = new ConcurrentHashMap<>();
 
-	FailoverWatch(Iterable<Target> targets, Auditor auditor, SlotPoller poller, MeterRegistry registry) {
+	private final MeterRegistry registry;
+
+	FailoverWatch(Fleet fleet, Auditor auditor, SlotPoller poller, MeterRegistry registry) {
 		this.auditor = auditor;
 		this.poller = poller;
-		for (Target target : targets) {
-			this.failovers.put(target.name(), Counter.builder("slotkeeper.target.failovers")
-				.description("Times another server took over as the target's primary, as this instance noticed")
-				.tag("target", target.name())
-				.register(registry));
-			target.onServerChange(this::changed);
-		}
+		this.registry = registry;
+		fleet.watch(this);
+	}
+
+	@Override
+	public void joined(Target target) {
+		this.failovers.put(target.name(), Counter.builder("slotkeeper.target.failovers")
+			.description("Times another server took over as the target's primary, as this instance noticed")
+			.tag("target", target.name())
+			.register(this.registry));
+		target.onServerChange(this::changed);
+	}
+
+	@Override
+	public void left(Target target) {
+		this.failovers.remove(target.name());
 	}
 
 	private void changed(ServerChange change) {
@@ -51,7 +65,10 @@ final class FailoverWatch {
 			return;
 		}
 		logger.warn("Failover of target '{}': {}; reading its slots now", target, change.describe());
-		this.failovers.get(target).increment();
+		Counter failovers = this.failovers.get(target);
+		if (failovers != null) {
+			failovers.increment();
+		}
 		Map<String, Object> servers = new LinkedHashMap<>();
 		servers.put("from", change.before().address() + ":" + change.before().port());
 		servers.put("to", change.after().address() + ":" + change.after().port());

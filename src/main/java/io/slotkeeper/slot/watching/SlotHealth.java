@@ -1,18 +1,16 @@
 package io.slotkeeper.slot.watching;
 
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-import org.springframework.boot.health.contributor.CompositeHealthContributor;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthContributor;
-import org.springframework.boot.health.contributor.HealthIndicator;
 
 import io.slotkeeper.config.TargetProperties;
-import io.slotkeeper.fleet.Target;
+import io.slotkeeper.fleet.Fleet;
+import io.slotkeeper.fleet.FleetHealth;
 import io.slotkeeper.slot.reading.ReplicationSlot;
 import io.slotkeeper.slot.reading.SlotView;
 
@@ -31,17 +29,13 @@ final class SlotHealth {
 	private SlotHealth() {
 	}
 
-	static HealthContributor of(List<Target> targets, SlotPoller poller, ConnectorStates connectors) {
-		if (targets.isEmpty()) {
-			return (HealthIndicator) () -> Health.up().withDetail("targets", 0).build();
-		}
-		Map<String, HealthIndicator> children = new LinkedHashMap<>();
-		targets.forEach((target) -> children.put(target.name(), () -> poller.snapshot(target.name())
+	static HealthContributor of(Fleet fleet, SlotPoller poller, ConnectorStates connectors) {
+		return FleetHealth.of(fleet, (target) -> true, (target) -> poller.snapshot(target.name())
 			.map((snapshot) -> health(target.properties(), snapshot, poller.missing(target.name()),
 					connectors.notRunningAfterHandover(target), poller.staleOffsets(target.name()),
 					poller.healingStopped(target.name()), poller.healingBudgetInMemoryBecause(target.name())))
-			.orElseGet(() -> Health.unknown().withDetail("reason", "not polled yet").build())));
-		return CompositeHealthContributor.fromMap(children);
+			.orElseGet(() -> Health.unknown().withDetail("reason", "not polled yet").build()),
+				Health.up().withDetail("targets", 0).build());
 	}
 
 	private static Health health(TargetProperties target, SlotSnapshot snapshot, List<String> missing,

@@ -2,13 +2,16 @@ package io.slotkeeper.slot.watching;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
 
 import io.micrometer.core.instrument.MeterRegistry;
 
+import io.slotkeeper.fleet.Fleet;
+import io.slotkeeper.fleet.FleetListener;
 import io.slotkeeper.fleet.RepeatingTasks;
 import io.slotkeeper.fleet.Target;
 
@@ -17,7 +20,7 @@ import io.slotkeeper.fleet.Target;
  * and the connectors' states. Each target polls on its own schedule ({@link RepeatingTasks}): a down or hung target
  * delays only its own poll.
  */
-public class SlotPoller extends RepeatingTasks {
+public class SlotPoller extends RepeatingTasks implements FleetListener {
 
 	private static final int QUICK_THREADS = 4;
 
@@ -25,7 +28,13 @@ public class SlotPoller extends RepeatingTasks {
 
 	private static final int RETRY_THREADS = 4;
 
-	private final Map<String, TargetPoll> polls = new LinkedHashMap<>();
+	private final Map<String, TargetPoll> polls = new ConcurrentHashMap<>();
+
+	private final SlotWatch watch;
+
+	private final MeterRegistry registry;
+
+	private final Clock clock;
 
 	private final SlotHealer healer;
 
@@ -34,19 +43,37 @@ public class SlotPoller extends RepeatingTasks {
 	private final FollowUps followUps = FollowUps.pooled();
 
 	/**
-	 * Creates the poller, which also heals.
-	 * @param targets the targets to poll
+	 * Creates the poller, which also heals, of the fleet's targets now and of those that join later.
+	 * @param fleet the targets to poll, watched
 	 * @param healer heals lost slots whose policy says so
 	 * @param watch where the polls' conclusions, connectors' states and sightings go
 	 * @param registry where the gauges go
 	 * @param clock the clock
 	 */
-	SlotPoller(List<Target> targets, SlotHealer healer, SlotWatch watch, MeterRegistry registry, Clock clock) {
-		super("slot-poller", longestPoll(targets), QUICK_THREADS, CONNECT_THREADS, RETRY_THREADS);
+	SlotPoller(Fleet fleet, SlotHealer healer, SlotWatch watch, MeterRegistry registry, Clock clock) {
+		super("slot-poller", longestPoll(fleet), QUICK_THREADS, CONNECT_THREADS, RETRY_THREADS);
 		this.healer = healer;
 		this.sightings = watch.sightings();
-		targets.forEach((target) -> this.polls.put(target.name(), new TargetPoll(target, healer, watch, registry, clock,
-				this.followUps)));
+		this.watch = watch;
+		this.registry = registry;
+		this.clock = clock;
+		fleet.watch(this);
+	}
+
+	@Override
+	public void joined(Target target) {
+		TargetPoll poll = new TargetPoll(target, this.healer, this.watch, this.registry, this.clock, this.followUps);
+		this.polls.put(target.name(), poll);
+		joined(poll);
+	}
+
+	@Override
+	public void left(Target target) {
+		TargetPoll poll = this.polls.remove(target.name());
+		if (poll != null) {
+			left(poll);
+			this.sightings.forget(target.name());
+		}
 	}
 
 	/**
@@ -59,10 +86,11 @@ public class SlotPoller extends RepeatingTasks {
 	}
 
 	// Borrowing a connection waits up to twice the connect timeout and a second, then one statement runs.
-	private static Duration longestPoll(List<Target> targets) {
-		return targets.stream()
-			.map((target) -> target.properties().connection().connectTimeout().multipliedBy(2).plusSeconds(1)
-				.plus(target.properties().connection().statementTimeout()))
+	private static Duration longestPoll(Fleet fleet) {
+		return Stream.concat(fleet.all().stream().map((target) -> target.properties().connection()),
+				fleet.servers().stream().map((server) -> server.properties().connection()))
+			.map((connection) -> connection.connectTimeout().multipliedBy(2).plusSeconds(1)
+				.plus(connection.statementTimeout()))
 			.max(Duration::compareTo)
 			.orElse(Duration.ofSeconds(1));
 	}
@@ -115,7 +143,10 @@ public class SlotPoller extends RepeatingTasks {
 	 * @param target the target's name
 	 */
 	void poll(String target) {
-		this.polls.get(target).runInline();
+		TargetPoll poll = this.polls.get(target);
+		if (poll != null) {
+			poll.runInline();
+		}
 	}
 
 	@Override
@@ -129,7 +160,10 @@ public class SlotPoller extends RepeatingTasks {
 	 * @param target the target's name
 	 */
 	void pollSoon(String target) {
-		runSoon(this.polls.get(target));
+		TargetPoll poll = this.polls.get(target);
+		if (poll != null) {
+			runSoon(poll);
+		}
 	}
 
 }

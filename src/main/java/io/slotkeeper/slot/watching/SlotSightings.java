@@ -39,6 +39,15 @@ public final class SlotSightings {
 	}
 
 	/**
+	 * Forgets a target that left the fleet.
+	 * @param target the target's name
+	 */
+	void forget(String target) {
+		this.seen.remove(target);
+		this.missing.remove(target);
+	}
+
+	/**
 	 * The configured slots a target's primary did not have at its last good poll.
 	 * @param target the target's name
 	 * @return the missing slots, in configuration order

@@ -173,7 +173,9 @@ final class TargetPoll implements RepeatingTasks.Task {
 	}
 
 	private SlotRepository.Poll read(Instant now) {
-		SlotRepository.Poll poll = this.target.primary().withConnection(SlotRepository::poll);
+		SlotRepository.Poll poll = this.target.origin()
+			.map((origin) -> origin.server().shared(SlotRepository::poll).dealtTo(origin.database()))
+			.orElseGet(() -> this.target.primary().withConnection(SlotRepository::poll));
 		this.sightings.update(this.target, poll.slots(), now);
 		this.insights.update(this.target, poll, now);
 		this.history.update(this.target.name(), poll.slots(), now);

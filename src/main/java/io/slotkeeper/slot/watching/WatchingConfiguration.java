@@ -28,12 +28,12 @@ class WatchingConfiguration {
 	@Bean
 	SlotPoller slotPoller(Fleet fleet, SlotService slots, SlotWatch watch, Auditor auditor, MeterRegistry registry) {
 		Clock clock = Clock.systemUTC();
-		return new SlotPoller(fleet.all(), new SlotHealer(slots, auditor, clock), watch, registry, clock);
+		return new SlotPoller(fleet, new SlotHealer(slots, auditor, clock), watch, registry, clock);
 	}
 
 	@Bean
 	FailoverWatch failoverWatch(Fleet fleet, Auditor auditor, SlotPoller poller, MeterRegistry registry) {
-		return new FailoverWatch(fleet.all(), auditor, poller, registry);
+		return new FailoverWatch(fleet, auditor, poller, registry);
 	}
 
 	@Bean
@@ -43,7 +43,7 @@ class WatchingConfiguration {
 
 	@Bean
 	HealthContributor slotsHealthContributor(Fleet fleet, SlotPoller poller, SlotWatch watch) {
-		return SlotHealth.of(fleet.all(), poller, watch.connectors());
+		return SlotHealth.of(fleet, poller, watch.connectors());
 	}
 
 }

@@ -135,7 +135,7 @@ class FailoverReadinessTests {
 			ConnectorClient connectors = new ConnectorClient(RestClient.builder(), Duration.ofMillis(10));
 			Clock clock = Clock.systemUTC();
 			this.watch = new SlotWatch(connectors);
-			this.poller = new SlotPoller(fleet.all(), new SlotHealer(new SlotService(connectors, this.registry),
+			this.poller = new SlotPoller(fleet, new SlotHealer(new SlotService(connectors, this.registry),
 					new Auditor(new AuditJournal(10), clock), clock, HealLedger.inMemory()), this.watch, this.registry,
 					clock);
 		}

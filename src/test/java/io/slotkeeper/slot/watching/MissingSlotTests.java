@@ -49,7 +49,7 @@ class MissingSlotTests {
 		Clock clock = Clock.systemUTC();
 		SlotHealer healer = new SlotHealer(new SlotService(this.connectors, this.registry),
 				new Auditor(this.journal, clock), clock, HealLedger.inMemory());
-		return new SlotPoller(fleet.all(), healer, this.watch, this.registry, clock);
+		return new SlotPoller(fleet, healer, this.watch, this.registry, clock);
 	}
 
 	private double missingGauge(String slot) {
@@ -72,7 +72,7 @@ class MissingSlotTests {
 			poller.poll("orders");
 			assertThat(missingGauge(cdc)).isEqualTo(1);
 			assertThat(poller.missing("orders")).containsExactly(cdc);
-			Health health = ((HealthIndicator) ((CompositeHealthContributor) SlotHealth.of(fleet.all(), poller, this.watch.connectors()))
+			Health health = ((HealthIndicator) ((CompositeHealthContributor) SlotHealth.of(fleet, poller, this.watch.connectors()))
 				.getContributor("orders")).health();
 			assertThat(health.getStatus().getCode()).isEqualTo("DOWN");
 			assertThat(health.getDetails()).containsEntry("missing", List.of(cdc));

@@ -44,7 +44,7 @@ class SlotPollerTests {
 		Clock clock = Clock.systemUTC();
 		SlotHealer healer = new SlotHealer(new SlotService(this.connectors, this.registry),
 				new Auditor(new AuditJournal(10), clock), clock);
-		return new SlotPoller(fleet.all(), healer, new SlotWatch(this.connectors), this.registry, clock);
+		return new SlotPoller(fleet, healer, new SlotWatch(this.connectors), this.registry, clock);
 	}
 
 	private double age(String target) {

@@ -1,0 +1,30 @@
+package io.slotkeeper.discovery;
+
+import java.time.Clock;
+
+import io.micrometer.core.instrument.MeterRegistry;
+
+import org.springframework.boot.health.contributor.HealthContributor;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import io.slotkeeper.audit.Auditor;
+import io.slotkeeper.fleet.Fleet;
+
+/**
+ * Wires the scans of the configured servers onto the fleet.
+ */
+@Configuration(proxyBeanMethods = false)
+class DiscoveryConfiguration {
+
+	@Bean
+	ServerDiscovery serverDiscovery(Fleet fleet, Auditor auditor, MeterRegistry registry) {
+		return new ServerDiscovery(fleet, auditor, registry, Clock.systemUTC());
+	}
+
+	@Bean
+	HealthContributor serversHealthContributor(ServerDiscovery discovery) {
+		return ServerHealth.of(discovery);
+	}
+
+}

@@ -1,0 +1,193 @@
+package io.slotkeeper.discovery;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.slotkeeper.audit.Auditor;
+import io.slotkeeper.config.ServerProperties;
+import io.slotkeeper.fleet.FailureDescription;
+import io.slotkeeper.fleet.Fleet;
+import io.slotkeeper.fleet.Lane;
+import io.slotkeeper.fleet.RepeatingTasks;
+import io.slotkeeper.fleet.Server;
+import io.slotkeeper.fleet.ServerDatabase;
+import io.slotkeeper.slot.reading.ReplicationSlot;
+import io.slotkeeper.slot.reading.SlotRepository;
+
+/**
+ * One server's scan, every {@code slots-poll-interval}: which of its databases should be targets (those listed, or
+ * those holding a logical slot, less the excluded), each new one joining the fleet, each gone for
+ * {@code retire-after} leaving it. A scan that cannot read the server changes nothing: targets are never retired
+ * because their server is down.
+ */
+final class ServerScan implements RepeatingTasks.Task {
+
+	private static final Logger logger = LoggerFactory.getLogger(ServerScan.class);
+
+	static final String ACTOR = "slot-keeper";
+
+	private final Server server;
+
+	private final Fleet fleet;
+
+	private final Auditor auditor;
+
+	private final Clock clock;
+
+	private final Map<String, String> targets = new LinkedHashMap<>();
+
+	private final Map<String, Instant> goneSince = new LinkedHashMap<>();
+
+	private final Set<String> clashes = new HashSet<>();
+
+	private final AtomicInteger databases = new AtomicInteger();
+
+	private volatile ScanState state = ScanState.NOT_YET;
+
+	private volatile Lane lane = Lane.CONNECT;
+
+	ServerScan(Server server, Fleet fleet, Auditor auditor, Clock clock) {
+		this.server = server;
+		this.fleet = fleet;
+		this.auditor = auditor;
+		this.clock = clock;
+	}
+
+	Server server() {
+		return this.server;
+	}
+
+	AtomicInteger databases() {
+		return this.databases;
+	}
+
+	ScanState state() {
+		return this.state;
+	}
+
+	@Override
+	public String about() {
+		return this.server.name();
+	}
+
+	@Override
+	public Duration firstDelay() {
+		return Duration.ZERO;
+	}
+
+	@Override
+	public Lane lane() {
+		return this.lane;
+	}
+
+	@Override
+	public synchronized Duration run() {
+		Instant now = this.clock.instant();
+		ServerProperties properties = this.server.properties();
+		Set<String> wanted = new LinkedHashSet<>();
+		if (properties.discovers()) {
+			SlotRepository.Poll poll;
+			try {
+				poll = this.server.shared(SlotRepository::poll);
+			}
+			catch (RuntimeException ex) {
+				return failed(ex, now);
+			}
+			poll.slots().stream().filter(ReplicationSlot::logical).map(ReplicationSlot::database).forEach(wanted::add);
+		}
+		else {
+			wanted.addAll(properties.databases());
+		}
+		wanted.removeAll(properties.exclude());
+		wanted.forEach(this::join);
+		this.goneSince.keySet().removeIf(wanted::contains);
+		for (String database : Set.copyOf(this.targets.keySet())) {
+			if (!wanted.contains(database)) {
+				retireIfGoneLongEnough(database, now);
+			}
+		}
+		this.databases.set(this.targets.size());
+		this.state = new ScanState(now, null, this.targets.size());
+		this.lane = Lane.QUICK;
+		return properties.slotsPollInterval();
+	}
+
+	private void join(String database) {
+		if (this.targets.containsKey(database)) {
+			return;
+		}
+		String name = TargetNames.of(this.server.name(), database, new HashSet<>(this.targets.values()));
+		if (this.fleet.find(name).isPresent()) {
+			if (this.clashes.add(database)) {
+				logger.warn("Database '{}' of server '{}' is not heartbeated: its target name '{}' is a configured"
+						+ " target's; list it in the server's exclude or rename the target", database,
+						this.server.name(), name);
+			}
+			return;
+		}
+		this.fleet.join(new ServerDatabase(this.server, database),
+				this.server.properties().target(name, database));
+		this.targets.put(database, name);
+		logger.info("Database '{}' of server '{}' joined the fleet as target '{}'", database, this.server.name(), name);
+		this.auditor.recordOutcome(ACTOR, "target.discovered", name, null,
+				Auditor.parameters("server", this.server.name(), "database", database),
+				new Auditor.Summary("done", 200, "database '" + database + "' holds a logical slot"
+						+ (this.server.properties().discovers() ? "" : " or is listed"), Map.of(), null));
+	}
+
+	private void retireIfGoneLongEnough(String database, Instant now) {
+		Instant since = this.goneSince.computeIfAbsent(database, (gone) -> now);
+		Duration grace = this.server.properties().retireAfter();
+		if (now.isBefore(since.plus(grace))) {
+			return;
+		}
+		String name = this.targets.remove(database);
+		this.goneSince.remove(database);
+		this.fleet.leave(name);
+		logger.info("Target '{}' left the fleet: database '{}' of server '{}' has held no logical slot since {}", name,
+				database, this.server.name(), since);
+		this.auditor.recordOutcome(ACTOR, "target.retired", name, null,
+				Auditor.parameters("server", this.server.name(), "database", database, "since", since.toString()),
+				new Auditor.Summary("done", 200, "no logical slot in database '" + database + "' for "
+						+ grace.toSeconds() + " s", Map.of(), null));
+	}
+
+	private Duration failed(Throwable ex, Instant now) {
+		FailureDescription failure = FailureDescription.of(ex, now);
+		if (this.state.error() == null) {
+			logger.warn("Reading the slots of server '{}' failed: {}; its {} databases stay targets", this.server.name(),
+					failure.message(), this.targets.size());
+		}
+		this.state = new ScanState(now, failure.message(), this.targets.size());
+		this.lane = Lane.RETRY;
+		return this.server.properties().slotsPollInterval();
+	}
+
+	@Override
+	public synchronized Duration escaped(Throwable failure) {
+		return failed(failure, this.clock.instant());
+	}
+
+	/**
+	 * What the last scan found.
+	 * @param at when it ended, {@code null} before the first
+	 * @param error why it could not read the server, {@code null} when it could
+	 * @param databases how many of the server's databases are targets
+	 */
+	record ScanState(Instant at, String error, int databases) {
+
+		static final ScanState NOT_YET = new ScanState(null, null, 0);
+
+	}
+
+}

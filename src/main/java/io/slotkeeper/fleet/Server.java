@@ -1,0 +1,103 @@
+package io.slotkeeper.fleet;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+
+import io.slotkeeper.config.ServerProperties;
+
+/**
+ * One configured server at run time: its configuration and the one session through which its slots are read for all
+ * of its databases. A read younger than most of a poll interval is shared, so that however many of the server's
+ * databases poll, {@code pg_replication_slots} (one view for the whole server) is read about once per interval.
+ */
+public final class Server implements AutoCloseable {
+
+	private final ServerProperties properties;
+
+	private final Node node;
+
+	private final Clock clock;
+
+	private Object lastRead;
+
+	private RuntimeException lastFailure;
+
+	private Instant lastReadAt;
+
+	Server(ServerProperties properties, NodeConnector connector, Clock clock) {
+		this.properties = properties;
+		this.clock = clock;
+		this.node = new Node(properties.name(), Node.SERVER, properties.url(), properties.username(),
+				properties.password(), properties.connection(), connector, (change) -> {
+				});
+	}
+
+	/**
+	 * The server's name.
+	 * @return the name
+	 */
+	public String name() {
+		return this.properties.name();
+	}
+
+	/**
+	 * The server's configuration.
+	 * @return the configuration
+	 */
+	public ServerProperties properties() {
+		return this.properties;
+	}
+
+	/**
+	 * The node slot-keeper reads the server's slots through: the database the server's URL names.
+	 * @return the node
+	 */
+	public Node node() {
+		return this.node;
+	}
+
+	/**
+	 * What a read of the server's own session returns, read again only when the last one is older than nine tenths
+	 * of the poll interval: callers take turns, and all of them get the same reading (or the same failure).
+	 * @param <T> what the read returns; every caller must pass the same work
+	 * @param work the read
+	 * @return its result
+	 * @throws io.slotkeeper.problem.ProblemException when the server cannot be reached or refuses
+	 */
+	@SuppressWarnings("unchecked")
+	public synchronized <T> T shared(Node.SqlWork<T> work) {
+		Instant now = this.clock.instant();
+		Duration fresh = this.properties.slotsPollInterval().multipliedBy(9).dividedBy(10);
+		// A failure is shared as a reading is: a server that does not answer costs one timeout per interval, not one
+		// per database waiting here.
+		if (this.lastReadAt == null || !now.isBefore(this.lastReadAt.plus(fresh))) {
+			this.lastReadAt = now;
+			try {
+				this.lastRead = this.node.withConnection(work);
+				this.lastFailure = null;
+			}
+			catch (RuntimeException ex) {
+				this.lastFailure = ex;
+			}
+		}
+		if (this.lastFailure != null) {
+			throw this.lastFailure;
+		}
+		return (T) this.lastRead;
+	}
+
+	/**
+	 * Closes the server's session.
+	 */
+	@Override
+	public void close() {
+		this.node.close();
+	}
+
+	@Override
+	public String toString() {
+		return name();
+	}
+
+}
