@@ -91,6 +91,14 @@ is taken for a slotkeeper.* key, and the list stays whole in one source.
 {{- end }}
 {{- $targets = append $targets $out }}
 {{- end }}
+{{- $servers := list }}
+{{- range $i, $server := .Values.servers }}
+{{- $out := omit $server "password" }}
+{{- if or $server.password $.Values.existingSecret }}
+{{- $_ := set $out "password" (printf "${SK_SERVER_%d_PASSWORD}" $i) }}
+{{- end }}
+{{- $servers = append $servers $out }}
+{{- end }}
 {{- $tokens := list }}
 {{- range $i, $token := .Values.api.tokens }}
 {{- $tokens = append $tokens (dict "name" $token.name "role" $token.role "sha256" (printf "${SK_TOKEN_%d_SHA256}" $i)) }}
@@ -103,7 +111,7 @@ is taken for a slotkeeper.* key, and the list stays whole in one source.
 {{- end }}
 {{- $_ := set $api "kubernetes" $kubernetes }}
 {{- end }}
-{{- $config := dict "slotkeeper" (dict "targets" $targets "api" $api) "management" (dict "server" (dict "port" .Values.service.managementPort)) }}
+{{- $config := dict "slotkeeper" (dict "targets" $targets "servers" $servers "api" $api) "management" (dict "server" (dict "port" .Values.service.managementPort)) }}
 {{- with .Values.logging.structured }}
 {{- $_ := set $config "logging" (dict "structured" (dict "format" (dict "console" .))) }}
 {{- end }}

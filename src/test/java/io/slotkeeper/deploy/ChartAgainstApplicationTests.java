@@ -39,6 +39,7 @@ class ChartAgainstApplicationTests {
 			throws Exception {
 		PostgresServer postgres = PostgresTestBed.shared();
 		String database = postgres.createDatabase();
+		String listed = postgres.createDatabase();
 		postgres.execute(database, "SELECT pg_create_logical_replication_slot('chart_slot', 'pgoutput')");
 		// A connector, so that the connectors' metrics are exported too.
 		ConnectStub connect = new ConnectStub();
@@ -54,6 +55,13 @@ class ChartAgainstApplicationTests {
 					.set("targets[0].replicas[0].name", "self")
 					.set("targets[0].replicas[0].url", postgres.jdbcUrl(database))
 					.set("targets[0].replicas[0].username", postgres.user())
+					// A server configured once: its rendered settings and password bind; it lists one database of
+					// its own (the shared server holds other tests' slots, which auto would find).
+					.set("servers[0].name", "chart-server")
+					.set("servers[0].url", postgres.jdbcUrl("postgres"))
+					.set("servers[0].username", postgres.user())
+					.set("servers[0].password", "server-password")
+					.set("servers[0].databases[0]", listed)
 					// Cluster sign-in on as well: its rendered settings bind, and static tokens still sign in first.
 					.set("api.kubernetes.enabled", "true"));
 		Files.writeString(config.resolve("application.yaml"), rendered.applicationYaml());
@@ -62,7 +70,7 @@ class ChartAgainstApplicationTests {
 		// rendered format in a process of its own).
 		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(SlotKeeperApplication.class).run(
 				"--logging.structured.format.console=", "--server.port=0", "--management.server.port=0", "--spring.config.additional-location=file:" + config + "/",
-				"--SK_TARGET_0_PASSWORD=orders-password", "--SK_TOKEN_0_SHA256=" + TokenHashes.sha256Hex("token-dash"))) {
+				"--SK_TARGET_0_PASSWORD=orders-password", "--SK_SERVER_0_PASSWORD=server-password", "--SK_TOKEN_0_SHA256=" + TokenHashes.sha256Hex("token-dash"))) {
 			RestTestClient client = RestTestClient.bindToServer()
 				.baseUrl("http://localhost:" + context.getEnvironment().getProperty("local.server.port"))
 				.build();
@@ -72,6 +80,9 @@ class ChartAgainstApplicationTests {
 			client.get().uri("/actuator/health").exchange().expectStatus().isNotFound();
 			client.get().uri("/api/v1/targets").header("Authorization", "Bearer token-dash").exchange()
 				.expectStatus().isOk().expectBody().jsonPath("$[0].name").isEqualTo("orders");
+			await("the server's listed database joins").atMost(Duration.ofSeconds(15)).untilAsserted(() -> client.get()
+				.uri("/api/v1/targets").header("Authorization", "Bearer token-dash").exchange()
+				.expectBody().jsonPath("$[1].name").isEqualTo("chart-server-" + listed.replace("_", "-")));
 			Map<String, Object> container = get(rendered.one("Deployment"), "spec", "template", "spec", "containers", 0);
 			for (String probe : List.of("startupProbe", "livenessProbe", "readinessProbe")) {
 				management.get().uri((String) get(container, probe, "httpGet", "path")).exchange().expectStatus().isOk();

@@ -299,6 +299,28 @@ class HelmChartTests {
 		assertThatException()
 			.isThrownBy(() -> HelmChart.render(values, (command) -> command.set("targets[0].heartbeat.mode", "notify")))
 			.withMessageContaining("mode");
+		Path servers = HelmChart.CHART.resolve("ci/servers-values.yaml");
+		assertThatException()
+			.isThrownBy(() -> HelmChart.render(servers, (command) -> command.set("servers[0].url", "jdbc:postgresql:db")))
+			.withMessageContaining("url");
+		assertThatException()
+			.isThrownBy(() -> HelmChart.render(servers, (command) -> command.set("servers[0].databases", "everything")))
+			.withMessageContaining("databases");
+	}
+
+	@Test
+	void aServersPasswordReachesThePodThroughTheSecretOnly() {
+		HelmChart.Rendered rendered = HelmChart.render(HelmChart.CHART.resolve("ci/servers-values.yaml"));
+		assertThat(rendered.applicationYaml()).contains("password: ${SK_SERVER_0_PASSWORD}")
+			.contains("retireAfter: 10m")
+			.doesNotContain("billing-password");
+		assertThat(rendered.ofKind("Secret")).singleElement()
+			.satisfies((secret) -> assertThat(secret.toString()).contains("server-rbac-db-password"));
+		List<Map<String, Object>> env = get(rendered.one("Deployment"), "spec", "template", "spec", "containers", 0, "env");
+		assertThat(env).anySatisfy((variable) -> {
+			assertThat(variable.get("name")).isEqualTo("SK_SERVER_0_PASSWORD");
+			assertThat((String) get(variable, "valueFrom", "secretKeyRef", "key")).isEqualTo("server-rbac-db-password");
+		});
 	}
 
 }
