@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Optional;
 
 import jakarta.validation.Valid;
+import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.NotNull;
@@ -39,6 +40,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param retireAfter how long a discovered database must have held no logical slot before its target is retired
  * (its heartbeat stops and its session closes)
  * @param overrides settings of single databases by name, over the server's defaults
+ * @param maxSessions most sessions slot-keeper keeps open to the server at once: one heartbeat session per database
+ * that is a target plus the server's own polling session; databases past it are not made targets, and the
+ * {@code servers} health says which. Unset: a tenth of the connections the server gives non-superusers
+ * ({@code max_connections - superuser_reserved_connections}), at least 2
  */
 @Consistent
 public record ServerProperties(
@@ -55,7 +60,8 @@ public record ServerProperties(
 		@NotNull @DurationMin(millis = 1) @DurationMax(hours = 1) @DefaultValue("30s") Duration slotsPollInterval,
 		@NotNull @DurationMin(millis = 1) @DurationMax(days = 365) @DefaultValue("1h") Duration lossWarning,
 		@NotNull @DurationMin(millis = 0) @DurationMax(days = 7) @DefaultValue("5m") Duration retireAfter,
-		@NotNull @DefaultValue List<@Valid DatabaseOverrideProperties> overrides) implements CrossFieldChecked {
+		@NotNull @DefaultValue List<@Valid DatabaseOverrideProperties> overrides,
+		@Min(2) Integer maxSessions) implements CrossFieldChecked {
 
 	/**
 	 * The value of {@code databases} that means every database holding a logical slot.

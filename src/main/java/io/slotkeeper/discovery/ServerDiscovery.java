@@ -13,7 +13,8 @@ import io.slotkeeper.fleet.RepeatingTasks;
 
 /**
  * Scans every configured server on its own schedule ({@link RepeatingTasks}: a server that is down or hangs delays
- * only its own scan) and exports {@code slotkeeper_server_databases{server}}, how many of its databases are targets.
+ * only its own scan) and exports {@code slotkeeper_server_databases{server}}, how many of its databases are targets,
+ * and {@code slotkeeper_server_databases_uncovered{server}}, how many should be but are not for want of sessions.
  */
 public class ServerDiscovery extends RepeatingTasks {
 
@@ -37,6 +38,12 @@ public class ServerDiscovery extends RepeatingTasks {
 		this.scans = fleet.servers().stream().map((server) -> new ServerScan(server, fleet, auditor, clock)).toList();
 		this.scans.forEach((scan) -> Gauge.builder("slotkeeper.server.databases", scan.databases(), Number::doubleValue)
 			.description("Databases of a configured server that are targets: found holding a logical slot, or listed")
+			.tag("server", scan.server().name())
+			.register(registry));
+		this.scans.forEach((scan) -> Gauge.builder("slotkeeper.server.databases.uncovered", scan.uncovered(),
+				Number::doubleValue)
+			.description("Databases of a configured server that should be targets but are not, for want of sessions"
+					+ " (max-sessions)")
 			.tag("server", scan.server().name())
 			.register(registry));
 	}

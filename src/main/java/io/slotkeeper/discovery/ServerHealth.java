@@ -10,7 +10,8 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 
 /**
  * The {@code servers} health, one child per configured server: UP with how many of its databases are targets, DOWN
- * when its slots could not be read at the last scan (its databases stay targets), UNKNOWN before the first scan.
+ * when its slots could not be read at the last scan (its databases stay targets) or when some of its databases are
+ * not targets for want of sessions ({@code uncovered}), UNKNOWN before the first scan.
  * Not part of liveness or readiness.
  */
 final class ServerHealth {
@@ -34,6 +35,14 @@ final class ServerHealth {
 		}
 		Health.Builder health = (state.error() != null) ? Health.down().withDetail("error", state.error())
 				: Health.up();
+		if (!state.uncovered().isEmpty()) {
+			health.down()
+				.withDetail("reason", "more databases than max-sessions allows: those uncovered are not heartbeated")
+				.withDetail("uncovered", state.uncovered());
+		}
+		if (state.maxSessions() > 0) {
+			health.withDetail("maxSessions", state.maxSessions()).withDetail("sessionsNeeded", state.sessionsNeeded());
+		}
 		return health.withDetail("databases", state.databases())
 			.withDetail("discovers", scan.server().properties().discovers())
 			.withDetail("scannedAt", state.at())

@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -52,6 +53,12 @@ final class ServerScan implements RepeatingTasks.Task {
 
 	private final AtomicInteger databases = new AtomicInteger();
 
+	private final AtomicInteger uncovered = new AtomicInteger();
+
+	private SessionBudget budget;
+
+	private Set<String> lastUncovered = Set.of();
+
 	private volatile ScanState state = ScanState.NOT_YET;
 
 	private volatile Lane lane = Lane.CONNECT;
@@ -69,6 +76,10 @@ final class ServerScan implements RepeatingTasks.Task {
 
 	AtomicInteger databases() {
 		return this.databases;
+	}
+
+	AtomicInteger uncovered() {
+		return this.uncovered;
 	}
 
 	ScanState state() {
@@ -95,6 +106,12 @@ final class ServerScan implements RepeatingTasks.Task {
 		Instant now = this.clock.instant();
 		ServerProperties properties = this.server.properties();
 		Set<String> wanted = new LinkedHashSet<>();
+		try {
+			budget();
+		}
+		catch (RuntimeException ex) {
+			return failed(ex, now);
+		}
 		if (properties.discovers()) {
 			SlotRepository.Poll poll;
 			try {
@@ -109,17 +126,46 @@ final class ServerScan implements RepeatingTasks.Task {
 			wanted.addAll(properties.databases());
 		}
 		wanted.removeAll(properties.exclude());
-		wanted.forEach(this::join);
 		this.goneSince.keySet().removeIf(wanted::contains);
 		for (String database : Set.copyOf(this.targets.keySet())) {
 			if (!wanted.contains(database)) {
 				retireIfGoneLongEnough(database, now);
 			}
 		}
+		Set<String> over = new LinkedHashSet<>();
+		for (String database : wanted) {
+			if (!this.targets.containsKey(database) && this.targets.size() >= this.budget.databases()) {
+				over.add(database);
+			}
+			else {
+				join(database);
+			}
+		}
+		overBudget(over, wanted.size());
 		this.databases.set(this.targets.size());
-		this.state = new ScanState(now, null, this.targets.size());
+		this.uncovered.set(over.size());
+		this.state = new ScanState(now, null, this.targets.size(), List.copyOf(over), this.budget.sessions(),
+				wanted.size() + 1);
 		this.lane = Lane.QUICK;
 		return properties.slotsPollInterval();
+	}
+
+	private void budget() {
+		if (this.budget == null) {
+			Integer configured = this.server.properties().maxSessions();
+			this.budget = (configured != null) ? new SessionBudget(configured, false)
+					: this.server.node().withConnection(SessionBudget::read);
+		}
+	}
+
+	private void overBudget(Set<String> over, int wanted) {
+		if (!over.isEmpty() && !over.equals(this.lastUncovered)) {
+			logger.warn("Server '{}' needs {} sessions (a heartbeat session per database and its polling session) but"
+					+ " may have {}{}: databases {} are not heartbeated; raise slotkeeper.servers[].max-sessions",
+					this.server.name(), wanted + 1, this.budget.sessions(),
+					this.budget.derived() ? " (a tenth of its connections for non-superusers)" : "", over);
+		}
+		this.lastUncovered = Set.copyOf(over);
 	}
 
 	private void join(String database) {
@@ -168,7 +214,9 @@ final class ServerScan implements RepeatingTasks.Task {
 			logger.warn("Reading the slots of server '{}' failed: {}; its {} databases stay targets", this.server.name(),
 					failure.message(), this.targets.size());
 		}
-		this.state = new ScanState(now, failure.message(), this.targets.size());
+		ScanState last = this.state;
+		this.state = new ScanState(now, failure.message(), this.targets.size(), last.uncovered(), last.maxSessions(),
+				last.sessionsNeeded());
 		this.lane = Lane.RETRY;
 		return this.server.properties().slotsPollInterval();
 	}
@@ -183,10 +231,14 @@ final class ServerScan implements RepeatingTasks.Task {
 	 * @param at when it ended, {@code null} before the first
 	 * @param error why it could not read the server, {@code null} when it could
 	 * @param databases how many of the server's databases are targets
+	 * @param uncovered databases that should be targets but are not, for want of sessions
+	 * @param maxSessions the session budget, 0 before it is known
+	 * @param sessionsNeeded sessions the server's databases would need, with the polling session
 	 */
-	record ScanState(Instant at, String error, int databases) {
+	record ScanState(Instant at, String error, int databases, List<String> uncovered, int maxSessions,
+			int sessionsNeeded) {
 
-		static final ScanState NOT_YET = new ScanState(null, null, 0);
+		static final ScanState NOT_YET = new ScanState(null, null, 0, List.of(), 0, 0);
 
 	}
 

@@ -34,7 +34,8 @@ import static org.awaitility.Awaitility.await;
  * {@code <server>-<database>} with the server's settings and its override, is heartbeated through one session of its
  * own and polled through the server's one session, lists only its own slots, and leaves the fleet (sessions closed,
  * meters gone, audited) once its last logical slot has been gone for {@code retire-after}; a database without a slot or
- * excluded never joins; a listed one joins without a slot; a server that cannot be read is DOWN and retires nothing.
+ * excluded never joins; a listed one joins without a slot; a server that cannot be read is DOWN and retires nothing;
+ * databases past a server's session budget do not join and are named in its health.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @DirtiesContext
@@ -63,7 +64,7 @@ class ServerDiscoveryTests {
 	static void properties(DynamicPropertyRegistry registry) throws IOException {
 		server = PostgresTestBed.dedicated(Map.of("shared_preload_libraries", "pg_stat_statements"));
 		server.execute("postgres", "CREATE EXTENSION pg_stat_statements");
-		for (String database : new String[] { "billing", "notes", "scratch" }) {
+		for (String database : new String[] { "billing", "notes", "scratch", "tiny1", "tiny2" }) {
 			server.execute("postgres", "CREATE DATABASE " + database);
 		}
 		server.execute("billing", "SELECT pg_create_logical_replication_slot('billing_cdc', 'pgoutput')");
@@ -91,6 +92,11 @@ class ServerDiscoveryTests {
 		registry.add("slotkeeper.servers[2].username", () -> "keeper");
 		registry.add("slotkeeper.servers[2].slots-poll-interval", () -> "1s");
 		registry.add("slotkeeper.servers[2].connection.connect-timeout", () -> "1s");
+		registry.add("slotkeeper.servers[3].name", () -> "small");
+		registry.add("slotkeeper.servers[3].url", () -> server.jdbcUrl("postgres"));
+		registry.add("slotkeeper.servers[3].username", server::user);
+		registry.add("slotkeeper.servers[3].databases", () -> "tiny1,tiny2");
+		registry.add("slotkeeper.servers[3].max-sessions", () -> "2");
 		TestTokens.register(registry, VIEWER, "operator-token-discovery");
 	}
 
@@ -142,7 +148,24 @@ class ServerDiscoveryTests {
 			.jsonPath("$.components.gone.details.error").value(String.class,
 					(error) -> assertThat(error).startsWith("Server 'gone' is unavailable"))
 			.jsonPath("$.components.main.status").isEqualTo("UP")
-			.jsonPath("$.components.main.details.databases").isEqualTo(1);
+			.jsonPath("$.components.main.details.databases").isEqualTo(1)
+			.jsonPath("$.components.main.details.maxSessions").isEqualTo(derivedBudget());
+	}
+
+	@Test
+	void aServerWhoseDatabasesNeedMoreSessionsThanItsBudgetKeepsTheFirstAndSaysWhichAreUncovered() {
+		await("the first listed database joins").atMost(Duration.ofSeconds(30)).until(() -> up("small-tiny1"));
+		assertThat(this.fleet.find("small-tiny2")).as("past max-sessions").isEmpty();
+		assertThat(sessionsIn("tiny2")).isZero();
+		assertThat(this.registry.get("slotkeeper.server.databases.uncovered").tag("server", "small").gauge().value())
+			.isEqualTo(1);
+		client().get().uri("/actuator/health/servers/small").exchange()
+			.expectStatus().isEqualTo(503)
+			.expectBody()
+			.jsonPath("$.status").isEqualTo("DOWN")
+			.jsonPath("$.details.uncovered[0]").isEqualTo("tiny2")
+			.jsonPath("$.details.maxSessions").isEqualTo(2)
+			.jsonPath("$.details.sessionsNeeded").isEqualTo(3);
 	}
 
 	@Test
@@ -175,6 +198,12 @@ class ServerDiscoveryTests {
 
 	private double databasesGauge(String server) {
 		return this.registry.get("slotkeeper.server.databases").tag("server", server).gauge().value();
+	}
+
+	private static int derivedBudget() {
+		int connections = Integer.parseInt(server.queryForString("postgres", "SHOW max_connections"));
+		int reserved = Integer.parseInt(server.queryForString("postgres", "SHOW superuser_reserved_connections"));
+		return Math.max(2, (connections - reserved) / 10);
 	}
 
 	private static long sessionsIn(String database) {
