@@ -4,6 +4,7 @@ import java.time.Instant;
 
 import io.slotkeeper.config.HeartbeatProperties;
 import io.slotkeeper.fleet.ServerChange;
+import io.slotkeeper.fleet.ServerDatabase;
 import io.slotkeeper.fleet.ServerIdentity;
 
 /**
@@ -19,9 +20,11 @@ import io.slotkeeper.fleet.ServerIdentity;
  * read it
  * @param lastFailoverAt when this instance last noticed another server take over as the primary, {@code null} when
  * it did not since start
+ * @param server the configured server this target was found on, {@code null} for a target configured on its own
+ * @param database the database it is on that server, {@code null} for a target configured on its own
  */
 public record TargetView(String name, boolean enabled, String mode, String interval, String serverVersion,
-		HeartbeatStatus heartbeat, Long timeline, Instant lastFailoverAt) {
+		HeartbeatStatus heartbeat, Long timeline, Instant lastFailoverAt, String server, String database) {
 
 	/**
 	 * A target's view as of now.
@@ -35,7 +38,9 @@ public record TargetView(String name, boolean enabled, String mode, String inter
 		return new TargetView(heartbeat.target().name(), settings.enabled(), settings.mode().name().toLowerCase(),
 				settings.interval().toString(), status.serverVersion(), status,
 				(server != null) ? server.timeline() : null,
-				heartbeat.target().lastFailover().map(ServerChange::at).orElse(null));
+				heartbeat.target().lastFailover().map(ServerChange::at).orElse(null),
+				heartbeat.target().origin().map((origin) -> origin.server().name()).orElse(null),
+				heartbeat.target().origin().map(ServerDatabase::database).orElse(null));
 	}
 
 }

@@ -115,25 +115,15 @@ final class FleetRunBench {
 			Path config = config(work, server, databases, scenario, silent.port());
 			Set<String> hung = IntStream.range(0, scenario.hung()).mapToObj((i) -> "t" + i).collect(Collectors.toSet());
 			int port = BenchSupport.freePort();
-			List<String> command = new ArrayList<>(List.of(StartUpBench.java()));
-			command.addAll(StartUpBench.Dockerfile.read().runOptions(work.resolve("none.jsa")).stream()
-				.filter((option) -> !option.startsWith("-XX:SharedArchiveFile="))
-				.toList());
-			if (Boolean.getBoolean("bench.fleet-run-diagnose")) {
-				command.add("-Xlog:gc:file=" + work.resolve("gc.log"));
-			}
-			command.addAll(List.of("-Xmx384m", "-cp", classPath, SlotKeeperApplication.class.getName(),
-					"--server.port=" + port, "--spring.config.additional-location=file:" + config));
 			Path log = work.resolve("application.log");
 			long kills0 = idleKills(serverLog);
 			long serverCpu0 = serverCpuTicks(server);
 			long start = System.nanoTime();
-			Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+			Process process = launch(work, classPath, config, port);
 			HttpClient http = HttpClient.newHttpClient();
 			String base = "http://localhost:" + port;
 			try {
-				await().pollInterval(Duration.ofMillis(50)).atMost(Duration.ofSeconds(120))
-					.until(() -> status(http, base + "/actuator/health/readiness") == 200);
+				awaitReady(http, base);
 				double ready = seconds(start);
 				Double allUp = null;
 				while (seconds(start) < SETTLE.toSeconds()) {
@@ -193,6 +183,30 @@ final class FleetRunBench {
 		}
 	}
 
+	/**
+	 * Starts the application as it ships, in a JVM of its own: the image's JVM options, the heap of the chart's
+	 * 512 Mi limit, the configuration file given; its output goes to {@code application.log} in the work directory.
+	 */
+	static Process launch(Path work, String classPath, Path config, int port) throws IOException {
+		List<String> command = new ArrayList<>(List.of(StartUpBench.java()));
+		command.addAll(StartUpBench.Dockerfile.read().runOptions(work.resolve("none.jsa")).stream()
+			.filter((option) -> !option.startsWith("-XX:SharedArchiveFile="))
+			.toList());
+		if (Boolean.getBoolean("bench.fleet-run-diagnose")) {
+			command.add("-Xlog:gc:file=" + work.resolve("gc.log"));
+		}
+		command.addAll(List.of("-Xmx384m", "-cp", classPath, SlotKeeperApplication.class.getName(),
+				"--server.port=" + port, "--spring.config.additional-location=file:" + config));
+		return new ProcessBuilder(command).redirectErrorStream(true)
+			.redirectOutput(work.resolve("application.log").toFile())
+			.start();
+	}
+
+	static void awaitReady(HttpClient http, String base) {
+		await().pollInterval(Duration.ofMillis(50)).atMost(Duration.ofSeconds(120))
+			.until(() -> status(http, base + "/actuator/health/readiness") == 200);
+	}
+
 	private static Path config(Path work, PostgresServer server, List<String> databases, Scenario scenario,
 			int silentPort) throws IOException {
 		StringBuilder yaml = new StringBuilder("logging.level.root: WARN\nslotkeeper:\n  targets:\n");
@@ -211,7 +225,7 @@ final class FleetRunBench {
 	}
 
 	// Live targets whose heartbeat health is UP.
-	private static int up(HttpClient http, String base, Set<String> hung) throws Exception {
+	static int up(HttpClient http, String base, Set<String> hung) throws Exception {
 		HttpResponse<String> response = http.send(
 				HttpRequest.newBuilder(URI.create(base + "/actuator/health/heartbeat")).build(),
 				HttpResponse.BodyHandlers.ofString());
@@ -228,7 +242,7 @@ final class FleetRunBench {
 		return up;
 	}
 
-	private static Map<String, Double> metrics(HttpClient http, String base) throws Exception {
+	static Map<String, Double> metrics(HttpClient http, String base) throws Exception {
 		String body = http.send(HttpRequest.newBuilder(URI.create(base + "/actuator/prometheus")).build(),
 				HttpResponse.BodyHandlers.ofString()).body();
 		Map<String, Double> values = new HashMap<>();
@@ -241,7 +255,7 @@ final class FleetRunBench {
 		return values;
 	}
 
-	private static double sum(Map<String, Double> after, Map<String, Double> before, String metric,
+	static double sum(Map<String, Double> after, Map<String, Double> before, String metric,
 			java.util.function.Predicate<String> target) {
 		return after.entrySet().stream()
 			.filter((e) -> e.getKey().startsWith(metric + " ") && target.test(e.getKey().substring(metric.length() + 1)))
@@ -296,7 +310,7 @@ final class FleetRunBench {
 		}
 	}
 
-	private static double seconds(long since) {
+	static double seconds(long since) {
 		return (System.nanoTime() - since) / 1e9;
 	}
 

@@ -115,4 +115,10 @@ class SlotKeeperBench {
 		FleetRunBench.run(report, server, serverLog, databases);
 	}
 
+	@Test
+	@Order(8)
+	void oneServerEntryAgainstATargetPerDatabase() throws Exception {
+		ServerEntryBench.run(report);
+	}
+
 }

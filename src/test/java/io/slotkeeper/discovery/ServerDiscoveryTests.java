@@ -131,6 +131,11 @@ class ServerDiscoveryTests {
 		String listing = client().get().uri("/api/v1/targets/main-orders/slots").exchange()
 			.expectStatus().isOk().returnResult(String.class).getResponseBody();
 		assertThat(listing).contains("orders_cdc").doesNotContain("billing_cdc").doesNotContain("scratch_cdc");
+		client().get().uri("/api/v1/targets/main-orders").exchange()
+			.expectStatus().isOk()
+			.expectBody()
+			.jsonPath("$.server").isEqualTo("main")
+			.jsonPath("$.database").isEqualTo("orders");
 
 		server.execute("orders", "SELECT pg_drop_replication_slot('orders_cdc')");
 		await("the target is retired after retire-after").atMost(Duration.ofSeconds(15))
