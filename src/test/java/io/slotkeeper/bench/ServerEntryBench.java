@@ -48,7 +48,7 @@ final class ServerEntryBench {
 			for (int i = 0; i < count; i++) {
 				String database = "kept" + i;
 				server.execute("postgres", "CREATE DATABASE " + database);
-				server.execute(database, "SELECT pg_create_logical_replication_slot('cdc', 'pgoutput')");
+				server.execute(database, "SELECT pg_create_logical_replication_slot('cdc_" + database + "', 'pgoutput')");
 				databases.add(database);
 			}
 			Figures targets = run(server, targetsYaml(server, databases), count, window, false);
@@ -117,7 +117,7 @@ final class ServerEntryBench {
 			String newSlot = "not kept without a configuration change";
 			if (discovers) {
 				server.execute("postgres", "CREATE DATABASE late");
-				server.execute("late", "SELECT pg_create_logical_replication_slot('cdc', 'pgoutput')");
+				server.execute("late", "SELECT pg_create_logical_replication_slot('cdc_late', 'pgoutput')");
 				long created = System.nanoTime();
 				await().pollInterval(Duration.ofMillis(200)).atMost(Duration.ofMinutes(2))
 					.until(() -> FleetRunBench.up(http, base, Set.of()) == count + 1);
