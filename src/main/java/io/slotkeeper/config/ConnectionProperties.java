@@ -20,4 +20,13 @@ public record ConnectionProperties(
 		@NotNull @DurationMin(millis = 1) @DurationMax(minutes = 10) @DefaultValue("5s") Duration connectTimeout,
 		@NotNull @DurationMin(millis = 1) @DurationMax(hours = 1) @DefaultValue("5s") Duration statementTimeout) {
 
+	/**
+	 * The longest one statement on a pooled connection can take: borrowing waits up to twice the connect timeout and a
+	 * second, then the statement runs.
+	 * @return the bound
+	 */
+	public Duration pooledStatementBound() {
+		return this.connectTimeout.multipliedBy(2).plusSeconds(1).plus(this.statementTimeout);
+	}
+
 }

@@ -49,11 +49,7 @@ public class ServerDiscovery extends RepeatingTasks {
 	}
 
 	private static Duration longestScan(Fleet fleet) {
-		return fleet.servers()
-			.stream()
-			.map((server) -> server.properties().connection())
-			.map((connection) -> connection.connectTimeout().multipliedBy(2).plusSeconds(1)
-				.plus(connection.statementTimeout()))
+		return fleet.servers().stream().map((server) -> server.properties().connection().pooledStatementBound())
 			.max(Duration::compareTo)
 			.orElse(Duration.ofSeconds(1));
 	}

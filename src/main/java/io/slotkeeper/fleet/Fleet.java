@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import io.slotkeeper.config.ConnectionProperties;
 import io.slotkeeper.config.ServerProperties;
 import io.slotkeeper.config.TargetProperties;
 import io.slotkeeper.problem.ProblemException;
@@ -118,6 +119,19 @@ public final class Fleet implements AutoCloseable {
 	 */
 	public List<Server> servers() {
 		return List.copyOf(this.servers.values());
+	}
+
+	/**
+	 * The connection settings of every configured target and server: what bounds the sessions of any target, now or
+	 * found later.
+	 * @return the settings
+	 */
+	public List<ConnectionProperties> connections() {
+		List<ConnectionProperties> connections = new ArrayList<>();
+		all().stream().filter((target) -> target.origin().isEmpty())
+			.forEach((target) -> connections.add(target.properties().connection()));
+		this.servers.values().forEach((server) -> connections.add(server.properties().connection()));
+		return connections;
 	}
 
 	/**

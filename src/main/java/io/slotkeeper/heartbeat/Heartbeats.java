@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.stream.Stream;
 
 import io.micrometer.core.instrument.MeterRegistry;
 
@@ -45,8 +44,7 @@ public class Heartbeats implements AutoCloseable, FleetListener {
 		this.connector = connector;
 		this.registry = registry;
 		this.clock = clock;
-		this.connections = Stream.concat(fleet.all().stream().map((target) -> target.properties().connection()),
-				fleet.servers().stream().map((server) -> server.properties().connection())).toList();
+		this.connections = fleet.connections();
 		this.fleet = fleet;
 		fleet.watch(this);
 	}

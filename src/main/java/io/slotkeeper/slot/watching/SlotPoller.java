@@ -6,10 +6,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.stream.Stream;
 
 import io.micrometer.core.instrument.MeterRegistry;
 
+import io.slotkeeper.config.ConnectionProperties;
 import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.fleet.FleetListener;
 import io.slotkeeper.fleet.RepeatingTasks;
@@ -85,12 +85,8 @@ public class SlotPoller extends RepeatingTasks implements FleetListener {
 		return this.sightings.missing(target).stream().map(SlotSightings.Missing::name).toList();
 	}
 
-	// Borrowing a connection waits up to twice the connect timeout and a second, then one statement runs.
 	private static Duration longestPoll(Fleet fleet) {
-		return Stream.concat(fleet.all().stream().map((target) -> target.properties().connection()),
-				fleet.servers().stream().map((server) -> server.properties().connection()))
-			.map((connection) -> connection.connectTimeout().multipliedBy(2).plusSeconds(1)
-				.plus(connection.statementTimeout()))
+		return fleet.connections().stream().map(ConnectionProperties::pooledStatementBound)
 			.max(Duration::compareTo)
 			.orElse(Duration.ofSeconds(1));
 	}
