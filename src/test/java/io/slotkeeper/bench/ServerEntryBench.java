@@ -35,6 +35,12 @@ final class ServerEntryBench {
 
 	record Figures(double allUp, int sessions, int threads, long heapMib, long rssMib, double beatsPerSecond,
 			double readsPerSecond, String newSlotFirstBeat) {
+
+		// The application ended before it was measured: what its log said last.
+		static Figures died(String why) {
+			return new Figures(Double.NaN, 0, 0, 0, 0, 0, 0, "died: " + why);
+		}
+
 	}
 
 	static void run(BenchReport report) throws Exception {
@@ -60,13 +66,18 @@ final class ServerEntryBench {
 					+ " it ships (a JVM of its own, `-Xmx384m`), heartbeat every 10 s, slots read every 30 s; measured"
 					+ " over " + window.toSeconds() + " s once every database was UP. *Reads/s*: calls of the slot"
 					+ " listing on the server (`pg_stat_statements`). *New slot*: a database created with a slot while"
-					+ " the application runs, until its first beat.\n\n"
+					+ " the application runs, until its first beat. A target configured per database reads, lists and"
+					+ " exports every slot of its server (its own and the other databases'), so that N targets on one"
+					+ " server of N slots keep N² slot series; a server entry deals each database its own.\n\n"
 					+ BenchReport.table(List.of("kept by", "all UP (s)", "sessions", "threads", "heap (MiB)",
 							"RSS (MiB)", "beats/s", "slot reads/s", "new slot → first beat"), rows));
 		}
 	}
 
 	private static List<Object> row(String name, Figures f) {
+		if (Double.isNaN(f.allUp())) {
+			return List.of(name, "—", "—", "—", "—", "—", "—", "—", f.newSlotFirstBeat());
+		}
 		return List.of(name, String.format("%.1f", f.allUp()), f.sessions(), f.threads(), f.heapMib(), f.rssMib(),
 				String.format("%.1f", f.beatsPerSecond()), String.format("%.2f", f.readsPerSecond()),
 				f.newSlotFirstBeat());
@@ -100,7 +111,13 @@ final class ServerEntryBench {
 		try {
 			FleetRunBench.awaitReady(http, base);
 			await().pollInterval(Duration.ofSeconds(1)).atMost(Duration.ofMinutes(3))
-				.until(() -> FleetRunBench.up(http, base, Set.of()) == count);
+				.until(() -> !process.isAlive() || FleetRunBench.up(http, base, Set.of()) == count);
+			if (!process.isAlive()) {
+				List<String> log = Files.readAllLines(work.resolve("application.log"));
+				String last = log.isEmpty() ? "no output" : log.get(log.size() - 1);
+				System.out.println((discovers ? "servers" : "targets") + " -> died: " + last + " (log " + work + ")");
+				return Figures.died(last);
+			}
 			double allUp = FleetRunBench.seconds(start);
 			Map<String, Double> before = FleetRunBench.metrics(http, base);
 			long reads0 = reads(server);
