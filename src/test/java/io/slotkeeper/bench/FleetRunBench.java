@@ -226,8 +226,10 @@ final class FleetRunBench {
 
 	// Live targets whose heartbeat health is UP.
 	static int up(HttpClient http, String base, Set<String> hung) throws Exception {
+		// An application short of heap may never answer: the sample fails instead of hanging the run.
 		HttpResponse<String> response = http.send(
-				HttpRequest.newBuilder(URI.create(base + "/actuator/health/heartbeat")).build(),
+				HttpRequest.newBuilder(URI.create(base + "/actuator/health/heartbeat")).timeout(Duration.ofSeconds(30))
+					.build(),
 				HttpResponse.BodyHandlers.ofString());
 		JsonNode components = json.readTree(response.body()).path("components");
 		int up = 0;

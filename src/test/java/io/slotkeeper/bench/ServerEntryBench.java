@@ -14,6 +14,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
+import org.awaitility.core.ConditionTimeoutException;
+
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.PostgresTestBed;
 
@@ -38,7 +40,7 @@ final class ServerEntryBench {
 
 		// The application ended before it was measured: what its log said last.
 		static Figures died(String why) {
-			return new Figures(Double.NaN, 0, 0, 0, 0, 0, 0, "died: " + why);
+			return new Figures(Double.NaN, 0, 0, 0, 0, 0, 0, why);
 		}
 
 	}
@@ -110,13 +112,19 @@ final class ServerEntryBench {
 		String base = "http://localhost:" + port;
 		try {
 			FleetRunBench.awaitReady(http, base);
-			await().pollInterval(Duration.ofSeconds(1)).atMost(Duration.ofMinutes(3))
-				.until(() -> !process.isAlive() || FleetRunBench.up(http, base, Set.of()) == count);
-			if (!process.isAlive()) {
+			try {
+				await().pollInterval(Duration.ofSeconds(1)).atMost(Duration.ofMinutes(3))
+					.until(() -> !process.isAlive() || upOrNone(http, base) == count);
+			}
+			catch (ConditionTimeoutException ex) {
+				// Not all UP in time: what the application said last is the figure.
+			}
+			if (!process.isAlive() || upOrNone(http, base) < count) {
 				List<String> log = Files.readAllLines(work.resolve("application.log"));
-				String last = log.isEmpty() ? "no output" : log.get(log.size() - 1);
-				System.out.println((discovers ? "servers" : "targets") + " -> died: " + last + " (log " + work + ")");
-				return Figures.died(last);
+				String last = log.isEmpty() ? "no output" : log.get(log.size() - 1).replaceAll("^.*?\\] [^:]+: ", "");
+				System.out.println((discovers ? "servers" : "targets") + " -> not all UP in 3 min: " + last + " (log "
+						+ work + ")");
+				return Figures.died((process.isAlive() ? "not all UP in 3 min, last logged: " : "") + last);
 			}
 			double allUp = FleetRunBench.seconds(start);
 			Map<String, Double> before = FleetRunBench.metrics(http, base);
@@ -148,6 +156,15 @@ final class ServerEntryBench {
 			process.destroy();
 			process.waitFor(30, TimeUnit.SECONDS);
 			await().atMost(Duration.ofSeconds(60)).until(() -> BenchSupport.sessions(server) == 0);
+		}
+	}
+
+	private static int upOrNone(HttpClient http, String base) {
+		try {
+			return FleetRunBench.up(http, base, Set.of());
+		}
+		catch (Exception ex) {
+			return 0;
 		}
 	}
 
