@@ -120,43 +120,57 @@ final class ServerEntryBench {
 				// Not all UP in time: what the application said last is the figure.
 			}
 			if (!process.isAlive() || upOrNone(http, base) < count) {
-				List<String> log = Files.readAllLines(work.resolve("application.log"));
-				String last = log.isEmpty() ? "no output" : log.get(log.size() - 1).replaceAll("^.*?\\] [^:]+: ", "");
-				System.out.println((discovers ? "servers" : "targets") + " -> not all UP in 3 min: " + last + " (log "
-						+ work + ")");
-				return Figures.died((process.isAlive() ? "not all UP in 3 min, last logged: " : "") + last);
+				return ended(work, discovers, process.isAlive() ? "not all UP in 3 min, last logged: " : "");
 			}
 			double allUp = FleetRunBench.seconds(start);
-			Map<String, Double> before = FleetRunBench.metrics(http, base);
-			long reads0 = reads(server);
-			long windowStart = System.nanoTime();
-			BenchSupport.idle(window);
-			double elapsed = FleetRunBench.seconds(windowStart);
-			double beats = FleetRunBench.sum(FleetRunBench.metrics(http, base), before,
-					"slotkeeper_heartbeat_emissions_total", (t) -> true);
-			double reads = (reads(server) - reads0) / elapsed;
-			int sessions = BenchSupport.sessions(server);
-			int threads = BenchSupport.threadsOf(process.pid());
-			long heap = heapBytes(http, base) >> 20;
-			long rss = BenchReport.rssKib(process.pid()) >> 10;
-			String newSlot = "not kept without a configuration change";
-			if (discovers) {
-				server.execute("postgres", "CREATE DATABASE late");
-				server.execute("late", "SELECT pg_create_logical_replication_slot('cdc_late', 'pgoutput')");
-				long created = System.nanoTime();
-				await().pollInterval(Duration.ofMillis(200)).atMost(Duration.ofMinutes(2))
-					.until(() -> FleetRunBench.up(http, base, Set.of()) == count + 1);
-				newSlot = String.format("%.1f s", FleetRunBench.seconds(created));
+			try {
+				return measure(server, process, http, base, allUp, count, window, discovers, work);
 			}
-			Figures figures = new Figures(allUp, sessions, threads, heap, rss, beats / elapsed, reads, newSlot);
-			System.out.println((discovers ? "servers" : "targets") + " -> " + figures + " (log " + work + ")");
-			return figures;
+			catch (IOException ex) {
+				// It answered no more during the window: what it logged last says why.
+				return ended(work, discovers, String.format("all UP at %.0f s, then ", allUp));
+			}
 		}
 		finally {
 			process.destroy();
 			process.waitFor(30, TimeUnit.SECONDS);
 			await().atMost(Duration.ofSeconds(60)).until(() -> BenchSupport.sessions(server) == 0);
 		}
+	}
+
+	private static Figures ended(Path work, boolean discovers, String prefix) throws IOException {
+		List<String> log = Files.readAllLines(work.resolve("application.log"));
+		String last = log.isEmpty() ? "no output" : log.get(log.size() - 1).replaceAll("^.*?\\] [^:]+: ", "");
+		System.out.println((discovers ? "servers" : "targets") + " -> " + prefix + last + " (log " + work + ")");
+		return Figures.died(prefix + last);
+	}
+
+	private static Figures measure(PostgresServer server, Process process, HttpClient http, String base, double allUp,
+			int count, Duration window, boolean discovers, Path work) throws Exception {
+		Map<String, Double> before = FleetRunBench.metrics(http, base);
+		long reads0 = reads(server);
+		long windowStart = System.nanoTime();
+		BenchSupport.idle(window);
+		double elapsed = FleetRunBench.seconds(windowStart);
+		double beats = FleetRunBench.sum(FleetRunBench.metrics(http, base), before,
+				"slotkeeper_heartbeat_emissions_total", (t) -> true);
+		double reads = (reads(server) - reads0) / elapsed;
+		int sessions = BenchSupport.sessions(server);
+		int threads = BenchSupport.threadsOf(process.pid());
+		long heap = heapBytes(http, base) >> 20;
+		long rss = BenchReport.rssKib(process.pid()) >> 10;
+		String newSlot = "not kept without a configuration change";
+		if (discovers) {
+			server.execute("postgres", "CREATE DATABASE late");
+			server.execute("late", "SELECT pg_create_logical_replication_slot('cdc_late', 'pgoutput')");
+			long created = System.nanoTime();
+			await().pollInterval(Duration.ofMillis(200)).atMost(Duration.ofMinutes(2))
+				.until(() -> FleetRunBench.up(http, base, Set.of()) == count + 1);
+			newSlot = String.format("%.1f s", FleetRunBench.seconds(created));
+		}
+		Figures figures = new Figures(allUp, sessions, threads, heap, rss, beats / elapsed, reads, newSlot);
+		System.out.println((discovers ? "servers" : "targets") + " -> " + figures + " (log " + work + ")");
+		return figures;
 	}
 
 	private static int upOrNone(HttpClient http, String base) {
