@@ -134,10 +134,11 @@ class HeartbeatFaultTests {
 				.as("sessions of the failing target left open")
 				.isLessThanOrEqualTo(1);
 			// Two targets run at most two attempts at once; a worker that has just ended one may not be idle yet when
-			// the next is due (5 ms later here), so one more thread can appear, and lingers for its keep-alive. A leak
-			// would be hundreds: one per failure cycle.
+			// the next is due (5 ms later here), so one more thread can appear in the lane the next attempt goes to
+			// (connect or retry), and lingers for its keep-alive: at most one lingering worker per target in each of
+			// the three lanes on a loaded machine (5 was seen in CI). A leak would be hundreds: one per failure cycle.
 			assertThat(engine.scheduler.workerThreads()).as("worker threads for two targets after 400 failures")
-				.isLessThanOrEqualTo(4);
+				.isLessThanOrEqualTo(6);
 		}
 	}
 
