@@ -23,8 +23,6 @@ public class Heartbeats implements AutoCloseable, FleetListener {
 
 	private final Map<Target, TargetHeartbeat> byTarget = new ConcurrentHashMap<>();
 
-	private final List<ConnectionProperties> connections;
-
 	private final NodeConnector connector;
 
 	private final MeterRegistry registry;
@@ -44,7 +42,6 @@ public class Heartbeats implements AutoCloseable, FleetListener {
 		this.connector = connector;
 		this.registry = registry;
 		this.clock = clock;
-		this.connections = fleet.connections();
 		this.fleet = fleet;
 		fleet.watch(this);
 	}
@@ -84,7 +81,7 @@ public class Heartbeats implements AutoCloseable, FleetListener {
 	 * @return the bound
 	 */
 	public Duration longestAttempt() {
-		return this.connections
+		return this.fleet.connections()
 			.stream()
 			.map((ConnectionProperties connection) -> connection.connectTimeout()
 				.multipliedBy(2)

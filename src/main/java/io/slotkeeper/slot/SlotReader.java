@@ -64,7 +64,7 @@ public class SlotReader {
 			// A server's database lists its own slots only, as its polls are dealt them.
 			read.stream()
 				.filter(filter::matches)
-				.filter((slot) -> target.origin().map((origin) -> origin.database().equals(slot.database())).orElse(true))
+				.filter((slot) -> target.origin().map((origin) -> slot.in(origin.database())).orElse(true))
 				.map((slot) -> enrich(target, each, slot))
 				.forEach(slots::add);
 			if (each.primary()) {

@@ -93,6 +93,15 @@ public record ReplicationSlot(String slotName, String plugin, String slotType, S
 	}
 
 	/**
+	 * Whether the slot is one database's: the logical slots a server's reading deals to that database.
+	 * @param name the database's name
+	 * @return whether the slot was created in it
+	 */
+	public boolean in(String name) {
+		return name.equals(this.database);
+	}
+
+	/**
 	 * Whether a consumer streams from it now.
 	 * @return whether it is active
 	 */

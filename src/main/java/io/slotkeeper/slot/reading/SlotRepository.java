@@ -115,7 +115,7 @@ public final class SlotRepository {
 		 * @return the reading
 		 */
 		public Poll dealtTo(String database) {
-			return new Poll(this.slots.stream().filter((slot) -> database.equals(slot.database())).toList(), database,
+			return new Poll(this.slots.stream().filter((slot) -> slot.in(database)).toList(), database,
 					this.walsenderCommands);
 		}
 
