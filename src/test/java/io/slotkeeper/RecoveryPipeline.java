@@ -6,6 +6,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 
@@ -76,27 +77,38 @@ final class RecoveryPipeline {
 
 		Pipeline(Connectors connectors, String offsetsMode, String resnapshot, String onLost,
 				Map<String, String> connector) {
+			this(connectors, connector, (pipeline) -> {
+				List<String> args = new ArrayList<>(List.of("--slotkeeper.targets[0].name=orders",
+						"--slotkeeper.targets[0].url=" + pipeline.server.jdbcUrl(pipeline.database),
+						"--slotkeeper.targets[0].username=" + pipeline.server.user(),
+						"--slotkeeper.targets[0].heartbeat.interval=200ms",
+						"--slotkeeper.targets[0].slots-poll-interval=200ms",
+						"--slotkeeper.targets[0].slots[0].name=debezium",
+						"--slotkeeper.targets[0].slots[0].on-lost=" + onLost,
+						"--slotkeeper.targets[0].slots[0].connector.offsets=" + offsetsMode,
+						"--slotkeeper.targets[0].slots[0].connector.running-timeout=30s",
+						"--slotkeeper.targets[0].slots[0].resnapshot.mode=" + resnapshot));
+				args.addAll(pipeline.engine.slotKeeperSettings("slotkeeper.targets[0].slots[0].connector"));
+				return args;
+			});
+		}
+
+		/**
+		 * A pipeline whose slot-keeper is configured by the function, given the server, database and connector.
+		 */
+		Pipeline(Connectors connectors, Map<String, String> connector, Function<Pipeline, List<String>> configuration) {
 			this.server.execute(this.database, "CREATE TABLE orders (id bigserial PRIMARY KEY, item text)",
 					"ALTER SEQUENCE orders_id_seq RESTART WITH 1000000",
 					"CREATE TABLE debezium_signal (id varchar(42) PRIMARY KEY, type varchar(32) NOT NULL,"
 							+ " data varchar(2048))");
 			this.engine = connectors.start(this.server, this.database, connector);
 			await().atMost(Duration.ofSeconds(60)).until(() -> "RUNNING".equals(this.engine.state()));
-			this.args = new ArrayList<>(List.of("--server.port=0", "--slotkeeper.targets[0].name=orders",
-					"--slotkeeper.targets[0].url=" + this.server.jdbcUrl(this.database),
-					"--slotkeeper.targets[0].username=" + this.server.user(),
-					"--slotkeeper.targets[0].heartbeat.interval=200ms",
-					"--slotkeeper.targets[0].slots-poll-interval=200ms",
-					"--slotkeeper.targets[0].slots[0].name=debezium",
-					"--slotkeeper.targets[0].slots[0].on-lost=" + onLost,
-					"--slotkeeper.targets[0].slots[0].connector.offsets=" + offsetsMode,
-					"--slotkeeper.targets[0].slots[0].connector.running-timeout=30s",
-					"--slotkeeper.targets[0].slots[0].resnapshot.mode=" + resnapshot,
+			this.args = new ArrayList<>(List.of("--server.port=0",
 					"--slotkeeper.api.tokens[0].name=dashboard", "--slotkeeper.api.tokens[0].role=viewer",
 					"--slotkeeper.api.tokens[0].sha256=" + TokenHashes.sha256Hex(TOKEN),
 					"--slotkeeper.api.tokens[1].name=ci", "--slotkeeper.api.tokens[1].role=operator",
 					"--slotkeeper.api.tokens[1].sha256=" + TokenHashes.sha256Hex(OPERATOR)));
-			this.args.addAll(this.engine.slotKeeperSettings("slotkeeper.targets[0].slots[0].connector"));
+			this.args.addAll(configuration.apply(this));
 			startApplication();
 		}
 

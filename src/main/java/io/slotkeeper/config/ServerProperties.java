@@ -44,6 +44,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * that is a target plus the server's own polling session; databases past it are not made targets, and the
  * {@code servers} health says which. Unset: a tenth of the connections the server gives non-superusers
  * ({@code max_connections - superuser_reserved_connections}), at least 2
+ * @param aliases other names of the server ({@code host} or {@code host:port}, such as a Service's DNS name) by which
+ * discovered connectors' {@code database.hostname} may name it, beside the hosts its URL names; without a port, on
+ * the ports its URL names
  */
 @Consistent
 public record ServerProperties(
@@ -61,7 +64,15 @@ public record ServerProperties(
 		@NotNull @DurationMin(millis = 1) @DurationMax(days = 365) @DefaultValue("1h") Duration lossWarning,
 		@NotNull @DurationMin(millis = 0) @DurationMax(days = 7) @DefaultValue("5m") Duration retireAfter,
 		@NotNull @DefaultValue List<@Valid DatabaseOverrideProperties> overrides,
-		@Min(2) Integer maxSessions) implements CrossFieldChecked {
+		@Min(2) Integer maxSessions,
+		@NotNull @DefaultValue List<@NotNull @Pattern(regexp = ALIAS, message = "must be a host name or address,"
+				+ " optionally with :port") String> aliases) implements CrossFieldChecked {
+
+	/**
+	 * A host, optionally with a port: how a connector's {@code database.hostname} and {@code database.port} may name
+	 * the server.
+	 */
+	public static final String ALIAS = "^(\\[[0-9A-Fa-f:.]+\\]|[A-Za-z0-9._-]{1,253})(:[0-9]{1,5})?$";
 
 	/**
 	 * The value of {@code databases} that means every database holding a logical slot.

@@ -23,6 +23,8 @@ import org.springframework.validation.annotation.Validated;
  * @param instanceId this instance's identity among the instances that share targets, which spreads their ownership
  * (rendezvous hashing); empty for the host name (the pod's name on OpenShift) and process id, else a random one
  * @param strimzi how the {@code KafkaConnector} resources of Strimzi-managed connectors are reached
+ * @param connectorDiscovery Debezium connectors found from Kafka Connect and Strimzi resources and matched to their
+ * slots
  */
 @Validated
 @Consistent
@@ -35,7 +37,8 @@ public record SlotKeeperProperties(
 		@NotNull @DefaultValue List<@Valid ServerProperties> servers,
 		@NotNull @Valid @DefaultValue @NestedConfigurationProperty ApiProperties api,
 		@NotNull @Size(max = 253) @DefaultValue("") String instanceId,
-		@NotNull @Valid @DefaultValue @NestedConfigurationProperty StrimziProperties strimzi)
+		@NotNull @Valid @DefaultValue @NestedConfigurationProperty StrimziProperties strimzi,
+		@NotNull @Valid @DefaultValue @NestedConfigurationProperty ConnectorDiscoveryProperties connectorDiscovery)
 		implements CrossFieldChecked {
 
 	@Override

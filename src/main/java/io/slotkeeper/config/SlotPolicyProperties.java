@@ -39,4 +39,20 @@ public record SlotPolicyProperties(
 	 */
 	public static final String NAME_PATTERN = "^[a-z0-9_]{1,63}$";
 
+	/**
+	 * This policy with what a discovered connector brings where it says nothing: the connector, when it names none,
+	 * and the discovered policy's re-snapshot, when its own is the default {@code none}. A connector named here wins.
+	 * @param found the policy made for a discovered connector of the same slot
+	 * @return the policy to follow
+	 */
+	public SlotPolicyProperties over(SlotPolicyProperties found) {
+		if (this.connector != null) {
+			return this;
+		}
+		boolean defaultResnapshot = this.resnapshot.mode() == ResnapshotProperties.Mode.NONE
+				&& this.resnapshot.signalTable() == null && this.resnapshot.collections() == null;
+		return new SlotPolicyProperties(this.name, found.connector(), this.onLost, this.onMissing, this.onOrphan,
+				defaultResnapshot ? found.resnapshot() : this.resnapshot, this.maxRecreationsPerHour);
+	}
+
 }

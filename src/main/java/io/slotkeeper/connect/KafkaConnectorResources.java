@@ -40,6 +40,10 @@ final class KafkaConnectorResources {
 		return onConnector(namespace, name, (path) -> send("GET", path, null, null));
 	}
 
+	Reply connectors(String namespace) {
+		return onConnector(namespace, null, (path) -> send("GET", path, null, null));
+	}
+
 	Reply patchConnector(String namespace, String name, Map<String, Object> patch) {
 		return onConnector(namespace, name, (path) -> send("PATCH", path, "application/merge-patch+json", patch));
 	}
@@ -62,7 +66,7 @@ final class KafkaConnectorResources {
 				Map.of("apiVersion", "v1", "kind", "ConfigMap", "metadata", metadata, "data", data));
 	}
 
-	// The version is asked once; a server that serves neither is asked again at the next call (Strimzi installed later).
+	// The version is asked once (a null name is the namespace's list); a server that serves neither is asked again at the next call (Strimzi installed later).
 	private Reply onConnector(String namespace, String name, Function<String, Reply> call) {
 		if (this.version == null) {
 			Reply group = send("GET", GROUP, null, null);
@@ -73,7 +77,8 @@ final class KafkaConnectorResources {
 								: "neither listed") + "): is Strimzi installed?", false);
 			}
 		}
-		return call.apply(GROUP + "/" + this.version + "/namespaces/" + namespace + "/kafkaconnectors/" + name);
+		return call.apply(GROUP + "/" + this.version + "/namespaces/" + namespace + "/kafkaconnectors"
+				+ ((name != null) ? "/" + name : ""));
 	}
 
 	private static String preferred(Reply group) {

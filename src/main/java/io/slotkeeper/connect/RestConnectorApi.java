@@ -19,6 +19,7 @@ import org.springframework.web.client.RestClientException;
 import org.springframework.web.client.RestClientResponseException;
 
 import io.slotkeeper.config.ConnectorProperties;
+import io.slotkeeper.config.Secret;
 import io.slotkeeper.connect.ConnectorLifecycle.Answer;
 
 /**
@@ -153,7 +154,7 @@ final class RestConnectorApi implements ConnectorApi {
 	}
 
 	// Jetty pretty-prints its JSON error page over several lines: one line of it says more than its first.
-	private static String body(RestClientResponseException ex) {
+	static String body(RestClientResponseException ex) {
 		String body = ex.getResponseBodyAsString().strip();
 		return ConnectorClient.firstLine(body.startsWith("{") ? body.replaceAll("\\s*\\R\\s*", " ") : body);
 	}
@@ -173,12 +174,21 @@ final class RestConnectorApi implements ConnectorApi {
 	}
 
 	private RestClient newClient(ConnectorProperties connector) {
-		HttpClient http = HttpClient.newBuilder().connectTimeout(connector.timeout()).build();
+		return client(this.builder, connector.url(), connector.username(), connector.password(), connector.timeout());
+	}
+
+	/**
+	 * A client of one Kafka Connect cluster: JSON asked for, every call bounded by the timeout, basic auth when both
+	 * user and password are given.
+	 */
+	static RestClient client(RestClient.Builder builder, String url, String username, Secret password,
+			Duration timeout) {
+		HttpClient http = HttpClient.newBuilder().connectTimeout(timeout).build();
 		JdkClientHttpRequestFactory factory = new JdkClientHttpRequestFactory(http);
-		factory.setReadTimeout(connector.timeout());
-		return this.builder.clone().baseUrl(connector.url()).requestFactory(factory).defaultHeaders((headers) -> {
-			if (connector.username() != null && connector.password() != null) {
-				headers.setBasicAuth(connector.username(), connector.password().reveal());
+		factory.setReadTimeout(timeout);
+		return builder.clone().baseUrl(url).requestFactory(factory).defaultHeaders((headers) -> {
+			if (username != null && password != null) {
+				headers.setBasicAuth(username, password.reveal());
 			}
 			headers.set(HttpHeaders.ACCEPT, "application/json");
 		}).build();

@@ -9,10 +9,12 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import io.slotkeeper.audit.Auditor;
+import io.slotkeeper.config.SlotKeeperProperties;
+import io.slotkeeper.connect.ConnectorSource;
 import io.slotkeeper.fleet.Fleet;
 
 /**
- * Wires the scans of the configured servers onto the fleet.
+ * Wires the scans of the configured servers, and the listings of connectors, onto the fleet.
  */
 @Configuration(proxyBeanMethods = false)
 class DiscoveryConfiguration {
@@ -20,6 +22,15 @@ class DiscoveryConfiguration {
 	@Bean
 	ServerDiscovery serverDiscovery(Fleet fleet, Auditor auditor, MeterRegistry registry) {
 		return new ServerDiscovery(fleet, auditor, registry, Clock.systemUTC());
+	}
+
+	@Bean
+	ConnectorDiscovery connectorDiscovery(SlotKeeperProperties properties, Fleet fleet, MeterRegistry registry) {
+		ConnectorDiscovery discovery = new ConnectorDiscovery(
+				ConnectorSource.of(properties.connectorDiscovery(), properties.strimzi()), fleet,
+				properties.connectorDiscovery(), registry, Clock.systemUTC());
+		fleet.watch(discovery);
+		return discovery;
 	}
 
 	@Bean

@@ -41,6 +41,10 @@ public final class Target implements AutoCloseable {
 
 	private volatile ServerChange lastFailover;
 
+	private volatile Map<String, SlotPolicyProperties> found = Map.of();
+
+	private volatile boolean foundAll = true;
+
 	Target(TargetProperties properties, NodeConnector connector, Instance instance, OwnershipPlan plan,
 			Presences presences, ServerDatabase origin) {
 		this.properties = properties;
@@ -121,16 +125,63 @@ public final class Target implements AutoCloseable {
 	}
 
 	/**
-	 * The policy of a slot, if it has one.
+	 * The policy of a slot, if it has one: the configured one, with what a discovered connector of the slot brings
+	 * where it says nothing ({@link SlotPolicyProperties#over}), or the one made for a discovered connector.
 	 * @param slot the slot's name
 	 * @return the policy
 	 */
 	public Optional<SlotPolicyProperties> policy(String slot) {
-		return this.properties.slotPolicy(slot);
+		SlotPolicyProperties discovered = this.found.get(slot);
+		Optional<SlotPolicyProperties> configured = this.properties.slotPolicy(slot);
+		return (discovered != null) ? Optional.of(configured.map((own) -> own.over(discovered)).orElse(discovered))
+				: configured;
 	}
 
 	/**
-	 * The connector that consumes a slot, if one is configured.
+	 * Every slot's policy, as {@link #policy(String)} gives it: the configured slots' first.
+	 * @return the policies
+	 */
+	public List<SlotPolicyProperties> policies() {
+		List<SlotPolicyProperties> policies = new ArrayList<>();
+		this.properties.slots().forEach((own) -> policies.add(policy(own.name()).orElseThrow()));
+		this.found.values().stream()
+			.filter((discovered) -> this.properties.slotPolicy(discovered.name()).isEmpty())
+			.forEach(policies::add);
+		return policies;
+	}
+
+	/**
+	 * Replaces the policies made for the connectors discovered consuming this target's slots.
+	 * @param policies by slot, each with its discovered connector
+	 * @param complete whether every source of connectors has been listed since start, so that a connector not among
+	 * them is known not to consume the target's slots
+	 */
+	public void discovered(Map<String, SlotPolicyProperties> policies, boolean complete) {
+		this.found = Map.copyOf(policies);
+		this.foundAll = complete;
+	}
+
+	/**
+	 * Whether a slot's connector, if it has none, is known to have none: always for configured connectors, and for
+	 * discovered ones once every source has been listed (after a restart while Kafka Connect is down, not yet).
+	 * @return whether the policies are complete
+	 */
+	public boolean connectorsKnown() {
+		return this.foundAll;
+	}
+
+	/**
+	 * Whether a slot's connector is a discovered one rather than one its configured policy names.
+	 * @param slot the slot's name
+	 * @return whether the connector was found by discovery
+	 */
+	public boolean connectorDiscovered(String slot) {
+		return this.found.containsKey(slot)
+				&& this.properties.slotPolicy(slot).map((own) -> own.connector() == null).orElse(true);
+	}
+
+	/**
+	 * The connector that consumes a slot, if one is configured or discovered.
 	 * @param slot the slot's name
 	 * @return the connector
 	 */
@@ -142,11 +193,12 @@ public final class Target implements AutoCloseable {
 	 * The connector that consumes a slot.
 	 * @param slot the slot's name
 	 * @return the connector
-	 * @throws ProblemException ({@link ProblemKind#CONNECTOR_NOT_CONFIGURED}) when none is configured
+	 * @throws ProblemException ({@link ProblemKind#CONNECTOR_NOT_CONFIGURED}) when none is configured or discovered
 	 */
 	public ConnectorProperties connector(String slot) {
 		return connectorOf(slot).orElseThrow(() -> new ProblemException(ProblemKind.CONNECTOR_NOT_CONFIGURED,
-				"Slot '" + slot + "' of target '" + name() + "' has no connector in slotkeeper.targets[].slots.")
+				"Slot '" + slot + "' of target '" + name() + "' has no connector in slotkeeper.targets[].slots,"
+				+ " and none was discovered.")
 			.with("target", name())
 			.with("slot", slot));
 	}

@@ -102,7 +102,8 @@ public class FleetOverview {
 		ReplicationSlot slot = view.slot();
 		ConnectorStatus status = view.connector();
 		SlotSummary.Connector connector = (status != null)
-				? new SlotSummary.Connector(status.connector(), status.state(), status.running(), status.summary())
+				? new SlotSummary.Connector(status.connector(), status.state(), status.running(), status.summary(),
+						Boolean.TRUE.equals(view.connectorDiscovered()))
 				: null;
 		RetainedHistory.Series series = withHistory
 				? this.history.of(target.name(), slot.slotName(), now).orElse(null) : null;

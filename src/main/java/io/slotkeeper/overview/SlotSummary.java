@@ -38,8 +38,9 @@ public record SlotSummary(String name, String slotType, String database, String 
 	 * @param state its state ({@code RUNNING}, {@code FAILED}…), {@code null} when unknown
 	 * @param running whether it and every task run
 	 * @param summary its state in a few words with the first failed task's trace line, or why it is unknown
+	 * @param discovered whether it was found in Kafka Connect or a Strimzi resource rather than configured
 	 */
-	public record Connector(String name, String state, boolean running, String summary) {
+	public record Connector(String name, String state, boolean running, String summary, boolean discovered) {
 	}
 
 }

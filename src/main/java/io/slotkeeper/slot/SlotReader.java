@@ -117,7 +117,8 @@ public class SlotReader {
 			.withFailover(this.watch.failover().of(target.name(), slot.slotName()));
 		return target.connectorOf(slot.slotName())
 			.map((connector) -> concluded.withConnector(this.watch.connectors().of(target.name(), slot.slotName())
-				.orElseGet(() -> ConnectorStatus.notCheckedYet(connector.name()))))
+				.orElseGet(() -> ConnectorStatus.notCheckedYet(connector.name())),
+					target.connectorDiscovered(slot.slotName())))
 			.orElse(concluded);
 	}
 

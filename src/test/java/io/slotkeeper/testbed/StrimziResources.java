@@ -22,7 +22,7 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * A Kubernetes API server's stand-in for what Strimzi-managed connectors need, in CRUD mode: {@code KafkaConnector}
  * resources of {@code kafka.strimzi.io} (the versions it is told to serve, listed at {@code /apis/kafka.strimzi.io};
- * {@code status} kept apart from {@code spec} as a subresource) and ConfigMaps: get, create, JSON merge-patch
+ * {@code status} kept apart from {@code spec} as a subresource) and ConfigMaps: get, list, create, JSON merge-patch
  * (RFC 7386: {@code null} removes), {@code metadata.generation} bumped when {@code spec} changes. Every request must
  * carry the service-account token it was made with (401 otherwise); a namespace can be forbidden (403, as RBAC
  * without the Role). Each write is handed to a listener — the operator emulation reconciles on it, as Strimzi's
@@ -198,6 +198,16 @@ public final class StrimziResources implements AutoCloseable {
 			}
 			store.put(namespace + "/" + newName, created);
 			return new Answer(201, created, null);
+		}
+		if (method.equals("GET") && name == null) {
+			List<Object> items = new ArrayList<>();
+			store.forEach((each, stored) -> {
+				if (each.startsWith(namespace + "/")) {
+					items.add(copy(stored));
+				}
+			});
+			return new Answer(200, Map.of("kind", connector.matches() ? "KafkaConnectorList" : "ConfigMapList",
+					"items", items), null);
 		}
 		if (resource == null) {
 			return new Answer(404, status(404, path + " not found"), null);

@@ -61,6 +61,9 @@ final class HandoverCompletions {
 				for (Pending waiting : this.pending.waiting(connection, target)) {
 					Optional<ConnectorProperties> connector = target.connectorOf(waiting.slot())
 						.filter((configured) -> configured.name().equals(waiting.connector()));
+					if (connector.isEmpty() && !target.connectorsKnown()) {
+						continue;
+					}
 					if (connector.isEmpty()) {
 						logger.info("The pending handover of connector '{}' (slot '{}') is dropped: the slot no longer"
 								+ " names that connector", waiting.connector(), waiting.slot());

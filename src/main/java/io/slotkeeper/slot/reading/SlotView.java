@@ -21,10 +21,12 @@ import io.slotkeeper.fleet.FailureDescription;
  * @param orphan whether this replica's slot has the name of a failover slot on the primary but is not its synchronized
  * copy (left from when the replica was a primary): it blocks synchronization until dropped
  * @param nodeError in a listing of every node, the entry of a node that could not be read: why, and no slot
+ * @param connectorDiscovered with a connector, whether it was discovered ({@code slotkeeper.connector-discovery})
+ * rather than configured in the slot's policy; {@code null} without one
  */
 public record SlotView(String node, @JsonUnwrapped ReplicationSlot slot, @JsonUnwrapped SlotInsight insight,
 		ConnectorStatus connector, boolean missing, SlotSighting lastSeen, @JsonUnwrapped FailoverReadiness failover,
-		boolean orphan, FailureDescription nodeError) {
+		boolean orphan, FailureDescription nodeError, Boolean connectorDiscovered) {
 
 	/**
 	 * A slot as read from a node, with nothing concluded yet.
@@ -33,7 +35,7 @@ public record SlotView(String node, @JsonUnwrapped ReplicationSlot slot, @JsonUn
 	 * @return the view
 	 */
 	public static SlotView of(String node, ReplicationSlot slot) {
-		return new SlotView(node, slot, SlotInsight.NONE, null, false, null, FailoverReadiness.NONE, false, null);
+		return new SlotView(node, slot, SlotInsight.NONE, null, false, null, FailoverReadiness.NONE, false, null, null);
 	}
 
 	/**
@@ -44,7 +46,7 @@ public record SlotView(String node, @JsonUnwrapped ReplicationSlot slot, @JsonUn
 	 */
 	public static SlotView unreadable(String node, FailureDescription failure) {
 		return new SlotView(node, ReplicationSlot.builder().build(), SlotInsight.NONE, null, false, null,
-				FailoverReadiness.NONE, false, failure);
+				FailoverReadiness.NONE, false, failure, null);
 	}
 
 	/**
@@ -56,7 +58,7 @@ public record SlotView(String node, @JsonUnwrapped ReplicationSlot slot, @JsonUn
 	 */
 	public static SlotView missing(String node, String name, SlotSighting lastSeen) {
 		ReplicationSlot row = (lastSeen != null) ? lastSeen.asRow(name) : ReplicationSlot.builder().slotName(name).build();
-		return new SlotView(node, row, SlotInsight.NONE, null, true, lastSeen, FailoverReadiness.NONE, false, null);
+		return new SlotView(node, row, SlotInsight.NONE, null, true, lastSeen, FailoverReadiness.NONE, false, null, null);
 	}
 
 	/**
@@ -76,7 +78,7 @@ public record SlotView(String node, @JsonUnwrapped ReplicationSlot slot, @JsonUn
 	 */
 	public SlotView withInsight(SlotInsight concluded) {
 		return new SlotView(this.node, this.slot, concluded, this.connector, this.missing, this.lastSeen, this.failover,
-				this.orphan, null);
+				this.orphan, null, this.connectorDiscovered);
 	}
 
 	/**
@@ -86,17 +88,18 @@ public record SlotView(String node, @JsonUnwrapped ReplicationSlot slot, @JsonUn
 	 */
 	public SlotView withFailover(FailoverReadiness readiness) {
 		return new SlotView(this.node, this.slot, this.insight, this.connector, this.missing, this.lastSeen, readiness,
-				this.orphan, null);
+				this.orphan, null, this.connectorDiscovered);
 	}
 
 	/**
 	 * This view with its connector's status.
 	 * @param status the status
+	 * @param discovered whether the connector was discovered rather than configured
 	 * @return a new view
 	 */
-	public SlotView withConnector(ConnectorStatus status) {
+	public SlotView withConnector(ConnectorStatus status, boolean discovered) {
 		return new SlotView(this.node, this.slot, this.insight, status, this.missing, this.lastSeen, this.failover,
-				this.orphan, null);
+				this.orphan, null, discovered);
 	}
 
 	/**
@@ -106,7 +109,7 @@ public record SlotView(String node, @JsonUnwrapped ReplicationSlot slot, @JsonUn
 	 */
 	public SlotView withOrphan(boolean blocking) {
 		return new SlotView(this.node, this.slot, this.insight, this.connector, this.missing, this.lastSeen,
-				this.failover, blocking, null);
+				this.failover, blocking, null, this.connectorDiscovered);
 	}
 
 }

@@ -28,7 +28,7 @@ public final class ConnectorStates {
 
 	void refresh(Target target) {
 		Map<String, ConnectorStatus> states = new ConcurrentHashMap<>();
-		target.properties().slots().forEach((policy) -> {
+		target.policies().forEach((policy) -> {
 			if (policy.connector() != null) {
 				states.put(policy.name(), this.connectors.status(policy.connector()));
 			}
@@ -53,7 +53,7 @@ public final class ConnectorStates {
 	 */
 	Map<String, String> notRunningAfterHandover(Target target) {
 		Map<String, String> slots = new java.util.TreeMap<>();
-		target.properties().slots().stream().filter((policy) -> policy.connector() != null).forEach((policy) ->
+		target.policies().stream().filter((policy) -> policy.connector() != null).forEach((policy) ->
 				this.handovers.last(policy.connector().name())
 					.filter((handover) -> !handover.running())
 					.filter((handover) -> of(target.name(), policy.name()).map((now) -> !now.running()).orElse(true))

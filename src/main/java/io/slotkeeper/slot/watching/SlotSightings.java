@@ -30,7 +30,7 @@ public final class SlotSightings {
 		slots.stream()
 			.filter((slot) -> target.policy(slot.slotName()).isPresent())
 			.forEach((slot) -> targetSeen.put(slot.slotName(), SlotSighting.of(slot, target.primary().identity(), at)));
-		for (SlotPolicyProperties policy : target.properties().slots()) {
+		for (SlotPolicyProperties policy : target.policies()) {
 			if (!present.contains(policy.name())) {
 				absent.add(new Missing(policy, targetSeen.get(policy.name())));
 			}

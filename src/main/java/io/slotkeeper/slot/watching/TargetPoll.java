@@ -13,6 +13,7 @@ import org.slf4j.LoggerFactory;
 
 import io.slotkeeper.config.OnLost;
 import io.slotkeeper.config.OnMissing;
+import io.slotkeeper.config.SlotPolicyProperties;
 import io.slotkeeper.fleet.FailureDescription;
 import io.slotkeeper.fleet.Lane;
 import io.slotkeeper.fleet.RepeatingTasks;
@@ -57,10 +58,6 @@ final class TargetPoll implements RepeatingTasks.Task {
 
 	private final FollowUps followUps;
 
-	private final boolean heals;
-
-	private final boolean connectorsConfigured;
-
 	private volatile SlotSnapshot snapshot;
 
 	private volatile Lane lane = Lane.CONNECT;
@@ -69,9 +66,6 @@ final class TargetPoll implements RepeatingTasks.Task {
 			FollowUps followUps) {
 		this.target = target;
 		this.followUps = followUps;
-		this.heals = target.properties().slots().stream()
-			.anyMatch((slot) -> slot.onLost() == OnLost.RECREATE || slot.onMissing() == OnMissing.RECREATE);
-		this.connectorsConfigured = target.properties().slots().stream().anyMatch((slot) -> slot.connector() != null);
 		this.healer = healer;
 		this.insights = watch.insights();
 		this.connectors = watch.connectors();
@@ -127,10 +121,13 @@ final class TargetPoll implements RepeatingTasks.Task {
 		Instant now = this.clock.instant();
 		try {
 			SlotRepository.Poll poll = read(now);
-			if (this.heals) {
+			// Policies are read at each poll: a discovered connector can bring one, or its recreate, at any time.
+			List<SlotPolicyProperties> policies = this.target.policies();
+			if (policies.stream()
+				.anyMatch((slot) -> slot.onLost() == OnLost.RECREATE || slot.onMissing() == OnMissing.RECREATE)) {
 				followUps.heal(this.target.name(), () -> healFrom(poll));
 			}
-			if (this.connectorsConfigured) {
+			if (policies.stream().anyMatch((slot) -> slot.connector() != null)) {
 				followUps.checkConnectors(this.target.name(), () -> this.connectors.refresh(this.target));
 				followUps.completeHandovers(this.target.name(), () -> handOver(poll));
 			}
@@ -191,7 +188,7 @@ final class TargetPoll implements RepeatingTasks.Task {
 		}
 		else {
 			this.gauges.update(current, now);
-			this.gauges.missing(this.target.properties().slots(), this.sightings.missing(this.target.name()));
+			this.gauges.missing(this.target.policies(), this.sightings.missing(this.target.name()));
 		}
 		this.meters.succeeded(now);
 		this.lane = Lane.QUICK;

@@ -1,0 +1,253 @@
+package io.slotkeeper.discovery;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.slotkeeper.config.ConnectorDiscoveryProperties;
+import io.slotkeeper.config.ServerProperties;
+import io.slotkeeper.connect.ConnectorSource;
+import io.slotkeeper.connect.FoundConnector;
+import io.slotkeeper.fleet.Fleet;
+import io.slotkeeper.fleet.FleetListener;
+import io.slotkeeper.fleet.RepeatingTasks;
+import io.slotkeeper.fleet.Target;
+
+/**
+ * Lists every source of connectors on its own schedule (a Kafka Connect that is down or hangs delays only its own
+ * listing) and, after each listing, matches all connectors found to the fleet's slots ({@link ConnectorMatches}): each
+ * target is given the policies of its slots' connectors. A source that cannot be listed keeps its last listing, so
+ * that a heal while Kafka Connect is down still hands the slot over to its connector once it answers. Exports
+ * {@code slotkeeper_connectors_discovered} (connectors that are their slot's) and
+ * {@code slotkeeper_connectors_unprotected} (Debezium connectors whose slot is on no target), and warns once of each
+ * unprotected connector.
+ */
+public class ConnectorDiscovery extends RepeatingTasks implements FleetListener {
+
+	private static final Logger logger = LoggerFactory.getLogger(ConnectorDiscovery.class);
+
+	private final List<SourceListing> listings;
+
+	private final Fleet fleet;
+
+	private final List<ServerProperties> servers;
+
+	private final ConnectorDiscoveryProperties settings;
+
+	private final AtomicInteger used = new AtomicInteger();
+
+	private final AtomicInteger unprotected = new AtomicInteger();
+
+	private final Set<String> warned = new HashSet<>();
+
+	private Set<String> unprotectedBefore = Set.of();
+
+	private volatile ConnectorMatches matches;
+
+	/**
+	 * Creates the listings; nothing is called before start.
+	 * @param sources where connectors are listed
+	 * @param fleet the targets whose slots they are matched to
+	 * @param settings how often, and what a found connector's policy says
+	 * @param registry where the gauges go
+	 * @param clock the clock
+	 */
+	public ConnectorDiscovery(List<ConnectorSource> sources, Fleet fleet, ConnectorDiscoveryProperties settings,
+			MeterRegistry registry, Clock clock) {
+		super("connectors", Duration.ofSeconds(10), 1, 1, 1);
+		this.fleet = fleet;
+		this.servers = fleet.servers().stream().map((server) -> server.properties()).toList();
+		this.settings = settings;
+		this.listings = sources.stream().map((source) -> new SourceListing(source, settings.interval(), clock,
+				this::listed)).toList();
+		this.matches = ConnectorMatches.of(List.of(), this.servers, List.of(), settings);
+		Gauge.builder("slotkeeper.connectors.discovered", this.used, Number::doubleValue)
+			.description("Debezium PostgreSQL connectors found in Kafka Connect or Strimzi resources that are their"
+					+ " slot's connector")
+			.register(registry);
+		Gauge.builder("slotkeeper.connectors.unprotected", this.unprotected, Number::doubleValue)
+			.description("Debezium PostgreSQL connectors found whose slot is on no target: nothing heartbeats or heals"
+					+ " it")
+			.register(registry);
+	}
+
+	@Override
+	protected List<SourceListing> tasks() {
+		return this.listings;
+	}
+
+	/**
+	 * Gives a target that joined the policies of the connectors already found for its slots. Called with the
+	 * fleet's lock held: it reads only what the last listing left.
+	 * @param target the target
+	 */
+	@Override
+	public void joined(Target target) {
+		ConnectorMatches now = ConnectorMatches.of(List.of(target), this.servers, found(), this.settings);
+		target.discovered(now.policies(target.name()), complete());
+	}
+
+	/**
+	 * Every found connector with the target it was matched to, or why none, as of the last listing.
+	 * @return the matches
+	 */
+	List<ConnectorMatches.Match> matches() {
+		return this.matches.all();
+	}
+
+	/**
+	 * Each source's last listing.
+	 * @return the listings, in configuration order
+	 */
+	List<SourceListing> listings() {
+		return this.listings;
+	}
+
+	private synchronized void listed() {
+		List<Target> targets = this.fleet.all();
+		ConnectorMatches now = ConnectorMatches.of(targets, this.servers, found(), this.settings);
+		boolean complete = complete();
+		targets.forEach((target) -> target.discovered(now.policies(target.name()), complete));
+		this.matches = now;
+		this.used.set((int) now.all().stream().filter(ConnectorMatches.Match::used).count());
+		this.unprotected.set((int) now.all().stream().filter(ConnectorMatches.Match::unprotected).count());
+		Set<String> unprotectedNow = new HashSet<>();
+		for (ConnectorMatches.Match match : now.all()) {
+			String key = match.connector().source() + "/" + match.connector().name() + "/" + match.target();
+			// Right after start a server's databases may not have joined yet: unprotected is said when it lasts.
+			if (match.unprotected()) {
+				unprotectedNow.add(key);
+			}
+			if ((!match.unprotected() || this.unprotectedBefore.contains(key)) && this.warned.add(key)) {
+				said(match);
+			}
+		}
+		this.unprotectedBefore = unprotectedNow;
+	}
+
+	private static void said(ConnectorMatches.Match match) {
+		FoundConnector connector = match.connector();
+		if (match.used()) {
+			logger.info("Connector '{}' ({}) consumes slot '{}' of target '{}'", connector.name(), connector.source(),
+					connector.slot(), match.target());
+		}
+		else if (match.unprotected()) {
+			logger.warn("Debezium connector '{}' ({}) is unprotected: {}; nothing heartbeats or heals its slot '{}'",
+					connector.name(), connector.source(), match.problem(), connector.slot());
+		}
+		else {
+			logger.warn("Connector '{}' ({}) of target '{}' is not used: {}", connector.name(), connector.source(),
+					match.target(), match.problem());
+		}
+	}
+
+	private List<FoundConnector> found() {
+		List<FoundConnector> all = new ArrayList<>();
+		this.listings.forEach((listing) -> all.addAll(listing.state().connectors()));
+		return all;
+	}
+
+	private boolean complete() {
+		return this.listings.stream().allMatch((listing) -> listing.state().listedAt() != null);
+	}
+
+	/**
+	 * How many connectors are each kind, for tests.
+	 * @return {@code used} and {@code unprotected}
+	 */
+	Map<String, Integer> counts() {
+		return Map.of("used", this.used.get(), "unprotected", this.unprotected.get());
+	}
+
+	/**
+	 * One source's schedule and last listing.
+	 */
+	static final class SourceListing implements RepeatingTasks.Task {
+
+		private final ConnectorSource source;
+
+		private final Duration interval;
+
+		private final Clock clock;
+
+		private final Runnable listed;
+
+		private volatile ListingState state = new ListingState(null, null, null, List.of());
+
+		SourceListing(ConnectorSource source, Duration interval, Clock clock, Runnable listed) {
+			this.source = source;
+			this.interval = interval;
+			this.clock = clock;
+			this.listed = listed;
+		}
+
+		@Override
+		public String about() {
+			return this.source.describe();
+		}
+
+		@Override
+		public Duration firstDelay() {
+			return Duration.ZERO;
+		}
+
+		@Override
+		public Duration run() {
+			ConnectorSource.Listing listing = this.source.list();
+			Instant now = this.clock.instant();
+			ListingState last = this.state;
+			if (listing.ok()) {
+				this.state = new ListingState(now, now, null, listing.connectors());
+			}
+			else {
+				if (last.error() == null) {
+					logger.warn("Listing the connectors of {} failed: {}; its {} connectors found before are kept",
+							this.source.describe(), listing.error(), last.connectors().size());
+				}
+				this.state = new ListingState(last.listedAt(), now, listing.error(), last.connectors());
+			}
+			this.listed.run();
+			return this.interval;
+		}
+
+		@Override
+		public Duration escaped(Throwable failure) {
+			ListingState last = this.state;
+			this.state = new ListingState(last.listedAt(), this.clock.instant(), String.valueOf(failure),
+					last.connectors());
+			return this.interval;
+		}
+
+		ConnectorSource source() {
+			return this.source;
+		}
+
+		ListingState state() {
+			return this.state;
+		}
+
+	}
+
+	/**
+	 * A source's last listing.
+	 *
+	 * @param listedAt when it last answered, {@code null} when it never has
+	 * @param triedAt when it was last asked
+	 * @param error why the last attempt failed, {@code null} when it answered
+	 * @param connectors its connectors as last listed
+	 */
+	record ListingState(Instant listedAt, Instant triedAt, String error, List<FoundConnector> connectors) {
+	}
+
+}
