@@ -33,16 +33,21 @@ class SecretsTests {
 				"--slotkeeper.targets[0].url=jdbc:postgresql://127.0.0.1:1/orders",
 				"--slotkeeper.targets[0].username=keeper", "--slotkeeper.targets[0].password=" + PASSWORD,
 				"--slotkeeper.targets[0].heartbeat.backoff.min=50ms", "--slotkeeper.targets[0].heartbeat.backoff.max=50ms",
+				"--slotkeeper.connector-discovery.kafka-connect[0].url=http://127.0.0.1:1",
+				"--slotkeeper.connector-discovery.kafka-connect[0].username=connect",
+				"--slotkeeper.connector-discovery.kafka-connect[0].password=" + PASSWORD,
 				"--slotkeeper.api.tokens[0].name=ci", "--slotkeeper.api.tokens[0].role=operator",
 				"--slotkeeper.api.tokens[0].sha256=" + TokenHashes.sha256Hex(TOKEN))) {
 			RestTestClient client = RestTestClient.bindToServer()
 				.baseUrl("http://localhost:" + context.getEnvironment().getProperty("local.server.port"))
 				.defaultHeader("Authorization", "Bearer " + TOKEN)
 				.build();
-			await().atMost(Duration.ofSeconds(10)).until(() -> output.getOut().contains("Heartbeat to target 'orders' failed"));
+			await().atMost(Duration.ofSeconds(10)).until(() -> output.getOut().contains("Heartbeat to target 'orders' failed")
+					&& output.getOut().contains("Listing the connectors of kafka-connect http://127.0.0.1:1 failed"));
 			StringBuilder responses = new StringBuilder();
 			for (String path : new String[] { "/api/v1/targets", "/api/v1/targets/orders", "/actuator/health",
 					"/actuator/env", "/actuator/configprops", "/actuator/env/slotkeeper.targets[0].password",
+					"/actuator/env/slotkeeper.connector-discovery.kafka-connect[0].password", "/api/v1/connectors",
 					"/v3/api-docs" }) {
 				responses.append(new String(client.get().uri(path).exchange().expectBody().returnResult()
 					.getResponseBodyContent()));

@@ -314,6 +314,38 @@ class SlotKeeperPropertiesTests {
 				.contains("slotkeeper.servers[1].overrides[0].slots[0].onLost"));
 	}
 
+	@Test
+	void connectorDiscoveryFromEnvironmentVariablesBindsAndBadSourcesAreRefusedNamingTheProperty() {
+		Map<String, Object> variables = Map.of("SLOTKEEPER_CONNECTOR_DISCOVERY_KAFKA_CONNECT_0_URL", "http://connect:8083",
+				"SLOTKEEPER_CONNECTOR_DISCOVERY_KAFKA_CONNECT_0_PASSWORD", "from-env",
+				"SLOTKEEPER_CONNECTOR_DISCOVERY_STRIMZI_NAMESPACES", "kafka,cdc",
+				"SLOTKEEPER_CONNECTOR_DISCOVERY_ON_LOST", "recreate", "SLOTKEEPER_SERVERS_0_NAME", "rbac-db",
+				"SLOTKEEPER_SERVERS_0_URL", "jdbc:postgresql://10.0.0.5:5433/postgres",
+				"SLOTKEEPER_SERVERS_0_ALIASES", "rbac-db.prod.svc,[fd00::5]:5433");
+		fromEnvironment(variables).run((context) -> {
+			assertThat(context).hasNotFailed();
+			SlotKeeperProperties properties = context.getBean(SlotKeeperProperties.class);
+			ConnectorDiscoveryProperties discovery = properties.connectorDiscovery();
+			assertThat(discovery.enabled()).isTrue();
+			assertThat(discovery.kafkaConnect().get(0).password().reveal()).isEqualTo("from-env");
+			assertThat(discovery.strimziNamespaces()).containsExactly("kafka", "cdc");
+			assertThat(discovery.onLost()).isEqualTo(OnLost.RECREATE);
+			assertThat(discovery.resnapshot()).isEqualTo(ResnapshotProperties.Mode.DEBEZIUM_SIGNAL);
+			assertThat(discovery.interval()).isEqualTo(Duration.ofSeconds(60));
+			assertThat(properties.servers().get(0).aliases()).containsExactly("rbac-db.prod.svc", "[fd00::5]:5433");
+		});
+		this.runner.withPropertyValues("slotkeeper.connector-discovery.kafka-connect[0].url=connect:8083",
+				"slotkeeper.connector-discovery.strimzi-namespaces=Kafka_NS",
+				"slotkeeper.connector-discovery.interval=0s", "slotkeeper.servers[0].name=rbac-db",
+				"slotkeeper.servers[0].url=jdbc:postgresql://rbac-db/postgres",
+				"slotkeeper.servers[0].aliases=rbac db")
+			.run((context) -> assertThat(startUpMessage(context.getStartupFailure()))
+				.contains("slotkeeper.connectorDiscovery.kafkaConnect[0].url").contains("http or https URL")
+				.contains("slotkeeper.connectorDiscovery.strimziNamespaces[0]")
+				.contains("slotkeeper.connectorDiscovery.interval")
+				.contains("slotkeeper.servers[0].aliases[0]").contains("host name or address"));
+	}
+
 	// Variables as the process environment holds them, bound by the rules Spring applies to it.
 	private static ApplicationContextRunner fromEnvironment(Map<String, Object> variables) {
 		return new ApplicationContextRunner()
