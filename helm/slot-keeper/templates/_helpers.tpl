@@ -99,6 +99,16 @@ is taken for a slotkeeper.* key, and the list stays whole in one source.
 {{- end }}
 {{- $servers = append $servers $out }}
 {{- end }}
+{{- $discovery := .Values.connectors.discovery | default dict }}
+{{- $clusters := list }}
+{{- range $i, $cluster := ($discovery.kafkaConnect | default list) }}
+{{- $out := omit $cluster "password" }}
+{{- if or $cluster.password $.Values.existingSecret }}
+{{- $_ := set $out "password" (printf "${SK_CONNECT_%d_PASSWORD}" $i) }}
+{{- end }}
+{{- $clusters = append $clusters $out }}
+{{- end }}
+{{- $connectorDiscovery := dict "interval" ($discovery.interval | default "60s") "kafka-connect" $clusters "strimzi-namespaces" ($discovery.strimziNamespaces | default list) "on-lost" ($discovery.onLost | default "alert") "resnapshot" ($discovery.resnapshot | default "debezium-signal") "offsets" ($discovery.offsets | default "align") }}
 {{- $tokens := list }}
 {{- range $i, $token := .Values.api.tokens }}
 {{- $tokens = append $tokens (dict "name" $token.name "role" $token.role "sha256" (printf "${SK_TOKEN_%d_SHA256}" $i)) }}
@@ -111,9 +121,18 @@ is taken for a slotkeeper.* key, and the list stays whole in one source.
 {{- end }}
 {{- $_ := set $api "kubernetes" $kubernetes }}
 {{- end }}
-{{- $config := dict "slotkeeper" (dict "targets" $targets "servers" $servers "api" $api) "management" (dict "server" (dict "port" .Values.service.managementPort)) }}
+{{- $config := dict "slotkeeper" (dict "targets" $targets "servers" $servers "api" $api "connector-discovery" $connectorDiscovery) "management" (dict "server" (dict "port" .Values.service.managementPort)) }}
 {{- with .Values.logging.structured }}
 {{- $_ := set $config "logging" (dict "structured" (dict "format" (dict "console" .))) }}
 {{- end }}
 {{- toYaml (mergeOverwrite $config (deepCopy .Values.extraConfig)) }}
+{{- end }}
+
+{{/*
+Namespaces whose KafkaConnector resources slot-keeper reads and changes: those of configured connectors
+(connectors.strimzi.namespaces) and those it lists to discover connectors, each once, as a JSON array.
+*/}}
+{{- define "slot-keeper.strimziNamespaces" -}}
+{{- $discovery := .Values.connectors.discovery | default dict -}}
+{{- concat (.Values.connectors.strimzi.namespaces | default list) ($discovery.strimziNamespaces | default list) | uniq | toJson -}}
 {{- end }}

@@ -62,6 +62,11 @@ class ChartAgainstApplicationTests {
 					.set("servers[0].username", postgres.user())
 					.set("servers[0].password", "server-password")
 					.set("servers[0].databases[0]", listed)
+					.set("servers[0].aliases[0]", "pg.chart.svc")
+					// Connectors discovered from a Kafka Connect whose password comes from the Secret.
+					.set("connectors.discovery.kafkaConnect[0].url", connect.url())
+					.set("connectors.discovery.kafkaConnect[0].username", "connect")
+					.set("connectors.discovery.kafkaConnect[0].password", "connect-password")
 					// Cluster sign-in on as well: its rendered settings bind, and static tokens still sign in first.
 					.set("api.kubernetes.enabled", "true"));
 		Files.writeString(config.resolve("application.yaml"), rendered.applicationYaml());
@@ -70,7 +75,7 @@ class ChartAgainstApplicationTests {
 		// rendered format in a process of its own).
 		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(SlotKeeperApplication.class).run(
 				"--logging.structured.format.console=", "--server.port=0", "--management.server.port=0", "--spring.config.additional-location=file:" + config + "/",
-				"--SK_TARGET_0_PASSWORD=orders-password", "--SK_SERVER_0_PASSWORD=server-password", "--SK_TOKEN_0_SHA256=" + TokenHashes.sha256Hex("token-dash"))) {
+				"--SK_TARGET_0_PASSWORD=orders-password", "--SK_SERVER_0_PASSWORD=server-password", "--SK_CONNECT_0_PASSWORD=connect-password", "--SK_TOKEN_0_SHA256=" + TokenHashes.sha256Hex("token-dash"))) {
 			RestTestClient client = RestTestClient.bindToServer()
 				.baseUrl("http://localhost:" + context.getEnvironment().getProperty("local.server.port"))
 				.build();

@@ -248,7 +248,7 @@ class HelmChartTests {
 			.isEqualTo("/actuator/prometheus");
 		List<Map<String, Object>> rules = get(rendered.one("PrometheusRule"), "spec", "groups", 0, "rules");
 		assertThat(rules).extracting((rule) -> rule.get("alert")).containsExactly("SlotKeeperHeartbeatFailing",
-				"SlotKeeperHeartbeatStale", "SlotKeeperTargetUnowned", "SlotKeeperSlotPollStale", "SlotKeeperServerDatabasesUncovered",
+				"SlotKeeperHeartbeatStale", "SlotKeeperTargetUnowned", "SlotKeeperSlotPollStale", "SlotKeeperServerDatabasesUncovered", "SlotKeeperConnectorUnprotected",
 				"ReplicationSlotLost",
 				"ReplicationSlotMissing", "ConnectorStaleOffset", "ReplicationSlotNotFailoverReady",
 				"ReplicationSlotOrphan", "ReplicationSlotUnreserved",
@@ -322,6 +322,31 @@ class HelmChartTests {
 			assertThat(variable.get("name")).isEqualTo("SK_SERVER_0_PASSWORD");
 			assertThat((String) get(variable, "valueFrom", "secretKeyRef", "key")).isEqualTo("server-rbac-db-password");
 		});
+	}
+
+	@Test
+	void aDiscoveredKafkaConnectsPasswordReachesThePodThroughTheSecretOnlyAndItsStrimziNamespacesGetTheRole() {
+		HelmChart.Rendered rendered = HelmChart.render(HelmChart.CHART.resolve("ci/servers-values.yaml"));
+		assertThat(rendered.applicationYaml()).contains("connector-discovery:")
+			.contains("password: ${SK_CONNECT_0_PASSWORD}")
+			.contains("on-lost: recreate")
+			.contains("rbac-db.databases.svc")
+			.doesNotContain("connect-password");
+		assertThat(rendered.ofKind("Secret")).singleElement()
+			.satisfies((secret) -> assertThat(secret.toString()).contains("connect-0-password"));
+		List<Map<String, Object>> env = get(rendered.one("Deployment"), "spec", "template", "spec", "containers", 0, "env");
+		assertThat(env).anySatisfy((variable) -> {
+			assertThat(variable.get("name")).isEqualTo("SK_CONNECT_0_PASSWORD");
+			assertThat((String) get(variable, "valueFrom", "secretKeyRef", "key")).isEqualTo("connect-0-password");
+		});
+		assertThat(rendered.ofKind("Role")).singleElement()
+			.satisfies((role) -> assertThat((String) get(role, "metadata", "namespace")).isEqualTo("cdc"));
+		assertThat((Boolean) get(rendered.one("Deployment"), "spec", "template", "spec", "automountServiceAccountToken"))
+			.as("the token lists the namespace's KafkaConnectors").isTrue();
+		Path servers = HelmChart.CHART.resolve("ci/servers-values.yaml");
+		assertThatException().isThrownBy(() -> HelmChart.render(servers,
+				(command) -> command.set("connectors.discovery.kafkaConnect[0].url", "connect:8083")))
+			.withMessageContaining("url");
 	}
 
 }
