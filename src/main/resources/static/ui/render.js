@@ -54,8 +54,9 @@ function connector(slot) {
     : badge(c.state === 'FAILED' || /FAILED/.test(c.summary || '') ? 'sev-down' : 'sev-warning',
       ['▲', c.state || 'unknown']);
   return h('div', { class: 'connector' }, h('span', { class: 'name' }, c.name), ' ', state,
+    c.discovered ? ' ' : null,
     c.discovered ? h('span', { class: 'muted discovered', title: 'found in Kafka Connect or a Strimzi resource' },
-      ' discovered') : null,
+      'discovered') : null,
     c.running ? null : h('div', { class: 'trace' }, c.summary || ''));
 }
 

@@ -1,7 +1,12 @@
 package io.slotkeeper.page;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
@@ -16,6 +21,7 @@ import org.springframework.test.context.DynamicPropertySource;
 import io.slotkeeper.testbed.Browser;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.SlotRecipes;
+import io.slotkeeper.testbed.StrimziResources;
 import io.slotkeeper.testbed.TestTokens;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -25,8 +31,8 @@ import static org.awaitility.Awaitility.await;
  * The operator's page in Debian's Chromium against the application on a real server whose
  * {@code max_slot_wal_keep_size} is 1 MB (a slot is lost in milliseconds): an operator recreates a lost slot with the
  * buttons, a viewer gets none, a wrong token is told so, no token ever shows in a URL, and an unreachable API is
- * said while the last data stays. Every test fails on a
- * console error or a Content-Security-Policy violation it did not cause on purpose.
+ * said while the last data stays, and a connector found in a KafkaConnector resource is shown as discovered. Every
+ * test fails on a console error or a Content-Security-Policy violation it did not cause on purpose.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class OperatorPageTests {
@@ -38,6 +44,10 @@ class OperatorPageTests {
 	private static final String DATABASE = "shop";
 
 	private static PostgresServer server;
+
+	private static StrimziResources kubernetes;
+
+	private static Path kubernetesToken;
 
 	@LocalServerPort
 	int port;
@@ -56,7 +66,49 @@ class OperatorPageTests {
 		registry.add("slotkeeper.targets[0].username", () -> server().user());
 		registry.add("slotkeeper.targets[0].heartbeat.interval", () -> "1s");
 		registry.add("slotkeeper.targets[0].slots-poll-interval", () -> "300ms");
+		// Connectors found in KafkaConnector resources of a Kubernetes API stand-in.
+		registry.add("slotkeeper.strimzi.api-server", () -> kubernetes().url());
+		registry.add("slotkeeper.strimzi.service-account-token-file", () -> kubernetesToken.toString());
+		registry.add("slotkeeper.connector-discovery.strimzi-namespaces", () -> "cdc");
+		registry.add("slotkeeper.connector-discovery.interval", () -> "1s");
 		TestTokens.register(registry, VIEWER, OPERATOR);
+	}
+
+	static synchronized StrimziResources kubernetes() {
+		if (kubernetes == null) {
+			try {
+				kubernetesToken = Files.createTempFile("page-sa", "");
+				Files.writeString(kubernetesToken, "page-sa-token");
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException(ex);
+			}
+			kubernetes = new StrimziResources("page-sa-token", "v1");
+		}
+		return kubernetes;
+	}
+
+	@Test
+	void aConnectorFoundInAKafkaConnectorResourceIsShownOnItsSlotsRowAsDiscovered() {
+		server().execute(DATABASE, "SELECT pg_create_logical_replication_slot('page_found', 'pgoutput')");
+		kubernetes().createConnector("cdc", "shop-found", Map.of("class",
+				"io.debezium.connector.postgresql.PostgresConnector", "config", Map.of("database.hostname",
+						server().host(), "database.port", server().port(), "database.dbname", DATABASE, "slot.name",
+						"page_found")));
+		try (Browser browser = Browser.start()) {
+			PageDriver page = new PageDriver(browser, this.port);
+			page.open();
+			page.signIn(VIEWER);
+			await().atMost(Duration.ofSeconds(30)).until(() -> page.rowText("page_found").contains("shop-found"));
+			assertThat(page.textOf("tr[data-slot='page_found'] .connector .discovered")).isEqualTo("discovered");
+			assertThat(page.driver().findElements(By.cssSelector("tr[data-slot='page_orders'] .connector .discovered")))
+				.as("a slot without a connector shows none").isEmpty();
+			page.screenshot("discovered-connector");
+			assertThat(browser.unexpectedProblems()).isEmpty();
+		}
+		finally {
+			server().execute(DATABASE, "SELECT pg_drop_replication_slot('page_found')");
+		}
 	}
 
 	@Test
