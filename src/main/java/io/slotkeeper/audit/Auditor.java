@@ -20,6 +20,11 @@ import io.slotkeeper.problem.ProblemException;
  */
 public class Auditor {
 
+	/**
+	 * The actor of what slot-keeper does by itself: healing, handovers, failovers noticed, databases found and retired.
+	 */
+	public static final String SELF = "slot-keeper";
+
 	private final AuditJournal journal;
 
 	private final Clock clock;

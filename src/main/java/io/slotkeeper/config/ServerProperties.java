@@ -47,6 +47,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param aliases other names of the server ({@code host} or {@code host:port}, such as a Service's DNS name) by which
  * discovered connectors' {@code database.hostname} may name it, beside the hosts its URL names; without a port, on
  * the ports its URL names
+ * @param replicas read replicas (streaming standbys) of the server: every database's target gets each, its URL with the
+ * database's name in place of the one it names (it must name a host), and the server's username and password when it
+ * sets none; their slots are listed with {@code ?node=<name>} and the failover readiness of each logical slot is
+ * judged against them
  */
 @Consistent
 public record ServerProperties(
@@ -66,7 +70,8 @@ public record ServerProperties(
 		@NotNull @DefaultValue List<@Valid DatabaseOverrideProperties> overrides,
 		@Min(2) Integer maxSessions,
 		@NotNull @DefaultValue List<@NotNull @Pattern(regexp = ALIAS, message = "must be a host name or address,"
-				+ " optionally with :port") String> aliases) implements CrossFieldChecked {
+				+ " optionally with :port") String> aliases,
+		@NotNull @DefaultValue List<@Valid ReplicaProperties> replicas) implements CrossFieldChecked {
 
 	/**
 	 * A host, optionally with a port: how a connector's {@code database.hostname} and {@code database.port} may name
@@ -108,7 +113,11 @@ public record ServerProperties(
 				this.password, this.connection,
 				override.map(DatabaseOverrideProperties::heartbeat).orElse(this.heartbeat), this.slotsPollInterval,
 				override.map(DatabaseOverrideProperties::slots).orElse(List.of()),
-				override.map(DatabaseOverrideProperties::lossWarning).orElse(this.lossWarning), List.of());
+				override.map(DatabaseOverrideProperties::lossWarning).orElse(this.lossWarning),
+				this.replicas.stream().map((replica) -> new ReplicaProperties(replica.name(),
+						ServerUrls.forDatabase(replica.url(), database),
+						(replica.username() != null) ? replica.username() : this.username,
+						(replica.password() != null) ? replica.password() : this.password)).toList());
 	}
 
 	@Override
@@ -125,6 +134,17 @@ public record ServerProperties(
 				.findFirst()
 				.ifPresent((database) -> violations.add(new Violation("exclude",
 						"names '" + database + "', which databases lists: list it in one of them")));
+		}
+		violations.addAll(CrossFieldChecked.duplicateNames("replicas", this.replicas, ReplicaProperties::name, "replica"));
+		for (int i = 0; i < this.replicas.size(); i++) {
+			String url = this.replicas.get(i).url();
+			if (url != null && !url.matches("^jdbc:postgresql://[^/?]+.*")) {
+				violations.add(new Violation("replicas[" + i + "].url", "must name a host (jdbc:postgresql://host...):"
+						+ " each database's replica URL is made from it"));
+			}
+			if (TargetProperties.PRIMARY.equals(this.replicas.get(i).name())) {
+				violations.add(new Violation("replicas[" + i + "].name", "no replica may be named 'primary'"));
+			}
 		}
 		if (this.url != null && this.url.contains("password=")) {
 			violations.add(new Violation("url", "must not carry a password: use password"));

@@ -53,8 +53,6 @@ public class ConnectorDiscovery extends RepeatingTasks implements FleetListener 
 
 	private Set<String> unprotectedBefore = Set.of();
 
-	private volatile ConnectorMatches matches;
-
 	/**
 	 * Creates the listings; nothing is called before start.
 	 * @param sources where connectors are listed
@@ -71,7 +69,6 @@ public class ConnectorDiscovery extends RepeatingTasks implements FleetListener 
 		this.settings = settings;
 		this.listings = sources.stream().map((source) -> new SourceListing(source, settings.interval(), clock,
 				this::listed)).toList();
-		this.matches = ConnectorMatches.of(List.of(), this.servers, List.of(), settings);
 		Gauge.builder("slotkeeper.connectors.discovered", this.used, Number::doubleValue)
 			.description("Debezium PostgreSQL connectors found in Kafka Connect or Strimzi resources that are their"
 					+ " slot's connector")
@@ -99,11 +96,12 @@ public class ConnectorDiscovery extends RepeatingTasks implements FleetListener 
 	}
 
 	/**
-	 * Every found connector with the target it was matched to, or why none, as of the last listing.
+	 * Every connector of the last listings matched to the fleet as it is now (a database found since the last listing
+	 * included), with the target whose slot it consumes, or why none.
 	 * @return the matches
 	 */
 	List<ConnectorMatches.Match> matches() {
-		return this.matches.all();
+		return ConnectorMatches.of(this.fleet.all(), this.servers, found(), this.settings).all();
 	}
 
 	/**
@@ -119,7 +117,6 @@ public class ConnectorDiscovery extends RepeatingTasks implements FleetListener 
 		ConnectorMatches now = ConnectorMatches.of(targets, this.servers, found(), this.settings);
 		boolean complete = complete();
 		targets.forEach((target) -> target.discovered(now.policies(target.name()), complete));
-		this.matches = now;
 		this.used.set((int) now.all().stream().filter(ConnectorMatches.Match::used).count());
 		this.unprotected.set((int) now.all().stream().filter(ConnectorMatches.Match::unprotected).count());
 		Set<String> unprotectedNow = new HashSet<>();

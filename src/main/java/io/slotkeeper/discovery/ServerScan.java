@@ -35,7 +35,6 @@ final class ServerScan implements RepeatingTasks.Task {
 
 	private static final Logger logger = LoggerFactory.getLogger(ServerScan.class);
 
-	static final String ACTOR = "slot-keeper";
 
 	private final Server server;
 
@@ -185,7 +184,7 @@ final class ServerScan implements RepeatingTasks.Task {
 				this.server.properties().target(name, database));
 		this.targets.put(database, name);
 		logger.info("Database '{}' of server '{}' joined the fleet as target '{}'", database, this.server.name(), name);
-		this.auditor.recordOutcome(ACTOR, "target.discovered", name, null,
+		this.auditor.recordOutcome(Auditor.SELF, "target.discovered", name, null,
 				Auditor.parameters("server", this.server.name(), "database", database),
 				new Auditor.Summary("done", 200, "database '" + database + "' holds a logical slot"
 						+ (this.server.properties().discovers() ? "" : " or is listed"), Map.of(), null));
@@ -202,7 +201,7 @@ final class ServerScan implements RepeatingTasks.Task {
 		this.fleet.leave(name);
 		logger.info("Target '{}' left the fleet: database '{}' of server '{}' has held no logical slot since {}", name,
 				database, this.server.name(), since);
-		this.auditor.recordOutcome(ACTOR, "target.retired", name, null,
+		this.auditor.recordOutcome(Auditor.SELF, "target.retired", name, null,
 				Auditor.parameters("server", this.server.name(), "database", database, "since", since.toString()),
 				new Auditor.Summary("done", 200, "no logical slot in database '" + database + "' for "
 						+ grace.toSeconds() + " s", Map.of(), null));

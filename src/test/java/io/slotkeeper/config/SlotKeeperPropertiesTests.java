@@ -315,7 +315,7 @@ class SlotKeeperPropertiesTests {
 	}
 
 	@Test
-	void connectorDiscoveryFromEnvironmentVariablesBindsAndBadSourcesAreRefusedNamingTheProperty() {
+	void connectorDiscoveryFromEnvironmentVariablesBindsAndBadSourcesAliasesAndReplicasAreRefusedNamingTheProperty() {
 		Map<String, Object> variables = Map.of("SLOTKEEPER_CONNECTOR_DISCOVERY_KAFKA_CONNECT_0_URL", "http://connect:8083",
 				"SLOTKEEPER_CONNECTOR_DISCOVERY_KAFKA_CONNECT_0_PASSWORD", "from-env",
 				"SLOTKEEPER_CONNECTOR_DISCOVERY_STRIMZI_NAMESPACES", "kafka,cdc",
@@ -338,12 +338,15 @@ class SlotKeeperPropertiesTests {
 				"slotkeeper.connector-discovery.strimzi-namespaces=Kafka_NS",
 				"slotkeeper.connector-discovery.interval=0s", "slotkeeper.servers[0].name=rbac-db",
 				"slotkeeper.servers[0].url=jdbc:postgresql://rbac-db/postgres",
-				"slotkeeper.servers[0].aliases=rbac db")
+				"slotkeeper.servers[0].aliases=rbac db", "slotkeeper.servers[0].replicas[0].name=primary",
+				"slotkeeper.servers[0].replicas[0].url=jdbc:postgresql:orders")
 			.run((context) -> assertThat(startUpMessage(context.getStartupFailure()))
 				.contains("slotkeeper.connectorDiscovery.kafkaConnect[0].url").contains("http or https URL")
 				.contains("slotkeeper.connectorDiscovery.strimziNamespaces[0]")
 				.contains("slotkeeper.connectorDiscovery.interval")
-				.contains("slotkeeper.servers[0].aliases[0]").contains("host name or address"));
+				.contains("slotkeeper.servers[0].aliases[0]").contains("host name or address")
+				.contains("slotkeeper.servers[0].replicas[0].url").contains("must name a host")
+				.contains("slotkeeper.servers[0].replicas[0].name").contains("no replica may be named 'primary'"));
 	}
 
 	// Variables as the process environment holds them, bound by the rules Spring applies to it.

@@ -138,8 +138,10 @@ class ConnectorDiscoveryTests {
 					problem.toString()).contains("ledger-by-hand"))
 			.jsonPath("$.connectors[?(@.name == 'elsewhere')].unprotected").isEqualTo(true)
 			.jsonPath("$.connectors[?(@.name == 'elsewhere')].endpoint").isEqualTo("other-db.prod.svc:5432");
-		assertThat(this.registry.get("slotkeeper.connectors.unprotected").gauge().value()).isEqualTo(1);
-		assertThat(this.registry.get("slotkeeper.connectors.discovered").gauge().value()).isEqualTo(1);
+		await("the gauges, as of the next listing").atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+			assertThat(this.registry.get("slotkeeper.connectors.unprotected").gauge().value()).isEqualTo(1);
+			assertThat(this.registry.get("slotkeeper.connectors.discovered").gauge().value()).isEqualTo(1);
+		});
 
 		await("the listing shows the slot's connector as discovered").atMost(Duration.ofSeconds(10))
 			.untilAsserted(() -> client().get().uri("/api/v1/targets/main-shop/slots").exchange()

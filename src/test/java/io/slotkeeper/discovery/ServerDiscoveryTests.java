@@ -87,6 +87,9 @@ class ServerDiscoveryTests {
 		registry.add("slotkeeper.servers[1].username", server::user);
 		registry.add("slotkeeper.servers[1].databases", () -> "notes");
 		registry.add("slotkeeper.servers[1].heartbeat.interval", () -> "500ms");
+		// The server again as its own "replica": each database's target gets it, in that database.
+		registry.add("slotkeeper.servers[1].replicas[0].name", () -> "self");
+		registry.add("slotkeeper.servers[1].replicas[0].url", () -> server.jdbcUrl("postgres"));
 		registry.add("slotkeeper.servers[2].name", () -> "gone");
 		registry.add("slotkeeper.servers[2].url", () -> "jdbc:postgresql://127.0.0.1:" + closed + "/postgres");
 		registry.add("slotkeeper.servers[2].username", () -> "keeper");
@@ -114,6 +117,14 @@ class ServerDiscoveryTests {
 		assertThat(this.fleet.find("main-notes")).as("no logical slot").isEmpty();
 		assertThat(this.fleet.find("main-scratch")).as("excluded").isEmpty();
 		await("the listed database joins without a slot").atMost(Duration.ofSeconds(30)).until(() -> up("listed-notes"));
+		assertThat(this.fleet.get("listed-notes").properties().replicas()).singleElement().satisfies((replica) -> {
+			assertThat(replica.url()).as("the server's replica, in the database").endsWith("/notes");
+			assertThat(replica.username()).as("the server's role").isEqualTo(server.user());
+		});
+		client().get().uri("/api/v1/targets/listed-notes/slots?node=self").exchange()
+			.expectStatus().isOk()
+			.expectBody().jsonPath("$").isArray();
+		client().get().uri("/api/v1/targets/listed-notes/slots?node=other").exchange().expectStatus().isNotFound();
 		assertThat(audited("target.discovered", "main-billing")).isTrue();
 		assertThat(databasesGauge("main")).isEqualTo(1);
 

@@ -61,4 +61,7 @@ public final class ConnectorStates {
 		return slots;
 	}
 
+	void forget(String target) {
+		this.byTarget.remove(target);
+	}
 }

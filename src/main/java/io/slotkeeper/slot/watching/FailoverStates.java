@@ -127,4 +127,12 @@ public final class FailoverStates {
 		return !this.byTarget.getOrDefault(target, Map.of()).isEmpty();
 	}
 
+	// The gauges' series went with the target's meters (TargetMeters); a target of the same name that joins later
+	// registers new ones.
+	void forget(String target) {
+		this.byTarget.remove(target);
+		this.orphans.remove(target);
+		this.gauges.remove(target);
+		this.orphanGauges.remove(target);
+	}
 }

@@ -75,7 +75,7 @@ final class FailoverWatch implements FleetListener {
 		if (change.after().timeline() != null) {
 			servers.put("timeline", change.after().timeline());
 		}
-		this.auditor.recordOutcome(SlotHealer.ACTOR, "target.failover", target, null, servers,
+		this.auditor.recordOutcome(Auditor.SELF, "target.failover", target, null, servers,
 				new Auditor.Summary("done", 200, change.describe(), Map.of(), null));
 		this.poller.pollSoon(target);
 	}

@@ -55,14 +55,14 @@ final class OrphanDrops {
 		catch (RuntimeException ex) {
 			String detail = String.valueOf(ex.getMessage());
 			if (!Objects.equals(this.failures.put(key, detail), detail)) {
-				this.auditor.recordFailure(SlotHealer.ACTOR, "slot.heal", target.name(), orphan.slot(), parameters, ex);
+				this.auditor.recordFailure(Auditor.SELF, "slot.heal", target.name(), orphan.slot(), parameters, ex);
 				logger.warn("Dropping the orphan '{}' on replica '{}' of target '{}' failed: {}", orphan.slot(),
 						orphan.node(), target.name(), detail);
 			}
 			return false;
 		}
 		this.failures.remove(key);
-		this.auditor.recordOutcome(SlotHealer.ACTOR, "slot.heal", target.name(), orphan.slot(), parameters,
+		this.auditor.recordOutcome(Auditor.SELF, "slot.heal", target.name(), orphan.slot(), parameters,
 				new Auditor.Summary("done", 204, "dropped the orphan on " + orphan.node()
 						+ " that blocked the synchronization of the primary's failover slot", Map.of(), null));
 		logger.warn("Dropped slot '{}' on replica '{}' of target '{}': it was an orphan that blocked the"

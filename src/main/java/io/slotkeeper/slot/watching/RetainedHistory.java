@@ -122,4 +122,7 @@ public final class RetainedHistory {
 
 	}
 
+	void forget(String target) {
+		this.byTarget.remove(target);
+	}
 }

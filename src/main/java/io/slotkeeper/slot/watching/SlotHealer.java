@@ -34,7 +34,6 @@ import io.slotkeeper.slot.reading.ReplicationSlot;
  */
 final class SlotHealer {
 
-	static final String ACTOR = "slot-keeper";
 
 	private static final Logger logger = LoggerFactory.getLogger(SlotHealer.class);
 
@@ -147,7 +146,7 @@ final class SlotHealer {
 			return;
 		}
 		for (CompletedHandover done : this.slots.completePendingHandovers(target)) {
-			this.auditor.recordOutcome(ACTOR, "slot.handover", target.name(), done.slot(), Map.of(),
+			this.auditor.recordOutcome(Auditor.SELF, "slot.handover", target.name(), done.slot(), Map.of(),
 					SlotAudit.handedOver(done));
 		}
 	}
@@ -200,7 +199,7 @@ final class SlotHealer {
 					+ " (max-recreations-per-hour " + policy.maxRecreationsPerHour() + "); find why it keeps being lost";
 			if (this.stopped.putIfAbsent(key, reason) == null) {
 				logger.warn("Slot '{}' of target '{}' is lost again; {}", slot, target.name(), reason);
-				this.auditor.recordRefusal(ACTOR, "slot.heal", target.name(), slot, reason);
+				this.auditor.recordRefusal(Auditor.SELF, "slot.heal", target.name(), slot, reason);
 			}
 			return false;
 		}
@@ -237,11 +236,11 @@ final class SlotHealer {
 		}
 		catch (RuntimeException ex) {
 			if (retry == null || !retry.detail().equals(String.valueOf(ex.getMessage()))) {
-				this.auditor.recordFailure(ACTOR, "slot.heal", target.name(), slot, parameters, ex);
+				this.auditor.recordFailure(Auditor.SELF, "slot.heal", target.name(), slot, parameters, ex);
 			}
 			throw ex;
 		}
-		this.auditor.recordOutcome(ACTOR, "slot.heal", target.name(), slot, parameters, SlotAudit.recreated(result));
+		this.auditor.recordOutcome(Auditor.SELF, "slot.heal", target.name(), slot, parameters, SlotAudit.recreated(result));
 		return result;
 	}
 

@@ -164,4 +164,8 @@ public final class SlotInsights {
 	private record Sample(long safeWalSize, Instant at) {
 	}
 
+	void forget(String target) {
+		this.insights.remove(target);
+		this.samples.remove(target);
+	}
 }

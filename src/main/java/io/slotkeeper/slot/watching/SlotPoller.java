@@ -72,7 +72,7 @@ public class SlotPoller extends RepeatingTasks implements FleetListener {
 		TargetPoll poll = this.polls.remove(target.name());
 		if (poll != null) {
 			left(poll);
-			this.sightings.forget(target.name());
+			this.watch.forget(target.name());
 		}
 	}
 

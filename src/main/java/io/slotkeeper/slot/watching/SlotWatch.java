@@ -34,4 +34,17 @@ public record SlotWatch(SlotInsights insights, ConnectorStates connectors, SlotS
 				new RetainedHistory());
 	}
 
+	/**
+	 * Forgets everything kept of a target that left the fleet, so that a retired database costs nothing and one that
+	 * joins again starts afresh.
+	 * @param target the target's name
+	 */
+	void forget(String target) {
+		this.insights.forget(target);
+		this.connectors.forget(target);
+		this.sightings.forget(target);
+		this.failover.forget(target);
+		this.history.forget(target);
+	}
+
 }

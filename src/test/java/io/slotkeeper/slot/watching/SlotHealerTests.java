@@ -59,7 +59,7 @@ class SlotHealerTests {
 		assertThat(this.healer.heal(this.target, List.of(lost("healed")))).isTrue();
 		assertThat(this.slots.recreated).containsExactly("healed");
 		AuditEntry entry = this.journal.entries().get(0);
-		assertThat(entry.actor()).isEqualTo(SlotHealer.ACTOR);
+		assertThat(entry.actor()).isEqualTo(Auditor.SELF);
 		assertThat(entry.action()).isEqualTo("slot.heal");
 		assertThat(entry.outcome()).isEqualTo("done");
 		assertThat(entry.lsns()).containsEntry("skippedFrom", "0/100");
