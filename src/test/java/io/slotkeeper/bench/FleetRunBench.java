@@ -141,6 +141,7 @@ final class FleetRunBench {
 				long metricsAt = System.nanoTime();
 				long appCpu0 = StartUpBench.cpuTicks(process.pid());
 				long serverCpu1 = serverCpuTicks(server);
+				long[] split1 = serverCpuSplit(server);
 				long windowStart = System.nanoTime();
 				int fewest = scenario.live();
 				int up = 0;
@@ -167,6 +168,9 @@ final class FleetRunBench {
 							+ " || ' calls ' || left(regexp_replace(q, '\\s+', ' ', 'g'), 90), E'\\n') FROM (SELECT"
 							+ " sum(total_exec_time) t, sum(calls) c, query q FROM pg_stat_statements GROUP BY query"
 							+ " ORDER BY 1 DESC LIMIT 20) x"));
+					long[] split2 = serverCpuSplit(server);
+					System.out.printf("server CPU in the window: user %.1f s, system (kernel) %.1f s%n",
+							(split2[0] - split1[0]) / 100.0, (split2[1] - split1[1]) / 100.0);
 					System.out.println(server.queryForString("postgres", "SELECT 'sessions ' || sum(sessions) || ',"
 							+ " killed/fatal ' || sum(sessions_fatal) || ', commits ' || sum(xact_commit) || ', session"
 							+ " time ' || round(sum(active_time)) || ' ms active' FROM pg_stat_database"));
@@ -298,6 +302,27 @@ final class FleetRunBench {
 			ticks += ticks(child.pid(), false);
 		}
 		return ticks;
+	}
+
+	// User and system ticks of the server's processes, apart: whether its CPU goes to queries or to the kernel.
+	private static long[] serverCpuSplit(PostgresServer server) throws IOException {
+		Path data = Path.of(server.queryForString("postgres", "SHOW data_directory"));
+		long postmaster = Long.parseLong(Files.readAllLines(data.resolve("postmaster.pid")).get(0).trim());
+		long[] split = new long[2];
+		Stream.concat(Stream.of(postmaster), ProcessHandle.of(postmaster).map(ProcessHandle::children)
+			.orElse(Stream.empty()).map(ProcessHandle::pid)).forEach((pid) -> {
+				try {
+					String[] fields = Files.readString(Path.of("/proc/" + pid + "/stat")).replaceFirst(".*\\) ", "")
+						.split(" ");
+					boolean postmasterItself = pid == postmaster;
+					split[0] += Long.parseLong(fields[11]) + (postmasterItself ? Long.parseLong(fields[13]) : 0);
+					split[1] += Long.parseLong(fields[12]) + (postmasterItself ? Long.parseLong(fields[14]) : 0);
+				}
+				catch (IOException | RuntimeException ex) {
+					// A child that ended between listing and reading.
+				}
+			});
+		return split;
 	}
 
 	private static long ticks(long pid, boolean withChildren) {
