@@ -23,15 +23,22 @@ final class CredentialsInUrls {
 			TargetProperties target = properties.targets().get(t);
 			String at = "slotkeeper.targets[" + t + "].";
 			check(at + "url", target.url(), offending);
-			for (int r = 0; r < target.replicas().size(); r++) {
-				check(at + "replicas[" + r + "].url", target.replicas().get(r).url(), offending);
+			replicas(at, target.replicas(), offending);
+			connectors(at, target.slots(), offending);
+		}
+		for (int i = 0; i < properties.servers().size(); i++) {
+			ServerProperties server = properties.servers().get(i);
+			String at = "slotkeeper.servers[" + i + "].";
+			check(at + "url", server.url(), offending);
+			replicas(at, server.replicas(), offending);
+			for (int o = 0; o < server.overrides().size(); o++) {
+				connectors(at + "overrides[" + o + "].", server.overrides().get(o).slots(), offending);
 			}
-			for (int s = 0; s < target.slots().size(); s++) {
-				ConnectorProperties connector = target.slots().get(s).connector();
-				if (connector != null) {
-					check(at + "slots[" + s + "].connector.url", connector.url(), offending);
-				}
-			}
+		}
+		List<ConnectorDiscoveryProperties.KafkaConnectProperties> clusters = properties.connectorDiscovery()
+			.kafkaConnect();
+		for (int k = 0; k < clusters.size(); k++) {
+			check("slotkeeper.connector-discovery.kafka-connect[" + k + "].url", clusters.get(k).url(), offending);
 		}
 		if (!offending.isEmpty()) {
 			throw new IllegalStateException(String.join(", ", offending) + " must not carry credentials"
@@ -47,6 +54,21 @@ final class CredentialsInUrls {
 		int scheme = url.indexOf("//");
 		String authority = (scheme < 0) ? "" : url.substring(scheme + 2).split("[/?#]", 2)[0];
 		return authority.contains("@") || PASSWORD_PARAMETER.matcher(url).find();
+	}
+
+	private static void replicas(String at, List<ReplicaProperties> replicas, List<String> offending) {
+		for (int r = 0; r < replicas.size(); r++) {
+			check(at + "replicas[" + r + "].url", replicas.get(r).url(), offending);
+		}
+	}
+
+	private static void connectors(String at, List<SlotPolicyProperties> slots, List<String> offending) {
+		for (int s = 0; s < slots.size(); s++) {
+			ConnectorProperties connector = slots.get(s).connector();
+			if (connector != null) {
+				check(at + "slots[" + s + "].connector.url", connector.url(), offending);
+			}
+		}
 	}
 
 	private static void check(String property, String url, List<String> offending) {

@@ -165,6 +165,27 @@ class SlotKeeperPropertiesTests {
 	}
 
 	@Test
+	void aPasswordInAServersOrAKafkaConnectClustersUrlIsRefusedWithoutPrintingIt() {
+		this.runner.withPropertyValues("slotkeeper.servers[0].name=rbac-db",
+				"slotkeeper.servers[0].url=jdbc:postgresql://db/postgres?password=leaked-pw-44",
+				"slotkeeper.servers[0].replicas[0].name=ro",
+				"slotkeeper.servers[0].replicas[0].url=jdbc:postgresql://ro/postgres?password=leaked-pw-45",
+				"slotkeeper.servers[0].overrides[0].name=orders", "slotkeeper.servers[0].overrides[0].slots[0].name=s",
+				"slotkeeper.servers[0].overrides[0].slots[0].connector.name=c",
+				"slotkeeper.servers[0].overrides[0].slots[0].connector.url=https://c:leaked-pw-46@connect:8083",
+				"slotkeeper.connector-discovery.kafka-connect[0].url=http://connect:leaked-pw-47@connect:8083")
+			.run((context) -> assertThat(startUpMessage(context.getStartupFailure()))
+				.contains("slotkeeper.servers[0].url")
+				.contains("slotkeeper.servers[0].replicas[0].url")
+				.contains("slotkeeper.servers[0].overrides[0].slots[0].connector.url")
+				.contains("slotkeeper.connector-discovery.kafka-connect[0].url")
+				.doesNotContain("leaked-pw-44")
+				.doesNotContain("leaked-pw-45")
+				.doesNotContain("leaked-pw-46")
+				.doesNotContain("leaked-pw-47"));
+	}
+
+	@Test
 	void aUrlWithoutCredentialsAndBoundedDurationsStart() {
 		this.runner.withPropertyValues("slotkeeper.targets[0].url=jdbc:postgresql://db:5432/orders?sslmode=verify-full",
 				"slotkeeper.targets[0].connection.statement-timeout=1h", "slotkeeper.targets[0].heartbeat.interval=1h",
