@@ -54,6 +54,7 @@ class DiscoveredConnectorRecoveryTests {
 			pipeline.client.get().uri("/api/v1/connectors").exchange().expectBody()
 				.jsonPath("$.connectors[0].target").isEqualTo(target)
 				.jsonPath("$.connectors[0].source").isEqualTo("kafka-connect " + pipeline.engine.url())
+				.jsonPath("$.connectors[0].state").isEqualTo("RUNNING")
 				.jsonPath("$.connectors[0].settings['signal.data.collection']").isEqualTo("public.debezium_signal")
 				.jsonPath("$.connectors[0].settings['database.password']").doesNotExist();
 

@@ -5,6 +5,7 @@ import java.util.Set;
 import java.util.TreeMap;
 
 import io.slotkeeper.config.ConnectorProperties;
+import io.slotkeeper.config.ServerUrls;
 
 /**
  * A Debezium PostgreSQL connector as a source listed it: how to reach it, and the part of its configuration that says
@@ -60,7 +61,7 @@ public record FoundConnector(String source, ConnectorProperties connector, Map<S
 			return null;
 		}
 		String bracketed = (host.contains(":") && !host.startsWith("[")) ? "[" + host.strip() + "]" : host.strip();
-		return io.slotkeeper.config.ServerUrls.endpoint(bracketed + ":" + this.config.getOrDefault("database.port",
+		return ServerUrls.endpoint(bracketed + ":" + this.config.getOrDefault("database.port",
 				"5432").strip());
 	}
 

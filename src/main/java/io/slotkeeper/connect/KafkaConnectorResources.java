@@ -66,7 +66,8 @@ final class KafkaConnectorResources {
 				Map.of("apiVersion", "v1", "kind", "ConfigMap", "metadata", metadata, "data", data));
 	}
 
-	// The version is asked once (a null name is the namespace's list); a server that serves neither is asked again at the next call (Strimzi installed later).
+	// The version is asked once; a server that serves neither is asked again at the next call (Strimzi installed
+	// later). A null name is the namespace's list.
 	private Reply onConnector(String namespace, String name, Function<String, Reply> call) {
 		if (this.version == null) {
 			Reply group = send("GET", GROUP, null, null);

@@ -57,10 +57,9 @@ final class RestConnectorSource implements ConnectorSource {
 			Map<String, Object> config = ConnectorLifecycle.asMap(
 					ConnectorLifecycle.asMap(ConnectorLifecycle.asMap(expanded).get("info")).get("config"));
 			if (FoundConnector.postgres(config.get("connector.class"))) {
-				Object state = ConnectorLifecycle.asMap(ConnectorLifecycle.asMap(
-						ConnectorLifecycle.asMap(expanded).get("status")).get("connector")).get("state");
-				found.add(new FoundConnector(describe(), reach(name), FoundConnector.kept(config),
-						(state != null) ? state.toString() : null));
+				String state = ConnectorStatus.of(name, ConnectorLifecycle.asMap(
+						ConnectorLifecycle.asMap(expanded).get("status"))).state();
+				found.add(new FoundConnector(describe(), reach(name), FoundConnector.kept(config), state));
 			}
 		});
 		return new Listing(found, null);

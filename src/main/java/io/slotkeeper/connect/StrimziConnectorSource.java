@@ -48,10 +48,9 @@ final class StrimziConnectorSource implements ConnectorSource {
 			Object name = ConnectorLifecycle.asMap(resource.get("metadata")).get("name");
 			if (name != null && FoundConnector.postgres(spec.get("class"))) {
 				Map<String, String> config = FoundConnector.kept(ConnectorLifecycle.asMap(spec.get("config")));
-				Object state = ConnectorLifecycle.asMap(ConnectorLifecycle.asMap(ConnectorLifecycle.asMap(
-						resource.get("status")).get("connectorStatus")).get("connector")).get("state");
-				found.add(new FoundConnector(describe(), reach(name.toString()), withClass(config, spec),
-						(state != null) ? state.toString() : null));
+				String state = ConnectorStatus.of(name.toString(), ConnectorLifecycle.asMap(
+						ConnectorLifecycle.asMap(resource.get("status")).get("connectorStatus"))).state();
+				found.add(new FoundConnector(describe(), reach(name.toString()), withClass(config, spec), state));
 			}
 		}
 		return new Listing(found, null);
