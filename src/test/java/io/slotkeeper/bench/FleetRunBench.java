@@ -91,7 +91,8 @@ final class FleetRunBench {
 					f.rssMib()));
 		}
 		report.section("## 7. A fleet run by the whole application\n\nThe application as it ships, in a JVM of its own: the"
-				+ " image's JVM options and the heap of the chart's 512 Mi limit (`-Xmx384m`), configured from a YAML file;"
+				+ " image's JVM options and the heap of the chart's 512 Mi limit (`"
+				+ StartUpBench.Dockerfile.read().chartHeap() + "`), configured from a YAML file;"
 				+ " " + targets + " targets over " + databases.size() + " databases of one PostgreSQL server on the same"
 				+ " machine, no consumers; hung targets point at a port that accepts and never answers. *All UP*: seconds"
 				+ " from process start until every live target's `heartbeat` health is UP (" + SETTLE.toSeconds()
@@ -193,13 +194,14 @@ final class FleetRunBench {
 	 */
 	static Process launch(Path work, String classPath, Path config, int port) throws IOException {
 		List<String> command = new ArrayList<>(List.of(StartUpBench.java()));
-		command.addAll(StartUpBench.Dockerfile.read().runOptions(work.resolve("none.jsa")).stream()
+		StartUpBench.Dockerfile image = StartUpBench.Dockerfile.read();
+		command.addAll(image.runOptions(work.resolve("none.jsa")).stream()
 			.filter((option) -> !option.startsWith("-XX:SharedArchiveFile="))
 			.toList());
 		if (Boolean.getBoolean("bench.fleet-run-diagnose")) {
 			command.add("-Xlog:gc:file=" + work.resolve("gc.log"));
 		}
-		command.addAll(List.of("-Xmx384m", "-cp", classPath, SlotKeeperApplication.class.getName(),
+		command.addAll(List.of(image.chartHeap(), "-cp", classPath, SlotKeeperApplication.class.getName(),
 				"--server.port=" + port, "--spring.config.additional-location=file:" + config));
 		return new ProcessBuilder(command).redirectErrorStream(true)
 			.redirectOutput(work.resolve("application.log").toFile())

@@ -65,7 +65,8 @@ final class ServerEntryBench {
 					row("1 `servers` entry", servers));
 			report.section("## 9. One server of many databases: a server entry against a target per database\n\n"
 					+ count + " databases of one PostgreSQL server, each with a logical slot, kept by the application as"
-					+ " it ships (a JVM of its own, `-Xmx384m`), heartbeat every 10 s, slots read every 30 s; measured"
+					+ " it ships (a JVM of its own, `" + StartUpBench.Dockerfile.read().chartHeap()
+					+ "`), heartbeat every 10 s, slots read every 30 s; measured"
 					+ " over " + window.toSeconds() + " s once every database was UP. *Reads/s*: calls of the slot"
 					+ " listing on the server (`pg_stat_statements`). *New slot*: a database created with a slot while"
 					+ " the application runs, until its first beat. A target configured per database reads, lists and"

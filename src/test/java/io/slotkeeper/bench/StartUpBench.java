@@ -55,38 +55,43 @@ final class StartUpBench {
 			throw new IllegalStateException("the training run wrote no archive: " + training);
 		}
 		List<String> shipped = new ArrayList<>(image.runOptions(archive));
-		shipped.add("-Xmx384m");
+		shipped.add(image.chartHeap());
 		List<Mode> modes = List.of(new Mode("plain", List.of()), new Mode("as shipped", shipped));
 		List<List<Object>> rows = new ArrayList<>();
 		List<String> running = new ArrayList<>();
-		for (int count : new int[] { 0, 10, 1000 }) {
+		for (int count : new int[] { 0, 100, 1000 }) {
 			Path config = config(work, server, databases, count);
 			for (Mode mode : modes) {
 				double[] ready = new double[STARTS];
 				double[] rss = new double[STARTS];
 				double[] threads = new double[STARTS];
+				double[] heap = new double[STARTS];
 				for (int r = 0; r < STARTS; r++) {
 					boolean last = r == STARTS - 1 && count == 1000;
 					double[] one = start(server, classPath, mode, config, count, last ? running : null);
 					ready[r] = one[0];
 					rss[r] = one[1];
 					threads[r] = one[2];
+					heap[r] = one[3];
 				}
 				rows.add(List.of(count, mode.name(), String.format("%.2f", BenchReport.median(ready)),
 						String.format("%.2f–%.2f", min(ready), max(ready)), String.format("%.0f", BenchReport.median(rss)),
-						String.format("%.0f", BenchReport.median(threads))));
+						String.format("%.0f", BenchReport.median(threads)), String.format("%.1f", BenchReport.median(heap))));
 			}
 		}
 		report.section("## 6. Start-up and footprint\n\nThe whole application in a JVM of its own per start, its"
 				+ " classes in a jar next to its runtime dependencies as in the image; " + STARTS + " starts each,"
 				+ " median and range. Time from process start to `/actuator/health/readiness` 200; RSS and threads"
-				+ " once every target has its heartbeat session (first beats are spread over up to 10 s). *Plain*:"
+				+ " once every target has its heartbeat session (first beats are spread over up to 10 s); *live heap*:"
+				+ " the heap in use right after a full collection then (`jcmd GC.run`, `GC.heap_info`). *Plain*:"
 				+ " Java's defaults. *As shipped*: the Dockerfile's JAVA_TOOL_OPTIONS and ENTRYPOINT options (`"
 				+ String.join(" ", image.runOptions(Path.of("application.jsa"))) + "`), the archive made by the"
 				+ " Dockerfile's training run (`" + String.join(" ", image.trainingOptions(Path.of("application.jsa")))
-				+ "`), and the heap the chart's 512 Mi limit gives (`-Xmx384m`, 75 %). Targets: 30 s interval, on "
+				+ "`), and the heap the chart's 512 Mi limit gives (`" + image.chartHeap()
+				+ "`). Targets: 30 s interval, on "
 				+ databases.size() + " databases of one server.\n\n"
-				+ BenchReport.table(List.of("targets", "JVM", "ready (s)", "range", "RSS (MiB)", "threads"), rows)
+				+ BenchReport.table(List.of("targets", "JVM", "ready (s)", "range", "RSS (MiB)", "threads",
+						"live heap (MiB)"), rows)
 				+ "\nAfter the last start with 1,000 targets, " + RUNNING.toSeconds() + " s more of running: "
 				+ String.join("; ", running) + ".\n");
 	}
@@ -119,7 +124,7 @@ final class StartUpBench {
 					.until(() -> BenchSupport.sessions(server) >= count);
 			}
 			double[] figures = { ready, BenchReport.rssKib(process.pid()) / 1024.0,
-					BenchSupport.threadsOf(process.pid()) };
+					BenchSupport.threadsOf(process.pid()), liveHeapMib(process.pid()) };
 			if (running != null) {
 				long cpuBefore = cpuTicks(process.pid());
 				BenchSupport.idle(RUNNING);
@@ -177,6 +182,22 @@ final class StartUpBench {
 		return jar + java.io.File.pathSeparator + Files.readString(listing).trim();
 	}
 
+	// The heap in use right after a full collection: what the targets keep, not what is waiting to be collected.
+	private static double liveHeapMib(long pid) throws Exception {
+		String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+		Process collect = new ProcessBuilder(jcmd, String.valueOf(pid), "GC.run").redirectErrorStream(true)
+			.redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+		collect.waitFor(60, TimeUnit.SECONDS);
+		Process info = new ProcessBuilder(jcmd, String.valueOf(pid), "GC.heap_info").redirectErrorStream(true).start();
+		String heap = new String(info.getInputStream().readAllBytes());
+		info.waitFor(60, TimeUnit.SECONDS);
+		java.util.regex.Matcher used = java.util.regex.Pattern.compile("used (\\d+)K").matcher(heap);
+		if (!used.find()) {
+			throw new IllegalStateException("no heap use in: " + heap);
+		}
+		return Long.parseLong(used.group(1)) / 1024.0;
+	}
+
 	static long cpuTicks(long pid) throws IOException {
 		String[] fields = Files.readString(Path.of("/proc/" + pid + "/stat")).replaceFirst(".*\\) ", "").split(" ");
 		return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
@@ -223,6 +244,19 @@ final class StartUpBench {
 				.map((option) -> option.startsWith("-XX:ArchiveClassesAtExit=") ? "-XX:ArchiveClassesAtExit=" + archive
 						: option)
 				.toList();
+		}
+
+		/**
+		 * The heap the image's {@code -XX:MaxRAMPercentage} gives in the chart's default 512 Mi limit.
+		 * @return an {@code -Xmx} option
+		 */
+		String chartHeap() {
+			int percent = this.entrypoint.stream()
+				.filter((option) -> option.startsWith("-XX:MaxRAMPercentage="))
+				.map((option) -> Integer.parseInt(option.substring(option.indexOf('=') + 1)))
+				.findFirst()
+				.orElseThrow();
+			return "-Xmx" + 512 * percent / 100 + "m";
 		}
 
 		List<String> runOptions(Path archive) {
