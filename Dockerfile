@@ -12,12 +12,14 @@ RUN chmod +x mvnw && ./mvnw -B -ntp dependency:go-offline
 COPY src/ src/
 # The loader and snapshot-dependencies layers are empty for this project (the extracted jar starts without Spring
 # Boot's loader): whatever they hold joins the application layer, so the image has no always-empty layers. The
-# dependencies get one fixed time, so that their layer's digest changes only when a jar does, not on every build.
+# dependencies are laid out from / (deployments/lib/…) with one fixed time on every file and directory, /deployments
+# included, so that their layer's digest changes only when a jar does, not on every build.
 RUN ./mvnw -B -ntp -DskipTests package \
     && cp target/slot-keeper-*.jar application.jar \
     && java -Djarmode=tools -jar application.jar extract --layers --destination extracted \
     && cp -a extracted/spring-boot-loader/. extracted/snapshot-dependencies/. extracted/application/ \
-    && find extracted/dependencies -exec touch --no-dereference --date=@0 {} +
+    && mkdir dependencies && mv extracted/dependencies dependencies/deployments \
+    && find dependencies -exec touch --no-dereference --date=@0 {} +
 
 FROM registry.access.redhat.com/ubi9/openjdk-17-runtime:1.21
 ARG VERSION=0.1.0
@@ -40,7 +42,7 @@ LABEL name="slot-keeper" \
 WORKDIR /deployments
 # Least often changed first: the dependencies, then the application. Owned by group 0 and group-readable (644/755):
 # OpenShift runs the container as an arbitrary UID in group 0.
-COPY --from=build --chown=185:0 /build/extracted/dependencies/ ./
+COPY --from=build --chown=185:0 /build/dependencies/ /
 COPY --from=build --chown=185:0 /build/extracted/application/ ./
 # Class-data sharing: a training run at build time loads every class the application needs (the context is refreshed,
 # then the JVM exits) into an archive that each start maps instead of loading and verifying the classes again. It

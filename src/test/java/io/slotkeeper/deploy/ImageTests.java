@@ -121,6 +121,8 @@ class ImageTests {
 			.orThrow()).isEqualTo("185");
 		assertThat(inImage("find /tmp -mindepth 1")).as("files the build left in /tmp").isEmpty();
 		assertThat(inImage("find /deployments ! -perm -g+r -o ! -group 0")).as("not readable by group 0").isEmpty();
+		assertThat(inImage("find /deployments/lib -newermt @1")).as("dependencies not at the fixed time, whose layer"
+				+ " digest would change with every build").isEmpty();
 		List<String> layers = Podman.run(Duration.ofMinutes(1), "history", "--no-trunc", "--format",
 				"{{.Size}}\t{{.CreatedBy}}", IMAGE)
 			.orThrow()
