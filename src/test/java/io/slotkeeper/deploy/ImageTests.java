@@ -100,9 +100,13 @@ class ImageTests {
 	}
 
 	@AfterAll
-	void stopTheServer() {
+	void stopTheServer() throws IOException {
 		if (this.server != null) {
 			this.server.close();
+		}
+		if (this.configuration != null) {
+			Files.deleteIfExists(this.configuration.resolve("application.yaml"));
+			Files.deleteIfExists(this.configuration);
 		}
 	}
 

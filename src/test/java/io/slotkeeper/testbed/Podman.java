@@ -25,12 +25,16 @@ public final class Podman {
 	}
 
 	/**
-	 * Why no container can run here, or {@code null} when one can: podman missing, or unable to run a container.
+	 * Why the image cannot be built and run here, or {@code null} when it can: podman or debootstrap missing, not root
+	 * (debootstrap and the stand-in bases need it), or podman unable to run a container.
 	 * @return the reason, or {@code null}
 	 */
 	public static String whyNotRunnable() {
 		if (!Files.isExecutable(Path.of("/usr/bin/podman"))) {
 			return "podman is not installed (apt-get install podman buildah runc debootstrap uidmap fuse-overlayfs)";
+		}
+		if (!Files.isExecutable(Path.of("/usr/sbin/debootstrap")) || !"root".equals(System.getProperty("user.name"))) {
+			return "the stand-in base images need root and debootstrap (apt-get install debootstrap)";
 		}
 		Result info = run(Duration.ofMinutes(1), "info", "--format", "{{.Host.OCIRuntime.Name}}");
 		return info.succeeded() ? null : "podman cannot run here: " + info.output();
