@@ -184,7 +184,7 @@ final class StartUpBench {
 
 	// The heap in use right after a full collection: what the targets keep, not what is waiting to be collected.
 	private static double liveHeapMib(long pid) throws Exception {
-		String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
+		String jcmd = Path.of(java()).resolveSibling("jcmd").toString();
 		Process collect = new ProcessBuilder(jcmd, String.valueOf(pid), "GC.run").redirectErrorStream(true)
 			.redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
 		collect.waitFor(60, TimeUnit.SECONDS);

@@ -72,7 +72,7 @@ class ImageTests {
 			assertThat(why).as("CI installs podman (.ci/run); the image test must run there").isNull();
 		}
 		assumeTrue(why == null, () -> "image test skipped: " + why);
-		Podman.command(Duration.ofMinutes(20), null, List.of("src/test/image/stand-in-bases.sh", "Dockerfile"))
+		Podman.command(Duration.ofMinutes(20), List.of("src/test/image/stand-in-bases.sh", "Dockerfile"))
 			.orThrow();
 		long start = System.nanoTime();
 		Podman.run(Duration.ofMinutes(20), "build", "--pull=never", "--network=host", "--volume",
@@ -143,7 +143,7 @@ class ImageTests {
 			.isTrue();
 		long start = System.nanoTime();
 		runContainer(List.of());
-		await().atMost(Duration.ofMinutes(2)).until(() -> status("http://127.0.0.1:9090/actuator/health/readiness") == 200);
+		awaitReady();
 		double ready = (System.nanoTime() - start) / 1e9;
 		Matcher started = Pattern.compile("Started \\w+ in ([0-9.]+) seconds \\(process running for ([0-9.]+)\\)")
 			.matcher(logs());
@@ -182,7 +182,7 @@ class ImageTests {
 		// The whole heap committed (initial = maximum) and touched at start: the footprint of a heap in full use.
 		runContainer(List.of("--env",
 				"JDK_JAVA_OPTIONS=-XX:InitialRAMPercentage=60 -XX:+AlwaysPreTouch -Xlog:class+load=info:file=/tmp/class-load.log"));
-		await().atMost(Duration.ofMinutes(2)).until(() -> status("http://127.0.0.1:9090/actuator/health/readiness") == 200);
+		awaitReady();
 		long beats = heartbeats();
 		await().atMost(Duration.ofSeconds(20)).until(() -> heartbeats() >= beats + 5);
 
@@ -192,13 +192,11 @@ class ImageTests {
 		System.out.printf("image test: %d of %d classes from the class-data archive%n", shared, loaded.size());
 		assertThat(shared).as("classes mapped from the archive").isGreaterThan(loaded.size() / 2);
 
-		long limit = Long.parseLong(exec("sh", "-c",
-				"cat /sys/fs/cgroup/memory.max 2>/dev/null || cat /sys/fs/cgroup/memory/memory.limit_in_bytes"));
-		long used = Long.parseLong(exec("sh", "-c",
-				"cat /sys/fs/cgroup/memory.current 2>/dev/null || cat /sys/fs/cgroup/memory/memory.usage_in_bytes"));
+		long limit = Long.parseLong(cgroupMemory("memory.max", "memory.limit_in_bytes"));
+		long used = Long.parseLong(cgroupMemory("memory.current", "memory.usage_in_bytes"));
 		// Anonymous memory is what the kernel cannot reclaim; the rest it charges is page cache (the jars, the archive).
 		Matcher anonymous = Pattern.compile("(?m)^(?:anon|total_rss) (\\d+)$")
-			.matcher(exec("sh", "-c", "cat /sys/fs/cgroup/memory.stat 2>/dev/null || cat /sys/fs/cgroup/memory/memory.stat"));
+			.matcher(cgroupMemory("memory.stat", "memory.stat"));
 		assertThat(anonymous.find()).as("anonymous memory in memory.stat").isTrue();
 		long anon = Long.parseLong(anonymous.group(1));
 		String rss = exec("sh", "-c", "grep VmRSS /proc/1/status");
@@ -218,6 +216,16 @@ class ImageTests {
 		arguments.addAll(extra);
 		arguments.add(IMAGE);
 		Podman.run(Duration.ofMinutes(1), arguments.toArray(String[]::new)).orThrow();
+	}
+
+	private void awaitReady() {
+		await().atMost(Duration.ofMinutes(2))
+			.until(() -> status("http://127.0.0.1:9090/actuator/health/readiness") == 200);
+	}
+
+	// A file of the container's memory controller: cgroup v2's name, or v1's where the host mounts v1.
+	private String cgroupMemory(String v2, String v1) {
+		return exec("sh", "-c", "cat /sys/fs/cgroup/" + v2 + " 2>/dev/null || cat /sys/fs/cgroup/memory/" + v1);
 	}
 
 	private String inImage(String script) {

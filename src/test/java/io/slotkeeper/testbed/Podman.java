@@ -47,25 +47,23 @@ public final class Podman {
 	 * @return its exit code and what it printed
 	 */
 	public static Result run(Duration timeout, String... arguments) {
-		return command(timeout, null, prefixed("podman", List.of(arguments)));
+		List<String> command = new ArrayList<>(List.of("podman"));
+		command.addAll(List.of(arguments));
+		return command(timeout, command);
 	}
 
 	/**
 	 * Runs any program with the project's podman settings (a script that calls podman) and waits for it.
 	 * @param timeout how long it may take
-	 * @param directory its working directory, or {@code null} for this one
 	 * @param command the program and its arguments
 	 * @return its exit code and what it printed
 	 */
-	public static Result command(Duration timeout, Path directory, List<String> command) {
+	public static Result command(Duration timeout, List<String> command) {
 		try {
 			Path output = Files.createTempFile("podman", ".out");
 			try {
 				ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
 					.redirectOutput(output.toFile());
-				if (directory != null) {
-					builder.directory(directory.toFile());
-				}
 				builder.environment().put("CONTAINERS_CONF", CONFIGURATION.toString());
 				Process process = builder.start();
 				if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
@@ -86,12 +84,6 @@ public final class Podman {
 			Thread.currentThread().interrupt();
 			throw new IllegalStateException(ex);
 		}
-	}
-
-	private static List<String> prefixed(String program, List<String> arguments) {
-		List<String> command = new ArrayList<>(List.of(program));
-		command.addAll(arguments);
-		return command;
 	}
 
 	/**
