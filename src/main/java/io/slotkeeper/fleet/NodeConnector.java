@@ -175,7 +175,25 @@ public class NodeConnector {
 	// hands the same server session back by chance is caught where the owner lock is taken.
 	private static void endWhenSilent(Connection connection, Node node, Setup setup, Duration idle)
 			throws SQLException {
-		boolean idleTimeout = setup.version().major() >= 14;
+		int pid = silence(connection, setup.version(), idle);
+		if (pid != setup.pid()) {
+			throw new SQLNonTransientConnectionException(POOLED.formatted(node.describe(), setup.pid(), pid), "08004");
+		}
+	}
+
+	/**
+	 * Lets a session opened with {@link #open(Node, Duration)} stay silent for longer before the server ends it.
+	 * @param session the session
+	 * @param idle how long it may stay idle from now on
+	 * @throws SQLException when the server refuses or does not answer in time
+	 */
+	public static void allowSilence(NodeSession session, Duration idle) throws SQLException {
+		silence(session.connection(), session.version(), idle);
+	}
+
+	// The settings that end a silent session, in one round trip that also tells which server session ran it.
+	private static int silence(Connection connection, ServerVersion version, Duration idle) throws SQLException {
+		boolean idleTimeout = version.major() >= 14;
 		try (PreparedStatement statement = connection.prepareStatement("SELECT pg_catalog.pg_backend_pid(),"
 				+ " pg_catalog.set_config('tcp_keepalives_idle', ?, false),"
 				+ " pg_catalog.set_config('tcp_keepalives_interval', ?, false),"
@@ -189,11 +207,7 @@ public class NodeConnector {
 			}
 			try (ResultSet result = statement.executeQuery()) {
 				result.next();
-				int pid = result.getInt(1);
-				if (pid != setup.pid()) {
-					throw new SQLNonTransientConnectionException(POOLED.formatted(node.describe(), setup.pid(), pid),
-							"08004");
-				}
+				return result.getInt(1);
 			}
 		}
 	}

@@ -32,6 +32,8 @@ final class HeartbeatSession {
 
 	private final Duration idleTimeout;
 
+	private final Duration longestIdleTimeout;
+
 	private final long ownerKey;
 
 	private final Duration interval;
@@ -42,11 +44,16 @@ final class HeartbeatSession {
 
 	private long lastUsed;
 
+	// What the server was last told: the idle timeout, or longer once beats ran late.
+	private Duration granted;
+
 	HeartbeatSession(Target target, NodeConnector connector, HeartbeatWriter writer) {
 		this.target = target;
 		this.connector = connector;
 		this.writer = writer;
 		this.idleTimeout = idleTimeout(target);
+		this.longestIdleTimeout = this.idleTimeout.multipliedBy(LATE_FACTOR);
+		this.granted = this.idleTimeout;
 		this.ownerKey = AdvisoryLocks.ownerKey(target.name());
 		this.interval = target.properties().heartbeat().interval();
 	}
@@ -65,9 +72,32 @@ final class HeartbeatSession {
 			.plusSeconds(1);
 	}
 
+	/**
+	 * How much longer than {@link #idleTimeout(Target)} a session may stay idle once its beats ran late: a frozen
+	 * owner that had been late before it froze is taken over within this many idle timeouts.
+	 */
+	static final int LATE_FACTOR = 4;
+
+	/**
+	 * The idle timeout that leaves a late session room: unchanged while the session idled at most half of it, else
+	 * twice as long (or three times the idle gap, if longer), at most the ceiling.
+	 * @param granted the session's idle timeout now
+	 * @param idled how long it has just idled
+	 * @param ceiling the longest allowed
+	 * @return the idle timeout it should have
+	 */
+	static Duration lateRoom(Duration granted, Duration idled, Duration ceiling) {
+		if (idled.multipliedBy(2).compareTo(granted) <= 0 || granted.compareTo(ceiling) >= 0) {
+			return granted;
+		}
+		Duration longer = granted.multipliedBy(2);
+		Duration wanted = (idled.multipliedBy(3).compareTo(longer) > 0) ? idled.multipliedBy(3) : longer;
+		return (wanted.compareTo(ceiling) < 0) ? wanted : ceiling;
+	}
+
 	// A session idle for longer than its timeout has been ended by the server (a disabled heartbeat's, say).
 	boolean isOpen() {
-		if (this.session != null && System.nanoTime() - this.lastUsed > this.idleTimeout.toNanos()) {
+		if (this.session != null && System.nanoTime() - this.lastUsed > this.granted.toNanos()) {
 			drop();
 		}
 		return this.session != null;
@@ -88,7 +118,30 @@ final class HeartbeatSession {
 			throw ex;
 		}
 		this.session = opened;
+		this.granted = this.idleTimeout;
 		this.lastUsed = System.nanoTime();
+	}
+
+	/**
+	 * Keeps the server from ending a session that is merely late. Beats run late when the instance or the server is
+	 * busy; a session the server ends for it costs a reconnection, which costs the server more than the beat did, so
+	 * beats fall further behind and more sessions end: the fleet never settles. A session that idled for more than
+	 * half its idle timeout is given more room first (see {@link #lateRoom}), in one statement, at most
+	 * {@value #LATE_FACTOR} times the usual.
+	 * @throws SQLException when the server refuses or does not answer in time
+	 */
+	void keepUp() throws SQLException {
+		Duration idled = Duration.ofNanos(System.nanoTime() - this.lastUsed);
+		Duration room = lateRoom(this.granted, idled, this.longestIdleTimeout);
+		if (this.session == null || room.equals(this.granted)) {
+			return;
+		}
+		NodeConnector.allowSilence(this.session, room);
+		this.lastUsed = System.nanoTime();
+		logger.info("The heartbeat of target '{}' ran {} ms after the last statement of its session (idle timeout {} ms):"
+				+ " the instance or the server is busy; the server now ends the session after {} ms of silence",
+				this.target.name(), idled.toMillis(), this.granted.toMillis(), room.toMillis());
+		this.granted = room;
 	}
 
 	NodeSession current() {

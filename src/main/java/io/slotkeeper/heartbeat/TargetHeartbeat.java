@@ -158,6 +158,9 @@ public class TargetHeartbeat implements RepeatingTasks.Task, AutoCloseable {
 				this.ledger.standbySnapshot(this.snapshots.opened(this.session.current()),
 						this.settings.standbySnapshot());
 			}
+			else {
+				this.session.keepUp();
+			}
 			if (!this.session.claimOwnership() && !evenIfStandby) {
 				return this.ledger.standingBy(Duration.ofNanos(System.nanoTime() - start));
 			}
