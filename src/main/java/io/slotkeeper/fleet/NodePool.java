@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.atomic.AtomicReference;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
@@ -30,6 +31,10 @@ final class NodePool implements AutoCloseable {
 
 	private volatile boolean reachable;
 
+	// The session that found the node reachable, kept for the pool's next new connection: opening a session costs
+	// the server more than anything slot-keeper then asks of it, and a fleet's first polls would open two per target.
+	private final AtomicReference<NodeSession> probe = new AtomicReference<>();
+
 	NodePool(Node node, NodeConnector connector) {
 		this.node = node;
 		this.connector = connector;
@@ -40,11 +45,14 @@ final class NodePool implements AutoCloseable {
 	// slot-keeper's own finds out at once (or within the connect timeout, for one that does not answer).
 	Connection connection() throws SQLException {
 		if (!this.reachable) {
-			this.connector.open(this.node).close();
+			keepProbe(this.connector.open(this.node));
 			this.reachable = true;
 		}
 		try {
-			return pool().getConnection();
+			Connection connection = pool().getConnection();
+			// The pool had an idle connection and did not take the probe.
+			keepProbe(null);
+			return connection;
 		}
 		catch (SQLException ex) {
 			this.reachable = false;
@@ -73,7 +81,8 @@ final class NodePool implements AutoCloseable {
 
 			@Override
 			public Connection getConnection() throws SQLException {
-				return NodePool.this.connector.open(NodePool.this.node).connection();
+				NodeSession probed = NodePool.this.probe.getAndSet(null);
+				return ((probed != null) ? probed : NodePool.this.connector.open(NodePool.this.node)).connection();
 			}
 
 			@Override
@@ -101,8 +110,16 @@ final class NodePool implements AutoCloseable {
 		return executor;
 	}
 
+	private void keepProbe(NodeSession session) {
+		NodeSession earlier = this.probe.getAndSet(session);
+		if (earlier != null) {
+			earlier.close();
+		}
+	}
+
 	@Override
 	public synchronized void close() {
+		keepProbe(null);
 		if (this.pool != null) {
 			this.pool.close();
 			this.pool = null;
