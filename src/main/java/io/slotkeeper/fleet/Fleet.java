@@ -36,6 +36,8 @@ public final class Fleet implements AutoCloseable {
 
 	private final Presences presences = new Presences();
 
+	private final Map<ServerEndpoint, SharedReading> readings = new java.util.HashMap<>();
+
 	/**
 	 * Builds the targets of an instance with a random identity; nothing connects until a node is used.
 	 * @param targets the configured targets, names unique
@@ -67,13 +69,22 @@ public final class Fleet implements AutoCloseable {
 		this.instance = instance;
 		this.connector = connector;
 		this.plan = new OwnershipPlan(targets.stream().map(TargetProperties::name).toList());
-		targets.forEach((target) -> this.byName.put(target.name(), newTarget(target, null)));
+		targets.forEach((target) -> this.byName.put(target.name(), configuredTarget(target)));
 		servers.forEach((server) -> this.servers.put(server.name(),
 				new Server(server, connector, Clock.systemUTC())));
 	}
 
 	private Target newTarget(TargetProperties properties, ServerDatabase origin) {
-		return new Target(properties, this.connector, this.instance, this.plan, this.presences, origin);
+		return new Target(properties, this.connector, this.instance, this.plan, this.presences, origin, null);
+	}
+
+	// Targets configured on one server as one role share a reading of its slots, as a configured server's databases do.
+	private Target configuredTarget(TargetProperties properties) {
+		Target.Reading reading = ServerEndpoint.of(properties)
+			.map((located) -> new Target.Reading(this.readings.computeIfAbsent(located.endpoint(),
+					(endpoint) -> new SharedReading(Clock.systemUTC(), false)), located.database()))
+			.orElse(null);
+		return new Target(properties, this.connector, this.instance, this.plan, this.presences, null, reading);
 	}
 
 	/**

@@ -2,7 +2,6 @@ package io.slotkeeper.fleet;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 
 import io.slotkeeper.config.ServerProperties;
 
@@ -17,17 +16,11 @@ public final class Server implements AutoCloseable {
 
 	private final Node node;
 
-	private final Clock clock;
-
-	private Object lastRead;
-
-	private RuntimeException lastFailure;
-
-	private Instant lastReadAt;
+	private final SharedReading reading;
 
 	Server(ServerProperties properties, NodeConnector connector, Clock clock) {
 		this.properties = properties;
-		this.clock = clock;
+		this.reading = new SharedReading(clock, true);
 		this.node = new Node(properties.name(), Node.SERVER, properties.url(), properties.username(),
 				properties.password(), properties.connection(), connector, (change) -> {
 				});
@@ -65,26 +58,21 @@ public final class Server implements AutoCloseable {
 	 * @return its result
 	 * @throws io.slotkeeper.problem.ProblemException when the server cannot be reached or refuses
 	 */
-	@SuppressWarnings("unchecked")
-	public synchronized <T> T shared(Node.SqlWork<T> work) {
-		Instant now = this.clock.instant();
-		Duration fresh = this.properties.slotsPollInterval().multipliedBy(9).dividedBy(10);
-		// A failure is shared as a reading is: a server that does not answer costs one timeout per interval, not one
-		// per database waiting here.
-		if (this.lastReadAt == null || !now.isBefore(this.lastReadAt.plus(fresh))) {
-			this.lastReadAt = now;
-			try {
-				this.lastRead = this.node.withConnection(work);
-				this.lastFailure = null;
-			}
-			catch (RuntimeException ex) {
-				this.lastFailure = ex;
-			}
-		}
-		if (this.lastFailure != null) {
-			throw this.lastFailure;
-		}
-		return (T) this.lastRead;
+	public <T> T shared(Node.SqlWork<T> work) {
+		return shared(work, false);
+	}
+
+	/**
+	 * As {@link #shared(Node.SqlWork)}, or a reading made now, which the next callers then share.
+	 * @param <T> what the read returns; every caller must pass the same work
+	 * @param work the read
+	 * @param now whether the reading must be made now: after a change, or for an operator who waits for it
+	 * @return its result
+	 * @throws io.slotkeeper.problem.ProblemException when the server cannot be reached or refuses
+	 */
+	public <T> T shared(Node.SqlWork<T> work, boolean now) {
+		return this.reading.read(this.node, work,
+				now ? Duration.ZERO : SharedReading.youngEnough(this.properties.slotsPollInterval()));
 	}
 
 	/**

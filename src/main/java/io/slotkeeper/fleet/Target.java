@@ -1,5 +1,6 @@
 package io.slotkeeper.fleet;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -39,6 +40,8 @@ public final class Target implements AutoCloseable {
 
 	private final ServerDatabase origin;
 
+	private final Reading reading;
+
 	private volatile ServerChange lastFailover;
 
 	private volatile Map<String, SlotPolicyProperties> found = Map.of();
@@ -46,9 +49,10 @@ public final class Target implements AutoCloseable {
 	private volatile boolean foundAll = true;
 
 	Target(TargetProperties properties, NodeConnector connector, Instance instance, OwnershipPlan plan,
-			Presences presences, ServerDatabase origin) {
+			Presences presences, ServerDatabase origin, Reading reading) {
 		this.properties = properties;
 		this.origin = origin;
+		this.reading = reading;
 		this.primary = new Node(properties.name(), TargetProperties.PRIMARY, properties.url(), properties.username(),
 				properties.password(), properties.connection(), connector, this::changed);
 		this.ownership = new Ownership(new Rendezvous(properties.name(), instance, properties.heartbeat().interval(),
@@ -73,6 +77,46 @@ public final class Target implements AutoCloseable {
 	 */
 	public Optional<ServerDatabase> origin() {
 		return Optional.ofNullable(this.origin);
+	}
+
+	/**
+	 * The database the target is, where known without a session: a discovered target's, or the one a configured
+	 * target's URL names.
+	 * @return the database's name
+	 */
+	public Optional<String> database() {
+		return (this.origin != null) ? Optional.of(this.origin.database())
+				: Optional.ofNullable(this.reading).map(Reading::database);
+	}
+
+	/**
+	 * Reads the target's server, or hands out a reading of it that another target made within nine tenths of this
+	 * one's poll interval: a discovered target shares its configured server's (failures too), a configured one shares
+	 * with the targets configured on the same server as the same role, reading through its own primary when a new
+	 * reading is due.
+	 * @param <T> what the read returns; every target of a server must pass the same work
+	 * @param work the read, of what the whole server shows (such as {@code pg_replication_slots})
+	 * @param now whether the reading must be made now (after a change, or for an operator who waits for it); the
+	 * other targets then share it
+	 * @return the reading
+	 * @throws ProblemException when the server cannot be reached or refuses
+	 */
+	public <T> T readServer(Node.SqlWork<T> work, boolean now) {
+		if (this.origin != null) {
+			return this.origin.server().shared(work, now);
+		}
+		return (this.reading != null) ? this.reading.shared().read(this.primary, work,
+				now ? Duration.ZERO : SharedReading.youngEnough(this.properties.slotsPollInterval()))
+				: this.primary.withConnection(work);
+	}
+
+	/**
+	 * The reading a configured target shares, and the database its URL names.
+	 *
+	 * @param shared the reading of the target's server
+	 * @param database the database
+	 */
+	record Reading(SharedReading shared, String database) {
 	}
 
 	/**

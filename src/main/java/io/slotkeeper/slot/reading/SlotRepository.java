@@ -119,6 +119,15 @@ public final class SlotRepository {
 					this.walsenderCommands);
 		}
 
+		/**
+		 * The whole reading as a session in another database of the same server would have read it.
+		 * @param database the database
+		 * @return the reading
+		 */
+		public Poll in(String database) {
+			return new Poll(this.slots, database, this.walsenderCommands);
+		}
+
 	}
 
 	// For a logical consumer the command is its START_REPLICATION with the options it asked for. Other roles'

@@ -152,12 +152,13 @@ public class SlotPoller extends RepeatingTasks implements FleetListener {
 	}
 
 	/**
-	 * Polls one target as soon as a worker can, outside its schedule.
+	 * Polls one target as soon as a worker can, outside its schedule, reading its server as it is then.
 	 * @param target the target's name
 	 */
 	void pollSoon(String target) {
 		TargetPoll poll = this.polls.get(target);
 		if (poll != null) {
+			poll.readNowNext();
 			runSoon(poll);
 		}
 	}

@@ -62,6 +62,8 @@ final class TargetPoll implements RepeatingTasks.Task {
 
 	private volatile Lane lane = Lane.CONNECT;
 
+	private volatile boolean readNowNext;
+
 	TargetPoll(Target target, SlotHealer healer, SlotWatch watch, MeterRegistry registry, Clock clock,
 			FollowUps followUps) {
 		this.target = target;
@@ -105,22 +107,32 @@ final class TargetPoll implements RepeatingTasks.Task {
 
 	@Override
 	public Duration run() {
-		return poll(this.followUps);
+		boolean readNow = this.readNowNext;
+		this.readNowNext = false;
+		return poll(this.followUps, readNow);
+	}
+
+	/**
+	 * Makes the next run read the server as it is then, not a reading another target of the server made shortly
+	 * before: after the server behind the target changed.
+	 */
+	void readNowNext() {
+		this.readNowNext = true;
 	}
 
 	/**
 	 * Polls with every follow-up on this thread, for a caller that waits for all of it.
 	 */
 	void runInline() {
-		poll(FollowUps.inline());
+		poll(FollowUps.inline(), true);
 	}
 
 	// A run outside the schedule (after a failover) may meet the scheduled one, or a heal's read after it: they take
 	// turns.
-	private synchronized Duration poll(FollowUps followUps) {
+	private synchronized Duration poll(FollowUps followUps, boolean readNow) {
 		Instant now = this.clock.instant();
 		try {
-			SlotRepository.Poll poll = read(now);
+			SlotRepository.Poll poll = read(now, readNow);
 			// Policies are read at each poll: a discovered connector can bring one, or its recreate, at any time.
 			List<SlotPolicyProperties> policies = this.target.policies();
 			if (policies.stream()
@@ -162,17 +174,20 @@ final class TargetPoll implements RepeatingTasks.Task {
 	private synchronized void readAgain() {
 		Instant now = this.clock.instant();
 		try {
-			read(now);
+			read(now, true);
 		}
 		catch (RuntimeException ex) {
 			failed(ex, now);
 		}
 	}
 
-	private SlotRepository.Poll read(Instant now) {
-		SlotRepository.Poll poll = this.target.origin()
-			.map((origin) -> origin.server().shared(SlotRepository::poll).dealtTo(origin.database()))
-			.orElseGet(() -> this.target.primary().withConnection(SlotRepository::poll));
+	// A reading another target of the server made within most of the interval serves a scheduled poll; one after a
+	// heal or for a caller who waits must see the server as it is now.
+	private SlotRepository.Poll read(Instant now, boolean readNow) {
+		SlotRepository.Poll server = this.target.readServer(SlotRepository::poll, readNow);
+		String database = this.target.database().orElse(server.database());
+		// A discovered target shows its own database's slots, a configured one every slot of its server.
+		SlotRepository.Poll poll = this.target.origin().isPresent() ? server.dealtTo(database) : server.in(database);
 		this.sightings.update(this.target, poll.slots(), now);
 		this.insights.update(this.target, poll, now);
 		this.history.update(this.target.name(), poll.slots(), now);

@@ -1,0 +1,95 @@
+package io.slotkeeper.fleet;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * A reading of one server that the callers reading the same server share while it is younger than most of their poll
+ * interval ({@link #youngEnough(Duration)}): {@code pg_replication_slots} is one view for the whole server, so however many of its databases poll, it
+ * is read about once per interval, through one session instead of one per database. Callers take turns.
+ */
+final class SharedReading {
+
+	private final Clock clock;
+
+	// A configured server shares its failures too: one that does not answer costs one timeout per interval, not one
+	// per database waiting here. Targets configured one by one read through their own nodes, so each keeps its own.
+	private final boolean failuresShared;
+
+	private Object lastRead;
+
+	private RuntimeException lastFailure;
+
+	private Instant lastReadAt;
+
+	// The node the last reading came through: its pooled session is open, so the next reading goes through it again
+	// rather than through whichever caller comes first, which would open a session in another database each time.
+	private Node reader;
+
+	/**
+	 * How old a reading a scheduled poll takes: nine tenths of its interval, so that the polls of one server's
+	 * databases, spread over the interval, share one reading.
+	 * @param pollInterval the poll interval
+	 * @return the age
+	 */
+	static Duration youngEnough(Duration pollInterval) {
+		return pollInterval.multipliedBy(9).dividedBy(10);
+	}
+
+	SharedReading(Clock clock, boolean failuresShared) {
+		this.clock = clock;
+		this.failuresShared = failuresShared;
+	}
+
+	/**
+	 * What a read returns, read again only when the last reading is as old as the caller allows: through the node the
+	 * last reading came through, else through the caller's.
+	 * @param <T> what the read returns; every caller must pass the same work
+	 * @param through the caller's node
+	 * @param work the read
+	 * @param maxAge how old a reading the caller takes: zero for a reading made now, which the others then share
+	 * @return the reading
+	 * @throws io.slotkeeper.problem.ProblemException when the node cannot be reached or refuses
+	 */
+	@SuppressWarnings("unchecked")
+	synchronized <T> T read(Node through, Node.SqlWork<T> work, Duration maxAge) {
+		Instant now = this.clock.instant();
+		if (this.lastReadAt == null || !now.isBefore(this.lastReadAt.plus(maxAge))) {
+			try {
+				this.lastRead = readThrough(through, work);
+				this.lastFailure = null;
+				this.lastReadAt = now;
+			}
+			catch (RuntimeException ex) {
+				if (!this.failuresShared) {
+					throw ex;
+				}
+				this.lastFailure = ex;
+				this.lastReadAt = now;
+			}
+		}
+		if (this.lastFailure != null) {
+			throw this.lastFailure;
+		}
+		return (T) this.lastRead;
+	}
+
+	// The caller's own node when the last reader fails, so that a caller sees its own failure; the last reader is then
+	// forgotten, so a server that is down costs one extra attempt, not one per reading.
+	private <T> T readThrough(Node through, Node.SqlWork<T> work) {
+		Node last = this.reader;
+		if (last != null && last != through) {
+			try {
+				return last.withConnection(work);
+			}
+			catch (RuntimeException ex) {
+				this.reader = null;
+			}
+		}
+		T read = through.withConnection(work);
+		this.reader = through;
+		return read;
+	}
+
+}
