@@ -208,9 +208,10 @@ final class FleetRunBench {
 		}
 		command.addAll(List.of(image.chartHeap(), "-cp", classPath, SlotKeeperApplication.class.getName(),
 				"--server.port=" + port, "--spring.config.additional-location=file:" + config));
-		return new ProcessBuilder(command).redirectErrorStream(true)
-			.redirectOutput(work.resolve("application.log").toFile())
-			.start();
+		ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+			.redirectOutput(work.resolve("application.log").toFile());
+		builder.environment().putAll(StartUpBench.Dockerfile.nativeEnvironment());
+		return builder.start();
 	}
 
 	static void awaitReady(HttpClient http, String base) {
