@@ -6,8 +6,8 @@ import java.time.Instant;
 
 /**
  * A reading of one server that the callers reading the same server share while it is younger than most of their poll
- * interval ({@link #youngEnough(Duration)}): {@code pg_replication_slots} is one view for the whole server, so however many of its databases poll, it
- * is read about once per interval, through one session instead of one per database. Callers take turns.
+ * interval ({@link #youngEnough(Duration)}): {@code pg_replication_slots} is one view for the whole server, so however
+ * many of its databases poll, it is read about once per interval, through one session instead of one per database.
  */
 final class SharedReading {
 
@@ -23,9 +23,16 @@ final class SharedReading {
 
 	private Instant lastReadAt;
 
+	private boolean inFlight;
+
 	// The node the last reading came through: its pooled session is open, so the next reading goes through it again
 	// rather than through whichever caller comes first, which would open a session in another database each time.
-	private Node reader;
+	private volatile Node reader;
+
+	SharedReading(Clock clock, boolean failuresShared) {
+		this.clock = clock;
+		this.failuresShared = failuresShared;
+	}
 
 	/**
 	 * How old a reading a scheduled poll takes: nine tenths of its interval, so that the polls of one server's
@@ -35,11 +42,6 @@ final class SharedReading {
 	 */
 	static Duration youngEnough(Duration pollInterval) {
 		return pollInterval.multipliedBy(9).dividedBy(10);
-	}
-
-	SharedReading(Clock clock, boolean failuresShared) {
-		this.clock = clock;
-		this.failuresShared = failuresShared;
 	}
 
 	/**
@@ -52,23 +54,65 @@ final class SharedReading {
 	 * @return the reading
 	 * @throws io.slotkeeper.problem.ProblemException when the node cannot be reached or refuses
 	 */
-	@SuppressWarnings("unchecked")
-	synchronized <T> T read(Node through, Node.SqlWork<T> work, Duration maxAge) {
-		Instant now = this.clock.instant();
-		if (this.lastReadAt == null || !now.isBefore(this.lastReadAt.plus(maxAge))) {
+	<T> T read(Node through, Node.SqlWork<T> work, Duration maxAge) {
+		return this.failuresShared ? readTogether(through, work, maxAge) : readAlongside(through, work, maxAge);
+	}
+
+	// Callers wait for the reading in flight and share what it came to, failure included.
+	private synchronized <T> T readTogether(Node through, Node.SqlWork<T> work, Duration maxAge) {
+		if (!young(maxAge)) {
+			this.lastReadAt = this.clock.instant();
 			try {
 				this.lastRead = readThrough(through, work);
 				this.lastFailure = null;
-				this.lastReadAt = now;
 			}
 			catch (RuntimeException ex) {
-				if (!this.failuresShared) {
-					throw ex;
-				}
 				this.lastFailure = ex;
-				this.lastReadAt = now;
 			}
 		}
+		return last();
+	}
+
+	// A caller never waits for another's read: on a server that hangs, every poll worker of its targets would wait
+	// here in turn. While a read is in flight a caller reads through its own node, and keeps what it read to itself.
+	private <T> T readAlongside(Node through, Node.SqlWork<T> work, Duration maxAge) {
+		Instant started;
+		synchronized (this) {
+			if (young(maxAge)) {
+				return last();
+			}
+			if (this.inFlight) {
+				started = null;
+			}
+			else {
+				this.inFlight = true;
+				started = this.clock.instant();
+			}
+		}
+		if (started == null) {
+			return through.withConnection(work);
+		}
+		try {
+			T read = readThrough(through, work);
+			synchronized (this) {
+				this.lastRead = read;
+				this.lastReadAt = started;
+			}
+			return read;
+		}
+		finally {
+			synchronized (this) {
+				this.inFlight = false;
+			}
+		}
+	}
+
+	private boolean young(Duration maxAge) {
+		return this.lastReadAt != null && this.clock.instant().isBefore(this.lastReadAt.plus(maxAge));
+	}
+
+	@SuppressWarnings("unchecked")
+	private <T> T last() {
 		if (this.lastFailure != null) {
 			throw this.lastFailure;
 		}

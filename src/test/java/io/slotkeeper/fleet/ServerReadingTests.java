@@ -5,12 +5,14 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 
 import org.junit.jupiter.api.Test;
 
 import io.slotkeeper.problem.ProblemException;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.PostgresTestBed;
+import io.slotkeeper.testbed.SilentServer;
 
 import static io.slotkeeper.testbed.TestTargets.fleet;
 import static io.slotkeeper.testbed.TestTargets.target;
@@ -70,6 +72,30 @@ class ServerReadingTests {
 			assertThat(patient.pid()).as("other connection settings read through their own session")
 				.isNotEqualTo(plain.pid());
 		}
+	}
+
+	@Test
+	void aTargetDoesNotWaitForAnotherTargetsReadOfAServerThatHangs() throws Exception {
+		try (SilentServer silent = new SilentServer();
+				Fleet fleet = fleet(hung("first", silent, "one"), hung("second", silent, "two"))) {
+			CompletableFuture<Seen> first = CompletableFuture
+				.supplyAsync(() -> fleet.get("first").readServer(ServerReadingTests::seen, false));
+			await().atMost(Duration.ofSeconds(5)).until(() -> silent.accepted() >= 1);
+			long start = System.nanoTime();
+			assertThatExceptionOfType(ProblemException.class)
+				.isThrownBy(() -> fleet.get("second").readServer(ServerReadingTests::seen, false));
+			Duration took = Duration.ofNanos(System.nanoTime() - start);
+			System.out.printf("a read while another target's read of a hung server was in flight failed after %d ms"
+					+ " (connect timeout 2 s)%n", took.toMillis());
+			assertThat(took).as("its own attempt, not the other one's and then its own")
+				.isLessThan(Duration.ofMillis(3500));
+			assertThat(first).failsWithin(Duration.ofSeconds(10));
+		}
+	}
+
+	private static io.slotkeeper.config.TargetProperties hung(String name, SilentServer silent, String database) {
+		return target(name, "jdbc:postgresql://127.0.0.1:" + silent.port() + "/" + database,
+				"connection.connect-timeout", "2s");
 	}
 
 	private long sessionsIn(String database) {

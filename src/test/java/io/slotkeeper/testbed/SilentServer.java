@@ -35,6 +35,16 @@ public final class SilentServer implements AutoCloseable {
 		return this.socket.getLocalPort();
 	}
 
+	/**
+	 * How many connections it has accepted so far.
+	 * @return the count
+	 */
+	public int accepted() {
+		synchronized (this.accepted) {
+			return this.accepted.size();
+		}
+	}
+
 	private void accept() {
 		try {
 			while (true) {
