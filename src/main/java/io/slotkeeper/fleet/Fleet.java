@@ -3,6 +3,7 @@ package io.slotkeeper.fleet;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,8 +37,6 @@ public final class Fleet implements AutoCloseable {
 
 	private final Presences presences = new Presences();
 
-	private final Map<ServerEndpoint, SharedReading> readings = new java.util.HashMap<>();
-
 	/**
 	 * Builds the targets of an instance with a random identity; nothing connects until a node is used.
 	 * @param targets the configured targets, names unique
@@ -69,7 +68,8 @@ public final class Fleet implements AutoCloseable {
 		this.instance = instance;
 		this.connector = connector;
 		this.plan = new OwnershipPlan(targets.stream().map(TargetProperties::name).toList());
-		targets.forEach((target) -> this.byName.put(target.name(), configuredTarget(target)));
+		Map<ServerEndpoint, SharedReading> readings = new HashMap<>();
+		targets.forEach((target) -> this.byName.put(target.name(), configuredTarget(target, readings)));
 		servers.forEach((server) -> this.servers.put(server.name(),
 				new Server(server, connector, Clock.systemUTC())));
 	}
@@ -79,9 +79,9 @@ public final class Fleet implements AutoCloseable {
 	}
 
 	// Targets configured on one server as one role share a reading of its slots, as a configured server's databases do.
-	private Target configuredTarget(TargetProperties properties) {
+	private Target configuredTarget(TargetProperties properties, Map<ServerEndpoint, SharedReading> readings) {
 		Target.Reading reading = ServerEndpoint.of(properties)
-			.map((located) -> new Target.Reading(this.readings.computeIfAbsent(located.endpoint(),
+			.map((located) -> new Target.Reading(readings.computeIfAbsent(located.endpoint(),
 					(endpoint) -> new SharedReading(Clock.systemUTC(), false)), located.database()))
 			.orElse(null);
 		return new Target(properties, this.connector, this.instance, this.plan, this.presences, null, reading);

@@ -1,7 +1,6 @@
 package io.slotkeeper.fleet;
 
 import java.time.Clock;
-import java.time.Duration;
 
 import io.slotkeeper.config.ServerProperties;
 
@@ -71,8 +70,7 @@ public final class Server implements AutoCloseable {
 	 * @throws io.slotkeeper.problem.ProblemException when the server cannot be reached or refuses
 	 */
 	public <T> T shared(Node.SqlWork<T> work, boolean now) {
-		return this.reading.read(this.node, work,
-				now ? Duration.ZERO : SharedReading.youngEnough(this.properties.slotsPollInterval()));
+		return this.reading.read(this.node, work, this.properties.slotsPollInterval(), now);
 	}
 
 	/**

@@ -6,7 +6,7 @@ import java.time.Instant;
 
 /**
  * A reading of one server that the callers reading the same server share while it is younger than most of their poll
- * interval ({@link #youngEnough(Duration)}): {@code pg_replication_slots} is one view for the whole server, so however
+ * interval: {@code pg_replication_slots} is one view for the whole server, so however
  * many of its databases poll, it is read about once per interval, through one session instead of one per database.
  */
 final class SharedReading {
@@ -35,26 +35,20 @@ final class SharedReading {
 	}
 
 	/**
-	 * How old a reading a scheduled poll takes: nine tenths of its interval, so that the polls of one server's
-	 * databases, spread over the interval, share one reading.
-	 * @param pollInterval the poll interval
-	 * @return the age
-	 */
-	static Duration youngEnough(Duration pollInterval) {
-		return pollInterval.multipliedBy(9).dividedBy(10);
-	}
-
-	/**
-	 * What a read returns, read again only when the last reading is as old as the caller allows: through the node the
-	 * last reading came through, else through the caller's.
+	 * What a read returns, read again only when asked to read now or when the last reading is older than nine tenths
+	 * of the caller's poll interval (so that the polls of one server's databases, spread over the interval, share
+	 * one): through the node the last reading came through, else through the caller's.
 	 * @param <T> what the read returns; every caller must pass the same work
 	 * @param through the caller's node
 	 * @param work the read
-	 * @param maxAge how old a reading the caller takes: zero for a reading made now, which the others then share
+	 * @param pollInterval the caller's poll interval
+	 * @param now whether the reading must be made now (after a change, or for a caller who waits for it); the others
+	 * then share it
 	 * @return the reading
 	 * @throws io.slotkeeper.problem.ProblemException when the node cannot be reached or refuses
 	 */
-	<T> T read(Node through, Node.SqlWork<T> work, Duration maxAge) {
+	<T> T read(Node through, Node.SqlWork<T> work, Duration pollInterval, boolean now) {
+		Duration maxAge = now ? Duration.ZERO : pollInterval.multipliedBy(9).dividedBy(10);
 		return this.failuresShared ? readTogether(through, work, maxAge) : readAlongside(through, work, maxAge);
 	}
 

@@ -1,6 +1,5 @@
 package io.slotkeeper.fleet;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -105,8 +104,8 @@ public final class Target implements AutoCloseable {
 		if (this.origin != null) {
 			return this.origin.server().shared(work, now);
 		}
-		return (this.reading != null) ? this.reading.shared().read(this.primary, work,
-				now ? Duration.ZERO : SharedReading.youngEnough(this.properties.slotsPollInterval()))
+		return (this.reading != null)
+				? this.reading.shared().read(this.primary, work, this.properties.slotsPollInterval(), now)
 				: this.primary.withConnection(work);
 	}
 

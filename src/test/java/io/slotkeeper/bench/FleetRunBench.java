@@ -210,7 +210,7 @@ final class FleetRunBench {
 				"--server.port=" + port, "--spring.config.additional-location=file:" + config));
 		ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
 			.redirectOutput(work.resolve("application.log").toFile());
-		builder.environment().putAll(StartUpBench.Dockerfile.nativeEnvironment());
+		builder.environment().putAll(image.nativeEnvironment());
 		return builder.start();
 	}
 

@@ -58,7 +58,7 @@ final class StartUpBench {
 		List<String> shipped = new ArrayList<>(image.runOptions(archive));
 		shipped.add(image.chartHeap());
 		List<Mode> modes = List.of(new Mode("plain", List.of(), Map.of()),
-				new Mode("as shipped", shipped, Dockerfile.nativeEnvironment()));
+				new Mode("as shipped", shipped, image.nativeEnvironment()));
 		List<List<Object>> rows = new ArrayList<>();
 		List<String> running = new ArrayList<>();
 		for (int count : new int[] { 0, 100, 1000 }) {
@@ -222,7 +222,7 @@ final class StartUpBench {
 	/**
 	 * The JVM options of the Dockerfile: the training run's and the ENTRYPOINT's, with the archive's path replaced.
 	 */
-	record Dockerfile(List<String> training, List<String> entrypoint) {
+	record Dockerfile(List<String> training, List<String> entrypoint, Map<String, String> nativeEnvironment) {
 
 		// JAVA_TOOL_OPTIONS come first, then the ENTRYPOINT's options, as the JVM reads them.
 		static Dockerfile read() throws IOException {
@@ -240,21 +240,13 @@ final class StartUpBench {
 				entrypoint.add(quoted.group(1));
 			}
 			options.addAll(entrypoint.subList(1, entrypoint.indexOf("-jar")));
-			return new Dockerfile(List.of(run.group(1).trim().split("\\s+")), options);
-		}
-
-		/**
-		 * What the image's environment tells the C library rather than the JVM, such as {@code MALLOC_ARENA_MAX}.
-		 * @return the variables and their values
-		 */
-		static Map<String, String> nativeEnvironment() throws IOException {
-			String text = Files.readString(Path.of("Dockerfile"));
+			// What the image's environment tells the C library rather than the JVM, such as MALLOC_ARENA_MAX.
 			Map<String, String> environment = new java.util.TreeMap<>();
 			Matcher variable = Pattern.compile("\\b(MALLOC_[A-Z_]+)=(\\S+)").matcher(text);
 			while (variable.find()) {
 				environment.put(variable.group(1), variable.group(2));
 			}
-			return environment;
+			return new Dockerfile(List.of(run.group(1).trim().split("\\s+")), options, Map.copyOf(environment));
 		}
 
 		List<String> trainingOptions(Path archive) {
