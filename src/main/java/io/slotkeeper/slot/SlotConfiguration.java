@@ -2,6 +2,7 @@ package io.slotkeeper.slot;
 
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import tools.jackson.databind.json.JsonMapper;
 
 import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.connect.ConnectorClient;
@@ -18,6 +19,11 @@ class SlotConfiguration {
 	@Bean
 	SlotReader slotReader(ConnectorClient connectors, SlotWatch watch, HandoverLog handovers) {
 		return new SlotReader(connectors, watch, handovers);
+	}
+
+	@Bean
+	SlotListings slotListings(SlotReader reader, JsonMapper json) {
+		return new SlotListings(reader, json);
 	}
 
 	@Bean

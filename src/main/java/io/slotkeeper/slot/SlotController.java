@@ -1,11 +1,11 @@
 package io.slotkeeper.slot;
 
 import java.net.URI;
-import java.util.List;
 import java.util.Map;
 
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
@@ -15,6 +15,7 @@ import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
 
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -63,24 +64,32 @@ class SlotController {
 
 	private final SlotChanges changes;
 
-	SlotController(Fleet fleet, SlotService slots, SlotReader reader, Auditor auditor, SlotChanges changes) {
+	private final SlotListings listings;
+
+	SlotController(Fleet fleet, SlotService slots, SlotReader reader, Auditor auditor, SlotChanges changes,
+			SlotListings listings) {
 		this.fleet = fleet;
 		this.slots = slots;
 		this.reader = reader;
 		this.auditor = auditor;
 		this.changes = changes;
+		this.listings = listings;
 	}
 
 	@GetMapping
 	@Operation(summary = "Every slot of the target's server",
 			description = "Columns the server's version lacks are null. retainedWalBytes is the WAL the slot pins.")
-	List<SlotView> list(@PathVariable @Pattern(regexp = TargetProperties.NAME_PATTERN) String target,
+	@ApiResponse(responseCode = "200", description = "OK", content = @Content(mediaType = "application/json",
+			array = @ArraySchema(schema = @Schema(implementation = SlotView.class))))
+	ResponseEntity<byte[]> list(@PathVariable @Pattern(regexp = TargetProperties.NAME_PATTERN) String target,
 			@RequestParam(required = false) @Size(max = 63) String database,
 			@RequestParam(required = false) @Pattern(regexp = "^(reserved|extended|unreserved|lost)$") String walStatus,
 			@RequestParam(required = false) Boolean active,
 			@Parameter(description = "primary (default), a replica's name, or all") @RequestParam(required = false)
 			@Pattern(regexp = NODE) String node) {
-		return this.reader.list(this.fleet.get(target), node, new SlotFilter(database, walStatus, active));
+		return ResponseEntity.ok()
+			.contentType(MediaType.APPLICATION_JSON)
+			.body(this.listings.list(this.fleet.get(target), node, new SlotFilter(database, walStatus, active)));
 	}
 
 	@GetMapping("/{slot}")
