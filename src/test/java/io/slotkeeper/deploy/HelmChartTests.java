@@ -248,7 +248,8 @@ class HelmChartTests {
 			.isEqualTo("/actuator/prometheus");
 		List<Map<String, Object>> rules = get(rendered.one("PrometheusRule"), "spec", "groups", 0, "rules");
 		assertThat(rules).extracting((rule) -> rule.get("alert")).containsExactly("SlotKeeperHeartbeatFailing",
-				"SlotKeeperHeartbeatStale", "SlotKeeperTargetUnowned", "SlotKeeperSlotPollStale", "SlotKeeperServerDatabasesUncovered", "SlotKeeperConnectorUnprotected",
+				"SlotKeeperHeartbeatStale", "SlotKeeperTargetUnowned", "SlotKeeperSlotPollStale", "SlotKeeperServerDatabasesUncovered", "ServerSettingRisksSlots",
+				"SlotKeeperConnectorUnprotected",
 				"ReplicationSlotLost",
 				"ReplicationSlotMissing", "ConnectorStaleOffset", "ReplicationSlotNotFailoverReady",
 				"ReplicationSlotOrphan", "ReplicationSlotUnreserved",

@@ -6,6 +6,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CyclicBarrier;
 import java.util.stream.IntStream;
 
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -20,9 +22,9 @@ import io.slotkeeper.slot.reading.SlotFilter;
 import io.slotkeeper.slot.watching.SlotWatch;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.PostgresTestBed;
+import io.slotkeeper.testbed.TestTargets;
 
 import static io.slotkeeper.testbed.TestTargets.fleet;
-import static io.slotkeeper.testbed.TestTargets.target;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -34,46 +36,59 @@ class SlotListingsTests {
 
 	private final JsonMapper json = JsonMapper.builder().build();
 
+	private final PostgresServer server = PostgresTestBed.shared();
+
+	private String database;
+
+	private Fleet fleet;
+
+	private Target orders;
+
+	private SlotFilter every;
+
+	private SlotListings listings;
+
+	@BeforeEach
+	void target() {
+		this.database = this.server.createDatabase();
+		this.fleet = fleet(TestTargets.target("orders", this.server, this.database));
+		this.orders = this.fleet.get("orders");
+		this.every = new SlotFilter(this.database, null, null);
+		this.listings = listings();
+	}
+
+	@AfterEach
+	void close() {
+		this.fleet.close();
+	}
+
 	@Test
-	void aListingShowsWhatChangedBeforeItWasAskedForAndRendersAnUnchangedOneOnce() throws Exception {
-		PostgresServer server = PostgresTestBed.shared();
-		String database = server.createDatabase();
-		try (Fleet fleet = fleet(target("orders", server, database))) {
-			SlotFilter every = new SlotFilter(database, null, null);
-			SlotListings listings = listings();
-			Target orders = fleet.get("orders");
-			assertThat(names(listings.list(orders, null, every))).isEmpty();
-			server.execute(database, "SELECT pg_create_logical_replication_slot('first', 'pgoutput')");
-			byte[] one = listings.list(orders, null, every);
-			assertThat(names(one)).containsExactly("first");
-			assertThat(listings.list(orders, null, every)).as("unchanged: the same rendering").isSameAs(one);
-			assertThat(names(listings.list(orders, null, new SlotFilter(database, null, true)))).isEmpty();
-			server.execute(database, "SELECT pg_drop_replication_slot('first')");
-			assertThat(names(listings.list(orders, null, every))).isEmpty();
-		}
+	void aListingShowsWhatChangedBeforeItWasAskedForAndRendersAnUnchangedOneOnce() {
+		assertThat(names(this.listings.list(this.orders, null, this.every))).isEmpty();
+		this.server.execute(this.database, "SELECT pg_create_logical_replication_slot('first', 'pgoutput')");
+		byte[] one = this.listings.list(this.orders, null, this.every);
+		assertThat(names(one)).containsExactly("first");
+		assertThat(this.listings.list(this.orders, null, this.every)).as("unchanged: the same rendering").isSameAs(one);
+		assertThat(names(this.listings.list(this.orders, null, new SlotFilter(this.database, null, true)))).isEmpty();
+		this.server.execute(this.database, "SELECT pg_drop_replication_slot('first')");
+		assertThat(names(this.listings.list(this.orders, null, this.every))).isEmpty();
 	}
 
 	@Test
 	void callersAskingTogetherAllSeeTheSlotCreatedBeforeTheyAsked() throws Exception {
-		PostgresServer server = PostgresTestBed.shared();
-		String database = server.createDatabase();
-		try (Fleet fleet = fleet(target("orders", server, database))) {
-			SlotFilter every = new SlotFilter(database, null, null);
-			SlotListings listings = listings();
-			Target orders = fleet.get("orders");
-			int callers = 16;
-			for (int round = 0; round < 3; round++) {
-				server.execute(database, "SELECT pg_create_logical_replication_slot('round_" + round + "', 'pgoutput')");
-				CyclicBarrier together = new CyclicBarrier(callers);
-				List<CompletableFuture<List<String>>> answers = IntStream.range(0, callers)
-					.mapToObj((caller) -> CompletableFuture.supplyAsync(() -> {
-						awaitOthers(together);
-						return names(listings.list(orders, null, every));
-					}))
-					.toList();
-				for (CompletableFuture<List<String>> answer : answers) {
-					assertThat(answer.get()).hasSize(round + 1).contains("round_" + round);
-				}
+		int callers = 16;
+		for (int round = 0; round < 3; round++) {
+			this.server.execute(this.database,
+					"SELECT pg_create_logical_replication_slot('round_" + round + "', 'pgoutput')");
+			CyclicBarrier together = new CyclicBarrier(callers);
+			List<CompletableFuture<List<String>>> answers = IntStream.range(0, callers)
+				.mapToObj((caller) -> CompletableFuture.supplyAsync(() -> {
+					awaitOthers(together);
+					return names(this.listings.list(this.orders, null, this.every));
+				}))
+				.toList();
+			for (CompletableFuture<List<String>> answer : answers) {
+				assertThat(answer.get()).hasSize(round + 1).contains("round_" + round);
 			}
 		}
 	}

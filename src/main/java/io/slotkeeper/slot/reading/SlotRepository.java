@@ -9,6 +9,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+
+import io.slotkeeper.settings.ServerSettings;
 import java.util.Optional;
 
 import io.slotkeeper.fleet.Node;
@@ -90,14 +92,16 @@ public final class SlotRepository {
 	}
 
 	/**
-	 * What a poll reads, on one connection: the slots, the database the session is in, and the walsenders' commands.
+	 * What a poll reads, on one connection: the slots, the database the session is in, the walsenders' commands and the
+	 * server's settings for the audit.
 	 * @param connection a connection to the node
 	 * @return the poll
 	 * @throws SQLException when the server refuses
 	 */
 	public static Poll poll(Connection connection) throws SQLException {
 		List<ReplicationSlot> slots = list(connection);
-		return new Poll(slots, currentDatabase(connection), walsenderCommands(connection, slots));
+		return new Poll(slots, currentDatabase(connection), walsenderCommands(connection, slots),
+				ServerSettings.read(connection));
 	}
 
 	/**
@@ -105,8 +109,10 @@ public final class SlotRepository {
 	 * @param slots every slot of the server
 	 * @param database the database the target connects to
 	 * @param walsenderCommands the last command of each walsender, by process
+	 * @param settings the server's settings the audit judges
 	 */
-	public record Poll(List<ReplicationSlot> slots, String database, Map<Integer, String> walsenderCommands) {
+	public record Poll(List<ReplicationSlot> slots, String database, Map<Integer, String> walsenderCommands,
+			ServerSettings settings) {
 
 		/**
 		 * The part of a server's reading that is one database's: its logical slots, as if read from it
@@ -116,7 +122,7 @@ public final class SlotRepository {
 		 */
 		public Poll dealtTo(String database) {
 			return new Poll(this.slots.stream().filter((slot) -> slot.in(database)).toList(), database,
-					this.walsenderCommands);
+					this.walsenderCommands, this.settings);
 		}
 
 		/**
@@ -125,7 +131,7 @@ public final class SlotRepository {
 		 * @return the reading
 		 */
 		public Poll in(String database) {
-			return new Poll(this.slots, database, this.walsenderCommands);
+			return new Poll(this.slots, database, this.walsenderCommands, this.settings);
 		}
 
 	}

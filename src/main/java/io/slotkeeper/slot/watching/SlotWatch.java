@@ -2,6 +2,7 @@ package io.slotkeeper.slot.watching;
 
 import io.slotkeeper.connect.ConnectorClient;
 import io.slotkeeper.connect.HandoverLog;
+import io.slotkeeper.settings.SettingsAudit;
 
 /**
  * What every target's poll keeps for the API to read: conclusions, connectors' states and configured slots as last
@@ -12,9 +13,10 @@ import io.slotkeeper.connect.HandoverLog;
  * @param sightings the configured slots as last seen, and those missing
  * @param failover whether each logical slot would survive a failover to the replicas
  * @param history the WAL each slot retained over the last hour
+ * @param settings each target's server settings as last audited
  */
 public record SlotWatch(SlotInsights insights, ConnectorStates connectors, SlotSightings sightings,
-		FailoverStates failover, RetainedHistory history) {
+		FailoverStates failover, RetainedHistory history, SettingsAudit settings) {
 
 	/**
 	 * Empty state, for the application's wiring and for tests of what reads it.
@@ -31,7 +33,7 @@ public record SlotWatch(SlotInsights insights, ConnectorStates connectors, SlotS
 	 */
 	public SlotWatch(ConnectorClient connectors, HandoverLog handovers) {
 		this(new SlotInsights(), new ConnectorStates(connectors, handovers), new SlotSightings(), new FailoverStates(),
-				new RetainedHistory());
+				new RetainedHistory(), new SettingsAudit());
 	}
 
 	/**
@@ -45,6 +47,7 @@ public record SlotWatch(SlotInsights insights, ConnectorStates connectors, SlotS
 		this.sightings.forget(target);
 		this.failover.forget(target);
 		this.history.forget(target);
+		this.settings.forget(target);
 	}
 
 }

@@ -18,6 +18,8 @@ import io.slotkeeper.fleet.FailureDescription;
 import io.slotkeeper.fleet.Lane;
 import io.slotkeeper.fleet.RepeatingTasks;
 import io.slotkeeper.fleet.Target;
+import io.slotkeeper.settings.SettingGauges;
+import io.slotkeeper.settings.SettingsAudit;
 import io.slotkeeper.slot.reading.ReplicationSlot;
 import io.slotkeeper.slot.reading.SlotRepository;
 import io.slotkeeper.slot.reading.SlotView;
@@ -50,6 +52,10 @@ final class TargetPoll implements RepeatingTasks.Task {
 
 	private final SlotGauges gauges;
 
+	private final SettingsAudit settings;
+
+	private final SettingGauges settingGauges;
+
 	private final PollMeters meters;
 
 	private final StaleOffsets staleOffsets;
@@ -77,6 +83,8 @@ final class TargetPoll implements RepeatingTasks.Task {
 		this.registry = registry;
 		this.clock = clock;
 		this.gauges = new SlotGauges(target.name(), registry);
+		this.settings = watch.settings();
+		this.settingGauges = new SettingGauges(target.name(), registry);
 		this.meters = new PollMeters(target.name(), target.properties().slotsPollInterval(), registry, clock);
 		this.staleOffsets = new StaleOffsets(registry);
 	}
@@ -191,6 +199,8 @@ final class TargetPoll implements RepeatingTasks.Task {
 		this.sightings.update(this.target, poll.slots(), now);
 		this.insights.update(this.target, poll, now);
 		this.history.update(this.target.name(), poll.slots(), now);
+		this.settingGauges.update(this.settings.update(this.target.name(), poll.settings(),
+				this.target.properties().lossWarning(), now));
 		List<SlotView> current = poll.slots()
 			.stream()
 			.map((slot) -> SlotView.of(this.target.primary().name(), slot)

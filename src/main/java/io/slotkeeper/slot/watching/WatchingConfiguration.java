@@ -12,6 +12,7 @@ import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.connect.ConnectorClient;
 import io.slotkeeper.connect.HandoverLog;
 import io.slotkeeper.fleet.Fleet;
+import io.slotkeeper.settings.SettingsAudit;
 import io.slotkeeper.slot.changing.SlotService;
 
 /**
@@ -23,6 +24,11 @@ class WatchingConfiguration {
 	@Bean
 	SlotWatch slotWatch(ConnectorClient connectors, HandoverLog handovers) {
 		return new SlotWatch(connectors, handovers);
+	}
+
+	@Bean
+	SettingsAudit settingsAudit(SlotWatch watch) {
+		return watch.settings();
 	}
 
 	@Bean

@@ -31,7 +31,7 @@ class SlotInsightsTests {
 	}
 
 	private SlotInsight after(ReplicationSlot slot, Map<Integer, String> walsenders, Instant now) {
-		this.insights.update(this.target, new Poll(List.of(slot), "orders", walsenders), now);
+		this.insights.update(this.target, new Poll(List.of(slot), "orders", walsenders, null), now);
 		return this.insights.of("orders", slot.slotName());
 	}
 

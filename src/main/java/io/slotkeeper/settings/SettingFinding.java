@@ -1,0 +1,20 @@
+package io.slotkeeper.settings;
+
+/**
+ * One thing the settings audit found, in words.
+ *
+ * @param setting the setting it is about, as {@code pg_settings} names it
+ * @param value the setting's value with its unit, as the server shows it
+ * @param severity {@code critical} (a slot is lost or cannot work as things stand), {@code warning} (a plausible
+ * event loses a slot or fills the disk) or {@code info}
+ * @param message what it means for the target's slots and what to do
+ */
+public record SettingFinding(String setting, String value, String severity, String message) {
+
+	static final String CRITICAL = "critical";
+
+	static final String WARNING = "warning";
+
+	static final String INFO = "info";
+
+}

@@ -1,0 +1,58 @@
+package io.slotkeeper.settings;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Every target's server settings as its polls last read and judged them, with the WAL rate measured over its polls.
+ */
+public final class SettingsAudit {
+
+	private final Map<String, WalRate> rates = new ConcurrentHashMap<>();
+
+	private final Map<String, SettingsView> views = new ConcurrentHashMap<>();
+
+	/**
+	 * Judges what a poll read.
+	 * @param target the target's name
+	 * @param read the settings read with the poll
+	 * @param outage the consumer outage the target's slots must survive (its {@code loss-warning})
+	 * @param now when it was read
+	 * @return the target's findings
+	 */
+	public List<SettingFinding> update(String target, ServerSettings read, Duration outage, Instant now) {
+		WalRate rate = this.rates.computeIfAbsent(target, (name) -> new WalRate());
+		rate.record(now, read.walPositionBytes());
+		Optional<Double> perSecond = rate.perSecond();
+		List<SettingFinding> findings = SettingsJudge.judge(read, perSecond, outage);
+		Map<String, String> shown = new LinkedHashMap<>();
+		read.settings().forEach((name, setting) -> shown.put(name, setting.shown()));
+		this.views.put(target, new SettingsView(target, now, perSecond.orElse(null), shown, read.slotsInUse(),
+				read.walSendersInUse(), List.copyOf(findings)));
+		return findings;
+	}
+
+	/**
+	 * A target's settings as last judged.
+	 * @param target the target's name
+	 * @return the view, empty before its first poll
+	 */
+	public Optional<SettingsView> of(String target) {
+		return Optional.ofNullable(this.views.get(target));
+	}
+
+	/**
+	 * Forgets a target that left the fleet.
+	 * @param target the target's name
+	 */
+	public void forget(String target) {
+		this.rates.remove(target);
+		this.views.remove(target);
+	}
+
+}
