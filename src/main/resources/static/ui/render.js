@@ -106,7 +106,7 @@ function targetCard(target, role, actions, instance) {
   const hb = target.heartbeat;
   const id = `target-${target.name}`;
   const owner = hb.owner === true ? `this instance (${instance})` : hb.owner === false ? 'another instance' : '–';
-  const { slots: slotList, problems: problemList, ...own } = target;
+  const { slots: slotList, problems: problemList, settings: settingList = [], ...own } = target;
   const head = signed(h('header', { class: 'target-head', 'data-part': 'head' },
     h('h2', { id }, target.name), ' ', severityBadge(target.severity),
     h('dl', { class: 'facts' },
@@ -126,6 +126,14 @@ function targetCard(target, role, actions, instance) {
     ? h('ul', { class: 'problems', 'data-part': 'problems', 'aria-label': `Problems of ${target.name}` },
       problemList.map((p) => h('li', {}, p)))
     : h('div', { 'data-part': 'problems' }), problemList);
+  // The server's settings that will lose a slot or fill the disk: said apart from the problems, as they are the
+  // server owner's to change and do not make the target itself DOWN or WARNING.
+  const settings = signed(settingList.length
+    ? h('ul', { class: 'settings', 'data-part': 'settings', 'aria-label': `Server settings of ${target.name}` },
+      settingList.map((f) => h('li', { class: `setting-${f.severity}` },
+        h('span', { class: 'setting-severity' }, f.severity), ' ', h('code', {}, `${f.setting} = ${f.value}`),
+        `: ${f.message}`)))
+    : h('div', { 'data-part': 'settings' }), settingList);
   const slots = slotList.length === 0 ? signed(h('p', { class: 'muted', 'data-part': 'slots' }, 'No slots on the primary.'), [])
     : signed(h('table', { class: 'slots', 'data-part': 'slots' },
       h('caption', { class: 'visually-hidden' }, `Slots of ${target.name}`),
@@ -135,7 +143,7 @@ function targetCard(target, role, actions, instance) {
       h('tbody', {}, slotList.map((slot) => signed(slotRow(target, slot, role, actions), [slot, role])))),
     [role, slotList]);
   return h('article', { class: `target sev-${target.severity}`, 'data-target': target.name, 'aria-labelledby': id },
-    head, problems, slots);
+    head, problems, settings, slots);
 }
 
 // Puts fresh's children into container in order, keeping each existing child whose signature did not change, so

@@ -12,6 +12,8 @@ import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.heartbeat.Heartbeats;
 import io.slotkeeper.heartbeat.TargetView;
+import io.slotkeeper.settings.SettingsAudit;
+import io.slotkeeper.settings.SettingsView;
 import io.slotkeeper.slot.SlotReader;
 import io.slotkeeper.slot.reading.ReplicationSlot;
 import io.slotkeeper.slot.reading.SlotView;
@@ -38,15 +40,18 @@ public class FleetOverview {
 
 	private final RetainedHistory history;
 
+	private final SettingsAudit settings;
+
 	private final Clock clock;
 
 	FleetOverview(Fleet fleet, Heartbeats heartbeats, SlotPoller poller, SlotReader reader, RetainedHistory history,
-			Clock clock) {
+			SettingsAudit settings, Clock clock) {
 		this.fleet = fleet;
 		this.heartbeats = heartbeats;
 		this.poller = poller;
 		this.reader = reader;
 		this.history = history;
+		this.settings = settings;
 		this.clock = clock;
 	}
 
@@ -95,7 +100,8 @@ public class FleetOverview {
 		SlotSnapshot snapshot = assessed.snapshot();
 		return new TargetSummary(view.name(), assessed.severity(), Finding.texts(assessed.findings()), heartbeat,
 				view.serverVersion(), view.lastFailoverAt(), (snapshot != null) ? snapshot.lastGoodAt() : null,
-				(snapshot != null && snapshot.error() != null) ? snapshot.error().message() : null, slots);
+				(snapshot != null && snapshot.error() != null) ? snapshot.error().message() : null, slots,
+				this.settings.of(view.name()).map(SettingsView::findings).orElse(List.of()));
 	}
 
 	private SlotSummary slot(Target target, SlotView view, List<Finding> findings, boolean withHistory, Instant now) {

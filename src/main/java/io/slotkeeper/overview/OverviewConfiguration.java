@@ -20,7 +20,8 @@ class OverviewConfiguration {
 	@Bean
 	FleetOverview fleetOverview(Fleet fleet, Heartbeats heartbeats, SlotPoller poller, SlotReader reader,
 			SlotWatch watch) {
-		return new FleetOverview(fleet, heartbeats, poller, reader, watch.history(), Clock.systemUTC());
+		return new FleetOverview(fleet, heartbeats, poller, reader, watch.history(), watch.settings(),
+				Clock.systemUTC());
 	}
 
 }

@@ -3,6 +3,8 @@ package io.slotkeeper.overview;
 import java.time.Instant;
 import java.util.List;
 
+import io.slotkeeper.settings.SettingFinding;
+
 /**
  * One target at a glance: its heartbeat, its server and its primary's slots.
  *
@@ -15,10 +17,11 @@ import java.util.List;
  * @param slotsReadAt when the slots shown were read (the last good poll), {@code null} before one
  * @param slotsError why the last poll failed (the slots shown are then those of the last good one)
  * @param slots its primary's slots, the configured missing ones included
+ * @param settings what the settings audit of its server found, the most severe first; none before its first poll
  */
 public record TargetSummary(String name, Severity severity, List<String> problems, Heartbeat heartbeat,
 		String serverVersion, Instant lastFailoverAt, Instant slotsReadAt, String slotsError,
-		List<SlotSummary> slots) {
+		List<SlotSummary> slots, List<SettingFinding> settings) {
 
 	/**
 	 * A target's heartbeat.

@@ -138,7 +138,7 @@ final class SettingsJudge {
 		if (seconds >= 60) {
 			return (seconds / 60) + " min";
 		}
-		return seconds + " s";
+		return (seconds == 0) ? "under 1 s" : seconds + " s";
 	}
 
 	static String bytes(double bytes) {

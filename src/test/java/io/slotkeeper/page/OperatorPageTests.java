@@ -124,6 +124,12 @@ class OperatorPageTests {
 
 			SlotRecipes.lose(server(), DATABASE, "page_orders");
 			await().atMost(Duration.ofSeconds(30)).until(() -> page.rowText("page_orders").contains("lost"));
+			// The lossy server keeps 1 MB of WAL for its slots: at the rate the loss's WAL switches took it to, far
+			// less than the target's loss-warning of an hour; the page says so apart from the problems.
+			String settings = "article[data-target='shop'] [data-part='settings']";
+			await().atMost(Duration.ofSeconds(30)).until(() -> page.textOf(settings),
+					(text) -> text.contains("max_slot_wal_keep_size = 1MB: holds about"));
+			assertThat(page.textOf(settings)).startsWith("WARNING");
 			assertThat(page.rowText("page_orders")).contains("invalidated by the server (wal_removed)");
 			assertThat(page.attributeOf("article[data-target='shop']", "class")).contains("sev-down");
 			assertThat(page.textOf("article[data-target='shop'] tr[data-slot='page_orders'] .badge")).isEqualTo("✕ lost");
