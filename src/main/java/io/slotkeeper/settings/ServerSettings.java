@@ -6,6 +6,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -16,12 +18,14 @@ import java.util.TreeMap;
  * with each poll (two cheap statements on the poll's session). A setting the server's version lacks is absent.
  *
  * @param settings the audited settings by name, each as the server shows it ({@code setting} and {@code unit})
- * @param walPositionBytes where the server's WAL is now, in bytes from its start
+ * @param readAt when they were read, by the server's clock: the polls of one server share a reading, and the WAL
+ * rate must pair each position with the time it was read, not with the time a poll was handed it
+ * @param walPositionBytes where the server's WAL was then, in bytes from its start
  * @param slotsInUse how many replication slots exist
  * @param walSendersInUse how many WAL senders are running
  * @param physicalSlots the names of the server's physical slots
  */
-public record ServerSettings(Map<String, Setting> settings, long walPositionBytes, int slotsInUse,
+public record ServerSettings(Map<String, Setting> settings, Instant readAt, long walPositionBytes, int slotsInUse,
 		int walSendersInUse, List<String> physicalSlots) {
 
 	/**
@@ -39,7 +43,8 @@ public record ServerSettings(Map<String, Setting> settings, long walPositionByte
 			+ " THEN pg_catalog.pg_last_wal_replay_lsn() ELSE pg_catalog.pg_current_wal_lsn() END) - '0/0'::pg_lsn,"
 			+ " (SELECT count(*) FROM pg_catalog.pg_replication_slots),"
 			+ " (SELECT count(*) FROM pg_catalog.pg_stat_replication),"
-			+ " ARRAY(SELECT slot_name::text FROM pg_catalog.pg_replication_slots WHERE slot_type = 'physical')";
+			+ " ARRAY(SELECT slot_name::text FROM pg_catalog.pg_replication_slots WHERE slot_type = 'physical'),"
+			+ " pg_catalog.clock_timestamp()";
 
 	/**
 	 * Reads the settings and their use.
@@ -58,7 +63,8 @@ public record ServerSettings(Map<String, Setting> settings, long walPositionByte
 			try (ResultSet row = statement.executeQuery(USE)) {
 				row.next();
 				Array physical = row.getArray(4);
-				return new ServerSettings(settings, row.getBigDecimal(1).longValue(), row.getInt(2), row.getInt(3),
+				return new ServerSettings(settings, row.getObject(5, OffsetDateTime.class).toInstant(),
+						row.getBigDecimal(1).longValue(), row.getInt(2), row.getInt(3),
 						List.of((String[]) physical.getArray()));
 			}
 		}

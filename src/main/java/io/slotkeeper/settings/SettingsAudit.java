@@ -27,7 +27,7 @@ public final class SettingsAudit {
 	 */
 	public List<SettingFinding> update(String target, ServerSettings read, Duration outage, Instant now) {
 		WalRate rate = this.rates.computeIfAbsent(target, (name) -> new WalRate());
-		rate.record(now, read.walPositionBytes());
+		rate.record(read.readAt(), read.walPositionBytes());
 		Optional<Double> perSecond = rate.perSecond();
 		List<SettingFinding> findings = SettingsJudge.judge(read, perSecond, outage);
 		Map<String, String> shown = new LinkedHashMap<>();

@@ -17,12 +17,16 @@ final class WalRate {
 	private final Deque<Sample> samples = new ArrayDeque<>();
 
 	/**
-	 * Records where the server's WAL was.
-	 * @param at when
+	 * Records where the server's WAL was; a reading no newer than the last is ignored.
+	 * @param at when, by the server's clock
 	 * @param position the WAL position in bytes
 	 */
 	synchronized void record(Instant at, long position) {
 		Sample last = this.samples.peekLast();
+		// The targets of one server share its readings: the same reading handed to a second poll is no new sample.
+		if (last != null && !at.isAfter(last.at())) {
+			return;
+		}
 		// A position that goes back is another server (a failover, a restore): its history is not this one's.
 		if (last != null && position < last.position()) {
 			this.samples.clear();

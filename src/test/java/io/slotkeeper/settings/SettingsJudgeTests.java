@@ -70,8 +70,24 @@ class SettingsJudgeTests {
 		assertThat(rate.perSecond()).as("an hour's window").hasValue(10.0);
 	}
 
+	@Test
+	void aReadingSharedWithALaterPollIsTimedWhenTheServerWasRead() {
+		SettingsAudit audit = new SettingsAudit();
+		Instant start = Instant.parse("2026-12-03T00:00:00Z");
+		audit.update("orders", read(start, 0), HOUR, start);
+		audit.update("orders", read(start.plusSeconds(10), 1000), HOUR, start.plusSeconds(10));
+		// The same reading, handed to this target's next poll by another target's of the same server.
+		audit.update("orders", read(start.plusSeconds(10), 1000), HOUR, start.plusSeconds(19));
+		assertThat(audit.of("orders")).hasValueSatisfying(
+				(view) -> assertThat(view.walBytesPerSecond()).isEqualTo(100.0));
+	}
+
+	private static ServerSettings read(Instant at, long position) {
+		return new ServerSettings(Map.of(), at, position, 1, 0, List.of());
+	}
+
 	private static ServerSettings settings(Map<String, Setting> values) {
-		return new ServerSettings(values, 0, 1, 0, List.of());
+		return new ServerSettings(values, Instant.EPOCH, 0, 1, 0, List.of());
 	}
 
 }
