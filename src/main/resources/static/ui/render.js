@@ -29,6 +29,20 @@ function walBadge(slot) {
     : h('span', { class: 'muted' }, '–');
 }
 
+// A slot no consumer reads: how long its consumer has been gone and what it has left at the server's WAL rate.
+function budget(b) {
+  if (!b) {
+    return null;
+  }
+  let left = '';
+  if (b.safeWalSizeBytes === null || b.safeWalSizeBytes === undefined) {
+    left = ' · no WAL limit: it keeps WAL until the disk is full';
+  } else if (b.secondsLeft !== null && b.secondsLeft !== undefined) {
+    left = ` · lost in ${seconds(b.secondsLeft)} at ${bytes(b.walBytesPerSecond)}/s`;
+  }
+  return h('div', { class: 'budget muted' }, `consumer gone ${seconds(b.goneSeconds)}${left}`);
+}
+
 const time = (iso) => h('time', { datetime: iso || '', 'data-at': iso || '' }, age(iso));
 
 function retained(slot) {
@@ -84,7 +98,7 @@ function slotRow(target, slot, role, actions) {
     h('td', {}, walBadge(slot)),
     h('td', {}, retained(slot)),
     h('td', {}, slot.secondsToLoss === null || slot.secondsToLoss === undefined ? h('span', { class: 'muted' }, '–')
-      : seconds(slot.secondsToLoss)),
+      : seconds(slot.secondsToLoss), budget(slot.budget)),
     h('td', { class: 'diagnosis' }, slot.problems.length ? h('ul', {}, slot.problems.map((p) => h('li', {}, p)))
       : (slot.diagnosis || '–')),
     h('td', {}, connector(slot)),

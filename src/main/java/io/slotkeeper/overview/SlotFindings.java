@@ -6,6 +6,7 @@ import java.util.List;
 
 import io.slotkeeper.connect.ConnectorStatus;
 import io.slotkeeper.slot.reading.ReplicationSlot;
+import io.slotkeeper.slot.reading.SlotBudget;
 import io.slotkeeper.slot.reading.SlotView;
 import io.slotkeeper.slot.watching.SlotInsights;
 
@@ -34,10 +35,15 @@ final class SlotFindings {
 			findings.add(new Finding(Severity.WARNING, slot.slotName() + " is past max_slot_wal_keep_size: it will be "
 					+ "lost at the next checkpoint unless its consumer catches up"));
 		}
-		Double secondsToLoss = view.insight().secondsToLoss();
+		Double secondsToLoss = view.insight().soonestLoss();
 		if (secondsToLoss != null && secondsToLoss < lossWarning.toSeconds()) {
+			SlotBudget budget = view.insight().budget();
 			findings.add(new Finding(Severity.WARNING, slot.slotName() + " will be lost in about "
-					+ Durations.words(Math.round(secondsToLoss)) + " at the rate its safe_wal_size shrinks"));
+					+ Durations.words(Math.round(secondsToLoss))
+					+ ((budget != null && secondsToLoss.equals(budget.secondsLeft()))
+							? ", its consumer gone for " + Durations.words(budget.goneSeconds())
+									+ ", at the WAL the server wrote over the last hour"
+							: " at the rate its safe_wal_size shrinks")));
 		}
 		String diagnosis = view.insight().diagnosis();
 		if (diagnosis != null && !view.missing() && !slot.invalidated() && !SlotInsights.OK.equals(diagnosis)) {

@@ -37,7 +37,10 @@ class ChartAgainstApplicationTests {
 	@Test
 	void renderedConfigurationRunsTheApplicationWhichExportsEveryMetricTheChartUses(@TempDir Path config)
 			throws Exception {
-		PostgresServer postgres = PostgresTestBed.shared();
+		// A server of its own, set so that what the settings alerts and the outage budget read is exported: a sender
+		// timeout the audit finds too short, and a WAL limit an inactive slot has a budget against.
+		PostgresServer postgres = PostgresTestBed.dedicated(Map.of("wal_sender_timeout", "5s",
+				"max_slot_wal_keep_size", "1GB"));
 		String database = postgres.createDatabase();
 		String listed = postgres.createDatabase();
 		postgres.execute(database, "SELECT pg_create_logical_replication_slot('chart_slot', 'pgoutput')");
@@ -56,7 +59,7 @@ class ChartAgainstApplicationTests {
 					.set("targets[0].replicas[0].url", postgres.jdbcUrl(database))
 					.set("targets[0].replicas[0].username", postgres.user())
 					// A server configured once: its rendered settings and password bind; it lists one database of
-					// its own (the shared server holds other tests' slots, which auto would find).
+					// its own, as it would on a shared server holding other applications' slots.
 					.set("servers[0].name", "chart-server")
 					.set("servers[0].url", postgres.jdbcUrl("postgres"))
 					.set("servers[0].username", postgres.user())
@@ -107,7 +110,7 @@ class ChartAgainstApplicationTests {
 		}
 		finally {
 			connect.close();
-			postgres.execute(database, "SELECT pg_drop_replication_slot('chart_slot')");
+			postgres.close();
 		}
 	}
 

@@ -253,7 +253,8 @@ class HelmChartTests {
 				"ReplicationSlotLost",
 				"ReplicationSlotMissing", "ConnectorStaleOffset", "ReplicationSlotNotFailoverReady",
 				"ReplicationSlotOrphan", "ReplicationSlotUnreserved",
-				"ReplicationSlotRetainedWalHigh", "ReplicationSlotInactive", "ReplicationSlotXidAgeHigh");
+				"ReplicationSlotRetainedWalHigh", "ReplicationSlotInactive", "ReplicationSlotOutageBudgetLow",
+				"ReplicationSlotXidAgeHigh");
 		assertThat(rules).allSatisfy((rule) -> {
 			assertThat((String) get(rule, "annotations", "summary")).isNotBlank();
 			assertThat((String) get(rule, "annotations", "description")).isNotBlank();

@@ -120,6 +120,9 @@ class OperatorPageTests {
 			page.signIn(OPERATOR);
 			await().atMost(Duration.ofSeconds(30)).until(() -> page.rowText("page_orders").contains("reserved"));
 			assertThat(page.text("who")).isEqualTo("Signed in as ci (operator)");
+			// No consumer reads the slot: the page says for how long, and what it has left at the server's WAL rate.
+			await().atMost(Duration.ofSeconds(30)).until(() -> page.rowText("page_orders"),
+					(row) -> row.matches("(?s).*consumer gone \\d+ (s|min) · lost in \\d+ (s|min|h|d) at [0-9.]+ [kMG]?B/s.*"));
 			page.screenshot("healthy");
 
 			SlotRecipes.lose(server(), DATABASE, "page_orders");

@@ -10,13 +10,28 @@ package io.slotkeeper.slot.reading;
  * message-mode hint, or {@code invalidated: <reason>}; {@code null} when unknown
  * @param secondsToLoss estimated seconds until the slot is lost, from how fast its {@code safe_wal_size} shrank over
  * the last minute of polls; {@code null} when unlimited or not shrinking
+ * @param budget for a logical slot no consumer reads, how long it has been gone and how long the slot has left at the
+ * server's WAL rate of the last hour; {@code null} while a consumer reads it, once invalidated, or unknown
  */
 public record SlotInsight(Boolean heartbeatAcknowledged, String lastAcknowledgedLsn, String diagnosis,
-		Double secondsToLoss) {
+		Double secondsToLoss, SlotBudget budget) {
 
 	/**
 	 * Nothing concluded.
 	 */
-	public static final SlotInsight NONE = new SlotInsight(null, null, null, null);
+	public static final SlotInsight NONE = new SlotInsight(null, null, null, null, null);
+
+	/**
+	 * The sooner of the two estimates of when the slot is lost: its {@code safe_wal_size} shrinking over the last
+	 * minute, and with its consumer gone, the server's WAL rate of the last hour.
+	 * @return seconds, {@code null} when neither is known
+	 */
+	public Double soonestLoss() {
+		Double budgeted = (this.budget != null) ? this.budget.secondsLeft() : null;
+		if (this.secondsToLoss == null || budgeted == null) {
+			return (this.secondsToLoss != null) ? this.secondsToLoss : budgeted;
+		}
+		return Math.min(this.secondsToLoss, budgeted);
+	}
 
 }

@@ -24,7 +24,8 @@ import io.slotkeeper.slot.reading.SlotView;
  * The slot gauges of one target's primary, rewritten after each poll so that the meters of slots that disappeared go with them:
  * {@code slotkeeper_slot_retained_wal_bytes}, {@code _safe_wal_size_bytes} (absent when unlimited),
  * {@code _active}, {@code _wal_status{wal_status}} (1 for the current status, 0 for the others) and
- * {@code _inactive_seconds}, {@code _heartbeat_acknowledged} and {@code _seconds_to_loss} (each absent while
+ * {@code _inactive_seconds}, {@code _heartbeat_acknowledged}, {@code _seconds_to_loss} and
+ * {@code _outage_budget_seconds} (each absent while
  * unknown), {@code slotkeeper_slot_missing{target,slot}} for the slots configured in {@code slots[]}; also removes {@code slotkeeper_slot_recreations_total} of a primary's slot that is gone.
  */
 final class SlotGauges {
@@ -48,6 +49,8 @@ final class SlotGauges {
 	private final MultiGauge acknowledged;
 
 	private final MultiGauge secondsToLoss;
+
+	private final MultiGauge budget;
 
 	private final MultiGauge missing;
 
@@ -86,6 +89,10 @@ final class SlotGauges {
 		this.secondsToLoss = MultiGauge.builder("slotkeeper.slot.seconds.to.loss")
 			.description("Estimated seconds until the slot is lost, at the rate its safe_wal_size shrinks")
 			.register(registry);
+		this.budget = MultiGauge.builder("slotkeeper.slot.outage.budget.seconds")
+			.description("Seconds a slot no consumer reads has left before it is lost, at the WAL the server wrote per"
+					+ " second over the last hour")
+			.register(registry);
 		this.xidAge = MultiGauge.builder("slotkeeper.slot.xid.age")
 			.description("Transactions since the oldest xmin or catalog_xmin the slot holds back (age()): VACUUM cannot"
 					+ " freeze past it")
@@ -104,6 +111,7 @@ final class SlotGauges {
 		List<MultiGauge.Row<?>> inactiveRows = new ArrayList<>();
 		List<MultiGauge.Row<?>> acknowledgedRows = new ArrayList<>();
 		List<MultiGauge.Row<?>> lossRows = new ArrayList<>();
+		List<MultiGauge.Row<?>> budgetRows = new ArrayList<>();
 		List<MultiGauge.Row<?>> xidRows = new ArrayList<>();
 		Set<String> names = new HashSet<>();
 		for (SlotView view : slots) {
@@ -131,6 +139,9 @@ final class SlotGauges {
 			if (view.insight().secondsToLoss() != null) {
 				lossRows.add(MultiGauge.Row.of(tags, view.insight().secondsToLoss()));
 			}
+			if (view.insight().budget() != null && view.insight().budget().secondsLeft() != null) {
+				budgetRows.add(MultiGauge.Row.of(tags, view.insight().budget().secondsLeft()));
+			}
 		}
 		this.retained.register(retainedRows, true);
 		this.safeWalSize.register(safeRows, true);
@@ -139,6 +150,7 @@ final class SlotGauges {
 		this.inactive.register(inactiveRows, true);
 		this.acknowledged.register(acknowledgedRows, true);
 		this.secondsToLoss.register(lossRows, true);
+		this.budget.register(budgetRows, true);
 		this.xidAge.register(xidRows, true);
 		this.inactiveSince.keySet().retainAll(names);
 		for (String gone : this.known) {
@@ -158,7 +170,7 @@ final class SlotGauges {
 	 */
 	void withdraw() {
 		for (MultiGauge gauge : List.of(this.retained, this.safeWalSize, this.active, this.walStatus, this.inactive,
-				this.acknowledged, this.secondsToLoss, this.missing, this.xidAge)) {
+				this.acknowledged, this.secondsToLoss, this.budget, this.missing, this.xidAge)) {
 			gauge.register(List.of(), true);
 		}
 	}

@@ -84,13 +84,14 @@ final class SlotHealth {
 		Map<String, Long> lossSoon = new TreeMap<>();
 		snapshot.slots()
 			.stream()
-			.filter((view) -> view.insight().secondsToLoss() != null
-					&& view.insight().secondsToLoss() < target.lossWarning().toSeconds())
-			.forEach((view) -> lossSoon.put(view.slot().slotName(), Math.round(view.insight().secondsToLoss())));
+			.filter((view) -> view.insight().soonestLoss() != null
+					&& view.insight().soonestLoss() < target.lossWarning().toSeconds())
+			.forEach((view) -> lossSoon.put(view.slot().slotName(), Math.round(view.insight().soonestLoss())));
 		if (!lossSoon.isEmpty()) {
 			health.withDetail("lossSoon", lossSoon)
 				.withDetail("lossWarning", "slots estimated to be lost within " + target.lossWarning()
-						+ " (seconds), at the rate their safe_wal_size shrinks");
+						+ " (seconds), at the rate their safe_wal_size shrinks or, with their consumer gone, at the"
+						+ " server's WAL rate of the last hour");
 		}
 		if (!healingStopped.isEmpty()) {
 			health.withDetail("healingStopped", healingStopped);

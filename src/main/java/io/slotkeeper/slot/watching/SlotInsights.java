@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
@@ -17,6 +18,7 @@ import io.slotkeeper.fleet.BeatLog.Beat;
 import io.slotkeeper.fleet.Lsn;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.slot.reading.ReplicationSlot;
+import io.slotkeeper.slot.reading.SlotBudget;
 import io.slotkeeper.slot.reading.SlotInsight;
 import io.slotkeeper.slot.reading.SlotRepository;
 
@@ -53,17 +55,22 @@ public final class SlotInsights {
 	// safe_wal_size samples of the last minute per slot: a rate over a minute is steadier than one between two polls.
 	private final Map<String, Map<String, Deque<Sample>>> samples = new ConcurrentHashMap<>();
 
+	// When a poll first saw each slot inactive, for servers before 17 that do not say.
+	private final Map<String, Map<String, Instant>> inactiveSeen = new ConcurrentHashMap<>();
+
 	/**
 	 * Concludes, for every slot of one poll, from the heartbeats the target's beat log holds.
 	 * @param target the target
 	 * @param poll what the poll read
+	 * @param walBytesPerSecond the WAL the server wrote per second over the last hour, when known
 	 * @param now when
 	 */
-	void update(Target target, SlotRepository.Poll poll, Instant now) {
+	void update(Target target, SlotRepository.Poll poll, Optional<Double> walBytesPerSecond, Instant now) {
 		List<Beat> written = target.beats().list();
 		HeartbeatProperties heartbeat = target.properties().heartbeat();
 		Map<String, Deque<Sample>> history = this.samples.computeIfAbsent(target.name(),
 				(name) -> new ConcurrentHashMap<>());
+		Map<String, Instant> gone = this.inactiveSeen.computeIfAbsent(target.name(), (name) -> new ConcurrentHashMap<>());
 		Map<String, SlotInsight> current = new HashMap<>();
 		for (ReplicationSlot slot : poll.slots()) {
 			boolean ours = slot.logical() && Objects.equals(slot.database(), poll.database());
@@ -78,12 +85,13 @@ public final class SlotInsights {
 				slotHistory.removeFirst();
 			}
 			current.put(slot.slotName(), new SlotInsight(acknowledged, lastAcknowledged, diagnosis,
-					secondsToLoss(slotHistory.peekFirst(), slot, now)));
+					secondsToLoss(slotHistory.peekFirst(), slot, now), budget(slot, gone, walBytesPerSecond, now)));
 			if (slot.safeWalSizeBytes() != null) {
 				slotHistory.addLast(new Sample(slot.safeWalSizeBytes(), now));
 			}
 		}
 		history.keySet().retainAll(current.keySet());
+		gone.keySet().retainAll(current.keySet());
 		this.insights.put(target.name(), current);
 	}
 
@@ -161,10 +169,27 @@ public final class SlotInsights {
 		return Math.max(0, slot.safeWalSizeBytes()) / (shrunk / seconds);
 	}
 
+	// Before PostgreSQL 17 the server does not say since when a slot is inactive: the first poll that saw it so does.
+	private static SlotBudget budget(ReplicationSlot slot, Map<String, Instant> gone, Optional<Double> rate,
+			Instant now) {
+		if (!slot.logical() || !Boolean.FALSE.equals(slot.active()) || slot.invalidated()) {
+			gone.remove(slot.slotName());
+			return null;
+		}
+		Instant since = (slot.inactiveSince() != null) ? slot.inactiveSince().toInstant()
+				: gone.computeIfAbsent(slot.slotName(), (name) -> now);
+		Double perSecond = rate.filter((bytes) -> bytes > 0).orElse(null);
+		Double left = (slot.safeWalSizeBytes() != null && perSecond != null)
+				? Math.max(0, slot.safeWalSizeBytes()) / perSecond : null;
+		return new SlotBudget(since, Math.max(0, Duration.between(since, now).toSeconds()), slot.safeWalSizeBytes(),
+				rate.orElse(null), left);
+	}
+
 	private record Sample(long safeWalSize, Instant at) {
 	}
 
 	void forget(String target) {
+		this.inactiveSeen.remove(target);
 		this.insights.remove(target);
 		this.samples.remove(target);
 	}

@@ -20,6 +20,7 @@ import io.slotkeeper.fleet.RepeatingTasks;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.settings.SettingGauges;
 import io.slotkeeper.settings.SettingsAudit;
+import io.slotkeeper.settings.SettingsView;
 import io.slotkeeper.slot.reading.ReplicationSlot;
 import io.slotkeeper.slot.reading.SlotRepository;
 import io.slotkeeper.slot.reading.SlotView;
@@ -197,10 +198,11 @@ final class TargetPoll implements RepeatingTasks.Task {
 		// A discovered target shows its own database's slots, a configured one every slot of its server.
 		SlotRepository.Poll poll = this.target.origin().isPresent() ? server.dealtTo(database) : server.in(database);
 		this.sightings.update(this.target, poll.slots(), now);
-		this.insights.update(this.target, poll, now);
-		this.history.update(this.target.name(), poll.slots(), now);
 		this.settingGauges.update(this.settings.update(this.target.name(), poll.settings(),
 				this.target.properties().lossWarning(), now));
+		this.insights.update(this.target, poll,
+				this.settings.of(this.target.name()).map(SettingsView::walBytesPerSecond), now);
+		this.history.update(this.target.name(), poll.slots(), now);
 		List<SlotView> current = poll.slots()
 			.stream()
 			.map((slot) -> SlotView.of(this.target.primary().name(), slot)

@@ -2,6 +2,7 @@ package io.slotkeeper.slot.watching;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -31,7 +32,7 @@ class SlotInsightsTests {
 	}
 
 	private SlotInsight after(ReplicationSlot slot, Map<Integer, String> walsenders, Instant now) {
-		this.insights.update(this.target, new Poll(List.of(slot), "orders", walsenders, null), now);
+		this.insights.update(this.target, new Poll(List.of(slot), "orders", walsenders, null), Optional.empty(), now);
 		return this.insights.of("orders", slot.slotName());
 	}
 
