@@ -65,9 +65,20 @@ class SettingsJudgeTests {
 		assertThat(rate.perSecond()).hasValue(100_000.0);
 		rate.record(start.plusSeconds(20), 500);
 		assertThat(rate.perSecond()).as("another server's history is not this one's").isEmpty();
-		rate.record(start.plusSeconds(3600 + 30), 500 + 3600 * 10);
-		rate.record(start.plusSeconds(3600 + 40), 500 + 3610 * 10);
+		rate.record(start.plusSeconds(3600 + 30), 500 + 3610 * 10);
+		rate.record(start.plusSeconds(3600 + 40), 500 + 3620 * 10);
 		assertThat(rate.perSecond()).as("an hour's window").hasValue(10.0);
+	}
+
+	@Test
+	void aSecondlyPollKeepsOneSampleAMinute() {
+		WalRate rate = new WalRate();
+		Instant start = Instant.parse("2026-12-03T00:00:00Z");
+		for (int second = 0; second <= 2 * 3600; second++) {
+			rate.record(start.plusSeconds(second), 1000L * second);
+		}
+		assertThat(rate.samples()).isLessThanOrEqualTo(62);
+		assertThat(rate.perSecond()).hasValue(1000.0);
 	}
 
 	@Test
