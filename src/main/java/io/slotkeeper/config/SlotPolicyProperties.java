@@ -23,6 +23,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param resnapshot how the consumer reads again what a recreate skipped: by default nothing is sent
  * @param maxRecreationsPerHour how many times in an hour healing may recreate the slot; past that it stops, keeps
  * the slots health DOWN and says why
+ * @param onOutage what may be done while the slot's consumer is gone: by default nothing (opt-in: raise the server's
+ * {@code max_slot_wal_keep_size} up to a cap while the slot's outage budget is low)
  */
 public record SlotPolicyProperties(
 		@NotBlank @Pattern(regexp = SlotPolicyProperties.NAME_PATTERN,
@@ -32,7 +34,8 @@ public record SlotPolicyProperties(
 		@NotNull @DefaultValue("alert") OnMissing onMissing,
 		@NotNull @DefaultValue("alert") OnOrphan onOrphan,
 		@Valid @NotNull @DefaultValue ResnapshotProperties resnapshot,
-		@Min(1) @DefaultValue("2") int maxRecreationsPerHour) {
+		@Min(1) @DefaultValue("2") int maxRecreationsPerHour,
+		@Valid OnOutageProperties onOutage) {
 
 	/**
 	 * What a slot's name may be, everywhere slot-keeper takes one: 1 to 63 lower-case letters, digits and underscores.
@@ -52,7 +55,7 @@ public record SlotPolicyProperties(
 		boolean defaultResnapshot = this.resnapshot.mode() == ResnapshotProperties.Mode.NONE
 				&& this.resnapshot.signalTable() == null && this.resnapshot.collections() == null;
 		return new SlotPolicyProperties(this.name, found.connector(), this.onLost, this.onMissing, this.onOrphan,
-				defaultResnapshot ? found.resnapshot() : this.resnapshot, this.maxRecreationsPerHour);
+				defaultResnapshot ? found.resnapshot() : this.resnapshot, this.maxRecreationsPerHour, this.onOutage);
 	}
 
 }

@@ -118,7 +118,7 @@ final class ConnectorMatches {
 		return new SlotPolicyProperties(connector.slot(), connector.connector(), heals ? OnLost.RECREATE : OnLost.ALERT,
 				OnMissing.ALERT, OnOrphan.ALERT, new ResnapshotProperties(signals
 						? ResnapshotProperties.Mode.DEBEZIUM_SIGNAL : ResnapshotProperties.Mode.NONE, null, null,
-						ResnapshotProperties.Type.INCREMENTAL), RECREATIONS_PER_HOUR);
+						ResnapshotProperties.Type.INCREMENTAL), RECREATIONS_PER_HOUR, null);
 	}
 
 	// A target's own hosts, and the aliases of every server that shares one of them.

@@ -11,9 +11,11 @@ package io.slotkeeper.settings;
  */
 public record SettingFinding(String setting, String value, String severity, String message) {
 
-	static final String CRITICAL = "critical";
+	/** A slot is lost or cannot work as things stand. */
+	public static final String CRITICAL = "critical";
 
-	static final String WARNING = "warning";
+	/** A plausible event loses a slot or fills the disk. */
+	public static final String WARNING = "warning";
 
 	static final String INFO = "info";
 

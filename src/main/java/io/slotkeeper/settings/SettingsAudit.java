@@ -2,6 +2,7 @@ package io.slotkeeper.settings;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +18,8 @@ public final class SettingsAudit {
 
 	private final Map<String, SettingsView> views = new ConcurrentHashMap<>();
 
+	private final Map<String, List<SettingFinding>> actions = new ConcurrentHashMap<>();
+
 	/**
 	 * Judges what a poll read.
 	 * @param target the target's name
@@ -29,12 +32,29 @@ public final class SettingsAudit {
 		WalRate rate = this.rates.computeIfAbsent(target, (name) -> new WalRate());
 		rate.record(read.readAt(), read.walPositionBytes());
 		Optional<Double> perSecond = rate.perSecond();
-		List<SettingFinding> findings = SettingsJudge.judge(read, perSecond, outage);
+		List<SettingFinding> findings = new ArrayList<>(this.actions.getOrDefault(target, List.of()));
+		findings.addAll(SettingsJudge.judge(read, perSecond, outage));
+		findings.sort(SettingsJudge.MOST_SEVERE_FIRST);
 		Map<String, String> shown = new LinkedHashMap<>();
 		read.settings().forEach((name, setting) -> shown.put(name, setting.shown()));
 		this.views.put(target, new SettingsView(target, now, perSecond.orElse(null), shown, read.slotsInUse(),
 				read.walSendersInUse(), List.copyOf(findings)));
 		return findings;
+	}
+
+	/**
+	 * What slot-keeper itself does to a target's settings (a raise in force, a raise refused), shown with the findings
+	 * from the next poll on.
+	 * @param target the target's name
+	 * @param findings the findings that stand, none when nothing does
+	 */
+	public void acted(String target, List<SettingFinding> findings) {
+		if (findings.isEmpty()) {
+			this.actions.remove(target);
+		}
+		else {
+			this.actions.put(target, List.copyOf(findings));
+		}
 	}
 
 	/**
@@ -53,6 +73,7 @@ public final class SettingsAudit {
 	public void forget(String target) {
 		this.rates.remove(target);
 		this.views.remove(target);
+		this.actions.remove(target);
 	}
 
 }

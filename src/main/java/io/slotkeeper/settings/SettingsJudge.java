@@ -3,6 +3,7 @@ package io.slotkeeper.settings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
@@ -20,6 +21,13 @@ final class SettingsJudge {
 
 	private SettingsJudge() {
 	}
+
+	/**
+	 * Findings by severity: critical, warning, info.
+	 */
+	static final Comparator<SettingFinding> MOST_SEVERE_FIRST = Comparator.comparing((finding) -> List
+		.of(SettingFinding.CRITICAL, SettingFinding.WARNING, SettingFinding.INFO)
+		.indexOf(finding.severity()));
 
 	/**
 	 * What is wrong or risky with a server's settings.
@@ -40,8 +48,7 @@ final class SettingsJudge {
 				"a new connector cannot create its slot, and a recreate after a drop races any other creation", findings));
 		read.get("max_wal_senders").ifPresent((max) -> room("max_wal_senders", max, read.walSendersInUse(), "WAL senders",
 				"a consumer or standby that reconnects is refused", findings));
-		findings.sort(java.util.Comparator.comparing((finding) -> List.of(SettingFinding.CRITICAL,
-				SettingFinding.WARNING, SettingFinding.INFO).indexOf(finding.severity())));
+		findings.sort(MOST_SEVERE_FIRST);
 		return findings;
 	}
 

@@ -42,12 +42,14 @@ class EnvironmentVariablesTests {
 			Map.entry("SLOTKEEPER_TARGETS_0_REPLICAS_0_URL", "jdbc:postgresql://r1:5432/orders"),
 			Map.entry("SLOTKEEPER_TARGETS_0_SLOTS_0_CONNECTOR_URL", "http://connect:8083"),
 			Map.entry("SLOTKEEPER_TARGETS_0_SLOTS_0_CONNECTOR_NAME", "orders-debezium"),
+			Map.entry("SLOTKEEPER_TARGETS_0_SLOTS_0_ON_OUTAGE_RAISE_KEEP_SIZE_TO", "20GB"),
 			Map.entry("SLOTKEEPER_SERVERS_0_NAME", "rbac-db"),
 			Map.entry("SLOTKEEPER_SERVERS_0_URL", "jdbc:postgresql://rbac-db:5432/postgres"),
 			Map.entry("SLOTKEEPER_SERVERS_0_OVERRIDES_0_NAME", "orders"),
 			Map.entry("SLOTKEEPER_SERVERS_0_OVERRIDES_0_SLOTS_0_NAME", "debezium"),
 			Map.entry("SLOTKEEPER_SERVERS_0_OVERRIDES_0_SLOTS_0_CONNECTOR_URL", "http://connect:8083"),
-			Map.entry("SLOTKEEPER_SERVERS_0_OVERRIDES_0_SLOTS_0_CONNECTOR_NAME", "orders-debezium"));
+			Map.entry("SLOTKEEPER_SERVERS_0_OVERRIDES_0_SLOTS_0_CONNECTOR_NAME", "orders-debezium"),
+			Map.entry("SLOTKEEPER_SERVERS_0_OVERRIDES_0_SLOTS_0_ON_OUTAGE_RAISE_KEEP_SIZE_TO", "20GB"));
 
 	static Stream<Arguments> multiWordProperties() {
 		List<Arguments> properties = new ArrayList<>();
@@ -144,6 +146,17 @@ class EnvironmentVariablesTests {
 	void bindsFromTheFormWithoutDashes(String property, List<List<String>> path, List<RecordComponent> chain)
 			throws Exception {
 		assertBinds(variable(path, ""), chain);
+	}
+
+	@Test
+	void aSizeBindsFromTheUnderscoreForm() {
+		run(Map.of()).run((context) -> assertThat(context.getBean(SlotKeeperProperties.class)
+			.targets()
+			.get(0)
+			.slots()
+			.get(0)
+			.onOutage()
+			.raiseKeepSizeToMegabytes()).isEqualTo(20480));
 	}
 
 	@ParameterizedTest

@@ -105,7 +105,12 @@ class SlotKeeperPropertiesTests {
 			"slotkeeper.targets[0].slots[0].connector.strimzi.namespace | cdc | slotkeeper.targets[0].slots[0].connector.url",
 			"slotkeeper.strimzi.api-version | v2 | slotkeeper.strimzi.apiVersion",
 			"slotkeeper.strimzi.api-server | ftp://kubernetes | slotkeeper.strimzi.api-server",
-			"slotkeeper.strimzi.timeout | 0s | slotkeeper.strimzi.timeout" })
+			"slotkeeper.strimzi.timeout | 0s | slotkeeper.strimzi.timeout",
+			"slotkeeper.targets[0].slots[0].on-outage.raise-keep-size-to | 0MB | slotkeeper.targets[0].slots[0].onOutage.raiseKeepSizeTo",
+			"slotkeeper.targets[0].slots[0].on-outage.raise-keep-size-to | 1500KB | slotkeeper.targets[0].slots[0].onOutage.raiseKeepSizeTo",
+			"slotkeeper.targets[0].slots[0].on-outage.raise-keep-size-to | 3000TB | slotkeeper.targets[0].slots[0].onOutage.raiseKeepSizeTo",
+			"slotkeeper.targets[0].slots[0].on-outage.when-budget-below | 0s | slotkeeper.targets[0].slots[0].onOutage.whenBudgetBelow",
+			"slotkeeper.targets[0].slots[0].on-outage.when-budget-below | 1h | slotkeeper.targets[0].slots[0].onOutage.raiseKeepSizeTo" })
 	void invalidValueStopsStartUpNamingTheProperty(String property, String value, String named) {
 		this.runner.withPropertyValues("slotkeeper.targets[0].replicas[0].name=r1",
 				"slotkeeper.targets[0].replicas[0].url=jdbc:postgresql://r1/orders", "slotkeeper.targets[0].slots[0].name=s",

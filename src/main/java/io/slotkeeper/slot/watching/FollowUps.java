@@ -60,6 +60,10 @@ final class FollowUps implements AutoCloseable {
 		submit(this.heals, target, "heal", work);
 	}
 
+	void guardKeepSize(String target, Runnable work) {
+		submit(this.heals, target, "keep-size", work);
+	}
+
 	void completeHandovers(String target, Runnable work) {
 		submit(this.heals, target, "handover", work);
 	}

@@ -57,6 +57,8 @@ final class SlotHealer {
 
 	private final OrphanDrops orphans;
 
+	private final KeepSizeGuard keepSize;
+
 	SlotHealer(SlotService slots, Auditor auditor, Clock clock) {
 		this(slots, auditor, clock, HealLedger.inTargets());
 	}
@@ -67,6 +69,16 @@ final class SlotHealer {
 		this.clock = clock;
 		this.ledger = ledger;
 		this.orphans = new OrphanDrops(slots, auditor);
+		this.keepSize = new KeepSizeGuard(auditor, clock);
+	}
+
+	/**
+	 * The guard of {@code slots[n].on-outage}: raises the server's {@code max_slot_wal_keep_size} while an opted-in
+	 * slot's consumer is gone and its budget is low, and puts it back.
+	 * @return the guard
+	 */
+	KeepSizeGuard keepSize() {
+		return this.keepSize;
 	}
 
 	/**

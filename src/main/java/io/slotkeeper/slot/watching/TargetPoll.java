@@ -148,6 +148,11 @@ final class TargetPoll implements RepeatingTasks.Task {
 				.anyMatch((slot) -> slot.onLost() == OnLost.RECREATE || slot.onMissing() == OnMissing.RECREATE)) {
 				followUps.heal(this.target.name(), () -> healFrom(poll));
 			}
+			if (this.healer.keepSize().concerns(this.target)) {
+				followUps.guardKeepSize(this.target.name(), () -> this.settings.acted(this.target.name(),
+						this.healer.keepSize().guard(this.target, poll.slots(), poll.settings(),
+								(slot) -> this.insights.of(this.target.name(), slot))));
+			}
 			if (policies.stream().anyMatch((slot) -> slot.connector() != null)) {
 				followUps.checkConnectors(this.target.name(), () -> this.connectors.refresh(this.target));
 				followUps.completeHandovers(this.target.name(), () -> handOver(poll));

@@ -1,0 +1,184 @@
+package io.slotkeeper.slot.watching;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import io.slotkeeper.SlotKeeperApplication;
+import io.slotkeeper.audit.AuditEntry;
+import io.slotkeeper.audit.AuditJournal;
+import io.slotkeeper.settings.SettingFinding;
+import io.slotkeeper.settings.SettingsView;
+import io.slotkeeper.slot.reading.SlotBudget;
+import io.slotkeeper.testbed.LogicalConsumer;
+import io.slotkeeper.testbed.PostgresServer;
+import io.slotkeeper.testbed.PostgresTestBed;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * {@code slots[n].on-outage}: a real consumer stops, the server's WAL runs on, the slot's outage budget falls below
+ * the threshold, and slot-keeper raises {@code max_slot_wal_keep_size} to the slot's cap — and puts it back when the
+ * consumer reads again; a role that may not change the setting changes nothing and is told why.
+ */
+@Tag("pg-compat")
+class KeepSizeGuardTests {
+
+	private static PostgresServer server;
+
+	private ConfigurableApplicationContext app;
+
+	@BeforeAll
+	static void start() {
+		server = PostgresTestBed.dedicated(Map.of());
+		server.execute("postgres", "CREATE DATABASE app", "CREATE ROLE keeper LOGIN REPLICATION");
+		server.execute("app", "CREATE TABLE churn (id bigserial PRIMARY KEY, pad text)",
+				"CREATE PUBLICATION cdc FOR TABLE churn",
+				"SELECT pg_create_logical_replication_slot('guarded', 'pgoutput')");
+	}
+
+	@AfterEach
+	void stopTheApplicationAndResetTheSetting() {
+		if (this.app != null) {
+			this.app.close();
+		}
+		server.execute("postgres", "ALTER SYSTEM SET max_slot_wal_keep_size = '64MB'", "SELECT pg_reload_conf()");
+	}
+
+	@AfterAll
+	static void stop() {
+		if (server != null) {
+			server.close();
+		}
+	}
+
+	@Test
+	void raisesTheKeepSizeToTheCapWhileTheConsumerIsGoneAndPutsItBackWhenItReadsAgain() throws Exception {
+		server.execute("postgres", "ALTER SYSTEM SET max_slot_wal_keep_size = '64MB'", "SELECT pg_reload_conf()");
+		LogicalConsumer consumer = new LogicalConsumer(server, "app", "guarded", "cdc", false);
+		this.app = start(server.user());
+		await().atMost(Duration.ofSeconds(20)).until(() -> settings().isPresent());
+		assertThat(budget()).as("no budget while a consumer reads").isNull();
+
+		Instant stopped = Instant.now();
+		consumer.close();
+		await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> {
+			churn();
+			return "1GB".equals(keepSize());
+		});
+		SlotBudget budget = budget();
+		System.out.printf("on-outage on PostgreSQL %d: raised to %s; budget %s%n", server.majorVersion(), keepSize(),
+				budget);
+		assertThat(budget.inactiveSince()).as("when the real consumer stopped")
+			.isBetween(stopped.minusSeconds(2), Instant.now());
+		assertThat(audit()).anySatisfy((entry) -> {
+			assertThat(entry.outcome()).isEqualTo("done");
+			assertThat(entry.slot()).isEqualTo("guarded");
+			assertThat(entry.parameters()).containsEntry("from", "64MB").containsEntry("to", "1024MB");
+			assertThat(entry.detail()).isEqualTo("raised; put back with: ALTER SYSTEM SET max_slot_wal_keep_size = '64MB'");
+		});
+		await().atMost(Duration.ofSeconds(10)).until(() -> finding().isPresent());
+		assertThat(finding().get().message()).startsWith("raised by slot-keeper from 64MB at ")
+			.endsWith(" for guarded, whose consumer is gone (on-outage); put back when it reads again");
+
+		try (LogicalConsumer back = new LogicalConsumer(server, "app", "guarded", "cdc", false)) {
+			await().atMost(Duration.ofSeconds(20)).until(() -> "64MB".equals(keepSize()));
+			assertThat(audit()).anySatisfy((entry) -> assertThat(entry.detail())
+				.isEqualTo("put back: ALTER SYSTEM SET max_slot_wal_keep_size = '64MB'"));
+			await().atMost(Duration.ofSeconds(10)).until(() -> finding().isEmpty());
+		}
+	}
+
+	@Test
+	void aRoleThatMayNotAlterTheSettingChangesNothingAndIsToldWhy() {
+		server.execute("postgres", "ALTER SYSTEM SET max_slot_wal_keep_size = '64MB'", "SELECT pg_reload_conf()");
+		this.app = start("keeper");
+		await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> {
+			churn();
+			return finding().map(SettingFinding::severity).filter(SettingFinding.CRITICAL::equals).isPresent();
+		});
+		String why = (server.majorVersion() >= 15)
+				? "role keeper may not ALTER SYSTEM max_slot_wal_keep_size (GRANT ALTER SYSTEM ON PARAMETER"
+						+ " max_slot_wal_keep_size TO keeper)"
+				: "role keeper may not ALTER SYSTEM max_slot_wal_keep_size (before PostgreSQL 15 only a superuser may)";
+		assertThat(finding().get().message()).isEqualTo("cannot be raised for the slots whose consumer is gone"
+				+ " (on-outage): " + why);
+		assertThat(keepSize()).isEqualTo("64MB");
+		assertThat(audit()).singleElement().satisfies((entry) -> {
+			assertThat(entry.outcome()).isEqualTo("refused");
+			assertThat(entry.status()).isEqualTo(403);
+			assertThat(entry.detail()).isEqualTo(why);
+		});
+		if (server.majorVersion() >= 15) {
+			// Granted what the refusal names, the same role raises it.
+			// A parameter's privileges are the cluster's, a function's the database's.
+			server.execute("postgres", "GRANT ALTER SYSTEM ON PARAMETER max_slot_wal_keep_size TO keeper");
+			server.execute("app", "GRANT EXECUTE ON FUNCTION pg_reload_conf() TO keeper");
+			try {
+				await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() -> {
+					churn();
+					return "1GB".equals(keepSize());
+				});
+			}
+			finally {
+				server.execute("postgres", "REVOKE ALTER SYSTEM ON PARAMETER max_slot_wal_keep_size FROM keeper");
+				server.execute("app", "REVOKE EXECUTE ON FUNCTION pg_reload_conf() FROM keeper");
+			}
+		}
+	}
+
+	private static ConfigurableApplicationContext start(String role) {
+		String password = (server.password() != null && role.equals(server.user())) ? server.password() : "";
+		return new SpringApplicationBuilder(SlotKeeperApplication.class).run("--server.port=0",
+				"--management.server.port=0", "--slotkeeper.targets[0].name=app",
+				"--slotkeeper.targets[0].url=" + server.jdbcUrl("app"), "--slotkeeper.targets[0].username=" + role,
+				"--slotkeeper.targets[0].password=" + password, "--slotkeeper.targets[0].slots-poll-interval=200ms",
+				"--slotkeeper.targets[0].heartbeat.enabled=false", "--slotkeeper.targets[0].slots[0].name=guarded",
+				"--slotkeeper.targets[0].slots[0].on-outage.raise-keep-size-to=1GB",
+				"--slotkeeper.targets[0].slots[0].on-outage.when-budget-below=1h", "--logging.level.root=WARN");
+	}
+
+	// About 1 MB of WAL per call, so that the server's rate over the polls is high and a 64 MB budget short.
+	private static void churn() {
+		server.execute("app", "INSERT INTO churn (pad) SELECT repeat('x', 500) FROM generate_series(1, 2000)");
+	}
+
+	private static String keepSize() {
+		return server.queryForString("postgres", "SHOW max_slot_wal_keep_size");
+	}
+
+	private SlotBudget budget() {
+		return this.app.getBean(SlotWatch.class).insights().of("app", "guarded").budget();
+	}
+
+	private Optional<SettingsView> settings() {
+		return this.app.getBean(SlotWatch.class).settings().of("app");
+	}
+
+	private Optional<SettingFinding> finding() {
+		return settings().flatMap((view) -> view.findings()
+			.stream()
+			.filter((finding) -> finding.message().startsWith("raised by slot-keeper")
+					|| finding.message().startsWith("cannot be raised"))
+			.findFirst());
+	}
+
+	private List<AuditEntry> audit() {
+		return this.app.getBean(AuditJournal.class).entries().stream()
+			.filter((entry) -> entry.action().equals(KeepSizeGuard.ACTION))
+			.toList();
+	}
+
+}
