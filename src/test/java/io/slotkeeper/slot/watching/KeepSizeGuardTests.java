@@ -102,6 +102,31 @@ class KeepSizeGuardTests {
 	}
 
 	@Test
+	void aLimitChangedByHandWhileRaisedIsLeftAsItIs() throws Exception {
+		server.execute("postgres", "ALTER SYSTEM SET max_slot_wal_keep_size = '64MB'", "SELECT pg_reload_conf()");
+		LogicalConsumer consumer = new LogicalConsumer(server, "app", "guarded", "cdc", false);
+		this.app = start(server.user());
+		await().atMost(Duration.ofSeconds(20)).until(() -> settings().isPresent());
+		consumer.close();
+		await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> {
+			churn();
+			return "1GB".equals(keepSize());
+		});
+		server.execute("postgres", "ALTER SYSTEM SET max_slot_wal_keep_size = '2GB'", "SELECT pg_reload_conf()");
+		await().atMost(Duration.ofSeconds(10)).until(() -> settings().get().settings()
+			.get("max_slot_wal_keep_size")
+			.equals("2048MB"));
+		try (LogicalConsumer back = new LogicalConsumer(server, "app", "guarded", "cdc", false)) {
+			await().atMost(Duration.ofSeconds(20)).until(() -> audit().stream()
+				.anyMatch((entry) -> "refused".equals(entry.outcome())));
+			assertThat(audit()).filteredOn((entry) -> "refused".equals(entry.outcome())).singleElement()
+				.satisfies((entry) -> assertThat(entry.detail()).isEqualTo("max_slot_wal_keep_size is 2048MB, not the"
+						+ " 1024MB slot-keeper set: someone changed it since, so it is left as it is"));
+			assertThat(keepSize()).isEqualTo("2GB");
+		}
+	}
+
+	@Test
 	void aRoleThatMayNotAlterTheSettingChangesNothingAndIsToldWhy() {
 		server.execute("postgres", "ALTER SYSTEM SET max_slot_wal_keep_size = '64MB'", "SELECT pg_reload_conf()");
 		this.app = start("keeper");
