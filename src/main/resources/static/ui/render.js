@@ -103,7 +103,7 @@ function slotRow(target, slot, role, actions) {
       : (slot.diagnosis || '–')),
     h('td', {}, connector(slot)),
     h('td', {}, failover(slot)),
-    h('td', {}, sparkline(slot.history, slot.name)),
+    h('td', {}, sparkline(slot.history, slot.name, slot.budget)),
     buttons);
 }
 

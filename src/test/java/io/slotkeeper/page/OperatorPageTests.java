@@ -123,6 +123,13 @@ class OperatorPageTests {
 			// No consumer reads the slot: the page says for how long, and what it has left at the server's WAL rate.
 			await().atMost(Duration.ofSeconds(30)).until(() -> page.rowText("page_orders"),
 					(row) -> row.matches("(?s).*consumer gone \\d+ (s|min) · lost in \\d+ (s|min|h|d) at [0-9.]+ [kMG]?B/s.*"));
+			// Its chart goes on past now: the WAL it will retain at that rate, up to its limit.
+			await().atMost(Duration.ofSeconds(30)).until(
+					() -> page.attributeOf("tr[data-slot='page_orders'] svg.spark", "aria-label"),
+					(label) -> label.matches("page_orders: retained WAL over the last hour, .*; forecast at [0-9.]+ [kMG]?B/s:"
+							+ " reaches its limit of [0-9.]+ [kMG]?B in \\d+ (s|min|h|d)"));
+			assertThat(page.driver().findElements(By.cssSelector("tr[data-slot='page_orders'] svg.spark .spark-forecast")))
+				.hasSize(1);
 			page.screenshot("healthy");
 
 			SlotRecipes.lose(server(), DATABASE, "page_orders");
