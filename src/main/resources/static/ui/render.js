@@ -43,6 +43,16 @@ function budget(b) {
   return h('div', { class: 'budget muted' }, `consumer gone ${seconds(b.goneSeconds)}${left}`);
 }
 
+// A slot slot-keeper recreated: which epoch it is in, since when, and where the previous one's consumer was.
+function lineage(l) {
+  if (!l || l.epoch <= 1) {
+    return null;
+  }
+  const from = l.previousConfirmedFlushLsn ? ` · previous at ${l.previousConfirmedFlushLsn}` : '';
+  return h('div', { class: 'lineage muted', title: `recreated at ${l.recreatedAt}` },
+    `epoch ${l.epoch} · recreated ${age(l.recreatedAt)}${from}`);
+}
+
 const time = (iso) => h('time', { datetime: iso || '', 'data-at': iso || '' }, age(iso));
 
 function retained(slot) {
@@ -94,7 +104,8 @@ function slotRow(target, slot, role, actions) {
     'Drop')) : null;
   return h('tr', { class: `slot sev-${slot.severity}`, 'data-slot': slot.name },
     h('th', { scope: 'row' }, h('span', { class: 'name' }, slot.name),
-      h('div', { class: 'muted' }, [slot.slotType, slot.database, slot.plugin].filter(Boolean).join(' · '))),
+      h('div', { class: 'muted' }, [slot.slotType, slot.database, slot.plugin].filter(Boolean).join(' · ')),
+      lineage(slot.lineage)),
     h('td', {}, walBadge(slot)),
     h('td', {}, retained(slot)),
     h('td', {}, slot.secondsToLoss === null || slot.secondsToLoss === undefined ? h('span', { class: 'muted' }, '–')

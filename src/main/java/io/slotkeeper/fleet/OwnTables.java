@@ -46,6 +46,10 @@ public final class OwnTables {
 			throws SQLException {
 		String[] name = SqlIdentifiers.split(qualifiedName);
 		String refusal = refusal(connection, name, ownSchema);
+		if (MISSING.equals(refusal) && ownSchema) {
+			// Nothing is made in a schema another role owns: it could replace or drop what slot-keeper made there.
+			refusal = schemaRefusal(connection, name[0]);
+		}
 		if (MISSING.equals(refusal)) {
 			try (Statement statement = connection.createStatement()) {
 				if (ownSchema) {
@@ -59,6 +63,44 @@ public final class OwnTables {
 		if (refusal != null) {
 			throw new SQLInvalidAuthorizationSpecException(name[0] + "." + name[1] + " is not slot-keeper's own: "
 					+ refusal + "; it is never written to (drop it, or let slot-keeper's role create it)", REFUSED);
+		}
+	}
+
+	/**
+	 * Whether a table slot-keeper makes exists, and is slot-keeper's own; checked before reading it, as a view or a
+	 * row-level security policy another role put in its place would run that role's code.
+	 * @param connection the session
+	 * @param qualifiedName {@code schema.table}, plain lower-case identifiers
+	 * @param ownSchema whether the schema must be slot-keeper's too
+	 * @return whether it exists
+	 * @throws SQLException when the server refuses, or with SQLState {@value #REFUSED} and the reason when it exists but
+	 * is not slot-keeper's to trust
+	 */
+	public static boolean exists(Connection connection, String qualifiedName, boolean ownSchema) throws SQLException {
+		String[] name = SqlIdentifiers.split(qualifiedName);
+		String refusal = refusal(connection, name, ownSchema);
+		if (MISSING.equals(refusal)) {
+			return false;
+		}
+		if (refusal != null) {
+			throw new SQLInvalidAuthorizationSpecException(name[0] + "." + name[1] + " is not slot-keeper's own: "
+					+ refusal + "; it is never read", REFUSED);
+		}
+		return true;
+	}
+
+	// MISSING when the schema does not exist or is the role's own; why not otherwise.
+	private static String schemaRefusal(Connection connection, String schema) throws SQLException {
+		try (PreparedStatement statement = connection.prepareStatement("SELECT pg_catalog.pg_get_userbyid(n.nspowner),"
+				+ " n.nspowner = r.oid FROM pg_catalog.pg_namespace n JOIN pg_catalog.pg_roles r"
+				+ " ON r.rolname = CURRENT_USER WHERE n.nspname = ?")) {
+			statement.setString(1, schema);
+			try (ResultSet result = statement.executeQuery()) {
+				if (result.next() && !result.getBoolean(2)) {
+					return "its schema is owned by role " + result.getString(1) + ", who may replace the table";
+				}
+				return MISSING;
+			}
 		}
 	}
 

@@ -35,6 +35,8 @@ public final class Target implements AutoCloseable {
 
 	private final BeatLog beats = new BeatLog();
 
+	private final SlotLineages lineages = new SlotLineages();
+
 	private final List<Consumer<ServerChange>> listeners = new CopyOnWriteArrayList<>();
 
 	private final ServerDatabase origin;
@@ -244,6 +246,14 @@ public final class Target implements AutoCloseable {
 				+ " and none was discovered.")
 			.with("target", name())
 			.with("slot", slot));
+	}
+
+	/**
+	 * Its slots' lineage: which epoch each slot is in, as recorded by the recreates.
+	 * @return the lineage
+	 */
+	public SlotLineages lineages() {
+		return this.lineages;
 	}
 
 	/**

@@ -12,6 +12,7 @@ import io.slotkeeper.fleet.AdvisoryLocks;
 import io.slotkeeper.fleet.NodeConnector;
 import io.slotkeeper.fleet.NodeSession;
 import io.slotkeeper.fleet.Rendezvous;
+import io.slotkeeper.fleet.SlotLineages;
 import io.slotkeeper.fleet.Target;
 
 /**
@@ -23,6 +24,9 @@ import io.slotkeeper.fleet.Target;
 final class HeartbeatSession {
 
 	private static final Logger logger = LoggerFactory.getLogger(HeartbeatSession.class);
+
+	// Every six beats: a minute at the default interval.
+	private static final int LINEAGE_BEATS = 6;
 
 	private final Target target;
 
@@ -151,6 +155,24 @@ final class HeartbeatSession {
 	Connection connection() {
 		this.lastUsed = System.nanoTime();
 		return this.session.connection();
+	}
+
+	/**
+	 * Reads the target's slot lineage again every {@value #LINEAGE_BEATS} intervals (and on the session's first
+	 * beat), on this session that every instance holds anyway, so that a recreate made by another instance shows
+	 * here without a session of its own. A failure is logged and tried again when due: the beat goes on.
+	 */
+	void readLineageIfDue() {
+		SlotLineages lineages = this.target.lineages();
+		if (!lineages.due(this.target.properties().heartbeat().interval().multipliedBy(LINEAGE_BEATS))) {
+			return;
+		}
+		try {
+			lineages.read(connection());
+		}
+		catch (SQLException ex) {
+			logger.debug("The slot lineage of target '{}' could not be read: {}", this.target.name(), ex.getMessage());
+		}
 	}
 
 	/**

@@ -161,7 +161,9 @@ public class TargetHeartbeat implements RepeatingTasks.Task, AutoCloseable {
 			else {
 				this.session.keepUp();
 			}
-			if (!this.session.claimOwnership() && !evenIfStandby) {
+			boolean owner = this.session.claimOwnership();
+			this.session.readLineageIfDue();
+			if (!owner && !evenIfStandby) {
 				return this.ledger.standingBy(Duration.ofNanos(System.nanoTime() - start));
 			}
 			String lsn = this.writer.write(this.session.connection());

@@ -117,7 +117,7 @@ public class FleetOverview {
 				slot.walStatus(), slot.retainedWalBytes(), slot.safeWalSizeBytes(), view.insight().secondsToLoss(),
 				view.insight().diagnosis(), view.missing(), connector, view.failover().failoverReady(),
 				view.failover().failoverReason(), view.missing() ? null : slot.etag(), Finding.worst(findings),
-				Finding.texts(findings), series, view.insight().budget());
+				Finding.texts(findings), series, view.insight().budget(), view.insight().lineage());
 	}
 
 	private static Overview.Counts counts(List<Assessed> all) {

@@ -2,6 +2,7 @@ package io.slotkeeper.overview;
 
 import java.util.List;
 
+import io.slotkeeper.fleet.SlotLineage;
 import io.slotkeeper.slot.reading.SlotBudget;
 import io.slotkeeper.slot.watching.RetainedHistory;
 
@@ -28,11 +29,14 @@ import io.slotkeeper.slot.watching.RetainedHistory;
  * @param history the WAL it retained over the last hour, {@code null} when not asked for or none
  * @param budget while no consumer reads it, how long it has been gone and how long the slot has left at the server's
  * WAL rate; {@code null} otherwise
+ * @param lineage which epoch of the slot this is (one more with each recreate by slot-keeper), when it began and where
+ * the previous epoch's consumer was; {@code null} when unknown
  */
 public record SlotSummary(String name, String slotType, String database, String plugin, Boolean active,
 		String walStatus, Long retainedWalBytes, Long safeWalSizeBytes, Double secondsToLoss, String diagnosis,
 		boolean missing, Connector connector, Boolean failoverReady, String failoverReason, String etag,
-		Severity severity, List<String> problems, RetainedHistory.Series history, SlotBudget budget) {
+		Severity severity, List<String> problems, RetainedHistory.Series history, SlotBudget budget,
+		SlotLineage lineage) {
 
 	/**
 	 * A slot's connector as the last poll checked it.

@@ -135,7 +135,7 @@ class SettingsAuditTests {
 			assertThat(budget.get("inactiveSince").isString()).isTrue();
 			double left = budget.get("safeWalSizeBytes").asDouble() / budget.get("walBytesPerSecond").asDouble();
 			assertThat(budget.get("secondsLeft").asDouble()).isCloseTo(left, org.assertj.core.data.Offset.offset(0.01));
-			assertThat(scrape()).contains("slotkeeper_slot_outage_budget_seconds{database=\"app\",slot=\"cdc_0\",");
+			assertThat(scrape()).contains("slotkeeper_slot_outage_budget_seconds{database=\"app\",lineage=\"1\",slot=\"cdc_0\",");
 		}
 		finally {
 			server.execute("postgres", "ALTER SYSTEM RESET max_slot_wal_keep_size", "SELECT pg_reload_conf()");

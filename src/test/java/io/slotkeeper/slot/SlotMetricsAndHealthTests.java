@@ -60,7 +60,10 @@ class SlotMetricsAndHealthTests extends SlotApiTestSupport {
 					+ "\",node=\"primary\",slot=\"fragile\",slot_type=\"logical\",target=\"main\"\\} 1\\.0$")
 				.matcher(scrape)
 				.find()).as("the recreation is counted on the primary node in\n%s", scrape).isTrue();
-			assertThat(value(scrape, "slotkeeper_slot_wal_status", "fragile", ",wal_status=\"reserved\"")).isEqualTo(1);
+			assertThat(value(scrape, "slotkeeper_slot_wal_status", "fragile", 2, ",wal_status=\"reserved\""))
+				.isEqualTo(1);
+			assertThat(scrape).as("the first epoch's series are gone")
+				.doesNotContain("lineage=\"1\",slot=\"fragile\"");
 		});
 		// The health stays DOWN while configured slots of this shared target are missing; fragile is healthy again.
 		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> client().get().uri("/actuator/health/slots/main")
@@ -75,8 +78,13 @@ class SlotMetricsAndHealthTests extends SlotApiTestSupport {
 	}
 
 	private static double value(String scrape, String name, String slot, String extraTags) {
+		return value(scrape, name, slot, 1, extraTags);
+	}
+
+	// The slot's epoch is a label: a recreated slot's meters are new series.
+	private static double value(String scrape, String name, String slot, int lineage, String extraTags) {
 		Matcher matcher = Pattern.compile("(?m)^" + Pattern.quote(name) + "\\{database=\"" + DATABASE
-				+ "\",slot=\"" + slot + "\",slot_type=\"logical\",target=\"main\"" + Pattern.quote(extraTags)
+				+ "\",lineage=\"" + lineage + "\",slot=\"" + slot + "\",slot_type=\"logical\",target=\"main\"" + Pattern.quote(extraTags)
 				+ "\\} (\\S+)$").matcher(scrape);
 		assertThat(matcher.find()).as("%s for slot %s%s in\n%s", name, slot, extraTags, scrape.lines()
 			.filter((line) -> line.startsWith("slotkeeper_slot")).toList()).isTrue();

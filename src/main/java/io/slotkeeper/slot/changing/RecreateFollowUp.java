@@ -1,5 +1,12 @@
 package io.slotkeeper.slot.changing;
 
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Instant;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 
@@ -7,6 +14,7 @@ import io.slotkeeper.connect.ConnectorHandovers;
 import io.slotkeeper.connect.Handover;
 import io.slotkeeper.fleet.Lsn;
 import io.slotkeeper.fleet.Node;
+import io.slotkeeper.fleet.SlotLineage;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.slot.reading.SlotTags;
 
@@ -17,6 +25,8 @@ import io.slotkeeper.slot.reading.SlotTags;
  * could not be reached for is kept ({@link PendingHandovers}) and its re-snapshot waits with it.
  */
 final class RecreateFollowUp {
+
+	private static final Logger logger = LoggerFactory.getLogger(RecreateFollowUp.class);
 
 	private final ConnectorHandovers handovers;
 
@@ -62,7 +72,8 @@ final class RecreateFollowUp {
 		}
 	}
 
-	RecreateResult finish(Target target, Node node, RecreateResult recreated, Handover handover) {
+	RecreateResult finish(Target target, Node node, RecreateResult done, Handover handover) {
+		RecreateResult recreated = node.primary() ? done.withLineage(nextEpoch(target, node, done)) : done;
 		Counter.builder("slotkeeper.slot.recreations")
 			.description("Slots dropped and created again by slot-keeper")
 			.tags(SlotTags.of(node.target(), node.name(), recreated.newSlot().slot()))
@@ -86,6 +97,20 @@ final class RecreateFollowUp {
 		boolean running = handedOver.connector() == null || handedOver.connector().running();
 		return handedOver.withResnapshot(this.resnapshots.afterRecreate(target,
 				recreated.newSlot().slot().slotName(), running));
+	}
+
+	// The new epoch is recorded in the target's database for every instance; where that is refused, in memory.
+	private static SlotLineage nextEpoch(Target target, Node node, RecreateResult recreated) {
+		String slot = recreated.newSlot().slot().slotName();
+		String previous = recreated.skipped().fromLsn();
+		Instant at = Instant.now();
+		try (Connection connection = node.connection()) {
+			return target.lineages().next(connection, slot, at, previous);
+		}
+		catch (SQLException ex) {
+			logger.warn("The lineage of slot '{}' is counted in this instance's memory: {}", slot, ex.getMessage());
+			return target.lineages().nextInMemory(slot, at, previous);
+		}
 	}
 
 }

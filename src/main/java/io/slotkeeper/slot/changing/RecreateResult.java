@@ -2,6 +2,7 @@ package io.slotkeeper.slot.changing;
 
 import io.slotkeeper.connect.ConnectorHandover;
 import io.slotkeeper.fleet.Lsn;
+import io.slotkeeper.fleet.SlotLineage;
 import io.slotkeeper.slot.reading.ReplicationSlot;
 import io.slotkeeper.slot.reading.SlotSighting;
 import io.slotkeeper.slot.reading.SlotView;
@@ -16,15 +17,16 @@ import io.slotkeeper.slot.reading.SlotView;
  * configured
  * @param resnapshot the re-snapshot signal sent for the skipped range, or why none was; {@code null} when the slot's
  * settings ask for none
+ * @param lineage the epoch the recreate began for the slot of the primary; {@code null} on a replica
  */
 public record RecreateResult(SlotView oldSlot, SlotView newSlot, SkippedRange skipped, ConnectorHandover connector,
-		Resnapshots.Resnapshot resnapshot) {
+		Resnapshots.Resnapshot resnapshot, SlotLineage lineage) {
 
 	static RecreateResult of(String node, ReplicationSlot old, ReplicationSlot created) {
 		String from = position(old);
 		String to = position(created);
 		return new RecreateResult(SlotView.of(node, old), SlotView.of(node, created),
-				new SkippedRange(from, to, Lsn.distance(from, to), null), null, null);
+				new SkippedRange(from, to, Lsn.distance(from, to), null), null, null, null);
 	}
 
 	static RecreateResult ofMissing(String slot, SlotSighting lastSeen, SlotView created) {
@@ -33,7 +35,7 @@ public record RecreateResult(SlotView oldSlot, SlotView newSlot, SkippedRange sk
 				+ ((lastSeen != null) ? " (" + lastSeen.server() + ", timeline " + lastSeen.timeline() + ")"
 						: ": none was seen since slot-keeper started");
 		return new RecreateResult((lastSeen != null) ? SlotView.missing(created.node(), slot, lastSeen) : null, created,
-				new SkippedRange(from, position(created.slot()), null, note), null, null);
+				new SkippedRange(from, position(created.slot()), null, note), null, null, null);
 	}
 
 	// Where a consumer is, or starts: a logical slot's confirmed flush LSN, a physical slot's restart LSN.
@@ -42,11 +44,15 @@ public record RecreateResult(SlotView oldSlot, SlotView newSlot, SkippedRange sk
 	}
 
 	RecreateResult withConnector(ConnectorHandover outcome) {
-		return new RecreateResult(this.oldSlot, this.newSlot, this.skipped, outcome, this.resnapshot);
+		return new RecreateResult(this.oldSlot, this.newSlot, this.skipped, outcome, this.resnapshot, this.lineage);
 	}
 
 	RecreateResult withResnapshot(Resnapshots.Resnapshot sent) {
-		return new RecreateResult(this.oldSlot, this.newSlot, this.skipped, this.connector, sent);
+		return new RecreateResult(this.oldSlot, this.newSlot, this.skipped, this.connector, sent, this.lineage);
+	}
+
+	RecreateResult withLineage(SlotLineage began) {
+		return new RecreateResult(this.oldSlot, this.newSlot, this.skipped, this.connector, this.resnapshot, began);
 	}
 
 	/**

@@ -1,5 +1,7 @@
 package io.slotkeeper.slot.reading;
 
+import io.slotkeeper.fleet.SlotLineage;
+
 /**
  * What slot-keeper concluded about a slot at its last poll.
  *
@@ -12,14 +14,16 @@ package io.slotkeeper.slot.reading;
  * the last minute of polls; {@code null} when unlimited or not shrinking
  * @param budget for a logical slot no consumer reads, how long it has been gone and how long the slot has left at the
  * server's WAL rate of the last hour; {@code null} while a consumer reads it, once invalidated, or unknown
+ * @param lineage which epoch of the slot this is: one more with each recreate by slot-keeper; {@code null} when
+ * unknown
  */
 public record SlotInsight(Boolean heartbeatAcknowledged, String lastAcknowledgedLsn, String diagnosis,
-		Double secondsToLoss, SlotBudget budget) {
+		Double secondsToLoss, SlotBudget budget, SlotLineage lineage) {
 
 	/**
 	 * Nothing concluded.
 	 */
-	public static final SlotInsight NONE = new SlotInsight(null, null, null, null, null);
+	public static final SlotInsight NONE = new SlotInsight(null, null, null, null, null, null);
 
 	/**
 	 * The sooner of the two estimates of when the slot is lost: its {@code safe_wal_size} shrinking over the last

@@ -16,6 +16,7 @@ import io.micrometer.core.instrument.Tags;
 
 import io.slotkeeper.config.SlotPolicyProperties;
 import io.slotkeeper.config.TargetProperties;
+import io.slotkeeper.fleet.SlotLineage;
 import io.slotkeeper.slot.reading.ReplicationSlot;
 import io.slotkeeper.slot.reading.SlotTags;
 import io.slotkeeper.slot.reading.SlotView;
@@ -116,7 +117,10 @@ final class SlotGauges {
 		Set<String> names = new HashSet<>();
 		for (SlotView view : slots) {
 			ReplicationSlot slot = view.slot();
-			Tags tags = SlotTags.of(this.target, slot);
+			// The epoch is a label, so that a recreated slot is a new series: a dashboard shows where one ends.
+			SlotLineage lineage = view.insight().lineage();
+			Tags tags = SlotTags.of(this.target, slot)
+				.and("lineage", String.valueOf((lineage != null) ? lineage.epoch() : SlotLineage.FIRST.epoch()));
 			names.add(slot.slotName());
 			if (slot.retainedWalBytes() != null) {
 				retainedRows.add(MultiGauge.Row.of(tags, slot.retainedWalBytes()));

@@ -85,7 +85,8 @@ public final class SlotInsights {
 				slotHistory.removeFirst();
 			}
 			current.put(slot.slotName(), new SlotInsight(acknowledged, lastAcknowledged, diagnosis,
-					secondsToLoss(slotHistory.peekFirst(), slot, now), budget(slot, gone, walBytesPerSecond, now)));
+					secondsToLoss(slotHistory.peekFirst(), slot, now), budget(slot, gone, walBytesPerSecond, now),
+					target.lineages().of(slot.slotName())));
 			if (slot.safeWalSizeBytes() != null) {
 				slotHistory.addLast(new Sample(slot.safeWalSizeBytes(), now));
 			}

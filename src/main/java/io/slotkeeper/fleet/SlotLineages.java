@@ -1,0 +1,122 @@
+package io.slotkeeper.fleet;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The lineage of a target's slots: kept in the target's database (table {@value #TABLE}, beside the heal ledger, in a
+ * schema of slot-keeper's own), so that every instance and the next owner after a restart know each slot's epoch; held
+ * here as last read. The instance that recreates a slot writes it; the others read it again on their heartbeat session
+ * every few beats. Where the role may not keep the table, the epoch is counted in this instance's memory.
+ */
+public final class SlotLineages {
+
+	/**
+	 * The table, {@code schema.table}.
+	 */
+	public static final String TABLE = "slotkeeper.slot_lineage";
+
+	private static final String COLUMNS = "slot text PRIMARY KEY, epoch integer NOT NULL,"
+			+ " recreated_at timestamptz NOT NULL, previous_confirmed_flush_lsn pg_lsn";
+
+	private static final String READ = "SELECT slot, epoch, recreated_at, previous_confirmed_flush_lsn::text FROM "
+			+ TABLE;
+
+	private static final String NEXT = "INSERT INTO " + TABLE + " AS l (slot, epoch, recreated_at,"
+			+ " previous_confirmed_flush_lsn) VALUES (?, 2, ?, ?::pg_lsn) ON CONFLICT (slot) DO UPDATE SET"
+			+ " epoch = l.epoch + 1, recreated_at = EXCLUDED.recreated_at,"
+			+ " previous_confirmed_flush_lsn = EXCLUDED.previous_confirmed_flush_lsn RETURNING epoch";
+
+	private final Map<String, SlotLineage> bySlot = new ConcurrentHashMap<>();
+
+	private volatile long readAt;
+
+	private volatile boolean read;
+
+	/**
+	 * A slot's lineage as last known.
+	 * @param slot the slot's name
+	 * @return its lineage, {@link SlotLineage#FIRST} when none was recorded
+	 */
+	public SlotLineage of(String slot) {
+		return this.bySlot.getOrDefault(slot, SlotLineage.FIRST);
+	}
+
+	/**
+	 * Whether it is time to read the table again.
+	 * @param every how often
+	 * @return whether it was never read or not for that long
+	 */
+	public boolean due(Duration every) {
+		return !this.read || System.nanoTime() - this.readAt >= every.toNanos();
+	}
+
+	/**
+	 * Reads the table, if slot-keeper made it (a table another role made in its place is not trusted, and not read).
+	 * @param connection a session in the target's database
+	 * @throws SQLException when the server refuses; the next read is tried when due again
+	 */
+	public void read(Connection connection) throws SQLException {
+		this.readAt = System.nanoTime();
+		this.read = true;
+		if (!OwnTables.exists(connection, TABLE, true)) {
+			return;
+		}
+		Map<String, SlotLineage> found = new HashMap<>();
+		try (Statement statement = connection.createStatement(); ResultSet row = statement.executeQuery(READ)) {
+			while (row.next()) {
+				found.put(row.getString(1), new SlotLineage(row.getInt(2), row.getTimestamp(3).toInstant(),
+						row.getString(4)));
+			}
+		}
+		this.bySlot.keySet().retainAll(found.keySet());
+		this.bySlot.putAll(found);
+	}
+
+	/**
+	 * Starts a slot's next epoch, in the table (made when missing) or, where the role may not keep it, in memory.
+	 * @param connection a session in the target's database, {@code null} to count in memory
+	 * @param slot the slot's name
+	 * @param at when it was recreated
+	 * @param previousConfirmedFlushLsn where the previous epoch's consumer was, {@code null} when unknown
+	 * @return the new lineage
+	 * @throws SQLException when the server refuses; the epoch is then counted in memory by the caller
+	 */
+	public SlotLineage next(Connection connection, String slot, Instant at, String previousConfirmedFlushLsn)
+			throws SQLException {
+		OwnTables.create(connection, TABLE, COLUMNS, true);
+		try (PreparedStatement statement = connection.prepareStatement(NEXT)) {
+			statement.setString(1, slot);
+			statement.setTimestamp(2, Timestamp.from(at));
+			statement.setString(3, previousConfirmedFlushLsn);
+			try (ResultSet row = statement.executeQuery()) {
+				row.next();
+				SlotLineage next = new SlotLineage(row.getInt(1), at, previousConfirmedFlushLsn);
+				this.bySlot.put(slot, next);
+				return next;
+			}
+		}
+	}
+
+	/**
+	 * Starts a slot's next epoch in this instance's memory only.
+	 * @param slot the slot's name
+	 * @param at when it was recreated
+	 * @param previousConfirmedFlushLsn where the previous epoch's consumer was, {@code null} when unknown
+	 * @return the new lineage
+	 */
+	public SlotLineage nextInMemory(String slot, Instant at, String previousConfirmedFlushLsn) {
+		return this.bySlot.compute(slot, (name, before) -> new SlotLineage(
+				((before != null) ? before.epoch() : 1) + 1, at, previousConfirmedFlushLsn));
+	}
+
+}
