@@ -66,18 +66,7 @@ class KeepSizeGuardTests {
 
 	@Test
 	void raisesTheKeepSizeToTheCapWhileTheConsumerIsGoneAndPutsItBackWhenItReadsAgain() throws Exception {
-		server.execute("postgres", "ALTER SYSTEM SET max_slot_wal_keep_size = '64MB'", "SELECT pg_reload_conf()");
-		LogicalConsumer consumer = new LogicalConsumer(server, "app", "guarded", "cdc", false);
-		this.app = start(server.user());
-		await().atMost(Duration.ofSeconds(20)).until(() -> settings().isPresent());
-		assertThat(budget()).as("no budget while a consumer reads").isNull();
-
-		Instant stopped = Instant.now();
-		consumer.close();
-		await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> {
-			churn();
-			return "1GB".equals(keepSize());
-		});
+		Instant stopped = raisedOnceTheConsumerStops();
 		SlotBudget budget = budget();
 		System.out.printf("on-outage on PostgreSQL %d: raised to %s; budget %s%n", server.majorVersion(), keepSize(),
 				budget);
@@ -103,15 +92,7 @@ class KeepSizeGuardTests {
 
 	@Test
 	void aLimitChangedByHandWhileRaisedIsLeftAsItIs() throws Exception {
-		server.execute("postgres", "ALTER SYSTEM SET max_slot_wal_keep_size = '64MB'", "SELECT pg_reload_conf()");
-		LogicalConsumer consumer = new LogicalConsumer(server, "app", "guarded", "cdc", false);
-		this.app = start(server.user());
-		await().atMost(Duration.ofSeconds(20)).until(() -> settings().isPresent());
-		consumer.close();
-		await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> {
-			churn();
-			return "1GB".equals(keepSize());
-		});
+		raisedOnceTheConsumerStops();
 		server.execute("postgres", "ALTER SYSTEM SET max_slot_wal_keep_size = '2GB'", "SELECT pg_reload_conf()");
 		await().atMost(Duration.ofSeconds(10)).until(() -> settings().get().settings()
 			.get("max_slot_wal_keep_size")
@@ -162,6 +143,22 @@ class KeepSizeGuardTests {
 				server.execute("app", "REVOKE EXECUTE ON FUNCTION pg_reload_conf() FROM keeper");
 			}
 		}
+	}
+
+	// A real consumer reads the slot while slot-keeper starts, then stops; WAL runs on until the limit is raised.
+	private Instant raisedOnceTheConsumerStops() throws Exception {
+		server.execute("postgres", "ALTER SYSTEM SET max_slot_wal_keep_size = '64MB'", "SELECT pg_reload_conf()");
+		LogicalConsumer consumer = new LogicalConsumer(server, "app", "guarded", "cdc", false);
+		this.app = start(server.user());
+		await().atMost(Duration.ofSeconds(20)).until(() -> settings().isPresent());
+		assertThat(budget()).as("no budget while a consumer reads").isNull();
+		Instant stopped = Instant.now();
+		consumer.close();
+		await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> {
+			churn();
+			return "1GB".equals(keepSize());
+		});
+		return stopped;
 	}
 
 	private static ConfigurableApplicationContext start(String role) {
