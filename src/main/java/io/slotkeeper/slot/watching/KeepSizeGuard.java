@@ -5,7 +5,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -41,7 +43,9 @@ final class KeepSizeGuard {
 
 	private static final Logger logger = LoggerFactory.getLogger(SlotHealer.class);
 
-	private static final String AUTO_CONF = "postgresql.auto.conf";
+	// How long after pg_reload_conf() a reading may still show the value before: every session reloads at its next
+	// statement once the postmaster signalled it.
+	private static final Duration RELOADED = Duration.ofSeconds(1);
 
 	private final Auditor auditor;
 
@@ -81,6 +85,11 @@ final class KeepSizeGuard {
 			return List.of();
 		}
 		Raised done = this.raised.get(target.name());
+		// A reading from before the raise took effect (shared with another target, or read as the server reloaded)
+		// would look like a value someone put back by hand: wait for a later one.
+		if (done != null && !settings.readAt().isAfter(done.serverAt().plus(RELOADED))) {
+			return findings(target.name(), done.toMegabytes());
+		}
 		OutageNeed need = OutageNeed.of(target.policies(), slots, insights);
 		if (done != null && need.isEmpty() && !done.stillNeeded(slots)) {
 			putBack(target, done, current.get());
@@ -99,18 +108,18 @@ final class KeepSizeGuard {
 		Map<String, Object> parameters = Auditor.parameters("from", currentMegabytes + "MB", "to",
 				need.capMegabytes() + "MB", "slots", need.slots(), "budgetSeconds", Math.round(need.leastSeconds()));
 		try (Connection connection = target.primary().connection()) {
-			Privileges privileges = Privileges.read(connection);
+			KeepSizePrivileges privileges = KeepSizePrivileges.read(connection);
 			String refusal = privileges.refusal(target.primary().username());
 			if (refusal != null) {
 				refuse(target, need, parameters, ProblemKind.INSUFFICIENT_PRIVILEGE, refusal);
 				return;
 			}
-			set(connection, "ALTER SYSTEM SET " + SETTING + " = '" + need.capMegabytes() + "MB'");
+			Instant serverAt = set(connection, "ALTER SYSTEM SET " + SETTING + " = '" + need.capMegabytes() + "MB'");
 			// The first raise remembers what to put back; a later, higher one keeps it.
-			Raised now = (before != null) ? before.to(need) : new Raised(currentMegabytes,
+			Raised now = (before != null) ? before.to(need, serverAt) : new Raised(currentMegabytes,
 					privileges.fromAutoConf() ? "ALTER SYSTEM SET " + SETTING + " = '" + currentMegabytes + "MB'"
 							: "ALTER SYSTEM RESET " + SETTING,
-					need.capMegabytes(), need.slots(), this.clock.instant());
+					need.capMegabytes(), need.slots(), this.clock.instant(), serverAt);
 			this.raised.put(target.name(), now);
 			this.refused.remove(target.name());
 			logger.warn("Raised {} from {}MB to {}MB: the consumers of {} are gone and the slots' outage budget is"
@@ -120,8 +129,8 @@ final class KeepSizeGuard {
 					new Auditor.Summary("done", 200, "raised; put back with: " + now.restore(), Map.of(), null));
 		}
 		catch (SQLException ex) {
-			refuse(target, need, parameters, ProblemKind.DATABASE_ERROR, FailureDescription.of(ex, this.clock.instant()).message() + " (SQLState "
-					+ ex.getSQLState() + ")");
+			refuse(target, need, parameters, ProblemKind.DATABASE_ERROR,
+					FailureDescription.of(ex, this.clock.instant()).message() + " (SQLState " + ex.getSQLState() + ")");
 		}
 	}
 
@@ -175,10 +184,16 @@ final class KeepSizeGuard {
 		return List.of();
 	}
 
-	private static void set(Connection connection, String alterSystem) throws SQLException {
+	// Returns the server's clock once the reload was asked for: readings after it (and a moment for every session to
+	// reload) show the new value.
+	private static Instant set(Connection connection, String alterSystem) throws SQLException {
 		try (Statement statement = connection.createStatement()) {
 			statement.execute(alterSystem);
-			statement.execute("SELECT pg_catalog.pg_reload_conf()");
+			try (ResultSet row = statement.executeQuery("SELECT pg_catalog.pg_reload_conf(),"
+					+ " pg_catalog.clock_timestamp()")) {
+				row.next();
+				return row.getObject(2, OffsetDateTime.class).toInstant();
+			}
 		}
 	}
 
@@ -191,13 +206,16 @@ final class KeepSizeGuard {
 	 * @param toMegabytes the value set
 	 * @param slots the slots it was raised for
 	 * @param at when it was raised first
+	 * @param serverAt the server's clock when it was last raised, to tell readings from before it
 	 */
-	record Raised(long fromMegabytes, String restore, long toMegabytes, List<String> slots, Instant at) {
+	record Raised(long fromMegabytes, String restore, long toMegabytes, List<String> slots, Instant at,
+			Instant serverAt) {
 
-		Raised to(OutageNeed need) {
+		Raised to(OutageNeed need, Instant raisedAt) {
 			List<String> all = new ArrayList<>(this.slots);
 			need.slots().stream().filter((slot) -> !all.contains(slot)).forEach(all::add);
-			return new Raised(this.fromMegabytes, this.restore, need.capMegabytes(), List.copyOf(all), this.at);
+			return new Raised(this.fromMegabytes, this.restore, need.capMegabytes(), List.copyOf(all), this.at,
+					raisedAt);
 		}
 
 		// A slot still needs the room while it exists, is not lost and no consumer reads it.
@@ -205,60 +223,6 @@ final class KeepSizeGuard {
 			return read.stream()
 				.anyMatch((slot) -> this.slots.contains(slot.slotName()) && !Boolean.TRUE.equals(slot.active())
 						&& !slot.invalidated());
-		}
-
-	}
-
-	/**
-	 * What the role may do to the setting, and where the setting's value comes from.
-	 *
-	 * @param alterSystem whether the role may {@code ALTER SYSTEM} the setting
-	 * @param reload whether it may call {@code pg_reload_conf()}
-	 * @param version the server's major version
-	 * @param source where the value comes from, as {@code pg_settings.source} says ({@code configuration file},
-	 * {@code command line}, ...)
-	 * @param sourceFile the file the value comes from, {@code null} where the role may not see it
-	 * @param database the database asked: a function's privileges are granted per database
-	 */
-	record Privileges(boolean alterSystem, boolean reload, int version, String source, String sourceFile,
-			String database) {
-
-		static Privileges read(Connection connection) throws SQLException {
-			int version = connection.getMetaData().getDatabaseMajorVersion();
-			// has_parameter_privilege exists from PostgreSQL 15, with GRANT ALTER SYSTEM ON PARAMETER; before, only a
-			// superuser may.
-			String alter = (version >= 15)
-					? "pg_catalog.has_parameter_privilege('" + SETTING + "', 'ALTER SYSTEM')"
-					: "pg_catalog.current_setting('is_superuser') = 'on'";
-			try (Statement statement = connection.createStatement();
-					ResultSet row = statement.executeQuery("SELECT " + alter + ", pg_catalog.has_function_privilege("
-							+ "'pg_catalog.pg_reload_conf()', 'EXECUTE'), source, sourcefile FROM pg_catalog.pg_settings"
-							+ " WHERE name = '" + SETTING + "'")) {
-				row.next();
-				return new Privileges(row.getBoolean(1), row.getBoolean(2), version, row.getString(3),
-						row.getString(4), connection.getCatalog());
-			}
-		}
-
-		boolean fromAutoConf() {
-			return this.sourceFile == null || this.sourceFile.endsWith(AUTO_CONF);
-		}
-
-		String refusal(String role) {
-			// ALTER SYSTEM writes postgresql.auto.conf, which a command-line option overrides.
-			if (!"configuration file".equals(this.source) && !"default".equals(this.source)) {
-				return "its value comes from the " + this.source + ", which ALTER SYSTEM cannot override";
-			}
-			if (!this.alterSystem) {
-				return "role " + role + " may not ALTER SYSTEM " + SETTING + ((this.version >= 15)
-						? " (GRANT ALTER SYSTEM ON PARAMETER " + SETTING + " TO " + role + ")"
-						: " (before PostgreSQL 15 only a superuser may)");
-			}
-			if (!this.reload) {
-				return "role " + role + " may not call pg_reload_conf() (GRANT EXECUTE ON FUNCTION pg_reload_conf() TO "
-						+ role + ", in database " + this.database + ")";
-			}
-			return null;
 		}
 
 	}

@@ -31,8 +31,11 @@ record OutageNeed(List<String> slots, long capMegabytes, double leastSeconds) {
 				.map(SlotPolicyProperties::onOutage)
 				.findFirst()
 				.orElse(null);
+			if (rule == null) {
+				continue;
+			}
 			SlotBudget budget = insights.apply(slot.slotName()).budget();
-			if (rule != null && budget != null && budget.secondsLeft() != null
+			if (budget != null && budget.secondsLeft() != null
 					&& budget.secondsLeft() < rule.whenBudgetBelow().toSeconds()) {
 				slots.add(slot.slotName());
 				cap = Math.max(cap, rule.raiseKeepSizeToMegabytes());
