@@ -6,8 +6,10 @@ import java.time.Instant;
  * Which generation of a slot this is: every recreate by slot-keeper (through the API or healing) starts a new epoch,
  * so that dashboards and consumers can tell a recreated slot from the one before without comparing LSNs.
  *
- * @param epoch 1 for a slot slot-keeper never recreated, then one more with each recreate
- * @param recreatedAt when the current epoch began, {@code null} for the first
+ * @param epoch 1 for a slot slot-keeper never recreated, then one more with each recreate, and with each drop
+ * through slot-keeper (a slot made again by its name later is another slot)
+ * @param recreatedAt when the current epoch began (the recreate, or the drop that ended the previous one),
+ * {@code null} for the first
  * @param previousConfirmedFlushLsn the last position the previous epoch's consumer confirmed (a physical slot's
  * restart LSN), where the skipped range begins; {@code null} for the first or when unknown
  */

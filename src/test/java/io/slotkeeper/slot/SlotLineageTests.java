@@ -14,6 +14,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.http.MediaType;
 import org.springframework.test.web.servlet.client.RestTestClient;
 
 import io.slotkeeper.SlotKeeperApplication;
@@ -108,6 +109,19 @@ class SlotLineageTests {
 					&& !both.contains("lineage=\"2\",slot=\"cdc\"") && !both.matches("(?s).*lineage=\"1\",slot=\"cdc\",[^}]*target=\"orders\".*"));
 		assertThat(json.readTree(clients.get(0).get().uri("/api/v1/overview").exchange().expectStatus().isOk()
 			.expectBody(String.class).returnResult().getResponseBody()).toString()).contains("\"epoch\":3");
+
+		// Dropped through slot-keeper and made again by its name: another slot, the next epoch.
+		String dropped = server.queryForString("app",
+				"SELECT confirmed_flush_lsn::text FROM pg_replication_slots WHERE slot_name = 'cdc'");
+		clients.get(0).delete().uri("/api/v1/targets/orders/slots/cdc").exchange().expectStatus().is2xxSuccessful();
+		clients.get(1).post().uri("/api/v1/targets/orders/slots").contentType(MediaType.APPLICATION_JSON)
+			.body("{\"name\":\"cdc\",\"plugin\":\"pgoutput\"}").exchange().expectStatus().isCreated();
+		for (int instance = 0; instance < 2; instance++) {
+			int which = instance;
+			JsonNode lineage = await().atMost(Duration.ofSeconds(10)).ignoreExceptions()
+				.until(() -> lineage(which, "orders", "cdc"), (read) -> read.get("epoch").asInt() == 4);
+			assertThat(lineage.get("previousConfirmedFlushLsn").asString()).isEqualTo(dropped);
+		}
 	}
 
 	@Test

@@ -99,10 +99,15 @@ final class RecreateFollowUp {
 				recreated.newSlot().slot().slotName(), running));
 	}
 
-	// The new epoch is recorded in the target's database for every instance; where that is refused, in memory.
 	private static SlotLineage nextEpoch(Target target, Node node, RecreateResult recreated) {
-		String slot = recreated.newSlot().slot().slotName();
-		String previous = recreated.skipped().fromLsn();
+		return nextEpoch(target, node, recreated.newSlot().slot().slotName(), recreated.skipped().fromLsn());
+	}
+
+	/**
+	 * Starts a slot's next epoch: after a recreate, and after a drop (a slot made again by its name later is the next
+	 * one). Recorded in the target's database for every instance; where that is refused, in memory.
+	 */
+	static SlotLineage nextEpoch(Target target, Node node, String slot, String previous) {
 		Instant at = Instant.now();
 		try (Connection connection = node.connection()) {
 			return target.lineages().next(connection, slot, at, previous);

@@ -9,6 +9,7 @@ import io.slotkeeper.connect.ConnectorLifecycle;
 import io.slotkeeper.connect.HandoverLog;
 import io.slotkeeper.fleet.Node;
 import io.slotkeeper.fleet.Target;
+import io.slotkeeper.slot.reading.ReplicationSlot;
 import io.slotkeeper.slot.reading.SlotRepository;
 import io.slotkeeper.slot.reading.SlotSighting;
 import io.slotkeeper.slot.reading.SlotView;
@@ -127,7 +128,12 @@ public class SlotService {
 	 */
 	public void drop(Target target, String node, String slot, boolean force, String ifMatch) {
 		Node where = target.node(node);
-		ChangeRunner.apply(where, SlotPlanners.dropping(where, slot, force, ifMatch), (connection, before) -> before);
+		ReplicationSlot dropped = ChangeRunner.apply(where, SlotPlanners.dropping(where, slot, force, ifMatch),
+				(connection, before) -> before);
+		if (where.primary()) {
+			RecreateFollowUp.nextEpoch(target, where, slot,
+					dropped.logical() ? dropped.confirmedFlushLsn() : dropped.restartLsn());
+		}
 	}
 
 	/**
