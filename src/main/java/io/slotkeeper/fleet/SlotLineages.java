@@ -78,13 +78,14 @@ public final class SlotLineages {
 						row.getString(4)));
 			}
 		}
-		this.bySlot.keySet().retainAll(found.keySet());
-		this.bySlot.putAll(found);
+		// Epochs only grow: a recreate this instance recorded while the read was under way is not taken back.
+		found.forEach((slot, lineage) -> this.bySlot.merge(slot, lineage,
+				(known, read) -> (known.epoch() >= read.epoch()) ? known : read));
 	}
 
 	/**
-	 * Starts a slot's next epoch, in the table (made when missing) or, where the role may not keep it, in memory.
-	 * @param connection a session in the target's database, {@code null} to count in memory
+	 * Starts a slot's next epoch in the table, made when missing.
+	 * @param connection a session in the target's database
 	 * @param slot the slot's name
 	 * @param at when it was recreated
 	 * @param previousConfirmedFlushLsn where the previous epoch's consumer was, {@code null} when unknown

@@ -161,13 +161,16 @@ public class TargetHeartbeat implements RepeatingTasks.Task, AutoCloseable {
 			else {
 				this.session.keepUp();
 			}
-			boolean owner = this.session.claimOwnership();
-			this.session.readLineageIfDue();
-			if (!owner && !evenIfStandby) {
-				return this.ledger.standingBy(Duration.ofNanos(System.nanoTime() - start));
+			if (!this.session.claimOwnership() && !evenIfStandby) {
+				Duration took = Duration.ofNanos(System.nanoTime() - start);
+				this.session.readLineageIfDue();
+				return this.ledger.standingBy(took);
 			}
 			String lsn = this.writer.write(this.session.connection());
-			return this.ledger.succeeded(lsn, Duration.ofNanos(System.nanoTime() - start));
+			Duration took = Duration.ofNanos(System.nanoTime() - start);
+			// After the beat, so that it is never late for the read.
+			this.session.readLineageIfDue();
+			return this.ledger.succeeded(lsn, took);
 		}
 		catch (Exception ex) {
 			return failed(ex, Duration.ofNanos(System.nanoTime() - start));
