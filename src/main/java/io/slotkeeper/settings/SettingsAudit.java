@@ -26,9 +26,9 @@ public final class SettingsAudit {
 	 * @param read the settings read with the poll
 	 * @param outage the consumer outage the target's slots must survive (its {@code loss-warning})
 	 * @param now when it was read
-	 * @return the target's findings
+	 * @return the target's settings as now judged: the findings and the WAL rate
 	 */
-	public List<SettingFinding> update(String target, ServerSettings read, Duration outage, Instant now) {
+	public SettingsView update(String target, ServerSettings read, Duration outage, Instant now) {
 		WalRate rate = this.rates.computeIfAbsent(target, (name) -> new WalRate());
 		rate.record(read.readAt(), read.walPositionBytes());
 		Optional<Double> perSecond = rate.perSecond();
@@ -37,9 +37,10 @@ public final class SettingsAudit {
 		findings.sort(SettingsJudge.MOST_SEVERE_FIRST);
 		Map<String, String> shown = new LinkedHashMap<>();
 		read.settings().forEach((name, setting) -> shown.put(name, setting.shown()));
-		this.views.put(target, new SettingsView(target, now, perSecond.orElse(null), shown, read.slotsInUse(),
-				read.walSendersInUse(), List.copyOf(findings)));
-		return findings;
+		SettingsView view = new SettingsView(target, now, perSecond.orElse(null), shown, read.slotsInUse(),
+				read.walSendersInUse(), List.copyOf(findings));
+		this.views.put(target, view);
+		return view;
 	}
 
 	/**

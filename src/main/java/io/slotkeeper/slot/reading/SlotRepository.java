@@ -9,11 +9,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-
-import io.slotkeeper.settings.ServerSettings;
 import java.util.Optional;
 
 import io.slotkeeper.fleet.Node;
+import io.slotkeeper.settings.ServerSettings;
 
 /**
  * The SQL that reads slots, one place per query. The listing names only the columns the server's version has; the

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -203,10 +204,10 @@ final class TargetPoll implements RepeatingTasks.Task {
 		// A discovered target shows its own database's slots, a configured one every slot of its server.
 		SlotRepository.Poll poll = this.target.origin().isPresent() ? server.dealtTo(database) : server.in(database);
 		this.sightings.update(this.target, poll.slots(), now);
-		this.settingGauges.update(this.settings.update(this.target.name(), poll.settings(),
-				this.target.properties().lossWarning(), now));
-		this.insights.update(this.target, poll,
-				this.settings.of(this.target.name()).map(SettingsView::walBytesPerSecond), now);
+		SettingsView judged = this.settings.update(this.target.name(), poll.settings(),
+				this.target.properties().lossWarning(), now);
+		this.settingGauges.update(judged.findings());
+		this.insights.update(this.target, poll, Optional.ofNullable(judged.walBytesPerSecond()), now);
 		this.history.update(this.target.name(), poll.slots(), now);
 		List<SlotView> current = poll.slots()
 			.stream()
