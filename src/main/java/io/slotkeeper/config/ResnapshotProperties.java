@@ -1,9 +1,14 @@
 package io.slotkeeper.config;
 
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
+import org.hibernate.validator.constraints.time.DurationMax;
+import org.hibernate.validator.constraints.time.DurationMin;
 
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -16,18 +21,77 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param collections the tables to snapshot again, {@code schema.table} each; default: the connector's
  * {@code table.include.list} (plain names only, no patterns), the signal table left out
  * @param type {@code incremental} (default: in chunks while streaming goes on) or {@code blocking}
+ * @param tables {@code all} (default: every table of {@code collections}) or {@code changed}: only those whose
+ * write counters ({@code pg_stat_user_tables}) moved between the slot's last confirmed position and the recreate
+ * (PostgreSQL 15 and later; every table before 15)
+ * @param recheckAfter with {@code tables: changed}, how long after the recreate the skipped tables' counters are read
+ * once more, a second signal sent for those that moved (default 60s: PostgreSQL shows a commit in the counters within
+ * 60 s)
+ * @param updateColumns with {@code tables: changed}, {@code schema.table.column} of a timestamp column each table
+ * sets on every insert and update: its re-snapshot is narrowed to rows whose column is in the lost window
+ * (Debezium's {@code additional-conditions})
+ * @param windowMargin how much earlier than the last sample before the loss the window of {@code updateColumns}
+ * starts (default 5m): longer than the longest write transaction and the clocks' skew
  */
+@Consistent
 public record ResnapshotProperties(@NotNull @DefaultValue("none") Mode mode,
 		@Pattern(regexp = TABLE, message = "must be schema.table in lower-case letters, digits and underscores")
 		String signalTable,
 		List<@Pattern(regexp = TABLE, message = "must be schema.table in lower-case letters, digits and underscores")
 		String> collections,
-		@NotNull @DefaultValue("incremental") Type type) {
+		@NotNull @DefaultValue("incremental") Type type,
+		@NotNull @DefaultValue("all") Tables tables,
+		@NotNull @DurationMin(seconds = 1) @DurationMax(hours = 1) @DefaultValue("60s") Duration recheckAfter,
+		List<@Pattern(regexp = COLUMN,
+				message = "must be schema.table.column in lower-case letters, digits and underscores")
+		String> updateColumns,
+		@NotNull @DurationMin(seconds = 0) @DurationMax(days = 1) @DefaultValue("5m") Duration windowMargin)
+		implements CrossFieldChecked {
 
 	/**
 	 * A plain, lower-case {@code schema.table}.
 	 */
 	public static final String TABLE = "^[a-z_][a-z0-9_]{0,62}\\.[a-z_][a-z0-9_]{0,62}$";
+
+	/**
+	 * A plain, lower-case {@code schema.table.column}.
+	 */
+	public static final String COLUMN = "^[a-z_][a-z0-9_]{0,62}\\.[a-z_][a-z0-9_]{0,62}\\.[a-z_][a-z0-9_]{0,62}$";
+
+	/**
+	 * The settings of a slot that asks for the given mode and leaves everything else to its defaults.
+	 * @param mode the mode
+	 * @return the settings
+	 */
+	public static ResnapshotProperties of(Mode mode) {
+		return new ResnapshotProperties(mode, null, null, Type.INCREMENTAL, Tables.ALL, Duration.ofSeconds(60), null,
+				Duration.ofMinutes(5));
+	}
+
+	/**
+	 * The update-timestamp column configured for a table.
+	 * @param table {@code schema.table}
+	 * @return its column's name
+	 */
+	public Optional<String> updateColumnOf(String table) {
+		return (this.updateColumns == null) ? Optional.empty() : this.updateColumns.stream()
+			.filter((column) -> column.startsWith(table + ".") && column.indexOf('.', table.length() + 1) < 0)
+			.map((column) -> column.substring(table.length() + 1))
+			.findFirst();
+	}
+
+	@Override
+	public List<Violation> violations() {
+		List<Violation> violations = new ArrayList<>();
+		if (this.tables == Tables.CHANGED && this.mode != Mode.DEBEZIUM_SIGNAL) {
+			violations.add(new Violation("tables", "changed needs mode debezium-signal, but mode was " + this.mode));
+		}
+		if (this.updateColumns != null && !this.updateColumns.isEmpty() && this.tables != Tables.CHANGED) {
+			violations.add(new Violation("updateColumns", "narrow only a re-snapshot of changed tables: set tables"
+					+ " to changed"));
+		}
+		return violations;
+	}
 
 	/**
 	 * Whether a re-snapshot is asked for after a recreate.
@@ -52,6 +116,19 @@ public record ResnapshotProperties(@NotNull @DefaultValue("none") Mode mode,
 
 		/** Streaming pauses while the tables are read. */
 		BLOCKING
+
+	}
+
+	/**
+	 * Which of the slot's tables a re-snapshot after a recreate reads.
+	 */
+	public enum Tables {
+
+		/** Every table. */
+		ALL,
+
+		/** Those written to while the slot was lost, as the server's table counters tell. */
+		CHANGED
 
 	}
 

@@ -116,9 +116,8 @@ final class ConnectorMatches {
 				&& connector.config().containsKey("signal.data.collection");
 		boolean heals = discovery.onLost() == OnLost.RECREATE && target.properties().heartbeat().enabled();
 		return new SlotPolicyProperties(connector.slot(), connector.connector(), heals ? OnLost.RECREATE : OnLost.ALERT,
-				OnMissing.ALERT, OnOrphan.ALERT, new ResnapshotProperties(signals
-						? ResnapshotProperties.Mode.DEBEZIUM_SIGNAL : ResnapshotProperties.Mode.NONE, null, null,
-						ResnapshotProperties.Type.INCREMENTAL), RECREATIONS_PER_HOUR, null);
+				OnMissing.ALERT, OnOrphan.ALERT, ResnapshotProperties.of(signals
+						? ResnapshotProperties.Mode.DEBEZIUM_SIGNAL : ResnapshotProperties.Mode.NONE), RECREATIONS_PER_HOUR, null);
 	}
 
 	// A target's own hosts, and the aliases of every server that shares one of them.

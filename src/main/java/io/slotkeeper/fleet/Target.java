@@ -37,6 +37,8 @@ public final class Target implements AutoCloseable {
 
 	private final SlotLineages lineages = new SlotLineages();
 
+	private final TableCounters tableCounters = new TableCounters();
+
 	private final List<Consumer<ServerChange>> listeners = new CopyOnWriteArrayList<>();
 
 	private final ServerDatabase origin;
@@ -254,6 +256,14 @@ public final class Target implements AutoCloseable {
 	 */
 	public SlotLineages lineages() {
 		return this.lineages;
+	}
+
+	/**
+	 * Its database's table write counters, sampled for the slots whose re-snapshot reads only changed tables.
+	 * @return the samples
+	 */
+	public TableCounters tableCounters() {
+		return this.tableCounters;
 	}
 
 	/**

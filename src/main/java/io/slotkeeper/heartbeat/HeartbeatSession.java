@@ -4,10 +4,15 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.slotkeeper.config.ResnapshotProperties;
+import io.slotkeeper.config.SlotPolicyProperties;
 import io.slotkeeper.fleet.AdvisoryLocks;
 import io.slotkeeper.fleet.NodeConnector;
 import io.slotkeeper.fleet.NodeSession;
@@ -172,6 +177,30 @@ final class HeartbeatSession {
 		}
 		catch (SQLException ex) {
 			logger.debug("The slot lineage of target '{}' could not be read: {}", this.target.name(), ex.getMessage());
+		}
+		sampleTableWrites();
+	}
+
+	// As often as the lineage and on the same session: a re-snapshot of only the changed tables needs no other.
+	private void sampleTableWrites() {
+		List<SlotPolicyProperties> changedOnly = this.target.policies().stream()
+			.filter((policy) -> policy.resnapshot().tables() == ResnapshotProperties.Tables.CHANGED)
+			.toList();
+		if (changedOnly.isEmpty()) {
+			this.target.tableCounters().clear();
+			return;
+		}
+		boolean listed = changedOnly.stream().allMatch((policy) -> policy.resnapshot().collections() != null);
+		Set<String> tables = listed ? changedOnly.stream()
+			.flatMap((policy) -> policy.resnapshot().collections().stream())
+			.collect(Collectors.toSet()) : null;
+		try {
+			this.target.tableCounters().sample(connection(),
+					changedOnly.stream().map(SlotPolicyProperties::name).toList(), tables);
+		}
+		catch (SQLException ex) {
+			logger.debug("The table counters of target '{}' could not be read: {}", this.target.name(),
+					ex.getMessage());
 		}
 	}
 

@@ -82,6 +82,7 @@ final class RecreateFollowUp {
 		if (!node.primary()) {
 			return recreated;
 		}
+		this.resnapshots.pin(target, recreated.newSlot().slot().slotName(), recreated.skipped().fromLsn());
 		RecreateResult handedOver = recreated;
 		if (handover != null) {
 			String lsn = recreated.skipped().toLsn();

@@ -61,11 +61,35 @@ public final class SlotAudit {
 				completed.connector().describe());
 	}
 
+	/**
+	 * A re-snapshot slot-keeper sent by itself: the second signal for tables skipped after a recreate.
+	 * @param resnapshot what was sent, or why not
+	 * @return the summary
+	 */
+	public static Auditor.Summary resnapshotted(Resnapshots.Resnapshot resnapshot) {
+		Map<String, String> lsns = new LinkedHashMap<>();
+		putResnapshot(lsns, resnapshot);
+		return new Auditor.Summary((resnapshot.signalId() != null) ? "done" : "failed", 200,
+				(resnapshot.tables() != null) ? resnapshot.tables().why() : null, lsns, null);
+	}
+
 	private static void putResnapshot(Map<String, String> lsns, Resnapshots.Resnapshot resnapshot) {
-		if (resnapshot != null) {
-			lsns.put("resnapshot", (resnapshot.signalId() != null) ? "signal " + resnapshot.signalId() + " for "
-					+ String.join(", ", resnapshot.collections()) : "not sent: " + resnapshot.notSentBecause());
+		if (resnapshot == null) {
+			return;
 		}
+		StringBuilder said = new StringBuilder((resnapshot.signalId() != null) ? "signal " + resnapshot.signalId()
+				+ " for " + String.join(", ", resnapshot.collections()) : "not sent: " + resnapshot.notSentBecause());
+		if (resnapshot.tables() != null && !resnapshot.tables().skipped().isEmpty()) {
+			said.append("; skipped as unchanged: ").append(String.join(", ",
+					resnapshot.tables().skipped().stream().map(Resnapshots.SkippedTable::table).toList()));
+		}
+		else if (resnapshot.tables() != null) {
+			said.append("; ").append(resnapshot.tables().why());
+		}
+		if (resnapshot.tables() != null && !resnapshot.tables().conditions().isEmpty()) {
+			said.append("; narrowed: ").append(resnapshot.tables().conditions());
+		}
+		lsns.put("resnapshot", said.toString());
 	}
 
 	/**

@@ -68,6 +68,10 @@ final class FollowUps implements AutoCloseable {
 		submit(this.heals, target, "handover", work);
 	}
 
+	void recheckResnapshots(String target, Runnable work) {
+		submit(this.heals, target, "resnapshot", work);
+	}
+
 	void checkConnectors(String target, Runnable work) {
 		submit(this.checks, target, "connectors", work);
 	}

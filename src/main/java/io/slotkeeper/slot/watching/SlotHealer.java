@@ -164,6 +164,25 @@ final class SlotHealer {
 	}
 
 	/**
+	 * Reads the tables a re-snapshot after a recreate skipped once more, when due, and audits each second signal as
+	 * {@code slot.resnapshot}.
+	 * @param target the target
+	 */
+	void recheckResnapshots(Target target) {
+		this.slots.resnapshots().recheck(target).forEach((slot, sent) -> this.auditor.recordOutcome(Auditor.SELF,
+				"slot.resnapshot", target.name(), slot, Map.of(), SlotAudit.resnapshotted(sent)));
+	}
+
+	/**
+	 * Whether a re-snapshot recheck waits for the target.
+	 * @param target the target
+	 * @return whether one waits
+	 */
+	boolean rechecksWaiting(Target target) {
+		return this.slots.resnapshots().rechecksWaiting(target);
+	}
+
+	/**
 	 * Drops the orphans of one check whose slot's policy says {@code on-orphan: drop}.
 	 * @param target the target
 	 * @param orphans what the check found on the replicas

@@ -154,6 +154,9 @@ final class TargetPoll implements RepeatingTasks.Task {
 						this.healer.keepSize().guard(this.target, poll.slots(), poll.settings(),
 								(slot) -> this.insights.of(this.target.name(), slot))));
 			}
+			if (this.healer.rechecksWaiting(this.target)) {
+				followUps.recheckResnapshots(this.target.name(), () -> this.healer.recheckResnapshots(this.target));
+			}
 			if (policies.stream().anyMatch((slot) -> slot.connector() != null)) {
 				followUps.checkConnectors(this.target.name(), () -> this.connectors.refresh(this.target));
 				followUps.completeHandovers(this.target.name(), () -> handOver(poll));

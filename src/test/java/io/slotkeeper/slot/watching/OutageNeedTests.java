@@ -62,8 +62,7 @@ class OutageNeedTests {
 
 	private static SlotPolicyProperties policy(String name, String cap, Duration below) {
 		return new SlotPolicyProperties(name, null, OnLost.ALERT, OnMissing.ALERT, OnOrphan.ALERT,
-				new ResnapshotProperties(ResnapshotProperties.Mode.NONE, null, null,
-						ResnapshotProperties.Type.INCREMENTAL),
+				ResnapshotProperties.of(ResnapshotProperties.Mode.NONE),
 				2, new OnOutageProperties(DataSize.parse(cap), below));
 	}
 

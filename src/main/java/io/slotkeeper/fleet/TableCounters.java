@@ -1,0 +1,118 @@
+package io.slotkeeper.fleet;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Collection;
+import java.util.Deque;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The table write counters of a target's database as sampled while its slots are healthy, for a re-snapshot of only
+ * the tables a recreate skipped changes of ({@code resnapshot.tables: changed}). Every instance samples on its
+ * heartbeat session every few beats; kept here are the newest reading every such slot had confirmed when it was taken
+ * (the one a loss is measured from) and the few after it.
+ */
+public final class TableCounters {
+
+	// Newer readings than the one every slot confirmed: enough for a consumer that lags a few samples behind.
+	private static final int NEWER_KEPT = 8;
+
+	private static final String CONFIRMED = "SELECT pg_catalog.min(confirmed_flush_lsn)::text FROM"
+			+ " pg_catalog.pg_replication_slots WHERE slot_name = ANY (?) AND database = pg_catalog.current_database()";
+
+	private final Deque<TableWrites> readings = new ArrayDeque<>();
+
+	private volatile long sampledAt;
+
+	private volatile boolean sampled;
+
+	/**
+	 * Whether it is time to sample again.
+	 * @param every how often
+	 * @return whether it was never sampled or not for that long
+	 */
+	public boolean due(Duration every) {
+		return !this.sampled || System.nanoTime() - this.sampledAt >= every.toNanos();
+	}
+
+	/**
+	 * Samples the counters and lets go of readings no slot needs.
+	 * @param connection a session on the primary in the target's database, in autocommit
+	 * @param slots the slots whose re-snapshot reads only changed tables
+	 * @param tables the tables to sample, {@code null} for every table
+	 * @throws SQLException when the server refuses; the next sample is taken when due again
+	 */
+	public void sample(Connection connection, List<String> slots, Collection<String> tables) throws SQLException {
+		this.sampledAt = System.nanoTime();
+		this.sampled = true;
+		Long confirmed = confirmed(connection, slots);
+		TableWrites reading = TableWrites.read(connection, tables);
+		synchronized (this.readings) {
+			this.readings.addLast(reading);
+			prune(confirmed);
+		}
+	}
+
+	/**
+	 * The newest reading taken before a position: nothing committed after it is in its counters.
+	 * @param lsn the position, such as the last one a lost slot's consumer confirmed
+	 * @return the reading, empty when none is that old
+	 */
+	public Optional<TableWrites> before(long lsn) {
+		synchronized (this.readings) {
+			Iterator<TableWrites> newestFirst = this.readings.descendingIterator();
+			while (newestFirst.hasNext()) {
+				TableWrites reading = newestFirst.next();
+				if (reading.lsn() <= lsn) {
+					return Optional.of(reading);
+				}
+			}
+			return Optional.empty();
+		}
+	}
+
+	/**
+	 * Forgets every reading: no slot asks for one.
+	 */
+	public void clear() {
+		synchronized (this.readings) {
+			this.readings.clear();
+		}
+	}
+
+	// Keeps the newest reading every slot had confirmed, and at most a few after it.
+	private void prune(Long confirmed) {
+		if (confirmed != null) {
+			while (this.readings.size() > 1 && secondOldest().lsn() <= confirmed) {
+				this.readings.removeFirst();
+			}
+		}
+		while (this.readings.size() > NEWER_KEPT + 1) {
+			TableWrites base = this.readings.removeFirst();
+			this.readings.removeFirst();
+			this.readings.addFirst(base);
+		}
+	}
+
+	private TableWrites secondOldest() {
+		Iterator<TableWrites> oldestFirst = this.readings.iterator();
+		oldestFirst.next();
+		return oldestFirst.next();
+	}
+
+	private static Long confirmed(Connection connection, List<String> slots) throws SQLException {
+		try (PreparedStatement statement = connection.prepareStatement(CONFIRMED)) {
+			statement.setArray(1, connection.createArrayOf("text", slots.toArray()));
+			try (ResultSet row = statement.executeQuery()) {
+				return (row.next() && row.getString(1) != null) ? Lsn.parse(row.getString(1)) : null;
+			}
+		}
+	}
+
+}

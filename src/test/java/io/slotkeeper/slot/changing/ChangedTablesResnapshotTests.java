@@ -1,0 +1,142 @@
+package io.slotkeeper.slot.changing;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.core.env.StandardEnvironment;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
+
+import io.slotkeeper.SlotKeeperApplication;
+import io.slotkeeper.audit.AuditJournal;
+import io.slotkeeper.fleet.Fleet;
+import io.slotkeeper.testbed.PostgresServer;
+import io.slotkeeper.testbed.SlotRecipes;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A re-snapshot of only the tables written to while a slot was lost, on a real server, configured through environment
+ * variables: four captured tables, two written to during the outage (one of them narrowed to the lost window by its
+ * update-timestamp column), the slot lost and healed. The signal names those two; the answer says which were skipped
+ * and why; a table written to just after the signal (as a commit the server counted late would be) gets a second
+ * signal at the recheck; one never written to is never read. Before PostgreSQL 15 every table is read, saying why.
+ */
+@Tag("pg-compat")
+class ChangedTablesResnapshotTests {
+
+	private static final String DATABASE = "shop";
+
+	private final PostgresServer server = SlotRecipes.lossyServer(DATABASE,
+			"CREATE TABLE customers (id bigint PRIMARY KEY, name text, updated_at timestamptz NOT NULL DEFAULT now())",
+			"CREATE TABLE products (id bigint PRIMARY KEY, name text)",
+			"CREATE TABLE invoices (id bigint PRIMARY KEY, total numeric)",
+			"CREATE TABLE debezium_signal (id varchar(42) PRIMARY KEY, type varchar(32) NOT NULL, data varchar(2048))",
+			"INSERT INTO customers (id, name, updated_at) SELECT n, 'c' || n, now() - interval '1 day'"
+					+ " FROM generate_series(1, 1000) AS n",
+			"INSERT INTO products SELECT n, 'p' || n FROM generate_series(1, 1000) AS n",
+			"INSERT INTO invoices SELECT n, n FROM generate_series(1, 1000) AS n");
+
+	private ConfigurableApplicationContext app;
+
+	@AfterEach
+	void stop() {
+		if (this.app != null) {
+			this.app.close();
+		}
+		this.server.close();
+	}
+
+	@Test
+	void onlyTheTablesWrittenToWhileTheSlotWasLostAreReadAgainAndALateOneGetsASecondSignal() {
+		start();
+		Fleet fleet = this.app.getBean(Fleet.class);
+		await().atMost(Duration.ofSeconds(30)).until(() -> fleet.get("shop").tableCounters().before(Long.MAX_VALUE)
+			.isPresent());
+		this.server.execute(DATABASE, "SELECT pg_create_logical_replication_slot('cdc', 'test_decoding')");
+		await().atMost(Duration.ofSeconds(30)).until(() -> fleet.get("shop").tableCounters()
+			.before(lsn("SELECT confirmed_flush_lsn FROM pg_replication_slots WHERE slot_name = 'cdc'")).isPresent());
+		this.server.execute(DATABASE, "UPDATE customers SET name = 'changed', updated_at = now() WHERE id <= 10");
+		SlotRecipes.lose(this.server, DATABASE, "cdc");
+		AuditJournal audit = this.app.getBean(AuditJournal.class);
+		await().atMost(Duration.ofSeconds(60)).until(() -> !entries(audit, "slot.heal").isEmpty());
+		// Written after the signal was chosen and before the recheck: what a commit counted late looks like.
+		this.server.execute(DATABASE, "UPDATE products SET name = 'late' WHERE id = 1");
+		String heal = entries(audit, "slot.heal").get(0);
+		if (version() < 150000) {
+			assertThat(heal).contains("for public.orders, public.customers, public.products, public.invoices")
+				.contains("PostgreSQL before 15 may lose table counters").doesNotContain("skipped as unchanged");
+			assertThat(signals()).isEqualTo("1");
+			return;
+		}
+		assertThat(heal).contains("for public.orders, public.customers;")
+			.contains("skipped as unchanged: public.products, public.invoices")
+			.contains("narrowed: {public.customers=\"updated_at\" >= '");
+		assertThat(this.server.queryForString(DATABASE, "SELECT string_agg(c, ',') FROM debezium_signal,"
+				+ " jsonb_array_elements_text(data::jsonb -> 'data-collections') AS c")).isEqualTo(
+						"public.orders,public.customers");
+		String filter = this.server.queryForString(DATABASE, "SELECT data::jsonb -> 'additional-conditions' -> 0 ->>"
+				+ " 'filter' FROM debezium_signal");
+		assertThat(this.server.queryForString(DATABASE, "SELECT count(*) FROM customers WHERE " + filter))
+			.as("the window holds the rows written while the slot was lost, and none of the older ones").isEqualTo("10");
+		await().atMost(Duration.ofSeconds(30)).until(() -> !entries(audit, "slot.resnapshot").isEmpty());
+		assertThat(entries(audit, "slot.resnapshot").get(0)).contains("for public.products")
+			.doesNotContain("public.invoices");
+		assertThat(signals()).isEqualTo("2");
+		assertThat(this.server.queryForString(DATABASE, "SELECT count(*) FROM debezium_signal, jsonb_array_elements_text("
+				+ "data::jsonb -> 'data-collections') AS c WHERE c = 'public.invoices'")).isEqualTo("0");
+	}
+
+	private void start() {
+		Map<String, Object> variables = new HashMap<>(Map.ofEntries(
+				Map.entry("SLOTKEEPER_TARGETS_0_NAME", "shop"),
+				Map.entry("SLOTKEEPER_TARGETS_0_URL", this.server.jdbcUrl(DATABASE)),
+				Map.entry("SLOTKEEPER_TARGETS_0_USERNAME", this.server.user()),
+				Map.entry("SLOTKEEPER_TARGETS_0_HEARTBEAT_INTERVAL", "200ms"),
+				Map.entry("SLOTKEEPER_TARGETS_0_SLOTS_POLL_INTERVAL", "200ms"),
+				Map.entry("SLOTKEEPER_TARGETS_0_SLOTS_0_NAME", "cdc"),
+				Map.entry("SLOTKEEPER_TARGETS_0_SLOTS_0_ON_LOST", "recreate"),
+				Map.entry("SLOTKEEPER_TARGETS_0_SLOTS_0_RESNAPSHOT_MODE", "debezium-signal"),
+				Map.entry("SLOTKEEPER_TARGETS_0_SLOTS_0_RESNAPSHOT_SIGNAL_TABLE", "public.debezium_signal"),
+				Map.entry("SLOTKEEPER_TARGETS_0_SLOTS_0_RESNAPSHOT_COLLECTIONS",
+						"public.orders,public.customers,public.products,public.invoices"),
+				Map.entry("SLOTKEEPER_TARGETS_0_SLOTS_0_RESNAPSHOT_TABLES", "changed"),
+				Map.entry("SLOTKEEPER_TARGETS_0_SLOTS_0_RESNAPSHOT_RECHECK_AFTER", "10s"),
+				Map.entry("SLOTKEEPER_TARGETS_0_SLOTS_0_RESNAPSHOT_UPDATE_COLUMNS_0", "public.customers.updated_at"),
+				Map.entry("SLOTKEEPER_TARGETS_0_SLOTS_0_RESNAPSHOT_WINDOW_MARGIN", "0s")));
+		if (this.server.password() != null) {
+			variables.put("SLOTKEEPER_TARGETS_0_PASSWORD", this.server.password());
+		}
+		this.app = new SpringApplicationBuilder(SlotKeeperApplication.class)
+			.initializers((context) -> context.getEnvironment().getPropertySources().addFirst(
+					new SystemEnvironmentPropertySource("test-" + StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+							variables)))
+			.run("--server.port=0");
+	}
+
+	private static List<String> entries(AuditJournal audit, String action) {
+		return audit.entries().stream().filter((entry) -> action.equals(entry.action())).map(Object::toString).toList();
+	}
+
+	private long lsn(String sql) {
+		String lsn = this.server.queryForString(DATABASE, sql);
+		return (lsn != null) ? io.slotkeeper.fleet.Lsn.parse(lsn) : -1;
+	}
+
+	private int version() {
+		return Integer.parseInt(this.server.queryForString(DATABASE, "SHOW server_version_num"));
+	}
+
+	private String signals() {
+		return this.server.queryForString(DATABASE, "SELECT count(*) FROM debezium_signal");
+	}
+
+}
