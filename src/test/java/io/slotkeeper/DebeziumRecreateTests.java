@@ -9,11 +9,15 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import io.slotkeeper.fleet.Fleet;
+import io.slotkeeper.fleet.Lsn;
+import io.slotkeeper.fleet.TableCounters;
 import io.slotkeeper.testbed.CdcConnector;
 import io.slotkeeper.testbed.EngineConnect;
 import io.slotkeeper.testbed.KafkaBroker;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.RealKafkaConnect;
+import io.slotkeeper.testbed.SlotRecipes;
 
 import io.slotkeeper.RecoveryPipeline.Pipeline;
 
@@ -249,6 +253,83 @@ class DebeziumRecreateTests {
 					+ " %d of %d rows missing%n", pipeline.missing().size(), pipeline.written().size());
 			assertThat(pipeline.missing()).containsAll(ids(201, 500));
 		}
+	}
+
+	@Test
+	void aResnapshotOfOnlyTheChangedTablesReadsAFractionOfTheRowsAndMissesNoneEither() throws Exception {
+		Resnapshotted whole = resnapshotAfterALoss("all", null);
+		Resnapshotted changed = resnapshotAfterALoss("changed", null);
+		Resnapshotted narrowed = resnapshotAfterALoss("changed", "public.orders.updated_at");
+		for (Resnapshotted run : List.of(whole, changed, narrowed)) {
+			System.out.printf("debezium, re-snapshot after a loss (%d old orders and 2 idle tables of %d rows): %s: %d"
+					+ " rows re-read, done %d ms after the loss, %d of %d rows written in the test missing%n", OLD_ROWS,
+					OLD_ROWS, run.how(), run.reread(), run.doneMillis(), run.missing(), run.written());
+			assertThat(run.missing()).as(run.how()).isZero();
+		}
+		assertThat(whole.reread()).isGreaterThanOrEqualTo(3L * OLD_ROWS);
+		assertThat(changed.reread()).isGreaterThanOrEqualTo(OLD_ROWS).isLessThan(2L * OLD_ROWS);
+		assertThat(changed.audit()).contains("skipped as unchanged: public.customers, public.products");
+		assertThat(narrowed.reread()).isLessThan(OLD_ROWS / 10);
+		assertThat(narrowed.audit()).contains("narrowed: {public.orders=\"updated_at\" >= '");
+	}
+
+	private static final int OLD_ROWS = 20_000;
+
+	// Orders: old ones loaded before, and the test's written before, during and after the loss; customers and
+	// products loaded before and never written again.
+	private static Resnapshotted resnapshotAfterALoss(String tables, String updateColumn) throws Exception {
+		List<String> setup = List.of("ALTER TABLE orders ADD COLUMN updated_at timestamptz NOT NULL DEFAULT now()",
+				"INSERT INTO orders (id, item, updated_at) SELECT n, 'old ' || n, now() - interval '1 day' FROM"
+						+ " generate_series(100001, " + (100_000 + OLD_ROWS) + ") AS n",
+				"CREATE TABLE customers (id bigint PRIMARY KEY, name text)",
+				"CREATE TABLE products (id bigint PRIMARY KEY, name text)",
+				"INSERT INTO customers SELECT n, 'customer ' || n FROM generate_series(1, " + OLD_ROWS + ") AS n",
+				"INSERT INTO products SELECT n, 'product ' || n FROM generate_series(1, " + OLD_ROWS + ") AS n");
+		Map<String, String> connector = Map.of("table.include.list",
+				"public.orders,public.customers,public.products,public.debezium_signal");
+		try (Pipeline pipeline = new Pipeline(DebeziumRecreateTests::realWorker, connector, setup, (built) -> {
+			List<String> args = new java.util.ArrayList<>(built.healing("align", "debezium-signal", "recreate"));
+			args.add("--slotkeeper.targets[0].slots[0].resnapshot.tables=" + tables);
+			if (updateColumn != null) {
+				args.add("--slotkeeper.targets[0].slots[0].resnapshot.update-columns=" + updateColumn);
+			}
+			return args;
+		})) {
+			// Counters are sampled only for a slot whose re-snapshot reads the changed tables.
+			boolean sampled = "changed".equals(tables);
+			TableCounters counters = pipeline.app.getBean(Fleet.class).get("orders").tableCounters();
+			await().atMost(Duration.ofSeconds(30)).until(() -> !sampled || counters.before(Long.MAX_VALUE).isPresent());
+			pipeline.write(1, 200);
+			await().atMost(Duration.ofSeconds(30)).until(() -> pipeline.engine.deliveries().keySet()
+				.containsAll(ids(1, 200)));
+			// The consumer confirmed a position later than a reading: the loss is measured from that reading.
+			await().atMost(Duration.ofSeconds(30)).until(() -> !sampled || counters.before(Lsn.parse(pipeline.server
+				.queryForString(pipeline.database, "SELECT confirmed_flush_lsn FROM pg_replication_slots WHERE"
+						+ " slot_name = 'debezium'"))).isPresent());
+			pipeline.engine.crash();
+			pipeline.write(201, 400);
+			SlotRecipes.lose(pipeline.server, pipeline.database, "debezium");
+			long lost = System.nanoTime();
+			pipeline.awaitHeal();
+			pipeline.write(401, 500);
+			Set<Long> written = pipeline.written();
+			written.removeAll(ids(100_001, 100_000 + OLD_ROWS));
+			await().atMost(Duration.ofSeconds(180)).until(() -> pipeline.engine.deliveries().keySet()
+				.containsAll(written));
+			RealKafkaConnect worker = (RealKafkaConnect) pipeline.engine;
+			// Done when no snapshot read came for 3 s.
+			await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(500)).until(() -> worker
+				.lastSnapshotReadAt() != 0 && System.nanoTime() - worker.lastSnapshotReadAt() > 3_000_000_000L);
+			Set<Long> missing = new java.util.HashSet<>(written);
+			missing.removeAll(pipeline.engine.deliveries().keySet());
+			String how = ("all".equals(tables) ? "every table" : "only the changed tables")
+					+ ((updateColumn != null) ? ", orders narrowed to the lost window by updated_at" : "");
+			return new Resnapshotted(how, worker.snapshotReads(), (worker.lastSnapshotReadAt() - lost) / 1_000_000,
+					missing.size(), written.size(), pipeline.audit("slot.heal").get(0).toString());
+		}
+	}
+
+	private record Resnapshotted(String how, long reread, long doneMillis, int missing, int written, String audit) {
 	}
 
 }

@@ -77,30 +77,29 @@ final class RecoveryPipeline {
 
 		Pipeline(Connectors connectors, String offsetsMode, String resnapshot, String onLost,
 				Map<String, String> connector) {
-			this(connectors, connector, (pipeline) -> {
-				List<String> args = new ArrayList<>(List.of("--slotkeeper.targets[0].name=orders",
-						"--slotkeeper.targets[0].url=" + pipeline.server.jdbcUrl(pipeline.database),
-						"--slotkeeper.targets[0].username=" + pipeline.server.user(),
-						"--slotkeeper.targets[0].heartbeat.interval=200ms",
-						"--slotkeeper.targets[0].slots-poll-interval=200ms",
-						"--slotkeeper.targets[0].slots[0].name=debezium",
-						"--slotkeeper.targets[0].slots[0].on-lost=" + onLost,
-						"--slotkeeper.targets[0].slots[0].connector.offsets=" + offsetsMode,
-						"--slotkeeper.targets[0].slots[0].connector.running-timeout=30s",
-						"--slotkeeper.targets[0].slots[0].resnapshot.mode=" + resnapshot));
-				args.addAll(pipeline.engine.slotKeeperSettings("slotkeeper.targets[0].slots[0].connector"));
-				return args;
-			});
+			this(connectors, connector, List.of(), (pipeline) -> pipeline.healing(offsetsMode, resnapshot, onLost));
 		}
 
 		/**
 		 * A pipeline whose slot-keeper is configured by the function, given the server, database and connector.
 		 */
 		Pipeline(Connectors connectors, Map<String, String> connector, Function<Pipeline, List<String>> configuration) {
+			this(connectors, connector, List.of(), configuration);
+		}
+
+		/**
+		 * A pipeline whose database gets further statements (tables the connector captures) before the connector
+		 * starts, and whose slot-keeper is configured by the function.
+		 */
+		Pipeline(Connectors connectors, Map<String, String> connector, List<String> setup,
+				Function<Pipeline, List<String>> configuration) {
 			this.server.execute(this.database, "CREATE TABLE orders (id bigserial PRIMARY KEY, item text)",
 					"ALTER SEQUENCE orders_id_seq RESTART WITH 1000000",
 					"CREATE TABLE debezium_signal (id varchar(42) PRIMARY KEY, type varchar(32) NOT NULL,"
 							+ " data varchar(2048))");
+			if (!setup.isEmpty()) {
+				this.server.execute(this.database, setup.toArray(String[]::new));
+			}
 			this.engine = connectors.start(this.server, this.database, connector);
 			await().atMost(Duration.ofSeconds(60)).until(() -> "RUNNING".equals(this.engine.state()));
 			this.args = new ArrayList<>(List.of("--server.port=0",
@@ -110,6 +109,24 @@ final class RecoveryPipeline {
 					"--slotkeeper.api.tokens[1].sha256=" + TokenHashes.sha256Hex(OPERATOR)));
 			this.args.addAll(configuration.apply(this));
 			startApplication();
+		}
+
+		/**
+		 * slot-keeper healing the connector's slot {@code debezium} on target {@code orders}, as configured here.
+		 */
+		List<String> healing(String offsetsMode, String resnapshot, String onLost) {
+			List<String> args = new ArrayList<>(List.of("--slotkeeper.targets[0].name=orders",
+					"--slotkeeper.targets[0].url=" + this.server.jdbcUrl(this.database),
+					"--slotkeeper.targets[0].username=" + this.server.user(),
+					"--slotkeeper.targets[0].heartbeat.interval=200ms",
+					"--slotkeeper.targets[0].slots-poll-interval=200ms",
+					"--slotkeeper.targets[0].slots[0].name=debezium",
+					"--slotkeeper.targets[0].slots[0].on-lost=" + onLost,
+					"--slotkeeper.targets[0].slots[0].connector.offsets=" + offsetsMode,
+					"--slotkeeper.targets[0].slots[0].connector.running-timeout=30s",
+					"--slotkeeper.targets[0].slots[0].resnapshot.mode=" + resnapshot));
+			args.addAll(this.engine.slotKeeperSettings("slotkeeper.targets[0].slots[0].connector"));
+			return args;
 		}
 
 		private void startApplication() {

@@ -17,7 +17,8 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * A consumer of the table topic {@code <prefix>.public.orders} from its beginning, recording every row's id as
  * Debezium's JSON envelope ({@code after.id}, schemas off) carries it, and when it first arrived: what a downstream
- * system received.
+ * system received. It also counts the snapshot reads ({@code op: r}) of every table topic of the prefix, and when the
+ * last one came: what a re-snapshot cost.
  */
 final class OrdersTopic implements AutoCloseable {
 
@@ -28,6 +29,12 @@ final class OrdersTopic implements AutoCloseable {
 	private final Map<Long, Long> arrivals = new ConcurrentHashMap<>();
 
 	private final AtomicLong events = new AtomicLong();
+
+	private final AtomicLong reads = new AtomicLong();
+
+	private volatile long lastReadAt;
+
+	private final String ordersTopic;
 
 	private final KafkaConsumer<String, String> consumer;
 
@@ -40,7 +47,8 @@ final class OrdersTopic implements AutoCloseable {
 				ConsumerConfig.GROUP_ID_CONFIG, "orders-reader-" + prefix,
 				ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
 				ConsumerConfig.METADATA_MAX_AGE_CONFIG, "500"), new StringDeserializer(), new StringDeserializer());
-		this.consumer.subscribe(Pattern.compile(Pattern.quote(prefix + ".public.orders")));
+		this.ordersTopic = prefix + ".public.orders";
+		this.consumer.subscribe(Pattern.compile(Pattern.quote(prefix + ".public.") + "[a-z_]+"));
 		this.reader = new Thread(this::read, "orders-topic-" + prefix);
 		this.reader.setDaemon(true);
 		this.reader.start();
@@ -50,7 +58,7 @@ final class OrdersTopic implements AutoCloseable {
 		try {
 			while (this.open) {
 				for (ConsumerRecord<String, String> record : this.consumer.poll(Duration.ofMillis(200))) {
-					record(record.value());
+					record(record.topic(), record.value());
 				}
 			}
 		}
@@ -62,12 +70,17 @@ final class OrdersTopic implements AutoCloseable {
 		}
 	}
 
-	private void record(String value) {
+	private void record(String topic, String value) {
 		if (value == null) {
 			return;
 		}
-		JsonNode after = JSON.readTree(value).path("after");
-		if (after.isObject()) {
+		JsonNode event = JSON.readTree(value);
+		if ("r".equals(event.path("op").asString())) {
+			this.reads.incrementAndGet();
+			this.lastReadAt = System.nanoTime();
+		}
+		JsonNode after = event.path("after");
+		if (topic.equals(this.ordersTopic) && after.isObject()) {
 			this.events.incrementAndGet();
 			long id = after.path("id").asLong();
 			this.deliveries.merge(id, 1, Integer::sum);
@@ -85,6 +98,14 @@ final class OrdersTopic implements AutoCloseable {
 
 	long events() {
 		return this.events.get();
+	}
+
+	long reads() {
+		return this.reads.get();
+	}
+
+	long lastReadAt() {
+		return this.lastReadAt;
 	}
 
 	@Override

@@ -219,6 +219,22 @@ public final class RealKafkaConnect implements CdcConnector {
 		return this.topic.events();
 	}
 
+	/**
+	 * Snapshot reads ({@code op: r}) delivered from every table topic of the connector.
+	 * @return the count
+	 */
+	public long snapshotReads() {
+		return this.topic.reads();
+	}
+
+	/**
+	 * When the last snapshot read arrived.
+	 * @return {@link System#nanoTime()} then, 0 before any
+	 */
+	public long lastSnapshotReadAt() {
+		return this.topic.lastReadAt();
+	}
+
 	private void call(String method, String path, Object body) {
 		HttpResponse<String> answer = send(method, path, body);
 		if (answer == null || answer.statusCode() >= 300) {
