@@ -124,6 +124,18 @@ export function createActions({ onChanged }) {
         + (skipped.bytes !== null ? ` (${bytes(skipped.bytes)})` : '') + ': its consumer will never see it.'
         + (skipped.note ? ` ${skipped.note}` : ''));
     }
+    const resnapshot = result.resnapshot;
+    if (resnapshot) {
+      parts.push(resnapshot.signalId ? ` Re-snapshot: signal for ${resnapshot.collections.join(', ')}`
+        : ` Re-snapshot not sent: ${resnapshot.notSentBecause}`);
+      const skipped = resnapshot.tables ? resnapshot.tables.skipped : [];
+      if (skipped.length) {
+        parts.push(`; skipped as unchanged: ${skipped.map((table) => table.table).join(', ')}`);
+      } else if (resnapshot.tables) {
+        parts.push(` (${resnapshot.tables.why})`);
+      }
+      parts.push('.');
+    }
     if (result.connector) {
       parts.push(` Connector: ${result.connector.running ? 'running' : 'not running'}`
         + (result.connector.warning ? ` — ${result.connector.warning}` : '') + '.');

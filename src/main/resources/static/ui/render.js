@@ -263,5 +263,11 @@ export function renderAudit(tbody, entries) {
   tbody.replaceChildren(...(rows.length ? rows.map((e) => h('tr', { class: `outcome-${e.outcome}` },
     h('td', {}, h('time', { datetime: e.at }, clock(e.at))), h('td', {}, e.actor), h('td', {}, e.action),
     h('td', {}, e.target || '–'), h('td', {}, e.slot || '–'), h('td', {}, `${e.outcome} (${e.status})`),
-    h('td', {}, e.detail || ''))) : [h('tr', {}, h('td', { colspan: 7, class: 'muted' }, 'Nothing changed yet.'))]));
+    h('td', {}, auditDetail(e)))) : [h('tr', {}, h('td', { colspan: 7, class: 'muted' }, 'Nothing changed yet.'))]));
+}
+
+// A heal's re-snapshot (which tables, which were skipped as unchanged) is in its LSNs, not its detail.
+function auditDetail(entry) {
+  const resnapshot = entry.lsns && entry.lsns.resnapshot;
+  return [entry.detail, resnapshot ? `re-snapshot: ${resnapshot}` : null].filter(Boolean).join(' · ');
 }

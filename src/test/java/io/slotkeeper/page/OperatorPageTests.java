@@ -13,11 +13,13 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chromium.ChromiumNetworkConditions;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
+import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.testbed.Browser;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.SlotRecipes;
@@ -52,9 +54,14 @@ class OperatorPageTests {
 	@LocalServerPort
 	int port;
 
+	@Autowired
+	Fleet fleet;
+
 	static synchronized PostgresServer server() {
 		if (server == null) {
-			server = SlotRecipes.lossyServer(DATABASE, "CREATE PUBLICATION shop_pub FOR TABLE orders");
+			server = SlotRecipes.lossyServer(DATABASE, "CREATE PUBLICATION shop_pub FOR TABLE orders",
+					"CREATE TABLE customers (id bigint PRIMARY KEY)", "CREATE TABLE debezium_signal (id varchar(42)"
+							+ " PRIMARY KEY, type varchar(32) NOT NULL, data varchar(2048))");
 		}
 		return server;
 	}
@@ -66,6 +73,12 @@ class OperatorPageTests {
 		registry.add("slotkeeper.targets[0].username", () -> server().user());
 		registry.add("slotkeeper.targets[0].heartbeat.interval", () -> "1s");
 		registry.add("slotkeeper.targets[0].slots-poll-interval", () -> "300ms");
+		// A recreate of page_orders signals a re-snapshot of only the tables written to while it was lost.
+		registry.add("slotkeeper.targets[0].slots[0].name", () -> "page_orders");
+		registry.add("slotkeeper.targets[0].slots[0].resnapshot.mode", () -> "debezium-signal");
+		registry.add("slotkeeper.targets[0].slots[0].resnapshot.signal-table", () -> "public.debezium_signal");
+		registry.add("slotkeeper.targets[0].slots[0].resnapshot.collections", () -> "public.orders,public.customers");
+		registry.add("slotkeeper.targets[0].slots[0].resnapshot.tables", () -> "changed");
 		// Connectors found in KafkaConnector resources of a Kubernetes API stand-in.
 		registry.add("slotkeeper.strimzi.api-server", () -> kubernetes().url());
 		registry.add("slotkeeper.strimzi.service-account-token-file", () -> kubernetesToken.toString());
@@ -113,6 +126,9 @@ class OperatorPageTests {
 
 	@Test
 	void anOperatorRecreatesALostSlotThroughTheButtonsAfterItsDryRun() {
+		// The tables' write counters were read before the slot's first position: its loss is measured from there.
+		await().atMost(Duration.ofSeconds(30)).until(() -> this.fleet.get("shop").tableCounters()
+			.before(Long.MAX_VALUE).isPresent());
 		server().execute(DATABASE, "SELECT pg_create_logical_replication_slot('page_orders', 'pgoutput')");
 		try (Browser browser = Browser.start()) {
 			PageDriver page = new PageDriver(browser, this.port);
@@ -154,7 +170,8 @@ class OperatorPageTests {
 			page.screenshot("recreate-dry-run");
 			page.driver().findElement(By.id("action-confirm")).click();
 			await().atMost(Duration.ofSeconds(30)).until(() -> page.text("action-plan").contains("Done."));
-			assertThat(page.text("action-plan")).contains("was recreated at").contains("Skipped WAL");
+			assertThat(page.text("action-plan")).contains("was recreated at").contains("Skipped WAL")
+				.contains("Re-snapshot: signal for public.orders; skipped as unchanged: public.customers.");
 			page.driver().findElement(By.id("action-cancel")).click();
 
 			await().atMost(Duration.ofSeconds(30)).until(() -> page.rowText("page_orders").contains("reserved"));
@@ -166,6 +183,8 @@ class OperatorPageTests {
 			await().atMost(Duration.ofSeconds(30)).until(() -> auditRows(page).stream()
 				.anyMatch((row) -> row.contains("ci") && row.contains("slot.recreate") && row.contains("done (200)")));
 			assertThat(auditRows(page)).anyMatch((row) -> row.contains("slot.recreate") && row.contains("dry-run"));
+			assertThat(auditRows(page)).anyMatch((row) -> row.contains("slot.recreate")
+					&& row.contains("re-snapshot: signal ") && row.contains("skipped as unchanged: public.customers"));
 			assertThat(browser.unexpectedProblems()).isEmpty();
 		}
 	}
