@@ -110,7 +110,13 @@ class SlotKeeperPropertiesTests {
 			"slotkeeper.targets[0].slots[0].on-outage.raise-keep-size-to | 1500KB | slotkeeper.targets[0].slots[0].onOutage.raiseKeepSizeTo",
 			"slotkeeper.targets[0].slots[0].on-outage.raise-keep-size-to | 3000TB | slotkeeper.targets[0].slots[0].onOutage.raiseKeepSizeTo",
 			"slotkeeper.targets[0].slots[0].on-outage.when-budget-below | 0s | slotkeeper.targets[0].slots[0].onOutage.whenBudgetBelow",
-			"slotkeeper.targets[0].slots[0].on-outage.when-budget-below | 1h | slotkeeper.targets[0].slots[0].onOutage.raiseKeepSizeTo" })
+			"slotkeeper.targets[0].slots[0].on-outage.when-budget-below | 1h | slotkeeper.targets[0].slots[0].onOutage.raiseKeepSizeTo",
+			"slotkeeper.targets[0].slots[0].resnapshot.tables | changed | slotkeeper.targets[0].slots[0].resnapshot.tables",
+			"slotkeeper.targets[0].slots[0].resnapshot.tables | some | slotkeeper.targets[0].slots[0].resnapshot.tables",
+			"slotkeeper.targets[0].slots[0].resnapshot.update-columns | public.orders.updated_at | slotkeeper.targets[0].slots[0].resnapshot.updateColumns",
+			"slotkeeper.targets[0].slots[0].resnapshot.update-columns | orders.updated_at; DROP TABLE x | slotkeeper.targets[0].slots[0].resnapshot.updateColumns",
+			"slotkeeper.targets[0].slots[0].resnapshot.recheck-after | 0s | slotkeeper.targets[0].slots[0].resnapshot.recheckAfter",
+			"slotkeeper.targets[0].slots[0].resnapshot.window-margin | 2d | slotkeeper.targets[0].slots[0].resnapshot.windowMargin" })
 	void invalidValueStopsStartUpNamingTheProperty(String property, String value, String named) {
 		this.runner.withPropertyValues("slotkeeper.targets[0].replicas[0].name=r1",
 				"slotkeeper.targets[0].replicas[0].url=jdbc:postgresql://r1/orders", "slotkeeper.targets[0].slots[0].name=s",

@@ -74,8 +74,8 @@ final class ChangedTables {
 		}
 		if (pin.before() == null) {
 			return Choice.all(collections, "no reading of the table counters from before the slot's last confirmed"
-					+ " position (slot-keeper started after it, or the heartbeat could not read them): every table is"
-					+ " read");
+					+ " position (this instance started after it or after the recreate, or its heartbeat could not read"
+					+ " them): every table is read");
 		}
 		List<String> read = new ArrayList<>();
 		List<SkippedTable> skipped = new ArrayList<>();

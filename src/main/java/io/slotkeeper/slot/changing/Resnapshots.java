@@ -219,7 +219,10 @@ public final class Resnapshots {
 					+ " with POST …/resnapshot once it runs", null);
 		}
 		try {
-			return send(target, slot, this.changed.take(target, slot));
+			ChangedTables.Pin pin = this.changed.take(target, slot);
+			// Not recreated by this instance, or not since it started: nothing to measure from, so every table.
+			return send(target, slot, (pin == null && ChangedTables.asked(target, slot))
+					? new ChangedTables.Pin(null, Instant.now()) : pin);
 		}
 		catch (ProblemException ex) {
 			count(target, slot, ex.kind().refusal() ? "skipped" : "failed");
