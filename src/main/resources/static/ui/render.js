@@ -49,8 +49,11 @@ function lineage(l) {
     return null;
   }
   const from = l.previousConfirmedFlushLsn ? ` · previous at ${l.previousConfirmedFlushLsn}` : '';
+  const r = l.resnapshot;
+  const resnapshot = r ? ` · re-snapshot of ${r.read.length ? r.read.join(', ') : 'no table'}`
+    + (r.skipped.length ? `, ${r.skipped.length} skipped as unchanged (${r.skipped.join(', ')})` : '') : '';
   return h('div', { class: 'lineage muted', title: `recreated at ${l.recreatedAt}` },
-    `epoch ${l.epoch} · recreated ${age(l.recreatedAt)}${from}`);
+    `epoch ${l.epoch} · recreated ${age(l.recreatedAt)}${from}${resnapshot}`);
 }
 
 const time = (iso) => h('time', { datetime: iso || '', 'data-at': iso || '' }, age(iso));

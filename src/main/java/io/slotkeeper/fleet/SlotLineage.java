@@ -12,12 +12,33 @@ import java.time.Instant;
  * {@code null} for the first
  * @param previousConfirmedFlushLsn the last position the previous epoch's consumer confirmed (a physical slot's
  * restart LSN), where the skipped range begins; {@code null} for the first or when unknown
+ * @param resnapshot the last re-snapshot signalled in this epoch, {@code null} before one
  */
-public record SlotLineage(int epoch, Instant recreatedAt, String previousConfirmedFlushLsn) {
+public record SlotLineage(int epoch, Instant recreatedAt, String previousConfirmedFlushLsn,
+		Resnapshotted resnapshot) {
 
 	/**
 	 * A slot slot-keeper never recreated.
 	 */
-	public static final SlotLineage FIRST = new SlotLineage(1, null, null);
+	public static final SlotLineage FIRST = new SlotLineage(1, null, null, null);
+
+	/**
+	 * The same epoch with its last re-snapshot.
+	 * @param sent the re-snapshot
+	 * @return the lineage
+	 */
+	public SlotLineage with(Resnapshotted sent) {
+		return new SlotLineage(this.epoch, this.recreatedAt, this.previousConfirmedFlushLsn, sent);
+	}
+
+	/**
+	 * Which tables a re-snapshot in this epoch asked Debezium to read again, and which it skipped as unchanged.
+	 *
+	 * @param at when it was signalled
+	 * @param read the tables read again
+	 * @param skipped the tables left out: no write while the slot was lost
+	 */
+	public record Resnapshotted(Instant at, java.util.List<String> read, java.util.List<String> skipped) {
+	}
 
 }

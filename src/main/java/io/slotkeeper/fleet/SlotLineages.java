@@ -25,11 +25,21 @@ public final class SlotLineages {
 	 */
 	public static final String TABLE = "slotkeeper.slot_lineage";
 
-	private static final String COLUMNS = "slot text PRIMARY KEY, epoch integer NOT NULL,"
-			+ " recreated_at timestamptz NOT NULL, previous_confirmed_flush_lsn pg_lsn";
+	// Added after the table's first version: a table made by it gets them at the next recreate.
+	private static final String RESNAPSHOT_COLUMNS = "resnapshot_at timestamptz, resnapshot_read text[],"
+			+ " resnapshot_skipped text[]";
 
-	private static final String READ = "SELECT slot, epoch, recreated_at, previous_confirmed_flush_lsn::text FROM "
-			+ TABLE;
+	private static final String COLUMNS = "slot text PRIMARY KEY, epoch integer NOT NULL,"
+			+ " recreated_at timestamptz NOT NULL, previous_confirmed_flush_lsn pg_lsn, " + RESNAPSHOT_COLUMNS;
+
+	private static final String READ = "SELECT slot, epoch, recreated_at, previous_confirmed_flush_lsn::text,"
+			+ " resnapshot_at, resnapshot_read, resnapshot_skipped FROM " + TABLE;
+
+	private static final String RESNAPSHOTTED = "UPDATE " + TABLE + " SET resnapshot_at = ?, resnapshot_read = ?,"
+			+ " resnapshot_skipped = ? WHERE slot = ? AND epoch = ?";
+
+	// A table made before the re-snapshot columns lacks them until the next recreate adds them.
+	private static final String UNDEFINED_COLUMN = "42703";
 
 	private static final String NEXT = "INSERT INTO " + TABLE + " AS l (slot, epoch, recreated_at,"
 			+ " previous_confirmed_flush_lsn) VALUES (?, 2, ?, ?::pg_lsn) ON CONFLICT (slot) DO UPDATE SET"
@@ -74,13 +84,20 @@ public final class SlotLineages {
 		Map<String, SlotLineage> found = new HashMap<>();
 		try (Statement statement = connection.createStatement(); ResultSet row = statement.executeQuery(READ)) {
 			while (row.next()) {
+				Timestamp resnapshotAt = row.getTimestamp(5);
 				found.put(row.getString(1), new SlotLineage(row.getInt(2), row.getTimestamp(3).toInstant(),
-						row.getString(4)));
+						row.getString(4), (resnapshotAt != null) ? new SlotLineage.Resnapshotted(resnapshotAt.toInstant(),
+								texts(row.getArray(6)), texts(row.getArray(7))) : null));
 			}
 		}
+		catch (SQLException ex) {
+			if (!UNDEFINED_COLUMN.equals(ex.getSQLState())) {
+				throw ex;
+			}
+			return;
+		}
 		// Epochs only grow: a recreate this instance recorded while the read was under way is not taken back.
-		found.forEach((slot, lineage) -> this.bySlot.merge(slot, lineage,
-				(known, read) -> (known.epoch() >= read.epoch()) ? known : read));
+		found.forEach((slot, lineage) -> this.bySlot.merge(slot, lineage, SlotLineages::later));
 	}
 
 	/**
@@ -95,13 +112,18 @@ public final class SlotLineages {
 	public SlotLineage next(Connection connection, String slot, Instant at, String previousConfirmedFlushLsn)
 			throws SQLException {
 		OwnTables.create(connection, TABLE, COLUMNS, true);
+		try (Statement statement = connection.createStatement()) {
+			for (String column : RESNAPSHOT_COLUMNS.split(",")) {
+				statement.execute("ALTER TABLE " + TABLE + " ADD COLUMN IF NOT EXISTS " + column.strip());
+			}
+		}
 		try (PreparedStatement statement = connection.prepareStatement(NEXT)) {
 			statement.setString(1, slot);
 			statement.setTimestamp(2, Timestamp.from(at));
 			statement.setString(3, previousConfirmedFlushLsn);
 			try (ResultSet row = statement.executeQuery()) {
 				row.next();
-				SlotLineage next = new SlotLineage(row.getInt(1), at, previousConfirmedFlushLsn);
+				SlotLineage next = new SlotLineage(row.getInt(1), at, previousConfirmedFlushLsn, null);
 				this.bySlot.put(slot, next);
 				return next;
 			}
@@ -117,7 +139,44 @@ public final class SlotLineages {
 	 */
 	public SlotLineage nextInMemory(String slot, Instant at, String previousConfirmedFlushLsn) {
 		return this.bySlot.compute(slot, (name, before) -> new SlotLineage(
-				((before != null) ? before.epoch() : 1) + 1, at, previousConfirmedFlushLsn));
+				((before != null) ? before.epoch() : 1) + 1, at, previousConfirmedFlushLsn, null));
+	}
+
+	/**
+	 * Records the re-snapshot signalled in a recreated slot's current epoch, in the table where slot-keeper keeps it
+	 * (else in memory only); a slot never recreated has no epoch to record it in.
+	 * @param connection a session in the target's database
+	 * @param slot the slot's name
+	 * @param sent the re-snapshot
+	 * @throws SQLException when the server refuses; it is then recorded in memory
+	 */
+	public void resnapshotted(Connection connection, String slot, SlotLineage.Resnapshotted sent) throws SQLException {
+		SlotLineage lineage = this.bySlot.computeIfPresent(slot, (name, known) -> known.with(sent));
+		if (lineage == null || !OwnTables.exists(connection, TABLE, true)) {
+			return;
+		}
+		try (PreparedStatement statement = connection.prepareStatement(RESNAPSHOTTED)) {
+			statement.setTimestamp(1, Timestamp.from(sent.at()));
+			statement.setArray(2, connection.createArrayOf("text", sent.read().toArray()));
+			statement.setArray(3, connection.createArrayOf("text", sent.skipped().toArray()));
+			statement.setString(4, slot);
+			statement.setInt(5, lineage.epoch());
+			statement.executeUpdate();
+		}
+	}
+
+	// The later epoch, or of one epoch the one with the later re-snapshot.
+	private static SlotLineage later(SlotLineage known, SlotLineage read) {
+		if (read.epoch() != known.epoch()) {
+			return (read.epoch() > known.epoch()) ? read : known;
+		}
+		boolean newer = read.resnapshot() != null
+				&& (known.resnapshot() == null || read.resnapshot().at().isAfter(known.resnapshot().at()));
+		return newer ? read : known;
+	}
+
+	private static java.util.List<String> texts(java.sql.Array array) throws SQLException {
+		return (array == null) ? java.util.List.of() : java.util.List.of((String[]) array.getArray());
 	}
 
 }

@@ -179,7 +179,8 @@ class OperatorPageTests {
 			assertThat(lostOnServer("page_orders")).isFalse();
 			// The recreated slot is the next epoch of its name, with where the previous epoch's consumer was.
 			await().atMost(Duration.ofSeconds(30)).until(() -> page.rowText("page_orders"),
-					(row) -> row.matches("(?s).*epoch 2 · recreated \\d+ (s|min) ago · previous at [0-9A-F]+/[0-9A-F]+.*"));
+					(row) -> row.matches("(?s).*epoch 2 · recreated \\d+ (s|min) ago · previous at [0-9A-F]+/[0-9A-F]+"
+							+ " · re-snapshot of public.orders, 1 skipped as unchanged \\(public.customers\\).*"));
 			await().atMost(Duration.ofSeconds(30)).until(() -> auditRows(page).stream()
 				.anyMatch((row) -> row.contains("ci") && row.contains("slot.recreate") && row.contains("done (200)")));
 			assertThat(auditRows(page)).anyMatch((row) -> row.contains("slot.recreate") && row.contains("dry-run"));

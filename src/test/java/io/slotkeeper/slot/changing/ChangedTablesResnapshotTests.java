@@ -28,7 +28,8 @@ import static org.awaitility.Awaitility.await;
  * variables: four captured tables, two written to during the outage (one of them narrowed to the lost window by its
  * update-timestamp column), the slot lost and healed. The signal names those two; the answer says which were skipped
  * and why; a table written to just after the signal (as a commit the server counted late would be) gets a second
- * signal at the recheck; one never written to is never read. Before PostgreSQL 15 every table is read, saying why.
+ * signal at the recheck; one never written to is never read; what was read and skipped is kept with the slot's
+ * lineage. Before PostgreSQL 15 every table is read, saying why.
  */
 @Tag("pg-compat")
 class ChangedTablesResnapshotTests {
@@ -75,6 +76,7 @@ class ChangedTablesResnapshotTests {
 			assertThat(heal).contains("for public.orders, public.customers, public.products, public.invoices")
 				.contains("PostgreSQL before 15 may lose table counters").doesNotContain("skipped as unchanged");
 			assertThat(signals()).isEqualTo("1");
+			assertThat(keptWithTheLineage()).isEqualTo("public.orders,public.customers,public.products,public.invoices / ");
 			return;
 		}
 		assertThat(heal).contains("for public.orders, public.customers;")
@@ -91,6 +93,8 @@ class ChangedTablesResnapshotTests {
 		assertThat(entries(audit, "slot.resnapshot").get(0)).contains("for public.products")
 			.doesNotContain("public.invoices");
 		assertThat(signals()).isEqualTo("2");
+		// Kept with the slot's epoch, where every instance's listing reads it.
+		assertThat(keptWithTheLineage()).isEqualTo("public.orders,public.customers,public.products / public.invoices");
 		assertThat(this.server.queryForString(DATABASE, "SELECT count(*) FROM debezium_signal, jsonb_array_elements_text("
 				+ "data::jsonb -> 'data-collections') AS c WHERE c = 'public.invoices'")).isEqualTo("0");
 	}
@@ -133,6 +137,11 @@ class ChangedTablesResnapshotTests {
 
 	private int version() {
 		return Integer.parseInt(this.server.queryForString(DATABASE, "SHOW server_version_num"));
+	}
+
+	private String keptWithTheLineage() {
+		return this.server.queryForString(DATABASE, "SELECT array_to_string(resnapshot_read, ',') || ' / ' ||"
+				+ " array_to_string(resnapshot_skipped, ',') FROM slotkeeper.slot_lineage WHERE slot = 'cdc'");
 	}
 
 	private String signals() {

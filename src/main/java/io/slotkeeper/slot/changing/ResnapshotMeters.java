@@ -1,0 +1,45 @@
+package io.slotkeeper.slot.changing;
+
+import java.util.Map;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+
+import io.slotkeeper.fleet.Target;
+import io.slotkeeper.slot.changing.Resnapshots.Resnapshot;
+
+/**
+ * What re-snapshots are counted as: {@code slotkeeper_slot_resnapshots_total{target,slot,outcome}} for the signals,
+ * {@code slotkeeper_slot_resnapshot_tables_total{target,slot,decision}} for the tables they read and skipped.
+ */
+final class ResnapshotMeters {
+
+	private final MeterRegistry registry;
+
+	ResnapshotMeters(MeterRegistry registry) {
+		this.registry = registry;
+	}
+
+	void count(Target target, String slot, String outcome) {
+		Counter.builder("slotkeeper.slot.resnapshots")
+			.description("Re-snapshot signals slot-keeper sent (sent), could not send (skipped) or failed to send")
+			.tags("target", target.name(), "slot", slot, "outcome", outcome)
+			.register(this.registry)
+			.increment();
+	}
+
+	// How many tables re-snapshots read, and how many they left out as unchanged.
+	void countTables(Target target, String slot, Resnapshot sent) {
+		int skipped = (sent.tables() != null) ? sent.tables().skipped().size() : 0;
+		int read = (sent.signalId() != null) ? sent.collections().size() : 0;
+		for (Map.Entry<String, Integer> decision : Map.of("read", read, "skipped", skipped).entrySet()) {
+			Counter.builder("slotkeeper.slot.resnapshot.tables")
+				.description("Tables re-snapshots asked Debezium to read again (read) or left out as unchanged"
+						+ " while the slot was lost (skipped)")
+				.tags("target", target.name(), "slot", slot, "decision", decision.getKey())
+				.register(this.registry)
+				.increment(decision.getValue());
+		}
+	}
+
+}

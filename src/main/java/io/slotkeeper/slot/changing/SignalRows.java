@@ -1,0 +1,96 @@
+package io.slotkeeper.slot.changing;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.json.JsonMapper;
+
+import io.slotkeeper.fleet.SlotLineage;
+import io.slotkeeper.fleet.SqlIdentifiers;
+import io.slotkeeper.fleet.Target;
+import io.slotkeeper.fleet.TargetProblems;
+import io.slotkeeper.slot.changing.Resnapshots.Resnapshot;
+import io.slotkeeper.slot.changing.Resnapshots.Signal;
+import io.slotkeeper.slot.changing.Resnapshots.TableChoice;
+import io.slotkeeper.slot.reading.SlotProblems;
+
+/**
+ * The rows a re-snapshot writes on the target's primary: the privilege check before anything, the
+ * {@code execute-snapshot} row in Debezium's signal table (a checked, quoted identifier; the values bound), and what
+ * it asked for kept with the slot's lineage.
+ */
+final class SignalRows {
+
+	private static final Logger logger = LoggerFactory.getLogger(SignalRows.class);
+
+	private static final JsonMapper JSON = JsonMapper.builder().build();
+
+	private SignalRows() {
+	}
+
+	// Kept with the slot's lineage, so that the listing of every instance shows what the epoch's re-snapshot read.
+	static Resnapshot remember(Connection connection, Target target, String slot, Resnapshot sent,
+			List<String> skipped) {
+		SlotLineage.Resnapshotted kept = new SlotLineage.Resnapshotted((sent.sentAt() != null) ? sent.sentAt()
+				: Instant.now(), (sent.signalId() != null) ? sent.collections() : List.of(), skipped);
+		try {
+			target.lineages().resnapshotted(connection, slot, kept);
+		}
+		catch (SQLException ex) {
+			logger.debug("The re-snapshot of slot '{}' is kept in this instance's memory: {}", slot, ex.getMessage());
+		}
+		return sent;
+	}
+
+	// Checked before anything is written: a missing table or privilege is said, and nothing is inserted.
+	static void mayInsert(Connection connection, Target target, String slot, String table) throws SQLException {
+		try (PreparedStatement check = connection.prepareStatement("SELECT t IS NOT NULL, t IS NOT NULL AND"
+				+ " pg_catalog.has_table_privilege(t, 'INSERT')"
+				+ " FROM (SELECT pg_catalog.to_regclass(?) AS t) AS signal_table")) {
+			check.setString(1, table);
+			try (ResultSet result = check.executeQuery()) {
+				result.next();
+				if (!result.getBoolean(1)) {
+					throw SlotProblems.unsupported(target.primary(), slot, "No re-snapshot signal: the signal table "
+							+ table + " does not exist.");
+				}
+				if (!result.getBoolean(2)) {
+					throw TargetProblems.insufficientPrivilege(target.primary(), "permission denied to insert into the"
+							+ " signal table " + table + ": GRANT INSERT ON " + table + " TO the role"
+							+ " slot-keeper logs in as").with("slot", slot).with("sqlState", "42501");
+				}
+			}
+		}
+	}
+
+	// One execute-snapshot row; conditions narrow a table's reads (Debezium's additional-conditions).
+	static Resnapshot insert(Connection connection, Signal signal, List<String> tables, TableChoice choice,
+			Map<String, String> conditions) throws SQLException {
+		String id = UUID.randomUUID().toString();
+		Map<String, Object> data = new LinkedHashMap<>();
+		data.put("data-collections", tables);
+		data.put("type", signal.type());
+		if (!conditions.isEmpty()) {
+			data.put("additional-conditions", conditions.entrySet().stream()
+				.map((condition) -> Map.of("data-collection", condition.getKey(), "filter", condition.getValue()))
+				.toList());
+		}
+		try (PreparedStatement insert = connection.prepareStatement("INSERT INTO "
+				+ SqlIdentifiers.quoteQualified(signal.table()) + " (id, type, data) VALUES (?, 'execute-snapshot', ?)")) {
+			insert.setString(1, id);
+			insert.setString(2, JSON.writeValueAsString(data));
+			insert.executeUpdate();
+		}
+		return new Resnapshot(id, tables, Instant.now(), null, choice);
+	}
+
+}
