@@ -251,7 +251,8 @@ class HelmChartTests {
 				"SlotKeeperHeartbeatStale", "SlotKeeperTargetUnowned", "SlotKeeperSlotPollStale", "SlotKeeperServerDatabasesUncovered", "ServerSettingRisksSlots",
 				"SlotKeeperConnectorUnprotected",
 				"ReplicationSlotLost",
-				"ReplicationSlotMissing", "ConnectorStaleOffset", "ReplicationSlotNotFailoverReady",
+				"ReplicationSlotMissing", "ConnectorStaleOffset", "ReplicationSlotResnapshotNotSent",
+				"ReplicationSlotNotFailoverReady",
 				"ReplicationSlotOrphan", "ReplicationSlotUnreserved",
 				"ReplicationSlotRetainedWalHigh", "ReplicationSlotInactive", "ReplicationSlotOutageBudgetLow",
 				"ReplicationSlotXidAgeHigh");

@@ -58,11 +58,14 @@ class ResnapshotTests extends SlotApiTestSupport {
 	void aRecreateStillStandsAndSaysWhyNoSignalWasSentWhenTheConfigurationLacksOneOrHasPatterns() {
 		createSlot("snapshotted");
 		connect().config("{\"topic.prefix\":\"shop\",\"table.include.list\":\"public.orders\"}");
+		double skippedBefore = counted("skipped");
 		loseSlot("snapshotted");
 		operator().post().uri("/api/v1/targets/main/slots/snapshotted/recreate").exchange().expectStatus().isOk()
 			.expectBody().jsonPath("$.newSlot.walStatus").isEqualTo("reserved")
 			.jsonPath("$.resnapshot.signalId").doesNotExist()
 			.jsonPath("$.resnapshot.notSentBecause").value((why) -> assertThat(why.toString()).contains("no signal table"));
+		// What the alert ReplicationSlotResnapshotNotSent counts.
+		assertThat(counted("skipped")).isEqualTo(skippedBefore + 1);
 		connect().config("{\"signal.data.collection\":\"public.debezium_signal\",\"table.include.list\":\"public.ord.*\"}");
 		operator().post().uri("/api/v1/targets/main/slots/snapshotted/resnapshot").exchange().expectStatus()
 			.isEqualTo(422).expectBody().jsonPath("$.detail").value((detail) -> assertThat(detail.toString())
@@ -91,8 +94,13 @@ class ResnapshotTests extends SlotApiTestSupport {
 	}
 
 	private double sent() {
+		return counted("sent");
+	}
+
+	private double counted(String outcome) {
 		java.util.regex.Matcher sent = java.util.regex.Pattern
-			.compile("slotkeeper_slot_resnapshots_total\\{outcome=\"sent\",slot=\"snapshotted\",target=\"main\"} (\\S+)")
+			.compile("slotkeeper_slot_resnapshots_total\\{outcome=\"" + outcome
+					+ "\",slot=\"snapshotted\",target=\"main\"} (\\S+)")
 			.matcher(new String(client().get().uri("/actuator/prometheus").exchange().expectBody().returnResult()
 				.getResponseBodyContent()));
 		return sent.find() ? Double.parseDouble(sent.group(1)) : 0;

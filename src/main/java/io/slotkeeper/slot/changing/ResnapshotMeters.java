@@ -1,6 +1,9 @@
 package io.slotkeeper.slot.changing;
 
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -16,16 +19,29 @@ final class ResnapshotMeters {
 
 	private final MeterRegistry registry;
 
+	private final Set<String> primed = ConcurrentHashMap.newKeySet();
+
 	ResnapshotMeters(MeterRegistry registry) {
 		this.registry = registry;
 	}
 
 	void count(Target target, String slot, String outcome) {
-		Counter.builder("slotkeeper.slot.resnapshots")
-			.description("Re-snapshot signals slot-keeper sent (sent), could not send (skipped) or failed to send")
-			.tags("target", target.name(), "slot", slot, "outcome", outcome)
-			.register(this.registry)
-			.increment();
+		signals(target.name(), slot, outcome).increment();
+	}
+
+	// At 0 before the first re-snapshot: an alert on the counter's increase then sees the first one too.
+	void prime(Target target, String slot) {
+		if (this.primed.add(target.name() + "/" + slot)) {
+			List.of("sent", "skipped", "failed").forEach((outcome) -> signals(target.name(), slot, outcome));
+		}
+	}
+
+	private Counter signals(String target, String slot, String outcome) {
+		return Counter.builder("slotkeeper.slot.resnapshots")
+			.description("Re-snapshot signals slot-keeper sent (sent), could not send (skipped), failed to send"
+					+ " (failed), or needed none as no table changed (none-changed)")
+			.tags("target", target, "slot", slot, "outcome", outcome)
+			.register(this.registry);
 	}
 
 	// How many tables re-snapshots read, and how many they left out as unchanged.

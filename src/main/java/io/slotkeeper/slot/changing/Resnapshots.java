@@ -78,7 +78,7 @@ public final class Resnapshots {
 					: SignalRows.insert(connection, signal, choice.read(), choice.answer(), choice.answer().conditions());
 			return SignalRows.remember(connection, target, slot, decided, skipped);
 		});
-		this.meters.count(target, slot, (sent.signalId() != null) ? "sent" : "skipped");
+		this.meters.count(target, slot, (sent.signalId() != null) ? "sent" : "none-changed");
 		this.meters.countTables(target, slot, sent);
 		return sent;
 	}
@@ -128,6 +128,16 @@ public final class Resnapshots {
 		SignalRows.remember(connection, target, recheck.slot(), new Resnapshot(again.signalId(), read,
 				again.sentAt(), null, null), recheck.tables().stream().filter((table) -> !moved.contains(table)).toList());
 		return again;
+	}
+
+	/**
+	 * Exports the re-snapshot counters of the target's slots that ask for a signal, at 0 until one is sent.
+	 * @param target the target
+	 */
+	public void prime(Target target) {
+		target.policies().stream()
+			.filter((policy) -> policy.resnapshot().mode() == ResnapshotProperties.Mode.DEBEZIUM_SIGNAL)
+			.forEach((policy) -> this.meters.prime(target, policy.name()));
 	}
 
 	/**

@@ -174,6 +174,14 @@ final class SlotHealer {
 	}
 
 	/**
+	 * Exports the target's re-snapshot counters at 0 before the first re-snapshot.
+	 * @param target the target
+	 */
+	void primeResnapshots(Target target) {
+		this.slots.resnapshots().prime(target);
+	}
+
+	/**
 	 * Whether a re-snapshot recheck waits for the target.
 	 * @param target the target
 	 * @return whether one waits

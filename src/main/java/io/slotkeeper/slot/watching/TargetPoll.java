@@ -154,6 +154,7 @@ final class TargetPoll implements RepeatingTasks.Task {
 						this.healer.keepSize().guard(this.target, poll.slots(), poll.settings(),
 								(slot) -> this.insights.of(this.target.name(), slot))));
 			}
+			this.healer.primeResnapshots(this.target);
 			if (this.healer.rechecksWaiting(this.target)) {
 				followUps.recheckResnapshots(this.target.name(), () -> this.healer.recheckResnapshots(this.target));
 			}
