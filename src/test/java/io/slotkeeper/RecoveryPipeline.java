@@ -102,6 +102,9 @@ final class RecoveryPipeline {
 			}
 			this.engine = connectors.start(this.server, this.database, connector);
 			await().atMost(Duration.ofSeconds(60)).until(() -> "RUNNING".equals(this.engine.state()));
+			// A task reported RUNNING may not have made its slot yet: rows written before that are never streamed.
+			await().atMost(Duration.ofSeconds(60)).until(() -> "1".equals(this.server.queryForString(this.database,
+					"SELECT count(*) FROM pg_replication_slots WHERE slot_name = 'debezium'")));
 			this.args = new ArrayList<>(List.of("--server.port=0",
 					"--slotkeeper.api.tokens[0].name=dashboard", "--slotkeeper.api.tokens[0].role=viewer",
 					"--slotkeeper.api.tokens[0].sha256=" + TokenHashes.sha256Hex(TOKEN),
