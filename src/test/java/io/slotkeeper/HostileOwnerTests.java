@@ -34,6 +34,9 @@ class HostileOwnerTests {
 
 	private static final String DATABASE = "hostile";
 
+	private static final java.util.List<String> SIGNAL_TABLES = java.util.List.of("trigger", "check", "default",
+			"index", "plain");
+
 	private static final String OPERATOR = "hostile-operator-token";
 
 	private static PostgresServer server;
@@ -116,6 +119,21 @@ class HostileOwnerTests {
 						+ " FOR EACH STATEMENT EXECUTE FUNCTION public.trap_trigger()",
 				"CREATE TRIGGER trap BEFORE INSERT OR UPDATE OR DELETE ON public.slotkeeper_heartbeat"
 						+ " FOR EACH STATEMENT EXECUTE FUNCTION public.trap_trigger()",
+				// Signal tables of the owner's making, each running the owner's code on an insert, and a plain one.
+				"CREATE TABLE public.signal_trigger (id varchar(42) PRIMARY KEY, type varchar(32), data varchar(2048))",
+				"CREATE TRIGGER trap BEFORE INSERT ON public.signal_trigger FOR EACH ROW EXECUTE FUNCTION"
+						+ " public.trap_trigger()",
+				"CREATE TABLE public.signal_check (id varchar(42) PRIMARY KEY, type varchar(32), data varchar(2048)"
+						+ " CHECK (public.trap('check')))",
+				"CREATE TABLE public.signal_default (id varchar(42) PRIMARY KEY, type varchar(32), data varchar(2048),"
+						+ " noted boolean DEFAULT public.trap('default'))",
+				"CREATE TABLE public.signal_index (id varchar(42) PRIMARY KEY, type varchar(32), data varchar(2048))",
+				"CREATE FUNCTION public.trap_immutable(what text) RETURNS text LANGUAGE plpgsql IMMUTABLE AS $$ BEGIN"
+						+ " PERFORM public.trap('index'); RETURN what; END $$",
+				"CREATE INDEX ON public.signal_index (public.trap_immutable(data))",
+				"CREATE TABLE public.signal_plain (id varchar(42) PRIMARY KEY, type varchar(32), data varchar(2048))",
+				"GRANT INSERT ON public.signal_trigger, public.signal_check, public.signal_default,"
+						+ " public.signal_index, public.signal_plain TO PUBLIC",
 				"RESET ROLE" };
 	}
 
@@ -150,7 +168,35 @@ class HostileOwnerTests {
 		registry.add("slotkeeper.targets[1].heartbeat.backoff.min", () -> "100ms");
 		registry.add("slotkeeper.targets[1].heartbeat.backoff.max", () -> "200ms");
 		registry.add("slotkeeper.targets[1].heartbeat.unhealthy-after", () -> "1");
+		for (String kind : SIGNAL_TABLES) {
+			int n = SIGNAL_TABLES.indexOf(kind) + 1;
+			registry.add("slotkeeper.targets[0].slots[" + n + "].name", () -> "signalled_" + kind);
+			registry.add("slotkeeper.targets[0].slots[" + n + "].resnapshot.mode", () -> "debezium-signal");
+			registry.add("slotkeeper.targets[0].slots[" + n + "].resnapshot.signal-table", () -> "public.signal_" + kind);
+			registry.add("slotkeeper.targets[0].slots[" + n + "].resnapshot.collections", () -> "public.orders");
+		}
 		TestTokens.register(registry, "hostile-viewer-token", OPERATOR);
+	}
+
+	@Test
+	void aSignalTableThatWouldRunTheOwnersCodeIsRefusedAndAPlainOneGetsTheRow() {
+		RestTestClient operator = RestTestClient.bindToServer().baseUrl("http://localhost:" + this.port)
+			.defaultHeader("Authorization", "Bearer " + OPERATOR).build();
+		Map<String, String> said = Map.of("trigger", "has a trigger", "check", "has a check", "default",
+				"has a default that calls a function of its own", "index", "has an index on an expression");
+		said.forEach((kind, why) -> operator.post().uri("/api/v1/targets/hostile/slots/signalled_" + kind
+				+ "/resnapshot").exchange().expectStatus().isEqualTo(422).expectBody().jsonPath("$.detail")
+			.value((detail) -> assertThat(detail.toString()).contains("public.signal_" + kind).contains(why)
+				.contains("would run as slot-keeper's role")));
+		operator.post().uri("/api/v1/targets/hostile/slots/signalled_plain/resnapshot").exchange().expectStatus()
+			.isOk();
+		assertThat(server().queryForString(DATABASE, "SELECT count(*) FROM public.signal_plain")).isEqualTo("1");
+		assertThat(server().queryForString(DATABASE, "SELECT (SELECT count(*) FROM public.signal_trigger)"
+				+ " + (SELECT count(*) FROM public.signal_check) + (SELECT count(*) FROM public.signal_default)"
+				+ " + (SELECT count(*) FROM public.signal_index)")).isEqualTo("0");
+		assertThat(server().queryForString(DATABASE,
+				"SELECT coalesce(string_agg(who || ' ran ' || what, ', '), 'nothing') FROM public.hijacked"
+						+ " WHERE who = 'keeper'")).as("what ran the owner's code as slot-keeper").isEqualTo("nothing");
 	}
 
 	@Test

@@ -66,8 +66,9 @@ public final class Resnapshots {
 		Resnapshot sent = target.primary().withConnection((connection) -> {
 			SignalRows.mayInsert(connection, target, slot, signal.table());
 			if (pin == null) {
-				return SignalRows.remember(connection, target, slot,
-						SignalRows.insert(connection, signal, signal.collections(), null, Map.of()), List.of());
+				Resnapshot every = SignalRows.insert(connection, target, slot, signal, signal.collections(), null,
+						Map.of());
+				return SignalRows.remember(connection, target, slot, every, List.of());
 			}
 			TableWrites now = TableWrites.read(connection, signal.collections());
 			ChangedTables.Choice choice = ChangedTables.choose(pin, now, signal.collections(), settings);
@@ -75,7 +76,8 @@ public final class Resnapshots {
 			List<String> skipped = choice.answer().skipped().stream().map(SkippedTable::table).toList();
 			Resnapshot decided = choice.read().isEmpty() ? new Resnapshot(null, List.of(), null, "no table of the"
 					+ " slot was written to while it was lost, so none is read again", choice.answer())
-					: SignalRows.insert(connection, signal, choice.read(), choice.answer(), choice.answer().conditions());
+					: SignalRows.insert(connection, target, slot, signal, choice.read(), choice.answer(),
+							choice.answer().conditions());
 			return SignalRows.remember(connection, target, slot, decided, skipped);
 		});
 		this.meters.count(target, slot, (sent.signalId() != null) ? "sent" : "none-changed");
@@ -119,9 +121,10 @@ public final class Resnapshots {
 			return null;
 		}
 		SignalRows.mayInsert(connection, target, recheck.slot(), signal.table());
-		Resnapshot again = SignalRows.insert(connection, signal, moved, new TableChoice("tables skipped by the signal"
-				+ " after the recreate whose write counters moved since " + recheck.sent().at() + ": commits the server"
-				+ " counted late, or written since", List.of(), Map.of()), Map.of());
+		TableChoice why = new TableChoice("tables skipped by the signal after the recreate whose write counters moved"
+				+ " since " + recheck.sent().at() + ": commits the server counted late, or written since", List.of(),
+				Map.of());
+		Resnapshot again = SignalRows.insert(connection, target, recheck.slot(), signal, moved, why, Map.of());
 		SlotLineage.Resnapshotted first = target.lineages().of(recheck.slot()).resnapshot();
 		List<String> read = new ArrayList<>((first != null) ? first.read() : List.of());
 		read.addAll(moved);

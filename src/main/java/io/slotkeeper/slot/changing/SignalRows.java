@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,6 +34,30 @@ final class SignalRows {
 	private static final Logger logger = LoggerFactory.getLogger(SignalRows.class);
 
 	private static final JsonMapper JSON = JsonMapper.builder().build();
+
+	private static final String RUNS_CODE = "SELECT CASE"
+			+ " WHEN c.relkind <> 'r' THEN 'is not a plain table'"
+			+ " WHEN c.relrowsecurity THEN 'has row-level security'"
+			+ " WHEN c.relhasrules THEN 'has a rule'"
+			+ " WHEN EXISTS (SELECT FROM pg_catalog.pg_trigger g WHERE g.tgrelid = c.oid AND NOT g.tgisinternal)"
+			+ " THEN 'has a trigger'"
+			+ " WHEN EXISTS (SELECT FROM pg_catalog.pg_constraint k WHERE k.conrelid = c.oid"
+			+ " AND k.contype NOT IN ('p', 'u')) THEN 'has a check, foreign-key or exclusion constraint'"
+			+ " WHEN EXISTS (SELECT FROM pg_catalog.pg_index i WHERE i.indrelid = c.oid"
+			+ " AND (i.indexprs IS NOT NULL OR i.indpred IS NOT NULL)) THEN 'has an index on an expression'"
+			+ " WHEN EXISTS (SELECT FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid = a.atttypid"
+			+ " WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped"
+			+ " AND t.typnamespace <> 'pg_catalog'::pg_catalog.regnamespace) THEN 'has a column of a type of its own'"
+			+ " WHEN EXISTS (SELECT FROM pg_catalog.pg_attrdef d JOIN pg_catalog.pg_depend p"
+			+ " ON p.classid = 'pg_catalog.pg_attrdef'::pg_catalog.regclass AND p.objid = d.oid"
+			+ " LEFT JOIN pg_catalog.pg_proc f ON p.refclassid = 'pg_catalog.pg_proc'::pg_catalog.regclass"
+			+ " AND f.oid = p.refobjid"
+			+ " LEFT JOIN pg_catalog.pg_operator o ON p.refclassid = 'pg_catalog.pg_operator'::pg_catalog.regclass"
+			+ " AND o.oid = p.refobjid"
+			+ " WHERE d.adrelid = c.oid AND (f.pronamespace <> 'pg_catalog'::pg_catalog.regnamespace"
+			+ " OR o.oprnamespace <> 'pg_catalog'::pg_catalog.regnamespace))"
+			+ " THEN 'has a default that calls a function of its own'"
+			+ " END FROM pg_catalog.pg_class c WHERE c.oid = pg_catalog.to_regclass(?)";
 
 	private SignalRows() {
 	}
@@ -72,9 +97,12 @@ final class SignalRows {
 		}
 	}
 
-	// One execute-snapshot row; conditions narrow a table's reads (Debezium's additional-conditions).
-	static Resnapshot insert(Connection connection, Signal signal, List<String> tables, TableChoice choice,
-			Map<String, String> conditions) throws SQLException {
+	// One execute-snapshot row; conditions narrow a table's reads (Debezium's additional-conditions). The table is
+	// the application's, not slot-keeper's: whatever code it would run on an insert (a trigger, a rule, a policy, a
+	// constraint, an index expression, a default, a type of its own) would run as slot-keeper's role, so the insert is
+	// refused when it has any, checked under a lock that keeps them from being added until the row is in.
+	static Resnapshot insert(Connection connection, Target target, String slot, Signal signal, List<String> tables,
+			TableChoice choice, Map<String, String> conditions) throws SQLException {
 		String id = UUID.randomUUID().toString();
 		Map<String, Object> data = new LinkedHashMap<>();
 		data.put("data-collections", tables);
@@ -84,13 +112,43 @@ final class SignalRows {
 				.map((condition) -> Map.of("data-collection", condition.getKey(), "filter", condition.getValue()))
 				.toList());
 		}
-		try (PreparedStatement insert = connection.prepareStatement("INSERT INTO "
-				+ SqlIdentifiers.quoteQualified(signal.table()) + " (id, type, data) VALUES (?, 'execute-snapshot', ?)")) {
-			insert.setString(1, id);
-			insert.setString(2, JSON.writeValueAsString(data));
-			insert.executeUpdate();
+		String table = SqlIdentifiers.quoteQualified(signal.table());
+		boolean autoCommit = connection.getAutoCommit();
+		connection.setAutoCommit(false);
+		try (Statement statement = connection.createStatement()) {
+			statement.execute("SELECT pg_catalog.set_config('lock_timeout', '5s', true)");
+			statement.execute("LOCK TABLE " + table + " IN ROW EXCLUSIVE MODE");
+			String unsafe = runsCode(connection, signal.table());
+			if (unsafe != null) {
+				throw SlotProblems.unsupported(target.primary(), slot, "No re-snapshot signal: the signal table "
+						+ signal.table() + " " + unsafe + ", which would run as slot-keeper's role on its insert;"
+						+ " slot-keeper inserts only into a plain table (drop it, or insert the signal yourself).");
+			}
+			try (PreparedStatement insert = connection.prepareStatement("INSERT INTO " + table
+					+ " (id, type, data) VALUES (?, 'execute-snapshot', ?)")) {
+				insert.setString(1, id);
+				insert.setString(2, JSON.writeValueAsString(data));
+				insert.executeUpdate();
+			}
+			connection.commit();
+		}
+		finally {
+			if (!connection.getAutoCommit()) {
+				connection.rollback();
+				connection.setAutoCommit(autoCommit);
+			}
 		}
 		return new Resnapshot(id, tables, Instant.now(), null, choice);
+	}
+
+	// What of the table would run code on an insert, null when nothing would.
+	private static String runsCode(Connection connection, String table) throws SQLException {
+		try (PreparedStatement check = connection.prepareStatement(RUNS_CODE)) {
+			check.setString(1, table);
+			try (ResultSet row = check.executeQuery()) {
+				return row.next() ? row.getString(1) : null;
+			}
+		}
 	}
 
 }
