@@ -42,7 +42,8 @@ final class SignalRows {
 			+ " WHEN EXISTS (SELECT FROM pg_catalog.pg_trigger g WHERE g.tgrelid = c.oid AND NOT g.tgisinternal)"
 			+ " THEN 'has a trigger'"
 			+ " WHEN EXISTS (SELECT FROM pg_catalog.pg_constraint k WHERE k.conrelid = c.oid"
-			+ " AND k.contype NOT IN ('p', 'u')) THEN 'has a check, foreign-key or exclusion constraint'"
+			// PostgreSQL 18 keeps NOT NULL as constraints of type n: no code runs for them.
+			+ " AND k.contype NOT IN ('p', 'u', 'n')) THEN 'has a check, foreign-key or exclusion constraint'"
 			+ " WHEN EXISTS (SELECT FROM pg_catalog.pg_index i WHERE i.indrelid = c.oid"
 			+ " AND (i.indexprs IS NOT NULL OR i.indpred IS NOT NULL)) THEN 'has an index on an expression'"
 			+ " WHEN EXISTS (SELECT FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid = a.atttypid"
