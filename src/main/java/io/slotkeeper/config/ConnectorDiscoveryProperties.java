@@ -30,6 +30,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param resnapshot how a found connector's slot is re-snapshotted after a recreate when its policy says
  * {@code none}: {@code debezium-signal} (default: its signal table and tables are read from the connector's
  * {@code signal.data.collection} and {@code table.include.list}) or {@code none}
+ * @param resnapshotTables which tables that re-snapshot reads: {@code all} (default) or {@code changed}, only those
+ * written to while the slot was lost, as a slot's {@code resnapshot.tables}
  * @param onLost what to do with a found connector's lost slot when no policy of the slot says: {@code alert}
  * (default) or {@code recreate}
  */
@@ -41,6 +43,7 @@ public record ConnectorDiscoveryProperties(
 		@NotNull @DefaultValue("align") ConnectorOffsets offsets,
 		@NotNull @DurationMin(millis = 1) @DurationMax(minutes = 10) @DefaultValue("60s") Duration runningTimeout,
 		@NotNull @DefaultValue("debezium-signal") ResnapshotProperties.Mode resnapshot,
+		@NotNull @DefaultValue("all") ResnapshotProperties.Tables resnapshotTables,
 		@NotNull @DefaultValue("alert") OnLost onLost) {
 
 	/**

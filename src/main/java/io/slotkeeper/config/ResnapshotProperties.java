@@ -64,7 +64,18 @@ public record ResnapshotProperties(@NotNull @DefaultValue("none") Mode mode,
 	 * @return the settings
 	 */
 	public static ResnapshotProperties of(Mode mode) {
-		return new ResnapshotProperties(mode, null, null, Type.INCREMENTAL, Tables.ALL, Duration.ofSeconds(60), null,
+		return of(mode, Tables.ALL);
+	}
+
+	/**
+	 * The settings of a slot that asks for the given mode and tables and leaves everything else to its defaults.
+	 * @param mode the mode
+	 * @param tables which tables a re-snapshot after a recreate reads ({@code changed} only with a signal)
+	 * @return the settings
+	 */
+	public static ResnapshotProperties of(Mode mode, Tables tables) {
+		return new ResnapshotProperties(mode, null, null, Type.INCREMENTAL,
+				(mode == Mode.DEBEZIUM_SIGNAL) ? tables : Tables.ALL, Duration.ofSeconds(60), null,
 				Duration.ofMinutes(5));
 	}
 

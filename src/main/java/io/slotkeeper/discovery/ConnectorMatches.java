@@ -117,7 +117,8 @@ final class ConnectorMatches {
 		boolean heals = discovery.onLost() == OnLost.RECREATE && target.properties().heartbeat().enabled();
 		return new SlotPolicyProperties(connector.slot(), connector.connector(), heals ? OnLost.RECREATE : OnLost.ALERT,
 				OnMissing.ALERT, OnOrphan.ALERT, ResnapshotProperties.of(signals
-						? ResnapshotProperties.Mode.DEBEZIUM_SIGNAL : ResnapshotProperties.Mode.NONE), RECREATIONS_PER_HOUR, null);
+						? ResnapshotProperties.Mode.DEBEZIUM_SIGNAL : ResnapshotProperties.Mode.NONE,
+						discovery.resnapshotTables()), RECREATIONS_PER_HOUR, null);
 	}
 
 	// A target's own hosts, and the aliases of every server that shares one of them.

@@ -351,7 +351,8 @@ class SlotKeeperPropertiesTests {
 		Map<String, Object> variables = Map.of("SLOTKEEPER_CONNECTOR_DISCOVERY_KAFKA_CONNECT_0_URL", "http://connect:8083",
 				"SLOTKEEPER_CONNECTOR_DISCOVERY_KAFKA_CONNECT_0_PASSWORD", "from-env",
 				"SLOTKEEPER_CONNECTOR_DISCOVERY_STRIMZI_NAMESPACES", "kafka,cdc",
-				"SLOTKEEPER_CONNECTOR_DISCOVERY_ON_LOST", "recreate", "SLOTKEEPER_SERVERS_0_NAME", "rbac-db",
+				"SLOTKEEPER_CONNECTOR_DISCOVERY_ON_LOST", "recreate",
+				"SLOTKEEPER_CONNECTOR_DISCOVERY_RESNAPSHOT_TABLES", "changed", "SLOTKEEPER_SERVERS_0_NAME", "rbac-db",
 				"SLOTKEEPER_SERVERS_0_URL", "jdbc:postgresql://10.0.0.5:5433/postgres",
 				"SLOTKEEPER_SERVERS_0_ALIASES", "rbac-db.prod.svc,[fd00::5]:5433");
 		fromEnvironment(variables).run((context) -> {
@@ -363,6 +364,7 @@ class SlotKeeperPropertiesTests {
 			assertThat(discovery.strimziNamespaces()).containsExactly("kafka", "cdc");
 			assertThat(discovery.onLost()).isEqualTo(OnLost.RECREATE);
 			assertThat(discovery.resnapshot()).isEqualTo(ResnapshotProperties.Mode.DEBEZIUM_SIGNAL);
+			assertThat(discovery.resnapshotTables()).isEqualTo(ResnapshotProperties.Tables.CHANGED);
 			assertThat(discovery.interval()).isEqualTo(Duration.ofSeconds(60));
 			assertThat(properties.servers().get(0).aliases()).containsExactly("rbac-db.prod.svc", "[fd00::5]:5433");
 		});

@@ -97,6 +97,7 @@ class ConnectorDiscoveryTests {
 		registry.add("slotkeeper.strimzi.service-account-token-file", token::toString);
 		registry.add("slotkeeper.connector-discovery.strimzi-namespaces", () -> "kafka");
 		registry.add("slotkeeper.connector-discovery.interval", () -> "1s");
+		registry.add("slotkeeper.connector-discovery.resnapshot-tables", () -> "changed");
 		TestTokens.register(registry, VIEWER, "operator-token-connectors");
 	}
 
@@ -118,6 +119,9 @@ class ConnectorDiscoveryTests {
 		assertThat(shop.policy("debezium").orElseThrow().resnapshot().mode())
 			.as("its signal table makes the re-snapshot possible")
 			.isEqualTo(ResnapshotProperties.Mode.DEBEZIUM_SIGNAL);
+		assertThat(shop.policy("debezium").orElseThrow().resnapshot().tables())
+			.as("only the changed tables, as connector-discovery.resnapshot-tables says")
+			.isEqualTo(ResnapshotProperties.Tables.CHANGED);
 		Target ledger = this.fleet.get("ledger");
 		assertThat(ledger.connector("ledger_cdc").name()).as("the configured connector wins").isEqualTo("ledger-by-hand");
 		assertThat(ledger.connectorDiscovered("ledger_cdc")).isFalse();
