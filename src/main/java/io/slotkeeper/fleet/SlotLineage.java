@@ -1,6 +1,7 @@
 package io.slotkeeper.fleet;
 
 import java.time.Instant;
+import java.util.List;
 
 /**
  * Which generation of a slot this is: every recreate by slot-keeper (through the API or healing) starts a new epoch,
@@ -38,7 +39,7 @@ public record SlotLineage(int epoch, Instant recreatedAt, String previousConfirm
 	 * @param read the tables read again
 	 * @param skipped the tables left out: no write while the slot was lost
 	 */
-	public record Resnapshotted(Instant at, java.util.List<String> read, java.util.List<String> skipped) {
+	public record Resnapshotted(Instant at, List<String> read, List<String> skipped) {
 	}
 
 }

@@ -1,5 +1,6 @@
 package io.slotkeeper.fleet;
 
+import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -9,6 +10,7 @@ import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -175,8 +177,8 @@ public final class SlotLineages {
 		return newer ? read : known;
 	}
 
-	private static java.util.List<String> texts(java.sql.Array array) throws SQLException {
-		return (array == null) ? java.util.List.of() : java.util.List.of((String[]) array.getArray());
+	private static List<String> texts(Array array) throws SQLException {
+		return (array == null) ? List.of() : List.of((String[]) array.getArray());
 	}
 
 }
