@@ -31,6 +31,10 @@ public final class SlotLineages {
 	private static final String RESNAPSHOT_COLUMNS = "resnapshot_at timestamptz, resnapshot_read text[],"
 			+ " resnapshot_skipped text[]";
 
+	// One statement, one lock of the table: a table of the first version gets every column at once.
+	private static final String ADD_RESNAPSHOT_COLUMNS = "ALTER TABLE " + TABLE + " ADD COLUMN IF NOT EXISTS "
+			+ String.join(", ADD COLUMN IF NOT EXISTS ", RESNAPSHOT_COLUMNS.split(", ?"));
+
 	private static final String COLUMNS = "slot text PRIMARY KEY, epoch integer NOT NULL,"
 			+ " recreated_at timestamptz NOT NULL, previous_confirmed_flush_lsn pg_lsn, " + RESNAPSHOT_COLUMNS;
 
@@ -115,9 +119,7 @@ public final class SlotLineages {
 			throws SQLException {
 		OwnTables.create(connection, TABLE, COLUMNS, true);
 		try (Statement statement = connection.createStatement()) {
-			for (String column : RESNAPSHOT_COLUMNS.split(",")) {
-				statement.execute("ALTER TABLE " + TABLE + " ADD COLUMN IF NOT EXISTS " + column.strip());
-			}
+			statement.execute(ADD_RESNAPSHOT_COLUMNS);
 		}
 		try (PreparedStatement statement = connection.prepareStatement(NEXT)) {
 			statement.setString(1, slot);
