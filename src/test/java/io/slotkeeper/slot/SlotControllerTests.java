@@ -48,6 +48,18 @@ class SlotControllerTests extends SlotApiTestSupport {
 	}
 
 	@Test
+	void listingIsInSlotNameOrderWhateverOrderTheSlotsWereMadeIn() {
+		List<String> made = List.of("order_c", "order_a", "order_b");
+		made.forEach(SlotApiTestSupport::createSlot);
+		List<String> names = new java.util.ArrayList<>();
+		viewer().get().uri("/api/v1/targets/main/slots").exchange().expectStatus().isOk().expectBody()
+			.jsonPath("$[?(@.missing == false)].slotName")
+			.value((v) -> ((List<?>) v).forEach((name) -> names.add((String) name)));
+		assertThat(names).isSorted().containsSubsequence("order_a", "order_b", "order_c");
+		made.forEach((slot) -> server().execute(DATABASE, "SELECT pg_drop_replication_slot('" + slot + "')"));
+	}
+
+	@Test
 	void aChangeWithAStaleIfMatchIsRefusedWith412AndChangesNothing() {
 		createSlot("tagged");
 		String etag = viewer().get().uri("/api/v1/targets/main/slots/tagged").exchange().expectStatus().isOk()

@@ -7,6 +7,7 @@ import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,7 +46,7 @@ public final class SlotRepository {
 				+ " (" + CURRENT_LSN + " - restart_lsn)::bigint AS retained_wal,"
 				+ " (" + CURRENT_LSN + " - confirmed_flush_lsn)::bigint AS confirmed_flush_lag,"
 				+ " GREATEST(pg_catalog.age(xmin), pg_catalog.age(catalog_xmin))::bigint AS xid_age"
-				+ " FROM pg_catalog.pg_replication_slots" + (oneSlot ? " WHERE slot_name = ?" : "") + " ORDER BY slot_name";
+				+ " FROM pg_catalog.pg_replication_slots" + (oneSlot ? " WHERE slot_name = ?" : "");
 	}
 
 	private static String column(int major, int since, String name, String type) {
@@ -233,6 +234,9 @@ public final class SlotRepository {
 					.build());
 			}
 		}
+		// Sorted here, not by the server, where sorting a hundred rows was a quarter of the query. Slot names are
+		// [a-z0-9_] only, so this order is the server's.
+		slots.sort(Comparator.comparing(ReplicationSlot::slotName));
 		return slots;
 	}
 
