@@ -1,6 +1,7 @@
 package io.slotkeeper;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.AfterAll;
@@ -34,7 +35,7 @@ class HostileOwnerTests {
 
 	private static final String DATABASE = "hostile";
 
-	private static final java.util.List<String> SIGNAL_TABLES = java.util.List.of("trigger", "check", "default",
+	private static final List<String> SIGNAL_TABLES = List.of("trigger", "check", "default",
 			"index", "plain");
 
 	private static final String OPERATOR = "hostile-operator-token";
@@ -168,8 +169,9 @@ class HostileOwnerTests {
 		registry.add("slotkeeper.targets[1].heartbeat.backoff.min", () -> "100ms");
 		registry.add("slotkeeper.targets[1].heartbeat.backoff.max", () -> "200ms");
 		registry.add("slotkeeper.targets[1].heartbeat.unhealthy-after", () -> "1");
-		for (String kind : SIGNAL_TABLES) {
-			int n = SIGNAL_TABLES.indexOf(kind) + 1;
+		for (int i = 0; i < SIGNAL_TABLES.size(); i++) {
+			String kind = SIGNAL_TABLES.get(i);
+			int n = i + 1;
 			registry.add("slotkeeper.targets[0].slots[" + n + "].name", () -> "signalled_" + kind);
 			registry.add("slotkeeper.targets[0].slots[" + n + "].resnapshot.mode", () -> "debezium-signal");
 			registry.add("slotkeeper.targets[0].slots[" + n + "].resnapshot.signal-table", () -> "public.signal_" + kind);
@@ -214,7 +216,7 @@ class HostileOwnerTests {
 		operator.post().uri("/api/v1/targets/hostile/slots").contentType(MediaType.APPLICATION_JSON)
 			.body(Map.of("name", "made", "plugin", "pgoutput")).exchange().expectStatus().isCreated();
 		operator.get().uri("/api/v1/targets/hostile/slots").exchange().expectStatus().isOk().expectBody()
-			.jsonPath("$[?(@.slotName == 'made')].walStatus").isEqualTo(java.util.List.of("reserved"));
+			.jsonPath("$[?(@.slotName == 'made')].walStatus").isEqualTo(List.of("reserved"));
 		operator.delete().uri("/api/v1/targets/hostile/slots/made").header("If-Match", "*").exchange()
 			.expectStatus().is2xxSuccessful();
 

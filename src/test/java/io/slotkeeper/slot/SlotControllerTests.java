@@ -1,6 +1,7 @@
 package io.slotkeeper.slot;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -51,7 +52,7 @@ class SlotControllerTests extends SlotApiTestSupport {
 	void listingIsInSlotNameOrderWhateverOrderTheSlotsWereMadeIn() {
 		List<String> made = List.of("order_c", "order_a", "order_b");
 		made.forEach(SlotApiTestSupport::createSlot);
-		List<String> names = new java.util.ArrayList<>();
+		List<String> names = new ArrayList<>();
 		viewer().get().uri("/api/v1/targets/main/slots").exchange().expectStatus().isOk().expectBody()
 			.jsonPath("$[?(@.missing == false)].slotName")
 			.value((v) -> ((List<?>) v).forEach((name) -> names.add((String) name)));

@@ -201,8 +201,8 @@ public final class SlotRepository {
 	}
 
 	// By position: a lookup by name for every cell was an eighth of the JVM's work reading a hundred slots, on every
-	// poll and listing.
-	// The labels are checked once per result, so a column moved in the listing without moving here fails loudly.
+	// poll and listing. The labels are checked once per result, so a column moved in the listing without moving here
+	// fails loudly.
 	private static List<ReplicationSlot> read(PreparedStatement statement) throws SQLException {
 		List<ReplicationSlot> slots = new ArrayList<>();
 		try (ResultSet row = statement.executeQuery()) {
