@@ -3,6 +3,7 @@ package io.slotkeeper;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Tag;
@@ -36,7 +37,7 @@ class HostileOwnerTests {
 	private static final String DATABASE = "hostile";
 
 	private static final List<String> SIGNAL_TABLES = List.of("trigger", "check", "default",
-			"index", "plain");
+			"index", "xml", "domain", "domaintype", "generated", "plain");
 
 	private static final String OPERATOR = "hostile-operator-token";
 
@@ -132,9 +133,21 @@ class HostileOwnerTests {
 				"CREATE FUNCTION public.trap_immutable(what text) RETURNS text LANGUAGE plpgsql IMMUTABLE AS $$ BEGIN"
 						+ " PERFORM public.trap('index'); RETURN what; END $$",
 				"CREATE INDEX ON public.signal_index (public.trap_immutable(data))",
-				"CREATE TABLE public.signal_plain (id varchar(42) PRIMARY KEY, type varchar(32), data varchar(2048))",
+				// Two that a deny-list of functions outside pg_catalog let through: query_to_xml runs any SQL text,
+				// and a domain's check is a dependency on a type, not on a function.
+				"CREATE TABLE public.signal_xml (id varchar(42) PRIMARY KEY, type varchar(32), data varchar(2048),"
+						+ " x xml DEFAULT pg_catalog.query_to_xml('select public.trap(''xml'')', true, false, ''))",
+				"CREATE DOMAIN public.d AS text CHECK (public.trap('domain'))",
+				"CREATE TABLE public.signal_domain (id varchar(42) PRIMARY KEY, type varchar(32), data varchar(2048),"
+						+ " noted text DEFAULT ('a'::public.d)::text)",
+				"CREATE TABLE public.signal_domaintype (id varchar(42) PRIMARY KEY, type public.d, data varchar(2048))",
+				"CREATE TABLE public.signal_generated (id varchar(42) PRIMARY KEY, type varchar(32),"
+						+ " data varchar(2048) GENERATED ALWAYS AS (public.trap_immutable(type)) STORED)",
+				"CREATE TABLE public.signal_plain (id varchar(42) PRIMARY KEY, type varchar(32) NOT NULL,"
+						+ " data varchar(2048))",
 				"GRANT INSERT ON public.signal_trigger, public.signal_check, public.signal_default,"
-						+ " public.signal_index, public.signal_plain TO PUBLIC",
+						+ " public.signal_index, public.signal_xml, public.signal_domain, public.signal_domaintype,"
+						+ " public.signal_generated, public.signal_plain TO PUBLIC",
 				"RESET ROLE" };
 	}
 
@@ -184,8 +197,11 @@ class HostileOwnerTests {
 	void aSignalTableThatWouldRunTheOwnersCodeIsRefusedAndAPlainOneGetsTheRow() {
 		RestTestClient operator = RestTestClient.bindToServer().baseUrl("http://localhost:" + this.port)
 			.defaultHeader("Authorization", "Bearer " + OPERATOR).build();
-		Map<String, String> said = Map.of("trigger", "has a trigger", "check", "has a check", "default",
-				"has a default that calls a function of its own", "index", "has an index on an expression");
+		Map<String, String> said = Map.of("trigger", "has a trigger", "check", "has a constraint other than",
+				"default", "has the columns id, type, data, noted", "index", "has an index that is not a plain B-tree",
+				"xml", "has the columns id, type, data, x", "domain", "has the columns id, type, data, noted",
+				"domaintype", "has the column type of type public.d, not a built-in text type", "generated",
+				"has the generated column data");
 		said.forEach((kind, why) -> operator.post().uri("/api/v1/targets/hostile/slots/signalled_" + kind
 				+ "/resnapshot").exchange().expectStatus().isEqualTo(422).expectBody().jsonPath("$.detail")
 			.value((detail) -> assertThat(detail.toString()).contains("public.signal_" + kind).contains(why)
@@ -193,9 +209,9 @@ class HostileOwnerTests {
 		operator.post().uri("/api/v1/targets/hostile/slots/signalled_plain/resnapshot").exchange().expectStatus()
 			.isOk();
 		assertThat(server().queryForString(DATABASE, "SELECT count(*) FROM public.signal_plain")).isEqualTo("1");
-		assertThat(server().queryForString(DATABASE, "SELECT (SELECT count(*) FROM public.signal_trigger)"
-				+ " + (SELECT count(*) FROM public.signal_check) + (SELECT count(*) FROM public.signal_default)"
-				+ " + (SELECT count(*) FROM public.signal_index)")).isEqualTo("0");
+		assertThat(server().queryForString(DATABASE, said.keySet().stream()
+			.map((kind) -> "(SELECT count(*) FROM public.signal_" + kind + ")")
+			.collect(Collectors.joining(" + ", "SELECT ", "")))).isEqualTo("0");
 		assertThat(server().queryForString(DATABASE,
 				"SELECT coalesce(string_agg(who || ' ran ' || what, ', '), 'nothing') FROM public.hijacked"
 						+ " WHERE who = 'keeper'")).as("what ran the owner's code as slot-keeper").isEqualTo("nothing");

@@ -35,31 +35,6 @@ final class SignalRows {
 
 	private static final JsonMapper JSON = JsonMapper.builder().build();
 
-	private static final String RUNS_CODE = "SELECT CASE"
-			+ " WHEN c.relkind <> 'r' THEN 'is not a plain table'"
-			+ " WHEN c.relrowsecurity THEN 'has row-level security'"
-			+ " WHEN c.relhasrules THEN 'has a rule'"
-			+ " WHEN EXISTS (SELECT FROM pg_catalog.pg_trigger g WHERE g.tgrelid = c.oid AND NOT g.tgisinternal)"
-			+ " THEN 'has a trigger'"
-			+ " WHEN EXISTS (SELECT FROM pg_catalog.pg_constraint k WHERE k.conrelid = c.oid"
-			// PostgreSQL 18 keeps NOT NULL as constraints of type n: no code runs for them.
-			+ " AND k.contype NOT IN ('p', 'u', 'n')) THEN 'has a check, foreign-key or exclusion constraint'"
-			+ " WHEN EXISTS (SELECT FROM pg_catalog.pg_index i WHERE i.indrelid = c.oid"
-			+ " AND (i.indexprs IS NOT NULL OR i.indpred IS NOT NULL)) THEN 'has an index on an expression'"
-			+ " WHEN EXISTS (SELECT FROM pg_catalog.pg_attribute a JOIN pg_catalog.pg_type t ON t.oid = a.atttypid"
-			+ " WHERE a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped"
-			+ " AND t.typnamespace <> 'pg_catalog'::pg_catalog.regnamespace) THEN 'has a column of a type of its own'"
-			+ " WHEN EXISTS (SELECT FROM pg_catalog.pg_attrdef d JOIN pg_catalog.pg_depend p"
-			+ " ON p.classid = 'pg_catalog.pg_attrdef'::pg_catalog.regclass AND p.objid = d.oid"
-			+ " LEFT JOIN pg_catalog.pg_proc f ON p.refclassid = 'pg_catalog.pg_proc'::pg_catalog.regclass"
-			+ " AND f.oid = p.refobjid"
-			+ " LEFT JOIN pg_catalog.pg_operator o ON p.refclassid = 'pg_catalog.pg_operator'::pg_catalog.regclass"
-			+ " AND o.oid = p.refobjid"
-			+ " WHERE d.adrelid = c.oid AND (f.pronamespace <> 'pg_catalog'::pg_catalog.regnamespace"
-			+ " OR o.oprnamespace <> 'pg_catalog'::pg_catalog.regnamespace))"
-			+ " THEN 'has a default that calls a function of its own'"
-			+ " END FROM pg_catalog.pg_class c WHERE c.oid = pg_catalog.to_regclass(?)";
-
 	private SignalRows() {
 	}
 
@@ -99,9 +74,9 @@ final class SignalRows {
 	}
 
 	// One execute-snapshot row; conditions narrow a table's reads (Debezium's additional-conditions). The table is
-	// the application's, not slot-keeper's: whatever code it would run on an insert (a trigger, a rule, a policy, a
-	// constraint, an index expression, a default, a type of its own) would run as slot-keeper's role, so the insert is
-	// refused when it has any, checked under a lock that keeps them from being added until the row is in.
+	// the application's, not slot-keeper's: whatever code it would run on an insert would run as slot-keeper's role,
+	// so the insert is refused unless the table is on SignalTableCheck's allow-list, checked under a lock that keeps
+	// anything from being added until the row is in.
 	static Resnapshot insert(Connection connection, Target target, String slot, Signal signal, List<String> tables,
 			TableChoice choice, Map<String, String> conditions) throws SQLException {
 		String id = UUID.randomUUID().toString();
@@ -119,11 +94,14 @@ final class SignalRows {
 		try (Statement statement = connection.createStatement()) {
 			statement.execute("SELECT pg_catalog.set_config('lock_timeout', '5s', true)");
 			statement.execute("LOCK TABLE " + table + " IN ROW EXCLUSIVE MODE");
-			String unsafe = runsCode(connection, signal.table());
-			if (unsafe != null) {
+			String refused = SignalTableCheck.refusal(connection, signal.table());
+			if (refused != null) {
 				throw SlotProblems.unsupported(target.primary(), slot, "No re-snapshot signal: the signal table "
-						+ signal.table() + " " + unsafe + ", which would run as slot-keeper's role on its insert;"
-						+ " slot-keeper inserts only into a plain table (drop it, or insert the signal yourself).");
+						+ signal.table() + " " + refused + ". slot-keeper inserts only into a plain table of Debezium's"
+						+ " signal columns (id, type, data) of text types, with no default, domain, trigger, rule,"
+						+ " policy, inheritance or constraint but NOT NULL, primary key and unique, so that nothing"
+						+ " of the table's owner would run as slot-keeper's role (make the table so, or insert the"
+						+ " signal yourself).");
 			}
 			try (PreparedStatement insert = connection.prepareStatement("INSERT INTO " + table
 					+ " (id, type, data) VALUES (?, 'execute-snapshot', ?)")) {
@@ -140,16 +118,6 @@ final class SignalRows {
 			}
 		}
 		return new Resnapshot(id, tables, Instant.now(), null, choice);
-	}
-
-	// What of the table would run code on an insert, null when nothing would.
-	private static String runsCode(Connection connection, String table) throws SQLException {
-		try (PreparedStatement check = connection.prepareStatement(RUNS_CODE)) {
-			check.setString(1, table);
-			try (ResultSet row = check.executeQuery()) {
-				return row.next() ? row.getString(1) : null;
-			}
-		}
 	}
 
 }
