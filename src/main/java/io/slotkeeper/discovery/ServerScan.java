@@ -3,6 +3,7 @@ package io.slotkeeper.discovery;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -49,6 +50,8 @@ final class ServerScan implements RepeatingTasks.Task {
 	private final Map<String, Instant> goneSince = new LinkedHashMap<>();
 
 	private final Set<String> clashes = new HashSet<>();
+
+	private final Set<String> sharedNamesSaid = new HashSet<>();
 
 	private final AtomicInteger databases = new AtomicInteger();
 
@@ -132,7 +135,11 @@ final class ServerScan implements RepeatingTasks.Task {
 			}
 		}
 		Set<String> over = new LinkedHashSet<>();
+		Set<String> shared = sharedNames(wanted);
 		for (String database : wanted) {
+			if (shared.contains(database)) {
+				continue;
+			}
 			if (!this.targets.containsKey(database) && this.targets.size() >= this.budget.databases()) {
 				over.add(database);
 			}
@@ -147,6 +154,25 @@ final class ServerScan implements RepeatingTasks.Task {
 				wanted.size() + 1);
 		this.lane = Lane.QUICK;
 		return properties.slotsPollInterval();
+	}
+
+	// Databases whose names fold to one target name (a checksum collision): none of them is taken, whichever came
+	// first, so that no two instances can give one database two names or one name two databases.
+	private Set<String> sharedNames(Set<String> wanted) {
+		Map<String, List<String>> byName = new LinkedHashMap<>();
+		wanted.forEach((database) -> byName.computeIfAbsent(TargetNames.of(this.server.name(), database),
+				(name) -> new ArrayList<>()).add(database));
+		Set<String> shared = new HashSet<>();
+		byName.forEach((name, databases) -> {
+			if (databases.size() > 1) {
+				shared.addAll(databases);
+				if (this.sharedNamesSaid.add(name)) {
+					logger.warn("Databases {} of server '{}' are not heartbeated: each would be target '{}'; list all"
+							+ " but one in the server's exclude", databases, this.server.name(), name);
+				}
+			}
+		});
+		return shared;
 	}
 
 	private void budget() {
@@ -171,7 +197,7 @@ final class ServerScan implements RepeatingTasks.Task {
 		if (this.targets.containsKey(database)) {
 			return;
 		}
-		String name = TargetNames.of(this.server.name(), database, new HashSet<>(this.targets.values()));
+		String name = TargetNames.of(this.server.name(), database);
 		if (this.fleet.find(name).isPresent()) {
 			if (this.clashes.add(database)) {
 				logger.warn("Database '{}' of server '{}' is not heartbeated: its target name '{}' is a configured"
