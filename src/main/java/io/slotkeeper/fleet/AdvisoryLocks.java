@@ -33,6 +33,16 @@ public final class AdvisoryLocks {
 	}
 
 	/**
+	 * The key of the lock that serializes the WAL-limit raise of one server, taken in the database where the raise is
+	 * recorded.
+	 * @param server the server's key
+	 * @return the key
+	 */
+	public static long keepSizeKey(String server) {
+		return key("slot-keeper:keep-size:" + server);
+	}
+
+	/**
 	 * Takes a lock if it is free, without waiting.
 	 * @param connection the session that will hold it
 	 * @param key the key

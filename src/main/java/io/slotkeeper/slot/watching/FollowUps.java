@@ -33,11 +33,14 @@ final class FollowUps implements AutoCloseable {
 
 	private final Executor checks;
 
+	private final Executor keepSize;
+
 	private final Set<String> running = ConcurrentHashMap.newKeySet();
 
-	private FollowUps(Executor heals, Executor checks) {
+	private FollowUps(Executor heals, Executor checks, Executor keepSize) {
 		this.heals = heals;
 		this.checks = checks;
+		this.keepSize = keepSize;
 	}
 
 	/**
@@ -45,7 +48,8 @@ final class FollowUps implements AutoCloseable {
 	 * @return the follow-ups; close them when the poller stops
 	 */
 	static FollowUps pooled() {
-		return new FollowUps(pool("slot-healer-", HEAL_THREADS), pool("connector-checks-", CHECK_THREADS));
+		return new FollowUps(pool("slot-healer-", HEAL_THREADS), pool("connector-checks-", CHECK_THREADS),
+				pool("keep-size-", 1));
 	}
 
 	/**
@@ -53,15 +57,16 @@ final class FollowUps implements AutoCloseable {
 	 * @return the follow-ups
 	 */
 	static FollowUps inline() {
-		return new FollowUps(Runnable::run, Runnable::run);
+		return new FollowUps(Runnable::run, Runnable::run, Runnable::run);
 	}
 
 	void heal(String target, Runnable work) {
 		submit(this.heals, target, "heal", work);
 	}
 
+	// A lane of its own: the raise is for the very outage in which handovers wait on a hung Kafka Connect.
 	void guardKeepSize(String target, Runnable work) {
-		submit(this.heals, target, "keep-size", work);
+		submit(this.keepSize, target, "keep-size", work);
 	}
 
 	void completeHandovers(String target, Runnable work) {
@@ -114,7 +119,7 @@ final class FollowUps implements AutoCloseable {
 
 	@Override
 	public void close() {
-		for (Executor executor : new Executor[] { this.heals, this.checks }) {
+		for (Executor executor : new Executor[] { this.heals, this.checks, this.keepSize }) {
 			if (executor instanceof ThreadPoolExecutor pool) {
 				pool.shutdownNow();
 			}

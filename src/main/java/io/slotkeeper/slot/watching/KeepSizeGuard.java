@@ -8,18 +8,22 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
-import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.slotkeeper.audit.Auditor;
+import io.slotkeeper.config.SlotPolicyProperties;
+import io.slotkeeper.fleet.AdvisoryLocks;
 import io.slotkeeper.fleet.FailureDescription;
+import io.slotkeeper.fleet.ServerIdentity;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.problem.ProblemException;
 import io.slotkeeper.problem.ProblemKind;
@@ -29,11 +33,16 @@ import io.slotkeeper.slot.reading.ReplicationSlot;
 import io.slotkeeper.slot.reading.SlotInsight;
 
 /**
- * The opt-in protection of {@code slots[n].on-outage}: on the instance that owns the target, raises the server's
- * {@code max_slot_wal_keep_size} up to the slot's cap while the slot's consumer is gone and its outage budget is low,
- * and puts the value back once every slot it was raised for is read again (or gone). Where the role may not
- * ({@code ALTER SYSTEM} on the parameter and {@code pg_reload_conf()}), nothing is changed and the refusal is said.
- * Each change and refusal is audited ({@code server.keep-size}); what stands is a finding of the settings audit.
+ * The opt-in protection of {@code slots[n].on-outage}, one per server: {@code max_slot_wal_keep_size} is the server's,
+ * so the slots of every target on it are weighed together, and one instance acts for the server — the owner of its
+ * lead target (the first by name of its targets with an {@code on-outage} slot), under a lock in that target's
+ * database where the raise is recorded ({@link KeepSizeRecords}). It raises the setting up to the highest cap while a
+ * slot's consumer is gone and its outage budget is low, and puts the value back once every slot it was raised for is
+ * read again (or gone) and every slot of the server retains less than {@link KeepSizeRaise#PUT_BACK_SHARE} of the
+ * value it goes back to. A value an operator set while the raise stood is theirs: it is audited and left alone until
+ * the outage is over. Where the role may not ({@code ALTER SYSTEM} on the parameter and {@code pg_reload_conf()}),
+ * nothing is changed and the refusal is said. Each change and refusal is audited ({@code server.keep-size}); what
+ * stands is a finding of the settings audit on every target of the server.
  */
 final class KeepSizeGuard {
 
@@ -51,9 +60,15 @@ final class KeepSizeGuard {
 
 	private final Clock clock;
 
-	private final Map<String, Raised> raised = new ConcurrentHashMap<>();
+	private final KeepSizeRecords records = new KeepSizeRecords();
+
+	private final Map<String, KeepSizeRaise> standing = new ConcurrentHashMap<>();
 
 	private final Map<String, String> refused = new ConcurrentHashMap<>();
+
+	private final Map<String, String> waiting = new ConcurrentHashMap<>();
+
+	private final Map<String, String> leadsLookedAround = new ConcurrentHashMap<>();
 
 	KeepSizeGuard(Auditor auditor, Clock clock) {
 		this.auditor = auditor;
@@ -61,127 +76,271 @@ final class KeepSizeGuard {
 	}
 
 	/**
-	 * Whether the guard has anything to do for a target: a slot opted in, or a raise to put back.
+	 * The key of a target's server: its primary's address, port and system identifier, as its sessions saw them.
+	 * @param target the target
+	 * @return the key, {@code null} before a session answered
+	 */
+	static String serverOf(Target target) {
+		ServerIdentity identity = target.primary().identity();
+		return (identity == null) ? null
+				: identity.address() + ":" + identity.port() + "/" + identity.systemIdentifier();
+	}
+
+	private static boolean optedIn(Target target) {
+		return target.policies().stream().anyMatch((policy) -> policy.onOutage() != null);
+	}
+
+	/**
+	 * Whether the guard has anything to do after a target's poll: it opted in, or its server has a raise that this
+	 * instance knows of.
 	 * @param target the target
 	 * @return whether to call {@link #guard}
 	 */
 	boolean concerns(Target target) {
-		return this.raised.containsKey(target.name())
-				|| target.policies().stream().anyMatch((policy) -> policy.onOutage() != null);
+		String server = serverOf(target);
+		return optedIn(target) || (server != null && this.standing.containsKey(server));
 	}
 
 	/**
-	 * Raises, keeps or puts back the target's {@code max_slot_wal_keep_size} after a poll.
-	 * @param target the target
-	 * @param slots the slots the poll read
+	 * Raises, keeps or puts back a server's {@code max_slot_wal_keep_size} after a target's poll.
+	 * @param target the target polled
+	 * @param fleet every target of the fleet, of which those of the same server count
+	 * @param slots every slot of the server, as the poll read it
 	 * @param settings the settings the poll read
-	 * @param insights what the polls concluded about each slot, by name
+	 * @param insights what the polls concluded, by target and slot name
 	 * @return the findings that stand for the settings audit: a raise in force, or a raise refused
 	 */
-	List<SettingFinding> guard(Target target, List<ReplicationSlot> slots, ServerSettings settings,
-			Function<String, SlotInsight> insights) {
+	List<SettingFinding> guard(Target target, List<Target> fleet, List<ReplicationSlot> slots, ServerSettings settings,
+			BiFunction<String, String, SlotInsight> insights) {
 		Optional<Long> current = settings.get(SETTING).flatMap(ServerSettings.Setting::number);
-		if (Boolean.FALSE.equals(target.ownership().state()) || current.isEmpty()) {
+		String server = serverOf(target);
+		if (current.isEmpty() || server == null) {
 			return List.of();
 		}
-		Raised done = this.raised.get(target.name());
-		// A reading from before the raise took effect (shared with another target, or read as the server reloaded)
-		// would look like a value someone put back by hand: wait for a later one.
-		if (done != null && !settings.readAt().isAfter(done.serverAt().plus(RELOADED))) {
-			return findings(target.name(), done.toMegabytes());
-		}
-		OutageNeed need = OutageNeed.of(target.policies(), slots, insights);
-		if (done != null && need.isEmpty() && !done.stillNeeded(slots)) {
-			putBack(target, done, current.get());
+		List<Target> siblings = fleet.stream().filter((other) -> server.equals(serverOf(other))).toList();
+		Optional<Target> lead = siblings.stream().filter(KeepSizeGuard::optedIn).min(Comparator.comparing(Target::name));
+		if (lead.isEmpty() || !lead.get().ownership().owned()) {
+			// Another instance acts for the server; what this one knew of it is no longer its to show.
+			this.standing.remove(server);
+			this.refused.remove(server);
 			return List.of();
 		}
-		if (need.isEmpty()) {
-			this.refused.remove(target.name());
+		if (lead.get() == target) {
+			try {
+				act(lead.get(), siblings, slots, settings, current.get(), insights);
+			}
+			catch (SQLException | RuntimeException ex) {
+				logger.warn("The WAL-limit guard of server {} could not act through target '{}': {}", server,
+						target.name(), FailureDescription.of(ex, this.clock.instant()).message());
+			}
 		}
-		else if (current.get() >= 0 && current.get() < need.capMegabytes()) {
-			raise(target, done, current.get(), need);
-		}
-		return findings(target.name(), current.get());
+		return findings(server, current.get());
 	}
 
-	private void raise(Target target, Raised before, long currentMegabytes, OutageNeed need) {
-		Map<String, Object> parameters = Auditor.parameters("from", currentMegabytes + "MB", "to",
-				need.capMegabytes() + "MB", "slots", need.slots(), "budgetSeconds", Math.round(need.leastSeconds()));
-		try (Connection connection = target.primary().connection()) {
-			KeepSizePrivileges privileges = KeepSizePrivileges.read(connection);
-			String refusal = privileges.refusal(target.primary().username());
-			if (refusal != null) {
-				refuse(target, need, parameters, ProblemKind.INSUFFICIENT_PRIVILEGE, refusal);
+	// The server's lock in the lead's database: an instance that still believes it owns the lead after losing it waits
+	// for the one that does, and reads the record the other wrote.
+	private void act(Target lead, List<Target> siblings, List<ReplicationSlot> slots, ServerSettings settings,
+			long current, BiFunction<String, String, SlotInsight> insights) throws SQLException {
+		String server = serverOf(lead);
+		try (Connection connection = lead.primary().connection()) {
+			long key = AdvisoryLocks.keepSizeKey(server);
+			if (!AdvisoryLocks.tryLock(connection, key)) {
 				return;
 			}
+			try {
+				KeepSizeRaise raise = recorded(connection, server, lead, siblings);
+				if (raise != null) {
+					this.standing.put(server, raise);
+				}
+				else {
+					this.standing.remove(server);
+				}
+				// A reading from before the raise took effect (shared with another target, or read as the server
+				// reloaded) would look like a value someone changed by hand: wait for a later one.
+				if (raise != null && !settings.readAt().isAfter(raise.serverAt().plus(RELOADED))) {
+					return;
+				}
+				OutageNeed need = OutageNeed.of(policies(siblings), slots, insightOf(siblings, insights));
+				decide(connection, lead, raise, need, slots, current);
+			}
+			finally {
+				AdvisoryLocks.unlock(connection, key);
+			}
+		}
+	}
+
+	private void decide(Connection connection, Target lead, KeepSizeRaise raise, OutageNeed need,
+			List<ReplicationSlot> slots, long current) throws SQLException {
+		String server = raise != null ? raise.server() : serverOf(lead);
+		if (raise != null && current != raise.expectedMegabytes()) {
+			yieldTo(connection, lead, raise, current);
+			return;
+		}
+		if (raise != null && need.isEmpty() && !raise.stillNeeded(slots)) {
+			if (raise.yieldedTo() != null) {
+				this.records.delete(connection, server);
+				this.standing.remove(server);
+				this.auditor.recordOutcome(Auditor.SELF, ACTION, lead.name(), raise.slots().get(0),
+						Auditor.parameters("value", current + "MB", "slots", raise.slots()), new Auditor.Summary("done",
+								200, "the consumers of " + raise.slots() + " read again; " + SETTING + " stays at the "
+										+ current + "MB an operator set during the raise", Map.of(), null));
+				return;
+			}
+			ReplicationSlot inTheWay = raise.inTheWay(slots);
+			if (inTheWay != null) {
+				this.waiting.put(server, "every slot of the server retains less than "
+						+ Math.round(KeepSizeRaise.PUT_BACK_SHARE * 100) + "% of the " + raise.fromMegabytes()
+						+ "MB it goes back to (slot " + inTheWay.slotName() + " retains "
+						+ inTheWay.retainedWalBytes() / (1024 * 1024) + "MB)");
+				return;
+			}
+			putBack(connection, lead, raise, current);
+			return;
+		}
+		this.waiting.remove(server);
+		if (need.isEmpty()) {
+			this.refused.remove(server);
+		}
+		else if ((raise == null || raise.yieldedTo() == null) && current >= 0 && current < need.capMegabytes()) {
+			raise(connection, lead, raise, current, need);
+		}
+	}
+
+	// The raise of a server whose lead changed (a target that opted in later, or one that left) is in the database of
+	// the lead before: it moves to the new one's, once per lead and instance.
+	private KeepSizeRaise recorded(Connection connection, String server, Target lead, List<Target> siblings)
+			throws SQLException {
+		KeepSizeRaise raise = this.records.read(connection, server);
+		if (raise != null || lead.name().equals(this.leadsLookedAround.put(server, lead.name()))) {
+			return raise;
+		}
+		for (Target other : siblings) {
+			if (other == lead || !optedIn(other)) {
+				continue;
+			}
+			try (Connection elsewhere = other.primary().connection()) {
+				KeepSizeRaise found = this.records.read(elsewhere, server);
+				if (found != null) {
+					this.records.write(connection, found);
+					this.records.delete(elsewhere, server);
+					return found;
+				}
+			}
+			catch (SQLException | RuntimeException ex) {
+				this.leadsLookedAround.remove(server);
+				throw ex;
+			}
+		}
+		return null;
+	}
+
+	private static List<SlotPolicyProperties> policies(List<Target> siblings) {
+		return siblings.stream().flatMap((target) -> target.policies().stream()).toList();
+	}
+
+	// A slot's insight is kept by the target whose policy names it (slot names are the server's, unique on it).
+	private static Function<String, SlotInsight> insightOf(List<Target> siblings,
+			BiFunction<String, String, SlotInsight> insights) {
+		return (slot) -> siblings.stream()
+			.filter((target) -> target.policy(slot).isPresent())
+			.findFirst()
+			.map((target) -> insights.apply(target.name(), slot))
+			.orElseGet(() -> insights.apply(siblings.get(0).name(), slot));
+	}
+
+	private void raise(Connection connection, Target lead, KeepSizeRaise before, long currentMegabytes,
+			OutageNeed need) throws SQLException {
+		String server = serverOf(lead);
+		Map<String, Object> parameters = Auditor.parameters("from", currentMegabytes + "MB", "to",
+				need.capMegabytes() + "MB", "slots", need.slots(), "budgetSeconds", Math.round(need.leastSeconds()));
+		KeepSizePrivileges privileges = KeepSizePrivileges.read(connection);
+		String refusal = privileges.refusal(lead.primary().username());
+		if (refusal != null) {
+			refuse(server, lead, need, parameters, ProblemKind.INSUFFICIENT_PRIVILEGE, refusal);
+			return;
+		}
+		try {
 			Instant serverAt = set(connection, "ALTER SYSTEM SET " + SETTING + " = '" + need.capMegabytes() + "MB'");
 			// The first raise remembers what to put back; a later, higher one keeps it.
-			Raised now = (before != null) ? before.to(need, serverAt) : new Raised(currentMegabytes,
-					privileges.fromAutoConf() ? "ALTER SYSTEM SET " + SETTING + " = '" + currentMegabytes + "MB'"
-							: "ALTER SYSTEM RESET " + SETTING,
-					need.capMegabytes(), need.slots(), this.clock.instant(), serverAt);
-			this.raised.put(target.name(), now);
-			this.refused.remove(target.name());
+			KeepSizeRaise now = (before != null) ? before.to(need, serverAt) : new KeepSizeRaise(server,
+					currentMegabytes, privileges.restore(currentMegabytes), need.capMegabytes(), need.slots(),
+					this.clock.instant(), serverAt, null);
+			this.records.write(connection, now);
+			this.standing.put(server, now);
+			this.refused.remove(server);
+			String memoryOnly = this.records.notDurableBecause(server);
 			logger.warn("Raised {} from {}MB to {}MB: the consumers of {} are gone and the slots' outage budget is"
-					+ " {} s", SETTING, currentMegabytes, need.capMegabytes(), need.slots(),
-					Math.round(need.leastSeconds()));
-			this.auditor.recordOutcome(Auditor.SELF, ACTION, target.name(), need.slots().get(0), parameters,
-					new Auditor.Summary("done", 200, "raised; put back with: " + now.restore(), Map.of(), null));
+					+ " {} s{}", SETTING, currentMegabytes, need.capMegabytes(), need.slots(),
+					Math.round(need.leastSeconds()), (memoryOnly != null) ? "; the raise is kept in this instance's"
+							+ " memory only, as " + memoryOnly : "");
+			this.auditor.recordOutcome(Auditor.SELF, ACTION, lead.name(), need.slots().get(0), parameters,
+					new Auditor.Summary("done", 200, "raised; put back with: " + now.restore()
+							+ privileges.restoreNote(lead.primary().username()), Map.of(), null));
 		}
 		catch (SQLException ex) {
-			refuse(target, need, parameters, ProblemKind.DATABASE_ERROR,
+			refuse(server, lead, need, parameters, ProblemKind.DATABASE_ERROR,
 					FailureDescription.of(ex, this.clock.instant()).message() + " (SQLState " + ex.getSQLState() + ")");
 		}
 	}
 
-	private void putBack(Target target, Raised done, long currentMegabytes) {
-		this.raised.remove(target.name());
-		Map<String, Object> parameters = Auditor.parameters("from", currentMegabytes + "MB", "to",
-				done.fromMegabytes() + "MB", "slots", done.slots());
-		if (currentMegabytes != done.toMegabytes()) {
-			this.auditor.recordRefusal(Auditor.SELF, ACTION, target.name(), done.slots().get(0), SETTING + " is "
-					+ currentMegabytes + "MB, not the " + done.toMegabytes() + "MB slot-keeper set: someone changed it"
-					+ " since, so it is left as it is");
-			return;
-		}
-		try (Connection connection = target.primary().connection()) {
-			set(connection, done.restore());
-			logger.info("Put {} back to {}MB: the consumers of {} read again", SETTING, done.fromMegabytes(),
-					done.slots());
-			this.auditor.recordOutcome(Auditor.SELF, ACTION, target.name(), done.slots().get(0), parameters,
-					new Auditor.Summary("done", 200, "put back: " + done.restore(), Map.of(), null));
-		}
-		catch (SQLException ex) {
-			// Tried again at the next poll: the raise still stands.
-			this.raised.put(target.name(), done);
-			logger.warn("Could not put {} back to {}MB: {}", SETTING, done.fromMegabytes(),
-					FailureDescription.of(ex, this.clock.instant()).message());
-		}
+	private void yieldTo(Connection connection, Target lead, KeepSizeRaise raise, long currentMegabytes) {
+		KeepSizeRaise yielded = raise.yielded(currentMegabytes);
+		this.records.write(connection, yielded);
+		this.standing.put(raise.server(), yielded);
+		this.waiting.remove(raise.server());
+		this.auditor.recordRefusal(Auditor.SELF, ACTION, lead.name(), raise.slots().get(0), SETTING + " is "
+				+ currentMegabytes + "MB, not the " + raise.expectedMegabytes() + "MB "
+				+ ((raise.yieldedTo() != null) ? "an operator set before" : "slot-keeper set")
+				+ ": someone changed it since, so it is left as it is, neither raised again nor put back to "
+				+ raise.fromMegabytes() + "MB until the consumers of " + raise.slots() + " read again");
 	}
 
-	private void refuse(Target target, OutageNeed need, Map<String, Object> parameters, ProblemKind kind,
-			String reason) {
+	private void putBack(Connection connection, Target lead, KeepSizeRaise raise, long currentMegabytes)
+			throws SQLException {
+		Map<String, Object> parameters = Auditor.parameters("from", currentMegabytes + "MB", "to",
+				raise.fromMegabytes() + "MB", "slots", raise.slots());
+		set(connection, raise.restore());
+		this.records.delete(connection, raise.server());
+		this.standing.remove(raise.server());
+		this.waiting.remove(raise.server());
+		logger.info("Put {} back to {}MB: the consumers of {} read again", SETTING, raise.fromMegabytes(),
+				raise.slots());
+		this.auditor.recordOutcome(Auditor.SELF, ACTION, lead.name(), raise.slots().get(0), parameters,
+				new Auditor.Summary("done", 200, "put back: " + raise.restore(), Map.of(), null));
+	}
+
+	private void refuse(String server, Target lead, OutageNeed need, Map<String, Object> parameters,
+			ProblemKind kind, String reason) {
 		// Said once per reason, not at every poll.
-		if (!reason.equals(this.refused.put(target.name(), reason))) {
+		if (!reason.equals(this.refused.put(server, reason))) {
 			logger.warn("Not raising {} for {}: {}", SETTING, need.slots(), reason);
-			this.auditor.recordFailure(Auditor.SELF, ACTION, target.name(), need.slots().get(0), parameters,
+			this.auditor.recordFailure(Auditor.SELF, ACTION, lead.name(), need.slots().get(0), parameters,
 					new ProblemException(kind, reason));
 		}
 	}
 
-	private List<SettingFinding> findings(String target, long currentMegabytes) {
-		Raised done = this.raised.get(target);
-		String refusal = this.refused.get(target);
+	private List<SettingFinding> findings(String server, long currentMegabytes) {
+		KeepSizeRaise raise = this.standing.get(server);
+		String refusal = this.refused.get(server);
 		if (refusal != null) {
-			return List.of(new SettingFinding(SETTING, currentMegabytes + "MB", SettingFinding.CRITICAL, "cannot be raised for the"
-					+ " slots whose consumer is gone (on-outage): " + refusal));
+			return List.of(new SettingFinding(SETTING, currentMegabytes + "MB", SettingFinding.CRITICAL, "cannot be"
+					+ " raised for the slots whose consumer is gone (on-outage): " + refusal));
 		}
-		if (done != null) {
-			return List.of(new SettingFinding(SETTING, done.toMegabytes() + "MB", SettingFinding.WARNING, "raised by"
-					+ " slot-keeper from " + done.fromMegabytes() + "MB at " + done.at() + " for " + String.join(", ",
-							done.slots()) + ", whose consumer is gone (on-outage); put back when it reads again"));
+		if (raise == null) {
+			return List.of();
 		}
-		return List.of();
+		if (raise.yieldedTo() != null) {
+			return List.of(new SettingFinding(SETTING, currentMegabytes + "MB", SettingFinding.WARNING, "set by an"
+					+ " operator while slot-keeper's raise for " + String.join(", ", raise.slots()) + " stood; left as"
+					+ " it is until their consumers read again"));
+		}
+		String memoryOnly = this.records.notDurableBecause(server);
+		String wait = this.waiting.get(server);
+		return List.of(new SettingFinding(SETTING, raise.toMegabytes() + "MB", SettingFinding.WARNING, "raised by"
+				+ " slot-keeper from " + raise.fromMegabytes() + "MB at " + raise.at() + " for "
+				+ String.join(", ", raise.slots()) + ", whose consumer is gone (on-outage); put back when it reads"
+				+ " again" + ((wait != null) ? " and " + wait : "")
+				+ ((memoryOnly != null) ? "; kept in this instance's memory only: " + memoryOnly : "")));
 	}
 
 	// Returns the server's clock once the reload was asked for: readings after it (and a moment for every session to
@@ -195,36 +354,6 @@ final class KeepSizeGuard {
 				return row.getObject(2, OffsetDateTime.class).toInstant();
 			}
 		}
-	}
-
-	/**
-	 * A raise in force.
-	 *
-	 * @param fromMegabytes the value before the first raise
-	 * @param restore the statement that puts it back: {@code RESET} where the value came from
-	 * {@code postgresql.conf}, the value itself where {@code postgresql.auto.conf} (or, unreadable, unknown) held it
-	 * @param toMegabytes the value set
-	 * @param slots the slots it was raised for
-	 * @param at when it was raised first
-	 * @param serverAt the server's clock when it was last raised, to tell readings from before it
-	 */
-	record Raised(long fromMegabytes, String restore, long toMegabytes, List<String> slots, Instant at,
-			Instant serverAt) {
-
-		Raised to(OutageNeed need, Instant raisedAt) {
-			List<String> all = new ArrayList<>(this.slots);
-			need.slots().stream().filter((slot) -> !all.contains(slot)).forEach(all::add);
-			return new Raised(this.fromMegabytes, this.restore, need.capMegabytes(), List.copyOf(all), this.at,
-					raisedAt);
-		}
-
-		// A slot still needs the room while it exists, is not lost and no consumer reads it.
-		boolean stillNeeded(List<ReplicationSlot> read) {
-			return read.stream()
-				.anyMatch((slot) -> this.slots.contains(slot.slotName()) && !Boolean.TRUE.equals(slot.active())
-						&& !slot.invalidated());
-		}
-
 	}
 
 }

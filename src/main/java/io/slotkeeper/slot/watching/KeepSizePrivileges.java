@@ -41,8 +41,31 @@ record KeepSizePrivileges(boolean alterSystem, boolean reload, int version, Stri
 		}
 	}
 
-	boolean fromAutoConf() {
-		return this.sourceFile == null || this.sourceFile.endsWith(AUTO_CONF);
+	/**
+	 * The statement that puts a value back as it was: {@code RESET} where it was the default or came from
+	 * {@code postgresql.conf}, {@code SET} where {@code postgresql.auto.conf} held it, or where the role may not see
+	 * which ({@link #restoreNote} then says what that leaves).
+	 * @param megabytes the value before the raise
+	 * @return the statement
+	 */
+	String restore(long megabytes) {
+		boolean autoConf = (this.sourceFile != null) ? this.sourceFile.endsWith(AUTO_CONF)
+				: !"default".equals(this.source);
+		return autoConf ? "ALTER SYSTEM SET " + SETTING + " = '" + megabytes + "MB'" : "ALTER SYSTEM RESET " + SETTING;
+	}
+
+	/**
+	 * What the put-back may leave in {@code postgresql.auto.conf}, empty when it leaves nothing that was not there.
+	 * @param role the role slot-keeper logs in as
+	 * @return the note, for the audit
+	 */
+	String restoreNote(String role) {
+		if (this.sourceFile != null || "default".equals(this.source)) {
+			return "";
+		}
+		return "; role " + role + " may not see whether the value came from postgresql.conf or " + AUTO_CONF
+				+ " (GRANT pg_read_all_settings TO " + role + " lets it), so the put-back writes it into " + AUTO_CONF
+				+ ": if it came from postgresql.conf, ALTER SYSTEM RESET " + SETTING + " removes it from there";
 	}
 
 	String refusal(String role) {

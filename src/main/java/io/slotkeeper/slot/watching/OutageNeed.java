@@ -31,7 +31,8 @@ record OutageNeed(List<String> slots, long capMegabytes, double leastSeconds) {
 				.map(SlotPolicyProperties::onOutage)
 				.findFirst()
 				.orElse(null);
-			if (rule == null) {
+			// A slot a consumer reads is not in an outage, whatever an insight from an earlier poll still says.
+			if (rule == null || Boolean.TRUE.equals(slot.active())) {
 				continue;
 			}
 			SlotBudget budget = insights.apply(slot.slotName()).budget();

@@ -30,6 +30,8 @@ public class SlotPoller extends RepeatingTasks implements FleetListener {
 
 	private final Map<String, TargetPoll> polls = new ConcurrentHashMap<>();
 
+	private final Fleet fleet;
+
 	private final SlotWatch watch;
 
 	private final MeterRegistry registry;
@@ -52,6 +54,7 @@ public class SlotPoller extends RepeatingTasks implements FleetListener {
 	 */
 	SlotPoller(Fleet fleet, SlotHealer healer, SlotWatch watch, MeterRegistry registry, Clock clock) {
 		super("slot-poller", longestPoll(fleet), QUICK_THREADS, CONNECT_THREADS, RETRY_THREADS);
+		this.fleet = fleet;
 		this.healer = healer;
 		this.sightings = watch.sightings();
 		this.watch = watch;
@@ -62,7 +65,8 @@ public class SlotPoller extends RepeatingTasks implements FleetListener {
 
 	@Override
 	public void joined(Target target) {
-		TargetPoll poll = new TargetPoll(target, this.healer, this.watch, this.registry, this.clock, this.followUps);
+		TargetPoll poll = new TargetPoll(target, this.fleet::all, this.healer, this.watch, this.registry, this.clock,
+				this.followUps);
 		this.polls.put(target.name(), poll);
 		joined(poll);
 	}

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
@@ -66,15 +67,20 @@ final class TargetPoll implements RepeatingTasks.Task {
 
 	private final FollowUps followUps;
 
+	private final Supplier<List<Target>> fleet;
+
+	private volatile List<ReplicationSlot> serverSlots = List.of();
+
 	private volatile SlotSnapshot snapshot;
 
 	private volatile Lane lane = Lane.CONNECT;
 
 	private volatile boolean readNowNext;
 
-	TargetPoll(Target target, SlotHealer healer, SlotWatch watch, MeterRegistry registry, Clock clock,
-			FollowUps followUps) {
+	TargetPoll(Target target, Supplier<List<Target>> fleet, SlotHealer healer, SlotWatch watch,
+			MeterRegistry registry, Clock clock, FollowUps followUps) {
 		this.target = target;
+		this.fleet = fleet;
 		this.followUps = followUps;
 		this.healer = healer;
 		this.insights = watch.insights();
@@ -151,8 +157,8 @@ final class TargetPoll implements RepeatingTasks.Task {
 			}
 			if (this.healer.keepSize().concerns(this.target)) {
 				followUps.guardKeepSize(this.target.name(), () -> this.settings.acted(this.target.name(),
-						this.healer.keepSize().guard(this.target, poll.slots(), poll.settings(),
-								(slot) -> this.insights.of(this.target.name(), slot))));
+						this.healer.keepSize().guard(this.target, this.fleet.get(), this.serverSlots, poll.settings(),
+								this.insights::of)));
 			}
 			this.healer.primeResnapshots(this.target);
 			if (this.healer.rechecksWaiting(this.target)) {
@@ -204,6 +210,7 @@ final class TargetPoll implements RepeatingTasks.Task {
 	// heal or for a caller who waits must see the server as it is now.
 	private SlotRepository.Poll read(Instant now, boolean readNow) {
 		SlotRepository.Poll server = this.target.readServer(SlotRepository::poll, readNow);
+		this.serverSlots = server.slots();
 		String database = this.target.database().orElse(server.database());
 		// A discovered target shows its own database's slots, a configured one every slot of its server.
 		SlotRepository.Poll poll = this.target.origin().isPresent() ? server.dealtTo(database) : server.in(database);

@@ -37,13 +37,25 @@ class KeepSizePrivilegesTests {
 	}
 
 	@Test
-	void theValueIsPutBackWithResetOnlyWhereItKnowsItCameFromPostgresqlConf() {
+	void theValueIsPutBackWithResetWhereItKnowsItCameFromPostgresqlConfOrWasTheDefault() {
 		assertThat(new KeepSizePrivileges(true, true, 17, "configuration file", "/pg/postgresql.conf", "app")
-			.fromAutoConf()).isFalse();
+			.restore(64)).isEqualTo("ALTER SYSTEM RESET max_slot_wal_keep_size");
+		assertThat(new KeepSizePrivileges(true, true, 17, "default", null, "app").restore(64))
+			.isEqualTo("ALTER SYSTEM RESET max_slot_wal_keep_size");
 		assertThat(new KeepSizePrivileges(true, true, 17, "configuration file", "/pg/postgresql.auto.conf", "app")
-			.fromAutoConf()).isTrue();
-		assertThat(new KeepSizePrivileges(true, true, 17, "configuration file", null, "app").fromAutoConf())
-			.as("unknown: the value itself is put back").isTrue();
+			.restore(64)).isEqualTo("ALTER SYSTEM SET max_slot_wal_keep_size = '64MB'");
+		assertThat(new KeepSizePrivileges(true, true, 17, "configuration file", "/pg/postgresql.conf", "app")
+			.restoreNote("keeper")).isEmpty();
+	}
+
+	@Test
+	void whereTheRoleMayNotSeeTheFileTheValueIsSetBackAndTheNoteSaysWhatThatLeaves() {
+		KeepSizePrivileges unsure = new KeepSizePrivileges(true, true, 17, "configuration file", null, "app");
+		assertThat(unsure.restore(64)).isEqualTo("ALTER SYSTEM SET max_slot_wal_keep_size = '64MB'");
+		assertThat(unsure.restoreNote("keeper")).isEqualTo("; role keeper may not see whether the value came from"
+				+ " postgresql.conf or postgresql.auto.conf (GRANT pg_read_all_settings TO keeper lets it), so the"
+				+ " put-back writes it into postgresql.auto.conf: if it came from postgresql.conf, ALTER SYSTEM RESET"
+				+ " max_slot_wal_keep_size removes it from there");
 	}
 
 }

@@ -1,0 +1,76 @@
+package io.slotkeeper.slot.watching;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.slotkeeper.slot.reading.ReplicationSlot;
+
+/**
+ * A raise of a server's {@code max_slot_wal_keep_size} in force, as recorded in the database of the target it was made
+ * through ({@link KeepSizeRecords}), so that a restarted or new owner finds it and puts it back.
+ *
+ * @param server the server's key ({@link KeepSizeGuard#serverOf})
+ * @param fromMegabytes the value before the first raise
+ * @param restore the statement that puts it back: {@code RESET} where the value came from {@code postgresql.conf} or
+ * was the default, {@code SET} the value itself where {@code postgresql.auto.conf} held it or the role may not see
+ * which
+ * @param toMegabytes the value slot-keeper set
+ * @param slots the slots it was raised for
+ * @param at when it was raised first
+ * @param serverAt the server's clock when it was last raised, to tell readings from before it
+ * @param yieldedTo the value an operator set while the raise stood, {@code null} while none did: slot-keeper then
+ * leaves the setting alone (no raise again, no put-back) until the outage is over
+ */
+record KeepSizeRaise(String server, long fromMegabytes, String restore, long toMegabytes, List<String> slots,
+		Instant at, Instant serverAt, Long yieldedTo) {
+
+	KeepSizeRaise to(OutageNeed need, Instant raisedAt) {
+		List<String> all = new ArrayList<>(this.slots);
+		need.slots().stream().filter((slot) -> !all.contains(slot)).forEach(all::add);
+		return new KeepSizeRaise(this.server, this.fromMegabytes, this.restore, need.capMegabytes(), List.copyOf(all),
+				this.at, raisedAt, null);
+	}
+
+	KeepSizeRaise yielded(long operatorsMegabytes) {
+		return new KeepSizeRaise(this.server, this.fromMegabytes, this.restore, this.toMegabytes, this.slots, this.at,
+				this.serverAt, operatorsMegabytes);
+	}
+
+	/**
+	 * The value slot-keeper expects to read: its own, or the operator's it yielded to.
+	 * @return megabytes
+	 */
+	long expectedMegabytes() {
+		return (this.yieldedTo != null) ? this.yieldedTo : this.toMegabytes;
+	}
+
+	// A slot still needs the room while it exists, is not lost and no consumer reads it.
+	boolean stillNeeded(List<ReplicationSlot> read) {
+		return read.stream()
+			.anyMatch((slot) -> this.slots.contains(slot.slotName()) && !Boolean.TRUE.equals(slot.active())
+					&& !slot.invalidated());
+	}
+
+	/**
+	 * The slot that retains the most WAL of those the old value could lose, {@code null} when every slot retains less
+	 * than {@link #PUT_BACK_SHARE} of the value the setting goes back to.
+	 * @param read every slot of the server
+	 * @return the slot in the way
+	 */
+	ReplicationSlot inTheWay(List<ReplicationSlot> read) {
+		long room = (long) (this.fromMegabytes * 1024L * 1024L * PUT_BACK_SHARE);
+		return read.stream()
+			.filter((slot) -> !slot.invalidated() && slot.retainedWalBytes() != null
+					&& slot.retainedWalBytes() >= room)
+			.max((a, b) -> Long.compare(a.retainedWalBytes(), b.retainedWalBytes()))
+			.orElse(null);
+	}
+
+	/**
+	 * The share of the value put back that every slot must retain less than before it is put back: a checkpoint right
+	 * after would otherwise lose the slot the raise protected, while its consumer catches up.
+	 */
+	static final double PUT_BACK_SHARE = 0.8;
+
+}

@@ -1,0 +1,44 @@
+package io.slotkeeper.slot.watching;
+
+import java.time.Instant;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+import io.slotkeeper.slot.reading.ReplicationSlot;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class KeepSizeRaiseTests {
+
+	private static final long MB = 1024 * 1024;
+
+	private final KeepSizeRaise raise = new KeepSizeRaise("server", 64, "ALTER SYSTEM RESET max_slot_wal_keep_size",
+			1024, List.of("cdc"), Instant.EPOCH, Instant.EPOCH, null);
+
+	private static ReplicationSlot slot(String name, long retainedMegabytes, String walStatus) {
+		return ReplicationSlot.builder().slotName(name).active(true).walStatus(walStatus)
+			.retainedWalBytes(retainedMegabytes * MB).build();
+	}
+
+	@Test
+	void theValueIsNotPutBackWhileAnySlotOfTheServerRetainsFourFifthsOfItOrMore() {
+		assertThat(this.raise.inTheWay(List.of(slot("cdc", 10, "reserved"), slot("other", 52, "extended"))))
+			.extracting(ReplicationSlot::slotName).isEqualTo("other");
+		assertThat(this.raise.inTheWay(List.of(slot("cdc", 83, "extended"), slot("other", 52, "extended"))))
+			.as("the one retaining most").extracting(ReplicationSlot::slotName).isEqualTo("cdc");
+	}
+
+	@Test
+	void slotsThatRetainLessOrAreLostAreNotInTheWay() {
+		assertThat(this.raise.inTheWay(List.of(slot("cdc", 51, "reserved"), slot("gone", 900, "lost")))).isNull();
+	}
+
+	@Test
+	void anOperatorsValueIsWhatIsExpectedOnceYieldedTo() {
+		assertThat(this.raise.expectedMegabytes()).isEqualTo(1024);
+		assertThat(this.raise.yielded(200).expectedMegabytes()).isEqualTo(200);
+		assertThat(this.raise.yielded(200).fromMegabytes()).isEqualTo(64);
+	}
+
+}

@@ -1,0 +1,187 @@
+package io.slotkeeper.slot.watching;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import io.slotkeeper.SlotKeeperApplication;
+import io.slotkeeper.audit.AuditEntry;
+import io.slotkeeper.audit.AuditJournal;
+import io.slotkeeper.fleet.Fleet;
+import io.slotkeeper.settings.SettingFinding;
+import io.slotkeeper.testbed.LogicalConsumer;
+import io.slotkeeper.testbed.PostgresServer;
+import io.slotkeeper.testbed.PostgresTestBed;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The WAL-limit raise is the server's: two targets of one server that both opt in to {@code on-outage} are weighed
+ * together (the value is put back only when every slot of the server can live with it), and the raise is recorded in
+ * the database, so that the instance that takes a target over from its owner puts back what the other raised.
+ */
+class ServerWideKeepSizeTests {
+
+	private static PostgresServer server;
+
+	private final List<ConfigurableApplicationContext> instances = new ArrayList<>();
+
+	@BeforeAll
+	static void start() {
+		server = PostgresTestBed.dedicated(Map.of());
+		for (String database : List.of("orders", "billing")) {
+			server.execute("postgres", "CREATE DATABASE " + database);
+			server.execute(database, "CREATE TABLE churn (id bigserial PRIMARY KEY, pad text)",
+					"CREATE PUBLICATION cdc FOR TABLE churn",
+					"SELECT pg_create_logical_replication_slot('" + database + "_cdc', 'pgoutput')");
+		}
+	}
+
+	@AfterEach
+	void stopTheInstancesAndResetTheSetting() {
+		this.instances.forEach(ConfigurableApplicationContext::close);
+		this.instances.clear();
+		server.execute("postgres", "ALTER SYSTEM SET max_slot_wal_keep_size = '64MB'", "SELECT pg_reload_conf()");
+		server.execute("billing", "DROP TABLE IF EXISTS slotkeeper.keep_size_raises");
+	}
+
+	@AfterAll
+	static void stop() {
+		if (server != null) {
+			server.close();
+		}
+	}
+
+	@Test
+	void theRaiseOfOneTargetIsNotPutBackWhileAnotherTargetOfTheServerStillNeedsTheRoom() throws Exception {
+		server.execute("postgres", "ALTER SYSTEM SET max_slot_wal_keep_size = '64MB'", "SELECT pg_reload_conf()");
+		LogicalConsumer orders = new LogicalConsumer(server, "orders", "orders_cdc", "cdc", false);
+		LogicalConsumer billing = new LogicalConsumer(server, "billing", "billing_cdc", "cdc", false);
+		ConfigurableApplicationContext app = start("solo");
+		await().atMost(Duration.ofSeconds(30)).until(() -> owns(app, "orders") && owns(app, "billing"));
+		orders.close();
+		billing.close();
+		await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> {
+			churn();
+			return "1GB".equals(keepSize());
+		});
+
+		try (LogicalConsumer back = new LogicalConsumer(server, "orders", "orders_cdc", "cdc", false)) {
+			await("not put back while billing's consumer is gone").during(Duration.ofSeconds(8))
+				.atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(500)).until(() -> {
+					churn();
+					return "1GB".equals(keepSize());
+				});
+			assertThat(finding(app, "billing")).as("the server's finding on each of its targets").isPresent()
+				.isEqualTo(finding(app, "orders"));
+			try (LogicalConsumer billingBack = new LogicalConsumer(server, "billing", "billing_cdc", "cdc", false)) {
+				await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500)).until(() -> {
+					churn();
+					return "64MB".equals(keepSize());
+				});
+			}
+		}
+		assertThat(server.queryForString("postgres", "SELECT string_agg(wal_status, ',' ORDER BY slot_name)"
+				+ " FROM pg_replication_slots")).as("no slot lost").doesNotContain("lost");
+		// Newest first: one put-back, after the raises (to billing's cap first when its budget fell first).
+		assertThat(audit(app)).filteredOn((entry) -> "done".equals(entry.outcome())).extracting(AuditEntry::detail)
+			.startsWith("put back: ALTER SYSTEM SET max_slot_wal_keep_size = '64MB'")
+			.filteredOn((detail) -> detail.startsWith("put back")).hasSize(1);
+	}
+
+	@Test
+	void theInstanceThatTakesTheServerOverPutsBackWhatTheOtherRaised() throws Exception {
+		server.execute("postgres", "ALTER SYSTEM SET max_slot_wal_keep_size = '64MB'", "SELECT pg_reload_conf()");
+		LogicalConsumer orders = new LogicalConsumer(server, "orders", "orders_cdc", "cdc", false);
+		LogicalConsumer billing = new LogicalConsumer(server, "billing", "billing_cdc", "cdc", false);
+		ConfigurableApplicationContext first = start("first");
+		ConfigurableApplicationContext second = start("second");
+		// billing comes first by name: its owner acts for the server, and the raise is recorded in its database.
+		await().atMost(Duration.ofSeconds(30)).until(() -> owns(first, "billing") ^ owns(second, "billing"));
+		ConfigurableApplicationContext owner = owns(first, "billing") ? first : second;
+		ConfigurableApplicationContext other = (owner == first) ? second : first;
+		orders.close();
+		billing.close();
+		await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> {
+			churn();
+			return "1GB".equals(keepSize());
+		});
+		assertThat(audit(other)).as("only the lead target's owner acts for the server").isEmpty();
+		assertThat(server.queryForString("billing", "SELECT from_mb || ' ' || to_mb FROM slotkeeper.keep_size_raises"))
+			.isEqualTo("64 1024");
+
+		owner.close();
+		this.instances.remove(owner);
+		await("the other instance owns the lead target").atMost(Duration.ofSeconds(30))
+			.until(() -> owns(other, "billing"));
+		try (LogicalConsumer ordersBack = new LogicalConsumer(server, "orders", "orders_cdc", "cdc", false);
+				LogicalConsumer billingBack = new LogicalConsumer(server, "billing", "billing_cdc", "cdc", false)) {
+			await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500)).until(() -> {
+				churn();
+				return "64MB".equals(keepSize());
+			});
+		}
+		assertThat(audit(other)).singleElement().extracting(AuditEntry::detail)
+			.isEqualTo("put back: ALTER SYSTEM SET max_slot_wal_keep_size = '64MB'");
+		assertThat(server.queryForString("billing", "SELECT count(*) FROM slotkeeper.keep_size_raises")).isEqualTo("0");
+	}
+
+	// Two targets of one server, each with an opted-in slot; the lower cap of billing's is never the one set.
+	private ConfigurableApplicationContext start(String instance) {
+		List<String> arguments = new ArrayList<>(List.of("--server.port=0", "--management.server.port=0",
+				"--slotkeeper.instance-id=" + instance, "--logging.level.root=WARN"));
+		String[][] targets = { { "orders", "1GB" }, { "billing", "512MB" } };
+		for (int i = 0; i < targets.length; i++) {
+			String prefix = "--slotkeeper.targets[" + i + "].";
+			arguments.addAll(List.of(prefix + "name=" + targets[i][0], prefix + "url=" + server.jdbcUrl(targets[i][0]),
+					prefix + "username=" + server.user(), prefix + "slots-poll-interval=200ms",
+					prefix + "heartbeat.interval=500ms", prefix + "slots[0].name=" + targets[i][0] + "_cdc",
+					prefix + "slots[0].on-outage.raise-keep-size-to=" + targets[i][1],
+					prefix + "slots[0].on-outage.when-budget-below=1h"));
+		}
+		ConfigurableApplicationContext app = new SpringApplicationBuilder(SlotKeeperApplication.class)
+			.run(arguments.toArray(String[]::new));
+		this.instances.add(app);
+		return app;
+	}
+
+	private static boolean owns(ConfigurableApplicationContext app, String target) {
+		return app.getBean(Fleet.class).get(target).ownership().owned();
+	}
+
+	// About 1 MB of WAL per call and database, in the slots' publications: a consumer that reads confirms it.
+	private static void churn() {
+		for (String database : List.of("orders", "billing")) {
+			server.execute(database, "INSERT INTO churn (pad) SELECT repeat('x', 500) FROM generate_series(1, 2000)");
+		}
+	}
+
+	private static String keepSize() {
+		return server.queryForString("postgres", "SHOW max_slot_wal_keep_size");
+	}
+
+	private static Optional<String> finding(ConfigurableApplicationContext app, String target) {
+		return app.getBean(SlotWatch.class).settings().of(target).flatMap((view) -> view.findings().stream()
+			.filter((finding) -> finding.setting().equals(KeepSizeGuard.SETTING))
+			.map(SettingFinding::message)
+			.findFirst());
+	}
+
+	private static List<AuditEntry> audit(ConfigurableApplicationContext app) {
+		return app.getBean(AuditJournal.class).entries().stream()
+			.filter((entry) -> entry.action().equals(KeepSizeGuard.ACTION))
+			.toList();
+	}
+
+}
