@@ -248,6 +248,13 @@ class HostileOwnerTests {
 		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> open.get().uri("/actuator/health/slots/hostile")
 			.exchange().expectBody().jsonPath("$.details.healingBudget").value((reason) -> assertThat(reason.toString())
 				.contains("slotkeeper.heals is not slot-keeper's own").contains("owned by role evil")));
+		// Without a ledger a restart would start the budget from zero: a slot is healed once per instance life.
+		SlotRecipes.lose(server(), DATABASE, "healing");
+		await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> operator.get().uri("/api/v1/audit").exchange()
+			.expectBody().jsonPath("$[?(@.action == 'slot.heal' && @.outcome == 'refused')].detail")
+			.value((refused) -> assertThat(refused.toString()).contains("healed once per instance life")));
+		assertThat(server().queryForString("postgres",
+				"SELECT wal_status FROM pg_replication_slots WHERE slot_name = 'healing'")).isEqualTo("lost");
 
 		assertThat(server().queryForString(DATABASE,
 				"SELECT coalesce(string_agg(who || ' ran ' || what, ', '), 'nothing') FROM public.hijacked"))

@@ -1,12 +1,14 @@
 package io.slotkeeper.api;
 
 import java.net.URI;
+import java.util.stream.Collectors;
 
 import org.slf4j.Logger;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.TokenStreamLocation;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.core.MethodParameter;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
@@ -17,8 +19,11 @@ import org.springframework.security.access.AccessDeniedException;
 import org.springframework.security.authentication.AuthenticationServiceException;
 import org.springframework.security.core.AuthenticationException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.WebRequest;
+import org.springframework.web.method.annotation.HandlerMethodValidationException;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 
 import io.slotkeeper.problem.ProblemException;
@@ -45,7 +50,7 @@ public class ApiExceptionHandler extends ResponseEntityExceptionHandler {
 				where = " at field '" + json.getPath().stream()
 					.map((reference) -> (reference.getPropertyName() != null) ? reference.getPropertyName()
 							: "[" + reference.getIndex() + "]")
-					.collect(java.util.stream.Collectors.joining(".")) + "'";
+					.collect(Collectors.joining(".")) + "'";
 			}
 			else if (location != null && location.getLineNr() > 0) {
 				where = " at line " + location.getLineNr() + ", column " + location.getColumnNr();
@@ -54,6 +59,31 @@ public class ApiExceptionHandler extends ResponseEntityExceptionHandler {
 		ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST,
 				"The request body is not the JSON this call takes" + where + ".");
 		return ResponseEntity.badRequest().headers(headers).body(problem);
+	}
+
+	// A path variable or query parameter that fails its constraint names itself and the rule it broke.
+	@Override
+	protected ResponseEntity<Object> handleHandlerMethodValidationException(HandlerMethodValidationException ex,
+			HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+		String broken = ex.getParameterValidationResults().stream()
+			.flatMap((result) -> result.getResolvableErrors().stream()
+				.map((error) -> parameterName(result.getMethodParameter()) + ": " + error.getDefaultMessage()))
+			.collect(Collectors.joining("; "));
+		ProblemDetail problem = ProblemDetail.forStatusAndDetail(status,
+				broken.isEmpty() ? "A parameter of the request is not valid." : broken + ".");
+		return ResponseEntity.status(status).headers(headers).body(problem);
+	}
+
+	private static String parameterName(MethodParameter parameter) {
+		PathVariable path = parameter.getParameterAnnotation(PathVariable.class);
+		if (path != null && !path.name().isEmpty()) {
+			return path.name();
+		}
+		RequestParam query = parameter.getParameterAnnotation(RequestParam.class);
+		if (query != null && !query.name().isEmpty()) {
+			return query.name();
+		}
+		return (parameter.getParameterName() != null) ? parameter.getParameterName() : "a parameter";
 	}
 
 	@ExceptionHandler(ProblemException.class)

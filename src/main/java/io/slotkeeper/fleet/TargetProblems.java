@@ -2,6 +2,8 @@ package io.slotkeeper.fleet;
 
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import io.slotkeeper.problem.ProblemException;
 import io.slotkeeper.problem.ProblemKind;
@@ -59,16 +61,56 @@ public final class TargetProblems {
 	}
 
 	/**
-	 * The role slot-keeper logs in as lacks the REPLICATION attribute that slot changes need.
+	 * The role slot-keeper logs in as lacks a privilege: the problem names the one the server's message is about (the
+	 * REPLICATION attribute for slot changes, {@code CONNECT} or {@code CREATE} on the database, a schema's, table's,
+	 * function's or parameter's), with the statement that grants it.
 	 * @param node the node
 	 * @param message what the server (or the pre-check) said
 	 * @return the problem to throw
 	 */
 	public static ProblemException insufficientPrivilege(Node node, String message) {
 		String role = (node.username() != null) ? node.username() : "<role>";
-		return located(new ProblemException(ProblemKind.INSUFFICIENT_PRIVILEGE, message + ". The role of "
-				+ node.describe() + " needs the REPLICATION attribute to manage slots: ALTER ROLE " + role
-				+ " REPLICATION;"), node);
+		String grant = grantFor(message, role);
+		return located(new ProblemException(ProblemKind.INSUFFICIENT_PRIVILEGE, message
+				+ ((grant != null) ? ". The role of " + node.describe() + " needs " + grant : "")), node);
+	}
+
+	private static final Pattern DENIED_FOR = Pattern
+		.compile("permission denied for (database|schema|table|relation|sequence|function|procedure) \"?([^\"]+)\"?");
+
+	/**
+	 * What grants the privilege a server's 42501 message is about, {@code null} when the message names its own remedy
+	 * or none is known.
+	 * @param message the server's message
+	 * @param role the role slot-keeper logs in as
+	 * @return for example {@code CREATE on database app: GRANT CREATE ON DATABASE app TO keeper;}
+	 */
+	public static String grantFor(String message, String role) {
+		String said = (message == null) ? "" : message;
+		if (said.contains("GRANT ")) {
+			return null;
+		}
+		if (said.contains("replication slots") || said.contains("replication role")) {
+			return "the REPLICATION attribute to manage slots: ALTER ROLE " + role + " REPLICATION;";
+		}
+		Matcher denied = DENIED_FOR.matcher(said);
+		if (denied.find()) {
+			String object = denied.group(2).strip();
+			return switch (denied.group(1)) {
+				case "database" -> "CONNECT on database " + object + " to log in, and CREATE on it for slot-keeper's"
+						+ " own schema (heal ledger, handovers, lineage, WAL-limit raise): GRANT CONNECT, CREATE ON"
+						+ " DATABASE " + object + " TO " + role + ";";
+				case "schema" -> "USAGE on schema " + object + ": GRANT USAGE ON SCHEMA " + object + " TO " + role + ";";
+				case "function", "procedure" -> "EXECUTE on " + object + " (a function's privileges are per database):"
+						+ " GRANT EXECUTE ON FUNCTION " + object + " TO " + role + ";";
+				default -> "the privilege on " + denied.group(1) + " " + object + " that the statement needs (GRANT …"
+						+ " ON " + object + " TO " + role + ";)";
+			};
+		}
+		if (said.contains("permission denied to set parameter")) {
+			return "the privilege on that parameter: GRANT SET (or ALTER SYSTEM) ON PARAMETER … TO " + role + ";";
+		}
+		return null;
 	}
 
 	private static ProblemException located(ProblemException problem, Node node) {

@@ -53,6 +53,15 @@ class HostileInputTests extends ApplicationTestSupport {
 	}
 
 	@Test
+	void aPathVariableThatBreaksItsRuleIsNamedWithTheRule() {
+		client().get().uri("/api/v1/targets/Not_A_Name/slots").header("Authorization", "Bearer " + VIEWER).exchange()
+			.expectStatus().isBadRequest()
+			.expectHeader().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON)
+			.expectBody().jsonPath("$.detail").value((detail) -> assertThat(detail.toString())
+				.startsWith("target: must match \"^[a-z0-9]").doesNotContain("Validation failure"));
+	}
+
+	@Test
 	void whatTheServerRejectsBeforeTheApiIsAProblemToo() throws IOException {
 		String token = "Authorization: Bearer " + VIEWER + "\r\n";
 		for (String request : new String[] { "TRACE /api/v1/targets HTTP/1.1\r\n" + token,

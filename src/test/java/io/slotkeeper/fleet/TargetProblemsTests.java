@@ -50,4 +50,22 @@ class TargetProblemsTests {
 				+ "'orders' needs the REPLICATION attribute to manage slots: ALTER ROLE keeper REPLICATION;");
 	}
 
+	@Test
+	void aMissingPrivilegeOtherThanReplicationIsNamedForWhatItIs() {
+		assertThat(TargetProblems.of(this.target.primary(), new SQLException("permission denied for database orders",
+				"42501")).getMessage()).doesNotContain("REPLICATION")
+			.endsWith("needs CONNECT on database orders to log in, and CREATE on it for slot-keeper's own schema (heal"
+					+ " ledger, handovers, lineage, WAL-limit raise): GRANT CONNECT, CREATE ON DATABASE orders TO"
+					+ " keeper;");
+		assertThat(TargetProblems.of(this.target.primary(), new SQLException("permission denied for schema slotkeeper",
+				"42501")).getMessage()).endsWith("GRANT USAGE ON SCHEMA slotkeeper TO keeper;");
+		assertThat(TargetProblems.of(this.target.primary(), new SQLException("permission denied for function"
+				+ " pg_log_standby_snapshot", "42501")).getMessage())
+			.endsWith("GRANT EXECUTE ON FUNCTION pg_log_standby_snapshot TO keeper;");
+		assertThat(TargetProblems.grantFor("must be superuser or replication role to use replication slots", "keeper"))
+			.startsWith("the REPLICATION attribute");
+		assertThat(TargetProblems.grantFor("permission denied to insert into the signal table t: GRANT INSERT ON t TO"
+				+ " the role", "keeper")).as("a message that names its remedy").isNull();
+	}
+
 }

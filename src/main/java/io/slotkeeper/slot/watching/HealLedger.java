@@ -16,6 +16,7 @@ import io.slotkeeper.fleet.FailureDescription;
 import io.slotkeeper.fleet.Node;
 import io.slotkeeper.fleet.OwnTables;
 import io.slotkeeper.fleet.Target;
+import io.slotkeeper.fleet.TargetProblems;
 
 /**
  * The heal attempts of the last hour per slot, kept in the target's own database (table {@code slotkeeper.heals}, in
@@ -147,7 +148,9 @@ final class HealLedger {
 	// standby for a while) is said until the next write succeeds, and the table is tried again next time.
 	private void unusable(Target target, SQLException failure) {
 		String state = String.valueOf(failure.getSQLState());
-		String reason = FailureDescription.of(failure, Instant.now()).message() + " (SQLState " + state + ")";
+		String message = FailureDescription.of(failure, Instant.now()).message();
+		String grant = TargetProblems.grantFor(message, target.primary().username());
+		String reason = message + " (SQLState " + state + ")" + ((grant != null) ? "; it needs " + grant : "");
 		if (state.startsWith("42")) {
 			keepInMemory(target, reason);
 		}

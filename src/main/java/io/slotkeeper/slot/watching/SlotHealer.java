@@ -242,6 +242,18 @@ final class SlotHealer {
 			}
 			return false;
 		}
+		String notKept = this.ledger.inMemoryBecause(target.name());
+		if (notKept != null && used >= 1) {
+			// Counted only in memory, a budget starts from zero at every restart: a crash loop would recreate the slot
+			// at every start. Without the ledger a slot is healed once per instance life.
+			String reason = "healing stopped: slot was recreated or tried once by this instance and " + notKept
+					+ "; so a slot is healed once per instance life";
+			if (this.stopped.putIfAbsent(key, reason) == null) {
+				logger.warn("Slot '{}' of target '{}' is lost again; {}", slot, target.name(), reason);
+				this.auditor.recordRefusal(Auditor.SELF, "slot.heal", target.name(), slot, reason);
+			}
+			return false;
+		}
 		try {
 			RecreateResult result = audited(target, slot, parameters, retry, recreate);
 			this.ledger.record(target, slot, now, true);

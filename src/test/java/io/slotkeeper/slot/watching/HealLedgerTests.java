@@ -85,7 +85,8 @@ class HealLedgerTests {
 			ledger.record(fleet.get("orders"), "cdc", now, true);
 			assertThat(ledger.attempts(fleet.get("orders"), "cdc", now)).isEqualTo(1);
 			assertThat(ledger.inMemoryBecause("orders")).contains("memory only").contains(HealLedger.TABLE)
-				.contains("permission denied");
+				.contains("permission denied for database").contains("GRANT CONNECT, CREATE ON DATABASE " + database
+						+ " TO " + role).doesNotContain("REPLICATION");
 		}
 	}
 
