@@ -172,6 +172,39 @@ class DebeziumRecreateTests {
 	}
 
 	@Test
+	void aConnectorItsUserStoppedIsAlignedAndLeftStoppedAndMissesNoRowOnceTheUserResumesIt() throws Exception {
+		try (Pipeline pipeline = new Pipeline(DebeziumRecreateTests::realWorker, "align", "debezium-signal")) {
+			RealKafkaConnect worker = (RealKafkaConnect) pipeline.engine;
+			pipeline.loseAfter(() -> {
+				assertThat(worker.put("/stop")).isEqualTo(204);
+				await().atMost(Duration.ofSeconds(30)).until(() -> "STOPPED".equals(worker.state())
+						&& "0".equals(pipeline.server.queryForString(pipeline.database, "SELECT count(*) FROM"
+								+ " pg_replication_slots WHERE slot_name = 'debezium' AND active")));
+			});
+			pipeline.awaitHeal();
+			assertThat(pipeline.audit("slot.heal").get(0).toString()).contains("align, left stopped as it was");
+			await("the user's stop stands").during(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(7))
+				.until(() -> "STOPPED".equals(worker.state()));
+			String confirmed = pipeline.server.queryForString(pipeline.database, "SELECT confirmed_flush_lsn FROM"
+					+ " pg_replication_slots WHERE slot_name = 'debezium'");
+			pipeline.client.get().uri("/api/v1/targets/orders/slots/debezium/connector").exchange().expectBody()
+				.jsonPath("$.lastHandover.method").isEqualTo("align")
+				.jsonPath("$.lastHandover.leftAs").isEqualTo("stopped")
+				.jsonPath("$.lastHandover.running").isEqualTo(false)
+				.jsonPath("$.offsets[0].offset.lsn").value(Number.class, (lsn) -> assertThat(lsn.longValue())
+					.as("aligned to the new slot").isEqualTo(Lsn.parse(confirmed)));
+
+			long resumed = System.nanoTime();
+			assertThat(worker.put("/resume")).isEqualTo(202);
+			long lastMissing = pipeline.writeTheRestAndAwaitEveryRow();
+			System.out.printf("debezium stopped by its user before the loss: left stopped through the heal, offsets at"
+					+ " the new slot's %s; once resumed by the user 0 of %d rows missing, the last row written while"
+					+ " the slot was lost arriving %d ms after the resume%n", confirmed, pipeline.written().size(),
+					(lastMissing - resumed) / 1_000_000);
+		}
+	}
+
+	@Test
 	void aRestartAloneWhenKafkaConnectComesBackLeavesTheTaskFailedAndTheRowsMissing()
 			throws Exception {
 		try (Pipeline pipeline = new Pipeline(DebeziumRecreateTests::realWorker, "leave", "none")) {

@@ -30,6 +30,14 @@ interface ConnectorApi {
 	}
 
 	/**
+	 * Says that a wait with {@link #freshStatus} is over: whatever it asked of someone else to look again is taken
+	 * back (Strimzi: slot-keeper's annotation on the resource).
+	 * @param connector the connector
+	 */
+	default void settled(ConnectorProperties connector) {
+	}
+
+	/**
 	 * Restarts the connector and its failed tasks.
 	 * @param connector the connector
 	 * @return the outcome; a status of {@code null} means the connector could not be reached
@@ -67,11 +75,20 @@ interface ConnectorApi {
 	Answer stop(ConnectorProperties connector);
 
 	/**
-	 * Starts the connector again after a stop.
+	 * The state the connector's user chose for it, read before a handover stops it.
 	 * @param connector the connector
+	 * @return the choice, {@code null} when it could not be read
+	 */
+	ChosenState chosenState(ConnectorProperties connector);
+
+	/**
+	 * Puts the connector back into the state its user chose after a stop: resumed when it was running, paused when it
+	 * was paused, left stopped when it was stopped.
+	 * @param connector the connector
+	 * @param chosen the state its user chose, as {@link #chosenState} read it before the stop
 	 * @return whether it was asked to
 	 */
-	Answer resume(ConnectorProperties connector);
+	Answer restore(ConnectorProperties connector, ChosenState chosen);
 
 	/**
 	 * Sets the stopped connector's offsets.

@@ -53,6 +53,10 @@ public class ConnectorClient {
 		return api(connector).freshStatus(connector);
 	}
 
+	void settled(ConnectorProperties connector) {
+		api(connector).settled(connector);
+	}
+
 	ConnectorApi api(ConnectorProperties connector) {
 		if (!connector.managedByStrimzi()) {
 			return this.rest;
@@ -73,6 +77,30 @@ public class ConnectorClient {
 			Thread.currentThread().interrupt();
 			return false;
 		}
+	}
+
+	/**
+	 * What a failed call failed with, in one line: the exception's message, where that message ends in the
+	 * {@code ": null"} of a cause without one (an {@code IOException} such as a reset connection), the cause's kind
+	 * and whatever a deeper cause says instead.
+	 * @param failure what the call threw
+	 * @return the line
+	 */
+	static String failure(Throwable failure) {
+		String message = firstLine(failure.getMessage());
+		if (!message.isEmpty() && !message.endsWith(": null")) {
+			return message;
+		}
+		Throwable root = failure;
+		while (root.getCause() != null && root.getCause() != root) {
+			root = root.getCause();
+		}
+		String said = (root.getMessage() != null && !root.getMessage().isBlank())
+				? root.getClass().getSimpleName() + ": " + firstLine(root.getMessage())
+				: root.getClass().getSimpleName() + " (no message)";
+		String head = message.isEmpty() ? failure.getClass().getSimpleName()
+				: message.substring(0, message.length() - ": null".length());
+		return head + ": " + said;
 	}
 
 	static String firstLine(String text) {

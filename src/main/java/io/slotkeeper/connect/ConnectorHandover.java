@@ -17,10 +17,12 @@ import java.util.Map;
  * @param offsetsAfter its stored offsets after the change; {@code null} when not read
  * @param state its status at the end, the failed task's first trace line included
  * @param warning what did not go as configured and what to do about it, {@code null} when all did
+ * @param leftAs {@code stopped} or {@code paused} when the connector's user had stopped or paused it before the
+ * handover, which then aligned its offsets and left it so; {@code null} when it was meant to run
  */
 public record ConnectorHandover(String connector, String method, String reason, boolean running,
 		List<Map<String, Object>> offsetsBefore, List<Map<String, Object>> offsetsAfter, ConnectorStatus state,
-		String warning) {
+		String warning, String leftAs) {
 
 	/**
 	 * The method of a handover that waits for Kafka Connect to answer.
@@ -36,14 +38,31 @@ public record ConnectorHandover(String connector, String method, String reason, 
 	}
 
 	/**
+	 * Whether the connector reads the new slot, or will once its user starts it again: it runs, or it was left
+	 * stopped or paused as its user had it (a re-snapshot signal then waits in the slot until it runs).
+	 * @return whether the handover is complete
+	 */
+	public boolean handedOver() {
+		return this.running || this.leftAs != null;
+	}
+
+	/**
 	 * The handover in one line, for the audit and the logs.
 	 * @return for example {@code orders-debezium: align, RUNNING}
 	 */
 	public String describe() {
+		String outcome;
+		if (this.leftAs != null) {
+			outcome = "left " + this.leftAs + " as it was";
+		}
+		else if (this.running) {
+			outcome = "RUNNING";
+		}
+		else {
+			outcome = "not running (" + ((this.state != null) ? this.state.summary() : "state unknown") + ")";
+		}
 		return this.connector + ": " + this.method + ((this.reason != null) ? " (" + this.reason + ")" : "") + ", "
-				+ (this.running ? "RUNNING" : "not running ("
-				+ ((this.state != null) ? this.state.summary() : "state unknown") + ")")
-				+ ((this.warning != null) ? "; " + this.warning : "");
+				+ outcome + ((this.warning != null) ? "; " + this.warning : "");
 	}
 
 }

@@ -60,7 +60,18 @@ public final class ConnectorHandovers {
 	 * @return the handover, whose {@link Handover#stop()} runs before the drop
 	 */
 	public Handover plan(ConnectorProperties connector) {
-		return new Handover(connector, this.lifecycle);
+		return new Handover(connector, this.lifecycle, null);
+	}
+
+	/**
+	 * The handover of one recreate that an earlier attempt began: the state the user chose was read then, before
+	 * slot-keeper stopped the connector, and is what it is put back into.
+	 * @param connector the slot's connector
+	 * @param chosen the state the user chose, {@code null} when the earlier attempt did not read it
+	 * @return the handover
+	 */
+	public Handover plan(ConnectorProperties connector, ChosenState chosen) {
+		return new Handover(connector, this.lifecycle, chosen);
 	}
 
 	/**
@@ -99,9 +110,10 @@ public final class ConnectorHandovers {
 	 */
 	public void abandon(Handover handover) {
 		if (handover.stopped()) {
-			ConnectorLifecycle.Answer resume = this.lifecycle.resume(handover.connector());
+			ConnectorLifecycle.Answer resume = this.lifecycle.restore(handover.connector(), handover.chosenState());
 			logger.warn("The recreate of the slot of connector '{}' failed after the connector was stopped: {}",
-					handover.connector().name(), resume.ok() ? "it was resumed as it was"
+					handover.connector().name(), resume.ok() ? "it was put back as it was ("
+							+ handover.chosenState().lowerCase() + ")"
 							: "resuming it failed too (" + resume.error() + "): resume it by hand");
 		}
 	}
@@ -113,6 +125,13 @@ public final class ConnectorHandovers {
 		}
 		if (!handover.stopped()) {
 			ConnectorStatus before = this.connectors.status(connector);
+			ChosenState chosen = (handover.chosenState() != null) ? handover.chosenState()
+					: this.lifecycle.chosenState(connector);
+			if (chosen != null && chosen != ChosenState.RUNNING) {
+				// Its offsets are left alone (as configured, or Debezium heals itself): a restart would start it.
+				return new ConnectorHandover(connector.name(), "restart", handover.selfHealing(), false,
+						handover.offsetsBefore(), null, before, handover.warning(), chosen.lowerCase());
+			}
 			ConnectorOutcome restart = this.connectors.restart(connector);
 			if (!restart.restarted() && restart.status() == null) {
 				return pending(connector, restart.detail());
@@ -123,7 +142,7 @@ public final class ConnectorHandovers {
 			}
 			ConnectorStatus state = awaitRunning(connector, before);
 			return new ConnectorHandover(connector.name(), "restart", handover.selfHealing(), state.running(),
-					handover.offsetsBefore(), null, state, warning);
+					handover.offsetsBefore(), null, state, warning, null);
 		}
 		String warning = null;
 		awaitStopped(connector);
@@ -137,16 +156,25 @@ public final class ConnectorHandovers {
 					+ (revertedBehindUs(connector, change) ? REVERTED : "");
 		}
 		List<Map<String, Object>> after = this.lifecycle.storedOffsets(connector);
-		ConnectorLifecycle.Answer resume = this.lifecycle.resume(connector);
+		ChosenState chosen = handover.chosenState();
+		ConnectorLifecycle.Answer resume = this.lifecycle.restore(connector, chosen);
 		if (resume.unreachable()) {
 			return pending(connector, resume.error());
 		}
 		if (!resume.ok()) {
 			warning = ((warning != null) ? warning + "; " : "") + "resume failed: " + resume.error();
 		}
+		String method = connector.offsets().name().toLowerCase();
+		if (chosen != ChosenState.RUNNING) {
+			// The user's stop or pause stands: aligned, and left as it was.
+			ConnectorStatus state = await(connector, (status) -> chosen.name().equals(status.state())
+					|| status.error() != null);
+			return new ConnectorHandover(connector.name(), method, null, false, handover.offsetsBefore(), after,
+					state, warning, chosen.lowerCase());
+		}
 		ConnectorStatus state = awaitRunning(connector, null);
-		return new ConnectorHandover(connector.name(), connector.offsets().name().toLowerCase(), null, state.running(),
-				handover.offsetsBefore(), after, state, warning);
+		return new ConnectorHandover(connector.name(), method, null, state.running(), handover.offsetsBefore(), after,
+				state, warning, null);
 	}
 
 	// Kafka Connect refuses an offsets change of a connector that is not STOPPED: after slot-keeper's own stop answered,
@@ -160,7 +188,7 @@ public final class ConnectorHandovers {
 	// stale offset now would leave the task FAILED for good, so the handover waits for Connect to answer.
 	private ConnectorHandover pending(ConnectorProperties connector, String unreachable) {
 		return new ConnectorHandover(connector.name(), ConnectorHandover.PENDING, null, false, null, null, null,
-				unreachable + ": the handover is kept and completed once Kafka Connect answers");
+				unreachable + ": the handover is kept and completed once Kafka Connect answers", null);
 	}
 
 	private ConnectorLifecycle.Answer align(Handover handover, Long lsn) {
@@ -215,6 +243,7 @@ public final class ConnectorHandovers {
 		while (!done.test(status) && Instant.now().isBefore(deadline) && ConnectorClient.pause(CHECK_EVERY)) {
 			status = this.connectors.freshStatus(connector);
 		}
+		this.connectors.settled(connector);
 		return status;
 	}
 

@@ -27,8 +27,12 @@ public final class ConnectorLifecycle {
 		return this.connectors.api(connector).stop(connector);
 	}
 
-	Answer resume(ConnectorProperties connector) {
-		return this.connectors.api(connector).resume(connector);
+	ChosenState chosenState(ConnectorProperties connector) {
+		return this.connectors.api(connector).chosenState(connector);
+	}
+
+	Answer restore(ConnectorProperties connector, ChosenState chosen) {
+		return this.connectors.api(connector).restore(connector, chosen);
 	}
 
 	Answer offsets(ConnectorProperties connector) {

@@ -41,9 +41,12 @@ public final class Handover {
 
 	private volatile Map<String, Object> configBefore = Map.of();
 
-	Handover(ConnectorProperties connector, ConnectorLifecycle lifecycle) {
+	private volatile ChosenState chosen;
+
+	Handover(ConnectorProperties connector, ConnectorLifecycle lifecycle, ChosenState chosen) {
 		this.connector = connector;
 		this.lifecycle = lifecycle;
+		this.chosen = chosen;
 	}
 
 	ConnectorProperties connector() {
@@ -60,6 +63,15 @@ public final class Handover {
 
 	boolean stopped() {
 		return this.stopped;
+	}
+
+	/**
+	 * The state the connector's user chose for it, as read before slot-keeper stopped it (or as kept by an earlier
+	 * attempt of the same handover): the state the handover leaves it in.
+	 * @return the choice, {@code null} before {@link #stop()} read it
+	 */
+	public ChosenState chosenState() {
+		return this.chosen;
 	}
 
 	List<Map<String, Object>> offsetsBefore() {
@@ -147,6 +159,13 @@ public final class Handover {
 		}
 		List<Map<String, Object>> listed = ConnectorLifecycle.entries(before.body());
 		this.offsetsBefore = (listed != null) ? listed : List.of();
+		if (this.chosen == null) {
+			this.chosen = this.lifecycle.chosenState(this.connector);
+			if (this.chosen == null) {
+				this.unreachable = "the state of connector " + this.connector.name() + " could not be read";
+				return;
+			}
+		}
 		ConnectorLifecycle.Answer stop = this.lifecycle.stop(this.connector);
 		if (stop.unreachable()) {
 			this.unreachable = stop.error();

@@ -44,8 +44,9 @@ final class RestConnectorApi implements ConnectorApi {
 
 	private final Duration rebalanceRetryDelay;
 
-	// One HTTP client per connector: each JDK client keeps a selector thread, so they are made once, not per call.
-	private final Map<ConnectorProperties, RestClient> clients = new ConcurrentHashMap<>();
+	// One HTTP client per Kafka Connect cluster (address, credentials, timeout), not per connector: each JDK client
+	// keeps a selector thread, so they are made once, and discovered connectors that come and go add none.
+	private final Map<Cluster, RestClient> clients = new ConcurrentHashMap<>();
 
 	RestConnectorApi(RestClient.Builder builder, Duration rebalanceRetryDelay) {
 		this.builder = builder;
@@ -77,7 +78,7 @@ final class RestConnectorApi implements ConnectorApi {
 				}
 			}
 			catch (RestClientException ex) {
-				return failed(connector, null, attempt, UNREACHABLE + ConnectorClient.firstLine(ex.getMessage()));
+				return failed(connector, null, attempt, UNREACHABLE + ConnectorClient.failure(ex));
 			}
 			if (!ConnectorClient.pause(delay)) {
 				return failed(connector, status, attempt, "interrupted while waiting for a rebalance to end");
@@ -107,8 +108,18 @@ final class RestConnectorApi implements ConnectorApi {
 	}
 
 	@Override
-	public Answer resume(ConnectorProperties connector) {
-		return call(connector, (client) -> client.put().uri("/connectors/{name}/resume", connector.name()));
+	public ChosenState chosenState(ConnectorProperties connector) {
+		ConnectorStatus status = status(connector);
+		return (status.error() != null) ? null : ChosenState.ofConnect(status.state());
+	}
+
+	@Override
+	public Answer restore(ConnectorProperties connector, ChosenState chosen) {
+		return switch (chosen) {
+			case RUNNING -> call(connector, (client) -> client.put().uri("/connectors/{name}/resume", connector.name()));
+			case PAUSED -> call(connector, (client) -> client.put().uri("/connectors/{name}/pause", connector.name()));
+			case STOPPED -> new Answer(204, null, null);
+		};
 	}
 
 	@Override
@@ -149,7 +160,7 @@ final class RestConnectorApi implements ConnectorApi {
 					: new Answer(ex.getStatusCode().value(), null, error);
 		}
 		catch (RestClientException ex) {
-			return Answer.unreachable(UNREACHABLE + ConnectorClient.firstLine(ex.getMessage()));
+			return Answer.unreachable(UNREACHABLE + ConnectorClient.failure(ex));
 		}
 	}
 
@@ -170,11 +181,24 @@ final class RestConnectorApi implements ConnectorApi {
 	}
 
 	private RestClient client(ConnectorProperties connector) {
-		return this.clients.computeIfAbsent(connector, this::newClient);
+		return this.clients.computeIfAbsent(Cluster.of(connector), (cluster) -> client(this.builder, cluster.url(),
+				cluster.username(), cluster.password(), cluster.timeout()));
 	}
 
-	private RestClient newClient(ConnectorProperties connector) {
-		return client(this.builder, connector.url(), connector.username(), connector.password(), connector.timeout());
+	/**
+	 * How many HTTP clients are kept: one per Kafka Connect cluster reached.
+	 * @return the count
+	 */
+	int clients() {
+		return this.clients.size();
+	}
+
+	private record Cluster(String url, String username, Secret password, Duration timeout) {
+
+		static Cluster of(ConnectorProperties connector) {
+			return new Cluster(connector.url(), connector.username(), connector.password(), connector.timeout());
+		}
+
 	}
 
 	/**

@@ -50,7 +50,7 @@ final class RestConnectorSource implements ConnectorSource {
 		}
 		catch (RestClientException ex) {
 			return new Listing(List.of(), "Kafka Connect could not be reached: "
-					+ ConnectorClient.firstLine(ex.getMessage()));
+					+ ConnectorClient.failure(ex));
 		}
 		List<FoundConnector> found = new ArrayList<>();
 		ConnectorLifecycle.asMap(body).forEach((name, expanded) -> {

@@ -30,6 +30,9 @@ final class StrimziConnectorApi implements ConnectorApi {
 
 	static final String STATE_BEFORE_STOP = "slotkeeper.io/state-before-stop";
 
+	// The annotation's value where the resource had no spec.state of its own.
+	private static final String UNSET = "unset";
+
 	static final String OFFSETS_ANNOTATION = "strimzi.io/connector-offsets";
 
 	private static final String RESTART = "strimzi.io/restart";
@@ -73,6 +76,11 @@ final class StrimziConnectorApi implements ConnectorApi {
 	}
 
 	@Override
+	public void settled(ConnectorProperties connector) {
+		this.operator.settle(connector);
+	}
+
+	@Override
 	public ConnectorOutcome restart(ConnectorProperties connector) {
 		Reply resource = resource(connector);
 		Optional<String> unreachable = resource.ok() ? this.operator.connectUnreachable(connector, resource.object())
@@ -92,12 +100,13 @@ final class StrimziConnectorApi implements ConnectorApi {
 		}
 		Reply done = this.operator.awaitResource(connector, (now) -> annotations.keySet().stream()
 			.noneMatch(at(now, "metadata", "annotations")::containsKey));
-		if (done.unreachable()) {
-			this.operator.withdraw(connector, annotations.keySet());
-			return new ConnectorOutcome(connector.name(), false, null, 1, done.error());
+		if (done.ok()) {
+			return new ConnectorOutcome(connector.name(), true, patched.status(), 1, null);
 		}
-		return done.ok() ? new ConnectorOutcome(connector.name(), true, patched.status(), 1, null)
-				: new ConnectorOutcome(connector.name(), false, patched.status(), 1, done.error());
+		// However the wait ended, a restart left in place would fire at a later reconcile, at a moment nobody chose.
+		this.operator.withdraw(connector, annotations.keySet());
+		return new ConnectorOutcome(connector.name(), false, done.unreachable() ? null : patched.status(), 1,
+				done.error());
 	}
 
 	@Override
@@ -112,12 +121,31 @@ final class StrimziConnectorApi implements ConnectorApi {
 	}
 
 	@Override
+	public ChosenState chosenState(ConnectorProperties connector) {
+		Reply resource = resource(connector);
+		return resource.ok() ? chosenState(resource.object()) : null;
+	}
+
+	// slot-keeper's own stop keeps what the user had in the annotation; spec.pause (before spec.state, deprecated) is
+	// what spec.state leaves unsaid.
+	static ChosenState chosenState(Map<String, Object> resource) {
+		Map<String, Object> spec = at(resource, "spec");
+		Object kept = at(resource, "metadata", "annotations").get(STATE_BEFORE_STOP);
+		Object state = (kept != null) ? (UNSET.equals(kept) ? null : kept) : spec.get("state");
+		if (state == null) {
+			return Boolean.TRUE.equals(spec.get("pause")) || "true".equals(String.valueOf(spec.get("pause")))
+					? ChosenState.PAUSED : ChosenState.RUNNING;
+		}
+		return ChosenState.named(state.toString());
+	}
+
+	@Override
 	public Answer stop(ConnectorProperties connector) {
 		Reply resource = resource(connector);
 		if (!resource.ok()) {
 			return resource.answer(null);
 		}
-		Object state = at(resource.object(), "spec").getOrDefault("state", "running");
+		Object state = at(resource.object(), "spec").getOrDefault("state", UNSET);
 		Map<String, Object> annotations = at(resource.object(), "metadata", "annotations");
 		Map<String, Object> patch = new HashMap<>(Map.of("spec", Map.of("state", "stopped")));
 		if (!annotations.containsKey(STATE_BEFORE_STOP)) {
@@ -126,17 +154,20 @@ final class StrimziConnectorApi implements ConnectorApi {
 		return patch(connector, patch).answer(null);
 	}
 
+	// The resource's spec.state goes back to exactly what it was (removed where the user had none), whatever the
+	// choice read: the annotation is the resource's own record of it.
 	@Override
-	public Answer resume(ConnectorProperties connector) {
+	public Answer restore(ConnectorProperties connector, ChosenState chosen) {
 		Reply resource = resource(connector);
 		if (!resource.ok()) {
 			return resource.answer(null);
 		}
-		Object before = at(resource.object(), "metadata", "annotations").getOrDefault(STATE_BEFORE_STOP, "running");
+		Object before = at(resource.object(), "metadata", "annotations").get(STATE_BEFORE_STOP);
 		Map<String, Object> annotations = new HashMap<>();
 		annotations.put(STATE_BEFORE_STOP, null);
-		return patch(connector, Map.of("spec", Map.of("state", "stopped".equals(before) ? "running" : before),
-				"metadata", Map.of("annotations", annotations))).answer(null);
+		Map<String, Object> spec = new HashMap<>();
+		spec.put("state", (before == null) ? chosen.lowerCase() : UNSET.equals(before) ? null : before);
+		return patch(connector, Map.of("spec", spec, "metadata", Map.of("annotations", annotations))).answer(null);
 	}
 
 	@Override

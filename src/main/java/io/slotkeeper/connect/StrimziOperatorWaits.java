@@ -46,6 +46,14 @@ final class StrimziOperatorWaits {
 		}
 	}
 
+	// A wait that asked the operator to look again takes its annotation back when it ends: nothing of slot-keeper's
+	// stays on the user's resource.
+	void settle(ConnectorProperties connector) {
+		if (this.lastNudge.remove(connector.strimzi().namespace() + "/" + connector.strimzi().name()) != null) {
+			withdraw(connector, Set.of(REFRESHED_AT));
+		}
+	}
+
 	// Left in place, a refused or unreachable change would be made by a later reconcile, at a moment nobody chose.
 	void withdraw(ConnectorProperties connector, Set<String> keys) {
 		Map<String, Object> annotations = new HashMap<>();
@@ -100,6 +108,15 @@ final class StrimziOperatorWaits {
 	}
 
 	Reply awaitResource(ConnectorProperties connector, Predicate<Map<String, Object>> done) {
+		try {
+			return awaitNudging(connector, done);
+		}
+		finally {
+			settle(connector);
+		}
+	}
+
+	private Reply awaitNudging(ConnectorProperties connector, Predicate<Map<String, Object>> done) {
 		Instant deadline = Instant.now().plus(connector.runningTimeout());
 		Reply resource = resource(connector);
 		while (resource.ok() && !done.test(resource.object())) {

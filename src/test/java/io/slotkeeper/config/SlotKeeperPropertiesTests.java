@@ -274,6 +274,23 @@ class SlotKeeperPropertiesTests {
 	}
 
 	@Test
+	void everyStrimziPropertyBindsFromTheUnderscoreFormsPeopleWrite() {
+		Map<String, Object> variables = Map.of("SLOTKEEPER_STRIMZI_API_SERVER", "https://api.cluster:6443",
+				"SLOTKEEPER_STRIMZI_SERVICE_ACCOUNT_TOKEN_FILE", "/run/token",
+				"SLOTKEEPER_STRIMZI_CA_FILE", "/run/ca.crt", "SLOTKEEPER_STRIMZI_TIMEOUT", "9s",
+				"SLOTKEEPER_STRIMZI_API_VERSION", "v1");
+		fromEnvironment(variables).run((context) -> {
+			assertThat(context).hasNotFailed();
+			StrimziProperties strimzi = context.getBean(SlotKeeperProperties.class).strimzi();
+			assertThat(strimzi.apiServer()).hasToString("https://api.cluster:6443");
+			assertThat(strimzi.serviceAccountTokenFile()).hasToString("/run/token");
+			assertThat(strimzi.caFile()).hasToString("/run/ca.crt");
+			assertThat(strimzi.timeout()).isEqualTo(Duration.ofSeconds(9));
+			assertThat(strimzi.apiVersion()).isEqualTo("v1");
+		});
+	}
+
+	@Test
 	void aStrimziConnectorNamedOtherwiseThanItsResourceOrWithBasicAuthIsRefused() {
 		this.runner.withPropertyValues("slotkeeper.targets[0].slots[0].name=s",
 				"slotkeeper.targets[0].slots[0].connector.strimzi.namespace=cdc",

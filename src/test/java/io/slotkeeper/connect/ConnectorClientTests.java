@@ -122,4 +122,43 @@ class ConnectorClientTests {
 			.isEqualTo("Kafka Connect answered 500: {\"error_code\":500,\"message\":\"no leader\"}");
 	}
 
+	@Test
+	void aFailureWhoseCauseHasNoMessageSaysWhatFailedNotNull() throws Exception {
+		assertThat(ConnectorClient.failure(new org.springframework.web.client.ResourceAccessException(
+				"I/O error on GET request for \"http://connect:8083/connectors/c/status\": null",
+				new java.net.SocketException())))
+			.isEqualTo("I/O error on GET request for \"http://connect:8083/connectors/c/status\": SocketException (no"
+					+ " message)");
+		assertThat(ConnectorClient.failure(new IOException(null, new java.net.ConnectException("Connection refused"))))
+			.isEqualTo("IOException: ConnectException: Connection refused");
+		// A worker that takes the connection and closes it at once.
+		try (ServerSocket closing = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+			Thread acceptor = new Thread(() -> {
+				while (!closing.isClosed()) {
+					try {
+						closing.accept().close();
+					}
+					catch (IOException ex) {
+						return;
+					}
+				}
+			});
+			acceptor.setDaemon(true);
+			acceptor.start();
+			ConnectorStatus status = this.client.status(connector("http://127.0.0.1:" + closing.getLocalPort()));
+			assertThat(status.error()).isNotNull().doesNotEndWith(": null").doesNotEndWith("null");
+		}
+	}
+
+	@Test
+	void connectorsOfOneKafkaConnectClusterShareOneHttpClient() {
+		RestConnectorApi api = new RestConnectorApi(RestClient.builder(), Duration.ofMillis(10));
+		for (int i = 0; i < 50; i++) {
+			api.status(connector(this.connect.url(), "name", "found-" + i));
+		}
+		assertThat(api.clients()).as("discovered connectors that come and go add no client").isEqualTo(1);
+		api.status(connector(this.connect.url(), "username", "connect", "password", "other"));
+		assertThat(api.clients()).as("other credentials are another client").isEqualTo(2);
+	}
+
 }

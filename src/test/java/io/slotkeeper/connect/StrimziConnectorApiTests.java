@@ -75,15 +75,43 @@ class StrimziConnectorApiTests {
 		ConnectorLifecycle lifecycle = new ConnectorLifecycle(client);
 		assertThat(lifecycle.stop(this.connector).ok()).isTrue();
 		assertThat(spec()).containsEntry("state", "stopped");
-		assertThat(annotations()).containsEntry(StrimziConnectorApi.STATE_BEFORE_STOP, "running");
+		assertThat(annotations()).as("the resource had no spec.state").containsEntry(StrimziConnectorApi.STATE_BEFORE_STOP,
+				"unset");
 		org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
 			.until(() -> "STOPPED".equals(client.status(this.connector).state()));
 		assertThat(this.connect.stopped()).isTrue();
-		assertThat(lifecycle.resume(this.connector).ok()).isTrue();
-		assertThat(spec()).containsEntry("state", "running");
+		assertThat(lifecycle.chosenState(this.connector)).as("the user's, not slot-keeper's stop")
+			.isEqualTo(ChosenState.RUNNING);
+		assertThat(lifecycle.restore(this.connector, ChosenState.RUNNING).ok()).isTrue();
+		assertThat(spec()).as("put back as it was: without spec.state").doesNotContainKey("state");
 		assertThat(annotations()).doesNotContainKey(StrimziConnectorApi.STATE_BEFORE_STOP);
 		org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> !this.connect.stopped());
 		assertThat(this.connect.requests()).noneMatch((request) -> request.method().equals("PATCH"));
+	}
+
+	@Test
+	void aConnectorItsUserStoppedIsLeftStoppedAfterSlotKeepersOwnStop() throws IOException {
+		ConnectorClient client = reconciled();
+		this.api.createConnector("cdc", "orders-cdc", Map.of("class", "io.debezium.connector.postgresql.PostgresConnector",
+				"state", "stopped", "config", Map.of("topic.prefix", "shop")));
+		ConnectorLifecycle lifecycle = new ConnectorLifecycle(client);
+		assertThat(lifecycle.chosenState(this.connector)).isEqualTo(ChosenState.STOPPED);
+		assertThat(lifecycle.stop(this.connector).ok()).isTrue();
+		assertThat(lifecycle.chosenState(this.connector)).as("read again mid-handover").isEqualTo(ChosenState.STOPPED);
+		assertThat(lifecycle.restore(this.connector, ChosenState.STOPPED).ok()).isTrue();
+		assertThat(spec()).containsEntry("state", "stopped");
+		assertThat(annotations()).doesNotContainKey(StrimziConnectorApi.STATE_BEFORE_STOP);
+	}
+
+	@Test
+	void theDeprecatedSpecPauseCountsAsPausedWhereSpecStateSaysNothing() {
+		assertThat(StrimziConnectorApi.chosenState(Map.of("spec", Map.of("pause", true)))).isEqualTo(ChosenState.PAUSED);
+		assertThat(StrimziConnectorApi.chosenState(Map.of("spec", Map.of("pause", true, "state", "running"))))
+			.as("spec.state wins").isEqualTo(ChosenState.RUNNING);
+		assertThat(StrimziConnectorApi.chosenState(Map.of("spec", Map.of("pause", true, "state", "stopped"),
+				"metadata", Map.of("annotations", Map.of(StrimziConnectorApi.STATE_BEFORE_STOP, "unset")))))
+			.as("slot-keeper's stop over the user's pause").isEqualTo(ChosenState.PAUSED);
+		assertThat(StrimziConnectorApi.chosenState(Map.of("spec", Map.of()))).isEqualTo(ChosenState.RUNNING);
 	}
 
 	@Test
@@ -150,6 +178,19 @@ class StrimziConnectorApiTests {
 		assertThat(restart.status()).as("not reached: a handover waits").isNull();
 		assertThat(restart.detail()).contains("the Strimzi operator cannot reach Kafka Connect");
 		assertThat(annotations()).doesNotContainKeys("strimzi.io/restart", "strimzi.io/restart-task");
+	}
+
+	@Test
+	void aRestartTheOperatorDoesNotActOnInTimeIsWithdrawnAndLeavesNothingOfSlotKeepersOnTheResource()
+			throws IOException {
+		this.api.createConnector("cdc", "orders-cdc", Map.of("config", Map.of()));
+		ConnectorProperties quick = TestTargets.bind(ConnectorProperties.class, "strimzi.namespace", "cdc",
+				"strimzi.name", "orders-cdc", "running-timeout", "1s");
+		ConnectorOutcome restart = client(this.api.url()).restart(quick);
+		assertThat(restart.restarted()).isFalse();
+		assertThat(restart.detail()).contains("the Strimzi operator did not act on KafkaConnector cdc/orders-cdc");
+		assertThat(annotations()).as("no restart left to fire at a later reconcile, no refreshed-at")
+			.doesNotContainKeys("strimzi.io/restart", "strimzi.io/restart-task", StrimziOperatorWaits.REFRESHED_AT);
 	}
 
 	@Test

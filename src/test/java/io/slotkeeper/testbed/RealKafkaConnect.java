@@ -166,6 +166,17 @@ public final class RealKafkaConnect implements CdcConnector {
 		return (answer != null && answer.statusCode() == 200) ? JSON.readTree(answer.body()) : null;
 	}
 
+	/**
+	 * A user's {@code PUT /connectors/orders-debezium/<what>}, such as {@code /stop}, {@code /pause} or
+	 * {@code /resume}.
+	 * @param what the path after the connector's
+	 * @return Kafka Connect's status code, 0 when it did not answer
+	 */
+	public int put(String what) {
+		HttpResponse<String> answer = send("PUT", "/connectors/" + NAME + what, null);
+		return (answer != null) ? answer.statusCode() : 0;
+	}
+
 	// The walsender ended under the task, with no retries allowed: Debezium fails the task.
 	@Override
 	public void crash() {

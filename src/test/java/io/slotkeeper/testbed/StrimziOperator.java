@@ -111,7 +111,9 @@ public final class StrimziOperator implements AutoCloseable {
 		Map<String, Object> annotations = asMap(asMap(resource.get("metadata")).get("annotations"));
 		List<Map<String, Object>> warnings = new ArrayList<>();
 		try {
-			driveToState(name, String.valueOf(spec.getOrDefault("state", "running")));
+			// spec.pause (deprecated, gone in Strimzi 1.1) counts where spec.state says nothing.
+			driveToState(name, String.valueOf(spec.getOrDefault("state",
+					Boolean.TRUE.equals(spec.get("pause")) ? "paused" : "running")));
 			Object offsets = annotations.get("strimzi.io/connector-offsets");
 			if (offsets != null) {
 				if (!OFFSET_OPERATIONS.contains(offsets.toString())) {

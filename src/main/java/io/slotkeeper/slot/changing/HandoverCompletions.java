@@ -70,7 +70,7 @@ final class HandoverCompletions {
 						this.pending.done(connection, target, waiting.slot());
 						continue;
 					}
-					Handover handover = this.handovers.plan(connector.get());
+					Handover handover = this.handovers.plan(connector.get(), waiting.chosen());
 					handover.stop();
 					if (handover.unreachable() != null) {
 						continue;
@@ -95,7 +95,7 @@ final class HandoverCompletions {
 		return completed.stream()
 			.map((done) -> new CompletedHandover(done.pending().slot(), done.position(),
 					done.pending().since(), done.pending().reason(), done.connector(),
-					this.resnapshots.afterRecreate(target, done.pending().slot(), done.connector().running())))
+					this.resnapshots.afterRecreate(target, done.pending().slot(), done.connector().handedOver())))
 			.toList();
 	}
 

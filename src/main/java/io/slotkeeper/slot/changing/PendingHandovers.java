@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
@@ -15,6 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.slotkeeper.connect.ChosenState;
 import io.slotkeeper.fleet.FailureDescription;
 import io.slotkeeper.fleet.OwnTables;
 import io.slotkeeper.fleet.Target;
@@ -32,7 +34,7 @@ final class PendingHandovers {
 	static final String TABLE = "slotkeeper.handovers";
 
 	private static final String COLUMNS = "slot text PRIMARY KEY, connector text NOT NULL, position bigint,"
-			+ " since timestamptz NOT NULL, reason text NOT NULL";
+			+ " since timestamptz NOT NULL, reason text NOT NULL, chosen text";
 
 	private static final Logger logger = LoggerFactory.getLogger(PendingHandovers.class);
 
@@ -54,15 +56,20 @@ final class PendingHandovers {
 		try {
 			target.primary().withConnection((connection) -> {
 				OwnTables.create(connection, TABLE, COLUMNS, true);
+				// A table made by an earlier version lacks the user's choice.
+				try (Statement alter = connection.createStatement()) {
+					alter.execute("ALTER TABLE " + TABLE + " ADD COLUMN IF NOT EXISTS chosen text");
+				}
 				try (PreparedStatement upsert = connection.prepareStatement("INSERT INTO " + TABLE + " (slot, connector,"
-						+ " position, since, reason) VALUES (?, ?, ?, ?, ?) ON CONFLICT (slot) DO UPDATE SET connector ="
-						+ " EXCLUDED.connector, position = EXCLUDED.position, since = EXCLUDED.since, reason ="
-						+ " EXCLUDED.reason")) {
+						+ " position, since, reason, chosen) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (slot) DO UPDATE SET"
+						+ " connector = EXCLUDED.connector, position = EXCLUDED.position, since = EXCLUDED.since,"
+						+ " reason = EXCLUDED.reason, chosen = EXCLUDED.chosen")) {
 					upsert.setString(1, pending.slot());
 					upsert.setString(2, pending.connector());
 					upsert.setObject(3, pending.position());
 					upsert.setTimestamp(4, Timestamp.from(pending.since()));
 					upsert.setString(5, pending.reason());
+					upsert.setString(6, (pending.chosen() != null) ? pending.chosen().lowerCase() : null);
 					upsert.executeUpdate();
 				}
 				return null;
@@ -107,11 +114,13 @@ final class PendingHandovers {
 		}
 		if (table) {
 			try (PreparedStatement select = connection
-				.prepareStatement("SELECT slot, connector, position, since, reason FROM " + TABLE + " ORDER BY slot");
+				.prepareStatement("SELECT slot, connector, position, since, reason, pg_catalog.to_jsonb(h) ->> 'chosen'"
+						+ " FROM " + TABLE + " h ORDER BY slot");
 					ResultSet result = select.executeQuery()) {
 				while (result.next()) {
 					waiting.add(new Pending(result.getString(1), result.getString(2),
-							(Long) result.getObject(3), result.getTimestamp(4).toInstant(), result.getString(5)));
+							(Long) result.getObject(3), result.getTimestamp(4).toInstant(), result.getString(5),
+							(result.getString(6) != null) ? ChosenState.named(result.getString(6)) : null));
 				}
 			}
 		}
@@ -156,8 +165,10 @@ final class PendingHandovers {
 	 * @param since when it was kept
 	 * @param reason why the connector is handed over: its slot recreated while Kafka Connect could not be reached, or
 	 * its task failed on a stored offset that predates its slot
+	 * @param chosen the state the connector's user chose, read before slot-keeper stopped it, {@code null} when it
+	 * was not read: the completion puts it back into that state, not into the one slot-keeper's own stop left
 	 */
-	record Pending(String slot, String connector, Long position, Instant since, String reason) {
+	record Pending(String slot, String connector, Long position, Instant since, String reason, ChosenState chosen) {
 	}
 
 }

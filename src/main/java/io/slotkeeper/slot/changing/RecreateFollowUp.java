@@ -91,11 +91,12 @@ final class RecreateFollowUp {
 			if (handedOver.connector().pending()) {
 				String slot = recreated.newSlot().slot().slotName();
 				this.pending.keep(target, new PendingHandovers.Pending(slot, handover.connectorName(), position,
-						java.time.Instant.now(), "the slot was recreated while Kafka Connect could not be reached"));
+						java.time.Instant.now(), "the slot was recreated while Kafka Connect could not be reached",
+						handover.chosenState()));
 				return handedOver.withResnapshot(this.resnapshots.deferred(target, slot));
 			}
 		}
-		boolean running = handedOver.connector() == null || handedOver.connector().running();
+		boolean running = handedOver.connector() == null || handedOver.connector().handedOver();
 		return handedOver.withResnapshot(this.resnapshots.afterRecreate(target,
 				recreated.newSlot().slot().slotName(), running));
 	}

@@ -63,7 +63,7 @@ public class SlotService {
 	 */
 	public void keepHandover(Target target, String slot, String connector, long position, String reason) {
 		this.pending.keep(target, new PendingHandovers.Pending(slot, connector, position, java.time.Instant.now(),
-				reason));
+				reason, null));
 	}
 
 	/**
