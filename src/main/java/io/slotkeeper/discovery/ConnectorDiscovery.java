@@ -45,6 +45,8 @@ public class ConnectorDiscovery extends RepeatingTasks implements FleetListener 
 
 	private final ConnectorDiscoveryProperties settings;
 
+	private final String ownNamespace;
+
 	private final AtomicInteger used = new AtomicInteger();
 
 	private final AtomicInteger unprotected = new AtomicInteger();
@@ -58,13 +60,15 @@ public class ConnectorDiscovery extends RepeatingTasks implements FleetListener 
 	 * @param sources where connectors are listed
 	 * @param fleet the targets whose slots they are matched to
 	 * @param settings how often, and what a found connector's policy says
+	 * @param ownNamespace the namespace slot-keeper runs in, {@code null} outside a pod
 	 * @param registry where the gauges go
 	 * @param clock the clock
 	 */
 	public ConnectorDiscovery(List<ConnectorSource> sources, Fleet fleet, ConnectorDiscoveryProperties settings,
-			MeterRegistry registry, Clock clock) {
+			String ownNamespace, MeterRegistry registry, Clock clock) {
 		super("connectors", Duration.ofSeconds(10), 1, 1, 1);
 		this.fleet = fleet;
+		this.ownNamespace = ownNamespace;
 		this.servers = fleet.servers().stream().map((server) -> server.properties()).toList();
 		this.settings = settings;
 		this.listings = sources.stream().map((source) -> new SourceListing(source, settings.interval(), clock,
@@ -91,7 +95,12 @@ public class ConnectorDiscovery extends RepeatingTasks implements FleetListener 
 	 */
 	@Override
 	public void joined(Target target) {
-		ConnectorMatches now = ConnectorMatches.of(List.of(target), this.servers, found(), this.settings);
+		// Matched among all targets, so that a connector two targets could be is given to neither.
+		List<Target> targets = new ArrayList<>(this.fleet.all());
+		if (!targets.contains(target)) {
+			targets.add(target);
+		}
+		ConnectorMatches now = ConnectorMatches.of(targets, this.servers, found(), this.settings, this.ownNamespace);
 		target.discovered(now.policies(target.name()), complete());
 	}
 
@@ -101,7 +110,7 @@ public class ConnectorDiscovery extends RepeatingTasks implements FleetListener 
 	 * @return the matches
 	 */
 	List<ConnectorMatches.Match> matches() {
-		return ConnectorMatches.of(this.fleet.all(), this.servers, found(), this.settings).all();
+		return ConnectorMatches.of(this.fleet.all(), this.servers, found(), this.settings, this.ownNamespace).all();
 	}
 
 	/**
@@ -114,7 +123,7 @@ public class ConnectorDiscovery extends RepeatingTasks implements FleetListener 
 
 	private synchronized void listed() {
 		List<Target> targets = this.fleet.all();
-		ConnectorMatches now = ConnectorMatches.of(targets, this.servers, found(), this.settings);
+		ConnectorMatches now = ConnectorMatches.of(targets, this.servers, found(), this.settings, this.ownNamespace);
 		boolean complete = complete();
 		targets.forEach((target) -> target.discovered(now.policies(target.name()), complete));
 		this.used.set((int) now.all().stream().filter(ConnectorMatches.Match::used).count());

@@ -2,6 +2,7 @@ package io.slotkeeper.discovery;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -23,8 +24,11 @@ import io.slotkeeper.fleet.Target;
 /**
  * Which target's slot each found connector consumes: the target whose URL (or, for a server's, one of the server's
  * {@code aliases}) names the connector's {@code database.hostname} and {@code database.port}, and whose database is
- * its {@code database.dbname}; the slot is its {@code slot.name}. A connector that matches no target is unprotected;
- * a second connector of a slot already matched is reported, not used.
+ * its {@code database.dbname}; the slot is its {@code slot.name}. Host names are compared as Kubernetes resolves them
+ * ({@link ServiceNames}): a connector's short name in the namespace of its {@code KafkaConnector} (or of its Kafka
+ * Connect worker's Service), a target's in slot-keeper's own. A connector that matches no target is unprotected; one
+ * that matches two targets, and two connectors of one slot, are used by nobody and said, whatever order they were
+ * listed in.
  */
 final class ConnectorMatches {
 
@@ -43,15 +47,23 @@ final class ConnectorMatches {
 	 * @param servers the configured servers, whose aliases name them too
 	 * @param found the connectors listed
 	 * @param discovery what a found connector's slot policy says where no configured one does
+	 * @param ownNamespace the namespace slot-keeper runs in, where the targets' short host names are resolved;
+	 * {@code null} outside a pod
 	 * @return the matches
 	 */
 	static ConnectorMatches of(Collection<Target> targets, List<ServerProperties> servers, List<FoundConnector> found,
-			ConnectorDiscoveryProperties discovery) {
+			ConnectorDiscoveryProperties discovery, String ownNamespace) {
 		ConnectorMatches result = new ConnectorMatches();
 		Map<String, Set<String>> names = new LinkedHashMap<>();
-		targets.forEach((target) -> names.put(target.name(), endpoints(target, servers)));
-		for (FoundConnector connector : found) {
-			result.matches.add(result.match(connector, targets, names, discovery));
+		targets.forEach((target) -> names.put(target.name(), endpoints(target, servers, ownNamespace)));
+		List<Match> candidates = found.stream()
+			.map((connector) -> result.candidate(connector, targets, names, ownNamespace))
+			.toList();
+		Map<String, List<String>> bySlot = new LinkedHashMap<>();
+		candidates.stream().filter(Match::used).forEach((match) -> bySlot.computeIfAbsent(match.target() + "/"
+				+ match.connector().slot(), (slot) -> new ArrayList<>()).add(match.connector().name()));
+		for (Match candidate : candidates) {
+			result.matches.add(candidate.used() ? result.take(candidate, targets, bySlot, discovery) : candidate);
 		}
 		return result;
 	}
@@ -73,41 +85,68 @@ final class ConnectorMatches {
 		return List.copyOf(this.matches);
 	}
 
-	private Match match(FoundConnector connector, Collection<Target> targets, Map<String, Set<String>> names,
-			ConnectorDiscoveryProperties discovery) {
-		String endpoint = connector.endpoint();
-		if (endpoint == null) {
+	// The one target a connector's database is, before its slot is looked at; used() says it has one.
+	private Match candidate(FoundConnector connector, Collection<Target> targets, Map<String, Set<String>> names,
+			String ownNamespace) {
+		String listed = connector.endpoint();
+		if (listed == null) {
 			return Match.unprotected(connector, "its database.hostname is not set");
 		}
-		if (endpoint.contains("${")) {
+		if (listed.contains("${")) {
 			return Match.unprotected(connector, "its database.hostname is a placeholder Kafka Connect resolves ("
 					+ connector.config().get("database.hostname") + "): it cannot be matched to a server");
 		}
-		Optional<Target> target = targets.stream()
+		// Outside a pod the targets' short names cannot be placed in a namespace: short names are then compared as
+		// they are (the longer forms of a Service name still as one).
+		String endpoint = ServiceNames.qualified(listed,
+				(ownNamespace != null) ? namespaceOf(connector, ownNamespace) : null);
+		List<Target> matching = targets.stream()
 			.filter((candidate) -> names.get(candidate.name()).contains(endpoint))
 			.filter((candidate) -> ServerUrls.database(candidate.properties().url()).orElse("")
 				.equals(connector.database()))
-			.findFirst();
-		if (target.isEmpty()) {
+			.sorted(Comparator.comparing(Target::name))
+			.toList();
+		if (matching.isEmpty()) {
 			return Match.unprotected(connector, "no target is database '" + connector.database() + "' on " + endpoint
 					+ " (a server's other names go in servers[].aliases)");
 		}
-		Optional<String> configured = target.get().properties().slotPolicy(connector.slot())
+		if (matching.size() > 1) {
+			return Match.unprotected(connector, "database '" + connector.database() + "' on " + endpoint + " is more"
+					+ " than one target (" + String.join(", ", matching.stream().map(Target::name).toList())
+					+ "): it is used by none; name the host fully (service.namespace) in database.hostname or in"
+					+ " the targets' URLs");
+		}
+		return new Match(connector, matching.get(0).name(), null, true);
+	}
+
+	private Match take(Match candidate, Collection<Target> targets, Map<String, List<String>> bySlot,
+			ConnectorDiscoveryProperties discovery) {
+		FoundConnector connector = candidate.connector();
+		Target target = targets.stream().filter((t) -> t.name().equals(candidate.target())).findFirst().orElseThrow();
+		Optional<String> configured = target.properties().slotPolicy(connector.slot())
 			.map(SlotPolicyProperties::connector)
 			.map((own) -> own.name());
 		if (configured.isPresent()) {
-			return new Match(connector, target.get().name(), "slot '" + connector.slot() + "' has connector '"
+			return new Match(connector, target.name(), "slot '" + connector.slot() + "' has connector '"
 					+ configured.get() + "' in its configured policy, which wins", false);
 		}
-		Map<String, SlotPolicyProperties> slots = this.policies.computeIfAbsent(target.get().name(),
-				(name) -> new LinkedHashMap<>());
-		SlotPolicyProperties taken = slots.get(connector.slot());
-		if (taken != null) {
-			return new Match(connector, target.get().name(), "slot '" + connector.slot() + "' is already consumed by"
-					+ " connector '" + taken.connector().name() + "': this one is not used", false);
+		List<String> rivals = bySlot.get(target.name() + "/" + connector.slot());
+		if (rivals.size() > 1) {
+			return new Match(connector, target.name(), "slot '" + connector.slot() + "' is consumed by connectors "
+					+ String.join(", ", rivals.stream().sorted().toList()) + ": none of them is used", false);
 		}
-		slots.put(connector.slot(), policy(connector, target.get(), discovery));
-		return new Match(connector, target.get().name(), null, true);
+		this.policies.computeIfAbsent(target.name(), (name) -> new LinkedHashMap<>())
+			.put(connector.slot(), policy(connector, target, discovery));
+		return new Match(connector, target.name(), null, true);
+	}
+
+	// A KafkaConnector's short host is resolved in its namespace; a Kafka Connect worker's, in its Service's.
+	private static String namespaceOf(FoundConnector connector, String ownNamespace) {
+		if (connector.connector().managedByStrimzi()) {
+			return connector.connector().strimzi().namespace();
+		}
+		return (connector.connector().url() != null) ? ServiceNames.namespaceOf(connector.connector().url(),
+				ownNamespace) : null;
 	}
 
 	private static SlotPolicyProperties policy(FoundConnector connector, Target target,
@@ -121,8 +160,9 @@ final class ConnectorMatches {
 						discovery.resnapshotTables()), RECREATIONS_PER_HOUR, null);
 	}
 
-	// A target's own hosts, and the aliases of every server that shares one of them.
-	private static Set<String> endpoints(Target target, List<ServerProperties> servers) {
+	// A target's own hosts, and the aliases of every server that shares one of them, short names resolved in
+	// slot-keeper's own namespace.
+	private static Set<String> endpoints(Target target, List<ServerProperties> servers, String ownNamespace) {
 		Set<String> endpoints = new LinkedHashSet<>(ServerUrls.endpoints(target.properties().url()));
 		for (ServerProperties server : servers) {
 			List<String> own = ServerUrls.endpoints(server.url());
@@ -130,7 +170,9 @@ final class ConnectorMatches {
 				server.aliases().forEach((alias) -> endpoints.addAll(aliased(alias, own)));
 			}
 		}
-		return endpoints;
+		Set<String> qualified = new LinkedHashSet<>();
+		endpoints.forEach((endpoint) -> qualified.add(ServiceNames.qualified(endpoint, ownNamespace)));
+		return qualified;
 	}
 
 	// An alias without a port names the server on the ports its URL names.

@@ -1,5 +1,7 @@
 package io.slotkeeper.discovery;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.time.Clock;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -9,6 +11,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import io.slotkeeper.audit.Auditor;
+import io.slotkeeper.config.KubernetesAuthProperties;
 import io.slotkeeper.config.SlotKeeperProperties;
 import io.slotkeeper.connect.ConnectorSource;
 import io.slotkeeper.fleet.Fleet;
@@ -28,9 +31,24 @@ class DiscoveryConfiguration {
 	ConnectorDiscovery connectorDiscovery(SlotKeeperProperties properties, Fleet fleet, MeterRegistry registry) {
 		ConnectorDiscovery discovery = new ConnectorDiscovery(
 				ConnectorSource.of(properties.connectorDiscovery(), properties.strimzi()), fleet,
-				properties.connectorDiscovery(), registry, Clock.systemUTC());
+				properties.connectorDiscovery(), ownNamespace(properties), registry, Clock.systemUTC());
 		fleet.watch(discovery);
 		return discovery;
+	}
+
+	// Where short host names are resolved: the configured namespace, or the pod's; none outside a pod.
+	private static String ownNamespace(SlotKeeperProperties properties) {
+		String configured = properties.api().kubernetes().namespace();
+		if (configured != null && !configured.isBlank()) {
+			return configured;
+		}
+		try {
+			return Files.isReadable(KubernetesAuthProperties.NAMESPACE_FILE)
+					? Files.readString(KubernetesAuthProperties.NAMESPACE_FILE).strip() : null;
+		}
+		catch (IOException ex) {
+			return null;
+		}
 	}
 
 	@Bean

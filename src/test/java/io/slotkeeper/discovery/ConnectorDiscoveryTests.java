@@ -71,8 +71,11 @@ class ConnectorDiscoveryTests {
 				"database.hostname", "PG.Prod.svc", "database.port", server.port(), "database.dbname", "shop",
 				"database.password", "hunter2", "signal.data.collection", "public.debezium_signal",
 				"table.include.list", "public.orders", "topic.prefix", "shop")));
+		// A second connector of ledger's slot, whose configured connector wins over both. (Two found connectors of
+		// one slot are used by neither: ConnectorMatchesTests.)
 		kubernetes.createConnector("kafka", "shop-cdc-copy", Map.of("class", POSTGRES, "config", Map.of(
-				"database.hostname", server.host(), "database.port", server.port(), "database.dbname", "shop")));
+				"database.hostname", server.host(), "database.port", server.port(), "database.dbname", "ledger",
+				"slot.name", "ledger_cdc")));
 		kubernetes.createConnector("kafka", "ledger-cdc", Map.of("class", POSTGRES, "config", Map.of(
 				"database.hostname", server.host(), "database.port", server.port(), "database.dbname", "ledger",
 				"slot.name", "ledger_cdc")));
