@@ -65,9 +65,12 @@ final class ChangedTables {
 	 * @param now a reading taken now
 	 * @param collections the slot's tables
 	 * @param settings the slot's re-snapshot settings
+	 * @param columnTypes the types of the tables' update columns ({@link UpdateColumns#types}), {@code null} for one
+	 * that does not exist
 	 * @return the tables to read and, for the answer, those skipped and why
 	 */
-	static Choice choose(Pin pin, TableWrites now, List<String> collections, ResnapshotProperties settings) {
+	static Choice choose(Pin pin, TableWrites now, List<String> collections, ResnapshotProperties settings,
+			Map<String, String> columnTypes) {
 		if (now.serverVersion() < SHARED_STATS_VERSION) {
 			return Choice.all(collections, "PostgreSQL before 15 may lose table counters (its statistics collector"
 					+ " drops messages under load): every table is read");
@@ -80,12 +83,20 @@ final class ChangedTables {
 		List<String> read = new ArrayList<>();
 		List<SkippedTable> skipped = new ArrayList<>();
 		Map<String, String> conditions = new LinkedHashMap<>();
+		Map<String, String> whole = new LinkedHashMap<>();
 		Instant windowStart = pin.before().at().minus(settings.windowMargin());
 		for (String table : collections) {
 			if (now.movedSince(pin.before(), table)) {
 				read.add(table);
-				settings.updateColumnOf(table).ifPresent((column) -> conditions.put(table,
-						"\"" + column + "\" >= '" + windowStart + "'"));
+				settings.updateColumnOf(table).ifPresent((column) -> {
+					String why = UpdateColumns.readWhole(column, columnTypes.get(table));
+					if (why == null) {
+						conditions.put(table, UpdateColumns.condition(column, windowStart));
+					}
+					else {
+						whole.put(table, why);
+					}
+				});
 			}
 			else {
 				skipped.add(new SkippedTable(table, "no row inserted, updated or deleted since "
@@ -93,7 +104,7 @@ final class ChangedTables {
 			}
 		}
 		return new Choice(read, new TableChoice("only the tables written to since " + pin.before().at()
-				+ ", the last reading before the slot's last confirmed position", skipped, conditions));
+				+ ", the last reading before the slot's last confirmed position", skipped, conditions, whole));
 	}
 
 	/**
@@ -159,7 +170,7 @@ final class ChangedTables {
 	record Choice(List<String> read, TableChoice answer) {
 
 		static Choice all(List<String> collections, String why) {
-			return new Choice(collections, new TableChoice(why, List.of(), Map.of()));
+			return new Choice(collections, new TableChoice(why, List.of(), Map.of(), Map.of()));
 		}
 
 	}

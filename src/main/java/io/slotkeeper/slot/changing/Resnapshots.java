@@ -71,7 +71,8 @@ public final class Resnapshots {
 				return SignalRows.remember(connection, target, slot, every, List.of());
 			}
 			TableWrites now = TableWrites.read(connection, signal.collections());
-			ChangedTables.Choice choice = ChangedTables.choose(pin, now, signal.collections(), settings);
+			ChangedTables.Choice choice = ChangedTables.choose(pin, now, signal.collections(), settings,
+					UpdateColumns.types(connection, settings, signal.collections()));
 			this.changed.recheckLater(target, slot, pin, now, choice.answer(), settings.recheckAfter());
 			List<String> skipped = choice.answer().skipped().stream().map(SkippedTable::table).toList();
 			Resnapshot decided = choice.read().isEmpty() ? new Resnapshot(null, List.of(), null, "no table of the"
@@ -123,7 +124,7 @@ public final class Resnapshots {
 		SignalRows.mayInsert(connection, target, recheck.slot(), signal.table());
 		TableChoice why = new TableChoice("tables skipped by the signal after the recreate whose write counters moved"
 				+ " since " + recheck.sent().at() + ": commits the server counted late, or written since", List.of(),
-				Map.of());
+				Map.of(), Map.of());
 		Resnapshot again = SignalRows.insert(connection, target, recheck.slot(), signal, moved, why, Map.of());
 		SlotLineage.Resnapshotted first = target.lineages().of(recheck.slot()).resnapshot();
 		List<String> read = new ArrayList<>((first != null) ? first.read() : List.of());
@@ -233,8 +234,11 @@ public final class Resnapshots {
 	 * @param why which tables are read, and why
 	 * @param skipped the tables left out, each with the reason
 	 * @param conditions for the tables narrowed to the lost window, the filter Debezium adds to its reads
+	 * @param readWhole the tables with an update column that are read whole all the same, each with the reason (the
+	 * column does not exist, or is not a timestamp with time zone)
 	 */
-	public record TableChoice(String why, List<SkippedTable> skipped, Map<String, String> conditions) {
+	public record TableChoice(String why, List<SkippedTable> skipped, Map<String, String> conditions,
+			Map<String, String> readWhole) {
 	}
 
 	/**

@@ -89,6 +89,9 @@ public final class SlotAudit {
 		if (resnapshot.tables() != null && !resnapshot.tables().conditions().isEmpty()) {
 			said.append("; narrowed: ").append(resnapshot.tables().conditions());
 		}
+		if (resnapshot.tables() != null && !resnapshot.tables().readWhole().isEmpty()) {
+			said.append("; read whole: ").append(resnapshot.tables().readWhole());
+		}
 		lsns.put("resnapshot", said.toString());
 	}
 

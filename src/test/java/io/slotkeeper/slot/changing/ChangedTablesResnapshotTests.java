@@ -40,6 +40,8 @@ class ChangedTablesResnapshotTests {
 			"CREATE TABLE customers (id bigint PRIMARY KEY, name text, updated_at timestamptz NOT NULL DEFAULT now())",
 			"CREATE TABLE products (id bigint PRIMARY KEY, name text)",
 			"CREATE TABLE invoices (id bigint PRIMARY KEY, total numeric)",
+			"CREATE TABLE local_orders (id bigint PRIMARY KEY, updated_at timestamp NOT NULL)",
+			"INSERT INTO local_orders SELECT n, localtimestamp - interval '1 day' FROM generate_series(1, 100) AS n",
 			"CREATE TABLE debezium_signal (id varchar(42) PRIMARY KEY, type varchar(32) NOT NULL, data varchar(2048))",
 			"INSERT INTO customers (id, name, updated_at) SELECT n, 'c' || n, now() - interval '1 day'"
 					+ " FROM generate_series(1, 1000) AS n",
@@ -66,6 +68,9 @@ class ChangedTablesResnapshotTests {
 		await().atMost(Duration.ofSeconds(30)).until(() -> fleet.get("shop").tableCounters()
 			.before(lsn("SELECT confirmed_flush_lsn FROM pg_replication_slots WHERE slot_name = 'cdc'")).isPresent());
 		this.server.execute(DATABASE, "UPDATE customers SET name = 'changed', updated_at = now() WHERE id <= 10");
+		// An application west of UTC that stores its wall time: a window from a UTC instant would miss these rows.
+		this.server.execute(DATABASE, "SET TimeZone = 'America/New_York'",
+				"UPDATE local_orders SET updated_at = localtimestamp WHERE id <= 5");
 		SlotRecipes.lose(this.server, DATABASE, "cdc");
 		AuditJournal audit = this.app.getBean(AuditJournal.class);
 		await().atMost(Duration.ofSeconds(60)).until(() -> !entries(audit, "slot.heal").isEmpty());
@@ -73,28 +78,35 @@ class ChangedTablesResnapshotTests {
 		this.server.execute(DATABASE, "UPDATE products SET name = 'late' WHERE id = 1");
 		String heal = entries(audit, "slot.heal").get(0);
 		if (version() < 150000) {
-			assertThat(heal).contains("for public.orders, public.customers, public.products, public.invoices")
+			assertThat(heal).contains("for public.orders, public.customers, public.products, public.invoices,"
+					+ " public.local_orders")
 				.contains("PostgreSQL before 15 may lose table counters").doesNotContain("skipped as unchanged");
 			assertThat(signals()).isEqualTo("1");
-			assertThat(keptWithTheLineage()).isEqualTo("public.orders,public.customers,public.products,public.invoices / ");
+			assertThat(keptWithTheLineage()).isEqualTo("public.orders,public.customers,public.products,public.invoices,"
+					+ "public.local_orders / ");
 			return;
 		}
-		assertThat(heal).contains("for public.orders, public.customers;")
+		assertThat(heal).contains("for public.orders, public.customers, public.local_orders;")
 			.contains("skipped as unchanged: public.products, public.invoices")
-			.contains("narrowed: {public.customers=\"updated_at\" >= '");
+			.contains("narrowed: {public.customers=\"updated_at\" >= '")
+			.contains("read whole: {public.local_orders=its update column updated_at is timestamp without time zone");
 		assertThat(this.server.queryForString(DATABASE, "SELECT string_agg(c, ',') FROM debezium_signal,"
 				+ " jsonb_array_elements_text(data::jsonb -> 'data-collections') AS c")).isEqualTo(
-						"public.orders,public.customers");
+						"public.orders,public.customers,public.local_orders");
 		String filter = this.server.queryForString(DATABASE, "SELECT data::jsonb -> 'additional-conditions' -> 0 ->>"
 				+ " 'filter' FROM debezium_signal");
 		assertThat(this.server.queryForString(DATABASE, "SELECT count(*) FROM customers WHERE " + filter))
 			.as("the window holds the rows written while the slot was lost, and none of the older ones").isEqualTo("10");
+		assertThat(this.server.queryForString(DATABASE, "SELECT count(*) FROM local_orders WHERE " + filter))
+			.as("the same window on New York wall times misses the 5 rows written then: why local_orders is read whole")
+			.isEqualTo("0");
 		await().atMost(Duration.ofSeconds(30)).until(() -> !entries(audit, "slot.resnapshot").isEmpty());
 		assertThat(entries(audit, "slot.resnapshot").get(0)).contains("for public.products")
 			.doesNotContain("public.invoices");
 		assertThat(signals()).isEqualTo("2");
 		// Kept with the slot's epoch, where every instance's listing reads it.
-		assertThat(keptWithTheLineage()).isEqualTo("public.orders,public.customers,public.products / public.invoices");
+		assertThat(keptWithTheLineage())
+			.isEqualTo("public.orders,public.customers,public.local_orders,public.products / public.invoices");
 		assertThat(this.server.queryForString(DATABASE, "SELECT count(*) FROM debezium_signal, jsonb_array_elements_text("
 				+ "data::jsonb -> 'data-collections') AS c WHERE c = 'public.invoices'")).isEqualTo("0");
 	}
@@ -111,10 +123,11 @@ class ChangedTablesResnapshotTests {
 				Map.entry("SLOTKEEPER_TARGETS_0_SLOTS_0_RESNAPSHOT_MODE", "debezium-signal"),
 				Map.entry("SLOTKEEPER_TARGETS_0_SLOTS_0_RESNAPSHOT_SIGNAL_TABLE", "public.debezium_signal"),
 				Map.entry("SLOTKEEPER_TARGETS_0_SLOTS_0_RESNAPSHOT_COLLECTIONS",
-						"public.orders,public.customers,public.products,public.invoices"),
+						"public.orders,public.customers,public.products,public.invoices,public.local_orders"),
 				Map.entry("SLOTKEEPER_TARGETS_0_SLOTS_0_RESNAPSHOT_TABLES", "changed"),
 				Map.entry("SLOTKEEPER_TARGETS_0_SLOTS_0_RESNAPSHOT_RECHECK_AFTER", "10s"),
 				Map.entry("SLOTKEEPER_TARGETS_0_SLOTS_0_RESNAPSHOT_UPDATE_COLUMNS_0", "public.customers.updated_at"),
+				Map.entry("SLOTKEEPER_TARGETS_0_SLOTS_0_RESNAPSHOT_UPDATE_COLUMNS_1", "public.local_orders.updated_at"),
 				Map.entry("SLOTKEEPER_TARGETS_0_SLOTS_0_RESNAPSHOT_WINDOW_MARGIN", "0s")));
 		if (this.server.password() != null) {
 			variables.put("SLOTKEEPER_TARGETS_0_PASSWORD", this.server.password());

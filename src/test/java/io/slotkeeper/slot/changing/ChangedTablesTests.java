@@ -2,6 +2,7 @@ package io.slotkeeper.slot.changing;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -29,6 +30,8 @@ class ChangedTablesTests {
 			ResnapshotProperties.Tables.CHANGED, Duration.ofSeconds(60), List.of("public.b.updated_at"),
 			Duration.ofMinutes(5));
 
+	private static final Map<String, String> INSTANTS = Map.of("public.b", UpdateColumns.INSTANTS);
+
 	private static TableWrites reading(Instant at, int version, Map<String, Long> writes) {
 		return new TableWrites(at, 100, version, writes);
 	}
@@ -39,7 +42,7 @@ class ChangedTablesTests {
 		TableWrites now = reading(BEFORE.plusSeconds(600), 170000,
 				Map.of("public.a", 5L, "public.b", 8L, "public.c", 2L, "public.d", 0L));
 		ChangedTables.Choice choice = ChangedTables.choose(new ChangedTables.Pin(before, BEFORE.plusSeconds(300)), now,
-				TABLES, SETTINGS);
+				TABLES, SETTINGS, INSTANTS);
 		assertThat(choice.read()).containsExactly("public.b", "public.c", "public.d");
 		assertThat(choice.answer().skipped()).extracting(SkippedTable::table).containsExactly("public.a");
 		assertThat(choice.answer().skipped().get(0).why()).contains("did not move").contains(BEFORE.toString());
@@ -50,15 +53,35 @@ class ChangedTablesTests {
 	@Test
 	void withoutAReadingFromBeforeTheLossOrBeforePostgreSql15EveryTableIsReadSayingWhy() {
 		TableWrites now = reading(BEFORE, 170000, Map.of("public.a", 5L));
-		ChangedTables.Choice unknown = ChangedTables.choose(new ChangedTables.Pin(null, BEFORE), now, TABLES, SETTINGS);
+		ChangedTables.Choice unknown = ChangedTables.choose(new ChangedTables.Pin(null, BEFORE), now, TABLES, SETTINGS,
+				INSTANTS);
 		assertThat(unknown.read()).isEqualTo(TABLES);
 		assertThat(unknown.answer().why()).contains("no reading of the table counters from before");
 		TableWrites old = reading(BEFORE, 140000, Map.of("public.a", 5L));
 		ChangedTables.Choice collector = ChangedTables.choose(new ChangedTables.Pin(old, BEFORE), old, TABLES,
-				SETTINGS);
+				SETTINGS, INSTANTS);
 		assertThat(collector.read()).isEqualTo(TABLES);
 		assertThat(collector.answer().why()).contains("before 15");
 		assertThat(collector.answer().conditions()).isEmpty();
+	}
+
+	@Test
+	void aTableWhoseUpdateColumnIsMissingOrHoldsNoZoneIsReadWholeSayingWhy() {
+		TableWrites before = reading(BEFORE, 170000, Map.of("public.b", 7L));
+		TableWrites now = reading(BEFORE.plusSeconds(600), 170000, Map.of("public.b", 8L));
+		ChangedTables.Pin pin = new ChangedTables.Pin(before, BEFORE.plusSeconds(300));
+		ChangedTables.Choice local = ChangedTables.choose(pin, now, TABLES, SETTINGS,
+				Map.of("public.b", "timestamp without time zone"));
+		assertThat(local.read()).contains("public.b");
+		assertThat(local.answer().conditions()).as("a window on wall times of an unknown zone misses rows").isEmpty();
+		assertThat(local.answer().readWhole()).containsOnlyKeys("public.b");
+		assertThat(local.answer().readWhole().get("public.b")).contains("updated_at is timestamp without time zone");
+		Map<String, String> missing = new HashMap<>();
+		missing.put("public.b", null);
+		ChangedTables.Choice absent = ChangedTables.choose(pin, now, TABLES, SETTINGS, missing);
+		assertThat(absent.answer().readWhole().get("public.b")).isEqualTo("its update column updated_at does not exist");
+		ChangedTables.Choice date = ChangedTables.choose(pin, now, TABLES, SETTINGS, Map.of("public.b", "date"));
+		assertThat(date.answer().readWhole().get("public.b")).contains("is date, not timestamp with time zone");
 	}
 
 }
