@@ -102,8 +102,8 @@ is taken for a slotkeeper.* key, and the list stays whole in one source.
 {{- $discovery := .Values.connectors.discovery | default dict }}
 {{- $clusters := list }}
 {{- range $i, $cluster := ($discovery.kafkaConnect | default list) }}
-{{- $out := omit $cluster "password" }}
-{{- if or $cluster.password $.Values.existingSecret }}
+{{- $out := omit $cluster "password" "name" }}
+{{- if or $cluster.password (and $.Values.existingSecret $cluster.username) }}
 {{- $_ := set $out "password" (printf "${SK_CONNECT_%d_PASSWORD}" $i) }}
 {{- end }}
 {{- $clusters = append $clusters $out }}

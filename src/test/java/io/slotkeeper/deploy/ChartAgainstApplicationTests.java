@@ -69,6 +69,7 @@ class ChartAgainstApplicationTests {
 					.set("servers[0].databases[0]", listed)
 					.set("servers[0].aliases[0]", "pg.chart.svc")
 					// Connectors discovered from a Kafka Connect whose password comes from the Secret.
+					.set("connectors.discovery.kafkaConnect[0].name", "connect")
 					.set("connectors.discovery.kafkaConnect[0].url", connect.url())
 					.set("connectors.discovery.kafkaConnect[0].username", "connect")
 					.set("connectors.discovery.kafkaConnect[0].password", "connect-password")

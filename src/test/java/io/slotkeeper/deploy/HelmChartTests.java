@@ -338,12 +338,15 @@ class HelmChartTests {
 			.contains("rbac-db.databases.svc")
 			.doesNotContain("connect-password");
 		assertThat(rendered.ofKind("Secret")).singleElement()
-			.satisfies((secret) -> assertThat(secret.toString()).contains("connect-0-password"));
+			.satisfies((secret) -> assertThat(secret.toString()).contains("connect-kafka-connect-password"));
 		List<Map<String, Object>> env = get(rendered.one("Deployment"), "spec", "template", "spec", "containers", 0, "env");
 		assertThat(env).anySatisfy((variable) -> {
 			assertThat(variable.get("name")).isEqualTo("SK_CONNECT_0_PASSWORD");
-			assertThat((String) get(variable, "valueFrom", "secretKeyRef", "key")).isEqualTo("connect-0-password");
+			assertThat((String) get(variable, "valueFrom", "secretKeyRef", "key"))
+				.as("keyed by the cluster's name, not its place in the list").isEqualTo("connect-kafka-connect-password");
 		});
+		assertThat(rendered.applicationYaml()).as("the chart's name is not the application's").doesNotContain(
+				"name: kafka-connect");
 		assertThat(rendered.ofKind("Role")).singleElement()
 			.satisfies((role) -> assertThat((String) get(role, "metadata", "namespace")).isEqualTo("cdc"));
 		assertThat((Boolean) get(rendered.one("Deployment"), "spec", "template", "spec", "automountServiceAccountToken"))
@@ -352,6 +355,44 @@ class HelmChartTests {
 		assertThatException().isThrownBy(() -> HelmChart.render(servers,
 				(command) -> command.set("connectors.discovery.kafkaConnect[0].url", "connect:8083")))
 			.withMessageContaining("url");
+	}
+
+	@Test
+	void kafkaConnectPasswordsAreKeyedByNameSoAReorderedListSendsNoneToAnotherCluster() {
+		java.util.function.BiFunction<String, String, List<Map<String, Object>>> env = (first, second) -> get(HelmChart
+			.render(HelmChart.CHART.resolve("ci/default-values.yaml"), (command) -> command
+				.set("connectors.discovery.kafkaConnect[0].name", first)
+				.set("connectors.discovery.kafkaConnect[0].url", "http://" + first + ":8083")
+				.set("connectors.discovery.kafkaConnect[0].username", "u")
+				.set("connectors.discovery.kafkaConnect[0].password", first + "-pw")
+				.set("connectors.discovery.kafkaConnect[1].name", second)
+				.set("connectors.discovery.kafkaConnect[1].url", "http://" + second + ":8083")
+				.set("connectors.discovery.kafkaConnect[1].username", "u")
+				.set("connectors.discovery.kafkaConnect[1].password", second + "-pw"))
+			.one("Deployment"), "spec", "template", "spec", "containers", 0, "env");
+		for (List<Map<String, Object>> variables : List.of(env.apply("east", "west"), env.apply("west", "east"))) {
+			List<String> keys = variables.stream().filter((variable) -> String.valueOf(variable.get("name"))
+				.startsWith("SK_CONNECT_")).map((variable) -> (String) get(variable, "valueFrom", "secretKeyRef", "key"))
+				.toList();
+			assertThat(keys).containsExactlyInAnyOrder("connect-east-password", "connect-west-password");
+		}
+		assertThat(env.apply("west", "east")).filteredOn((variable) -> "SK_CONNECT_0_PASSWORD".equals(variable.get("name")))
+			.singleElement().satisfies((variable) -> assertThat((String) get(variable, "valueFrom", "secretKeyRef", "key"))
+				.as("the first entry's password is the first entry's cluster's").isEqualTo("connect-west-password"));
+	}
+
+	@Test
+	void withAnExistingSecretAKafkaConnectWithoutAuthNeedsNoKey() {
+		HelmChart.Rendered rendered = HelmChart.render(HelmChart.CHART.resolve("ci/default-values.yaml"), (command) ->
+				command.set("existingSecret", "creds").set("connectors.discovery.kafkaConnect[0].name", "open")
+					.set("connectors.discovery.kafkaConnect[0].url", "http://open:8083")
+					.set("connectors.discovery.kafkaConnect[1].name", "secured")
+					.set("connectors.discovery.kafkaConnect[1].url", "http://secured:8083")
+					.set("connectors.discovery.kafkaConnect[1].username", "u"));
+		List<Map<String, Object>> env = get(rendered.one("Deployment"), "spec", "template", "spec", "containers", 0,
+				"env");
+		assertThat(env).extracting((variable) -> (String) variable.get("name")).filteredOn((name) -> name
+			.startsWith("SK_CONNECT_")).containsExactly("SK_CONNECT_1_PASSWORD");
 	}
 
 }
