@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
 
 import org.springframework.web.bind.annotation.GetMapping;
@@ -76,6 +77,8 @@ class ConnectorsController {
 		 * @param problem why it is not used, {@code null} when it is
 		 * @param settings the settings read from its configuration (never its password)
 		 */
+		// Named apart from the overview's Connector: two schemas of one name collapse into one in the contract.
+		@Schema(name = "DiscoveredConnector")
 		record Connector(String name, String source, String state, String endpoint, String database, String slot,
 				String target, boolean used, boolean unprotected, String problem, Map<String, String> settings) {
 		}

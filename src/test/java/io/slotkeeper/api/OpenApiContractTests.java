@@ -4,10 +4,13 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
 import io.slotkeeper.ApplicationTestSupport;
+import io.slotkeeper.testbed.OpenApiResponses;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -34,6 +37,25 @@ class OpenApiContractTests extends ApplicationTestSupport {
 		assertThat(served).contains("/api/v1/targets/{target}/slots/{slot}/recreate")
 			.contains("application/problem+json")
 			.contains("bearer");
+	}
+
+	@Test
+	void realResponsesHaveNoMemberTheirSchemaLacks() {
+		OpenApiResponses contract = OpenApiResponses.contract();
+		Map<String, String> paths = new LinkedHashMap<>();
+		paths.put("/api/v1/targets", "/api/v1/targets");
+		paths.put("/api/v1/targets/{target}", "/api/v1/targets/up");
+		paths.put("/api/v1/targets/{target}/slots", "/api/v1/targets/up/slots");
+		paths.put("/api/v1/targets/{target}/settings", "/api/v1/targets/up/settings");
+		paths.put("/api/v1/overview", "/api/v1/overview");
+		paths.put("/api/v1/connectors", "/api/v1/connectors");
+		paths.put("/api/v1/audit", "/api/v1/audit");
+		paths.put("/api/v1/me", "/api/v1/me");
+		paths.forEach((template, uri) -> {
+			String body = new String(client().get().uri(uri).header("Authorization", "Bearer " + VIEWER).exchange()
+				.expectStatus().isOk().expectBody().returnResult().getResponseBodyContent(), StandardCharsets.UTF_8);
+			assertThat(contract.outside(template, body)).as("GET " + uri + " against " + template).isEmpty();
+		});
 	}
 
 }

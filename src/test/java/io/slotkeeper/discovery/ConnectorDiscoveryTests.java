@@ -21,6 +21,7 @@ import org.springframework.test.web.servlet.client.RestTestClient;
 import io.slotkeeper.config.ResnapshotProperties;
 import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.fleet.Target;
+import io.slotkeeper.testbed.OpenApiResponses;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.PostgresTestBed;
 import io.slotkeeper.testbed.StrimziResources;
@@ -131,6 +132,8 @@ class ConnectorDiscoveryTests {
 
 		String connectors = client().get().uri("/api/v1/connectors").exchange()
 			.expectStatus().isOk().returnResult(String.class).getResponseBody();
+		assertThat(OpenApiResponses.contract().outside("/api/v1/connectors", connectors))
+			.as("the listing against its schema in openapi.yaml").isEmpty();
 		assertThat(connectors).doesNotContain("hunter2").doesNotContain("sink");
 		client().get().uri("/api/v1/connectors").exchange()
 			.expectBody()
