@@ -61,6 +61,9 @@ public final class ClusterTokens {
 
 	private final Semaphore reviewing;
 
+	// A share of the reviews kept for tokens shaped like the cluster's, so that made-up ones cannot hold them all.
+	private final Semaphore reserved;
+
 	private volatile boolean unavailable;
 
 	/**
@@ -78,7 +81,9 @@ public final class ClusterTokens {
 		this.settings = settings;
 		this.clock = clock;
 		this.reviews = new ClusterReviews(settings, namespace(settings));
-		this.reviewing = new Semaphore(settings.maxConcurrentReviews());
+		int reservedReviews = settings.maxConcurrentReviews() / 2;
+		this.reviewing = new Semaphore(settings.maxConcurrentReviews() - reservedReviews);
+		this.reserved = new Semaphore(reservedReviews);
 		logger.info("Cluster sign-in on: tokens that are not static ones are reviewed by {} ({} on {}.{} in namespace"
 				+ " '{}' makes a viewer, update and delete an operator; answers kept {} s)", settings.apiServer(), "get",
 				settings.resource(), settings.group(), this.reviews.namespace(), settings.cacheTtl().toSeconds());
@@ -124,7 +129,8 @@ public final class ClusterTokens {
 			}
 		}
 		try {
-			if (!this.reviewing.tryAcquire()) {
+			Semaphore permit = permit(token);
+			if (permit == null) {
 				throw new ClusterUnavailable("too many cluster tokens are under review at once (max-concurrent-reviews "
 						+ this.settings.maxConcurrentReviews() + ")");
 			}
@@ -135,7 +141,7 @@ public final class ClusterTokens {
 				return answer;
 			}
 			finally {
-				this.reviewing.release();
+				permit.release();
 			}
 		}
 		catch (RuntimeException ex) {
@@ -145,6 +151,36 @@ public final class ClusterTokens {
 		finally {
 			this.inFlight.remove(key, mine);
 		}
+	}
+
+	// A token shaped like the cluster's may take a reserved review when the others are taken; any other, only those.
+	private Semaphore permit(String token) {
+		if (looksLikeClusters(token) && this.reserved.tryAcquire()) {
+			return this.reserved;
+		}
+		return this.reviewing.tryAcquire() ? this.reviewing : null;
+	}
+
+	/**
+	 * Whether a token is shaped like one the cluster issues: a JWT (a service account's, a projected or an OIDC
+	 * token: three base64url parts, the first a JSON header) or an OpenShift OAuth access token ({@code sha256~}).
+	 * @param token the bearer token
+	 * @return whether it may take a reserved review
+	 */
+	static boolean looksLikeClusters(String token) {
+		if (token.startsWith("sha256~") && token.length() > "sha256~".length()) {
+			return true;
+		}
+		String[] parts = token.split("\\.", -1);
+		if (parts.length != 3 || !parts[0].startsWith("eyJ")) {
+			return false;
+		}
+		for (String part : parts) {
+			if (part.isEmpty() || !part.matches("[A-Za-z0-9_-]+")) {
+				return false;
+			}
+		}
+		return true;
 	}
 
 	private Answer review(String token, Instant now) {

@@ -6,8 +6,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -21,6 +26,7 @@ import io.slotkeeper.testbed.KubernetesStub;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * What a cluster token is allowed, decided against a stand-in of the review APIs: OpenShift's OAuth scopes travel
@@ -91,12 +97,48 @@ class ClusterTokensTests {
 			.isEqualTo(reviews + 2);
 	}
 
+	@Test
+	void madeUpTokensUnderReviewCannotHoldTheReviewsARealClusterTokenNeeds() throws Exception {
+		String real = "eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJzeXN0ZW06c2EifQ.c2lnbmF0dXJl";
+		this.kubernetes.user(real, "system:serviceaccount:ns:ci", List.of(), "get");
+		ClusterTokens tokens = new ClusterTokens(settings(List.of(), 4), Clock.systemUTC());
+		this.kubernetes.hold(true);
+		ExecutorService callers = Executors.newFixedThreadPool(5);
+		try {
+			List<Future<?>> bogus = new ArrayList<>();
+			for (int i = 0; i < 4; i++) {
+				String token = "made-up-" + i;
+				bogus.add(callers.submit(() -> tokens.authenticate(token)));
+			}
+			await().atMost(Duration.ofSeconds(5)).until(() -> this.kubernetes.held() == 2
+					&& bogus.stream().filter(Future::isDone).count() == 2);
+			Future<Authentication> user = callers.submit(() -> tokens.authenticate(real));
+			await("a service account's token is under review, not refused").atMost(Duration.ofSeconds(5))
+				.until(() -> this.kubernetes.held() == 3);
+			this.kubernetes.hold(false);
+			assertThat(roles(user.get(10, TimeUnit.SECONDS))).containsExactly("ROLE_VIEWER");
+		}
+		finally {
+			this.kubernetes.hold(false);
+			callers.shutdownNow();
+		}
+		assertThat(ClusterTokens.looksLikeClusters("sha256~abc")).isTrue();
+		assertThat(ClusterTokens.looksLikeClusters("eyJ.x")).isFalse();
+		assertThat(ClusterTokens.looksLikeClusters("eyJa.b.c d")).isFalse();
+		assertThat(ClusterTokens.looksLikeClusters("hunter2")).isFalse();
+	}
+
 	private KubernetesAuthProperties settings(List<String> audiences) throws IOException {
+		return settings(audiences, 8);
+	}
+
+	private KubernetesAuthProperties settings(List<String> audiences, int maxConcurrentReviews) throws IOException {
 		Path token = Files.createTempFile("sa", "");
 		Files.writeString(token, SERVICE_ACCOUNT);
 		token.toFile().deleteOnExit();
 		return new KubernetesAuthProperties(true, URI.create(this.kubernetes.url()), token, Path.of("/nonexistent"),
-				"ns", "slotkeeper.io", "slots", Duration.ofSeconds(30), Duration.ofSeconds(2), audiences, 8);
+				"ns", "slotkeeper.io", "slots", Duration.ofSeconds(30), Duration.ofSeconds(2), audiences,
+				maxConcurrentReviews);
 	}
 
 	private static List<String> roles(Authentication authentication) {
