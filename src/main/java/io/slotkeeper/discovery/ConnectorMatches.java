@@ -1,6 +1,7 @@
 package io.slotkeeper.discovery;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -154,10 +155,26 @@ final class ConnectorMatches {
 		boolean signals = discovery.resnapshot() == ResnapshotProperties.Mode.DEBEZIUM_SIGNAL
 				&& connector.config().containsKey("signal.data.collection");
 		boolean heals = discovery.onLost() == OnLost.RECREATE && target.properties().heartbeat().enabled();
+		ResnapshotProperties resnapshot = ResnapshotProperties.of(signals ? ResnapshotProperties.Mode.DEBEZIUM_SIGNAL
+				: ResnapshotProperties.Mode.NONE, discovery.resnapshotTables());
+		List<String> included = included(connector.config().get("table.include.list"));
+		if (signals && included != null) {
+			// Its tables, as listed: the table counters are sampled for these only, not for the whole database.
+			resnapshot = new ResnapshotProperties(resnapshot.mode(), resnapshot.signalTable(), included,
+					resnapshot.type(), resnapshot.tables(), resnapshot.recheckAfter(), resnapshot.updateColumns(),
+					resnapshot.windowMargin());
+		}
 		return new SlotPolicyProperties(connector.slot(), connector.connector(), heals ? OnLost.RECREATE : OnLost.ALERT,
-				OnMissing.ALERT, OnOrphan.ALERT, ResnapshotProperties.of(signals
-						? ResnapshotProperties.Mode.DEBEZIUM_SIGNAL : ResnapshotProperties.Mode.NONE,
-						discovery.resnapshotTables()), RECREATIONS_PER_HOUR, null);
+				OnMissing.ALERT, OnOrphan.ALERT, resnapshot, RECREATIONS_PER_HOUR, null);
+	}
+
+	// A table.include.list of plain schema.table names; null when unset or when it has patterns.
+	private static List<String> included(String list) {
+		if (list == null || list.isBlank()) {
+			return null;
+		}
+		List<String> tables = Arrays.stream(list.split(",")).map(String::strip).toList();
+		return tables.stream().allMatch((table) -> table.matches(ResnapshotProperties.TABLE)) ? tables : null;
 	}
 
 	// A target's own hosts, and the aliases of every server that shares one of them, short names resolved in

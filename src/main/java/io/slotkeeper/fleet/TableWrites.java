@@ -36,15 +36,37 @@ public record TableWrites(Instant at, long lsn, int serverVersion, Map<String, L
 	 * @throws SQLException when the server refuses
 	 */
 	public static TableWrites read(Connection connection, Collection<String> tables) throws SQLException {
+		return read(connection, tables, Integer.MAX_VALUE, null);
+	}
+
+	/**
+	 * Reads the counters of at most a number of tables, the names of an earlier reading shared.
+	 * @param connection a session on the primary, in the tables' database, in autocommit
+	 * @param tables the tables to read, {@code schema.table} each; {@code null} for every table
+	 * @param most how many tables at most
+	 * @param names the names earlier readings hold, each its own key, so that readings kept share one copy of each
+	 * name; {@code null} for none
+	 * @return the reading, {@code null} when the database has more tables than {@code most}
+	 * @throws SQLException when the server refuses
+	 */
+	public static TableWrites read(Connection connection, Collection<String> tables, int most,
+			Map<String, String> names) throws SQLException {
 		Map<String, Long> writes = new HashMap<>();
-		try (PreparedStatement statement = connection.prepareStatement((tables == null) ? COUNTERS
-				: COUNTERS + " WHERE schemaname || '.' || relname = ANY (?)")) {
+		Map<String, String> known = (names != null) ? names : Map.of();
+		try (PreparedStatement statement = connection.prepareStatement(((tables == null) ? COUNTERS
+				: COUNTERS + " WHERE schemaname || '.' || relname = ANY (?)") + " LIMIT ?")) {
+			int next = 1;
 			if (tables != null) {
-				statement.setArray(1, connection.createArrayOf("text", tables.toArray()));
+				statement.setArray(next++, connection.createArrayOf("text", tables.toArray()));
 			}
+			statement.setLong(next, (long) most + 1);
 			try (ResultSet row = statement.executeQuery()) {
 				while (row.next()) {
-					writes.put(row.getString(1), row.getLong(2));
+					if (writes.size() == most) {
+						return null;
+					}
+					String name = row.getString(1);
+					writes.put(known.getOrDefault(name, name), row.getLong(2));
 				}
 			}
 		}

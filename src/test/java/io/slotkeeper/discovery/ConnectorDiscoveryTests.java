@@ -126,6 +126,9 @@ class ConnectorDiscoveryTests {
 		assertThat(shop.policy("debezium").orElseThrow().resnapshot().tables())
 			.as("only the changed tables, as connector-discovery.resnapshot-tables says")
 			.isEqualTo(ResnapshotProperties.Tables.CHANGED);
+		assertThat(shop.policy("debezium").orElseThrow().resnapshot().collections())
+			.as("its table.include.list: the table counters are sampled for these, not the whole database")
+			.containsExactly("public.orders");
 		Target ledger = this.fleet.get("ledger");
 		assertThat(ledger.connector("ledger_cdc").name()).as("the configured connector wins").isEqualTo("ledger-by-hand");
 		assertThat(ledger.connectorDiscovered("ledger_cdc")).isFalse();

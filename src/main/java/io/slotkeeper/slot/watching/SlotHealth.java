@@ -33,14 +33,15 @@ final class SlotHealth {
 		return FleetHealth.of(fleet, (target) -> true, (target) -> poller.snapshot(target.name())
 			.map((snapshot) -> health(target.properties(), snapshot, poller.missing(target.name()),
 					connectors.notRunningAfterHandover(target), poller.staleOffsets(target.name()),
-					poller.healingStopped(target.name()), poller.healingBudgetInMemoryBecause(target.name())))
+					poller.healingStopped(target.name()), poller.healingBudgetInMemoryBecause(target.name()),
+					target.tableCounters().notSampledBecause()))
 			.orElseGet(() -> Health.unknown().withDetail("reason", "not polled yet").build()),
 				Health.up().withDetail("targets", 0).build());
 	}
 
 	private static Health health(TargetProperties target, SlotSnapshot snapshot, List<String> missing,
 			Map<String, String> notRunning, Map<String, String> staleOffsets, Map<String, String> healingStopped,
-			String budgetInMemory) {
+			String budgetInMemory, String tablesNotSampled) {
 		if (snapshot.error() != null) {
 			Health.Builder failed = Health.unknown().withDetail("polledAt", snapshot.at())
 				.withDetail("error", snapshot.error());
@@ -98,6 +99,9 @@ final class SlotHealth {
 		}
 		if (budgetInMemory != null) {
 			health.withDetail("healingBudget", budgetInMemory);
+		}
+		if (tablesNotSampled != null) {
+			health.withDetail("tableCounters", tablesNotSampled);
 		}
 		if (!unreserved.isEmpty()) {
 			health.withDetail("warning", "slots past max_slot_wal_keep_size, about to be lost: " + unreserved);
