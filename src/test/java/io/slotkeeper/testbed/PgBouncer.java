@@ -103,10 +103,17 @@ public final class PgBouncer implements AutoCloseable {
 	@Override
 	public void close() {
 		this.process.destroy();
+		try {
+			// PgBouncer removes its pid file as it exits: walking the directory meanwhile can meet a file gone.
+			this.process.waitFor(10, java.util.concurrent.TimeUnit.SECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
 		try (var files = Files.walk(this.directory)) {
 			files.sorted(java.util.Comparator.reverseOrder()).forEach((path) -> path.toFile().delete());
 		}
-		catch (IOException ex) {
+		catch (IOException | java.io.UncheckedIOException ex) {
 			// A temporary directory: left for the system to clean.
 		}
 	}
