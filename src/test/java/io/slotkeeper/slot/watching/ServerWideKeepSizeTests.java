@@ -67,17 +67,13 @@ class ServerWideKeepSizeTests {
 
 	@Test
 	void theRaiseOfOneTargetIsNotPutBackWhileAnotherTargetOfTheServerStillNeedsTheRoom() throws Exception {
-		server.execute("postgres", "ALTER SYSTEM SET max_slot_wal_keep_size = '64MB'", "SELECT pg_reload_conf()");
-		LogicalConsumer orders = new LogicalConsumer(server, "orders", "orders_cdc", "cdc", false);
-		LogicalConsumer billing = new LogicalConsumer(server, "billing", "billing_cdc", "cdc", false);
+		List<LogicalConsumer> consumers = consumersReading();
 		ConfigurableApplicationContext app = start("solo");
 		await().atMost(Duration.ofSeconds(30)).until(() -> owns(app, "orders") && owns(app, "billing"));
-		orders.close();
-		billing.close();
-		await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> {
-			churn();
-			return "1GB".equals(keepSize());
-		});
+		for (LogicalConsumer consumer : consumers) {
+			consumer.close();
+		}
+		churnUntil("1GB", Duration.ofSeconds(60));
 
 		try (LogicalConsumer back = new LogicalConsumer(server, "orders", "orders_cdc", "cdc", false)) {
 			await("not put back while billing's consumer is gone").during(Duration.ofSeconds(8))
@@ -88,10 +84,7 @@ class ServerWideKeepSizeTests {
 			assertThat(finding(app, "billing")).as("the server's finding on each of its targets").isPresent()
 				.isEqualTo(finding(app, "orders"));
 			try (LogicalConsumer billingBack = new LogicalConsumer(server, "billing", "billing_cdc", "cdc", false)) {
-				await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500)).until(() -> {
-					churn();
-					return "64MB".equals(keepSize());
-				});
+				churnUntil("64MB", Duration.ofSeconds(90));
 			}
 		}
 		assertThat(server.queryForString("postgres", "SELECT string_agg(wal_status, ',' ORDER BY slot_name)"
@@ -104,9 +97,7 @@ class ServerWideKeepSizeTests {
 
 	@Test
 	void theInstanceThatTakesTheServerOverPutsBackWhatTheOtherRaised() throws Exception {
-		server.execute("postgres", "ALTER SYSTEM SET max_slot_wal_keep_size = '64MB'", "SELECT pg_reload_conf()");
-		LogicalConsumer orders = new LogicalConsumer(server, "orders", "orders_cdc", "cdc", false);
-		LogicalConsumer billing = new LogicalConsumer(server, "billing", "billing_cdc", "cdc", false);
+		List<LogicalConsumer> consumers = consumersReading();
 		ConfigurableApplicationContext first = start("first");
 		ConfigurableApplicationContext second = start("second");
 		// billing comes first by name: its owner acts for the server, and the raise is recorded in its database. The
@@ -117,12 +108,10 @@ class ServerWideKeepSizeTests {
 		await().atMost(Duration.ofSeconds(30)).until(() -> owns(owner, "billing")
 				&& !owns((owner == first) ? second : first, "billing"));
 		ConfigurableApplicationContext other = (owner == first) ? second : first;
-		orders.close();
-		billing.close();
-		await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> {
-			churn();
-			return "1GB".equals(keepSize());
-		});
+		for (LogicalConsumer consumer : consumers) {
+			consumer.close();
+		}
+		churnUntil("1GB", Duration.ofSeconds(60));
 		assertThat(audit(other)).as("only the lead target's owner acts for the server").isEmpty();
 		assertThat(server.queryForString("billing", "SELECT from_mb || ' ' || to_mb FROM slotkeeper.keep_size_raises"))
 			.isEqualTo("64 1024");
@@ -133,10 +122,7 @@ class ServerWideKeepSizeTests {
 			.until(() -> owns(other, "billing"));
 		try (LogicalConsumer ordersBack = new LogicalConsumer(server, "orders", "orders_cdc", "cdc", false);
 				LogicalConsumer billingBack = new LogicalConsumer(server, "billing", "billing_cdc", "cdc", false)) {
-			await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500)).until(() -> {
-				churn();
-				return "64MB".equals(keepSize());
-			});
+			churnUntil("64MB", Duration.ofSeconds(90));
 		}
 		assertThat(audit(other)).singleElement().extracting(AuditEntry::detail)
 			.isEqualTo("put back: ALTER SYSTEM SET max_slot_wal_keep_size = '64MB'");
@@ -164,6 +150,21 @@ class ServerWideKeepSizeTests {
 
 	private static boolean owns(ConfigurableApplicationContext app, String target) {
 		return app.getBean(Fleet.class).get(target).ownership().owned();
+	}
+
+	// Each slot read by a real consumer, against a limit of 64MB.
+	private static List<LogicalConsumer> consumersReading() throws Exception {
+		server.execute("postgres", "ALTER SYSTEM SET max_slot_wal_keep_size = '64MB'", "SELECT pg_reload_conf()");
+		return List.of(new LogicalConsumer(server, "orders", "orders_cdc", "cdc", false),
+				new LogicalConsumer(server, "billing", "billing_cdc", "cdc", false));
+	}
+
+	// WAL runs on until the limit is the value.
+	private static void churnUntil(String value, Duration atMost) {
+		await().atMost(atMost).pollInterval(Duration.ofMillis(200)).until(() -> {
+			churn();
+			return value.equals(keepSize());
+		});
 	}
 
 	// About 1 MB of WAL per call and database, in the slots' publications: a consumer that reads confirms it.
