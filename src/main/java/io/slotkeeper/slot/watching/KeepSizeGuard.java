@@ -8,22 +8,18 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiFunction;
-import java.util.function.Function;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.slotkeeper.audit.Auditor;
-import io.slotkeeper.config.SlotPolicyProperties;
 import io.slotkeeper.fleet.AdvisoryLocks;
 import io.slotkeeper.fleet.FailureDescription;
-import io.slotkeeper.fleet.ServerIdentity;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.problem.ProblemException;
 import io.slotkeeper.problem.ProblemKind;
@@ -68,26 +64,9 @@ final class KeepSizeGuard {
 
 	private final Map<String, String> waiting = new ConcurrentHashMap<>();
 
-	private final Map<String, String> leadsLookedAround = new ConcurrentHashMap<>();
-
 	KeepSizeGuard(Auditor auditor, Clock clock) {
 		this.auditor = auditor;
 		this.clock = clock;
-	}
-
-	/**
-	 * The key of a target's server: its primary's address, port and system identifier, as its sessions saw them.
-	 * @param target the target
-	 * @return the key, {@code null} before a session answered
-	 */
-	static String serverOf(Target target) {
-		ServerIdentity identity = target.primary().identity();
-		return (identity == null) ? null
-				: identity.address() + ":" + identity.port() + "/" + identity.systemIdentifier();
-	}
-
-	private static boolean optedIn(Target target) {
-		return target.policies().stream().anyMatch((policy) -> policy.onOutage() != null);
 	}
 
 	/**
@@ -97,8 +76,8 @@ final class KeepSizeGuard {
 	 * @return whether to call {@link #guard}
 	 */
 	boolean concerns(Target target) {
-		String server = serverOf(target);
-		return optedIn(target) || (server != null && this.standing.containsKey(server));
+		String server = KeepSizeServer.keyOf(target);
+		return KeepSizeServer.optedIn(target) || (server != null && this.standing.containsKey(server));
 	}
 
 	/**
@@ -113,55 +92,53 @@ final class KeepSizeGuard {
 	List<SettingFinding> guard(Target target, List<Target> fleet, List<ReplicationSlot> slots, ServerSettings settings,
 			BiFunction<String, String, SlotInsight> insights) {
 		Optional<Long> current = settings.get(SETTING).flatMap(ServerSettings.Setting::number);
-		String server = serverOf(target);
-		if (current.isEmpty() || server == null) {
+		Optional<KeepSizeServer> server = KeepSizeServer.of(target, fleet);
+		if (current.isEmpty() || server.isEmpty()) {
 			return List.of();
 		}
-		List<Target> siblings = fleet.stream().filter((other) -> server.equals(serverOf(other))).toList();
-		Optional<Target> lead = siblings.stream().filter(KeepSizeGuard::optedIn).min(Comparator.comparing(Target::name));
-		if (lead.isEmpty() || !lead.get().ownership().owned()) {
+		String key = server.get().key();
+		if (!server.get().actsHere()) {
 			// Another instance acts for the server; what this one knew of it is no longer its to show.
-			this.standing.remove(server);
-			this.refused.remove(server);
+			this.standing.remove(key);
+			this.refused.remove(key);
 			return List.of();
 		}
-		if (lead.get() == target) {
+		if (server.get().lead() == target) {
 			try {
-				act(lead.get(), siblings, slots, settings, current.get(), insights);
+				act(server.get(), slots, settings, current.get(), insights);
 			}
 			catch (SQLException | RuntimeException ex) {
-				logger.warn("The WAL-limit guard of server {} could not act through target '{}': {}", server,
+				logger.warn("The WAL-limit guard of server {} could not act through target '{}': {}", key,
 						target.name(), FailureDescription.of(ex, this.clock.instant()).message());
 			}
 		}
-		return findings(server, current.get());
+		return findings(key, current.get());
 	}
 
 	// The server's lock in the lead's database: an instance that still believes it owns the lead after losing it waits
 	// for the one that does, and reads the record the other wrote.
-	private void act(Target lead, List<Target> siblings, List<ReplicationSlot> slots, ServerSettings settings,
-			long current, BiFunction<String, String, SlotInsight> insights) throws SQLException {
-		String server = serverOf(lead);
-		try (Connection connection = lead.primary().connection()) {
-			long key = AdvisoryLocks.keepSizeKey(server);
+	private void act(KeepSizeServer server, List<ReplicationSlot> slots, ServerSettings settings, long current,
+			BiFunction<String, String, SlotInsight> insights) throws SQLException {
+		try (Connection connection = server.lead().primary().connection()) {
+			long key = AdvisoryLocks.keepSizeKey(server.key());
 			if (!AdvisoryLocks.tryLock(connection, key)) {
 				return;
 			}
 			try {
-				KeepSizeRaise raise = recorded(connection, server, lead, siblings);
+				KeepSizeRaise raise = this.records.find(connection, server);
 				if (raise != null) {
-					this.standing.put(server, raise);
+					this.standing.put(server.key(), raise);
 				}
 				else {
-					this.standing.remove(server);
+					this.standing.remove(server.key());
 				}
 				// A reading from before the raise took effect (shared with another target, or read as the server
 				// reloaded) would look like a value someone changed by hand: wait for a later one.
 				if (raise != null && !settings.readAt().isAfter(raise.serverAt().plus(RELOADED))) {
 					return;
 				}
-				OutageNeed need = OutageNeed.of(policies(siblings), slots, insightOf(siblings, insights));
-				decide(connection, lead, raise, need, slots, current);
+				OutageNeed need = OutageNeed.of(server.policies(), slots, server.insights(insights));
+				decide(connection, server.lead(), raise, need, slots, current);
 			}
 			finally {
 				AdvisoryLocks.unlock(connection, key);
@@ -171,7 +148,7 @@ final class KeepSizeGuard {
 
 	private void decide(Connection connection, Target lead, KeepSizeRaise raise, OutageNeed need,
 			List<ReplicationSlot> slots, long current) throws SQLException {
-		String server = raise != null ? raise.server() : serverOf(lead);
+		String server = (raise != null) ? raise.server() : KeepSizeServer.keyOf(lead);
 		if (raise != null && current != raise.expectedMegabytes()) {
 			yieldTo(connection, lead, raise, current);
 			return;
@@ -206,51 +183,9 @@ final class KeepSizeGuard {
 		}
 	}
 
-	// The raise of a server whose lead changed (a target that opted in later, or one that left) is in the database of
-	// the lead before: it moves to the new one's, once per lead and instance.
-	private KeepSizeRaise recorded(Connection connection, String server, Target lead, List<Target> siblings)
-			throws SQLException {
-		KeepSizeRaise raise = this.records.read(connection, server);
-		if (raise != null || lead.name().equals(this.leadsLookedAround.put(server, lead.name()))) {
-			return raise;
-		}
-		for (Target other : siblings) {
-			if (other == lead || !optedIn(other)) {
-				continue;
-			}
-			try (Connection elsewhere = other.primary().connection()) {
-				KeepSizeRaise found = this.records.read(elsewhere, server);
-				if (found != null) {
-					this.records.write(connection, found);
-					this.records.delete(elsewhere, server);
-					return found;
-				}
-			}
-			catch (SQLException | RuntimeException ex) {
-				this.leadsLookedAround.remove(server);
-				throw ex;
-			}
-		}
-		return null;
-	}
-
-	private static List<SlotPolicyProperties> policies(List<Target> siblings) {
-		return siblings.stream().flatMap((target) -> target.policies().stream()).toList();
-	}
-
-	// A slot's insight is kept by the target whose policy names it (slot names are the server's, unique on it).
-	private static Function<String, SlotInsight> insightOf(List<Target> siblings,
-			BiFunction<String, String, SlotInsight> insights) {
-		return (slot) -> siblings.stream()
-			.filter((target) -> target.policy(slot).isPresent())
-			.findFirst()
-			.map((target) -> insights.apply(target.name(), slot))
-			.orElseGet(() -> insights.apply(siblings.get(0).name(), slot));
-	}
-
 	private void raise(Connection connection, Target lead, KeepSizeRaise before, long currentMegabytes,
 			OutageNeed need) throws SQLException {
-		String server = serverOf(lead);
+		String server = KeepSizeServer.keyOf(lead);
 		Map<String, Object> parameters = Auditor.parameters("from", currentMegabytes + "MB", "to",
 				need.capMegabytes() + "MB", "slots", need.slots(), "budgetSeconds", Math.round(need.leastSeconds()));
 		KeepSizePrivileges privileges = KeepSizePrivileges.read(connection);
@@ -320,27 +255,14 @@ final class KeepSizeGuard {
 	}
 
 	private List<SettingFinding> findings(String server, long currentMegabytes) {
-		KeepSizeRaise raise = this.standing.get(server);
 		String refusal = this.refused.get(server);
 		if (refusal != null) {
 			return List.of(new SettingFinding(SETTING, currentMegabytes + "MB", SettingFinding.CRITICAL, "cannot be"
 					+ " raised for the slots whose consumer is gone (on-outage): " + refusal));
 		}
-		if (raise == null) {
-			return List.of();
-		}
-		if (raise.yieldedTo() != null) {
-			return List.of(new SettingFinding(SETTING, currentMegabytes + "MB", SettingFinding.WARNING, "set by an"
-					+ " operator while slot-keeper's raise for " + String.join(", ", raise.slots()) + " stood; left as"
-					+ " it is until their consumers read again"));
-		}
-		String memoryOnly = this.records.notDurableBecause(server);
-		String wait = this.waiting.get(server);
-		return List.of(new SettingFinding(SETTING, raise.toMegabytes() + "MB", SettingFinding.WARNING, "raised by"
-				+ " slot-keeper from " + raise.fromMegabytes() + "MB at " + raise.at() + " for "
-				+ String.join(", ", raise.slots()) + ", whose consumer is gone (on-outage); put back when it reads"
-				+ " again" + ((wait != null) ? " and " + wait : "")
-				+ ((memoryOnly != null) ? "; kept in this instance's memory only: " + memoryOnly : "")));
+		KeepSizeRaise raise = this.standing.get(server);
+		return (raise == null) ? List.of() : List.of(raise.finding(currentMegabytes, this.waiting.get(server),
+				this.records.notDurableBecause(server)));
 	}
 
 	// Returns the server's clock once the reload was asked for: readings after it (and a moment for every session to

@@ -4,13 +4,14 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.slotkeeper.settings.SettingFinding;
 import io.slotkeeper.slot.reading.ReplicationSlot;
 
 /**
  * A raise of a server's {@code max_slot_wal_keep_size} in force, as recorded in the database of the target it was made
  * through ({@link KeepSizeRecords}), so that a restarted or new owner finds it and puts it back.
  *
- * @param server the server's key ({@link KeepSizeGuard#serverOf})
+ * @param server the server's key ({@link KeepSizeServer#keyOf})
  * @param fromMegabytes the value before the first raise
  * @param restore the statement that puts it back: {@code RESET} where the value came from {@code postgresql.conf} or
  * was the default, {@code SET} the value itself where {@code postgresql.auto.conf} held it or the role may not see
@@ -65,6 +66,26 @@ record KeepSizeRaise(String server, long fromMegabytes, String restore, long toM
 					&& slot.retainedWalBytes() >= room)
 			.max((a, b) -> Long.compare(a.retainedWalBytes(), b.retainedWalBytes()))
 			.orElse(null);
+	}
+
+	/**
+	 * The raise as the settings audit shows it.
+	 * @param currentMegabytes the value read now
+	 * @param waiting what the put-back waits for besides the consumers, {@code null} for nothing
+	 * @param memoryOnly why the raise is kept only in this instance's memory, {@code null} when it is recorded
+	 * @return the finding on {@code max_slot_wal_keep_size}
+	 */
+	SettingFinding finding(long currentMegabytes, String waiting, String memoryOnly) {
+		if (this.yieldedTo != null) {
+			return new SettingFinding(KeepSizeGuard.SETTING, currentMegabytes + "MB", SettingFinding.WARNING, "set by"
+					+ " an operator while slot-keeper's raise for " + String.join(", ", this.slots) + " stood; left as"
+					+ " it is until their consumers read again");
+		}
+		return new SettingFinding(KeepSizeGuard.SETTING, this.toMegabytes + "MB", SettingFinding.WARNING, "raised by"
+				+ " slot-keeper from " + this.fromMegabytes + "MB at " + this.at + " for " + String.join(", ", this.slots)
+				+ ", whose consumer is gone (on-outage); put back when it reads again"
+				+ ((waiting != null) ? " and " + waiting : "")
+				+ ((memoryOnly != null) ? "; kept in this instance's memory only: " + memoryOnly : ""));
 	}
 
 	/**

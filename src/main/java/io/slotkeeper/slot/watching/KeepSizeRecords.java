@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.slotkeeper.fleet.OwnTables;
+import io.slotkeeper.fleet.Target;
 
 /**
  * Where a server's WAL-limit raise is kept: table {@code slotkeeper.keep_size_raises} in the database of the target
@@ -29,6 +30,43 @@ final class KeepSizeRecords {
 	private final Map<String, KeepSizeRaise> memory = new ConcurrentHashMap<>();
 
 	private final Map<String, String> notDurable = new ConcurrentHashMap<>();
+
+	private final Map<String, String> leadsLookedAround = new ConcurrentHashMap<>();
+
+	/**
+	 * The raise recorded for a server in its lead target's database. A server whose lead changed (a target that
+	 * opted in later, or one that left) has it in the database of the lead before: it moves to the new one's, looked
+	 * for once per lead and instance.
+	 * @param connection a session in the lead target's database
+	 * @param server the server, with a lead
+	 * @return the raise, {@code null} when none stands
+	 * @throws SQLException when a table cannot be read
+	 */
+	KeepSizeRaise find(Connection connection, KeepSizeServer server) throws SQLException {
+		KeepSizeRaise raise = read(connection, server.key());
+		if (raise != null || server.lead().name().equals(this.leadsLookedAround.put(server.key(),
+				server.lead().name()))) {
+			return raise;
+		}
+		for (Target other : server.targets()) {
+			if (other == server.lead() || !KeepSizeServer.optedIn(other)) {
+				continue;
+			}
+			try (Connection elsewhere = other.primary().connection()) {
+				KeepSizeRaise found = read(elsewhere, server.key());
+				if (found != null) {
+					write(connection, found);
+					delete(elsewhere, server.key());
+					return found;
+				}
+			}
+			catch (SQLException | RuntimeException ex) {
+				this.leadsLookedAround.remove(server.key());
+				throw ex;
+			}
+		}
+		return null;
+	}
 
 	/**
 	 * The raise recorded for a server in this database, or in memory.
