@@ -36,8 +36,11 @@ public final class TableCounters {
 	// Apart from the beat's statement timeout: a large catalog must not make the heartbeat session time out.
 	private static final String TIMEOUT = "SELECT pg_catalog.set_config('statement_timeout', '10s', true)";
 
+	// Only while every such slot is read: a slot just recreated (its consumer not yet handed over) or whose consumer
+	// is gone must not move the reading a loss is measured from past the lost slot's last position.
 	private static final String CONFIRMED = "SELECT pg_catalog.min(confirmed_flush_lsn)::text FROM"
-			+ " pg_catalog.pg_replication_slots WHERE slot_name = ANY (?) AND database = pg_catalog.current_database()";
+			+ " pg_catalog.pg_replication_slots WHERE slot_name = ANY (?) AND database = pg_catalog.current_database()"
+			+ " HAVING pg_catalog.bool_and(active)";
 
 	private final Deque<TableWrites> readings = new ArrayDeque<>();
 
