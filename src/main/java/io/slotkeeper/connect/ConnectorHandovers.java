@@ -155,7 +155,7 @@ public final class ConnectorHandovers {
 			warning = "offsets not changed: " + change.error() + "; the connector may fail to stream"
 					+ (revertedBehindUs(connector, change) ? REVERTED : "");
 		}
-		List<Map<String, Object>> after = this.lifecycle.storedOffsets(connector);
+		List<Map<String, Object>> after = this.lifecycle.listedOffsets(connector);
 		ChosenState chosen = handover.chosenState();
 		ConnectorLifecycle.Answer resume = this.lifecycle.restore(connector, chosen);
 		if (resume.unreachable()) {

@@ -50,6 +50,14 @@ public final class ConnectorLifecycle {
 		return answer.ok() ? entries(answer.body()) : null;
 	}
 
+	// What Kafka Connect holds now, listed again (through a Strimzi resource: a list the operator makes), rather than
+	// what slot-keeper asked for; what can be read without a list when the list fails.
+	List<Map<String, Object>> listedOffsets(ConnectorProperties connector) {
+		Answer listed = offsets(connector);
+		List<Map<String, Object>> entries = listed.ok() ? entries(listed.body()) : null;
+		return (entries != null) ? entries : storedOffsets(connector);
+	}
+
 	Answer alterOffsets(ConnectorProperties connector, Map<String, Object> offsets) {
 		return this.connectors.api(connector).alterOffsets(connector, offsets);
 	}

@@ -215,7 +215,7 @@ final class StrimziConnectorApi implements ConnectorApi {
 		if (unreachable.isPresent()) {
 			return ConnectorLifecycle.Answer.unreachable(unreachable.get());
 		}
-		Instant asked = Instant.now().minusSeconds(1);
+		Set<String> warnedBefore = StrimziOperatorWaits.warnings(resource.object());
 		Map<String, Object> patch = new HashMap<>(Map.of("metadata", Map.of("annotations",
 				Map.of(OFFSETS_ANNOTATION, operation))));
 		if (!spec.isEmpty()) {
@@ -226,12 +226,12 @@ final class StrimziConnectorApi implements ConnectorApi {
 			return patched.answer(null);
 		}
 		Reply done = this.operator.awaitResource(connector, (now) -> !at(now, "metadata", "annotations")
-			.containsKey(OFFSETS_ANNOTATION) || StrimziOperatorWaits.warning(now, asked).isPresent());
+			.containsKey(OFFSETS_ANNOTATION) || StrimziOperatorWaits.warning(now, warnedBefore).isPresent());
 		if (!done.ok()) {
 			this.operator.withdraw(connector, Set.of(OFFSETS_ANNOTATION));
 			return done.answer(null);
 		}
-		Optional<String> warning = StrimziOperatorWaits.warning(done.object(), asked);
+		Optional<String> warning = StrimziOperatorWaits.warning(done.object(), warnedBefore);
 		if (warning.isPresent() && at(done.object(), "metadata", "annotations").containsKey(OFFSETS_ANNOTATION)) {
 			this.operator.withdraw(connector, Set.of(OFFSETS_ANNOTATION));
 			return new Answer(409, null, "the Strimzi operator refused " + operation + " of the offsets of "

@@ -61,26 +61,36 @@ final class StrimziOperatorWaits {
 		patch(connector, Map.of("metadata", Map.of("annotations", annotations)));
 	}
 
-	static Optional<String> warning(Map<String, Object> resource, Instant since) {
+	/**
+	 * The offsets Warning conditions a resource has, each as its reason, message and transition time: taken before a
+	 * change is asked for, so that a Warning the operator sets after is told from an older one by what it is, not by
+	 * its time (an operator whose clock is behind stamps a new one earlier than slot-keeper's clock says).
+	 * @param resource the resource
+	 * @return the Warnings, each as one text
+	 */
+	static Set<String> warnings(Map<String, Object> resource) {
 		Object conditions = at(resource, "status").get("conditions");
 		if (!(conditions instanceof List<?> list)) {
-			return Optional.empty();
+			return Set.of();
 		}
 		return list.stream().map(ConnectorLifecycle::asMap)
 			.filter((condition) -> "Warning".equals(condition.get("type"))
-					&& String.valueOf(condition.get("reason")).endsWith("Offsets")
-					&& !transitionedBefore(condition, since))
-			.map((condition) -> condition.get("reason") + ": " + condition.get("message"))
-			.findFirst();
+					&& String.valueOf(condition.get("reason")).endsWith("Offsets"))
+			.map((condition) -> condition.get("reason") + ": " + condition.get("message") + " @"
+					+ condition.get("lastTransitionTime"))
+			.collect(java.util.stream.Collectors.toCollection(java.util.LinkedHashSet::new));
 	}
 
-	private static boolean transitionedBefore(Map<String, Object> condition, Instant since) {
-		try {
-			return Instant.parse(String.valueOf(condition.get("lastTransitionTime"))).isBefore(since);
-		}
-		catch (RuntimeException ex) {
-			return false;
-		}
+	/**
+	 * An offsets Warning the resource has that it did not have before.
+	 * @param resource the resource now
+	 * @param before its Warnings before the change was asked for ({@link #warnings})
+	 * @return the Warning's reason and message
+	 */
+	static Optional<String> warning(Map<String, Object> resource, Set<String> before) {
+		return warnings(resource).stream().filter((warning) -> !before.contains(warning))
+			.map((warning) -> warning.substring(0, warning.lastIndexOf(" @")))
+			.findFirst();
 	}
 
 	// The operator reads the connector through Kafka Connect: a NotReady resource without connectorStatus is one whose

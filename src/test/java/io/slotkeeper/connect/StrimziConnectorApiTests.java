@@ -155,6 +155,18 @@ class StrimziConnectorApiTests {
 	}
 
 	@Test
+	void aWarningFromAnOperatorWhoseClockIsBehindIsNotIgnored() throws IOException {
+		ConnectorClient client = reconciled();
+		this.operator.clockBehind(Duration.ofMinutes(5));
+		long asked = System.nanoTime();
+		ConnectorLifecycle.Answer altered = new ConnectorLifecycle(client).alterOffsets(this.connector,
+				Map.of("offsets", List.of()));
+		assertThat(altered.error()).contains("the Strimzi operator refused alter").contains("not in the STOPPED state");
+		assertThat(Duration.ofNanos(System.nanoTime() - asked)).as("seen at once, not after running-timeout")
+			.isLessThan(Duration.ofSeconds(10));
+	}
+
+	@Test
 	void aConnectTheOperatorCannotReachMakesTheHandoverWaitRatherThanFail() throws IOException {
 		this.connect.close();
 		ConnectorClient client = reconciled();
