@@ -117,6 +117,16 @@ final class HealLedger {
 		return (refused != null) ? refused : this.failedBecause.get(target);
 	}
 
+	/**
+	 * Why a target's heal attempts can never be kept in its database (no privilege, a table another role made), as
+	 * opposed to a write that failed once and is tried again.
+	 * @param target the target's name
+	 * @return the reason, {@code null} while the table is usable
+	 */
+	String refusedBecause(String target) {
+		return this.inMemoryBecause.get(target);
+	}
+
 	private boolean ready(Target target) {
 		if (!this.database || this.inMemoryBecause.containsKey(target.name())) {
 			return false;

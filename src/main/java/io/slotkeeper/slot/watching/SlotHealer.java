@@ -242,7 +242,8 @@ final class SlotHealer {
 			}
 			return false;
 		}
-		String notKept = this.ledger.inMemoryBecause(target.name());
+		// A refused ledger only: a write that failed once (an outage) is tried again at the next heal.
+		String notKept = this.ledger.refusedBecause(target.name());
 		if (notKept != null && used >= 1) {
 			// Counted only in memory, a budget starts from zero at every restart: a crash loop would recreate the slot
 			// at every start. Without the ledger a slot is healed once per instance life.
