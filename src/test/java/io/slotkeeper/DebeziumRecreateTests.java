@@ -37,7 +37,7 @@ import static org.awaitility.Awaitility.await;
  */
 class DebeziumRecreateTests {
 
-	private static CdcConnector realWorker(PostgresServer server, String database, Map<String, String> settings) {
+	static CdcConnector realWorker(PostgresServer server, String database, Map<String, String> settings) {
 		return new RealKafkaConnect(KafkaBroker.shared(), server, database, "debezium", settings);
 	}
 

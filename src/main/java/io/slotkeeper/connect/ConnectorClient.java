@@ -49,6 +49,16 @@ public class ConnectorClient {
 		return api(connector).status(connector);
 	}
 
+	/**
+	 * Reads the connector's configuration: Kafka Connect's {@code GET …/config}, or the resource's
+	 * {@code spec.config}.
+	 * @param connector the connector
+	 * @return the settings, each value as text, when they were read; failures are reported in the answer
+	 */
+	public ConnectorLifecycle.Answer config(ConnectorProperties connector) {
+		return api(connector).config(connector);
+	}
+
 	ConnectorStatus freshStatus(ConnectorProperties connector) {
 		return api(connector).freshStatus(connector);
 	}

@@ -24,7 +24,9 @@ public record FoundConnector(String source, ConnectorProperties connector, Map<S
 	 */
 	public static final Set<String> KEPT = Set.of("connector.class", "database.hostname", "database.port",
 			"database.dbname", "slot.name", "plugin.name", "signal.data.collection", "table.include.list",
-			"topic.prefix", "offset.mismatch.strategy");
+			"topic.prefix", "offset.mismatch.strategy", "slot.drop.on.stop", "message.prefix.include.list",
+			"message.prefix.exclude.list", "heartbeat.interval.ms", "signal.enabled.channels", "snapshot.mode",
+			"read.only");
 
 	private static final String POSTGRES = "io.debezium.connector.postgresql.PostgresConnector";
 
@@ -87,7 +89,7 @@ public record FoundConnector(String source, ConnectorProperties connector, Map<S
 	 * @param config the whole configuration as listed
 	 * @return the kept settings
 	 */
-	static Map<String, String> kept(Map<?, ?> config) {
+	public static Map<String, String> kept(Map<?, ?> config) {
 		Map<String, String> kept = new TreeMap<>();
 		config.forEach((key, value) -> {
 			if (KEPT.contains(String.valueOf(key)) && value != null) {

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.slotkeeper.connect.ConnectorStatus;
+import io.slotkeeper.settings.SettingFinding;
 import io.slotkeeper.slot.reading.ReplicationSlot;
 import io.slotkeeper.slot.reading.SlotBudget;
 import io.slotkeeper.slot.reading.SlotView;
@@ -12,7 +13,8 @@ import io.slotkeeper.slot.watching.SlotInsights;
 
 /**
  * What is wrong with one slot, by the rules of the {@code slots} health (lost, missing, a failed connector are
- * down) and its warnings (past the limit, soon lost, not confirmed, not streaming, not failover-ready).
+ * down) and its warnings (past the limit, soon lost, not confirmed, not streaming, not failover-ready, its
+ * connector's settings defeating what slot-keeper does).
  */
 final class SlotFindings {
 
@@ -31,6 +33,13 @@ final class SlotFindings {
 					+ slot.invalidation() + "): it can never be read again (recreate it)"));
 		}
 		connector(view.connector(), findings);
+		if (view.connectorSettings() != null) {
+			view.connectorSettings().findings().stream()
+				.filter((finding) -> !SettingFinding.INFO.equals(finding.severity()))
+				.forEach((finding) -> findings.add(new Finding(Severity.WARNING, "connector "
+						+ view.connectorSettings().connector() + ", " + finding.setting() + " = " + finding.value()
+						+ " (" + finding.severity() + "): " + finding.message())));
+		}
 		if ("unreserved".equals(slot.walStatus())) {
 			findings.add(new Finding(Severity.WARNING, slot.slotName() + " is past max_slot_wal_keep_size: it will be "
 					+ "lost at the next checkpoint unless its consumer catches up"));

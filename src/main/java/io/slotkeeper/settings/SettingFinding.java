@@ -1,5 +1,8 @@
 package io.slotkeeper.settings;
 
+import java.util.Comparator;
+import java.util.List;
+
 /**
  * One thing the settings audit found, in words.
  *
@@ -17,6 +20,13 @@ public record SettingFinding(String setting, String value, String severity, Stri
 	/** A plausible event loses a slot or fills the disk. */
 	public static final String WARNING = "warning";
 
-	static final String INFO = "info";
+	/** Worth knowing; nothing is lost. */
+	public static final String INFO = "info";
+
+	/**
+	 * Findings by severity: critical, warning, info.
+	 */
+	public static final Comparator<SettingFinding> MOST_SEVERE_FIRST = Comparator.comparing((finding) -> List
+		.of(CRITICAL, WARNING, INFO).indexOf(finding.severity()));
 
 }

@@ -22,12 +22,7 @@ final class SettingsJudge {
 	private SettingsJudge() {
 	}
 
-	/**
-	 * Findings by severity: critical, warning, info.
-	 */
-	static final Comparator<SettingFinding> MOST_SEVERE_FIRST = Comparator.comparing((finding) -> List
-		.of(SettingFinding.CRITICAL, SettingFinding.WARNING, SettingFinding.INFO)
-		.indexOf(finding.severity()));
+	static final Comparator<SettingFinding> MOST_SEVERE_FIRST = SettingFinding.MOST_SEVERE_FIRST;
 
 	/**
 	 * What is wrong or risky with a server's settings.

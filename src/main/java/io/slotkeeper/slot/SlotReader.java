@@ -118,7 +118,8 @@ public class SlotReader {
 		return target.connectorOf(slot.slotName())
 			.map((connector) -> concluded.withConnector(this.watch.connectors().of(target.name(), slot.slotName())
 				.orElseGet(() -> ConnectorStatus.notCheckedYet(connector.name())),
-					target.connectorDiscovered(slot.slotName())))
+					target.connectorDiscovered(slot.slotName()),
+					this.watch.connectors().audit(target.name(), slot.slotName()).orElse(null)))
 			.orElse(concluded);
 	}
 

@@ -250,7 +250,7 @@ class HelmChartTests {
 			.isEqualTo("/actuator/prometheus");
 		List<Map<String, Object>> rules = get(rendered.one("PrometheusRule"), "spec", "groups", 0, "rules");
 		assertThat(rules).extracting((rule) -> rule.get("alert")).containsExactly("SlotKeeperHeartbeatFailing",
-				"SlotKeeperHeartbeatStale", "SlotKeeperTargetUnowned", "SlotKeeperSlotPollStale", "SlotKeeperServerDatabasesUncovered", "ServerSettingRisksSlots",
+				"SlotKeeperHeartbeatStale", "SlotKeeperTargetUnowned", "SlotKeeperSlotPollStale", "SlotKeeperServerDatabasesUncovered", "ServerSettingRisksSlots", "ConnectorSettingDefeatsSlotKeeper",
 				"SlotKeeperConnectorUnprotected",
 				"ReplicationSlotLost",
 				"ReplicationSlotMissing", "ConnectorStaleOffset", "ReplicationSlotResnapshotNotSent",

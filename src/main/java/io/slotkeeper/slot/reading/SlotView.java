@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import io.swagger.v3.oas.annotations.media.Schema;
 
+import io.slotkeeper.connect.ConnectorAudit;
 import io.slotkeeper.connect.ConnectorStatus;
 import io.slotkeeper.fleet.FailureDescription;
 
@@ -23,10 +24,12 @@ import io.slotkeeper.fleet.FailureDescription;
  * @param nodeError in a listing of every node, the entry of a node that could not be read: why, and no slot
  * @param connectorDiscovered with a connector, whether it was discovered ({@code slotkeeper.connector-discovery})
  * rather than configured in the slot's policy; {@code null} without one
+ * @param connectorSettings with a connector, its configuration as last read and judged against what slot-keeper does
+ * to this slot (the connector settings audit); {@code null} without one or before the first read
  */
 public record SlotView(String node, @JsonUnwrapped ReplicationSlot slot, @JsonUnwrapped SlotInsight insight,
 		ConnectorStatus connector, boolean missing, SlotSighting lastSeen, @JsonUnwrapped FailoverReadiness failover,
-		boolean orphan, FailureDescription nodeError, Boolean connectorDiscovered) {
+		boolean orphan, FailureDescription nodeError, Boolean connectorDiscovered, ConnectorAudit connectorSettings) {
 
 	/**
 	 * A slot as read from a node, with nothing concluded yet.
@@ -35,7 +38,7 @@ public record SlotView(String node, @JsonUnwrapped ReplicationSlot slot, @JsonUn
 	 * @return the view
 	 */
 	public static SlotView of(String node, ReplicationSlot slot) {
-		return new SlotView(node, slot, SlotInsight.NONE, null, false, null, FailoverReadiness.NONE, false, null, null);
+		return new SlotView(node, slot, SlotInsight.NONE, null, false, null, FailoverReadiness.NONE, false, null, null, null);
 	}
 
 	/**
@@ -46,7 +49,7 @@ public record SlotView(String node, @JsonUnwrapped ReplicationSlot slot, @JsonUn
 	 */
 	public static SlotView unreadable(String node, FailureDescription failure) {
 		return new SlotView(node, ReplicationSlot.builder().build(), SlotInsight.NONE, null, false, null,
-				FailoverReadiness.NONE, false, failure, null);
+				FailoverReadiness.NONE, false, failure, null, null);
 	}
 
 	/**
@@ -58,7 +61,7 @@ public record SlotView(String node, @JsonUnwrapped ReplicationSlot slot, @JsonUn
 	 */
 	public static SlotView missing(String node, String name, SlotSighting lastSeen) {
 		ReplicationSlot row = (lastSeen != null) ? lastSeen.asRow(name) : ReplicationSlot.builder().slotName(name).build();
-		return new SlotView(node, row, SlotInsight.NONE, null, true, lastSeen, FailoverReadiness.NONE, false, null, null);
+		return new SlotView(node, row, SlotInsight.NONE, null, true, lastSeen, FailoverReadiness.NONE, false, null, null, null);
 	}
 
 	/**
@@ -78,7 +81,7 @@ public record SlotView(String node, @JsonUnwrapped ReplicationSlot slot, @JsonUn
 	 */
 	public SlotView withInsight(SlotInsight concluded) {
 		return new SlotView(this.node, this.slot, concluded, this.connector, this.missing, this.lastSeen, this.failover,
-				this.orphan, null, this.connectorDiscovered);
+				this.orphan, null, this.connectorDiscovered, this.connectorSettings);
 	}
 
 	/**
@@ -88,18 +91,19 @@ public record SlotView(String node, @JsonUnwrapped ReplicationSlot slot, @JsonUn
 	 */
 	public SlotView withFailover(FailoverReadiness readiness) {
 		return new SlotView(this.node, this.slot, this.insight, this.connector, this.missing, this.lastSeen, readiness,
-				this.orphan, null, this.connectorDiscovered);
+				this.orphan, null, this.connectorDiscovered, this.connectorSettings);
 	}
 
 	/**
 	 * This view with its connector's status.
 	 * @param status the status
 	 * @param discovered whether the connector was discovered rather than configured
+	 * @param settings its configuration as last judged, {@code null} before the first read
 	 * @return a new view
 	 */
-	public SlotView withConnector(ConnectorStatus status, boolean discovered) {
+	public SlotView withConnector(ConnectorStatus status, boolean discovered, ConnectorAudit settings) {
 		return new SlotView(this.node, this.slot, this.insight, status, this.missing, this.lastSeen, this.failover,
-				this.orphan, null, discovered);
+				this.orphan, null, discovered, settings);
 	}
 
 	/**
@@ -109,7 +113,7 @@ public record SlotView(String node, @JsonUnwrapped ReplicationSlot slot, @JsonUn
 	 */
 	public SlotView withOrphan(boolean blocking) {
 		return new SlotView(this.node, this.slot, this.insight, this.connector, this.missing, this.lastSeen,
-				this.failover, blocking, null, this.connectorDiscovered);
+				this.failover, blocking, null, this.connectorDiscovered, this.connectorSettings);
 	}
 
 }

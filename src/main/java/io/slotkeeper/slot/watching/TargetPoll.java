@@ -59,6 +59,8 @@ final class TargetPoll implements RepeatingTasks.Task {
 
 	private final SettingGauges settingGauges;
 
+	private final SettingGauges connectorGauges;
+
 	private final PollMeters meters;
 
 	private final StaleOffsets staleOffsets;
@@ -93,6 +95,7 @@ final class TargetPoll implements RepeatingTasks.Task {
 		this.gauges = new SlotGauges(target.name(), registry);
 		this.settings = watch.settings();
 		this.settingGauges = new SettingGauges(target.name(), registry);
+		this.connectorGauges = SettingGauges.connectors(registry);
 		this.meters = new PollMeters(target.name(), target.properties().slotsPollInterval(), registry, clock);
 		this.staleOffsets = new StaleOffsets(registry);
 	}
@@ -165,7 +168,10 @@ final class TargetPoll implements RepeatingTasks.Task {
 				followUps.recheckResnapshots(this.target.name(), () -> this.healer.recheckResnapshots(this.target));
 			}
 			if (policies.stream().anyMatch((slot) -> slot.connector() != null)) {
-				followUps.checkConnectors(this.target.name(), () -> this.connectors.refresh(this.target));
+				followUps.checkConnectors(this.target.name(), () -> {
+					this.connectors.refresh(this.target, poll.slots());
+					this.connectorGauges.update(this.connectors.findings(this.target.name()));
+				});
 				followUps.completeHandovers(this.target.name(), () -> handOver(poll));
 			}
 			if (!this.target.properties().replicas().isEmpty()) {
