@@ -185,7 +185,7 @@ class SlotControllerTests extends SlotApiTestSupport {
 			.isOk().expectBody().jsonPath("$.steps").isEqualTo(List.of("stop connector rbac-debezium and read its"
 					+ " offsets (unless its Debezium offset.mismatch.strategy is trust_slot or trust_greater_lsn: then only restart"
 					+ " rbac-debezium after the create)",
-					"drop slot debezium", "create logical slot debezium with plugin pgoutput",
+					"drop slot debezium while it is still lost", "create logical slot debezium with plugin pgoutput",
 					"then set the offsets of rbac-debezium to the new slot's confirmed position, resume it and wait"
 							+ " until it runs"));
 		assertThat(connect().changes()).as("a dry run calls nothing").isEmpty();

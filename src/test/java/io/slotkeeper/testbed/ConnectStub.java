@@ -154,9 +154,24 @@ public final class ConnectStub implements AutoCloseable {
 		this.config = CONFIG;
 	}
 
+	/**
+	 * Runs something whenever the connector is asked to stop, before the stop is answered: what another actor does
+	 * while slot-keeper waits on Kafka Connect.
+	 * @param action what to run
+	 */
+	public void onStop(Runnable action) {
+		this.onStop = action;
+	}
+
+	private volatile Runnable onStop = () -> {
+	};
+
 	private void handle(HttpExchange exchange) throws IOException {
 		String method = exchange.getRequestMethod();
 		String path = exchange.getRequestURI().getPath();
+		if ("PUT".equals(method) && path.endsWith("/stop")) {
+			this.onStop.run();
+		}
 		String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
 		Answer answer;
 		synchronized (this) {

@@ -22,12 +22,16 @@ import io.slotkeeper.slot.reading.SlotView;
 public record RecreateResult(SlotView oldSlot, SlotView newSlot, SkippedRange skipped, ConnectorHandover connector,
 		Resnapshots.Resnapshot resnapshot, SlotLineage lineage) {
 
-	static RecreateResult of(String node, ReplicationSlot old, ReplicationSlot created) {
+	static RecreateResult of(String node, ReplicationSlot old, ReplicationSlot created, boolean madeByAnother) {
 		String from = position(old);
 		String to = position(created);
 		return new RecreateResult(SlotView.of(node, old), SlotView.of(node, created),
-				new SkippedRange(from, to, Lsn.distance(from, to), null), null, null, null);
+				new SkippedRange(from, to, Lsn.distance(from, to), madeByAnother ? MADE_BY_ANOTHER : null), null, null,
+				null);
 	}
+
+	static final String MADE_BY_ANOTHER = "the lost slot was made anew by another session (another healer, such as"
+			+ " Patroni) after slot-keeper read it: not dropped again, and the connector handed over to that slot";
 
 	static RecreateResult ofMissing(String slot, SlotSighting lastSeen, SlotView created) {
 		String from = (lastSeen != null) ? lastSeen.confirmedFlushLsn() : null;

@@ -42,6 +42,11 @@ final class SlotPlanners {
 
 	static ChangeRunner.Planner recreating(Target target, Node node, String slot, boolean force, String ifMatch,
 			Handover handover) {
+		return recreating(target, node, slot, force, ifMatch, handover, new SlotSteps.Replacement());
+	}
+
+	static ChangeRunner.Planner recreating(Target target, Node node, String slot, boolean force, String ifMatch,
+			Handover handover, SlotSteps.Replacement replacement) {
 		return (connection) -> {
 			SlotRules.requirePrivilege(node, SlotStatements.mayUseSlots(connection));
 			ReplicationSlot current = SlotRepository.require(connection, node, slot);
@@ -50,8 +55,14 @@ final class SlotPlanners {
 			SlotSpec spec = SlotSpec.of(current);
 			SlotRules.requireSupported(node, spec, SlotRepository.major(connection), SlotRepository.inRecovery(connection));
 			List<Step> steps = new ArrayList<>(SlotSteps.connectorBefore(handover));
-			steps.addAll(release(node, current, force));
-			steps.add(SlotSteps.create(spec, SlotSteps.nudge(target, node)));
+			// Only a lost slot is healed by others too; a healthy one is recreated on an operator's word alone.
+			if ("lost".equals(current.walStatus())) {
+				steps.add(SlotSteps.dropLost(slot, replacement));
+			}
+			else {
+				steps.addAll(release(node, current, force));
+			}
+			steps.add(SlotSteps.create(spec, SlotSteps.nudge(target, node), replacement));
 			steps.addAll(SlotSteps.connectorAfter(handover));
 			return new ChangeRunner.Plan(steps, current);
 		};

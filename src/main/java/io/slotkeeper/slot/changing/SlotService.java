@@ -192,10 +192,11 @@ public class SlotService {
 	public RecreateResult recreate(Target target, String node, String slot, boolean force, String ifMatch) {
 		Node where = target.node(node);
 		Handover handover = this.followUp.plan(target, where, slot);
+		SlotSteps.Replacement replacement = new SlotSteps.Replacement();
 		RecreateResult recreated = this.followUp.guarded(handover, () -> ChangeRunner.apply(where,
-				SlotPlanners.recreating(target, where, slot, force, ifMatch, handover),
+				SlotPlanners.recreating(target, where, slot, force, ifMatch, handover, replacement),
 				(connection, before) -> RecreateResult.of(where.name(), before,
-						SlotRepository.require(connection, where, slot))));
+						SlotRepository.require(connection, where, slot), replacement.made())));
 		return this.followUp.finish(target, where, recreated, handover);
 	}
 

@@ -78,6 +78,18 @@ final class SlotStatements {
 		}
 	}
 
+	// The check and the drop in one statement: another healer (Patroni, an operator) that recreated the lost slot since
+	// it was read keeps its slot.
+	static boolean dropIfLost(Connection connection, String slot) throws SQLException {
+		try (PreparedStatement statement = connection.prepareStatement("SELECT pg_catalog.pg_drop_replication_slot("
+				+ "slot_name) FROM pg_catalog.pg_replication_slots WHERE slot_name = ? AND wal_status = 'lost'")) {
+			statement.setString(1, slot);
+			try (ResultSet dropped = statement.executeQuery()) {
+				return dropped.next();
+			}
+		}
+	}
+
 	// No SQL function changes a slot's failover flag: only the replication command, whose name cannot be bound.
 	static void alterFailover(Node node, String slot, boolean failover) throws SQLException {
 		try (Connection replication = ReplicationConnections.open(node);

@@ -62,11 +62,29 @@ final class SlotSteps {
 
 	// The consumer's walsender may take a moment to release a slot after its backend is told to end.
 	static Step drop(String slot, OptionalInt endedHolder) {
+		return drop(slot, endedHolder, null);
+	}
+
+	/**
+	 * Drops a lost slot only while it is still lost: when another session made the slot anew since it was read (a
+	 * second healer such as Patroni), it is left alone and the create that would follow is skipped.
+	 */
+	static Step dropLost(String slot, Replacement replacement) {
+		return drop(slot, OptionalInt.empty(), replacement);
+	}
+
+	private static Step drop(String slot, OptionalInt endedHolder, Replacement replacement) {
 		boolean mayBeReleasing = endedHolder.isPresent();
-		return new Step("drop slot " + slot, (connection) -> {
+		return new Step("drop slot " + slot + ((replacement != null) ? " while it is still lost" : ""), (connection) -> {
 			for (int attempt = 1;; attempt++) {
 				try {
-					SlotStatements.drop(connection, slot);
+					if (replacement == null) {
+						SlotStatements.drop(connection, slot);
+					}
+					else if (!SlotStatements.dropIfLost(connection, slot)
+							&& SlotRepository.find(connection, slot).isPresent()) {
+						replacement.found();
+					}
 					return;
 				}
 				catch (SQLException ex) {
@@ -98,7 +116,14 @@ final class SlotSteps {
 	}
 
 	static Step create(SlotSpec spec, Runnable nudgePrimary) {
+		return create(spec, nudgePrimary, null);
+	}
+
+	static Step create(SlotSpec spec, Runnable nudgePrimary, Replacement replacement) {
 		return new Step(spec.describe(), (connection) -> {
+			if (replacement != null && replacement.made()) {
+				return;
+			}
 			if (nudgePrimary == null || !spec.logical() || !SlotRepository.inRecovery(connection)) {
 				SlotStatements.create(connection, spec, SlotRepository.major(connection));
 				return;
@@ -175,6 +200,23 @@ final class SlotSteps {
 	interface SqlAction {
 
 		void run(Connection connection) throws SQLException;
+
+	}
+
+	/**
+	 * Whether another session made a lost slot anew between slot-keeper's reading of it and its drop.
+	 */
+	static final class Replacement {
+
+		private volatile boolean made;
+
+		void found() {
+			this.made = true;
+		}
+
+		boolean made() {
+			return this.made;
+		}
 
 	}
 
