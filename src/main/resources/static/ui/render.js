@@ -56,6 +56,25 @@ function lineage(l) {
     `epoch ${l.epoch} · recreated ${age(l.recreatedAt)}${from}${resnapshot}`);
 }
 
+// The rows deleted while the previous epoch's slot was lost: a re-snapshot re-reads rows that exist, never these.
+function gapDeletes(l) {
+  const d = l && l.epoch > 1 ? l.deletesInGap : null;
+  if (!d) {
+    return null;
+  }
+  if (d.unknownBecause) {
+    return h('div', { class: 'gap-deletes warning' }, `deletes in the gap unknown: ${d.unknownBecause}`);
+  }
+  const counted = Object.entries(d.tables).map(([table, n]) => `${table} ${n}`);
+  const unknown = Object.keys(d.unknown);
+  if (!counted.length && !unknown.length) {
+    return null;
+  }
+  return h('div', { class: 'gap-deletes warning', title: d.measured || '' },
+    (counted.length ? `deleted while lost, still in an upserting consumer: ${counted.join(', ')}` : '')
+    + (unknown.length ? `${counted.length ? ' · ' : ''}deletes unknown: ${unknown.join(', ')}` : ''));
+}
+
 const time = (iso) => h('time', { datetime: iso || '', 'data-at': iso || '' }, age(iso));
 
 function retained(slot) {
@@ -108,7 +127,7 @@ function slotRow(target, slot, role, actions) {
   return h('tr', { class: `slot sev-${slot.severity}`, 'data-slot': slot.name },
     h('th', { scope: 'row' }, h('span', { class: 'name' }, slot.name),
       h('div', { class: 'muted' }, [slot.slotType, slot.database, slot.plugin].filter(Boolean).join(' · ')),
-      lineage(slot.lineage)),
+      lineage(slot.lineage), gapDeletes(slot.lineage)),
     h('td', {}, walBadge(slot)),
     h('td', {}, retained(slot)),
     h('td', {}, slot.secondsToLoss === null || slot.secondsToLoss === undefined ? h('span', { class: 'muted' }, '–')

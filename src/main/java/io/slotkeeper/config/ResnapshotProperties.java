@@ -24,9 +24,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param tables {@code all} (default: every table of {@code collections}) or {@code changed}: only those whose
  * write counters ({@code pg_stat_user_tables}) moved between the slot's last confirmed position and the recreate
  * (PostgreSQL 15 and later; every table before 15)
- * @param recheckAfter with {@code tables: changed}, how long after the recreate the skipped tables' counters are read
- * once more, a second signal sent for those that moved (default 60s: PostgreSQL shows a commit in the counters within
- * 60 s)
+ * @param recheckAfter how long after the recreate the table counters are read once more (default 60s: PostgreSQL
+ * shows a commit in the counters within 60 s): the rows deleted while the slot was lost are counted again and, with
+ * {@code tables: changed}, a second signal is sent for skipped tables whose counters moved
  * @param updateColumns with {@code tables: changed}, {@code schema.table.column} of a timestamp column each table
  * sets on every insert and update: its re-snapshot is narrowed to rows whose column is in the lost window
  * (Debezium's {@code additional-conditions})

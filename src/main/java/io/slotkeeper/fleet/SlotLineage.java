@@ -14,14 +14,16 @@ import java.util.List;
  * @param previousConfirmedFlushLsn the last position the previous epoch's consumer confirmed (a physical slot's
  * restart LSN), where the skipped range begins; {@code null} for the first or when unknown
  * @param resnapshot the last re-snapshot signalled in this epoch, {@code null} before one
+ * @param deletesInGap the rows deleted from the slot's tables while the previous epoch's slot was lost, which no
+ * re-snapshot brings back; {@code null} for the first epoch or when not counted
  */
 public record SlotLineage(int epoch, Instant recreatedAt, String previousConfirmedFlushLsn,
-		Resnapshotted resnapshot) {
+		Resnapshotted resnapshot, GapDeletes deletesInGap) {
 
 	/**
 	 * A slot slot-keeper never recreated.
 	 */
-	public static final SlotLineage FIRST = new SlotLineage(1, null, null, null);
+	public static final SlotLineage FIRST = new SlotLineage(1, null, null, null, null);
 
 	/**
 	 * The same epoch with its last re-snapshot.
@@ -29,7 +31,16 @@ public record SlotLineage(int epoch, Instant recreatedAt, String previousConfirm
 	 * @return the lineage
 	 */
 	public SlotLineage with(Resnapshotted sent) {
-		return new SlotLineage(this.epoch, this.recreatedAt, this.previousConfirmedFlushLsn, sent);
+		return new SlotLineage(this.epoch, this.recreatedAt, this.previousConfirmedFlushLsn, sent, this.deletesInGap);
+	}
+
+	/**
+	 * The same epoch with the deletes counted again.
+	 * @param counted the deletes
+	 * @return the lineage
+	 */
+	public SlotLineage with(GapDeletes counted) {
+		return new SlotLineage(this.epoch, this.recreatedAt, this.previousConfirmedFlushLsn, this.resnapshot, counted);
 	}
 
 	/**

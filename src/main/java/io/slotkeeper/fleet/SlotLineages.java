@@ -14,6 +14,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
+import tools.jackson.databind.json.JsonMapper;
+
 /**
  * The lineage of a target's slots: kept in the target's database (table {@value #TABLE}, beside the heal ledger, in a
  * schema of slot-keeper's own), so that every instance and the next owner after a restart know each slot's epoch; held
@@ -29,7 +31,7 @@ public final class SlotLineages {
 
 	// Added after the table's first version: a table made by it gets them at the next recreate.
 	private static final String RESNAPSHOT_COLUMNS = "resnapshot_at timestamptz, resnapshot_read text[],"
-			+ " resnapshot_skipped text[]";
+			+ " resnapshot_skipped text[], gap_deletes text";
 
 	// One statement, one lock of the table: a table of the first version gets every column at once.
 	private static final String ADD_RESNAPSHOT_COLUMNS = "ALTER TABLE " + TABLE + " ADD COLUMN IF NOT EXISTS "
@@ -39,7 +41,11 @@ public final class SlotLineages {
 			+ " recreated_at timestamptz NOT NULL, previous_confirmed_flush_lsn pg_lsn, " + RESNAPSHOT_COLUMNS;
 
 	private static final String READ = "SELECT slot, epoch, recreated_at, previous_confirmed_flush_lsn::text,"
-			+ " resnapshot_at, resnapshot_read, resnapshot_skipped FROM " + TABLE;
+			+ " resnapshot_at, resnapshot_read, resnapshot_skipped, gap_deletes FROM " + TABLE;
+
+	private static final String DELETES = "UPDATE " + TABLE + " SET gap_deletes = ? WHERE slot = ? AND epoch = ?";
+
+	private static final JsonMapper JSON = JsonMapper.builder().build();
 
 	private static final String RESNAPSHOTTED = "UPDATE " + TABLE + " SET resnapshot_at = ?, resnapshot_read = ?,"
 			+ " resnapshot_skipped = ? WHERE slot = ? AND epoch = ?";
@@ -48,9 +54,11 @@ public final class SlotLineages {
 	private static final String UNDEFINED_COLUMN = "42703";
 
 	private static final String NEXT = "INSERT INTO " + TABLE + " AS l (slot, epoch, recreated_at,"
-			+ " previous_confirmed_flush_lsn) VALUES (?, 2, ?, ?::pg_lsn) ON CONFLICT (slot) DO UPDATE SET"
-			+ " epoch = l.epoch + 1, recreated_at = EXCLUDED.recreated_at,"
-			+ " previous_confirmed_flush_lsn = EXCLUDED.previous_confirmed_flush_lsn RETURNING epoch";
+			+ " previous_confirmed_flush_lsn, gap_deletes) VALUES (?, 2, ?, ?::pg_lsn, ?) ON CONFLICT (slot) DO UPDATE"
+			+ " SET epoch = l.epoch + 1, recreated_at = EXCLUDED.recreated_at,"
+			+ " previous_confirmed_flush_lsn = EXCLUDED.previous_confirmed_flush_lsn, gap_deletes ="
+			+ " EXCLUDED.gap_deletes, resnapshot_at = NULL, resnapshot_read = NULL, resnapshot_skipped = NULL"
+			+ " RETURNING epoch";
 
 	private final Map<String, SlotLineage> bySlot = new ConcurrentHashMap<>();
 
@@ -93,7 +101,7 @@ public final class SlotLineages {
 				Timestamp resnapshotAt = row.getTimestamp(5);
 				found.put(row.getString(1), new SlotLineage(row.getInt(2), row.getTimestamp(3).toInstant(),
 						row.getString(4), (resnapshotAt != null) ? new SlotLineage.Resnapshotted(resnapshotAt.toInstant(),
-								texts(row.getArray(6)), texts(row.getArray(7))) : null));
+								texts(row.getArray(6)), texts(row.getArray(7))) : null, deletes(row.getString(8))));
 			}
 		}
 		catch (SQLException ex) {
@@ -117,6 +125,21 @@ public final class SlotLineages {
 	 */
 	public SlotLineage next(Connection connection, String slot, Instant at, String previousConfirmedFlushLsn)
 			throws SQLException {
+		return next(connection, slot, at, previousConfirmedFlushLsn, null);
+	}
+
+	/**
+	 * Starts a slot's next epoch in the table, made when missing, with the deletes its gap lost.
+	 * @param connection a session in the target's database
+	 * @param slot the slot's name
+	 * @param at when it was recreated
+	 * @param previousConfirmedFlushLsn where the previous epoch's consumer was, {@code null} when unknown
+	 * @param deletes the deletes counted in the gap, {@code null} when not counted
+	 * @return the new lineage
+	 * @throws SQLException when the server refuses; the epoch is then counted in memory by the caller
+	 */
+	public SlotLineage next(Connection connection, String slot, Instant at, String previousConfirmedFlushLsn,
+			GapDeletes deletes) throws SQLException {
 		OwnTables.create(connection, TABLE, COLUMNS, true);
 		try (Statement statement = connection.createStatement()) {
 			statement.execute(ADD_RESNAPSHOT_COLUMNS);
@@ -125,9 +148,10 @@ public final class SlotLineages {
 			statement.setString(1, slot);
 			statement.setTimestamp(2, Timestamp.from(at));
 			statement.setString(3, previousConfirmedFlushLsn);
+			statement.setString(4, (deletes != null) ? JSON.writeValueAsString(deletes) : null);
 			try (ResultSet row = statement.executeQuery()) {
 				row.next();
-				SlotLineage next = new SlotLineage(row.getInt(1), at, previousConfirmedFlushLsn, null);
+				SlotLineage next = new SlotLineage(row.getInt(1), at, previousConfirmedFlushLsn, null, deletes);
 				this.bySlot.put(slot, next);
 				return next;
 			}
@@ -142,8 +166,45 @@ public final class SlotLineages {
 	 * @return the new lineage
 	 */
 	public SlotLineage nextInMemory(String slot, Instant at, String previousConfirmedFlushLsn) {
+		return nextInMemory(slot, at, previousConfirmedFlushLsn, null);
+	}
+
+	/**
+	 * Starts a slot's next epoch in this instance's memory only, with the deletes its gap lost.
+	 * @param slot the slot's name
+	 * @param at when it was recreated
+	 * @param previousConfirmedFlushLsn where the previous epoch's consumer was, {@code null} when unknown
+	 * @param deletes the deletes counted in the gap, {@code null} when not counted
+	 * @return the new lineage
+	 */
+	public SlotLineage nextInMemory(String slot, Instant at, String previousConfirmedFlushLsn, GapDeletes deletes) {
 		return this.bySlot.compute(slot, (name, before) -> new SlotLineage(
-				((before != null) ? before.epoch() : 1) + 1, at, previousConfirmedFlushLsn, null));
+				((before != null) ? before.epoch() : 1) + 1, at, previousConfirmedFlushLsn, null, deletes));
+	}
+
+	/**
+	 * Records the deletes counted again in a recreated slot's current epoch (after the late-counter recheck), in the
+	 * table where slot-keeper keeps it, else in memory only.
+	 * @param connection a session in the target's database
+	 * @param slot the slot's name
+	 * @param counted the deletes
+	 * @throws SQLException when the server refuses; they are then recorded in memory
+	 */
+	public void deletesCounted(Connection connection, String slot, GapDeletes counted) throws SQLException {
+		SlotLineage lineage = this.bySlot.computeIfPresent(slot, (name, known) -> known.with(counted));
+		if (lineage == null || !OwnTables.exists(connection, TABLE, true)) {
+			return;
+		}
+		try (PreparedStatement statement = connection.prepareStatement(DELETES)) {
+			statement.setString(1, JSON.writeValueAsString(counted));
+			statement.setString(2, slot);
+			statement.setInt(3, lineage.epoch());
+			statement.executeUpdate();
+		}
+	}
+
+	private static GapDeletes deletes(String json) {
+		return (json != null) ? JSON.readValue(json, GapDeletes.class) : null;
 	}
 
 	/**
@@ -169,14 +230,16 @@ public final class SlotLineages {
 		}
 	}
 
-	// The later epoch, or of one epoch the one with the later re-snapshot.
+	// The later epoch, or of one epoch the one with the later re-snapshot, with the deletes of whichever has them.
 	private static SlotLineage later(SlotLineage known, SlotLineage read) {
 		if (read.epoch() != known.epoch()) {
 			return (read.epoch() > known.epoch()) ? read : known;
 		}
 		boolean newer = read.resnapshot() != null
 				&& (known.resnapshot() == null || read.resnapshot().at().isAfter(known.resnapshot().at()));
-		return newer ? read : known;
+		SlotLineage kept = newer ? read : known;
+		GapDeletes deletes = (read.deletesInGap() != null) ? read.deletesInGap() : known.deletesInGap();
+		return kept.with(deletes);
 	}
 
 	private static List<String> texts(Array array) throws SQLException {

@@ -10,23 +10,48 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * One reading of a database's table write counters ({@code n_tup_ins + n_tup_upd + n_tup_del} of
- * {@code pg_stat_user_tables}, by {@code schema.table}), with the server's WAL insert position and clock read just
- * after them: every change the counters hold was committed before {@code lsn}.
+ * One reading of a database's table counters ({@code pg_stat_user_tables}, by {@code schema.table}), with the
+ * server's WAL insert position and clock read just after them: every change the counters hold was committed before
+ * {@code lsn}. Each table's writes ({@code n_tup_ins + n_tup_upd + n_tup_del}), deletes ({@code n_tup_del}) and file
+ * ({@code pg_relation_filenode}, which a {@code TRUNCATE} changes without counting a delete).
  *
  * @param at the server's clock when the counters were read
  * @param lsn the WAL insert position read after the counters
  * @param serverVersion {@code server_version_num}
- * @param writes rows inserted, updated and deleted so far, by table
+ * @param counts each table's counters
  */
-public record TableWrites(Instant at, long lsn, int serverVersion, Map<String, Long> writes) {
+public record TableWrites(Instant at, long lsn, int serverVersion, Map<String, Counts> counts) {
 
-	private static final String COUNTERS = "SELECT schemaname || '.' || relname, n_tup_ins + n_tup_upd + n_tup_del"
-			+ " FROM pg_catalog.pg_stat_user_tables";
+	private static final String COUNTERS = "SELECT schemaname || '.' || relname, n_tup_ins + n_tup_upd + n_tup_del,"
+			+ " n_tup_del, pg_catalog.pg_relation_filenode(relid) FROM pg_catalog.pg_stat_user_tables";
 
 	// A separate statement after the counters: its position is later than every commit they count.
 	private static final String POSITION = "SELECT pg_catalog.pg_current_wal_insert_lsn()::text,"
 			+ " pg_catalog.clock_timestamp(), pg_catalog.current_setting('server_version_num')::int";
+
+	/**
+	 * One table's counters.
+	 *
+	 * @param writes rows inserted, updated and deleted so far
+	 * @param deleted rows deleted so far
+	 * @param file the table's file, 0 for a table without one (a partitioned table)
+	 */
+	public record Counts(long writes, long deleted, long file) {
+	}
+
+	/**
+	 * A reading of write counters alone, deletes unknown.
+	 * @param at the server's clock
+	 * @param lsn the WAL insert position
+	 * @param serverVersion {@code server_version_num}
+	 * @param writes rows inserted, updated and deleted so far, by table
+	 * @return the reading
+	 */
+	public static TableWrites ofWrites(Instant at, long lsn, int serverVersion, Map<String, Long> writes) {
+		Map<String, Counts> counts = new HashMap<>();
+		writes.forEach((table, count) -> counts.put(table, new Counts(count, 0, 0)));
+		return new TableWrites(at, lsn, serverVersion, Map.copyOf(counts));
+	}
 
 	/**
 	 * Reads the counters.
@@ -40,19 +65,21 @@ public record TableWrites(Instant at, long lsn, int serverVersion, Map<String, L
 	}
 
 	/**
-	 * Reads the counters of at most a number of tables, the names of an earlier reading shared.
+	 * Reads the counters of at most a number of tables, sharing with an earlier reading each name and each table's
+	 * counters that did not change, so that readings kept cost little more than one.
 	 * @param connection a session on the primary, in the tables' database, in autocommit
 	 * @param tables the tables to read, {@code schema.table} each; {@code null} for every table
 	 * @param most how many tables at most
-	 * @param names the names earlier readings hold, each its own key, so that readings kept share one copy of each
-	 * name; {@code null} for none
+	 * @param earlier the reading to share with, {@code null} for none
 	 * @return the reading, {@code null} when the database has more tables than {@code most}
 	 * @throws SQLException when the server refuses
 	 */
-	public static TableWrites read(Connection connection, Collection<String> tables, int most,
-			Map<String, String> names) throws SQLException {
-		Map<String, Long> writes = new HashMap<>();
-		Map<String, String> known = (names != null) ? names : Map.of();
+	public static TableWrites read(Connection connection, Collection<String> tables, int most, TableWrites earlier)
+			throws SQLException {
+		Map<String, Counts> counts = new HashMap<>();
+		Map<String, Counts> known = (earlier != null) ? earlier.counts() : Map.of();
+		Map<String, String> names = new HashMap<>();
+		known.keySet().forEach((name) -> names.put(name, name));
 		try (PreparedStatement statement = connection.prepareStatement(((tables == null) ? COUNTERS
 				: COUNTERS + " WHERE schemaname || '.' || relname = ANY (?)") + " LIMIT ?")) {
 			int next = 1;
@@ -62,11 +89,13 @@ public record TableWrites(Instant at, long lsn, int serverVersion, Map<String, L
 			statement.setLong(next, (long) most + 1);
 			try (ResultSet row = statement.executeQuery()) {
 				while (row.next()) {
-					if (writes.size() == most) {
+					if (counts.size() == most) {
 						return null;
 					}
-					String name = row.getString(1);
-					writes.put(known.getOrDefault(name, name), row.getLong(2));
+					String name = names.getOrDefault(row.getString(1), row.getString(1));
+					Counts read = new Counts(row.getLong(2), row.getLong(3), row.getLong(4));
+					Counts before = known.get(name);
+					counts.put(name, read.equals(before) ? before : read);
 				}
 			}
 		}
@@ -74,7 +103,7 @@ public record TableWrites(Instant at, long lsn, int serverVersion, Map<String, L
 				ResultSet row = statement.executeQuery()) {
 			row.next();
 			return new TableWrites(row.getTimestamp(2).toInstant(), Lsn.parse(row.getString(1)), row.getInt(3),
-					Map.copyOf(writes));
+					Map.copyOf(counts));
 		}
 	}
 
@@ -86,9 +115,9 @@ public record TableWrites(Instant at, long lsn, int serverVersion, Map<String, L
 	 * @return whether it may have changed
 	 */
 	public boolean movedSince(TableWrites earlier, String table) {
-		Long before = earlier.writes().get(table);
-		Long now = this.writes.get(table);
-		return before == null || now == null || !before.equals(now);
+		Counts before = earlier.counts().get(table);
+		Counts now = this.counts.get(table);
+		return before == null || now == null || before.writes() != now.writes();
 	}
 
 }

@@ -18,6 +18,7 @@ import io.slotkeeper.fleet.NodeConnector;
 import io.slotkeeper.fleet.NodeSession;
 import io.slotkeeper.fleet.Rendezvous;
 import io.slotkeeper.fleet.SlotLineages;
+import io.slotkeeper.fleet.TableCounters;
 import io.slotkeeper.fleet.Target;
 
 /**
@@ -181,10 +182,11 @@ final class HeartbeatSession {
 		sampleTableWrites();
 	}
 
-	// As often as the lineage and on the same session: a re-snapshot of only the changed tables needs no other.
+	// As often as the lineage and on the same session: a re-snapshot of only the changed tables, and the count of a
+	// gap's deletes, need no other.
 	private void sampleTableWrites() {
 		List<SlotPolicyProperties> changedOnly = this.target.policies().stream()
-			.filter((policy) -> policy.resnapshot().tables() == ResnapshotProperties.Tables.CHANGED)
+			.filter(TableCounters::sampledFor)
 			.toList();
 		if (changedOnly.isEmpty()) {
 			this.target.tableCounters().clear();

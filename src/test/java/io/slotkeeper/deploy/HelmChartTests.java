@@ -253,7 +253,7 @@ class HelmChartTests {
 				"SlotKeeperHeartbeatStale", "SlotKeeperTargetUnowned", "SlotKeeperSlotPollStale", "SlotKeeperServerDatabasesUncovered", "ServerSettingRisksSlots", "ConnectorSettingDefeatsSlotKeeper",
 				"SlotKeeperConnectorUnprotected",
 				"ReplicationSlotLost",
-				"ReplicationSlotMissing", "ConnectorStaleOffset", "ReplicationSlotResnapshotNotSent",
+				"ReplicationSlotMissing", "ConnectorStaleOffset", "ReplicationSlotResnapshotNotSent", "ReplicationSlotGapDeletes",
 				"ReplicationSlotNotFailoverReady",
 				"ReplicationSlotOrphan", "ReplicationSlotUnreserved",
 				"ReplicationSlotRetainedWalHigh", "ReplicationSlotInactive", "ReplicationSlotOutageBudgetLow",

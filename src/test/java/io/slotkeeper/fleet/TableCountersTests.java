@@ -56,7 +56,7 @@ class TableCountersTests {
 			counters.sample(connection, List.of("cdc"), List.of("public.t1", "public.t2"));
 		}
 		assertThat(counters.notSampledBecause()).as("its listed tables are sampled").isNull();
-		assertThat(counters.before(Long.MAX_VALUE).orElseThrow().writes()).containsOnlyKeys("public.t1", "public.t2");
+		assertThat(counters.before(Long.MAX_VALUE).orElseThrow().counts()).containsOnlyKeys("public.t1", "public.t2");
 	}
 
 	@Test
@@ -71,10 +71,12 @@ class TableCountersTests {
 		long after = used();
 		List<TableWrites> kept = counters.kept();
 		assertThat(kept.size()).isEqualTo(9);
-		assertThat(kept.get(0).writes().size()).isEqualTo(TABLES);
-		String name = kept.get(0).writes().keySet().iterator().next();
-		String same = kept.get(1).writes().keySet().stream().filter(name::equals).findFirst().orElseThrow();
+		assertThat(kept.get(0).counts().size()).isEqualTo(TABLES);
+		String name = kept.get(0).counts().keySet().iterator().next();
+		String same = kept.get(1).counts().keySet().stream().filter(name::equals).findFirst().orElseThrow();
 		assertThat(same).as("one copy of the name in every reading").isSameAs(name);
+		assertThat(kept.get(1).counts().get(name)).as("one copy of a table's unchanged counters")
+			.isSameAs(kept.get(0).counts().get(name));
 		System.out.printf("table counters of %d tables: %d readings kept take about %.1f MB of heap%n", TABLES,
 				kept.size(), (after - before) / 1048576.0);
 	}

@@ -30,6 +30,8 @@ final class OrdersTopic implements AutoCloseable {
 
 	private final AtomicLong events = new AtomicLong();
 
+	private final java.util.Set<Long> deleted = ConcurrentHashMap.newKeySet();
+
 	private final AtomicLong reads = new AtomicLong();
 
 	private volatile long lastReadAt;
@@ -79,6 +81,9 @@ final class OrdersTopic implements AutoCloseable {
 			this.reads.incrementAndGet();
 			this.lastReadAt = System.nanoTime();
 		}
+		if ("d".equals(event.path("op").asString()) && topic.equals(this.ordersTopic)) {
+			this.deleted.add(event.path("before").path("id").asLong());
+		}
 		JsonNode after = event.path("after");
 		if (topic.equals(this.ordersTopic) && after.isObject()) {
 			this.events.incrementAndGet();
@@ -90,6 +95,10 @@ final class OrdersTopic implements AutoCloseable {
 
 	Map<Long, Integer> deliveries() {
 		return Map.copyOf(this.deliveries);
+	}
+
+	java.util.Set<Long> deleted() {
+		return java.util.Set.copyOf(this.deleted);
 	}
 
 	Long arrivedAt(long id) {

@@ -220,6 +220,14 @@ public final class RealKafkaConnect implements CdcConnector {
 		return this.topic.deliveries();
 	}
 
+	/**
+	 * The ids of {@code public.orders} whose delete events the topic delivered.
+	 * @return the ids
+	 */
+	public java.util.Set<Long> deleted() {
+		return this.topic.deleted();
+	}
+
 	@Override
 	public Long arrivedAt(long id) {
 		return this.topic.arrivedAt(id);

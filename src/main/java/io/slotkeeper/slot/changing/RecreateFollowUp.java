@@ -3,6 +3,7 @@ package io.slotkeeper.slot.changing;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.Collection;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -12,10 +13,13 @@ import io.micrometer.core.instrument.MeterRegistry;
 
 import io.slotkeeper.connect.ConnectorHandovers;
 import io.slotkeeper.connect.Handover;
+import io.slotkeeper.fleet.GapDeletes;
 import io.slotkeeper.fleet.Lsn;
 import io.slotkeeper.fleet.Node;
 import io.slotkeeper.fleet.SlotLineage;
+import io.slotkeeper.fleet.TableCounters;
 import io.slotkeeper.fleet.Target;
+import io.slotkeeper.problem.ProblemException;
 import io.slotkeeper.slot.reading.SlotTags;
 
 /**
@@ -36,12 +40,15 @@ final class RecreateFollowUp {
 
 	private final MeterRegistry registry;
 
+	private final GapDeleteCounts gapDeletes;
+
 	RecreateFollowUp(ConnectorHandovers handovers, Resnapshots resnapshots, PendingHandovers pending,
 			MeterRegistry registry) {
 		this.handovers = handovers;
 		this.resnapshots = resnapshots;
 		this.pending = pending;
 		this.registry = registry;
+		this.gapDeletes = new GapDeleteCounts(registry);
 	}
 
 	/**
@@ -73,7 +80,10 @@ final class RecreateFollowUp {
 	}
 
 	RecreateResult finish(Target target, Node node, RecreateResult done, Handover handover) {
-		RecreateResult recreated = node.primary() ? done.withLineage(nextEpoch(target, node, done)) : done;
+		GapDeletes deletes = node.primary() ? this.gapDeletes.atRecreate(target, done.newSlot().slot().slotName(),
+				done.skipped().fromLsn(), tables(target, done.newSlot().slot().slotName())) : null;
+		RecreateResult recreated = node.primary()
+				? done.withLineage(nextEpoch(target, node, done, deletes)).withDeletes(deletes) : done;
 		Counter.builder("slotkeeper.slot.recreations")
 			.description("Slots dropped and created again by slot-keeper")
 			.tags(SlotTags.of(node.target(), node.name(), recreated.newSlot().slot()))
@@ -101,8 +111,19 @@ final class RecreateFollowUp {
 				recreated.newSlot().slot().slotName(), running));
 	}
 
-	private static SlotLineage nextEpoch(Target target, Node node, RecreateResult recreated) {
-		return nextEpoch(target, node, recreated.newSlot().slot().slotName(), recreated.skipped().fromLsn());
+	// The tables the re-snapshot would read; every table sampled when they cannot be told (Kafka Connect down).
+	private Collection<String> tables(Target target, String slot) {
+		try {
+			return target.policy(slot).filter(TableCounters::sampledFor).isPresent()
+					? this.resnapshots.plan(target, slot).collections() : null;
+		}
+		catch (ProblemException ex) {
+			return null;
+		}
+	}
+
+	private static SlotLineage nextEpoch(Target target, Node node, RecreateResult recreated, GapDeletes deletes) {
+		return nextEpoch(target, node, recreated.newSlot().slot().slotName(), recreated.skipped().fromLsn(), deletes);
 	}
 
 	/**
@@ -110,14 +131,25 @@ final class RecreateFollowUp {
 	 * one). Recorded in the target's database for every instance; where that is refused, in memory.
 	 */
 	static SlotLineage nextEpoch(Target target, Node node, String slot, String previous) {
+		return nextEpoch(target, node, slot, previous, null);
+	}
+
+	private static SlotLineage nextEpoch(Target target, Node node, String slot, String previous, GapDeletes deletes) {
 		Instant at = Instant.now();
 		try (Connection connection = node.connection()) {
-			return target.lineages().next(connection, slot, at, previous);
+			return target.lineages().next(connection, slot, at, previous, deletes);
 		}
 		catch (SQLException ex) {
 			logger.warn("The lineage of slot '{}' is counted in this instance's memory: {}", slot, ex.getMessage());
-			return target.lineages().nextInMemory(slot, at, previous);
+			return target.lineages().nextInMemory(slot, at, previous, deletes);
 		}
+	}
+
+	/**
+	 * The deletes of recreates' gaps, counted again once due.
+	 */
+	GapDeleteCounts gapDeletes() {
+		return this.gapDeletes;
 	}
 
 }

@@ -1,6 +1,7 @@
 package io.slotkeeper.slot.changing;
 
 import io.slotkeeper.connect.ConnectorHandover;
+import io.slotkeeper.fleet.GapDeletes;
 import io.slotkeeper.fleet.Lsn;
 import io.slotkeeper.fleet.SlotLineage;
 import io.slotkeeper.slot.reading.ReplicationSlot;
@@ -18,16 +19,18 @@ import io.slotkeeper.slot.reading.SlotView;
  * @param resnapshot the re-snapshot signal sent for the skipped range, or why none was; {@code null} when the slot's
  * settings ask for none
  * @param lineage the epoch the recreate began for the slot of the primary; {@code null} on a replica
+ * @param deletesInGap the rows deleted from the slot's tables while it was lost, which no re-snapshot brings to the
+ * consumer, or why they cannot be told; {@code null} on a replica
  */
 public record RecreateResult(SlotView oldSlot, SlotView newSlot, SkippedRange skipped, ConnectorHandover connector,
-		Resnapshots.Resnapshot resnapshot, SlotLineage lineage) {
+		Resnapshots.Resnapshot resnapshot, SlotLineage lineage, GapDeletes deletesInGap) {
 
 	static RecreateResult of(String node, ReplicationSlot old, ReplicationSlot created, boolean madeByAnother) {
 		String from = position(old);
 		String to = position(created);
 		return new RecreateResult(SlotView.of(node, old), SlotView.of(node, created),
 				new SkippedRange(from, to, Lsn.distance(from, to), madeByAnother ? MADE_BY_ANOTHER : null), null, null,
-				null);
+				null, null);
 	}
 
 	static final String MADE_BY_ANOTHER = "the lost slot was made anew by another session (another healer, such as"
@@ -39,7 +42,7 @@ public record RecreateResult(SlotView oldSlot, SlotView newSlot, SkippedRange sk
 				+ ((lastSeen != null) ? " (" + lastSeen.server() + ", timeline " + lastSeen.timeline() + ")"
 						: ": none was seen since slot-keeper started");
 		return new RecreateResult((lastSeen != null) ? SlotView.missing(created.node(), slot, lastSeen) : null, created,
-				new SkippedRange(from, position(created.slot()), null, note), null, null, null);
+				new SkippedRange(from, position(created.slot()), null, note), null, null, null, null);
 	}
 
 	// Where a consumer is, or starts: a logical slot's confirmed flush LSN, a physical slot's restart LSN.
@@ -48,15 +51,23 @@ public record RecreateResult(SlotView oldSlot, SlotView newSlot, SkippedRange sk
 	}
 
 	RecreateResult withConnector(ConnectorHandover outcome) {
-		return new RecreateResult(this.oldSlot, this.newSlot, this.skipped, outcome, this.resnapshot, this.lineage);
+		return new RecreateResult(this.oldSlot, this.newSlot, this.skipped, outcome, this.resnapshot, this.lineage,
+				this.deletesInGap);
 	}
 
 	RecreateResult withResnapshot(Resnapshots.Resnapshot sent) {
-		return new RecreateResult(this.oldSlot, this.newSlot, this.skipped, this.connector, sent, this.lineage);
+		return new RecreateResult(this.oldSlot, this.newSlot, this.skipped, this.connector, sent, this.lineage,
+				this.deletesInGap);
 	}
 
 	RecreateResult withLineage(SlotLineage began) {
-		return new RecreateResult(this.oldSlot, this.newSlot, this.skipped, this.connector, this.resnapshot, began);
+		return new RecreateResult(this.oldSlot, this.newSlot, this.skipped, this.connector, this.resnapshot, began,
+				this.deletesInGap);
+	}
+
+	RecreateResult withDeletes(GapDeletes counted) {
+		return new RecreateResult(this.oldSlot, this.newSlot, this.skipped, this.connector, this.resnapshot,
+				this.lineage, counted);
 	}
 
 	/**

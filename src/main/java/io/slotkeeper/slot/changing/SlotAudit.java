@@ -5,6 +5,7 @@ import java.util.Map;
 
 import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.connect.ConnectorOutcome;
+import io.slotkeeper.fleet.GapDeletes;
 import io.slotkeeper.fleet.Lsn;
 
 /**
@@ -43,6 +44,9 @@ public final class SlotAudit {
 		lsns.put("skippedFrom", String.valueOf(result.skipped().fromLsn()));
 		lsns.put("skippedTo", String.valueOf(result.skipped().toLsn()));
 		putResnapshot(lsns, result.resnapshot());
+		if (result.deletesInGap() != null) {
+			lsns.put("deletesInGap", result.deletesInGap().describe());
+		}
 		return new Auditor.Summary("done", 200, result.skipped().note(), lsns,
 				(result.connector() != null) ? result.connector().describe() : null);
 	}
@@ -71,6 +75,15 @@ public final class SlotAudit {
 		putResnapshot(lsns, resnapshot);
 		return new Auditor.Summary((resnapshot.signalId() != null) ? "done" : "failed", 200,
 				(resnapshot.tables() != null) ? resnapshot.tables().why() : null, lsns, null);
+	}
+
+	/**
+	 * The deletes of a recreate's gap counted again once the counters had time to show late commits.
+	 * @param counted the new count
+	 * @return the summary
+	 */
+	public static Auditor.Summary deletesCounted(GapDeletes counted) {
+		return new Auditor.Summary("done", 200, counted.measured(), Map.of("deletesInGap", counted.describe()), null);
 	}
 
 	private static void putResnapshot(Map<String, String> lsns, Resnapshots.Resnapshot resnapshot) {

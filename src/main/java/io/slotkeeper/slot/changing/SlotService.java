@@ -1,5 +1,7 @@
 package io.slotkeeper.slot.changing;
 
+import java.util.Map;
+
 import io.micrometer.core.instrument.MeterRegistry;
 
 import io.slotkeeper.connect.ConnectorClient;
@@ -7,6 +9,7 @@ import io.slotkeeper.connect.ConnectorHandovers;
 import io.slotkeeper.connect.Handover;
 import io.slotkeeper.connect.ConnectorLifecycle;
 import io.slotkeeper.connect.HandoverLog;
+import io.slotkeeper.fleet.GapDeletes;
 import io.slotkeeper.fleet.Node;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.slot.reading.ReplicationSlot;
@@ -217,6 +220,24 @@ public class SlotService {
 		SlotView created = this.followUp.guarded(handover, () -> create(target, target.primary(), spec, handover));
 		return this.followUp.finish(target, target.primary(), RecreateResult.ofMissing(slot, lastSeen, created),
 				handover);
+	}
+
+	/**
+	 * Whether a count of a recreate's gap deletes waits to be taken again for the target.
+	 * @param target the target
+	 * @return whether one waits
+	 */
+	public boolean gapDeletesWaiting(Target target) {
+		return this.followUp.gapDeletes().waiting(target);
+	}
+
+	/**
+	 * Counts again the gap deletes of the target's recreates whose recheck is due.
+	 * @param target the target
+	 * @return the counts that changed, by slot
+	 */
+	public Map<String, GapDeletes> recountGapDeletes(Target target) {
+		return this.followUp.gapDeletes().recheck(target);
 	}
 
 	/**

@@ -171,6 +171,8 @@ final class SlotHealer {
 	void recheckResnapshots(Target target) {
 		this.slots.resnapshots().recheck(target).forEach((slot, sent) -> this.auditor.recordOutcome(Auditor.SELF,
 				"slot.resnapshot", target.name(), slot, Map.of(), SlotAudit.resnapshotted(sent)));
+		this.slots.recountGapDeletes(target).forEach((slot, counted) -> this.auditor.recordOutcome(Auditor.SELF,
+				"slot.gap-deletes", target.name(), slot, Map.of(), SlotAudit.deletesCounted(counted)));
 	}
 
 	/**
@@ -187,7 +189,7 @@ final class SlotHealer {
 	 * @return whether one waits
 	 */
 	boolean rechecksWaiting(Target target) {
-		return this.slots.resnapshots().rechecksWaiting(target);
+		return this.slots.resnapshots().rechecksWaiting(target) || this.slots.gapDeletesWaiting(target);
 	}
 
 	/**

@@ -33,7 +33,7 @@ class ChangedTablesTests {
 	private static final Map<String, String> INSTANTS = Map.of("public.b", UpdateColumns.INSTANTS);
 
 	private static TableWrites reading(Instant at, int version, Map<String, Long> writes) {
-		return new TableWrites(at, 100, version, writes);
+		return TableWrites.ofWrites(at, 100, version, writes);
 	}
 
 	@Test

@@ -182,7 +182,7 @@ class SlotHealerTests {
 			ReplicationSlot before = ReplicationSlot.builder().slotName(slot).slotType("logical")
 				.confirmedFlushLsn("0/100").build();
 			return new RecreateResult(SlotView.of("primary", before), SlotView.of("primary", before),
-					new RecreateResult.SkippedRange("0/100", "0/200", 256L, null), null, null, null);
+					new RecreateResult.SkippedRange("0/100", "0/200", 256L, null), null, null, null, null);
 		}
 
 	}

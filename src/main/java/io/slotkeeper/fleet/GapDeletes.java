@@ -1,0 +1,94 @@
+package io.slotkeeper.fleet;
+
+import java.util.Collection;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+/**
+ * The rows deleted from a slot's tables while it was lost, as the table counters ({@code n_tup_del}) count them: a
+ * re-snapshot re-reads the rows that exist, so these never reach the consumer, and an upserting sink keeps them for
+ * good. Counted from the last reading before the lost slot's last confirmed position, so a delete the consumer did
+ * see just before it may be counted too: an upper bound, never less than what was lost while the counters hold.
+ *
+ * @param tables the deletes counted, by table, only those with one or more
+ * @param unknown the tables whose deletes cannot be told, each with why (truncated or rewritten, counters reset, not
+ * in both readings)
+ * @param unknownBecause why no table's deletes can be told, {@code null} when they were counted
+ * @param measured from which reading to which they were counted, {@code null} when not
+ */
+public record GapDeletes(Map<String, Long> tables, Map<String, String> unknown, String unknownBecause,
+		String measured) {
+
+	/**
+	 * Keeps what was given, tables in name order.
+	 */
+	public GapDeletes {
+		tables = Map.copyOf(tables);
+		unknown = Map.copyOf(unknown);
+	}
+
+	/**
+	 * Deletes that cannot be told at all.
+	 * @param why why, in words
+	 * @return the count
+	 */
+	public static GapDeletes unknown(String why) {
+		return new GapDeletes(Map.of(), Map.of(), why, null);
+	}
+
+	/**
+	 * The deletes of the tables between two readings.
+	 * @param before the reading from before the loss
+	 * @param now a reading at the recreate or after it
+	 * @param tables the slot's tables, {@code null} for every table both readings hold
+	 * @return the count
+	 */
+	public static GapDeletes between(TableWrites before, TableWrites now, Collection<String> tables) {
+		Map<String, Long> counted = new TreeMap<>();
+		Map<String, String> unknown = new TreeMap<>();
+		Collection<String> names = (tables != null) ? tables : now.counts().keySet();
+		for (String table : names) {
+			TableWrites.Counts then = before.counts().get(table);
+			TableWrites.Counts later = now.counts().get(table);
+			if (then == null || later == null) {
+				unknown.put(table, "not in both readings of the table counters (made, dropped or renamed meanwhile)");
+			}
+			else if (then.file() != later.file()) {
+				unknown.put(table, "its file changed: TRUNCATE (whose rows the counters do not count as deleted),"
+						+ " VACUUM FULL, CLUSTER or a rewriting ALTER TABLE ran while the slot was lost");
+			}
+			else if (later.deleted() < then.deleted()) {
+				unknown.put(table, "its counters went back (pg_stat_reset, or a crash)");
+			}
+			else if (later.deleted() > then.deleted()) {
+				counted.put(table, later.deleted() - then.deleted());
+			}
+		}
+		return new GapDeletes(counted, unknown, null, "from " + before.at() + " (the last reading before the slot's"
+				+ " last confirmed position) to " + now.at());
+	}
+
+	/**
+	 * All deletes counted.
+	 * @return their sum
+	 */
+	public long total() {
+		return this.tables.values().stream().mapToLong(Long::longValue).sum();
+	}
+
+	/**
+	 * The count in a few words, for the audit.
+	 * @return for example {@code public.orders 3; unknown: public.items (its file changed: …)}
+	 */
+	public String describe() {
+		if (this.unknownBecause != null) {
+			return "unknown: " + this.unknownBecause;
+		}
+		String counted = this.tables.isEmpty() ? "none counted" : new TreeMap<>(this.tables).entrySet().stream()
+			.map((entry) -> entry.getKey() + " " + entry.getValue()).collect(Collectors.joining(", "));
+		return counted + (this.unknown.isEmpty() ? "" : "; unknown: " + new TreeMap<>(this.unknown).entrySet().stream()
+			.map((entry) -> entry.getKey() + " (" + entry.getValue() + ")").collect(Collectors.joining(", ")));
+	}
+
+}
