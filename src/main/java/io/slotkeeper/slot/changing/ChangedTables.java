@@ -30,7 +30,7 @@ final class ChangedTables {
 
 	private final Map<String, Pin> pins = new ConcurrentHashMap<>();
 
-	private final Map<String, Recheck> rechecks = new ConcurrentHashMap<>();
+	private final DueRechecks<Recheck> rechecks = new DueRechecks<>(Recheck::due);
 
 	/**
 	 * At a recreate: keeps the reading the slot's lost range is measured from, when its settings ask for only the
@@ -116,28 +116,19 @@ final class ChangedTables {
 		if (choice.skipped().isEmpty() || !Instant.now().isBefore(due)) {
 			return;
 		}
-		this.rechecks.put(key(target.name(), slot), new Recheck(slot, sent,
+		this.rechecks.put(target.name(), slot, new Recheck(slot, sent,
 				choice.skipped().stream().map(SkippedTable::table).toList(), due));
 	}
 
 	boolean waiting(Target target) {
-		String prefix = target.name() + "/";
-		return this.rechecks.keySet().stream().anyMatch((key) -> key.startsWith(prefix));
+		return this.rechecks.waiting(target.name());
 	}
 
 	/**
 	 * The target's rechecks that are due, taken.
 	 */
 	List<Recheck> due(Target target) {
-		List<Recheck> due = new ArrayList<>();
-		Instant now = Instant.now();
-		this.rechecks.forEach((key, recheck) -> {
-			if (key.startsWith(target.name() + "/") && !now.isBefore(recheck.due())
-					&& this.rechecks.remove(key, recheck)) {
-				due.add(recheck);
-			}
-		});
-		return due;
+		return this.rechecks.take(target.name());
 	}
 
 	private static String key(String target, String slot) {

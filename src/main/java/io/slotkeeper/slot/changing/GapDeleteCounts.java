@@ -2,11 +2,12 @@ package io.slotkeeper.slot.changing;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.micrometer.core.instrument.Counter;
@@ -22,17 +23,28 @@ import io.slotkeeper.problem.ProblemException;
 /**
  * Counts the rows deleted from a recreated slot's tables while it was lost ({@link GapDeletes}), at the recreate and
  * once more {@code resnapshot.recheck-after} later, since a backend may show its commits in the counters late. Each
- * count goes to {@code slotkeeper_slot_gap_deletes_total{target,slot,table}}, or, when it cannot be told,
- * {@code slotkeeper_slot_gap_deletes_unknown_total{target,slot}}.
+ * count goes to {@code slotkeeper_slot_gap_counts_total{target,slot,outcome}} (exported at 0 for every slot with a
+ * policy, so that an alert on its increase sees the first), and the deletes of each table to
+ * {@code slotkeeper_slot_gap_deletes_total{target,slot,table}}.
  */
 final class GapDeleteCounts {
 
 	// PostgreSQL 15 keeps the counters in shared memory; before it, a statistics collector over UDP may lose some.
 	private static final int SHARED_STATS_VERSION = 150000;
 
+	private static final String DELETED = "deleted";
+
+	private static final String UNKNOWN = "unknown";
+
+	private static final String NONE = "none";
+
+	private static final List<String> OUTCOMES = List.of(DELETED, UNKNOWN, NONE);
+
 	private final MeterRegistry registry;
 
-	private final Map<String, Recheck> rechecks = new ConcurrentHashMap<>();
+	private final DueRechecks<Recheck> rechecks = new DueRechecks<>(Recheck::due);
+
+	private final Set<String> primed = ConcurrentHashMap.newKeySet();
 
 	GapDeleteCounts(MeterRegistry registry) {
 		this.registry = registry;
@@ -81,7 +93,7 @@ final class GapDeleteCounts {
 		GapDeletes counted = GapDeletes.between(before, now, tables);
 		Duration after = target.policy(slot).map((policy) -> policy.resnapshot().recheckAfter())
 			.orElse(Duration.ofSeconds(60));
-		this.rechecks.put(key(target.name(), slot), new Recheck(slot, before, counted, tables, now.at(),
+		this.rechecks.put(target.name(), slot, new Recheck(slot, before, counted, tables, now.at(),
 				Instant.now().plus(after)));
 		return counted;
 	}
@@ -92,8 +104,7 @@ final class GapDeleteCounts {
 	 * @return whether one waits
 	 */
 	boolean waiting(Target target) {
-		String prefix = target.name() + "/";
-		return this.rechecks.keySet().stream().anyMatch((key) -> key.startsWith(prefix));
+		return this.rechecks.waiting(target.name());
 	}
 
 	/**
@@ -104,23 +115,22 @@ final class GapDeleteCounts {
 	 */
 	Map<String, GapDeletes> recheck(Target target) {
 		Map<String, GapDeletes> changed = new LinkedHashMap<>();
-		for (Recheck recheck : due(target)) {
+		for (Recheck recheck : this.rechecks.take(target.name())) {
 			try {
 				GapDeletes again = target.primary().withConnection((connection) -> {
 					TableWrites now = TableWrites.read(connection, recheck.tables());
 					GapDeletes counted = GapDeletes.between(recheck.before(), now, recheck.tables());
+					if (sameCount(counted, recheck.first())) {
+						return null;
+					}
 					GapDeletes late = new GapDeletes(counted.tables(), counted.unknown(), null, counted.measured()
 							+ ", read again " + Duration.between(recheck.countedAt(), now.at()).toSeconds()
 							+ " s after the recreate for commits counted late (a delete after the recreate, which"
 							+ " the consumer saw, may be counted too)");
-					if (!counted.tables().equals(recheck.first().tables())
-							|| !counted.unknown().equals(recheck.first().unknown())) {
-						target.lineages().deletesCounted(connection, recheck.slot(), late);
-					}
+					target.lineages().deletesCounted(connection, recheck.slot(), late);
 					return late;
 				});
-				if (!again.tables().equals(recheck.first().tables())
-						|| !again.unknown().equals(recheck.first().unknown())) {
+				if (again != null) {
 					count(target, recheck.slot(), again, recheck.first());
 					changed.put(recheck.slot(), again);
 				}
@@ -132,44 +142,61 @@ final class GapDeleteCounts {
 		return changed;
 	}
 
-	private List<Recheck> due(Target target) {
-		List<Recheck> due = new ArrayList<>();
-		Instant now = Instant.now();
-		this.rechecks.forEach((key, recheck) -> {
-			if (key.startsWith(target.name() + "/") && !now.isBefore(recheck.due())
-					&& this.rechecks.remove(key, recheck)) {
-				due.add(recheck);
-			}
-		});
-		return due;
+	private static boolean sameCount(GapDeletes one, GapDeletes other) {
+		return one.tables().equals(other.tables()) && one.unknown().equals(other.unknown());
 	}
 
-	// A recount adds only what it found beyond the first count.
+	/**
+	 * Exports the gap counts of the target's slots with a policy at 0 until the first.
+	 * @param target the target
+	 */
+	void prime(Target target) {
+		target.policies().forEach((policy) -> {
+			if (this.primed.add(target.name() + "/" + policy.name())) {
+				OUTCOMES.forEach((outcome) -> outcomes(target, policy.name(), outcome));
+			}
+		});
+	}
+
+	// A recount counts an outcome only where the first count did not have it, and adds only deletes beyond it.
 	private void count(Target target, String slot, GapDeletes counted, GapDeletes earlier) {
-		if (counted.unknownBecause() != null || (!counted.unknown().isEmpty() && (earlier == null
-				|| earlier.unknown().isEmpty()))) {
-			Counter.builder("slotkeeper.slot.gap.deletes.unknown")
-				.description("Recreates whose rows deleted while the slot was lost could not be told, in whole or in"
-						+ " part (PostgreSQL before 15, no reading, TRUNCATE)")
-				.tags("target", target.name(), "slot", slot)
-				.register(this.registry)
-				.increment();
-		}
+		Set<String> before = (earlier != null) ? outcomes(earlier) : Set.of();
+		outcomes(counted).stream().filter((outcome) -> !before.contains(outcome))
+			.forEach((outcome) -> outcomes(target, slot, outcome).increment());
 		counted.tables().forEach((table, deleted) -> {
-			long before = (earlier != null) ? earlier.tables().getOrDefault(table, 0L) : 0L;
-			if (deleted > before) {
+			long first = (earlier != null) ? earlier.tables().getOrDefault(table, 0L) : 0L;
+			if (deleted > first) {
 				Counter.builder("slotkeeper.slot.gap.deletes")
 					.description("Rows deleted from the slot's tables while it was lost: no re-snapshot brings their"
 							+ " deletes to the consumer")
 					.tags("target", target.name(), "slot", slot, "table", table)
 					.register(this.registry)
-					.increment(deleted - before);
+					.increment(deleted - first);
 			}
 		});
 	}
 
-	private static String key(String target, String slot) {
-		return target + "/" + slot;
+	private static Set<String> outcomes(GapDeletes counted) {
+		Set<String> outcomes = new LinkedHashSet<>();
+		if (counted.tables().values().stream().anyMatch((deleted) -> deleted > 0)) {
+			outcomes.add(DELETED);
+		}
+		if (counted.unknownBecause() != null || !counted.unknown().isEmpty()) {
+			outcomes.add(UNKNOWN);
+		}
+		if (outcomes.isEmpty()) {
+			outcomes.add(NONE);
+		}
+		return outcomes;
+	}
+
+	private Counter outcomes(Target target, String slot, String outcome) {
+		return Counter.builder("slotkeeper.slot.gap.counts")
+			.description("Counts of the rows deleted while the slot was lost, by what they found: deleted (rows of a"
+					+ " table were), unknown (a table or the whole could not be told: PostgreSQL before 15, no"
+					+ " reading, TRUNCATE), none; one count may find deleted and unknown")
+			.tags("target", target.name(), "slot", slot, "outcome", outcome)
+			.register(this.registry);
 	}
 
 	/**

@@ -223,6 +223,14 @@ public class SlotService {
 	}
 
 	/**
+	 * Exports the gap counts of the target's slots at 0 before the first recreate.
+	 * @param target the target
+	 */
+	public void primeGapCounts(Target target) {
+		this.followUp.gapDeletes().prime(target);
+	}
+
+	/**
 	 * Whether a count of a recreate's gap deletes waits to be taken again for the target.
 	 * @param target the target
 	 * @return whether one waits

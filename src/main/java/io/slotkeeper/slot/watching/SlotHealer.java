@@ -176,11 +176,12 @@ final class SlotHealer {
 	}
 
 	/**
-	 * Exports the target's re-snapshot counters at 0 before the first re-snapshot.
+	 * Exports the target's re-snapshot and gap counters at 0 before the first re-snapshot and recreate.
 	 * @param target the target
 	 */
-	void primeResnapshots(Target target) {
+	void primeCounters(Target target) {
 		this.slots.resnapshots().prime(target);
+		this.slots.primeGapCounts(target);
 	}
 
 	/**

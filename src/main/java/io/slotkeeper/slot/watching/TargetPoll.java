@@ -163,7 +163,7 @@ final class TargetPoll implements RepeatingTasks.Task {
 						this.healer.keepSize().guard(this.target, this.fleet.get(), this.serverSlots, poll.settings(),
 								this.insights::of)));
 			}
-			this.healer.primeResnapshots(this.target);
+			this.healer.primeCounters(this.target);
 			if (this.healer.rechecksWaiting(this.target)) {
 				followUps.recheckResnapshots(this.target.name(), () -> this.healer.recheckResnapshots(this.target));
 			}
