@@ -34,7 +34,7 @@ public final class SettingsAudit {
 		Optional<Double> perSecond = rate.perSecond();
 		List<SettingFinding> findings = new ArrayList<>(this.actions.getOrDefault(target, List.of()));
 		findings.addAll(SettingsJudge.judge(read, perSecond, outage));
-		findings.sort(SettingsJudge.MOST_SEVERE_FIRST);
+		findings.sort(SettingFinding.MOST_SEVERE_FIRST);
 		Map<String, String> shown = new LinkedHashMap<>();
 		read.settings().forEach((name, setting) -> shown.put(name, setting.shown()));
 		SettingsView view = new SettingsView(target, now, perSecond.orElse(null), shown, read.slotsInUse(),

@@ -3,7 +3,6 @@ package io.slotkeeper.settings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
@@ -21,8 +20,6 @@ final class SettingsJudge {
 
 	private SettingsJudge() {
 	}
-
-	static final Comparator<SettingFinding> MOST_SEVERE_FIRST = SettingFinding.MOST_SEVERE_FIRST;
 
 	/**
 	 * What is wrong or risky with a server's settings.
@@ -43,7 +40,7 @@ final class SettingsJudge {
 				"a new connector cannot create its slot, and a recreate after a drop races any other creation", findings));
 		read.get("max_wal_senders").ifPresent((max) -> room("max_wal_senders", max, read.walSendersInUse(), "WAL senders",
 				"a consumer or standby that reconnects is refused", findings));
-		findings.sort(MOST_SEVERE_FIRST);
+		findings.sort(SettingFinding.MOST_SEVERE_FIRST);
 		return findings;
 	}
 

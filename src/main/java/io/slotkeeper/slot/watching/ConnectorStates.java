@@ -46,10 +46,6 @@ public final class ConnectorStates {
 		this.handovers = handovers;
 	}
 
-	void refresh(Target target) {
-		refresh(target, List.of());
-	}
-
 	void refresh(Target target, List<ReplicationSlot> slots) {
 		Map<String, ConnectorStatus> states = new ConcurrentHashMap<>();
 		Map<String, ConnectorAudit> was = this.audits.getOrDefault(target.name(), Map.of());

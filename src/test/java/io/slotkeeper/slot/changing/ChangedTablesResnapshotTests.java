@@ -1,20 +1,14 @@
 package io.slotkeeper.slot.changing;
 
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.core.env.StandardEnvironment;
-import org.springframework.core.env.SystemEnvironmentPropertySource;
 
-import io.slotkeeper.SlotKeeperApplication;
 import io.slotkeeper.audit.AuditJournal;
 import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.testbed.PostgresServer;
@@ -48,6 +42,8 @@ class ChangedTablesResnapshotTests {
 			"INSERT INTO products SELECT n, 'p' || n FROM generate_series(1, 1000) AS n",
 			"INSERT INTO invoices SELECT n, n FROM generate_series(1, 1000) AS n");
 
+	private final SignalledTarget target = new SignalledTarget(this.server, DATABASE);
+
 	private ConfigurableApplicationContext app;
 
 	@AfterEach
@@ -66,18 +62,18 @@ class ChangedTablesResnapshotTests {
 			.isPresent());
 		this.server.execute(DATABASE, "SELECT pg_create_logical_replication_slot('cdc', 'test_decoding')");
 		await().atMost(Duration.ofSeconds(30)).until(() -> fleet.get("shop").tableCounters()
-			.before(lsn("SELECT confirmed_flush_lsn FROM pg_replication_slots WHERE slot_name = 'cdc'")).isPresent());
+			.before(this.target.lsn("SELECT confirmed_flush_lsn FROM pg_replication_slots WHERE slot_name = 'cdc'")).isPresent());
 		this.server.execute(DATABASE, "UPDATE customers SET name = 'changed', updated_at = now() WHERE id <= 10");
 		// An application west of UTC that stores its wall time: a window from a UTC instant would miss these rows.
 		this.server.execute(DATABASE, "SET TimeZone = 'America/New_York'",
 				"UPDATE local_orders SET updated_at = localtimestamp WHERE id <= 5");
 		SlotRecipes.lose(this.server, DATABASE, "cdc");
 		AuditJournal audit = this.app.getBean(AuditJournal.class);
-		await().atMost(Duration.ofSeconds(60)).until(() -> !entries(audit, "slot.heal").isEmpty());
+		await().atMost(Duration.ofSeconds(60)).until(() -> !SignalledTarget.entries(audit, "slot.heal").isEmpty());
 		// Written after the signal was chosen and before the recheck: what a commit counted late looks like.
 		this.server.execute(DATABASE, "UPDATE products SET name = 'late' WHERE id = 1");
-		String heal = entries(audit, "slot.heal").get(0);
-		if (version() < 150000) {
+		String heal = SignalledTarget.entries(audit, "slot.heal").get(0);
+		if (this.target.version() < 150000) {
 			assertThat(heal).contains("for public.orders, public.customers, public.products, public.invoices,"
 					+ " public.local_orders")
 				.contains("PostgreSQL before 15 may lose table counters").doesNotContain("skipped as unchanged");
@@ -100,8 +96,8 @@ class ChangedTablesResnapshotTests {
 		assertThat(this.server.queryForString(DATABASE, "SELECT count(*) FROM local_orders WHERE " + filter))
 			.as("the same window on New York wall times misses the 5 rows written then: why local_orders is read whole")
 			.isEqualTo("0");
-		await().atMost(Duration.ofSeconds(30)).until(() -> !entries(audit, "slot.resnapshot").isEmpty());
-		assertThat(entries(audit, "slot.resnapshot").get(0)).contains("for public.products")
+		await().atMost(Duration.ofSeconds(30)).until(() -> !SignalledTarget.entries(audit, "slot.resnapshot").isEmpty());
+		assertThat(SignalledTarget.entries(audit, "slot.resnapshot").get(0)).contains("for public.products")
 			.doesNotContain("public.invoices");
 		assertThat(signals()).isEqualTo("2");
 		// Kept with the slot's epoch, where every instance's listing reads it.
@@ -112,44 +108,14 @@ class ChangedTablesResnapshotTests {
 	}
 
 	private void start() {
-		Map<String, Object> variables = new HashMap<>(Map.ofEntries(
-				Map.entry("SLOTKEEPER_TARGETS_0_NAME", "shop"),
-				Map.entry("SLOTKEEPER_TARGETS_0_URL", this.server.jdbcUrl(DATABASE)),
-				Map.entry("SLOTKEEPER_TARGETS_0_USERNAME", this.server.user()),
-				Map.entry("SLOTKEEPER_TARGETS_0_HEARTBEAT_INTERVAL", "200ms"),
-				Map.entry("SLOTKEEPER_TARGETS_0_SLOTS_POLL_INTERVAL", "200ms"),
-				Map.entry("SLOTKEEPER_TARGETS_0_SLOTS_0_NAME", "cdc"),
-				Map.entry("SLOTKEEPER_TARGETS_0_SLOTS_0_ON_LOST", "recreate"),
-				Map.entry("SLOTKEEPER_TARGETS_0_SLOTS_0_RESNAPSHOT_MODE", "debezium-signal"),
-				Map.entry("SLOTKEEPER_TARGETS_0_SLOTS_0_RESNAPSHOT_SIGNAL_TABLE", "public.debezium_signal"),
-				Map.entry("SLOTKEEPER_TARGETS_0_SLOTS_0_RESNAPSHOT_COLLECTIONS",
+		this.app = this.target.start("shop", Map.ofEntries(
+				Map.entry("RESNAPSHOT_COLLECTIONS",
 						"public.orders,public.customers,public.products,public.invoices,public.local_orders"),
-				Map.entry("SLOTKEEPER_TARGETS_0_SLOTS_0_RESNAPSHOT_TABLES", "changed"),
-				Map.entry("SLOTKEEPER_TARGETS_0_SLOTS_0_RESNAPSHOT_RECHECK_AFTER", "10s"),
-				Map.entry("SLOTKEEPER_TARGETS_0_SLOTS_0_RESNAPSHOT_UPDATE_COLUMNS_0", "public.customers.updated_at"),
-				Map.entry("SLOTKEEPER_TARGETS_0_SLOTS_0_RESNAPSHOT_UPDATE_COLUMNS_1", "public.local_orders.updated_at"),
-				Map.entry("SLOTKEEPER_TARGETS_0_SLOTS_0_RESNAPSHOT_WINDOW_MARGIN", "0s")));
-		if (this.server.password() != null) {
-			variables.put("SLOTKEEPER_TARGETS_0_PASSWORD", this.server.password());
-		}
-		this.app = new SpringApplicationBuilder(SlotKeeperApplication.class)
-			.initializers((context) -> context.getEnvironment().getPropertySources().addFirst(
-					new SystemEnvironmentPropertySource("test-" + StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
-							variables)))
-			.run("--server.port=0");
-	}
-
-	private static List<String> entries(AuditJournal audit, String action) {
-		return audit.entries().stream().filter((entry) -> action.equals(entry.action())).map(Object::toString).toList();
-	}
-
-	private long lsn(String sql) {
-		String lsn = this.server.queryForString(DATABASE, sql);
-		return (lsn != null) ? io.slotkeeper.fleet.Lsn.parse(lsn) : -1;
-	}
-
-	private int version() {
-		return Integer.parseInt(this.server.queryForString(DATABASE, "SHOW server_version_num"));
+				Map.entry("RESNAPSHOT_TABLES", "changed"),
+				Map.entry("RESNAPSHOT_RECHECK_AFTER", "10s"),
+				Map.entry("RESNAPSHOT_UPDATE_COLUMNS_0", "public.customers.updated_at"),
+				Map.entry("RESNAPSHOT_UPDATE_COLUMNS_1", "public.local_orders.updated_at"),
+				Map.entry("RESNAPSHOT_WINDOW_MARGIN", "0s")));
 	}
 
 	private String keptWithTheLineage() {

@@ -1,8 +1,6 @@
 package io.slotkeeper.slot.changing;
 
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -10,15 +8,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.core.env.StandardEnvironment;
-import org.springframework.core.env.SystemEnvironmentPropertySource;
 
-import io.slotkeeper.SlotKeeperApplication;
 import io.slotkeeper.audit.AuditJournal;
 import io.slotkeeper.fleet.Fleet;
-import io.slotkeeper.fleet.Lsn;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.SlotRecipes;
 
@@ -46,6 +39,8 @@ class GapDeletesTests {
 			"INSERT INTO invoices SELECT n, n FROM generate_series(1, 100) AS n",
 			"INSERT INTO products SELECT n, 'p' || n FROM generate_series(1, 100) AS n");
 
+	private final SignalledTarget target = new SignalledTarget(this.server, DATABASE);
+
 	private ConfigurableApplicationContext app;
 
 	@AfterEach
@@ -70,14 +65,14 @@ class GapDeletesTests {
 		assertThat(outcome(registry, "deleted")).isZero();
 		this.server.execute(DATABASE, "SELECT pg_create_logical_replication_slot('cdc', 'test_decoding')");
 		await().atMost(Duration.ofSeconds(30)).until(() -> fleet.get("books").tableCounters()
-			.before(lsn("SELECT confirmed_flush_lsn FROM pg_replication_slots WHERE slot_name = 'cdc'")).isPresent());
+			.before(this.target.lsn("SELECT confirmed_flush_lsn FROM pg_replication_slots WHERE slot_name = 'cdc'")).isPresent());
 		this.server.execute(DATABASE, "DELETE FROM customers WHERE id IN (7, 8, 9)", "TRUNCATE invoices",
 				"UPDATE products SET name = 'changed' WHERE id = 1");
 		SlotRecipes.lose(this.server, DATABASE, "cdc");
 		AuditJournal audit = this.app.getBean(AuditJournal.class);
-		await().atMost(Duration.ofSeconds(60)).until(() -> !entries(audit, "slot.heal").isEmpty());
-		String heal = entries(audit, "slot.heal").get(0);
-		if (version() < 150000) {
+		await().atMost(Duration.ofSeconds(60)).until(() -> !SignalledTarget.entries(audit, "slot.heal").isEmpty());
+		String heal = SignalledTarget.entries(audit, "slot.heal").get(0);
+		if (this.target.version() < 150000) {
 			assertThat(heal).contains("deletesInGap=unknown: PostgreSQL before 15 may lose table counters");
 			assertThat(outcome(registry, "unknown")).isEqualTo(1);
 			assertThat(outcome(registry, "deleted")).isZero();
@@ -95,8 +90,8 @@ class GapDeletesTests {
 		assertThat(outcome(registry, "none")).isZero();
 		// Shown after the recreate, as a commit the server counted late would be: the recheck counts it too.
 		this.server.execute(DATABASE, "DELETE FROM customers WHERE id = 10");
-		await().atMost(Duration.ofSeconds(30)).until(() -> !entries(audit, "slot.gap-deletes").isEmpty());
-		assertThat(entries(audit, "slot.gap-deletes").get(0)).contains("deletesInGap=public.customers 4")
+		await().atMost(Duration.ofSeconds(30)).until(() -> !SignalledTarget.entries(audit, "slot.gap-deletes").isEmpty());
+		assertThat(SignalledTarget.entries(audit, "slot.gap-deletes").get(0)).contains("deletesInGap=public.customers 4")
 			.contains("after the recreate for commits counted late");
 		assertThat(registry.get("slotkeeper.slot.gap.deletes").tag("table", "public.customers").counter().count())
 			.isEqualTo(4);
@@ -111,40 +106,10 @@ class GapDeletesTests {
 	}
 
 	private void start() {
-		Map<String, Object> variables = new HashMap<>(Map.ofEntries(
-				Map.entry("SLOTKEEPER_TARGETS_0_NAME", "books"),
-				Map.entry("SLOTKEEPER_TARGETS_0_URL", this.server.jdbcUrl(DATABASE)),
-				Map.entry("SLOTKEEPER_TARGETS_0_USERNAME", this.server.user()),
-				Map.entry("SLOTKEEPER_TARGETS_0_HEARTBEAT_INTERVAL", "200ms"),
-				Map.entry("SLOTKEEPER_TARGETS_0_SLOTS_POLL_INTERVAL", "200ms"),
-				Map.entry("SLOTKEEPER_TARGETS_0_SLOTS_0_NAME", "cdc"),
-				Map.entry("SLOTKEEPER_TARGETS_0_SLOTS_0_ON_LOST", "recreate"),
-				Map.entry("SLOTKEEPER_TARGETS_0_SLOTS_0_RESNAPSHOT_MODE", "debezium-signal"),
-				Map.entry("SLOTKEEPER_TARGETS_0_SLOTS_0_RESNAPSHOT_SIGNAL_TABLE", "public.debezium_signal"),
-				Map.entry("SLOTKEEPER_TARGETS_0_SLOTS_0_RESNAPSHOT_COLLECTIONS",
-						"public.customers,public.invoices,public.products"),
-				Map.entry("SLOTKEEPER_TARGETS_0_SLOTS_0_RESNAPSHOT_RECHECK_AFTER", "5s")));
-		if (this.server.password() != null) {
-			variables.put("SLOTKEEPER_TARGETS_0_PASSWORD", this.server.password());
-		}
-		this.app = new SpringApplicationBuilder(SlotKeeperApplication.class)
-			.initializers((context) -> context.getEnvironment().getPropertySources().addFirst(
-					new SystemEnvironmentPropertySource("test-" + StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
-							variables)))
-			.run("--server.port=0");
+		this.app = this.target.start("books", Map.ofEntries(
+				Map.entry("RESNAPSHOT_COLLECTIONS", "public.customers,public.invoices,public.products"),
+				Map.entry("RESNAPSHOT_RECHECK_AFTER", "5s")));
 	}
 
-	private static List<String> entries(AuditJournal audit, String action) {
-		return audit.entries().stream().filter((entry) -> action.equals(entry.action())).map(Object::toString).toList();
-	}
-
-	private long lsn(String sql) {
-		String lsn = this.server.queryForString(DATABASE, sql);
-		return (lsn != null) ? Lsn.parse(lsn) : -1;
-	}
-
-	private int version() {
-		return Integer.parseInt(this.server.queryForString(DATABASE, "SHOW server_version_num"));
-	}
 
 }
