@@ -54,6 +54,8 @@ public final class ProblemTypes {
 			case SLOT_ACTIVE -> new ProblemType(HttpStatus.CONFLICT, "slot-active", "Slot in use");
 			case SLOT_NOT_INVALIDATED ->
 				new ProblemType(HttpStatus.CONFLICT, "slot-not-invalidated", "Slot is not invalidated");
+			case SLOT_MANAGED_ELSEWHERE ->
+				new ProblemType(HttpStatus.CONFLICT, "slot-managed-elsewhere", "Slot managed by another");
 			case NOT_SUPPORTED ->
 				new ProblemType(HttpStatus.UNPROCESSABLE_CONTENT, "not-supported", "Not supported by this server");
 			case INVALID_REQUEST -> new ProblemType(HttpStatus.BAD_REQUEST, "invalid-request", "Invalid request");

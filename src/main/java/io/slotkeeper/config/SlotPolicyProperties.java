@@ -1,5 +1,8 @@
 package io.slotkeeper.config;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
@@ -25,7 +28,12 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * the slots health DOWN and says why
  * @param onOutage what may be done while the slot's consumer is gone: by default nothing (opt-in: raise the server's
  * {@code max_slot_wal_keep_size} up to a cap while the slot's outage budget is low)
+ * @param managedBy who drops and creates the slot: {@code slot-keeper} (the default), or {@code patroni},
+ * {@code cloudnative-pg}, {@code slot-sync}, {@code other}; then slot-keeper refuses to drop, create or recreate it
+ * (409 {@code slot-managed-elsewhere}), alerts when it is lost and hands its connector over to the slot its manager
+ * makes anew; {@code on-lost}, {@code on-missing} must be {@code alert} and {@code on-orphan} {@code alert}
  */
+@Consistent
 public record SlotPolicyProperties(
 		@NotBlank @Pattern(regexp = SlotPolicyProperties.NAME_PATTERN,
 				message = "must be 1 to 63 lower-case letters, digits and underscores") String name,
@@ -35,7 +43,8 @@ public record SlotPolicyProperties(
 		@NotNull @DefaultValue("alert") OnOrphan onOrphan,
 		@Valid @NotNull @DefaultValue ResnapshotProperties resnapshot,
 		@Min(1) @DefaultValue("2") int maxRecreationsPerHour,
-		@Valid OnOutageProperties onOutage) {
+		@Valid OnOutageProperties onOutage,
+		@NotNull @DefaultValue("slot-keeper") ManagedBy managedBy) implements CrossFieldChecked {
 
 	/**
 	 * What a slot's name may be, everywhere slot-keeper takes one: 1 to 63 lower-case letters, digits and underscores.
@@ -55,7 +64,36 @@ public record SlotPolicyProperties(
 		boolean defaultResnapshot = this.resnapshot.mode() == ResnapshotProperties.Mode.NONE
 				&& this.resnapshot.signalTable() == null && this.resnapshot.collections() == null;
 		return new SlotPolicyProperties(this.name, found.connector(), this.onLost, this.onMissing, this.onOrphan,
-				defaultResnapshot ? found.resnapshot() : this.resnapshot, this.maxRecreationsPerHour, this.onOutage);
+				defaultResnapshot ? found.resnapshot() : this.resnapshot, this.maxRecreationsPerHour, this.onOutage,
+				this.managedBy);
+	}
+
+	/**
+	 * Whether slot-keeper drops and creates the slot.
+	 * @return {@code false} when another manages it
+	 */
+	public boolean managedBySlotKeeper() {
+		return this.managedBy == ManagedBy.SLOT_KEEPER;
+	}
+
+	@Override
+	public List<Violation> violations() {
+		List<Violation> violations = new ArrayList<>();
+		if (this.managedBy == null || managedBySlotKeeper()) {
+			return violations;
+		}
+		String why = " when managed-by is " + this.managedBy.configName() + ": slot-keeper never drops or creates a"
+				+ " slot another manages (it hands the connector over to the slot its manager makes anew)";
+		if (this.onLost == OnLost.RECREATE) {
+			violations.add(new Violation("onLost", "must be alert" + why));
+		}
+		if (this.onMissing == OnMissing.RECREATE) {
+			violations.add(new Violation("onMissing", "must be alert" + why));
+		}
+		if (this.onOrphan == OnOrphan.DROP) {
+			violations.add(new Violation("onOrphan", "must be alert" + why));
+		}
+		return violations;
 	}
 
 }

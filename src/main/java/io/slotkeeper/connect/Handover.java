@@ -61,7 +61,11 @@ public final class Handover {
 		return this.connector.name();
 	}
 
-	boolean stopped() {
+	/**
+	 * Whether {@link #stop()} stopped the connector.
+	 * @return whether it did
+	 */
+	public boolean stopped() {
 		return this.stopped;
 	}
 

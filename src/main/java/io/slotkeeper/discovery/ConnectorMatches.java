@@ -12,6 +12,7 @@ import java.util.Optional;
 import java.util.Set;
 
 import io.slotkeeper.config.ConnectorDiscoveryProperties;
+import io.slotkeeper.config.ManagedBy;
 import io.slotkeeper.config.OnLost;
 import io.slotkeeper.config.OnMissing;
 import io.slotkeeper.config.OnOrphan;
@@ -165,7 +166,7 @@ final class ConnectorMatches {
 					resnapshot.windowMargin());
 		}
 		return new SlotPolicyProperties(connector.slot(), connector.connector(), heals ? OnLost.RECREATE : OnLost.ALERT,
-				OnMissing.ALERT, OnOrphan.ALERT, resnapshot, RECREATIONS_PER_HOUR, null);
+				OnMissing.ALERT, OnOrphan.ALERT, resnapshot, RECREATIONS_PER_HOUR, null, ManagedBy.SLOT_KEEPER);
 	}
 
 	// A table.include.list of plain schema.table names; null when unset or when it has patterns.

@@ -25,6 +25,9 @@ public enum ProblemKind {
 	/** A recreate was asked for a slot that is not invalidated. */
 	SLOT_NOT_INVALIDATED(true),
 
+	/** Another (Patroni, CloudNativePG, slot sync) drops and creates the slot: its policy says {@code managed-by}. */
+	SLOT_MANAGED_ELSEWHERE(true),
+
 	/** The server's version (or role) cannot do this. */
 	NOT_SUPPORTED(true),
 

@@ -95,6 +95,8 @@ class SlotKeeperPropertiesTests {
 			"slotkeeper.targets[0].slots-poll-interval | 2h | slotkeeper.targets[0].slotsPollInterval",
 			"slotkeeper.targets[0].slots[0].connector.timeout | 1h | slotkeeper.targets[0].slots[0].connector.timeout",
 			"slotkeeper.targets[0].heartbeat.enabled | false | slotkeeper.targets[0].slots[0].onLost",
+			"slotkeeper.targets[0].slots[0].managed-by | patroni | slotkeeper.targets[0].slots[0].onLost",
+			"slotkeeper.targets[0].slots[0].managed-by | pgbackrest | slotkeeper.targets[0].slots[0].managed-by",
 			"slotkeeper.api.tokens[0].sha256 | not-a-hash | slotkeeper.api.tokens[0].sha256",
 			"slotkeeper.api.kubernetes.enabled | true | slotkeeper.api.kubernetes.namespace",
 			"slotkeeper.api.kubernetes.namespace | Not_A_Namespace | slotkeeper.api.kubernetes.namespace",

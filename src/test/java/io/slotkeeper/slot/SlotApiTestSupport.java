@@ -137,6 +137,10 @@ abstract class SlotApiTestSupport {
 		registry.add("slotkeeper.targets[0].slots[3].connector.name", () -> "snapshotted-connector");
 		registry.add("slotkeeper.targets[0].slots[3].resnapshot.mode", () -> "debezium-signal");
 		registry.add("slotkeeper.targets[1].name", () -> "norepl");
+		registry.add("slotkeeper.targets[0].slots[4].name", () -> "patroni_kept");
+		registry.add("slotkeeper.targets[0].slots[4].managed-by", () -> "patroni");
+		registry.add("slotkeeper.targets[0].slots[4].connector.url", () -> connect().url());
+		registry.add("slotkeeper.targets[0].slots[4].connector.name", () -> "patroni-connector");
 		registry.add("slotkeeper.targets[1].url", () -> postgres.jdbcUrl(DATABASE));
 		registry.add("slotkeeper.targets[1].username", () -> "norepl");
 		registry.add("slotkeeper.targets[1].heartbeat.enabled", () -> "false");

@@ -1,9 +1,6 @@
 package io.slotkeeper.slot.changing;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -17,7 +14,6 @@ import io.slotkeeper.connect.ConnectorHandover;
 import io.slotkeeper.connect.ConnectorHandovers;
 import io.slotkeeper.connect.Handover;
 import io.slotkeeper.fleet.AdvisoryLocks;
-import io.slotkeeper.fleet.Lsn;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.slot.changing.PendingHandovers.Pending;
 
@@ -32,8 +28,6 @@ import io.slotkeeper.slot.changing.PendingHandovers.Pending;
 final class HandoverCompletions {
 
 	private static final Logger logger = LoggerFactory.getLogger(HandoverCompletions.class);
-
-	private static final int RELEASE_CHECKS = 50;
 
 	private final PendingHandovers pending;
 
@@ -77,7 +71,7 @@ final class HandoverCompletions {
 					}
 					AtomicReference<Long> alignedTo = new AtomicReference<>(waiting.position());
 					ConnectorHandover outcome = this.handovers.complete(handover, () -> {
-						alignedTo.set(alignTo(connection, waiting));
+						alignedTo.set(ReleasedPosition.read(connection, waiting.slot(), waiting.position()));
 						return alignedTo.get();
 					});
 					if (!outcome.pending()) {
@@ -97,40 +91,6 @@ final class HandoverCompletions {
 					done.pending().since(), done.pending().reason(), done.connector(),
 					this.resnapshots.afterRecreate(target, done.pending().slot(), done.connector().handedOver())))
 			.toList();
-	}
-
-	// Read once the connector is stopped. The slot may have moved on since the recreate: a worker that came back runs
-	// its connector from the stale offset, and the server streams (and the task confirms) from the slot's start
-	// instead. Debezium fails a task whose offset is behind the slot's confirmed position, so the offsets go to the
-	// later of the two; the re-snapshot covers what lies between.
-	private static Long alignTo(Connection connection, Pending waiting) {
-		try (PreparedStatement statement = connection.prepareStatement("SELECT active, confirmed_flush_lsn::text FROM"
-				+ " pg_catalog.pg_replication_slots WHERE slot_name = ?")) {
-			statement.setString(1, waiting.slot());
-			// A stopped task lets go of the slot a moment after Connect says STOPPED, confirming what it read last.
-			for (int attempt = 0; attempt < RELEASE_CHECKS; attempt++) {
-				try (ResultSet row = statement.executeQuery()) {
-					if (!row.next() || row.getString(2) == null) {
-						return waiting.position();
-					}
-					if (!row.getBoolean(1) || attempt == RELEASE_CHECKS - 1) {
-						long now = Lsn.parse(row.getString(2));
-						return (waiting.position() == null) ? now : Math.max(waiting.position(), now);
-					}
-				}
-				Thread.sleep(100);
-			}
-			return waiting.position();
-		}
-		catch (SQLException ex) {
-			logger.warn("The position of slot '{}' could not be read ({}): its connector is aligned to the position kept",
-					waiting.slot(), ex.getSQLState());
-			return waiting.position();
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return waiting.position();
-		}
 	}
 
 	private record Completion(Pending pending, Long position, ConnectorHandover connector) {

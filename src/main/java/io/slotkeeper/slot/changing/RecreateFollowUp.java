@@ -80,18 +80,26 @@ final class RecreateFollowUp {
 	}
 
 	RecreateResult finish(Target target, Node node, RecreateResult done, Handover handover) {
-		GapDeletes deletes = node.primary() ? this.gapDeletes.atRecreate(target, done.newSlot().slot().slotName(),
-				done.skipped().fromLsn(), tables(target, done.newSlot().slot().slotName())) : null;
-		RecreateResult recreated = node.primary()
-				? done.withLineage(nextEpoch(target, node, done, deletes)).withDeletes(deletes) : done;
 		Counter.builder("slotkeeper.slot.recreations")
 			.description("Slots dropped and created again by slot-keeper")
-			.tags(SlotTags.of(node.target(), node.name(), recreated.newSlot().slot()))
+			.tags(SlotTags.of(node.target(), node.name(), done.newSlot().slot()))
 			.register(this.registry)
 			.increment();
-		if (!node.primary()) {
-			return recreated;
-		}
+		return node.primary() ? handOver(target, node, done, handover) : done;
+	}
+
+	/**
+	 * What follows a slot its manager made anew: as after a recreate, but not counted as slot-keeper's.
+	 */
+	RecreateResult finishMadeAnew(Target target, RecreateResult made, Handover handover) {
+		return handOver(target, target.primary(), made, handover);
+	}
+
+	// The gap's deletes, the next epoch, the connector and the re-snapshot of a primary's slot made anew.
+	private RecreateResult handOver(Target target, Node node, RecreateResult done, Handover handover) {
+		GapDeletes deletes = this.gapDeletes.atRecreate(target, done.newSlot().slot().slotName(),
+				done.skipped().fromLsn(), tables(target, done.newSlot().slot().slotName()));
+		RecreateResult recreated = done.withLineage(nextEpoch(target, node, done, deletes)).withDeletes(deletes);
 		this.resnapshots.pin(target, recreated.newSlot().slot().slotName(), recreated.skipped().fromLsn());
 		RecreateResult handedOver = recreated;
 		if (handover != null) {

@@ -45,6 +45,19 @@ public record RecreateResult(SlotView oldSlot, SlotView newSlot, SkippedRange sk
 				new SkippedRange(from, position(created.slot()), null, note), null, null, null, null);
 	}
 
+	/**
+	 * A slot another manages ({@code managed-by}) made anew after it was lost or went missing: nothing was dropped or
+	 * created by slot-keeper; the gap runs from where the slot was last seen to where the new one starts.
+	 */
+	static RecreateResult ofMadeAnew(String node, SlotSighting lastSeen, ReplicationSlot made, String manager) {
+		String from = lastSeen.confirmedFlushLsn();
+		String to = position(made);
+		return new RecreateResult(SlotView.missing(node, made.slotName(), lastSeen), SlotView.of(node, made),
+				new SkippedRange(from, to, (from != null && to != null) ? Lsn.distance(from, to) : null, "made anew by "
+						+ manager + " (the slot's managed-by), which slot-keeper never drops or creates; its connector"
+						+ " was handed over to it"), null, null, null, null);
+	}
+
 	// Where a consumer is, or starts: a logical slot's confirmed flush LSN, a physical slot's restart LSN.
 	private static String position(ReplicationSlot slot) {
 		return slot.logical() ? slot.confirmedFlushLsn() : slot.restartLsn();

@@ -9,6 +9,7 @@ import io.slotkeeper.fleet.Node;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.slot.changing.SlotSteps.Step;
 import io.slotkeeper.slot.reading.ReplicationSlot;
+import io.slotkeeper.slot.reading.SlotProblems;
 import io.slotkeeper.slot.reading.SlotRepository;
 
 /**
@@ -21,6 +22,7 @@ final class SlotPlanners {
 
 	static ChangeRunner.Planner creating(Target target, Node node, SlotSpec spec, Handover handover) {
 		return (connection) -> {
+			SlotRules.requireManagedHere(target, node, spec.name());
 			SlotRules.requirePrivilege(node, SlotStatements.mayUseSlots(connection));
 			SlotRules.requireAbsent(node, spec.name(), SlotRepository.find(connection, spec.name()));
 			SlotRules.requireSupported(node, spec, SlotRepository.major(connection), SlotRepository.inRecovery(connection));
@@ -31,8 +33,9 @@ final class SlotPlanners {
 		};
 	}
 
-	static ChangeRunner.Planner dropping(Node node, String slot, boolean force, String ifMatch) {
+	static ChangeRunner.Planner dropping(Target target, Node node, String slot, boolean force, String ifMatch) {
 		return (connection) -> {
+			SlotRules.requireManagedHere(target, node, slot);
 			SlotRules.requirePrivilege(node, SlotStatements.mayUseSlots(connection));
 			ReplicationSlot current = SlotRepository.require(connection, node, slot);
 			SlotRules.requireMatch(node, current, ifMatch);
@@ -48,6 +51,7 @@ final class SlotPlanners {
 	static ChangeRunner.Planner recreating(Target target, Node node, String slot, boolean force, String ifMatch,
 			Handover handover, SlotSteps.Replacement replacement) {
 		return (connection) -> {
+			SlotRules.requireManagedHere(target, node, slot);
 			SlotRules.requirePrivilege(node, SlotStatements.mayUseSlots(connection));
 			ReplicationSlot current = SlotRepository.require(connection, node, slot);
 			SlotRules.requireMatch(node, current, ifMatch);
@@ -69,6 +73,21 @@ final class SlotPlanners {
 	}
 
 	// The server waits for an active slot to be released before it alters it: its consumer must end first.
+	// A slot its manager made anew is kept as it is: only its connector is stopped, to be handed over to it.
+	static ChangeRunner.Planner adopting(Node node, String slot, Handover handover, String manager) {
+		return (connection) -> {
+			ReplicationSlot current = SlotRepository.require(connection, node, slot);
+			if (current.invalidated()) {
+				throw SlotProblems.lostAgain(node, slot, manager);
+			}
+			List<Step> steps = new ArrayList<>(SlotSteps.connectorBefore(handover));
+			steps.add(SlotSteps.nothing("keep slot " + slot + " as " + manager + " made it anew: neither dropped nor"
+					+ " created"));
+			steps.addAll(SlotSteps.connectorAfter(handover));
+			return new ChangeRunner.Plan(steps, current);
+		};
+	}
+
 	static ChangeRunner.Planner alteringFailover(Node node, String slot, boolean failover, boolean force,
 			String ifMatch) {
 		return (connection) -> {

@@ -5,6 +5,7 @@ import java.util.Optional;
 import java.util.OptionalInt;
 
 import io.slotkeeper.fleet.Node;
+import io.slotkeeper.fleet.Target;
 import io.slotkeeper.fleet.TargetProblems;
 import io.slotkeeper.problem.ProblemException;
 import io.slotkeeper.slot.reading.ReplicationSlot;
@@ -25,6 +26,13 @@ final class SlotRules {
 					"permission denied to use replication slots: role lacks the REPLICATION attribute")
 				.with("sqlState", "42501");
 		}
+	}
+
+	// Two healers of one slot undo each other's work: a drop while Patroni recreates, a create it then fails on.
+	static void requireManagedHere(Target target, Node node, String slot) {
+		target.policy(slot).filter((policy) -> !policy.managedBySlotKeeper()).ifPresent((policy) -> {
+			throw SlotProblems.managedElsewhere(node, slot, policy.managedBy().configName());
+		});
 	}
 
 	static void requireAbsent(Node node, String name, Optional<ReplicationSlot> existing) {

@@ -118,7 +118,7 @@ public class SlotService {
 	 */
 	public ChangePlan planDrop(Target target, String node, String slot, boolean force, String ifMatch) {
 		return ChangeRunner.dryRun(target.node(node), "slot.drop", slot,
-				SlotPlanners.dropping(target.node(node), slot, force, ifMatch));
+				SlotPlanners.dropping(target, target.node(node), slot, force, ifMatch));
 	}
 
 	/**
@@ -131,7 +131,7 @@ public class SlotService {
 	 */
 	public void drop(Target target, String node, String slot, boolean force, String ifMatch) {
 		Node where = target.node(node);
-		ReplicationSlot dropped = ChangeRunner.apply(where, SlotPlanners.dropping(where, slot, force, ifMatch),
+		ReplicationSlot dropped = ChangeRunner.apply(where, SlotPlanners.dropping(target, where, slot, force, ifMatch),
 				(connection, before) -> before);
 		if (where.primary()) {
 			RecreateFollowUp.nextEpoch(target, where, slot,
@@ -201,6 +201,30 @@ public class SlotService {
 				(connection, before) -> RecreateResult.of(where.name(), before,
 						SlotRepository.require(connection, where, slot), replacement.made())));
 		return this.followUp.finish(target, where, recreated, handover);
+	}
+
+	/**
+	 * Hands a slot's connector over to the slot its manager ({@code managed-by}) made anew after it was lost or went
+	 * missing, as after a recreate (offsets aligned once the connector stopped, re-snapshot, lineage, gap deletes);
+	 * the slot itself is neither dropped nor created.
+	 * @param target the target
+	 * @param slot the slot's name
+	 * @param lastSeen what was last seen of it before it was made anew
+	 * @param manager who made it, as configured
+	 * @return the slot as last seen, the new one, the gap and the connector's outcome
+	 */
+	public RecreateResult madeAnew(Target target, String slot, SlotSighting lastSeen, String manager) {
+		Node primary = target.primary();
+		Handover handover = this.followUp.plan(target, primary, slot);
+		RecreateResult made = this.followUp.guarded(handover, () -> ChangeRunner.apply(primary,
+				SlotPlanners.adopting(primary, slot, handover, manager), (connection, before) -> {
+					if (handover != null && handover.stopped()) {
+						ReleasedPosition.read(connection, slot, null);
+					}
+					return RecreateResult.ofMadeAnew(primary.name(), lastSeen,
+							SlotRepository.require(connection, primary, slot), manager);
+				}));
+		return this.followUp.finishMadeAnew(target, made, handover);
 	}
 
 	/**

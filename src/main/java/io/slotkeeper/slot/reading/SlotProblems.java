@@ -73,6 +73,35 @@ public final class SlotProblems {
 	}
 
 	/**
+	 * The slot's policy says another drops and creates it.
+	 * @param node the node
+	 * @param slot the slot's name
+	 * @param manager who manages it, as configured
+	 * @return the problem, with {@code managedBy}
+	 */
+	public static ProblemException managedElsewhere(Node node, String slot, String manager) {
+		return at(node, slot, ProblemKind.SLOT_MANAGED_ELSEWHERE, "Slot '" + slot + "' is managed by " + manager
+				+ " (its policy's managed-by): slot-keeper never drops or creates it, so that the two never undo each"
+				+ " other's work. Change it through " + manager + ", and slot-keeper hands the connector over to the"
+				+ " slot it makes.")
+			.with("managedBy", manager);
+	}
+
+	/**
+	 * A slot another manages was lost again before its connector could be handed over to the slot made anew.
+	 * @param node the node
+	 * @param slot the slot's name
+	 * @param manager who manages it, as configured
+	 * @return the problem
+	 */
+	public static ProblemException lostAgain(Node node, String slot, String manager) {
+		return at(node, slot, ProblemKind.SLOT_MANAGED_ELSEWHERE, "Slot '" + slot + "' was lost again before its"
+				+ " connector was handed over to the slot " + manager + " made anew: the handover waits for the next"
+				+ " slot " + manager + " makes.")
+			.with("managedBy", manager);
+	}
+
+	/**
 	 * The server (its version, its role, the slot's kind) cannot do this.
 	 * @param node the node
 	 * @param slot the slot's name

@@ -19,6 +19,7 @@ import io.slotkeeper.config.OnMissing;
 import io.slotkeeper.config.SlotPolicyProperties;
 import io.slotkeeper.fleet.Lsn;
 import io.slotkeeper.fleet.Target;
+import io.slotkeeper.problem.ProblemException;
 import io.slotkeeper.slot.changing.CompletedHandover;
 import io.slotkeeper.slot.changing.RecreateResult;
 import io.slotkeeper.slot.changing.SlotAudit;
@@ -123,8 +124,47 @@ final class SlotHealer {
 	}
 
 	/**
+	 * Hands the connectors of slots another manages over to the slots their manager made anew, on the instance that
+	 * owns the target, and audits each as {@code slot.made-anew}; one that failed is tried again at the next poll
+	 * unless the slot is lost again. Heal budgets are not used: slot-keeper recreated nothing.
+	 * @param target the target
+	 * @param made the slots made anew since the last poll
+	 * @param again keeps a slot for the next poll
+	 */
+	void handOverMadeAnew(Target target, List<SlotSightings.MadeAnew> made,
+			java.util.function.Consumer<SlotSightings.MadeAnew> again) {
+		if (!target.ownership().owned()) {
+			return;
+		}
+		for (SlotSightings.MadeAnew slot : made) {
+			String name = slot.now().slotName();
+			String manager = slot.policy().managedBy().configName();
+			Map<String, Object> parameters = Map.of("managedBy", manager);
+			try {
+				RecreateResult result = this.slots.madeAnew(target, name, slot.lastSeen(), manager);
+				this.auditor.recordOutcome(Auditor.SELF, "slot.made-anew", target.name(), name, parameters,
+						SlotAudit.recreated(result));
+				logger.warn("Slot '{}' of target '{}' was made anew by {}; its consumer skips {} to {}{}", name,
+						target.name(), manager, result.skipped().fromLsn(), result.skipped().toLsn(),
+						(result.connector() != null) ? "; " + result.connector().describe() : "");
+			}
+			catch (ProblemException ex) {
+				this.auditor.recordFailure(Auditor.SELF, "slot.made-anew", target.name(), name, parameters, ex);
+				logger.warn("The connector of slot '{}' of target '{}' was not handed over to the slot {} made anew:"
+						+ " {}", name, target.name(), manager, ex.getMessage());
+			}
+			catch (RuntimeException ex) {
+				this.auditor.recordFailure(Auditor.SELF, "slot.made-anew", target.name(), name, parameters, ex);
+				logger.warn("Handing the connector of slot '{}' of target '{}' over to the slot {} made anew failed:"
+						+ " {}; trying again at the next poll", name, target.name(), manager, ex.getMessage());
+				again.accept(slot);
+			}
+		}
+	}
+
+	/**
 	 * Keeps a handover for each slot whose connector's task failed on a stored offset older than the slot, when the
-	 * slot's policy heals ({@code on-lost} or {@code on-missing: recreate}) and its offsets are not left alone: the
+	 * slot's policy heals ({@code on-lost} or {@code on-missing: recreate}) or another manages the slot, and its offsets are not left alone: the
 	 * connector is then aligned to the slot's confirmed position and re-snapshotted like after a recreate. Once per
 	 * slot and position, so that a task failing again for another reason is not handed over in a loop.
 	 * @param target the target
@@ -135,7 +175,8 @@ final class SlotHealer {
 			return;
 		}
 		stale.forEach((name, found) -> target.policy(name)
-			.filter((policy) -> policy.onLost() == OnLost.RECREATE || policy.onMissing() == OnMissing.RECREATE)
+			.filter((policy) -> policy.onLost() == OnLost.RECREATE || policy.onMissing() == OnMissing.RECREATE
+					|| !policy.managedBySlotKeeper())
 			.filter((policy) -> policy.connector().offsets() != ConnectorOffsets.LEAVE)
 			.filter((policy) -> this.aligned.add(target.name() + "/" + name + "@" + found.slot().confirmedFlushLsn()))
 			.ifPresent((policy) -> {

@@ -4,8 +4,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 
 import io.slotkeeper.config.SlotPolicyProperties;
@@ -15,7 +17,8 @@ import io.slotkeeper.slot.reading.SlotSighting;
 
 /**
  * The configured slots of every target as its polls last saw them, and those its primary does not have: missing,
- * with what was last seen of them (on which server, at which confirmed position).
+ * with what was last seen of them (on which server, at which confirmed position); and the slots another manages
+ * ({@code managed-by}) that were seen lost or missing and then usable again: made anew by their manager.
  */
 public final class SlotSightings {
 
@@ -23,10 +26,16 @@ public final class SlotSightings {
 
 	private final Map<String, List<Missing>> missing = new ConcurrentHashMap<>();
 
+	// Per target, the slots another manages that were last seen lost or missing, with what was seen before that.
+	private final Map<String, Map<String, SlotSighting>> gone = new ConcurrentHashMap<>();
+
+	private final Map<String, List<MadeAnew>> madeAnew = new ConcurrentHashMap<>();
+
 	void update(Target target, List<ReplicationSlot> slots, Instant at) {
 		Map<String, SlotSighting> targetSeen = this.seen.computeIfAbsent(target.name(), (name) -> new ConcurrentHashMap<>());
 		Set<String> present = slots.stream().map(ReplicationSlot::slotName).collect(Collectors.toSet());
 		List<Missing> absent = new ArrayList<>();
+		watchManagedElsewhere(target, slots, present, targetSeen, at);
 		slots.stream()
 			.filter((slot) -> target.policy(slot.slotName()).isPresent())
 			.forEach((slot) -> targetSeen.put(slot.slotName(), SlotSighting.of(slot, target.primary().identity(), at)));
@@ -38,6 +47,56 @@ public final class SlotSightings {
 		this.missing.put(target.name(), List.copyOf(absent));
 	}
 
+	// A slot is made anew when it was seen lost, or seen and then missing, and is now there and usable.
+	private void watchManagedElsewhere(Target target, List<ReplicationSlot> slots, Set<String> present,
+			Map<String, SlotSighting> targetSeen, Instant at) {
+		Map<String, SlotSighting> targetGone = this.gone.computeIfAbsent(target.name(),
+				(name) -> new ConcurrentHashMap<>());
+		for (ReplicationSlot slot : slots) {
+			Optional<SlotPolicyProperties> policy = target.policy(slot.slotName())
+				.filter((candidate) -> !candidate.managedBySlotKeeper());
+			if (policy.isEmpty()) {
+				continue;
+			}
+			if (slot.invalidated()) {
+				// A lost slot keeps the position it was lost at: where the gap starts.
+				targetGone.putIfAbsent(slot.slotName(), SlotSighting.of(slot, target.primary().identity(), at));
+			}
+			else {
+				SlotSighting lastSeen = targetGone.remove(slot.slotName());
+				if (lastSeen != null) {
+					this.madeAnew.computeIfAbsent(target.name(), (name) -> new CopyOnWriteArrayList<>())
+						.add(new MadeAnew(policy.get(), lastSeen, slot));
+				}
+			}
+		}
+		for (SlotPolicyProperties policy : target.policies()) {
+			SlotSighting before = targetSeen.get(policy.name());
+			if (!policy.managedBySlotKeeper() && !present.contains(policy.name()) && before != null) {
+				targetGone.putIfAbsent(policy.name(), before);
+			}
+		}
+	}
+
+	/**
+	 * Takes the slots of a target that their manager made anew since the last call.
+	 * @param target the target's name
+	 * @return those slots, in the order they were seen
+	 */
+	List<MadeAnew> takeMadeAnew(String target) {
+		List<MadeAnew> taken = this.madeAnew.remove(target);
+		return (taken != null) ? List.copyOf(taken) : List.of();
+	}
+
+	/**
+	 * Keeps a slot made anew for the next call of {@link #takeMadeAnew(String)}, after a handover that failed.
+	 * @param target the target's name
+	 * @param made the slot
+	 */
+	void again(String target, MadeAnew made) {
+		this.madeAnew.computeIfAbsent(target, (name) -> new CopyOnWriteArrayList<>()).add(made);
+	}
+
 	/**
 	 * Forgets a target that left the fleet.
 	 * @param target the target's name
@@ -45,6 +104,8 @@ public final class SlotSightings {
 	void forget(String target) {
 		this.seen.remove(target);
 		this.missing.remove(target);
+		this.gone.remove(target);
+		this.madeAnew.remove(target);
 	}
 
 	/**
@@ -54,6 +115,15 @@ public final class SlotSightings {
 	 */
 	public List<Missing> missing(String target) {
 		return this.missing.getOrDefault(target, List.of());
+	}
+
+	/**
+	 * A slot another manages ({@code managed-by}) that it made anew after it was lost or missing.
+	 * @param policy its policy
+	 * @param lastSeen what was last seen of it: lost, at the position it was lost at; or before it went missing
+	 * @param now the slot as it is now
+	 */
+	record MadeAnew(SlotPolicyProperties policy, SlotSighting lastSeen, ReplicationSlot now) {
 	}
 
 	/**

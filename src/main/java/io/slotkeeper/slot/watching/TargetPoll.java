@@ -154,8 +154,8 @@ final class TargetPoll implements RepeatingTasks.Task {
 			SlotRepository.Poll poll = read(now, readNow);
 			// Policies are read at each poll: a discovered connector can bring one, or its recreate, at any time.
 			List<SlotPolicyProperties> policies = this.target.policies();
-			if (policies.stream()
-				.anyMatch((slot) -> slot.onLost() == OnLost.RECREATE || slot.onMissing() == OnMissing.RECREATE)) {
+			if (policies.stream().anyMatch((slot) -> slot.onLost() == OnLost.RECREATE
+					|| slot.onMissing() == OnMissing.RECREATE || !slot.managedBySlotKeeper())) {
 				followUps.heal(this.target.name(), () -> healFrom(poll));
 			}
 			if (this.healer.keepSize().concerns(this.target)) {
@@ -197,6 +197,8 @@ final class TargetPoll implements RepeatingTasks.Task {
 	private void healFrom(SlotRepository.Poll poll) {
 		boolean healed = this.healer.heal(this.target, poll.slots());
 		healed |= this.healer.healMissing(this.target, this.sightings.missing(this.target.name()));
+		this.healer.handOverMadeAnew(this.target, this.sightings.takeMadeAnew(this.target.name()),
+				(slot) -> this.sightings.again(this.target.name(), slot));
 		if (healed) {
 			readAgain();
 		}
