@@ -45,6 +45,17 @@ interface ConnectorApi {
 	ConnectorOutcome restart(ConnectorProperties connector);
 
 	/**
+	 * How many times something else restarted the connector on its own: the Strimzi operator's
+	 * {@code status.autoRestart.count}.
+	 * @param connector the connector
+	 * @return the count (0 when the resource has none), {@code null} when the connector has no such thing or it could
+	 * not be read
+	 */
+	default Integer autoRestarts(ConnectorProperties connector) {
+		return null;
+	}
+
+	/**
 	 * The connector's configuration.
 	 * @param connector the connector
 	 * @return the configuration as a JSON object when it was read

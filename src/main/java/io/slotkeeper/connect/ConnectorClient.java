@@ -59,6 +59,10 @@ public class ConnectorClient {
 		return api(connector).config(connector);
 	}
 
+	Integer autoRestarts(ConnectorProperties connector) {
+		return api(connector).autoRestarts(connector);
+	}
+
 	ConnectorStatus freshStatus(ConnectorProperties connector) {
 		return api(connector).freshStatus(connector);
 	}

@@ -94,7 +94,9 @@ public final class ConnectorHandovers {
 	 * @return what became of the connector; failures are reported, never thrown
 	 */
 	public ConnectorHandover complete(Handover handover, Supplier<Long> positionOnceStopped) {
-		ConnectorHandover done = handOver(handover, positionOnceStopped);
+		Integer restartsBefore = handover.autoRestartsBefore();
+		ConnectorHandover done = AutoRestarts.compared(handOver(handover, positionOnceStopped), restartsBefore,
+				this.lifecycle.autoRestarts(handover.connector()));
 		this.log.record(done);
 		// A pending one is said once by whoever kept it (the heal's log line and audit), not at every later attempt.
 		if (!done.running() && !done.pending()) {

@@ -27,6 +27,10 @@ public final class ConnectorLifecycle {
 		return this.connectors.api(connector).stop(connector);
 	}
 
+	Integer autoRestarts(ConnectorProperties connector) {
+		return this.connectors.autoRestarts(connector);
+	}
+
 	ChosenState chosenState(ConnectorProperties connector) {
 		return this.connectors.api(connector).chosenState(connector);
 	}

@@ -43,6 +43,10 @@ public final class Handover {
 
 	private volatile ChosenState chosen;
 
+	private volatile Integer autoRestartsBefore;
+
+	private volatile boolean autoRestartsRead;
+
 	Handover(ConnectorProperties connector, ConnectorLifecycle lifecycle, ChosenState chosen) {
 		this.connector = connector;
 		this.lifecycle = lifecycle;
@@ -51,6 +55,15 @@ public final class Handover {
 
 	ConnectorProperties connector() {
 		return this.connector;
+	}
+
+	// Read once, before slot-keeper changes anything: what the handover is then compared with.
+	Integer autoRestartsBefore() {
+		if (!this.autoRestartsRead) {
+			this.autoRestartsBefore = this.lifecycle.autoRestarts(this.connector);
+			this.autoRestartsRead = true;
+		}
+		return this.autoRestartsBefore;
 	}
 
 	/**
@@ -137,6 +150,7 @@ public final class Handover {
 	 * reached is kept as {@link #unreachable()}.
 	 */
 	public void stop() {
+		autoRestartsBefore();
 		if (this.connector.offsets() == ConnectorOffsets.LEAVE) {
 			return;
 		}

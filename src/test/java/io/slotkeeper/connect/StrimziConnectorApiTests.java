@@ -167,6 +167,37 @@ class StrimziConnectorApiTests {
 	}
 
 	@Test
+	void aRestartOfAConnectorWithAutoRestartIsAStopAndStartThatTheOperatorNeverCountsAsItsOwn() throws IOException {
+		this.operator = new StrimziOperator(this.api, this.connect.url(), Duration.ofSeconds(30));
+		this.api.createConnector("cdc", "orders-cdc", Map.of("class", "io.debezium.connector.postgresql.PostgresConnector",
+				"config", Map.of("topic.prefix", "shop"), "autoRestart", Map.of("enabled", true)));
+		ConnectorClient client = client(this.api.url());
+		org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+			.until(() -> "RUNNING".equals(client.status(this.connector).state()));
+		// The task fails on the lost slot; the operator's next reconcile is the one slot-keeper's change causes. Once
+		// stopped and started again, it runs.
+		this.connect.status("{\"name\":\"orders-cdc\",\"connector\":{\"state\":\"RUNNING\"},\"tasks\":[{\"id\":0,"
+				+ "\"state\":\"FAILED\",\"trace\":\"io.debezium.DebeziumException: no longer available\"}]}");
+		this.connect.onStop(() -> this.connect.status("{\"name\":\"orders-cdc\",\"connector\":{\"state\":"
+				+ "\"RUNNING\"},\"tasks\":[{\"id\":0,\"state\":\"RUNNING\"}]}"));
+		assertThat(client.autoRestarts(this.connector)).isZero();
+
+		ConnectorOutcome restart = client.restart(this.connector);
+
+		assertThat(restart.restarted()).as(String.valueOf(restart.detail())).isTrue();
+		org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+			.until(() -> "RUNNING".equals(client.status(this.connector).state()) && client.status(this.connector)
+				.tasks().stream().allMatch((task) -> "RUNNING".equals(task.state())));
+		assertThat(this.operator.autoRestarts()).as("the operator restarted nothing on its own").isZero();
+		assertThat(client.autoRestarts(this.connector)).as("status.autoRestart.count as it was").isZero();
+		assertThat(this.connect.changes()).extracting(ConnectStub.Request::path)
+			.containsSubsequence("/connectors/orders-cdc/stop", "/connectors/orders-cdc/resume")
+			.noneMatch((path) -> path.endsWith("/restart"));
+		assertThat(spec()).as("spec.state put back as it was: unset").doesNotContainKey("state");
+		assertThat(annotations()).isEmpty();
+	}
+
+	@Test
 	void aConnectTheOperatorCannotReachMakesTheHandoverWaitRatherThanFail() throws IOException {
 		this.connect.close();
 		ConnectorClient client = reconciled();

@@ -39,8 +39,10 @@ import static io.slotkeeper.testbed.StrimziResources.list;
  * <li>the status: {@code connectorStatus} is Connect's {@code GET …/status} verbatim, Ready or NotReady ("The following
  * tasks have failed: …"); a Connect that cannot be reached makes it NotReady with the exception, without
  * {@code connectorStatus};</li>
- * <li>{@code spec.autoRestart.enabled}: a FAILED connector or task is restarted, the first time at once, the next
- * not before 2 minutes.</li>
+ * <li>{@code spec.autoRestart.enabled}: as Strimzi does, a FAILED connector or task of a connector meant to run is
+ * restarted ({@code includeTasks&onlyFailed}) when n² + n minutes passed since the last of its n restarts (at once
+ * the first time), counted in {@code status.autoRestart {count, lastRestartTimestamp}}; the status is reset once
+ * nothing failed for longer than that.</li>
  * </ol>
  */
 public final class StrimziOperator implements AutoCloseable {
@@ -63,7 +65,7 @@ public final class StrimziOperator implements AutoCloseable {
 
 	private volatile Duration clockBehind = Duration.ZERO;
 
-	private final Map<String, Instant> lastAutoRestart = new java.util.concurrent.ConcurrentHashMap<>();
+	private final Map<String, AutoRestart> lastAutoRestart = new java.util.concurrent.ConcurrentHashMap<>();
 
 	/**
 	 * Starts reconciling.
@@ -219,18 +221,31 @@ public final class StrimziOperator implements AutoCloseable {
 		boolean enabled = Boolean.TRUE.equals(asMap(spec.get("autoRestart")).get("enabled"));
 		boolean failed = "FAILED".equals(asMap(status.get("connector")).get("state")) || list(status.get("tasks"))
 			.stream().anyMatch((task) -> "FAILED".equals(asMap(task).get("state")));
-		if (!failed) {
+		AutoRestart last = this.lastAutoRestart.get(key);
+		if (!enabled) {
 			this.lastAutoRestart.remove(key);
 			return;
 		}
-		// Strimzi's backoff: the first restart at once, the next after 2, 6, 12… minutes (longer than any test here).
-		Instant last = this.lastAutoRestart.get(key);
-		if (enabled && "running".equals(spec.getOrDefault("state", "running"))
-				&& (last == null || last.plus(Duration.ofMinutes(2)).isBefore(Instant.now()))) {
+		if (!failed) {
+			if (last != null && last.since().plus(last.backoff()).isBefore(Instant.now())) {
+				this.lastAutoRestart.remove(key);
+			}
+			return;
+		}
+		if (last == null || !last.since().plus(last.backoff()).isAfter(Instant.now())) {
 			call("POST", "/connectors/" + name + "/restart?includeTasks=true&onlyFailed=true", null);
-			this.lastAutoRestart.put(key, Instant.now());
+			this.lastAutoRestart.put(key, new AutoRestart(((last != null) ? last.count() : 0) + 1, Instant.now()));
 			this.autoRestarts.incrementAndGet();
 		}
+	}
+
+	// Strimzi's backoff: n * n + n minutes after the n-th restart, at most 60.
+	private record AutoRestart(int count, Instant since) {
+
+		Duration backoff() {
+			return Duration.ofMinutes(Math.min(this.count * this.count + this.count, 60));
+		}
+
 	}
 
 	private void removeAnnotation(String key, String annotation) {
@@ -247,7 +262,11 @@ public final class StrimziOperator implements AutoCloseable {
 			if (connectorStatus != null) {
 				status.put("connectorStatus", connectorStatus);
 			}
-			status.put("autoRestart", Map.of("count", this.autoRestarts.get()));
+			AutoRestart restarts = this.lastAutoRestart.get(key);
+			if (restarts != null) {
+				status.put("autoRestart", Map.of("count", restarts.count(), "lastRestartTimestamp",
+						restarts.since().toString()));
+			}
 			stored.put("status", status);
 		}, false);
 	}
