@@ -25,8 +25,7 @@ final class AutoRestarts {
 		String note = "the Strimzi operator restarted it on its own " + (after - before) + " time(s) during the"
 				+ " handover (status.autoRestart.count " + before + " -> " + after + "): "
 				+ (done.running() ? "a task was FAILED when the operator reconciled, before slot-keeper stopped it"
-						: "a task was FAILED after the handover (" + ((done.state() != null) ? done.state().summary()
-								: "state unknown") + ")")
+						: "a task FAILED again after the handover (its state above)")
 				+ "; its next auto-restart waits longer";
 		return new ConnectorHandover(done.connector(), done.method(), done.reason(), done.running(),
 				done.offsetsBefore(), done.offsetsAfter(), done.state(),

@@ -174,6 +174,13 @@ public final class ConnectorSettingsJudge {
 					+ " signals in " + resnapshot.signalTable() + " (resnapshot.signal-table), the connector reads"
 					+ " signals from " + collection + ": the row signals nobody; set one to the other"));
 		}
+		if ("true".equalsIgnoreCase(debezium.get("read.only", "false").strip())) {
+			findings.add(new SettingFinding("read.only", "true", SettingFinding.WARNING, "Debezium's read.only"
+					+ " connection switches the connector to other ways of delivering signals than writing to its"
+					+ " signal table (its own description), so the execute-snapshot row slot-keeper inserts after a"
+					+ " recreate may signal nobody; set read.only = false, or resnapshot.mode = none and send the"
+					+ " re-snapshot through the connector's Kafka signal channel after a recreate"));
+		}
 		if (debezium.has("signal.enabled.channels") && !debezium.list("signal.enabled.channels").contains("source")) {
 			findings.add(new SettingFinding("signal.enabled.channels", debezium.get("signal.enabled.channels", ""),
 					SettingFinding.CRITICAL, "the connector reads signals only from " + debezium

@@ -25,7 +25,7 @@ class AutoRestartsTests {
 		assertThat(said.warning()).contains("restarted it on its own 1 time(s)")
 			.contains("status.autoRestart.count 0 -> 1").contains("before slot-keeper stopped it");
 		assertThat(AutoRestarts.compared(handover(false, "offsets not changed"), 2, 4).warning())
-			.startsWith("offsets not changed; ").contains("2 time(s)").contains("after the handover");
+			.startsWith("offsets not changed; ").contains("2 time(s)").contains("FAILED again after the handover");
 	}
 
 	@Test

@@ -145,6 +145,9 @@ class ConnectorSettingsJudgeTests {
 				ALIGNED_WITH_SIGNAL))).containsExactly("signal.enabled.channels critical");
 		assertThat(ConnectorSettingsJudge.judge(sound("signal.enabled.channels", "kafka, source"),
 				ALIGNED_WITH_SIGNAL)).isEmpty();
+		assertThat(settings(ConnectorSettingsJudge.judge(sound("read.only", "true"), ALIGNED_WITH_SIGNAL)))
+			.containsExactly("read.only warning");
+		assertThat(ConnectorSettingsJudge.judge(sound("read.only", "false"), ALIGNED_WITH_SIGNAL)).isEmpty();
 		Slot otherTable = new Slot("cdc", "pgoutput", EVERY_SECOND, ConnectorOffsets.ALIGN, bind(
 				ResnapshotProperties.class, "mode", "debezium-signal", "signal-table", "ops.signals"), 170000);
 		assertThat(settings(ConnectorSettingsJudge.judge(sound(), otherTable)))
