@@ -29,18 +29,19 @@ final class FollowUps implements AutoCloseable {
 
 	private static final Logger logger = LoggerFactory.getLogger(SlotPoller.class);
 
-	private final Executor heals;
+	private final boolean pooled;
 
-	private final Executor checks;
+	private volatile Executor heals;
 
-	private final Executor keepSize;
+	private volatile Executor checks;
+
+	private volatile Executor keepSize;
 
 	private final Set<String> running = ConcurrentHashMap.newKeySet();
 
-	private FollowUps(Executor heals, Executor checks, Executor keepSize) {
-		this.heals = heals;
-		this.checks = checks;
-		this.keepSize = keepSize;
+	private FollowUps(boolean pooled) {
+		this.pooled = pooled;
+		open();
 	}
 
 	/**
@@ -48,8 +49,7 @@ final class FollowUps implements AutoCloseable {
 	 * @return the follow-ups; close them when the poller stops
 	 */
 	static FollowUps pooled() {
-		return new FollowUps(pool("slot-healer-", HEAL_THREADS), pool("connector-checks-", CHECK_THREADS),
-				pool("keep-size-", 1));
+		return new FollowUps(true);
 	}
 
 	/**
@@ -57,7 +57,26 @@ final class FollowUps implements AutoCloseable {
 	 * @return the follow-ups
 	 */
 	static FollowUps inline() {
-		return new FollowUps(Runnable::run, Runnable::run, Runnable::run);
+		return new FollowUps(false);
+	}
+
+	/**
+	 * Makes the threads again after {@link #close()}: a poller stopped and started again (a lifecycle restart, a
+	 * paused test context) must heal and ask Kafka Connect again, not have every follow-up refused without a word.
+	 */
+	synchronized void open() {
+		if (!this.pooled) {
+			this.heals = Runnable::run;
+			this.checks = Runnable::run;
+			this.keepSize = Runnable::run;
+			return;
+		}
+		if (this.heals instanceof ThreadPoolExecutor pool && !pool.isShutdown()) {
+			return;
+		}
+		this.heals = pool("slot-healer-", HEAL_THREADS);
+		this.checks = pool("connector-checks-", CHECK_THREADS);
+		this.keepSize = pool("keep-size-", 1);
 	}
 
 	void heal(String target, Runnable work) {
@@ -118,7 +137,7 @@ final class FollowUps implements AutoCloseable {
 	}
 
 	@Override
-	public void close() {
+	public synchronized void close() {
 		for (Executor executor : new Executor[] { this.heals, this.checks, this.keepSize }) {
 			if (executor instanceof ThreadPoolExecutor pool) {
 				pool.shutdownNow();

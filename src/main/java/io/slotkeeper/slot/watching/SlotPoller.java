@@ -150,6 +150,12 @@ public class SlotPoller extends RepeatingTasks implements FleetListener {
 	}
 
 	@Override
+	public synchronized void start() {
+		this.followUps.open();
+		super.start();
+	}
+
+	@Override
 	public synchronized void stop() {
 		super.stop();
 		this.followUps.close();

@@ -119,6 +119,33 @@ class SlotPollerTests {
 	}
 
 	@Test
+	void aPollerStoppedAndStartedAgainStillHealsOnItsFollowUpThreads() {
+		PostgresServer server = PostgresTestBed.shared();
+		String database = server.createDatabase();
+		String slot = "again_" + database;
+		server.execute(database, "SELECT pg_create_logical_replication_slot('" + slot + "', 'pgoutput')");
+		try (Fleet fleet = fleet(target("again", server, database, "slots-poll-interval", "200ms", "slots[0].name",
+				slot, "slots[0].on-missing", "recreate"))) {
+			fleet.get("again").ownership().learnt(true);
+			SlotPoller poller = poller(fleet);
+			poller.start();
+			await().atMost(Duration.ofSeconds(10)).until(() -> poller.snapshot("again").isPresent());
+			// As a paused test context is, or a lifecycle restart: the follow-up threads went with the stop.
+			poller.stop();
+			poller.start();
+			try {
+				server.execute(database, "SELECT pg_drop_replication_slot('" + slot + "')");
+				await().atMost(Duration.ofSeconds(10)).until(() -> "1".equals(server.queryForString(database,
+						"SELECT count(*) FROM pg_replication_slots WHERE slot_name = '" + slot + "'")));
+			}
+			finally {
+				poller.stop();
+			}
+			server.execute(database, "SELECT pg_drop_replication_slot('" + slot + "')");
+		}
+	}
+
+	@Test
 	void aFailedPollKeepsTheLastGaugesCountsTheFailureAndSaysHowOldTheyAre() {
 		try (PostgresServer server = PostgresTestBed.dedicated(Map.of())) {
 			assumeTrue(server.supportsFaults(), "this backend cannot stop servers");
