@@ -1,16 +1,10 @@
 package io.slotkeeper.testbed;
 
-import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
 
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -38,38 +32,12 @@ final class OrdersTopic implements AutoCloseable {
 
 	private final String ordersTopic;
 
-	private final KafkaConsumer<String, String> consumer;
-
-	private final Thread reader;
-
-	private volatile boolean open = true;
+	private final TopicReader reader;
 
 	OrdersTopic(String bootstrap, String prefix) {
-		this.consumer = new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
-				ConsumerConfig.GROUP_ID_CONFIG, "orders-reader-" + prefix,
-				ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
-				ConsumerConfig.METADATA_MAX_AGE_CONFIG, "500"), new StringDeserializer(), new StringDeserializer());
 		this.ordersTopic = prefix + ".public.orders";
-		this.consumer.subscribe(Pattern.compile(Pattern.quote(prefix + ".public.") + "[a-z_]+"));
-		this.reader = new Thread(this::read, "orders-topic-" + prefix);
-		this.reader.setDaemon(true);
-		this.reader.start();
-	}
-
-	private void read() {
-		try {
-			while (this.open) {
-				for (ConsumerRecord<String, String> record : this.consumer.poll(Duration.ofMillis(200))) {
-					record(record.topic(), record.value());
-				}
-			}
-		}
-		catch (WakeupException ex) {
-			// closed
-		}
-		finally {
-			this.consumer.close(Duration.ofSeconds(2));
-		}
+		this.reader = new TopicReader(bootstrap, "orders-reader-" + prefix,
+				Pattern.compile(Pattern.quote(prefix + ".public.") + "[a-z_]+"), this::record);
 	}
 
 	private void record(String topic, String value) {
@@ -119,14 +87,7 @@ final class OrdersTopic implements AutoCloseable {
 
 	@Override
 	public void close() {
-		this.open = false;
-		this.consumer.wakeup();
-		try {
-			this.reader.join(5000);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
+		this.reader.close();
 	}
 
 }

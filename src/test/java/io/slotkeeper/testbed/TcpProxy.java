@@ -28,6 +28,10 @@ public final class TcpProxy implements AutoCloseable {
 
 	private volatile boolean forwarding = true;
 
+	private final Object stall = new Object();
+
+	private volatile boolean stalled;
+
 	/**
 	 * Starts forwarding a free loopback port to a server.
 	 * @param host the server's host
@@ -83,6 +87,38 @@ public final class TcpProxy implements AutoCloseable {
 		this.forwarding = false;
 	}
 
+	/**
+	 * Stops forwarding without losing a byte, as a network that stalls: what was read is held, nothing more is read,
+	 * and both ends wait (their writes block once the socket buffers fill) until {@link #resume()}.
+	 */
+	public void stall() {
+		this.stalled = true;
+	}
+
+	/**
+	 * Forwards again what a {@link #stall()} held, and all that follows.
+	 */
+	public void resume() {
+		synchronized (this.stall) {
+			this.stalled = false;
+			this.stall.notifyAll();
+		}
+	}
+
+	private void awaitFlowing() throws IOException {
+		synchronized (this.stall) {
+			while (this.stalled) {
+				try {
+					this.stall.wait();
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+					throw new IOException("interrupted while stalled", ex);
+				}
+			}
+		}
+	}
+
 	private void accept() {
 		try {
 			while (true) {
@@ -115,6 +151,7 @@ public final class TcpProxy implements AutoCloseable {
 		try (InputStream in = from.getInputStream()) {
 			OutputStream out = to.getOutputStream();
 			for (int read = in.read(buffer); read >= 0; read = in.read(buffer)) {
+				awaitFlowing();
 				if (this.forwarding) {
 					out.write(buffer, 0, read);
 					out.flush();
@@ -134,6 +171,7 @@ public final class TcpProxy implements AutoCloseable {
 
 	@Override
 	public void close() throws IOException {
+		resume();
 		this.listener.close();
 		closeConnections();
 	}

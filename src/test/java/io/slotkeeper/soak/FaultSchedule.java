@@ -1,0 +1,104 @@
+package io.slotkeeper.soak;
+
+import java.util.List;
+import java.util.Random;
+
+/**
+ * The faults of a soak, drawn from a seed: the same seed gives the same kinds, gaps, durations and victims in the same
+ * order, so that a failed run can be played again. Each draw consumes the same number of values whatever its kind.
+ */
+final class FaultSchedule {
+
+	/**
+	 * A kind of fault and how it is played.
+	 */
+	enum Kind {
+
+		/** A slot-keeper instance killed with SIGKILL, started again after 2–20 s. */
+		KILL_INSTANCE,
+
+		/** A slot-keeper instance frozen with SIGSTOP for 30 s. */
+		FREEZE_INSTANCE,
+
+		/** The Kafka Connect worker killed, started again after 5–60 s. */
+		WORKER_RESTART,
+
+		/** The connector's task failed (its walsender ended); the restart policy starts it 5 s later. */
+		TASK_FAILED,
+
+		/** The primary stopped and started again after 2–10 s. */
+		PRIMARY_RESTART,
+
+		/** The slot lost on purpose: its consumer failed, WAL pushed past max_slot_wal_keep_size. */
+		SLOT_LOST,
+
+		/** The network between slot-keeper and PostgreSQL stalls for 10–90 s: nothing is lost, nothing moves. */
+		NETWORK_STALL,
+
+		/** The connector's user stops it for 10–30 s, then resumes it. */
+		USER_STOP
+
+	}
+
+	/**
+	 * One drawn fault.
+	 * @param number its place in the run, from 1
+	 * @param kind its kind
+	 * @param gapSeconds how long after the previous fault ended it starts
+	 * @param seconds how long it lasts, where its kind has a duration
+	 * @param victim which instance, where its kind has one
+	 */
+	record Fault(int number, Kind kind, int gapSeconds, int seconds, int victim) {
+
+		@Override
+		public String toString() {
+			return "#" + this.number + " " + this.kind + switch (this.kind) {
+				case KILL_INSTANCE -> " of instance " + this.victim + ", back after " + this.seconds + " s";
+				case FREEZE_INSTANCE -> " of instance " + this.victim + " for " + this.seconds + " s";
+				case SLOT_LOST, TASK_FAILED -> "";
+				default -> " for " + this.seconds + " s";
+			};
+		}
+
+	}
+
+	private final Random random;
+
+	private final List<Kind> kinds;
+
+	private final int minGap;
+
+	private final int maxGap;
+
+	private int drawn;
+
+	FaultSchedule(long seed, List<Kind> kinds, int minGap, int maxGap) {
+		this.random = new Random(seed);
+		this.kinds = List.copyOf(kinds);
+		this.minGap = minGap;
+		this.maxGap = maxGap;
+	}
+
+	Fault next() {
+		Kind kind = this.kinds.get(this.random.nextInt(this.kinds.size()));
+		int gap = between(this.minGap, this.maxGap);
+		int victim = this.random.nextInt(2);
+		int drawnSeconds = this.random.nextInt(1000);
+		int seconds = switch (kind) {
+			case KILL_INSTANCE -> 2 + drawnSeconds % 19;
+			case FREEZE_INSTANCE -> 30;
+			case WORKER_RESTART -> 5 + drawnSeconds % 56;
+			case TASK_FAILED -> 0;
+			case PRIMARY_RESTART -> 2 + drawnSeconds % 9;
+			case SLOT_LOST -> 0;
+			case NETWORK_STALL -> 10 + drawnSeconds % 81;
+			case USER_STOP -> 10 + drawnSeconds % 21;
+		};
+		return new Fault(++this.drawn, kind, gap, seconds, victim);
+	}
+
+	private int between(int low, int high) {
+		return low + this.random.nextInt(high - low + 1);
+	}
+
+}

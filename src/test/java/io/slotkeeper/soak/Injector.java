@@ -1,0 +1,117 @@
+package io.slotkeeper.soak;
+
+import java.time.Duration;
+
+import io.slotkeeper.soak.FaultSchedule.Fault;
+import io.slotkeeper.testbed.SlotRecipes;
+
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Plays one fault on the soak's pieces and puts things back as the fault's own end would (the pod started again, the
+ * worker up, the network flowing): what slot-keeper repairs is left to it. Returns when the fault is over.
+ */
+final class Injector {
+
+	private final SoakWorld world;
+
+	private volatile boolean userStopped;
+
+	private volatile int userStopsBroken;
+
+	Injector(SoakWorld world) {
+		this.world = world;
+	}
+
+	/**
+	 * Plays the fault.
+	 * @param fault the fault
+	 * @return for a lost slot, the milliseconds until it was usable again; -1 for other kinds
+	 */
+	long play(Fault fault) {
+		Instance victim = this.world.instances.get(fault.victim());
+		switch (fault.kind()) {
+			case KILL_INSTANCE -> {
+				victim.kill();
+				pause(fault.seconds());
+				victim.start();
+			}
+			case FREEZE_INSTANCE -> {
+				victim.freeze();
+				pause(fault.seconds());
+				victim.thaw();
+			}
+			case WORKER_RESTART -> {
+				this.world.connect.workerDown();
+				pause(fault.seconds());
+				this.world.connect.workerUp();
+			}
+			case TASK_FAILED -> this.world.connect.crash();
+			case PRIMARY_RESTART -> {
+				this.world.server.stop();
+				pause(fault.seconds());
+				this.world.server.start();
+			}
+			case SLOT_LOST -> {
+				return loseTheSlot();
+			}
+			case NETWORK_STALL -> {
+				this.world.network.stall();
+				pause(fault.seconds());
+				this.world.network.resume();
+			}
+			case USER_STOP -> userStop(fault.seconds());
+		}
+		return -1;
+	}
+
+	// The consumer gone (its task failed), then WAL pushed past the limit: slot-keeper's poll finds the slot lost.
+	private long loseTheSlot() {
+		this.world.connect.crash();
+		SlotRecipes.lose(this.world.server, this.world.database, SoakWorld.SLOT);
+		long lost = System.nanoTime();
+		await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200)).until(() -> {
+			String status = this.world.server.queryForString("postgres", "SELECT wal_status FROM pg_replication_slots"
+					+ " WHERE slot_name = '" + SoakWorld.SLOT + "'");
+			return status != null && !"lost".equals(status);
+		});
+		return (System.nanoTime() - lost) / 1_000_000;
+	}
+
+	// A user's decision: nothing may start the connector while it stands.
+	private void userStop(int seconds) {
+		this.world.connect.put("/stop");
+		this.userStopped = true;
+		try {
+			await().atMost(Duration.ofSeconds(30)).until(() -> "STOPPED".equals(this.world.connect.state()));
+			await().during(Duration.ofSeconds(seconds)).atMost(Duration.ofSeconds(seconds + 5))
+				.until(() -> "STOPPED".equals(this.world.connect.state()));
+		}
+		catch (org.awaitility.core.ConditionTimeoutException ex) {
+			this.userStopsBroken++;
+		}
+		finally {
+			this.userStopped = false;
+			this.world.connect.put("/resume");
+		}
+	}
+
+	boolean userStopped() {
+		return this.userStopped;
+	}
+
+	int userStopsBroken() {
+		return this.userStopsBroken;
+	}
+
+	// The fault's own length: how long the pod, the worker or the network stays away.
+	private static void pause(int seconds) {
+		try {
+			Thread.sleep(seconds * 1000L);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+}

@@ -1,0 +1,214 @@
+package io.slotkeeper.soak;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * What a soak came to, each invariant a count: rows missing from the topic, keys whose last state differs from the
+ * database's, deleted rows the consumer still holds against the deletes slot-keeper reported for its gaps, two
+ * owners at once, a user's stop undone, the connector's end state; and the figures: per fault kind the time until
+ * every row written during the fault was in the topic, duplicates, heals, handovers, takeovers, the longest wait of a
+ * row.
+ */
+record SoakVerdict(int missing, int stale, int ghosts, int unseenDeleted, long reportedGapDeletes, long duplicates,
+		long events, int mostOwners, int userStopsBroken, String connectorState, int heals, int handovers,
+		int takeovers, long longestWaitMillis, Map<FaultSchedule.Kind, List<Long>> wholeAgainMillis,
+		List<Long> lostSlotUsableAgainMillis, int restarts) {
+
+	private static final Pattern GAP_DELETES = Pattern.compile("audit action=(slot\\.heal|slot\\.gap-deletes"
+			+ "|slot\\.made-anew) .*deletesInGap:([^,}]*)");
+
+	private static final Pattern COUNT = Pattern.compile("public\\.orders (\\d+)");
+
+	static SoakVerdict of(SoakWorld world, Truth truth, List<Soak.Played> played, Watchers watchers,
+			Injector injector) {
+		Map<Long, Integer> last = world.view.last();
+		Map<Long, Long> arrivals = world.view.firstArrivals();
+		int missing = 0;
+		int stale = 0;
+		long longest = 0;
+		for (Map.Entry<Long, long[]> row : truth.existing().entrySet()) {
+			Integer seen = last.get(row.getKey());
+			if (!arrivals.containsKey(row.getKey())) {
+				missing++;
+			}
+			else {
+				longest = Math.max(longest, arrivals.get(row.getKey()) - row.getValue()[1]);
+				if (seen == null || seen != row.getValue()[0]) {
+					stale++;
+				}
+			}
+		}
+		int ghosts = 0;
+		int unseenDeleted = 0;
+		for (Long id : truth.deleted().keySet()) {
+			Integer seen = last.get(id);
+			if (seen == null) {
+				unseenDeleted++;
+			}
+			else if (seen != KeyedTopic.DELETED) {
+				ghosts++;
+			}
+		}
+		Logs logs = Logs.read(world);
+		Map<FaultSchedule.Kind, List<Long>> whole = new TreeMap<>();
+		List<Long> lost = new ArrayList<>();
+		for (Soak.Played fault : played) {
+			whole.computeIfAbsent(fault.fault().kind(), (kind) -> new ArrayList<>())
+				.add(truth.wholeAgainAfter(fault.start(), fault.end(), arrivals));
+			if (fault.lostFor() >= 0) {
+				lost.add(fault.lostFor());
+			}
+		}
+		return new SoakVerdict(missing, stale, ghosts, unseenDeleted, logs.gapDeletes(), world.view.duplicates(),
+				world.view.events(), watchers.mostOwners(), injector.userStopsBroken(), world.connect.state(),
+				logs.heals(), logs.handovers(), logs.takeovers(), longest, whole, lost, watchers.restarts());
+	}
+
+	void print(PrintStream out) {
+		out.printf("soak: rows missing %d, keys stale %d, deleted rows still held %d (slot-keeper reported %d deletes"
+				+ " in gaps; %d deleted before they were ever seen), duplicates %d of %d events%n", this.missing,
+				this.stale, this.ghosts, this.reportedGapDeletes, this.unseenDeleted, this.duplicates, this.events);
+		out.printf("soak: most owners at once %d, user stops undone %d, connector at the end %s, restarts by the"
+				+ " restart policy %d%n", this.mostOwners, this.userStopsBroken, this.connectorState, this.restarts);
+		out.printf("soak: heals %d, handovers %d, takeovers %d, longest wait of a row %d ms, lost slots usable again"
+				+ " after %s ms%n", this.heals, this.handovers, this.takeovers, this.longestWaitMillis,
+				this.lostSlotUsableAgainMillis);
+		this.wholeAgainMillis.forEach((kind, times) -> {
+			List<Long> sorted = times.stream().sorted().toList();
+			out.printf("soak: %-16s x%-3d whole again after p50 %d ms, p99 %d ms, max %d ms%n", kind, sorted.size(),
+					percentile(sorted, 50), percentile(sorted, 99), sorted.get(sorted.size() - 1));
+		});
+	}
+
+	private static long percentile(List<Long> sorted, int percent) {
+		int index = (int) Math.ceil(percent / 100.0 * sorted.size()) - 1;
+		return sorted.get(Math.max(0, index));
+	}
+
+	/**
+	 * The database at the end: each row's version and when it was made, each deleted row's making and deleting.
+	 */
+	record Truth(Map<Long, long[]> existing, Map<Long, long[]> deleted) {
+
+		static Truth read(SoakWorld world) {
+			try (Connection connection = world.server.connect(world.database);
+					Statement statement = connection.createStatement()) {
+				Map<Long, long[]> existing = new HashMap<>();
+				try (ResultSet rows = statement.executeQuery("SELECT id, version, (extract(epoch FROM created_at)"
+						+ " * 1000)::bigint FROM orders")) {
+					while (rows.next()) {
+						existing.put(rows.getLong(1), new long[] { rows.getInt(2), rows.getLong(3) });
+					}
+				}
+				Map<Long, long[]> deleted = new HashMap<>();
+				try (ResultSet rows = statement.executeQuery("SELECT id, (extract(epoch FROM created_at) * 1000)"
+						+ "::bigint, (extract(epoch FROM deleted_at) * 1000)::bigint FROM deleted_orders")) {
+					while (rows.next()) {
+						deleted.put(rows.getLong(1), new long[] { rows.getLong(2), rows.getLong(3) });
+					}
+				}
+				return new Truth(existing, deleted);
+			}
+			catch (SQLException ex) {
+				throw new IllegalStateException(ex);
+			}
+		}
+
+		// Whole: every row there is arrived, at its last version.
+		boolean wholeIn(KeyedTopic view) {
+			Map<Long, Integer> last = view.last();
+			return this.existing.entrySet().stream().allMatch((row) -> {
+				Integer seen = last.get(row.getKey());
+				return seen != null && seen == row.getValue()[0];
+			});
+		}
+
+		// When every row made during the fault, and the first one made after it, had arrived (a fault in which no
+		// write succeeded, a primary's restart, is over for the consumer only when the next write arrives);
+		// Long.MAX_VALUE when one never did.
+		long wholeAgainAfter(long start, long end, Map<Long, Long> arrivals) {
+			long whole = end;
+			long firstAfter = Long.MAX_VALUE;
+			Long nextRow = null;
+			for (Map.Entry<Long, long[]> row : this.existing.entrySet()) {
+				long made = row.getValue()[1];
+				if (made >= start && made <= end) {
+					Long arrived = arrivals.get(row.getKey());
+					if (arrived == null) {
+						return Long.MAX_VALUE;
+					}
+					whole = Math.max(whole, arrived);
+				}
+				else if (made > end && made < firstAfter) {
+					firstAfter = made;
+					nextRow = row.getKey();
+				}
+			}
+			if (nextRow != null) {
+				Long arrived = arrivals.get(nextRow);
+				if (arrived == null) {
+					return Long.MAX_VALUE;
+				}
+				whole = Math.max(whole, arrived);
+			}
+			return whole - end;
+		}
+
+	}
+
+	/**
+	 * What the instances said in their logs, across their lives.
+	 */
+	record Logs(int heals, int handovers, int takeovers, long gapDeletes) {
+
+		static Logs read(SoakWorld world) {
+			int heals = 0;
+			int handovers = 0;
+			int takeovers = 0;
+			List<Long> counts = new ArrayList<>();
+			for (Instance instance : world.instances) {
+				List<String> lines;
+				try {
+					lines = Files.readAllLines(instance.log());
+				}
+				catch (IOException ex) {
+					throw new UncheckedIOException(ex);
+				}
+				for (String line : lines) {
+					heals += (line.contains("audit action=slot.heal ") && line.contains("outcome=done")) ? 1 : 0;
+					handovers += line.contains("audit action=slot.handover ") ? 1 : 0;
+					takeovers += line.contains("owns target 'orders' now") ? 1 : 0;
+					Matcher said = GAP_DELETES.matcher(line);
+					if (said.find()) {
+						Matcher count = COUNT.matcher(said.group(2));
+						long deletes = count.find() ? Long.parseLong(count.group(1)) : 0;
+						// A recount supersedes the count of the heal it follows.
+						if (said.group(1).equals("slot.gap-deletes") && !counts.isEmpty()) {
+							counts.set(counts.size() - 1, deletes);
+						}
+						else {
+							counts.add(deletes);
+						}
+					}
+				}
+			}
+			return new Logs(heals, handovers, takeovers, counts.stream().mapToLong(Long::longValue).sum());
+		}
+
+	}
+
+}

@@ -1,0 +1,148 @@
+package io.slotkeeper.soak;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.slotkeeper.testbed.PostgresServer;
+
+/**
+ * Writes into {@code public.orders} at a steady rate, inserts, updates and deletes: each row numbered, each update
+ * raising its {@code version}, each delete recorded in {@code deleted_orders} in the same statement (with when the row
+ * was made and deleted), so that the database itself is the truth the consumer's view is compared with. A write that
+ * fails (the primary restarting) is tried again with the next one.
+ */
+final class Writers implements AutoCloseable {
+
+	static final List<String> SCHEMA = List.of("CREATE TABLE orders (id bigserial PRIMARY KEY, version int NOT NULL"
+			+ " DEFAULT 1, item text, created_at timestamptz NOT NULL DEFAULT clock_timestamp())",
+			"CREATE TABLE deleted_orders (id bigint PRIMARY KEY, created_at timestamptz NOT NULL, deleted_at"
+					+ " timestamptz NOT NULL)");
+
+	private final PostgresServer server;
+
+	private final String database;
+
+	private final Random random;
+
+	private final long pauseMillis;
+
+	private final Thread thread;
+
+	private final AtomicLong writes = new AtomicLong();
+
+	private final AtomicLong failures = new AtomicLong();
+
+	private final List<Long> live = new ArrayList<>();
+
+	private volatile boolean running = true;
+
+	Writers(PostgresServer server, String database, long seed, int perSecond) {
+		this.server = server;
+		this.database = database;
+		this.random = new Random(seed);
+		this.pauseMillis = 1000L / perSecond;
+		this.thread = new Thread(this::run, "soak-writers");
+		this.thread.setDaemon(true);
+		this.thread.start();
+	}
+
+	private void run() {
+		Connection connection = null;
+		while (this.running) {
+			try {
+				if (connection == null || connection.isClosed()) {
+					connection = this.server.connect(this.database);
+				}
+				writeOne(connection);
+				this.writes.incrementAndGet();
+			}
+			catch (SQLException ex) {
+				this.failures.incrementAndGet();
+				close(connection);
+				connection = null;
+			}
+			pause(this.pauseMillis);
+		}
+		close(connection);
+	}
+
+	// Half inserts, a third updates, the rest deletes: the table grows, and every kind of change crosses each fault.
+	private void writeOne(Connection connection) throws SQLException {
+		int draw = this.random.nextInt(12);
+		if (draw < 6 || this.live.size() < 20) {
+			try (PreparedStatement insert = connection.prepareStatement("INSERT INTO orders (item) VALUES (?)"
+					+ " RETURNING id")) {
+				insert.setString(1, "item " + this.random.nextInt(1000));
+				try (ResultSet made = insert.executeQuery()) {
+					made.next();
+					this.live.add(made.getLong(1));
+				}
+			}
+			return;
+		}
+		int index = this.random.nextInt(this.live.size());
+		long id = this.live.get(index);
+		if (draw < 10) {
+			try (PreparedStatement update = connection.prepareStatement("UPDATE orders SET version = version + 1"
+					+ " WHERE id = ?")) {
+				update.setLong(1, id);
+				update.executeUpdate();
+			}
+			return;
+		}
+		try (PreparedStatement delete = connection.prepareStatement("WITH gone AS (DELETE FROM orders WHERE id = ?"
+				+ " RETURNING id, created_at) INSERT INTO deleted_orders SELECT id, created_at, clock_timestamp()"
+				+ " FROM gone")) {
+			delete.setLong(1, id);
+			delete.executeUpdate();
+		}
+		this.live.set(index, this.live.get(this.live.size() - 1));
+		this.live.remove(this.live.size() - 1);
+	}
+
+	long writes() {
+		return this.writes.get();
+	}
+
+	long failures() {
+		return this.failures.get();
+	}
+
+	private static void pause(long millis) {
+		try {
+			Thread.sleep(millis);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	private static void close(Connection connection) {
+		try {
+			if (connection != null) {
+				connection.close();
+			}
+		}
+		catch (SQLException ex) {
+			// gone with the server
+		}
+	}
+
+	@Override
+	public void close() {
+		this.running = false;
+		try {
+			this.thread.join(10_000);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+}
