@@ -76,6 +76,15 @@ public record SlotPolicyProperties(
 		return this.managedBy == ManagedBy.SLOT_KEEPER;
 	}
 
+	/**
+	 * Whether slot-keeper acts when the slot is lost or missing: it heals the slot, or hands its connector over to the
+	 * slot its manager makes anew.
+	 * @return whether it acts
+	 */
+	public boolean actsOnLoss() {
+		return this.onLost == OnLost.RECREATE || this.onMissing == OnMissing.RECREATE || !managedBySlotKeeper();
+	}
+
 	@Override
 	public List<Violation> violations() {
 		List<Violation> violations = new ArrayList<>();

@@ -148,24 +148,25 @@ final class SlotHealer {
 						target.name(), manager, result.skipped().fromLsn(), result.skipped().toLsn(),
 						(result.connector() != null) ? "; " + result.connector().describe() : "");
 			}
-			catch (ProblemException ex) {
-				this.auditor.recordFailure(Auditor.SELF, "slot.made-anew", target.name(), name, parameters, ex);
-				logger.warn("The connector of slot '{}' of target '{}' was not handed over to the slot {} made anew:"
-						+ " {}", name, target.name(), manager, ex.getMessage());
-			}
 			catch (RuntimeException ex) {
+				// A refusal (the slot lost again, gone) waits for the next slot the manager makes; a failure (the
+				// target down) is tried again.
+				boolean refused = ex instanceof ProblemException problem && problem.kind().refusal();
 				this.auditor.recordFailure(Auditor.SELF, "slot.made-anew", target.name(), name, parameters, ex);
-				logger.warn("Handing the connector of slot '{}' of target '{}' over to the slot {} made anew failed:"
-						+ " {}; trying again at the next poll", name, target.name(), manager, ex.getMessage());
-				again.accept(slot);
+				logger.warn("Handing the connector of slot '{}' of target '{}' over to the slot {} made anew {}: {}{}",
+						name, target.name(), manager, refused ? "was refused" : "failed", ex.getMessage(),
+						refused ? "" : "; trying again at the next poll");
+				if (!refused) {
+					again.accept(slot);
+				}
 			}
 		}
 	}
 
 	/**
 	 * Keeps a handover for each slot whose connector's task failed on a stored offset older than the slot, when the
-	 * slot's policy heals ({@code on-lost} or {@code on-missing: recreate}) or another manages the slot, and its offsets are not left alone: the
-	 * connector is then aligned to the slot's confirmed position and re-snapshotted like after a recreate. Once per
+	 * slot's policy heals ({@code on-lost} or {@code on-missing: recreate}) or another manages the slot, and its
+	 * offsets are not left alone: the connector is then aligned to the slot's confirmed position and re-snapshotted like after a recreate. Once per
 	 * slot and position, so that a task failing again for another reason is not handed over in a loop.
 	 * @param target the target
 	 * @param stale the slots whose connector failed so
@@ -175,8 +176,7 @@ final class SlotHealer {
 			return;
 		}
 		stale.forEach((name, found) -> target.policy(name)
-			.filter((policy) -> policy.onLost() == OnLost.RECREATE || policy.onMissing() == OnMissing.RECREATE
-					|| !policy.managedBySlotKeeper())
+			.filter(SlotPolicyProperties::actsOnLoss)
 			.filter((policy) -> policy.connector().offsets() != ConnectorOffsets.LEAVE)
 			.filter((policy) -> this.aligned.add(target.name() + "/" + name + "@" + found.slot().confirmedFlushLsn()))
 			.ifPresent((policy) -> {

@@ -26,7 +26,7 @@ public final class SlotSightings {
 
 	private final Map<String, List<Missing>> missing = new ConcurrentHashMap<>();
 
-	// Per target, the slots another manages that were last seen lost or missing, with what was seen before that.
+	// Per target, the slots another manages that were last seen lost (their sighting then) or missing (their last).
 	private final Map<String, Map<String, SlotSighting>> gone = new ConcurrentHashMap<>();
 
 	private final Map<String, List<MadeAnew>> madeAnew = new ConcurrentHashMap<>();

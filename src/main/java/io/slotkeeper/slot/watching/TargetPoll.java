@@ -13,8 +13,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.slotkeeper.config.OnLost;
-import io.slotkeeper.config.OnMissing;
 import io.slotkeeper.config.SlotPolicyProperties;
 import io.slotkeeper.fleet.FailureDescription;
 import io.slotkeeper.fleet.Lane;
@@ -154,8 +152,7 @@ final class TargetPoll implements RepeatingTasks.Task {
 			SlotRepository.Poll poll = read(now, readNow);
 			// Policies are read at each poll: a discovered connector can bring one, or its recreate, at any time.
 			List<SlotPolicyProperties> policies = this.target.policies();
-			if (policies.stream().anyMatch((slot) -> slot.onLost() == OnLost.RECREATE
-					|| slot.onMissing() == OnMissing.RECREATE || !slot.managedBySlotKeeper())) {
+			if (policies.stream().anyMatch(SlotPolicyProperties::actsOnLoss)) {
 				followUps.heal(this.target.name(), () -> healFrom(poll));
 			}
 			if (this.healer.keepSize().concerns(this.target)) {
