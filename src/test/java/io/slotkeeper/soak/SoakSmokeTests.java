@@ -25,7 +25,7 @@ class SoakSmokeTests {
 
 		assertThat(verdict.missing()).as("rows missing from the topic").isZero();
 		assertThat(verdict.stale()).as("keys whose last state is not the database's").isZero();
-		assertThat(verdict.ghosts()).as("deleted rows still held, against the deletes reported for the gaps")
+		assertThat(verdict.lostDeletes()).as("deletes lost in gaps, against the most slot-keeper reported")
 			.isLessThanOrEqualTo((int) verdict.reportedGapDeletes());
 		assertThat(verdict.mostOwners()).as("owners of the target at once").isLessThanOrEqualTo(1);
 		assertThat(verdict.userStopsBroken()).as("a user's stop undone").isZero();

@@ -78,10 +78,19 @@ record SoakVerdict(int missing, int stale, int ghosts, int unseenDeleted, long r
 				logs.heals(), logs.handovers(), logs.takeovers(), longest, whole, lost, watchers.restarts());
 	}
 
+	/**
+	 * The deletes no consumer got: of rows it still holds, and of rows made and deleted while a slot was lost.
+	 */
+	int lostDeletes() {
+		return this.ghosts + this.unseenDeleted;
+	}
+
 	void print(PrintStream out) {
-		out.printf("soak: rows missing %d, keys stale %d, deleted rows still held %d (slot-keeper reported %d deletes"
-				+ " in gaps; %d deleted before they were ever seen), duplicates %d of %d events%n", this.missing,
-				this.stale, this.ghosts, this.reportedGapDeletes, this.unseenDeleted, this.duplicates, this.events);
+		out.printf("soak: rows missing %d, keys stale %d, duplicates %d of %d events%n", this.missing, this.stale,
+				this.duplicates, this.events);
+		out.printf("soak: deletes lost in gaps %d (rows still held %d, rows deleted before they were ever seen %d);"
+				+ " slot-keeper reported at most %d (over by %d)%n", lostDeletes(), this.ghosts, this.unseenDeleted,
+				this.reportedGapDeletes, this.reportedGapDeletes - lostDeletes());
 		out.printf("soak: most owners at once %d, user stops undone %d, connector at the end %s, restarts by the"
 				+ " restart policy %d%n", this.mostOwners, this.userStopsBroken, this.connectorState, this.restarts);
 		out.printf("soak: heals %d, handovers %d, takeovers %d, longest wait of a row %d ms, lost slots usable again"

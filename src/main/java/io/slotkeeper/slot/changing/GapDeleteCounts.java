@@ -8,7 +8,13 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -22,7 +28,10 @@ import io.slotkeeper.problem.ProblemException;
 
 /**
  * Counts the rows deleted from a recreated slot's tables while it was lost ({@link GapDeletes}), at the recreate and
- * once more {@code resnapshot.recheck-after} later, since a backend may show its commits in the counters late. Each
+ * from a reading taken {@value #SETTLE_SECONDS} s later, since a backend shows its commits in the shared counters up to
+ * a second late (PostgreSQL flushes a backend's pending counts at most once per second). The later reading is taken
+ * on time by a timer, not at the next poll: every delete after the recreate until it is read, which the consumer saw
+ * through the new slot, is counted too, so the later it were read, the further the count would overstate. Each
  * count goes to {@code slotkeeper_slot_gap_counts_total{target,slot,outcome}} (exported at 0 for every slot with a
  * policy, so that an alert on its increase sees the first), and the deletes of each table to
  * {@code slotkeeper_slot_gap_deletes_total{target,slot,table}}.
@@ -39,6 +48,17 @@ final class GapDeleteCounts {
 	private static final String NONE = "none";
 
 	private static final List<String> OUTCOMES = List.of(DELETED, UNKNOWN, NONE);
+
+	static final int SETTLE_SECONDS = 2;
+
+	private static final Duration SETTLE = Duration.ofSeconds(SETTLE_SECONDS);
+
+	// One daemon thread for every target and test context: a reading every recreate is all it takes.
+	private static final ScheduledExecutorService SETTLING = Executors.newSingleThreadScheduledExecutor((work) -> {
+		Thread thread = new Thread(work, "slotkeeper-gap-recount");
+		thread.setDaemon(true);
+		return thread;
+	});
 
 	private final MeterRegistry registry;
 
@@ -91,10 +111,17 @@ final class GapDeleteCounts {
 			return GapDeletes.unknown("the table counters could not be read at the recreate: " + ex.getMessage());
 		}
 		GapDeletes counted = GapDeletes.between(before, now, tables);
-		Duration after = target.policy(slot).map((policy) -> policy.resnapshot().recheckAfter())
-			.orElse(Duration.ofSeconds(60));
-		this.rechecks.put(target.name(), slot, new Recheck(slot, before, counted, tables, now.at(),
-				Instant.now().plus(after)));
+		CompletableFuture<TableWrites> settled = new CompletableFuture<>();
+		SETTLING.schedule(() -> {
+			try {
+				settled.complete(target.primary().withConnection((connection) -> TableWrites.read(connection, tables)));
+			}
+			catch (RuntimeException ex) {
+				settled.completeExceptionally(ex);
+			}
+		}, SETTLE.toMillis(), TimeUnit.MILLISECONDS);
+		this.rechecks.put(target.name(), slot, new Recheck(slot, before, counted, tables, now.at(), settled,
+				Instant.now().plus(SETTLE)));
 		return counted;
 	}
 
@@ -108,25 +135,28 @@ final class GapDeleteCounts {
 	}
 
 	/**
-	 * Counts again the deletes of the target's recreates whose recheck is due, and records any that showed late in
-	 * the slot's lineage.
+	 * Counts again, from the reading taken {@value #SETTLE_SECONDS} s after it, the deletes of the target's recreates
+	 * whose recheck is due, and records any that showed late in the slot's lineage.
 	 * @param target the target
 	 * @return the counts that changed, by slot
 	 */
 	Map<String, GapDeletes> recheck(Target target) {
 		Map<String, GapDeletes> changed = new LinkedHashMap<>();
 		for (Recheck recheck : this.rechecks.take(target.name())) {
+			TableWrites now = recheck.settledReading();
+			if (now == null) {
+				continue;
+			}
 			try {
 				GapDeletes again = target.primary().withConnection((connection) -> {
-					TableWrites now = TableWrites.read(connection, recheck.tables());
 					GapDeletes counted = GapDeletes.between(recheck.before(), now, recheck.tables());
 					if (sameCount(counted, recheck.first())) {
 						return null;
 					}
 					GapDeletes late = new GapDeletes(counted.tables(), counted.unknown(), null, counted.measured()
 							+ ", read again " + Duration.between(recheck.countedAt(), now.at()).toSeconds()
-							+ " s after the recreate for commits counted late (a delete after the recreate, which"
-							+ " the consumer saw, may be counted too)");
+							+ " s after the recreate for commits counted late (a delete in those seconds, which the"
+							+ " consumer saw, is counted too)");
 					target.lineages().deletesCounted(connection, recheck.slot(), late);
 					return late;
 				});
@@ -206,10 +236,26 @@ final class GapDeleteCounts {
 	 * @param first the count at the recreate
 	 * @param tables the slot's tables, {@code null} for every table
 	 * @param countedAt the server's clock at the first count
+	 * @param settled the reading taken {@value #SETTLE_SECONDS} s after the first count
 	 * @param due when to count again
 	 */
 	record Recheck(String slot, TableWrites before, GapDeletes first, Collection<String> tables, Instant countedAt,
-			Instant due) {
+			CompletableFuture<TableWrites> settled, Instant due) {
+
+		// Null when it could not be taken (the primary down): the first count stands, as the recreate's audit said it.
+		TableWrites settledReading() {
+			try {
+				return this.settled.get(30, TimeUnit.SECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return null;
+			}
+			catch (ExecutionException | TimeoutException ex) {
+				return null;
+			}
+		}
+
 	}
 
 }
