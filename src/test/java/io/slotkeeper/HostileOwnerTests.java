@@ -31,6 +31,7 @@ import static org.awaitility.Awaitility.await;
  * code ran: slot-keeper's sessions search only {@code pg_catalog}, and tables it did not make are refused.
  */
 @Tag("pg-compat")
+@Tag("pg-each")
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class HostileOwnerTests {
 

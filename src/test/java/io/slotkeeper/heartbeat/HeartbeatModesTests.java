@@ -19,6 +19,7 @@ import static org.awaitility.Awaitility.await;
  * Each heartbeat mode writes what it should into a real server.
  */
 @Tag("pg-compat")
+@Tag("pg-each")
 class HeartbeatModesTests {
 
 	private final PostgresServer server = PostgresTestBed.shared();

@@ -21,6 +21,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * background writer's records (every 15 s at most) would let it move only every 15 s.
  */
 @Tag("pg-compat")
+@Tag("pg-each")
 class SnapshotOrderTests {
 
 	@Test

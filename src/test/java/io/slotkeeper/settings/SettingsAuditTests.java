@@ -28,6 +28,7 @@ import static org.awaitility.Awaitility.await;
  * once the setting is fixed — on a real server set up as an owner who is not our friend would leave it.
  */
 @Tag("pg-compat")
+@Tag("pg-each")
 class SettingsAuditTests {
 
 	private static final String TOKEN = "settings-viewer-token";

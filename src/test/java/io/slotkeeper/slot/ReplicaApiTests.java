@@ -27,6 +27,7 @@ import static org.awaitility.Awaitility.await;
  * on. On PostgreSQL 16+ a logical slot is created on the standby promptly; before 16 the API explains why not.
  */
 @Tag("pg-compat")
+@Tag("pg-each")
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class ReplicaApiTests {
 

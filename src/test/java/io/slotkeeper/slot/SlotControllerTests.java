@@ -19,6 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 @Tag("pg-compat")
+@Tag("pg-each")
 class SlotControllerTests extends SlotApiTestSupport {
 
 	@BeforeEach

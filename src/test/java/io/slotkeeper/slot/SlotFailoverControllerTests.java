@@ -21,6 +21,7 @@ import static org.awaitility.Awaitility.await;
  * every change; an active slot is refused unless forced; before 17, and for what cannot fail over, 422.
  */
 @Tag("pg-compat")
+@Tag("pg-each")
 class SlotFailoverControllerTests extends SlotApiTestSupport {
 
 	@Test

@@ -12,6 +12,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * The test bed hands out the PostgreSQL version the build asked for, with logical decoding on.
  */
 @Tag("pg-compat")
+@Tag("pg-each")
 class PostgresTestBedTests {
 
 	@Test

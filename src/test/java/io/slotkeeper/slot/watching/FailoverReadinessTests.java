@@ -33,6 +33,7 @@ import static org.awaitility.Awaitility.await;
  * does not synchronize, are named as the reason; before PostgreSQL 17 the check says what it needs.
  */
 @Tag("pg-compat")
+@Tag("pg-each")
 class FailoverReadinessTests {
 
 	@Test
