@@ -118,6 +118,29 @@ final class Instance implements AutoCloseable {
 		return this.name;
 	}
 
+	/**
+	 * What its process holds now, from {@code /proc}: resident memory and threads.
+	 * @return {@code {rss in KiB, threads}}, zeros when it is not running
+	 */
+	long[] resources() {
+		try {
+			long rss = 0;
+			long threads = 0;
+			for (String line : Files.readAllLines(Path.of("/proc", Long.toString(this.process.pid()), "status"))) {
+				if (line.startsWith("VmRSS:")) {
+					rss = Long.parseLong(line.replaceAll("[^0-9]", ""));
+				}
+				else if (line.startsWith("Threads:")) {
+					threads = Long.parseLong(line.replaceAll("[^0-9]", ""));
+				}
+			}
+			return new long[] { rss, threads };
+		}
+		catch (IOException ex) {
+			return new long[] { 0, 0 };
+		}
+	}
+
 	Path log() {
 		return this.log;
 	}

@@ -16,6 +16,8 @@ import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 /**
  * What a soak came to, each invariant a count: rows missing from the topic, keys whose last state differs from the
  * database's, deleted rows the consumer still holds against the deletes slot-keeper reported for its gaps, two
@@ -26,7 +28,22 @@ import java.util.regex.Pattern;
 record SoakVerdict(int missing, int stale, int ghosts, int unseenDeleted, long reportedGapDeletes, long duplicates,
 		long events, int mostOwners, int userStopsBroken, String connectorState, int heals, int handovers,
 		int takeovers, long longestWaitMillis, Map<FaultSchedule.Kind, List<Long>> wholeAgainMillis,
-		List<Long> lostSlotUsableAgainMillis, int restarts) {
+		List<Long> lostSlotUsableAgainMillis, int restarts, int activeSlotsGone, int mostHealsInAnHour, long[] mostHeld) {
+
+	/**
+	 * The heal budget the soak's instances are given ({@code slots[0].max-recreations-per-hour}).
+	 */
+	static final int HEALS_PER_HOUR = 30;
+
+	/**
+	 * The bounds an instance stays within (its heap is {@code -Xmx256m}, as the chart's 512 MiB limit gives it room
+	 * for), and both instances' sessions on the server: each holds a heartbeat session and a pool of at most 4.
+	 */
+	static final long MOST_RSS_MIB = 400;
+
+	static final long MOST_THREADS = 100;
+
+	static final long MOST_SESSIONS = 10;
 
 	private static final Pattern GAP_DELETES = Pattern.compile("audit action=(slot\\.heal|slot\\.gap-deletes"
 			+ "|slot\\.made-anew) .*deletesInGap:([^,}]*)");
@@ -75,7 +92,8 @@ record SoakVerdict(int missing, int stale, int ghosts, int unseenDeleted, long r
 		}
 		return new SoakVerdict(missing, stale, ghosts, unseenDeleted, logs.gapDeletes(), world.view.duplicates(),
 				world.view.events(), watchers.mostOwners(), injector.userStopsBroken(), world.connect.state(),
-				logs.heals(), logs.handovers(), logs.takeovers(), longest, whole, lost, watchers.restarts());
+				logs.heals(), logs.handovers(), logs.takeovers(), longest, whole, lost, watchers.restarts(),
+				watchers.activeSlotsGone(), logs.mostHealsInAnHour(), watchers.mostHeld());
 	}
 
 	/**
@@ -83,6 +101,31 @@ record SoakVerdict(int missing, int stale, int ghosts, int unseenDeleted, long r
 	 */
 	int lostDeletes() {
 		return this.ghosts + this.unseenDeleted;
+	}
+
+	/**
+	 * Every invariant, each failing with its name: no row missing, no stale key, the deletes lost in gaps within what
+	 * slot-keeper reported, one owner at most, no slot dropped under its consumer, a lost slot usable again within a
+	 * poll + 5 s, the heal budget kept, no user's stop undone, the connector running, every fault's rows arrived, each
+	 * instance and their sessions within the bounds.
+	 */
+	void assertInvariants() {
+		assertThat(this.missing).as("rows missing from the topic").isZero();
+		assertThat(this.stale).as("keys whose last state is not the database's").isZero();
+		assertThat(lostDeletes()).as("deletes lost in gaps, against the most slot-keeper reported")
+			.isLessThanOrEqualTo((int) this.reportedGapDeletes);
+		assertThat(this.mostOwners).as("owners of the target at once").isLessThanOrEqualTo(1);
+		assertThat(this.activeSlotsGone).as("slots dropped under a streaming consumer").isZero();
+		assertThat(this.lostSlotUsableAgainMillis).as("a lost slot usable again within a poll (1 s) + 5 s")
+			.allMatch((millis) -> millis <= 6_000);
+		assertThat(this.mostHealsInAnHour).as("heals in an hour").isLessThanOrEqualTo(HEALS_PER_HOUR);
+		assertThat(this.userStopsBroken).as("a user's stop undone").isZero();
+		assertThat(this.connectorState).as("the connector at the end").isEqualTo("RUNNING");
+		assertThat(this.wholeAgainMillis.values()).as("every fault's rows arrived")
+			.allSatisfy((times) -> assertThat(times).allMatch((millis) -> millis < Long.MAX_VALUE));
+		assertThat(this.mostHeld[0]).as("resident MiB of an instance").isLessThan(MOST_RSS_MIB);
+		assertThat(this.mostHeld[1]).as("threads of an instance").isLessThan(MOST_THREADS);
+		assertThat(this.mostHeld[2]).as("slot-keeper's sessions on the server").isLessThanOrEqualTo(MOST_SESSIONS);
 	}
 
 	void print(PrintStream out) {
@@ -96,6 +139,9 @@ record SoakVerdict(int missing, int stale, int ghosts, int unseenDeleted, long r
 		out.printf("soak: heals %d, handovers %d, takeovers %d, longest wait of a row %d ms, lost slots usable again"
 				+ " after %s ms%n", this.heals, this.handovers, this.takeovers, this.longestWaitMillis,
 				this.lostSlotUsableAgainMillis);
+		out.printf("soak: active slots gone %d, most heals in an hour %d (budget %d), most held by an instance: %d MiB"
+				+ " resident, %d threads; slot-keeper's sessions on the server at most %d%n", this.activeSlotsGone,
+				this.mostHealsInAnHour, HEALS_PER_HOUR, this.mostHeld[0], this.mostHeld[1], this.mostHeld[2]);
 		this.wholeAgainMillis.forEach((kind, times) -> {
 			List<Long> sorted = times.stream().sorted().toList();
 			out.printf("soak: %-16s x%-3d whole again after p50 %d ms, p99 %d ms, max %d ms%n", kind, sorted.size(),
@@ -182,13 +228,14 @@ record SoakVerdict(int missing, int stale, int ghosts, int unseenDeleted, long r
 	/**
 	 * What the instances said in their logs, across their lives.
 	 */
-	record Logs(int heals, int handovers, int takeovers, long gapDeletes) {
+	record Logs(int heals, int handovers, int takeovers, long gapDeletes, int mostHealsInAnHour) {
 
 		static Logs read(SoakWorld world) {
 			int heals = 0;
 			int handovers = 0;
 			int takeovers = 0;
 			List<Long> counts = new ArrayList<>();
+			List<java.time.Instant> healed = new ArrayList<>();
 			for (Instance instance : world.instances) {
 				List<String> lines;
 				try {
@@ -198,7 +245,10 @@ record SoakVerdict(int missing, int stale, int ghosts, int unseenDeleted, long r
 					throw new UncheckedIOException(ex);
 				}
 				for (String line : lines) {
-					heals += (line.contains("audit action=slot.heal ") && line.contains("outcome=done")) ? 1 : 0;
+					if (line.contains("audit action=slot.heal ") && line.contains("outcome=done")) {
+						heals++;
+						healed.add(java.time.Instant.parse(line.substring(0, line.indexOf(' '))));
+					}
 					handovers += line.contains("audit action=slot.handover ") ? 1 : 0;
 					takeovers += line.contains("owns target 'orders' now") ? 1 : 0;
 					Matcher said = GAP_DELETES.matcher(line);
@@ -215,7 +265,21 @@ record SoakVerdict(int missing, int stale, int ghosts, int unseenDeleted, long r
 					}
 				}
 			}
-			return new Logs(heals, handovers, takeovers, counts.stream().mapToLong(Long::longValue).sum());
+			return new Logs(heals, handovers, takeovers, counts.stream().mapToLong(Long::longValue).sum(),
+					mostInAnHour(healed));
+		}
+
+		// Across both instances' lives: the budget is the target's, kept in its database.
+		private static int mostInAnHour(List<java.time.Instant> times) {
+			List<java.time.Instant> sorted = times.stream().sorted().toList();
+			int most = 0;
+			for (int first = 0, last = 0; last < sorted.size(); last++) {
+				while (sorted.get(first).plus(java.time.Duration.ofHours(1)).isBefore(sorted.get(last))) {
+					first++;
+				}
+				most = Math.max(most, last - first + 1);
+			}
+			return most;
 		}
 
 	}

@@ -9,6 +9,8 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,7 +27,9 @@ import static org.awaitility.Awaitility.await;
  * {@link KafkaBroker}, running the Debezium PostgreSQL connector {@code orders-debezium} with JSON converters, and a
  * consumer of its {@code public.orders} topic. Each instance has its own group, internal topics and topic prefix, so
  * several share one broker. {@link #workerDown()} kills the worker's process; {@link #workerUp()} starts a new one
- * with the same group and REST port, which resumes the connector from its stored offset.
+ * with the same group and REST port, which resumes the connector from its stored offset. {@link #close()} removes the
+ * connector and its offsets and leaves the worker to the next instance on that broker, which has a topic prefix of its
+ * own.
  *
  * <p>What the real worker did that the stand-ins did not (slot-keeper was fixed where it relied on the stand-ins'
  * way): {@code PUT …/stop} answers 204 at once, the status says STOPPED a little later and lists no task a little
@@ -49,6 +53,12 @@ public final class RealKafkaConnect implements CdcConnector {
 
 	private static final AtomicInteger instances = new AtomicInteger();
 
+	private static final AtomicInteger workers = new AtomicInteger();
+
+	// Workers whose connector was removed with its offsets, kept for the next instance on the same broker: a worker
+	// takes about 13 s to start on two cores, and the real-Connect scenarios make about twenty.
+	private static final Deque<Idle> idle = new ArrayDeque<>();
+
 	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
 	private final PostgresServer server;
@@ -57,7 +67,9 @@ public final class RealKafkaConnect implements CdcConnector {
 
 	private final String prefix;
 
-	private final int restPort = ChildJvm.freePort();
+	private final int restPort;
+
+	private final KafkaBroker broker;
 
 	private final Path workerConfig;
 
@@ -81,10 +93,41 @@ public final class RealKafkaConnect implements CdcConnector {
 			Map<String, String> settings) {
 		this.server = server;
 		this.slot = slot;
-		int n = instances.incrementAndGet();
-		this.prefix = "shop" + n;
-		this.log = broker.directory().resolve("connect-" + n + ".log");
-		this.workerConfig = broker.directory().resolve("connect-" + n + ".properties");
+		this.broker = broker;
+		this.prefix = "shop" + instances.incrementAndGet();
+		Idle kept = takeIdle(broker);
+		if (kept != null) {
+			this.restPort = kept.restPort();
+			this.log = kept.log();
+			this.workerConfig = kept.workerConfig();
+			this.worker = kept.jvm();
+		}
+		else {
+			int n = workers.incrementAndGet();
+			this.restPort = ChildJvm.freePort();
+			this.log = broker.directory().resolve("connect-" + n + ".log");
+			this.workerConfig = broker.directory().resolve("connect-" + n + ".properties");
+			configureWorker(broker, n);
+			workerUp();
+		}
+		Map<String, String> config = new HashMap<>(Map.ofEntries(
+				Map.entry("connector.class", "io.debezium.connector.postgresql.PostgresConnector"),
+				Map.entry("tasks.max", "1"), Map.entry("database.hostname", server.host()),
+				Map.entry("database.port", Integer.toString(server.port())), Map.entry("database.user", server.user()),
+				Map.entry("database.password", ""), Map.entry("database.dbname", database),
+				Map.entry("topic.prefix", this.prefix), Map.entry("plugin.name", "pgoutput"),
+				Map.entry("slot.name", slot), Map.entry("publication.autocreate.mode", "filtered"),
+				Map.entry("snapshot.mode", "no_data"),
+				Map.entry("table.include.list", "public.orders,public.debezium_signal"),
+				Map.entry("signal.data.collection", "public.debezium_signal"), Map.entry("errors.max.retries", "0")));
+		config.putAll(settings);
+		this.config = Map.copyOf(config);
+		call("POST", "/connectors", Map.of("name", NAME, "config", config));
+		this.topic = new OrdersTopic(broker.bootstrap(), this.prefix);
+		await().atMost(Duration.ofSeconds(60)).until(() -> "RUNNING".equals(state()));
+	}
+
+	private void configureWorker(KafkaBroker broker, int n) {
 		Properties worker = new Properties();
 		worker.putAll(Map.ofEntries(Map.entry("bootstrap.servers", broker.bootstrap()),
 				Map.entry("group.id", "connect-" + n), Map.entry("config.storage.topic", "connect-" + n + "-configs"),
@@ -106,22 +149,6 @@ public final class RealKafkaConnect implements CdcConnector {
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
-		workerUp();
-		Map<String, String> config = new HashMap<>(Map.ofEntries(
-				Map.entry("connector.class", "io.debezium.connector.postgresql.PostgresConnector"),
-				Map.entry("tasks.max", "1"), Map.entry("database.hostname", server.host()),
-				Map.entry("database.port", Integer.toString(server.port())), Map.entry("database.user", server.user()),
-				Map.entry("database.password", ""), Map.entry("database.dbname", database),
-				Map.entry("topic.prefix", this.prefix), Map.entry("plugin.name", "pgoutput"),
-				Map.entry("slot.name", slot), Map.entry("publication.autocreate.mode", "filtered"),
-				Map.entry("snapshot.mode", "no_data"),
-				Map.entry("table.include.list", "public.orders,public.debezium_signal"),
-				Map.entry("signal.data.collection", "public.debezium_signal"), Map.entry("errors.max.retries", "0")));
-		config.putAll(settings);
-		this.config = Map.copyOf(config);
-		call("POST", "/connectors", Map.of("name", NAME, "config", config));
-		this.topic = new OrdersTopic(broker.bootstrap(), this.prefix);
-		await().atMost(Duration.ofSeconds(60)).until(() -> "RUNNING".equals(state()));
 	}
 
 	/**
@@ -281,12 +308,73 @@ public final class RealKafkaConnect implements CdcConnector {
 		}
 	}
 
+	/**
+	 * Removes the connector with its stored offsets and keeps the worker for the next instance; a worker that does not
+	 * answer each step as it should is killed instead.
+	 */
 	@Override
 	public void close() {
 		if (this.topic != null) {
 			this.topic.close();
 		}
-		this.worker.kill();
+		if (this.worker.alive() && removed()) {
+			synchronized (idle) {
+				idle.push(new Idle(this.broker, this.worker, this.restPort, this.workerConfig, this.log));
+			}
+		}
+		else {
+			this.worker.kill();
+		}
+	}
+
+	// Offsets are reset (they may be only while STOPPED) so that the next connector of this name lists none of them.
+	private boolean removed() {
+		try {
+			HttpResponse<String> stop = send("PUT", "/connectors/" + NAME + "/stop", null);
+			if (stop == null || stop.statusCode() >= 300) {
+				return false;
+			}
+			await().atMost(Duration.ofSeconds(30)).until(() -> "STOPPED".equals(connectorState()));
+			HttpResponse<String> reset = send("DELETE", "/connectors/" + NAME + "/offsets", null);
+			HttpResponse<String> delete = send("DELETE", "/connectors/" + NAME, null);
+			if (reset == null || reset.statusCode() != 200 || delete == null || delete.statusCode() != 204) {
+				return false;
+			}
+			await().atMost(Duration.ofSeconds(30)).until(() -> {
+				HttpResponse<String> gone = send("GET", "/connectors/" + NAME + "/status", null);
+				return gone != null && gone.statusCode() == 404;
+			});
+			return true;
+		}
+		catch (RuntimeException ex) {
+			return false;
+		}
+	}
+
+	private String connectorState() {
+		JsonNode status = status();
+		return (status != null) ? status.path("connector").path("state").asString() : null;
+	}
+
+	private static Idle takeIdle(KafkaBroker broker) {
+		synchronized (idle) {
+			for (java.util.Iterator<Idle> kept = idle.iterator(); kept.hasNext();) {
+				Idle worker = kept.next();
+				if (worker.broker() == broker) {
+					kept.remove();
+					if (worker.jvm().alive()) {
+						return worker;
+					}
+				}
+			}
+			return null;
+		}
+	}
+
+	/**
+	 * A worker with no connector, waiting for the next instance.
+	 */
+	private record Idle(KafkaBroker broker, ChildJvm jvm, int restPort, Path workerConfig, Path log) {
 	}
 
 }
