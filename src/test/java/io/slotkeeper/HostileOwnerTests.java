@@ -241,7 +241,9 @@ class HostileOwnerTests {
 		String lostFlush = server().queryForString("postgres",
 				"SELECT confirmed_flush_lsn FROM pg_replication_slots WHERE slot_name = 'healing'");
 		SlotRecipes.lose(server(), DATABASE, "healing");
-		await().atMost(Duration.ofSeconds(20)).until(() -> "reserved".equals(server().queryForString("postgres",
+		// Creating the slot anew waits for the transactions running at its start, seen in running-xacts records the
+		// bgwriter logs every 15 s: with beats every 200 ms that can be two records, 30 s.
+		await().atMost(Duration.ofSeconds(45)).until(() -> "reserved".equals(server().queryForString("postgres",
 				"SELECT wal_status FROM pg_replication_slots WHERE slot_name = 'healing'")));
 		assertThat(server().queryForString("postgres",
 				"SELECT confirmed_flush_lsn FROM pg_replication_slots WHERE slot_name = 'healing'"))
