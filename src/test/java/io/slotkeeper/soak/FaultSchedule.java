@@ -20,7 +20,7 @@ final class FaultSchedule {
 		/** A slot-keeper instance frozen with SIGSTOP for 30 s. */
 		FREEZE_INSTANCE,
 
-		/** The Kafka Connect worker killed, started again after 5–60 s. */
+		/** A Kafka Connect worker killed, started again after 5–60 s. */
 		WORKER_RESTART,
 
 		/** The connector's task failed (its walsender ended); the restart policy starts it 5 s later. */
@@ -35,8 +35,14 @@ final class FaultSchedule {
 		/** The network between slot-keeper and PostgreSQL stalls for 10–90 s: nothing is lost, nothing moves. */
 		NETWORK_STALL,
 
-		/** The connector's user stops it for 10–30 s, then resumes it. */
-		USER_STOP
+		/** The connector's user stops it for 10–30 s, then resumes it: {@code PUT …/stop}, or {@code spec.state}. */
+		USER_STOP,
+
+		/** The Kubernetes API answers 500 to everything for 10–60 s. */
+		KUBERNETES_API_ERRORS,
+
+		/** The Kubernetes API holds every request unanswered for 10–60 s. */
+		KUBERNETES_API_HANG
 
 	}
 
@@ -46,7 +52,7 @@ final class FaultSchedule {
 	 * @param kind its kind
 	 * @param gapSeconds how long after the previous fault ended it starts
 	 * @param seconds how long it lasts, where its kind has a duration
-	 * @param victim which instance, where its kind has one
+	 * @param victim which instance, or which pipeline's connector, where its kind has one
 	 */
 	record Fault(int number, Kind kind, int gapSeconds, int seconds, int victim) {
 
@@ -55,7 +61,8 @@ final class FaultSchedule {
 			return "#" + this.number + " " + this.kind + switch (this.kind) {
 				case KILL_INSTANCE -> " of instance " + this.victim + ", back after " + this.seconds + " s";
 				case FREEZE_INSTANCE -> " of instance " + this.victim + " for " + this.seconds + " s";
-				case SLOT_LOST, TASK_FAILED -> "";
+				case SLOT_LOST, TASK_FAILED -> " of pipeline " + this.victim;
+				case WORKER_RESTART, USER_STOP -> " of pipeline " + this.victim + " for " + this.seconds + " s";
 				default -> " for " + this.seconds + " s";
 			};
 		}
@@ -93,6 +100,7 @@ final class FaultSchedule {
 			case SLOT_LOST -> 0;
 			case NETWORK_STALL -> 10 + drawnSeconds % 81;
 			case USER_STOP -> 10 + drawnSeconds % 21;
+			case KUBERNETES_API_ERRORS, KUBERNETES_API_HANG -> 10 + drawnSeconds % 51;
 		};
 		return new Fault(++this.drawn, kind, gap, seconds, victim);
 	}

@@ -30,6 +30,7 @@ final class Injector {
 	 */
 	long play(Fault fault) {
 		Instance victim = this.world.instances.get(fault.victim());
+		SoakPipeline pipeline = this.world.pipeline(fault.victim());
 		switch (fault.kind()) {
 			case KILL_INSTANCE -> {
 				victim.kill();
@@ -42,57 +43,67 @@ final class Injector {
 				victim.thaw();
 			}
 			case WORKER_RESTART -> {
-				this.world.connect.workerDown();
+				pipeline.side.connector().workerDown();
 				pause(fault.seconds());
-				this.world.connect.workerUp();
+				pipeline.side.connector().workerUp();
 			}
-			case TASK_FAILED -> this.world.connect.crash();
+			case TASK_FAILED -> pipeline.side.connector().crash();
 			case PRIMARY_RESTART -> {
 				this.world.server.stop();
 				pause(fault.seconds());
 				this.world.server.start();
 			}
 			case SLOT_LOST -> {
-				return loseTheSlot();
+				return loseTheSlot(pipeline);
 			}
 			case NETWORK_STALL -> {
 				this.world.network.stall();
 				pause(fault.seconds());
 				this.world.network.resume();
 			}
-			case USER_STOP -> userStop(fault.seconds());
+			case USER_STOP -> userStop(pipeline, fault.seconds());
+			case KUBERNETES_API_ERRORS -> {
+				this.world.kubernetesApi().failWith(500);
+				pause(fault.seconds());
+				this.world.kubernetesApi().failWith(0);
+			}
+			case KUBERNETES_API_HANG -> {
+				this.world.kubernetesApi().hang(true);
+				pause(fault.seconds());
+				this.world.kubernetesApi().hang(false);
+			}
 		}
 		return -1;
 	}
 
 	// The consumer gone (its task failed), then WAL pushed past the limit: slot-keeper's poll finds the slot lost.
-	private long loseTheSlot() {
-		this.world.connect.crash();
-		SlotRecipes.lose(this.world.server, this.world.database, SoakWorld.SLOT);
+	private long loseTheSlot(SoakPipeline pipeline) {
+		pipeline.side.connector().crash();
+		SlotRecipes.lose(this.world.server, pipeline.database, pipeline.slot);
 		long lost = System.nanoTime();
 		await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200)).until(() -> {
 			String status = this.world.server.queryForString("postgres", "SELECT wal_status FROM pg_replication_slots"
-					+ " WHERE slot_name = '" + SoakWorld.SLOT + "'");
+					+ " WHERE slot_name = '" + pipeline.slot + "'");
 			return status != null && !"lost".equals(status);
 		});
 		return (System.nanoTime() - lost) / 1_000_000;
 	}
 
 	// A user's decision: nothing may start the connector while it stands.
-	private void userStop(int seconds) {
-		this.world.connect.put("/stop");
+	private void userStop(SoakPipeline pipeline, int seconds) {
+		pipeline.side.userStop();
 		this.userStopped = true;
 		try {
-			await().atMost(Duration.ofSeconds(30)).until(() -> "STOPPED".equals(this.world.connect.state()));
+			await().atMost(Duration.ofSeconds(30)).until(() -> "STOPPED".equals(pipeline.side.connector().state()));
 			await().during(Duration.ofSeconds(seconds)).atMost(Duration.ofSeconds(seconds + 5))
-				.until(() -> "STOPPED".equals(this.world.connect.state()));
+				.until(() -> "STOPPED".equals(pipeline.side.connector().state()));
 		}
 		catch (org.awaitility.core.ConditionTimeoutException ex) {
 			this.userStopsBroken++;
 		}
 		finally {
 			this.userStopped = false;
-			this.world.connect.put("/resume");
+			pipeline.side.userResume();
 		}
 	}
 

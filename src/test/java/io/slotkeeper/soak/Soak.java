@@ -3,7 +3,9 @@ package io.slotkeeper.soak;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import io.slotkeeper.soak.FaultSchedule.Fault;
 
@@ -50,18 +52,21 @@ final class Soak {
 				long lostFor = injector.play(fault);
 				played.add(new Played(fault, start, System.currentTimeMillis(), lostFor));
 			}
-			world.writers.close();
-			out.printf("soak: faults over; %d writes (%d failed and retried); awaiting the pipeline%n",
-					world.writers.writes(), world.writers.failures());
-			SoakVerdict.Truth truth = SoakVerdict.Truth.read(world);
+			world.stopWriting();
+			out.printf("soak: faults over; %d writes (%d failed and retried); awaiting the pipelines%n",
+					world.pipelines.stream().mapToLong((pipeline) -> pipeline.writers().writes()).sum(),
+					world.pipelines.stream().mapToLong((pipeline) -> pipeline.writers().failures()).sum());
+			Map<SoakPipeline, SoakVerdict.Truth> truths = new LinkedHashMap<>();
+			world.pipelines.forEach((pipeline) -> truths.put(pipeline, SoakVerdict.Truth.read(world.server, pipeline)));
 			try {
 				await().atMost(Duration.ofSeconds(240)).pollInterval(Duration.ofSeconds(1))
-					.until(() -> truth.wholeIn(world.view));
+					.until(() -> truths.entrySet().stream().allMatch((truth) -> truth.getValue()
+						.wholeIn(truth.getKey().view)));
 			}
 			catch (org.awaitility.core.ConditionTimeoutException ex) {
 				out.println("soak: not whole 240 s after the faults ended");
 			}
-			SoakVerdict verdict = SoakVerdict.of(world, truth, played, watchers, injector);
+			SoakVerdict verdict = SoakVerdict.of(world, truths, played, watchers, injector);
 			verdict.print(out);
 			return verdict;
 		}

@@ -8,13 +8,14 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The soak's harness, short: three minutes of faults from a fixed seed on the real pieces (PostgreSQL 17, a Kafka
- * broker and Connect worker with Debezium, two slot-keeper processes), every invariant asserted.
+ * broker, a Connect worker with two Debezium connectors, one reached through REST and one through a KafkaConnector
+ * resource, two slot-keeper processes), every invariant asserted.
  */
 class SoakSmokeTests {
 
-	// Drawn for its mix within three minutes: a lost slot, a killed instance, a stalled network, the primary
-	// restarted, a user's stop.
-	static final long SEED = 231L;
+	// Drawn for its mix within three minutes: a killed instance, an operator's stop of the Strimzi-managed connector,
+	// a slot lost on each pipeline, the primary restarted, the Kubernetes API hanging.
+	static final long SEED = 22952L;
 
 	@Test
 	void threeMinutesOfSeededFaultsLoseNoRowAndHoldEveryInvariant() {

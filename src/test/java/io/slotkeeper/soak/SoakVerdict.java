@@ -1,34 +1,41 @@
 package io.slotkeeper.soak;
 
-import java.io.IOException;
 import java.io.PrintStream;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+
+import io.slotkeeper.testbed.PostgresServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * What a soak came to, each invariant a count: rows missing from the topic, keys whose last state differs from the
- * database's, deleted rows the consumer still holds against the deletes slot-keeper reported for its gaps, two
- * owners at once, a user's stop undone, the connector's end state; and the figures: per fault kind the time until
- * every row written during the fault was in the topic, duplicates, heals, handovers, takeovers, the longest wait of a
- * row.
+ * What a soak came to, each invariant a count: rows missing from the topics, keys whose last state differs from the
+ * database's, per target the deletes lost in its gaps against those slot-keeper reported, two owners at once, a slot
+ * dropped under its consumer, the heal budget, a user's stop undone, the connectors' end states, the instances'
+ * resources; and the figures: per fault kind the time until every row written during the fault was in its topic,
+ * duplicates, heals, handovers, takeovers, the longest wait of a row.
+ * @param rows per target, what its consumer holds against its database
+ * @param mostOwners the most owners of one target at once
+ * @param userStopsBroken users' stops undone
+ * @param connectorStates per target, its connector's state at the end
+ * @param logs what the instances said
+ * @param wholeAgainMillis per fault kind, the time until every pipeline was whole again after each
+ * @param lostSlotUsableAgainMillis per lost slot, the time until it was usable again
+ * @param restarts the soak's restart policy's restarts
+ * @param activeSlotsGone slots gone while their consumer streamed
+ * @param mostHeld the most resident MiB and threads of an instance, and sessions of both on the server
  */
-record SoakVerdict(int missing, int stale, int ghosts, int unseenDeleted, long reportedGapDeletes, long duplicates,
-		long events, int mostOwners, int userStopsBroken, String connectorState, int heals, int handovers,
-		int takeovers, long longestWaitMillis, Map<FaultSchedule.Kind, List<Long>> wholeAgainMillis,
-		List<Long> lostSlotUsableAgainMillis, int restarts, int activeSlotsGone, int mostHealsInAnHour, long[] mostHeld) {
+record SoakVerdict(Map<String, Rows> rows, int mostOwners, int userStopsBroken, Map<String, String> connectorStates,
+		InstanceLogs logs, Map<FaultSchedule.Kind, List<Long>> wholeAgainMillis, List<Long> lostSlotUsableAgainMillis,
+		int restarts, int activeSlotsGone, long[] mostHeld) {
 
 	/**
 	 * The heal budget the soak's instances are given ({@code slots[0].max-recreations-per-hour}).
@@ -37,90 +44,66 @@ record SoakVerdict(int missing, int stale, int ghosts, int unseenDeleted, long r
 
 	/**
 	 * The bounds an instance stays within (its heap is {@code -Xmx256m}, as the chart's 512 MiB limit gives it room
-	 * for), and both instances' sessions on the server: each holds a heartbeat session and a pool of at most 4.
+	 * for), and both instances' sessions on the server: each holds per target a heartbeat session and a pool of at
+	 * most 4.
 	 */
 	static final long MOST_RSS_MIB = 400;
 
 	static final long MOST_THREADS = 100;
 
-	static final long MOST_SESSIONS = 10;
+	static final long MOST_SESSIONS = 20;
 
-	private static final Pattern GAP_DELETES = Pattern.compile("audit action=(slot\\.heal|slot\\.gap-deletes"
-			+ "|slot\\.made-anew) .*deletesInGap:([^,}]*)");
-
-	private static final Pattern COUNT = Pattern.compile("public\\.orders (\\d+)");
-
-	static SoakVerdict of(SoakWorld world, Truth truth, List<Soak.Played> played, Watchers watchers,
-			Injector injector) {
-		Map<Long, Integer> last = world.view.last();
-		Map<Long, Long> arrivals = world.view.firstArrivals();
-		int missing = 0;
-		int stale = 0;
-		long longest = 0;
-		for (Map.Entry<Long, long[]> row : truth.existing().entrySet()) {
-			Integer seen = last.get(row.getKey());
-			if (!arrivals.containsKey(row.getKey())) {
-				missing++;
-			}
-			else {
-				longest = Math.max(longest, arrivals.get(row.getKey()) - row.getValue()[1]);
-				if (seen == null || seen != row.getValue()[0]) {
-					stale++;
-				}
-			}
-		}
-		int ghosts = 0;
-		int unseenDeleted = 0;
-		for (Long id : truth.deleted().keySet()) {
-			Integer seen = last.get(id);
-			if (seen == null) {
-				unseenDeleted++;
-			}
-			else if (seen != KeyedTopic.DELETED) {
-				ghosts++;
-			}
-		}
-		Logs logs = Logs.read(world);
+	static SoakVerdict of(SoakWorld world, Map<SoakPipeline, Truth> truths, List<Soak.Played> played,
+			Watchers watchers, Injector injector) {
+		InstanceLogs logs = InstanceLogs.read(world);
+		Map<String, Rows> rows = new LinkedHashMap<>();
+		Map<String, String> states = new LinkedHashMap<>();
+		truths.forEach((pipeline, truth) -> {
+			rows.put(pipeline.target, Rows.of(truth, pipeline.view, logs.gapDeletes().getOrDefault(pipeline.target, 0L)));
+			states.put(pipeline.target, pipeline.side.connector().state());
+		});
 		Map<FaultSchedule.Kind, List<Long>> whole = new TreeMap<>();
 		List<Long> lost = new ArrayList<>();
 		for (Soak.Played fault : played) {
-			whole.computeIfAbsent(fault.fault().kind(), (kind) -> new ArrayList<>())
-				.add(truth.wholeAgainAfter(fault.start(), fault.end(), arrivals));
+			long after = truths.entrySet().stream().mapToLong((truth) -> truth.getValue().wholeAgainAfter(fault.start(),
+					fault.end(), truth.getKey().view.firstArrivals())).max().orElse(0);
+			whole.computeIfAbsent(fault.fault().kind(), (kind) -> new ArrayList<>()).add(after);
 			if (fault.lostFor() >= 0) {
 				lost.add(fault.lostFor());
 			}
 		}
-		return new SoakVerdict(missing, stale, ghosts, unseenDeleted, logs.gapDeletes(), world.view.duplicates(),
-				world.view.events(), watchers.mostOwners(), injector.userStopsBroken(), world.connect.state(),
-				logs.heals(), logs.handovers(), logs.takeovers(), longest, whole, lost, watchers.restarts(),
-				watchers.activeSlotsGone(), logs.mostHealsInAnHour(), watchers.mostHeld());
+		return new SoakVerdict(rows, watchers.mostOwners(), injector.userStopsBroken(), states, logs, whole, lost,
+				watchers.restarts(), watchers.activeSlotsGone(), watchers.mostHeld());
+	}
+
+	int missing() {
+		return this.rows.values().stream().mapToInt(Rows::missing).sum();
+	}
+
+	int stale() {
+		return this.rows.values().stream().mapToInt(Rows::stale).sum();
 	}
 
 	/**
-	 * The deletes no consumer got: of rows it still holds, and of rows made and deleted while a slot was lost.
-	 */
-	int lostDeletes() {
-		return this.ghosts + this.unseenDeleted;
-	}
-
-	/**
-	 * Every invariant, each failing with its name: no row missing, no stale key, the deletes lost in gaps within what
-	 * slot-keeper reported, one owner at most, no slot dropped under its consumer, a lost slot usable again within a
-	 * poll + 5 s, the heal budget kept, no user's stop undone, the connector running, every fault's rows arrived, each
-	 * instance and their sessions within the bounds.
+	 * Every invariant, each failing with its name: no row missing, no stale key, the deletes lost in each target's
+	 * gaps within what slot-keeper reported, one owner at most, no slot dropped under its consumer, a lost slot usable
+	 * again within a poll + 5 s, the heal budget kept, no user's stop undone, the connectors running, every fault's
+	 * rows arrived, each instance and their sessions within the bounds.
 	 */
 	void assertInvariants() {
-		assertThat(this.missing).as("rows missing from the topic").isZero();
-		assertThat(this.stale).as("keys whose last state is not the database's").isZero();
-		assertThat(lostDeletes()).as("deletes lost in gaps, against the most slot-keeper reported")
-			.isLessThanOrEqualTo((int) this.reportedGapDeletes);
-		assertThat(this.mostOwners).as("owners of the target at once").isLessThanOrEqualTo(1);
+		assertThat(missing()).as("rows missing from the topics").isZero();
+		assertThat(stale()).as("keys whose last state is not the database's").isZero();
+		this.rows.forEach((target, counted) -> assertThat(counted.lostDeletes())
+			.as("deletes lost in the gaps of %s, against the most slot-keeper reported", target)
+			.isLessThanOrEqualTo(counted.reportedGapDeletes()));
+		assertThat(this.mostOwners).as("owners of a target at once").isLessThanOrEqualTo(1);
 		assertThat(this.activeSlotsGone).as("slots dropped under a streaming consumer").isZero();
 		assertThat(this.lostSlotUsableAgainMillis).as("a lost slot usable again within a poll (1 s) + 5 s")
 			.allMatch((millis) -> millis <= 6_000);
-		assertThat(this.mostHealsInAnHour).as("heals in an hour").isLessThanOrEqualTo(HEALS_PER_HOUR);
+		assertThat(this.logs.mostHealsInAnHour()).as("heals of a slot in an hour").isLessThanOrEqualTo(HEALS_PER_HOUR);
 		assertThat(this.userStopsBroken).as("a user's stop undone").isZero();
-		assertThat(this.connectorState).as("the connector at the end").isEqualTo("RUNNING");
+		assertThat(this.connectorStates).as("the connectors at the end").allSatisfy((target, state) ->
+				assertThat(state).isEqualTo("RUNNING"));
 		assertThat(this.wholeAgainMillis.values()).as("every fault's rows arrived")
 			.allSatisfy((times) -> assertThat(times).allMatch((millis) -> millis < Long.MAX_VALUE));
 		assertThat(this.mostHeld[0]).as("resident MiB of an instance").isLessThan(MOST_RSS_MIB);
@@ -129,22 +112,23 @@ record SoakVerdict(int missing, int stale, int ghosts, int unseenDeleted, long r
 	}
 
 	void print(PrintStream out) {
-		out.printf("soak: rows missing %d, keys stale %d, duplicates %d of %d events%n", this.missing, this.stale,
-				this.duplicates, this.events);
-		out.printf("soak: deletes lost in gaps %d (rows still held %d, rows deleted before they were ever seen %d);"
-				+ " slot-keeper reported at most %d (over by %d)%n", lostDeletes(), this.ghosts, this.unseenDeleted,
-				this.reportedGapDeletes, this.reportedGapDeletes - lostDeletes());
-		out.printf("soak: most owners at once %d, user stops undone %d, connector at the end %s, restarts by the"
-				+ " restart policy %d%n", this.mostOwners, this.userStopsBroken, this.connectorState, this.restarts);
-		out.printf("soak: heals %d, handovers %d, takeovers %d, longest wait of a row %d ms, lost slots usable again"
-				+ " after %s ms%n", this.heals, this.handovers, this.takeovers, this.longestWaitMillis,
-				this.lostSlotUsableAgainMillis);
-		out.printf("soak: active slots gone %d, most heals in an hour %d (budget %d), most held by an instance: %d MiB"
-				+ " resident, %d threads; slot-keeper's sessions on the server at most %d%n", this.activeSlotsGone,
-				this.mostHealsInAnHour, HEALS_PER_HOUR, this.mostHeld[0], this.mostHeld[1], this.mostHeld[2]);
+		this.rows.forEach((target, counted) -> out.printf("soak: %s: rows missing %d, keys stale %d, duplicates %d of %d"
+				+ " events, longest wait of a row %d ms; deletes lost in gaps %d (rows still held %d, deleted before"
+				+ " they were ever seen %d), slot-keeper reported at most %d (over by %d)%n", target, counted.missing(),
+				counted.stale(), counted.duplicates(), counted.events(), counted.longestWaitMillis(),
+				counted.lostDeletes(), counted.ghosts(), counted.unseenDeleted(), counted.reportedGapDeletes(),
+				counted.reportedGapDeletes() - counted.lostDeletes()));
+		out.printf("soak: most owners at once %d, user stops undone %d, connectors at the end %s, restarts by the"
+				+ " restart policy %d%n", this.mostOwners, this.userStopsBroken, this.connectorStates, this.restarts);
+		out.printf("soak: heals %d, handovers %d, takeovers %d, lost slots usable again after %s ms%n",
+				this.logs.heals(), this.logs.handovers(), this.logs.takeovers(), this.lostSlotUsableAgainMillis);
+		out.printf("soak: active slots gone %d, most heals of a slot in an hour %d (budget %d), most held by an"
+				+ " instance: %d MiB resident, %d threads; slot-keeper's sessions on the server at most %d%n",
+				this.activeSlotsGone, this.logs.mostHealsInAnHour(), HEALS_PER_HOUR, this.mostHeld[0], this.mostHeld[1],
+				this.mostHeld[2]);
 		this.wholeAgainMillis.forEach((kind, times) -> {
 			List<Long> sorted = times.stream().sorted().toList();
-			out.printf("soak: %-16s x%-3d whole again after p50 %d ms, p99 %d ms, max %d ms%n", kind, sorted.size(),
+			out.printf("soak: %-21s x%-3d whole again after p50 %d ms, p99 %d ms, max %d ms%n", kind, sorted.size(),
 					percentile(sorted, 50), percentile(sorted, 99), sorted.get(sorted.size() - 1));
 		});
 	}
@@ -155,12 +139,67 @@ record SoakVerdict(int missing, int stale, int ghosts, int unseenDeleted, long r
 	}
 
 	/**
+	 * One pipeline's consumer against its database.
+	 * @param missing rows in the database that never arrived
+	 * @param stale keys whose last event is not the row's last version
+	 * @param ghosts deleted rows the consumer still holds
+	 * @param unseenDeleted deleted rows it never saw (made and deleted while a slot was lost)
+	 * @param reportedGapDeletes what slot-keeper reported for the target's gaps
+	 * @param duplicates events delivered more than once
+	 * @param events events delivered
+	 * @param longestWaitMillis the longest time from a row's making to its first arrival
+	 */
+	record Rows(int missing, int stale, int ghosts, int unseenDeleted, long reportedGapDeletes, long duplicates,
+			long events, long longestWaitMillis) {
+
+		static Rows of(Truth truth, KeyedTopic view, long reported) {
+			Map<Long, Integer> last = view.last();
+			Map<Long, Long> arrivals = view.firstArrivals();
+			int missing = 0;
+			int stale = 0;
+			long longest = 0;
+			for (Map.Entry<Long, long[]> row : truth.existing().entrySet()) {
+				Integer seen = last.get(row.getKey());
+				if (!arrivals.containsKey(row.getKey())) {
+					missing++;
+				}
+				else {
+					longest = Math.max(longest, arrivals.get(row.getKey()) - row.getValue()[1]);
+					if (seen == null || seen != row.getValue()[0]) {
+						stale++;
+					}
+				}
+			}
+			int ghosts = 0;
+			int unseen = 0;
+			for (Long id : truth.deleted().keySet()) {
+				Integer seen = last.get(id);
+				if (seen == null) {
+					unseen++;
+				}
+				else if (seen != KeyedTopic.DELETED) {
+					ghosts++;
+				}
+			}
+			return new Rows(missing, stale, ghosts, unseen, reported, view.duplicates(), view.events(), longest);
+		}
+
+		/**
+		 * The deletes no consumer got: of rows it still holds, and of rows made and deleted while a slot was lost.
+		 */
+		long lostDeletes() {
+			return this.ghosts + this.unseenDeleted;
+		}
+
+	}
+
+	/**
 	 * The database at the end: each row's version and when it was made, each deleted row's making and deleting.
 	 */
 	record Truth(Map<Long, long[]> existing, Map<Long, long[]> deleted) {
 
-		static Truth read(SoakWorld world) {
-			try (Connection connection = world.server.connect(world.database);
+		static Truth read(PostgresServer server, SoakPipeline pipeline) {
+			try (Connection connection = server.connect(pipeline.database);
 					Statement statement = connection.createStatement()) {
 				Map<Long, long[]> existing = new HashMap<>();
 				try (ResultSet rows = statement.executeQuery("SELECT id, version, (extract(epoch FROM created_at)"
@@ -221,65 +260,6 @@ record SoakVerdict(int missing, int stale, int ghosts, int unseenDeleted, long r
 				whole = Math.max(whole, arrived);
 			}
 			return whole - end;
-		}
-
-	}
-
-	/**
-	 * What the instances said in their logs, across their lives.
-	 */
-	record Logs(int heals, int handovers, int takeovers, long gapDeletes, int mostHealsInAnHour) {
-
-		static Logs read(SoakWorld world) {
-			int heals = 0;
-			int handovers = 0;
-			int takeovers = 0;
-			List<Long> counts = new ArrayList<>();
-			List<java.time.Instant> healed = new ArrayList<>();
-			for (Instance instance : world.instances) {
-				List<String> lines;
-				try {
-					lines = Files.readAllLines(instance.log());
-				}
-				catch (IOException ex) {
-					throw new UncheckedIOException(ex);
-				}
-				for (String line : lines) {
-					if (line.contains("audit action=slot.heal ") && line.contains("outcome=done")) {
-						heals++;
-						healed.add(java.time.Instant.parse(line.substring(0, line.indexOf(' '))));
-					}
-					handovers += line.contains("audit action=slot.handover ") ? 1 : 0;
-					takeovers += line.contains("owns target 'orders' now") ? 1 : 0;
-					Matcher said = GAP_DELETES.matcher(line);
-					if (said.find()) {
-						Matcher count = COUNT.matcher(said.group(2));
-						long deletes = count.find() ? Long.parseLong(count.group(1)) : 0;
-						// A recount supersedes the count of the heal it follows.
-						if (said.group(1).equals("slot.gap-deletes") && !counts.isEmpty()) {
-							counts.set(counts.size() - 1, deletes);
-						}
-						else {
-							counts.add(deletes);
-						}
-					}
-				}
-			}
-			return new Logs(heals, handovers, takeovers, counts.stream().mapToLong(Long::longValue).sum(),
-					mostInAnHour(healed));
-		}
-
-		// Across both instances' lives: the budget is the target's, kept in its database.
-		private static int mostInAnHour(List<java.time.Instant> times) {
-			List<java.time.Instant> sorted = times.stream().sorted().toList();
-			int most = 0;
-			for (int first = 0, last = 0; last < sorted.size(); last++) {
-				while (sorted.get(first).plus(java.time.Duration.ofHours(1)).isBefore(sorted.get(last))) {
-					first++;
-				}
-				most = Math.max(most, last - first + 1);
-			}
-			return most;
 		}
 
 	}

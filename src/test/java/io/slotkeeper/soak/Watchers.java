@@ -1,5 +1,8 @@
 package io.slotkeeper.soak;
 
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -9,15 +12,16 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * What runs beside the faults: the connector's restart policy (a task FAILED for 5 s is restarted, as Strimzi's
- * auto-restart or an operator's restart job would; a stopped connector is left alone), a sample of both instances'
- * owner gauge every second (never two owners of the target at once), of the slot every 250 ms read on the server
- * itself (never gone while its consumer was streaming from it), and of each instance's resident memory and threads and
- * slot-keeper's sessions on the server every 5 s.
+ * What runs beside the faults: the restart policy of the REST connector (a task FAILED for 5 s is restarted, as an
+ * operator's restart job would; a stopped connector is left alone; the Strimzi-managed one is restarted by the
+ * operator emulation's {@code autoRestart}), a sample of both instances' owner gauges every second (never two owners
+ * of a target at once), of the slots every 250 ms read on the server itself (never gone while a consumer was
+ * streaming from it), and of each instance's resident memory and threads and slot-keeper's sessions on the server
+ * every 5 s.
  */
 final class Watchers implements AutoCloseable {
 
-	private static final Pattern OWNER = Pattern.compile("^slotkeeper_heartbeat_owner\\{[^}]*target=\"orders\"[^}]*\\}"
+	private static final Pattern OWNER = Pattern.compile("^slotkeeper_heartbeat_owner\\{[^}]*target=\"([^\"]+)\"[^}]*\\}"
 			+ " ([0-9.]+)$", Pattern.MULTILINE);
 
 	private final SoakWorld world;
@@ -30,9 +34,9 @@ final class Watchers implements AutoCloseable {
 
 	private final AtomicInteger samples = new AtomicInteger();
 
-	private volatile long failedSince;
+	private final Map<String, Long> failedSince = new ConcurrentHashMap<>();
 
-	private volatile boolean slotActive;
+	private final Map<String, Boolean> slotActive = new ConcurrentHashMap<>();
 
 	private final AtomicInteger activeSlotsGone = new AtomicInteger();
 
@@ -46,7 +50,7 @@ final class Watchers implements AutoCloseable {
 		this.world = world;
 		this.loop.scheduleWithFixedDelay(() -> guarded(this::restartFailed), 1, 1, TimeUnit.SECONDS);
 		this.loop.scheduleWithFixedDelay(() -> guarded(this::sampleOwners), 1, 1, TimeUnit.SECONDS);
-		this.loop.scheduleWithFixedDelay(() -> guarded(this::sampleSlot), 250, 250, TimeUnit.MILLISECONDS);
+		this.loop.scheduleWithFixedDelay(() -> guarded(this::sampleSlots), 250, 250, TimeUnit.MILLISECONDS);
 		this.loop.scheduleWithFixedDelay(() -> guarded(this::sampleResources), 5, 5, TimeUnit.SECONDS);
 	}
 
@@ -60,44 +64,55 @@ final class Watchers implements AutoCloseable {
 		}
 	}
 
+	// Only where the platform does not: Strimzi's operator restarts the tasks of a resource with autoRestart itself.
 	private void restartFailed() {
-		if (!"FAILED".equals(this.world.connect.state())) {
-			this.failedSince = 0;
+		for (SoakPipeline pipeline : this.world.pipelines) {
+			if (!pipeline.side.restartsFailedTasks()) {
+				guarded(() -> restartIfFailed(pipeline));
+			}
+		}
+	}
+
+	private void restartIfFailed(SoakPipeline pipeline) {
+		if (!"FAILED".equals(pipeline.side.connector().state())) {
+			this.failedSince.remove(pipeline.target);
 			return;
 		}
 		long now = System.nanoTime();
-		if (this.failedSince == 0) {
-			this.failedSince = now;
-		}
-		else if (now - this.failedSince > TimeUnit.SECONDS.toNanos(5)) {
-			this.world.connect.restart();
+		Long since = this.failedSince.putIfAbsent(pipeline.target, now);
+		if (since != null && now - since > TimeUnit.SECONDS.toNanos(5)) {
+			pipeline.side.connector().restart();
 			this.restarts.incrementAndGet();
-			this.failedSince = 0;
+			this.failedSince.remove(pipeline.target);
 		}
 	}
 
 	private void sampleOwners() {
-		int owners = 0;
+		Map<String, Integer> owners = new HashMap<>();
 		for (Instance instance : this.world.instances) {
 			String scrape = instance.get("/actuator/prometheus", null);
 			Matcher owner = (scrape != null) ? OWNER.matcher(scrape) : null;
-			if (owner != null && owner.find() && Double.parseDouble(owner.group(1)) == 1.0) {
-				owners++;
+			while (owner != null && owner.find()) {
+				if (Double.parseDouble(owner.group(2)) == 1.0) {
+					owners.merge(owner.group(1), 1, Integer::sum);
+				}
 			}
 		}
 		this.samples.incrementAndGet();
-		this.mostOwners.accumulateAndGet(owners, Math::max);
+		owners.values().forEach((count) -> this.mostOwners.accumulateAndGet(count, Math::max));
 	}
 
 	// A slot that was active at the last sample and is gone now was dropped under its consumer (the server refuses to
 	// drop an active slot, so only a walsender terminated first lets it).
-	private void sampleSlot() {
-		String active = this.world.server.queryForString(this.world.database, "SELECT active::text FROM"
-				+ " pg_replication_slots WHERE slot_name = '" + SoakWorld.SLOT + "'");
-		if (active == null && this.slotActive) {
-			this.activeSlotsGone.incrementAndGet();
+	private void sampleSlots() {
+		for (SoakPipeline pipeline : this.world.pipelines) {
+			String active = this.world.server.queryForString("postgres", "SELECT active::text FROM"
+					+ " pg_replication_slots WHERE slot_name = '" + pipeline.slot + "'");
+			if (active == null && Boolean.TRUE.equals(this.slotActive.get(pipeline.slot))) {
+				this.activeSlotsGone.incrementAndGet();
+			}
+			this.slotActive.put(pipeline.slot, "true".equals(active));
 		}
-		this.slotActive = "true".equals(active);
 	}
 
 	private void sampleResources() {
@@ -106,7 +121,7 @@ final class Watchers implements AutoCloseable {
 			this.mostRssKib.accumulateAndGet(held[0], Math::max);
 			this.mostThreads.accumulateAndGet(held[1], Math::max);
 		}
-		String sessions = this.world.server.queryForString(this.world.database, "SELECT count(*) FROM"
+		String sessions = this.world.server.queryForString("postgres", "SELECT count(*) FROM"
 				+ " pg_stat_activity WHERE application_name = 'slot-keeper'");
 		this.mostSessions.accumulateAndGet(Long.parseLong(sessions), Math::max);
 	}

@@ -2,6 +2,10 @@ package io.slotkeeper.testbed;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -71,6 +75,41 @@ public final class StrimziManagedConnect implements CdcConnector {
 	 */
 	public StrimziResources api() {
 		return this.api;
+	}
+
+	/**
+	 * The file slot-keeper reads the service-account token from.
+	 * @return its path
+	 */
+	public Path tokenFile() {
+		return this.tokenFile;
+	}
+
+	/**
+	 * The user's {@code spec.state} on the resource, merge-patched through the API as {@code kubectl patch} does; the
+	 * operator emulation brings the connector there.
+	 * @param state {@code stopped}, {@code paused} or {@code running}
+	 */
+	public void userState(String state) {
+		HttpRequest patch = HttpRequest.newBuilder(URI.create(this.api.url() + "/apis/kafka.strimzi.io/v1/namespaces/"
+				+ NAMESPACE + "/kafkaconnectors/" + RealKafkaConnect.NAME))
+			.header("Authorization", "Bearer " + TOKEN)
+			.header("Content-Type", "application/merge-patch+json")
+			.method("PATCH", HttpRequest.BodyPublishers.ofString("{\"spec\":{\"state\":\"" + state + "\"}}"))
+			.timeout(Duration.ofSeconds(10))
+			.build();
+		try {
+			int status = HttpClient.newHttpClient().send(patch, HttpResponse.BodyHandlers.discarding()).statusCode();
+			if (status != 200) {
+				throw new IllegalStateException("spec.state " + state + " answered " + status);
+			}
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
 	}
 
 	/**

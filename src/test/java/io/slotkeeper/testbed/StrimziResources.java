@@ -53,6 +53,10 @@ public final class StrimziResources implements AutoCloseable {
 
 	private volatile String forbidden = "";
 
+	private volatile int failingWith;
+
+	private volatile boolean hanging;
+
 	private volatile Consumer<String> onWrite = (key) -> {
 	};
 
@@ -81,6 +85,23 @@ public final class StrimziResources implements AutoCloseable {
 	 */
 	public void forbid(String namespace) {
 		this.forbidden = namespace;
+	}
+
+	/**
+	 * Answers every request with a status, as an API server behind a failing load balancer or etcd does.
+	 * @param status the status, such as 500; 0 to answer again as usual
+	 */
+	public void failWith(int status) {
+		this.failingWith = status;
+	}
+
+	/**
+	 * Holds every request unanswered until it is let go, as an API server that hangs does; the caller's timeout ends
+	 * the wait.
+	 * @param on whether requests hang
+	 */
+	public void hang(boolean on) {
+		this.hanging = on;
 	}
 
 	List<String> connectorKeys() {
@@ -158,6 +179,14 @@ public final class StrimziResources implements AutoCloseable {
 		String path = exchange.getRequestURI().getPath();
 		String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
 		this.calls.add(method + " " + path);
+		for (long waited = 0; this.hanging && waited < 600_000 && Pause.of(100); waited += 100) {
+			// held, as a hanging API server holds it
+		}
+		int failing = this.failingWith;
+		if (failing != 0) {
+			LocalHttp.answer(exchange, failing, JSON.writeValueAsString(status(failing, "the API server failed")));
+			return;
+		}
 		if (!("Bearer " + this.serviceAccountToken).equals(exchange.getRequestHeaders().getFirst("Authorization"))) {
 			LocalHttp.answer(exchange, 401, JSON.writeValueAsString(status(401, "Unauthorized")));
 			return;

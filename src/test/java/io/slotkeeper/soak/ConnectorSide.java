@@ -1,0 +1,47 @@
+package io.slotkeeper.soak;
+
+import java.util.Map;
+
+import io.slotkeeper.testbed.CdcConnector;
+
+/**
+ * How a soak pipeline's connector is reached and managed: through Kafka Connect's REST API ({@link RestSide}), or
+ * through a Strimzi {@code KafkaConnector} resource that the operator emulation reconciles ({@link StrimziSide}).
+ * What differs is slot-keeper's configuration of it, how its user stops it, and who restarts a failed task.
+ */
+interface ConnectorSide extends AutoCloseable {
+
+	/**
+	 * The connector itself.
+	 * @return it
+	 */
+	CdcConnector connector();
+
+	/**
+	 * slot-keeper's environment variables for the slot's connector.
+	 * @param slotPrefix the slot's variable prefix, such as {@code SLOTKEEPER_TARGETS_0_SLOTS_0_}
+	 * @return the variables
+	 */
+	Map<String, String> environment(String slotPrefix);
+
+	/**
+	 * The user stops the connector, as they would where it is managed.
+	 */
+	void userStop();
+
+	/**
+	 * The user resumes it.
+	 */
+	void userResume();
+
+	/**
+	 * Whether the platform restarts a failed task itself (Strimzi's {@code spec.autoRestart}); otherwise the soak's
+	 * restart policy does, as an operator's job would.
+	 * @return whether it does
+	 */
+	boolean restartsFailedTasks();
+
+	@Override
+	void close();
+
+}

@@ -1,0 +1,90 @@
+package io.slotkeeper.soak;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * What the instances said in their logs, across their lives: heals, handovers, takeovers, and per target the most
+ * heals in an hour and the deletes reported for its gaps (a recount superseding the count it follows).
+ * @param heals heals done
+ * @param handovers handovers completed after a wait for Kafka Connect
+ * @param takeovers times an instance took a target over
+ * @param gapDeletes the deletes reported for each target's gaps
+ * @param mostHealsInAnHour the most heals of one target in any hour
+ */
+record InstanceLogs(int heals, int handovers, int takeovers, Map<String, Long> gapDeletes, int mostHealsInAnHour) {
+
+	private static final Pattern TARGET = Pattern.compile(" target=(\\S+) ");
+
+	private static final Pattern GAP_DELETES = Pattern.compile("audit action=(slot\\.heal|slot\\.gap-deletes"
+			+ "|slot\\.made-anew) .*deletesInGap:([^,}]*)");
+
+	private static final Pattern COUNT = Pattern.compile("public\\.orders (\\d+)");
+
+	static InstanceLogs read(SoakWorld world) {
+		int heals = 0;
+		int handovers = 0;
+		int takeovers = 0;
+		Map<String, List<Long>> counts = new HashMap<>();
+		Map<String, List<Instant>> healed = new HashMap<>();
+		for (Instance instance : world.instances) {
+			List<String> lines;
+			try {
+				lines = Files.readAllLines(instance.log());
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException(ex);
+			}
+			for (String line : lines) {
+				Matcher target = TARGET.matcher(line);
+				String name = target.find() ? target.group(1) : "";
+				if (line.contains("audit action=slot.heal ") && line.contains("outcome=done")) {
+					heals++;
+					healed.computeIfAbsent(name, (key) -> new ArrayList<>())
+						.add(Instant.parse(line.substring(0, line.indexOf(' '))));
+				}
+				handovers += line.contains("audit action=slot.handover ") ? 1 : 0;
+				takeovers += line.contains(" now") && line.contains("owns target '") ? 1 : 0;
+				Matcher said = GAP_DELETES.matcher(line);
+				if (said.find()) {
+					Matcher count = COUNT.matcher(said.group(2));
+					long deletes = count.find() ? Long.parseLong(count.group(1)) : 0;
+					List<Long> ofTarget = counts.computeIfAbsent(name, (key) -> new ArrayList<>());
+					if (said.group(1).equals("slot.gap-deletes") && !ofTarget.isEmpty()) {
+						ofTarget.set(ofTarget.size() - 1, deletes);
+					}
+					else {
+						ofTarget.add(deletes);
+					}
+				}
+			}
+		}
+		Map<String, Long> reported = new HashMap<>();
+		counts.forEach((name, list) -> reported.put(name, list.stream().mapToLong(Long::longValue).sum()));
+		int most = healed.values().stream().mapToInt(InstanceLogs::mostInAnHour).max().orElse(0);
+		return new InstanceLogs(heals, handovers, takeovers, reported, most);
+	}
+
+	// Across both instances' lives: the budget is the slot's, kept in its target's database.
+	private static int mostInAnHour(List<Instant> times) {
+		List<Instant> sorted = times.stream().sorted().toList();
+		int most = 0;
+		for (int first = 0, last = 0; last < sorted.size(); last++) {
+			while (sorted.get(first).plus(Duration.ofHours(1)).isBefore(sorted.get(last))) {
+				first++;
+			}
+			most = Math.max(most, last - first + 1);
+		}
+		return most;
+	}
+
+}

@@ -1,0 +1,50 @@
+package io.slotkeeper.soak;
+
+import java.util.Map;
+
+import io.slotkeeper.testbed.CdcConnector;
+import io.slotkeeper.testbed.RealKafkaConnect;
+import io.slotkeeper.testbed.StrimziManagedConnect;
+
+/**
+ * A connector managed by Strimzi: slot-keeper is told its {@code KafkaConnector} resource on the Kubernetes API
+ * stand-in, its user stops it with {@code spec.state: stopped}, and the operator emulation restarts a failed task
+ * ({@code spec.autoRestart}, with Strimzi's backoff).
+ * @param strimzi the worker, the resource and the operator emulation
+ */
+record StrimziSide(StrimziManagedConnect strimzi) implements ConnectorSide {
+
+	@Override
+	public CdcConnector connector() {
+		return this.strimzi;
+	}
+
+	@Override
+	public Map<String, String> environment(String slotPrefix) {
+		return Map.of(slotPrefix + "CONNECTOR_STRIMZI_NAMESPACE", StrimziManagedConnect.NAMESPACE,
+				slotPrefix + "CONNECTOR_STRIMZI_NAME", RealKafkaConnect.NAME, "SLOTKEEPER_STRIMZI_API_SERVER",
+				this.strimzi.api().url(), "SLOTKEEPER_STRIMZI_SERVICE_ACCOUNT_TOKEN_FILE",
+				this.strimzi.tokenFile().toString());
+	}
+
+	@Override
+	public void userStop() {
+		this.strimzi.userState("stopped");
+	}
+
+	@Override
+	public void userResume() {
+		this.strimzi.userState("running");
+	}
+
+	@Override
+	public boolean restartsFailedTasks() {
+		return true;
+	}
+
+	@Override
+	public void close() {
+		this.strimzi.close();
+	}
+
+}
