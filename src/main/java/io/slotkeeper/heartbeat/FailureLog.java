@@ -19,7 +19,7 @@ import io.slotkeeper.fleet.FailureDescription;
  */
 final class FailureLog {
 
-	private static final Logger logger = LoggerFactory.getLogger(TargetHeartbeat.class);
+	private static final Logger logger = LoggerFactory.getLogger(FailureLog.class);
 
 	private final String target;
 

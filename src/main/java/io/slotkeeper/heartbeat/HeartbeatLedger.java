@@ -104,7 +104,7 @@ final class HeartbeatLedger {
 		}
 		HeartbeatState before = this.state.getAndUpdate((current) -> current.standbySnapshot(outcome));
 		if (!outcome.equals(before.standbySnapshot()) && !SnapshotOrder.OK.equals(outcome)) {
-			Logger logger = LoggerFactory.getLogger(TargetHeartbeat.class);
+			Logger logger = LoggerFactory.getLogger(HeartbeatLedger.class);
 			String line = "Standby snapshot for target '{}' {}; heartbeats go on without it";
 			if (mode == StandbySnapshotMode.ON) {
 				logger.warn(line, this.target.name(), outcome);

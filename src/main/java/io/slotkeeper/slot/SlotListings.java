@@ -1,14 +1,13 @@
 package io.slotkeeper.slot;
 
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 import tools.jackson.databind.json.JsonMapper;
 
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.slot.reading.SlotFilter;
 import io.slotkeeper.slot.reading.SlotView;
+import io.slotkeeper.support.RecentlyUsed;
 
 /**
  * The slot listing as the API sends it. Read from the server and rendered as JSON once for every caller that asked
@@ -27,14 +26,7 @@ class SlotListings {
 
 	private final Coalescing<Key, byte[]> coalescing = new Coalescing<>();
 
-	private final Map<Key, Rendered> rendered = new LinkedHashMap<>(16, 0.75f, true) {
-
-		@Override
-		protected boolean removeEldestEntry(Map.Entry<Key, Rendered> eldest) {
-			return size() > REMEMBERED;
-		}
-
-	};
+	private final RecentlyUsed<Key, Rendered> rendered = new RecentlyUsed<>(REMEMBERED);
 
 	SlotListings(SlotReader reader, JsonMapper json) {
 		this.reader = reader;
@@ -55,17 +47,12 @@ class SlotListings {
 
 	// Coalescing runs one listing of a key at a time: no two renderings of a key race.
 	private byte[] render(Key key, List<SlotView> views) {
-		Rendered last;
-		synchronized (this.rendered) {
-			last = this.rendered.get(key);
-		}
+		Rendered last = this.rendered.get(key);
 		if (last != null && last.views().equals(views)) {
 			return last.json();
 		}
 		byte[] body = this.json.writeValueAsBytes(views);
-		synchronized (this.rendered) {
-			this.rendered.put(key, new Rendered(views, body));
-		}
+		this.rendered.put(key, new Rendered(views, body));
 		return body;
 	}
 

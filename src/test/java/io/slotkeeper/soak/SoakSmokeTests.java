@@ -13,9 +13,10 @@ import org.junit.jupiter.api.Test;
  */
 class SoakSmokeTests {
 
-	// Drawn for its mix within three minutes: a killed instance, an operator's stop of the Strimzi-managed connector,
-	// a slot lost on each pipeline, the primary restarted, the Kubernetes API hanging.
-	static final long SEED = 22952L;
+	// Drawn for its mix within three minutes: the user's spec.state stop of the Strimzi-managed connector, a slot lost,
+	// a stalled network, the Kubernetes API answering 500, a killed instance. Not a primary restart after a heal: the
+	// Strimzi task would wait out the operator's auto-restart backoff (2 minutes), which the smoke cannot afford.
+	static final long SEED = 15169L;
 
 	@Test
 	void threeMinutesOfSeededFaultsLoseNoRowAndHoldEveryInvariant() {

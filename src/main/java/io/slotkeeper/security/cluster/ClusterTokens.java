@@ -5,7 +5,6 @@ import java.nio.file.Files;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -27,6 +26,7 @@ import org.springframework.security.core.authority.AuthorityUtils;
 import io.slotkeeper.audit.Actor;
 import io.slotkeeper.config.KubernetesAuthProperties;
 import io.slotkeeper.security.TokenHashes;
+import io.slotkeeper.support.RecentlyUsed;
 
 /**
  * Signs in a caller with its own cluster token: {@code TokenReview}, then {@code SubjectAccessReview}s for
@@ -53,9 +53,9 @@ public final class ClusterTokens {
 
 	private final Clock clock;
 
-	private final Recent users;
+	private final RecentlyUsed<String, Answer> users;
 
-	private final Recent unknown;
+	private final RecentlyUsed<String, Answer> unknown;
 
 	private final Map<String, CompletableFuture<Answer>> inFlight = new ConcurrentHashMap<>();
 
@@ -76,8 +76,8 @@ public final class ClusterTokens {
 	}
 
 	ClusterTokens(KubernetesAuthProperties settings, Clock clock, int capacity) {
-		this.users = new Recent(capacity);
-		this.unknown = new Recent(capacity);
+		this.users = new RecentlyUsed<>(capacity);
+		this.unknown = new RecentlyUsed<>(capacity);
 		this.settings = settings;
 		this.clock = clock;
 		this.reviews = new ClusterReviews(settings, namespace(settings));
@@ -99,9 +99,9 @@ public final class ClusterTokens {
 	public Authentication authenticate(String token) {
 		String key = TokenHashes.sha256Hex(token);
 		Instant now = this.clock.instant();
-		Answer answer = this.users.get(key, now);
+		Answer answer = this.users.getIf(key, (kept) -> now.isBefore(kept.expiresAt()));
 		if (answer == null) {
-			answer = this.unknown.get(key, now);
+			answer = this.unknown.getIf(key, (kept) -> now.isBefore(kept.expiresAt()));
 		}
 		if (answer == null) {
 			answer = reviewOnce(key, token, now);
@@ -232,37 +232,6 @@ public final class ClusterTokens {
 	}
 
 	private record Answer(ClusterUser user, List<GrantedAuthority> authorities, Instant expiresAt) {
-	}
-
-	// Answers by token hash, the least recently used one forgotten first.
-	private static final class Recent {
-
-		private final Map<String, Answer> answers;
-
-		Recent(int capacity) {
-			this.answers = new LinkedHashMap<>(64, 0.75f, true) {
-
-				@Override
-				protected boolean removeEldestEntry(Map.Entry<String, Answer> eldest) {
-					return size() > capacity;
-				}
-
-			};
-		}
-
-		synchronized Answer get(String key, Instant now) {
-			Answer answer = this.answers.get(key);
-			if (answer != null && !now.isBefore(answer.expiresAt())) {
-				this.answers.remove(key);
-				return null;
-			}
-			return answer;
-		}
-
-		synchronized void put(String key, Answer answer) {
-			this.answers.put(key, answer);
-		}
-
 	}
 
 }

@@ -27,7 +27,7 @@ final class FollowUps implements AutoCloseable {
 
 	static final int CHECK_THREADS = 4;
 
-	private static final Logger logger = LoggerFactory.getLogger(SlotPoller.class);
+	private static final Logger logger = LoggerFactory.getLogger(FollowUps.class);
 
 	private final boolean pooled;
 

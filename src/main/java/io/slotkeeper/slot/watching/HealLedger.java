@@ -33,7 +33,7 @@ final class HealLedger {
 	private static final String COLUMNS = "id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, slot text NOT NULL,"
 			+ " at timestamptz NOT NULL, succeeded boolean NOT NULL";
 
-	private static final Logger logger = LoggerFactory.getLogger(SlotHealer.class);
+	private static final Logger logger = LoggerFactory.getLogger(HealLedger.class);
 
 	private final RecreationBudget memory = new RecreationBudget();
 

@@ -46,7 +46,7 @@ final class KeepSizeGuard {
 
 	static final String ACTION = "server.keep-size";
 
-	private static final Logger logger = LoggerFactory.getLogger(SlotHealer.class);
+	private static final Logger logger = LoggerFactory.getLogger(KeepSizeGuard.class);
 
 	// How long after pg_reload_conf() a reading may still show the value before: every session reloads at its next
 	// statement once the postmaster signalled it.

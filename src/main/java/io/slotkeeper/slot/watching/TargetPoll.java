@@ -33,7 +33,7 @@ import io.slotkeeper.slot.reading.SlotView;
  */
 final class TargetPoll implements RepeatingTasks.Task {
 
-	private static final Logger logger = LoggerFactory.getLogger(SlotPoller.class);
+	private static final Logger logger = LoggerFactory.getLogger(TargetPoll.class);
 
 	private final Target target;
 
