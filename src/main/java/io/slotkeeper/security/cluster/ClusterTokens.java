@@ -13,6 +13,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
+import java.util.function.Predicate;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -99,9 +100,10 @@ public final class ClusterTokens {
 	public Authentication authenticate(String token) {
 		String key = TokenHashes.sha256Hex(token);
 		Instant now = this.clock.instant();
-		Answer answer = this.users.getIf(key, (kept) -> now.isBefore(kept.expiresAt()));
+		Predicate<Answer> unexpired = (kept) -> now.isBefore(kept.expiresAt());
+		Answer answer = this.users.getIf(key, unexpired);
 		if (answer == null) {
-			answer = this.unknown.getIf(key, (kept) -> now.isBefore(kept.expiresAt()));
+			answer = this.unknown.getIf(key, unexpired);
 		}
 		if (answer == null) {
 			answer = reviewOnce(key, token, now);
