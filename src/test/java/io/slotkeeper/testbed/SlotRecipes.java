@@ -1,5 +1,11 @@
 package io.slotkeeper.testbed;
 
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+
 /**
  * Slot states from the facts page, made on a real server.
  */
@@ -38,12 +44,23 @@ public final class SlotRecipes {
 	 */
 	public static void lose(PostgresServer server, String database, String slot) {
 		String status = null;
-		for (int round = 1; round <= ROUNDS && !"lost".equals(status); round++) {
-			server.execute(database, "INSERT INTO orders (item) SELECT 'x' FROM generate_series(1, 100)",
-					"SELECT pg_switch_wal()", "INSERT INTO orders (item) VALUES ('y')", "SELECT pg_switch_wal()",
-					"CHECKPOINT");
-			status = server.queryForString("postgres",
-					"SELECT wal_status FROM pg_replication_slots WHERE slot_name = '" + slot + "'");
+		// One session for the rounds and the status: a new connection between the CHECKPOINT and the status query gave
+		// a healer polling every 200 ms time to recreate the slot, which the next round then lost again (two heals).
+		try (Connection connection = server.connect(database); Statement statement = connection.createStatement()) {
+			for (int round = 1; round <= ROUNDS && !"lost".equals(status); round++) {
+				for (String each : List.of("INSERT INTO orders (item) SELECT 'x' FROM pg_catalog.generate_series(1, 100)",
+						"SELECT pg_catalog.pg_switch_wal()", "INSERT INTO orders (item) VALUES ('y')",
+						"SELECT pg_catalog.pg_switch_wal()", "CHECKPOINT")) {
+					statement.execute(each);
+				}
+				try (ResultSet result = statement.executeQuery(
+						"SELECT wal_status FROM pg_catalog.pg_replication_slots WHERE slot_name = '" + slot + "'")) {
+					status = result.next() ? result.getString(1) : null;
+				}
+			}
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException(ex);
 		}
 		if (!"lost".equals(status)) {
 			throw new IllegalStateException("slot " + slot + " is " + status + " after " + ROUNDS
