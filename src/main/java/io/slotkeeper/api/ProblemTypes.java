@@ -8,7 +8,7 @@ import io.slotkeeper.problem.ProblemKind;
 
 /**
  * The one place where a problem kind becomes HTTP: its status, its stable type URI
- * ({@code urn:slotkeeper:problem:<slug>}, listed in README.md) and its title.
+ * ({@code urn:slotkeeper:problem:<slug>}, listed in docs/api.md) and its title.
  */
 public final class ProblemTypes {
 

@@ -70,7 +70,7 @@ public class StrictBindHandlerAdvisor implements ConfigurationPropertiesBindHand
 		}
 		if (!unknown.isEmpty()) {
 			throw new IllegalStateException("Unknown configuration properties: " + String.join(", ", unknown)
-					+ ". Check their spelling against the configuration reference in README.md.");
+					+ ". Check their spelling against the configuration reference in docs/configuration.md.");
 		}
 	}
 

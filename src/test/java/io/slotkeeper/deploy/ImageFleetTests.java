@@ -27,7 +27,7 @@ import static org.awaitility.Awaitility.await;
 /**
  * The image at the fleet size the chart's default is sized for: 1,000 targets, each with its heartbeat session, in a
  * container with the chart's 512 Mi limit and the whole heap touched, run as restricted-v2 runs it. Prints what the
- * README's memory figures come from: start-up, the heap that stays live, the container's memory, threads.
+ * The memory figures of docs/performance.md come from: start-up, the heap that stays live, the container's memory, threads.
  */
 @Tag("image")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)

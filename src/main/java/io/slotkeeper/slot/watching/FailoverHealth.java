@@ -52,7 +52,7 @@ final class FailoverHealth {
 		if (!orphans.isEmpty()) {
 			health.withDetail("orphans", orphans);
 		}
-		return health.withDetail("reason", "these slots would not survive a failover to a replica; see README, Failover")
+		return health.withDetail("reason", "these slots would not survive a failover to a replica; see docs/healing-and-failover.md, Failover")
 			.build();
 	}
 
