@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -39,6 +40,7 @@ import static org.awaitility.Awaitility.await;
  * little again. Then {@code slot.drop.on.stop} (a stop drops the slot) and {@code trust_offset} with the offsets left
  * alone (the task fails on the recreated slot).
  */
+@Tag("pipeline")
 class ConnectorSettingsAuditTests {
 
 	private static final String TOKEN = "prefix-viewer-token";

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,6 +36,7 @@ import static org.awaitility.Awaitility.await;
  * slot-keeper says so. Only what a real worker cannot be made to do (a Kafka Connect without the offsets API) runs on
  * the embedded engine behind a REST stand-in ({@link EngineConnect}).
  */
+@Tag("pipeline")
 class DebeziumRecreateTests {
 
 	static CdcConnector realWorker(PostgresServer server, String database, Map<String, String> settings) {

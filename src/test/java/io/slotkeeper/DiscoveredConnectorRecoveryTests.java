@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import io.slotkeeper.RecoveryPipeline.Pipeline;
@@ -25,6 +26,7 @@ import static org.awaitility.Awaitility.await;
  * while it is still down (nothing can be listed), and when the worker comes back the handover completes: 0 rows
  * missing, as with a connector configured by hand.
  */
+@Tag("pipeline")
 class DiscoveredConnectorRecoveryTests {
 
 	private static CdcConnector realWorker(PostgresServer server, String database, Map<String, String> settings) {

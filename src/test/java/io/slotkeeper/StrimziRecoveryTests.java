@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import io.slotkeeper.RecoveryPipeline.Pipeline;
@@ -26,6 +27,7 @@ import static org.awaitility.Awaitility.await;
  * slot: aligned through the resource and re-snapshotted nothing is missing; restarted only, the rows written while the
  * slot was lost are.
  */
+@Tag("pipeline")
 class StrimziRecoveryTests {
 
 	private static CdcConnector strimziManaged(PostgresServer server, String database, Map<String, String> settings) {

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -11,6 +12,7 @@ import org.junit.jupiter.api.Test;
  * broker, a Connect worker with two Debezium connectors, one reached through REST and one through a KafkaConnector
  * resource, two slot-keeper processes), every invariant asserted.
  */
+@Tag("pipeline")
 class SoakSmokeTests {
 
 	// Drawn for its mix within three minutes: the user's spec.state stop of the Strimzi-managed connector, a slot lost,
