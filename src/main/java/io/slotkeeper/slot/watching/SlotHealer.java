@@ -5,22 +5,16 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.slotkeeper.audit.Auditor;
-import io.slotkeeper.config.ConnectorOffsets;
 import io.slotkeeper.config.OnLost;
 import io.slotkeeper.config.OnMissing;
 import io.slotkeeper.config.SlotPolicyProperties;
-import io.slotkeeper.fleet.Lsn;
 import io.slotkeeper.fleet.Target;
-import io.slotkeeper.problem.ProblemException;
-import io.slotkeeper.slot.changing.CompletedHandover;
 import io.slotkeeper.slot.changing.RecreateResult;
 import io.slotkeeper.slot.changing.SlotAudit;
 import io.slotkeeper.slot.changing.SlotService;
@@ -42,23 +36,19 @@ final class SlotHealer {
 
 	private final Auditor auditor;
 
-	private final java.util.Set<String> aligned = ConcurrentHashMap.newKeySet();
-
 	private final Clock clock;
 
 	private static final Map<String, Object> LOST = Map.of("onLost", "recreate");
 
 	private static final Map<String, Object> MISSING = Map.of("onMissing", "recreate");
 
-	private final HealLedger ledger;
-
-	private final Map<String, String> stopped = new ConcurrentHashMap<>();
-
-	private final Map<String, HealRetry> retries = new ConcurrentHashMap<>();
+	private final HealBudget budget;
 
 	private final OrphanDrops orphans;
 
 	private final KeepSizeGuard keepSize;
+
+	private final ConnectorDuties connectors;
 
 	SlotHealer(SlotService slots, Auditor auditor, Clock clock) {
 		this(slots, auditor, clock, HealLedger.inTargets());
@@ -68,9 +58,19 @@ final class SlotHealer {
 		this.slots = slots;
 		this.auditor = auditor;
 		this.clock = clock;
-		this.ledger = ledger;
+		this.budget = new HealBudget(ledger, auditor);
 		this.orphans = new OrphanDrops(slots, auditor);
 		this.keepSize = new KeepSizeGuard(auditor, clock);
+		this.connectors = new ConnectorDuties(slots, auditor);
+	}
+
+	/**
+	 * What the owner does for the connectors of slots made anew, beside healing: handovers, stale offsets,
+	 * re-snapshot rechecks.
+	 * @return those duties
+	 */
+	ConnectorDuties connectors() {
+		return this.connectors;
 	}
 
 	/**
@@ -91,8 +91,7 @@ final class SlotHealer {
 	boolean heal(Target target, List<ReplicationSlot> slots) {
 		boolean healed = false;
 		for (ReplicationSlot slot : slots) {
-			// An operator fixed it by hand: the budget still counts, but healing is no longer said to be stopped.
-			if (!slot.invalidated() && this.stopped.remove(target.name() + "/" + slot.slotName()) != null) {
+			if (!slot.invalidated() && this.budget.usableAgain(target.name(), slot.slotName())) {
 				logger.info("Slot '{}' of target '{}' is usable again: healing resumes for it", slot.slotName(),
 						target.name());
 			}
@@ -124,117 +123,6 @@ final class SlotHealer {
 	}
 
 	/**
-	 * Hands the connectors of slots another manages over to the slots their manager made anew, on the instance that
-	 * owns the target, and audits each as {@code slot.made-anew}; one that failed is tried again at the next poll
-	 * unless the slot is lost again. Heal budgets are not used: slot-keeper recreated nothing.
-	 * @param target the target
-	 * @param made the slots made anew since the last poll
-	 * @param again keeps a slot for the next poll
-	 */
-	void handOverMadeAnew(Target target, List<SlotSightings.MadeAnew> made,
-			java.util.function.Consumer<SlotSightings.MadeAnew> again) {
-		if (!target.ownership().owned()) {
-			return;
-		}
-		for (SlotSightings.MadeAnew slot : made) {
-			String name = slot.now().slotName();
-			String manager = slot.policy().managedBy().configName();
-			Map<String, Object> parameters = Map.of("managedBy", manager);
-			try {
-				RecreateResult result = this.slots.madeAnew(target, name, slot.lastSeen(), manager);
-				this.auditor.recordOutcome(Auditor.SELF, "slot.made-anew", target.name(), name, parameters,
-						SlotAudit.recreated(result));
-				logger.warn("Slot '{}' of target '{}' was made anew by {}; its consumer skips {} to {}{}", name,
-						target.name(), manager, result.skipped().fromLsn(), result.skipped().toLsn(),
-						(result.connector() != null) ? "; " + result.connector().describe() : "");
-			}
-			catch (RuntimeException ex) {
-				// A refusal (the slot lost again, gone) waits for the next slot the manager makes; a failure (the
-				// target down) is tried again.
-				boolean refused = ex instanceof ProblemException problem && problem.kind().refusal();
-				this.auditor.recordFailure(Auditor.SELF, "slot.made-anew", target.name(), name, parameters, ex);
-				logger.warn("Handing the connector of slot '{}' of target '{}' over to the slot {} made anew {}: {}{}",
-						name, target.name(), manager, refused ? "was refused" : "failed", ex.getMessage(),
-						refused ? "" : "; trying again at the next poll");
-				if (!refused) {
-					again.accept(slot);
-				}
-			}
-		}
-	}
-
-	/**
-	 * Keeps a handover for each slot whose connector's task failed on a stored offset older than the slot, when the
-	 * slot's policy heals ({@code on-lost} or {@code on-missing: recreate}) or another manages the slot, and its
-	 * offsets are not left alone: the connector is then aligned to the slot's confirmed position and re-snapshotted like after a recreate. Once per
-	 * slot and position, so that a task failing again for another reason is not handed over in a loop.
-	 * @param target the target
-	 * @param stale the slots whose connector failed so
-	 */
-	void alignStaleOffsets(Target target, Map<String, StaleOffsets.Stale> stale) {
-		if (!target.ownership().owned()) {
-			return;
-		}
-		stale.forEach((name, found) -> target.policy(name)
-			.filter(SlotPolicyProperties::actsOnLoss)
-			.filter((policy) -> policy.connector().offsets() != ConnectorOffsets.LEAVE)
-			.filter((policy) -> this.aligned.add(target.name() + "/" + name + "@" + found.slot().confirmedFlushLsn()))
-			.ifPresent((policy) -> {
-				logger.warn("The connector '{}' of slot '{}' (target '{}') failed on a stored offset older than its"
-						+ " slot: aligning it to {}", policy.connector().name(), name, target.name(),
-						found.slot().confirmedFlushLsn());
-				this.slots.keepHandover(target, name, policy.connector().name(),
-						Lsn.parse(found.slot().confirmedFlushLsn()), "its task failed on a stored offset older than"
-								+ " the slot (" + found.summary() + ")");
-			}));
-	}
-
-	/**
-	 * Completes the connector handovers of recreates that waited for Kafka Connect to answer, and audits each as
-	 * {@code slot.handover}; only the target's owner does, as only it heals.
-	 * @param target the target
-	 */
-	void completeHandovers(Target target) {
-		if (!target.ownership().owned()) {
-			return;
-		}
-		for (CompletedHandover done : this.slots.completePendingHandovers(target)) {
-			this.auditor.recordOutcome(Auditor.SELF, "slot.handover", target.name(), done.slot(), Map.of(),
-					SlotAudit.handedOver(done));
-		}
-	}
-
-	/**
-	 * Reads the tables a re-snapshot after a recreate skipped once more, when due, and audits each second signal as
-	 * {@code slot.resnapshot}.
-	 * @param target the target
-	 */
-	void recheckResnapshots(Target target) {
-		this.slots.resnapshots().recheck(target).forEach((slot, sent) -> this.auditor.recordOutcome(Auditor.SELF,
-				"slot.resnapshot", target.name(), slot, Map.of(), SlotAudit.resnapshotted(sent)));
-		this.slots.recountGapDeletes(target).forEach((slot, counted) -> this.auditor.recordOutcome(Auditor.SELF,
-				"slot.gap-deletes", target.name(), slot, Map.of(), SlotAudit.deletesCounted(counted)));
-	}
-
-	/**
-	 * Exports the target's re-snapshot and gap counters at 0 before the first re-snapshot and recreate.
-	 * @param target the target
-	 */
-	void primeCounters(Target target) {
-		this.slots.resnapshots().prime(target);
-		this.slots.primeGapCounts(target);
-	}
-
-	/**
-	 * Whether a re-snapshot recheck waits for the target.
-	 * @param target the target
-	 * @return whether one waits
-	 */
-	boolean rechecksWaiting(Target target) {
-		return this.slots.resnapshots().rechecksWaiting(target) || this.slots.gapDeletesWaiting(target);
-	}
-
-	/**
 	 * Drops the orphans of one check whose slot's policy says {@code on-orphan: drop}.
 	 * @param target the target
 	 * @param orphans what the check found on the replicas
@@ -250,7 +138,7 @@ final class SlotHealer {
 	 * @return why they are in memory, {@code null} when they are not
 	 */
 	String budgetInMemoryBecause(String target) {
-		return this.ledger.inMemoryBecause(target);
+		return this.budget.inMemoryBecause(target);
 	}
 
 	/**
@@ -259,51 +147,19 @@ final class SlotHealer {
 	 * @return the reasons, empty when healing goes on
 	 */
 	Map<String, String> stopped(String target) {
-		Map<String, String> reasons = new TreeMap<>();
-		this.stopped.forEach((key, reason) -> {
-			if (key.startsWith(target + "/")) {
-				reasons.put(key.substring(target.length() + 1), reason);
-			}
-		});
-		return reasons;
+		return this.budget.stopped(target);
 	}
 
 	private boolean attempt(Target target, String slot, SlotPolicyProperties policy, Map<String, Object> parameters,
 			Supplier<RecreateResult> recreate) {
-		String key = target.name() + "/" + slot;
 		Instant now = this.clock.instant();
-		HealRetry retry = this.retries.get(key);
-		if (retry != null && now.isBefore(retry.notBefore())) {
+		if (!this.budget.allows(target, slot, policy, now)) {
 			return false;
 		}
-		int used = this.ledger.attempts(target, slot, now);
-		if (used >= policy.maxRecreationsPerHour()) {
-			String reason = "healing stopped: slot was recreated or tried " + used + " times in the last hour"
-					+ " (max-recreations-per-hour " + policy.maxRecreationsPerHour() + "); find why it keeps being lost";
-			if (this.stopped.putIfAbsent(key, reason) == null) {
-				logger.warn("Slot '{}' of target '{}' is lost again; {}", slot, target.name(), reason);
-				this.auditor.recordRefusal(Auditor.SELF, "slot.heal", target.name(), slot, reason);
-			}
-			return false;
-		}
-		// A refused ledger only: a write that failed once (an outage) is tried again at the next heal.
-		String notKept = this.ledger.refusedBecause(target.name());
-		if (notKept != null && used >= 1) {
-			// Counted only in memory, a budget starts from zero at every restart: a crash loop would recreate the slot
-			// at every start. Without the ledger a slot is healed once per instance life.
-			String reason = "healing stopped: slot was recreated or tried once by this instance and " + notKept
-					+ "; so a slot is healed once per instance life";
-			if (this.stopped.putIfAbsent(key, reason) == null) {
-				logger.warn("Slot '{}' of target '{}' is lost again; {}", slot, target.name(), reason);
-				this.auditor.recordRefusal(Auditor.SELF, "slot.heal", target.name(), slot, reason);
-			}
-			return false;
-		}
+		HealRetry retry = this.budget.retry(target.name(), slot);
 		try {
 			RecreateResult result = audited(target, slot, parameters, retry, recreate);
-			this.ledger.record(target, slot, now, true);
-			this.retries.remove(key);
-			this.stopped.remove(key);
+			this.budget.succeeded(target, slot, now);
 			logger.warn("Slot '{}' of target '{}' was {} and is recreated; its consumer skips {} to {}{}", slot,
 					target.name(), (parameters == LOST) ? "lost" : "missing", result.skipped().fromLsn(),
 					result.skipped().toLsn(),
@@ -311,9 +167,7 @@ final class SlotHealer {
 			return true;
 		}
 		catch (RuntimeException ex) {
-			this.ledger.record(target, slot, now, false);
-			HealRetry next = HealRetry.after(retry, now, ex.getMessage());
-			this.retries.put(key, next);
+			HealRetry next = this.budget.failed(target, slot, now, ex.getMessage());
 			if (retry == null || !next.detail().equals(retry.detail())) {
 				logger.warn("Healing slot '{}' of target '{}' failed: {}; trying again in {} s", slot,
 						target.name(), ex.getMessage(), next.delay().toSeconds());

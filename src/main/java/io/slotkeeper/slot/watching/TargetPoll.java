@@ -160,9 +160,9 @@ final class TargetPoll implements RepeatingTasks.Task {
 						this.healer.keepSize().guard(this.target, this.fleet.get(), this.serverSlots, poll.settings(),
 								this.insights::of)));
 			}
-			this.healer.primeCounters(this.target);
-			if (this.healer.rechecksWaiting(this.target)) {
-				followUps.recheckResnapshots(this.target.name(), () -> this.healer.recheckResnapshots(this.target));
+			this.healer.connectors().primeCounters(this.target);
+			if (this.healer.connectors().rechecksWaiting(this.target)) {
+				followUps.recheckResnapshots(this.target.name(), () -> this.healer.connectors().recheckResnapshots(this.target));
 			}
 			if (policies.stream().anyMatch((slot) -> slot.connector() != null)) {
 				followUps.checkConnectors(this.target.name(), () -> {
@@ -187,14 +187,14 @@ final class TargetPoll implements RepeatingTasks.Task {
 	// As for the slots' own meters, an instance standing by exports nothing: the owner does, so an alert fires once.
 	private void handOver(SlotRepository.Poll poll) {
 		List<ReplicationSlot> slots = Boolean.FALSE.equals(this.target.ownership().state()) ? List.of() : poll.slots();
-		this.healer.alignStaleOffsets(this.target, this.staleOffsets.update(this.target, this.connectors, slots));
-		this.healer.completeHandovers(this.target);
+		this.healer.connectors().alignStaleOffsets(this.target, this.staleOffsets.update(this.target, this.connectors, slots));
+		this.healer.connectors().completeHandovers(this.target);
 	}
 
 	private void healFrom(SlotRepository.Poll poll) {
 		boolean healed = this.healer.heal(this.target, poll.slots());
 		healed |= this.healer.healMissing(this.target, this.sightings.missing(this.target.name()));
-		this.healer.handOverMadeAnew(this.target, this.sightings.takeMadeAnew(this.target.name()),
+		this.healer.connectors().handOverMadeAnew(this.target, this.sightings.takeMadeAnew(this.target.name()),
 				(slot) -> this.sightings.again(this.target.name(), slot));
 		if (healed) {
 			readAgain();
