@@ -76,7 +76,7 @@ interface ConnectorApi {
 	 * @param connector the connector
 	 * @return {@code {"offsets": [...]}} when they could be read
 	 */
-	Answer readOffsets(ConnectorProperties connector);
+	Answer lastKnownOffsets(ConnectorProperties connector);
 
 	/**
 	 * Stops the connector (KIP-875), so that its offsets can be changed.

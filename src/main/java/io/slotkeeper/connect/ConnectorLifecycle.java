@@ -49,8 +49,8 @@ public final class ConnectorLifecycle {
 	 * @param connector the connector
 	 * @return the entries ({@code partition}, {@code offset}), {@code null} when they were not read
 	 */
-	public List<Map<String, Object>> storedOffsets(ConnectorProperties connector) {
-		Answer answer = this.connectors.api(connector).readOffsets(connector);
+	public List<Map<String, Object>> lastKnownOffsets(ConnectorProperties connector) {
+		Answer answer = this.connectors.api(connector).lastKnownOffsets(connector);
 		return answer.ok() ? entries(answer.body()) : null;
 	}
 
@@ -59,7 +59,7 @@ public final class ConnectorLifecycle {
 	List<Map<String, Object>> listedOffsets(ConnectorProperties connector) {
 		Answer listed = offsets(connector);
 		List<Map<String, Object>> entries = listed.ok() ? entries(listed.body()) : null;
-		return (entries != null) ? entries : storedOffsets(connector);
+		return (entries != null) ? entries : lastKnownOffsets(connector);
 	}
 
 	Answer alterOffsets(ConnectorProperties connector, Map<String, Object> offsets) {

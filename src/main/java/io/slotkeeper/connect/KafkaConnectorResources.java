@@ -12,6 +12,7 @@ import java.util.function.Function;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;
 
+import io.slotkeeper.config.ConnectorProperties;
 import io.slotkeeper.config.StrimziProperties;
 import io.slotkeeper.kubernetes.KubernetesApi;
 
@@ -40,12 +41,20 @@ final class KafkaConnectorResources {
 		return onConnector(namespace, name, (path) -> send("GET", path, null, null));
 	}
 
+	Reply connector(ConnectorProperties connector) {
+		return connector(connector.strimzi().namespace(), connector.strimzi().name());
+	}
+
 	Reply connectors(String namespace) {
 		return onConnector(namespace, null, (path) -> send("GET", path, null, null));
 	}
 
 	Reply patchConnector(String namespace, String name, Map<String, Object> patch) {
 		return onConnector(namespace, name, (path) -> send("PATCH", path, "application/merge-patch+json", patch));
+	}
+
+	Reply patchConnector(ConnectorProperties connector, Map<String, Object> patch) {
+		return patchConnector(connector.strimzi().namespace(), connector.strimzi().name(), patch);
 	}
 
 	Reply configMap(String namespace, String name) {

@@ -128,7 +128,7 @@ final class RestConnectorApi implements ConnectorApi {
 	}
 
 	@Override
-	public Answer readOffsets(ConnectorProperties connector) {
+	public Answer lastKnownOffsets(ConnectorProperties connector) {
 		return offsets(connector);
 	}
 

@@ -104,7 +104,7 @@ public class SlotReader {
 
 	SlotConnectorView connectorStatus(Target target, String slot) {
 		ConnectorProperties connector = target.connector(slot);
-		return new SlotConnectorView(this.connectors.status(connector), this.lifecycle.storedOffsets(connector),
+		return new SlotConnectorView(this.connectors.status(connector), this.lifecycle.lastKnownOffsets(connector),
 				this.handovers.last(connector.name()).orElse(null));
 	}
 

@@ -75,7 +75,7 @@ class StrimziConnectorApiTests {
 		ConnectorLifecycle lifecycle = new ConnectorLifecycle(client);
 		assertThat(lifecycle.stop(this.connector).ok()).isTrue();
 		assertThat(spec()).containsEntry("state", "stopped");
-		assertThat(annotations()).as("the resource had no spec.state").containsEntry(StrimziConnectorApi.STATE_BEFORE_STOP,
+		assertThat(annotations()).as("the resource had no spec.state").containsEntry(StrimziStates.STATE_BEFORE_STOP,
 				"unset");
 		org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
 			.until(() -> "STOPPED".equals(client.status(this.connector).state()));
@@ -84,7 +84,7 @@ class StrimziConnectorApiTests {
 			.isEqualTo(ChosenState.RUNNING);
 		assertThat(lifecycle.restore(this.connector, ChosenState.RUNNING).ok()).isTrue();
 		assertThat(spec()).as("put back as it was: without spec.state").doesNotContainKey("state");
-		assertThat(annotations()).doesNotContainKey(StrimziConnectorApi.STATE_BEFORE_STOP);
+		assertThat(annotations()).doesNotContainKey(StrimziStates.STATE_BEFORE_STOP);
 		org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> !this.connect.stopped());
 		assertThat(this.connect.requests()).noneMatch((request) -> request.method().equals("PATCH"));
 	}
@@ -100,18 +100,18 @@ class StrimziConnectorApiTests {
 		assertThat(lifecycle.chosenState(this.connector)).as("read again mid-handover").isEqualTo(ChosenState.STOPPED);
 		assertThat(lifecycle.restore(this.connector, ChosenState.STOPPED).ok()).isTrue();
 		assertThat(spec()).containsEntry("state", "stopped");
-		assertThat(annotations()).doesNotContainKey(StrimziConnectorApi.STATE_BEFORE_STOP);
+		assertThat(annotations()).doesNotContainKey(StrimziStates.STATE_BEFORE_STOP);
 	}
 
 	@Test
 	void theDeprecatedSpecPauseCountsAsPausedWhereSpecStateSaysNothing() {
-		assertThat(StrimziConnectorApi.chosenState(Map.of("spec", Map.of("pause", true)))).isEqualTo(ChosenState.PAUSED);
-		assertThat(StrimziConnectorApi.chosenState(Map.of("spec", Map.of("pause", true, "state", "running"))))
+		assertThat(StrimziStates.chosenState(Map.of("spec", Map.of("pause", true)))).isEqualTo(ChosenState.PAUSED);
+		assertThat(StrimziStates.chosenState(Map.of("spec", Map.of("pause", true, "state", "running"))))
 			.as("spec.state wins").isEqualTo(ChosenState.RUNNING);
-		assertThat(StrimziConnectorApi.chosenState(Map.of("spec", Map.of("pause", true, "state", "stopped"),
-				"metadata", Map.of("annotations", Map.of(StrimziConnectorApi.STATE_BEFORE_STOP, "unset")))))
+		assertThat(StrimziStates.chosenState(Map.of("spec", Map.of("pause", true, "state", "stopped"),
+				"metadata", Map.of("annotations", Map.of(StrimziStates.STATE_BEFORE_STOP, "unset")))))
 			.as("slot-keeper's stop over the user's pause").isEqualTo(ChosenState.PAUSED);
-		assertThat(StrimziConnectorApi.chosenState(Map.of("spec", Map.of()))).isEqualTo(ChosenState.RUNNING);
+		assertThat(StrimziStates.chosenState(Map.of("spec", Map.of()))).isEqualTo(ChosenState.RUNNING);
 	}
 
 	@Test
@@ -128,17 +128,17 @@ class StrimziConnectorApiTests {
 	void offsetsAreListedAndAlteredThroughSlotKeepersConfigMapAndTheAnnotationTheOperatorRemoves() throws IOException {
 		this.connect.offsets("[{\"partition\":{\"server\":\"shop\"},\"offset\":{\"lsn\":100}}]");
 		ConnectorLifecycle lifecycle = new ConnectorLifecycle(reconciled());
-		assertThat(lifecycle.storedOffsets(this.connector)).as("nothing listed yet: a listing changes nothing").isNull();
+		assertThat(lifecycle.lastKnownOffsets(this.connector)).as("nothing listed yet: a listing changes nothing").isNull();
 		assertThat(ConnectorLifecycle.entries(lifecycle.offsets(this.connector).body())).singleElement()
 			.satisfies((entry) -> assertThat(entry.toString()).contains("server=shop").contains("lsn=100"));
-		assertThat(lifecycle.storedOffsets(this.connector)).as("what the listing left").hasSize(1);
+		assertThat(lifecycle.lastKnownOffsets(this.connector)).as("what the listing left").hasSize(1);
 		assertThat(lifecycle.stop(this.connector).ok()).isTrue();
 		org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(this.connect::stopped);
 		ConnectorLifecycle.Answer altered = lifecycle.alterOffsets(this.connector, Map.of("offsets",
 				List.of(Map.of("partition", Map.of("server", "shop"), "offset", Map.of("lsn", 4242)))));
 		assertThat(altered.ok()).as(String.valueOf(altered.error())).isTrue();
 		assertThat(this.connect.offsets()).contains("4242");
-		assertThat(annotations()).doesNotContainKey(StrimziConnectorApi.OFFSETS_ANNOTATION);
+		assertThat(annotations()).doesNotContainKey(StrimziOffsets.OFFSETS_ANNOTATION);
 		assertThat(this.api.configMap("cdc", "orders-cdc-slotkeeper-offsets").toString())
 			.contains("app.kubernetes.io/managed-by=slot-keeper").contains("4242");
 	}
@@ -150,7 +150,7 @@ class StrimziConnectorApiTests {
 		assertThat(altered.ok()).isFalse();
 		assertThat(altered.unreachable()).isFalse();
 		assertThat(altered.error()).contains("the Strimzi operator refused alter").contains("not in the STOPPED state");
-		assertThat(annotations()).doesNotContainKey(StrimziConnectorApi.OFFSETS_ANNOTATION);
+		assertThat(annotations()).doesNotContainKey(StrimziOffsets.OFFSETS_ANNOTATION);
 		assertThat(this.connect.offsets()).isEqualTo("[]");
 	}
 

@@ -1,0 +1,88 @@
+package io.slotkeeper.connect;
+
+import java.util.HashMap;
+import java.util.Map;
+
+import io.slotkeeper.config.ConnectorProperties;
+import io.slotkeeper.connect.ConnectorLifecycle.Answer;
+import io.slotkeeper.connect.KafkaConnectorResources.Reply;
+
+import static io.slotkeeper.connect.StrimziConnectorApi.at;
+
+/**
+ * A Strimzi-managed connector's state as its user chose it and as slot-keeper changes it: stop and resume set
+ * {@code spec.state}, the state it had kept in the annotation {@code slotkeeper.io/state-before-stop} until the resume
+ * puts exactly that back.
+ */
+final class StrimziStates {
+
+	static final String STATE_BEFORE_STOP = "slotkeeper.io/state-before-stop";
+
+	// The annotation's value where the resource had no spec.state of its own.
+	private static final String UNSET = "unset";
+
+	private final KafkaConnectorResources resources;
+
+	StrimziStates(KafkaConnectorResources resources) {
+		this.resources = resources;
+	}
+
+	/**
+	 * What the user chose for the connector, read from its resource.
+	 * @param connector the connector
+	 * @return the choice, {@code null} when the resource could not be read
+	 */
+	ChosenState chosen(ConnectorProperties connector) {
+		Reply resource = this.resources.connector(connector);
+		return resource.ok() ? chosenState(resource.object()) : null;
+	}
+
+	// slot-keeper's own stop keeps what the user had in the annotation; spec.pause (before spec.state, deprecated) is
+	// what spec.state leaves unsaid.
+	static ChosenState chosenState(Map<String, Object> resource) {
+		Map<String, Object> spec = at(resource, "spec");
+		Object kept = at(resource, "metadata", "annotations").get(STATE_BEFORE_STOP);
+		Object state = (kept != null) ? (UNSET.equals(kept) ? null : kept) : spec.get("state");
+		if (state == null) {
+			return Boolean.TRUE.equals(spec.get("pause")) || "true".equals(String.valueOf(spec.get("pause")))
+					? ChosenState.PAUSED : ChosenState.RUNNING;
+		}
+		return ChosenState.named(state.toString());
+	}
+
+	/**
+	 * Sets {@code spec.state: stopped}, keeping the state the resource had in an annotation.
+	 * @param connector the connector
+	 * @return the answer
+	 */
+	Answer stop(ConnectorProperties connector) {
+		Reply resource = this.resources.connector(connector);
+		if (!resource.ok()) {
+			return resource.answer(null);
+		}
+		Object state = at(resource.object(), "spec").getOrDefault("state", UNSET);
+		Map<String, Object> annotations = at(resource.object(), "metadata", "annotations");
+		Map<String, Object> patch = new HashMap<>(Map.of("spec", Map.of("state", "stopped")));
+		if (!annotations.containsKey(STATE_BEFORE_STOP)) {
+			patch.put("metadata", Map.of("annotations", Map.of(STATE_BEFORE_STOP, state)));
+		}
+		return this.resources.patchConnector(connector, patch).answer(null);
+	}
+
+	// The resource's spec.state goes back to exactly what it was (removed where the user had none), whatever the
+	// choice read: the annotation is the resource's own record of it.
+	Answer restore(ConnectorProperties connector, ChosenState chosen) {
+		Reply resource = this.resources.connector(connector);
+		if (!resource.ok()) {
+			return resource.answer(null);
+		}
+		Object before = at(resource.object(), "metadata", "annotations").get(STATE_BEFORE_STOP);
+		Map<String, Object> annotations = new HashMap<>();
+		annotations.put(STATE_BEFORE_STOP, null);
+		Map<String, Object> spec = new HashMap<>();
+		spec.put("state", (before == null) ? chosen.lowerCase() : UNSET.equals(before) ? null : before);
+		return this.resources.patchConnector(connector, Map.of("spec", spec, "metadata", Map.of("annotations",
+				annotations))).answer(null);
+	}
+
+}
