@@ -2,23 +2,13 @@ package io.slotkeeper.heartbeat;
 
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.SQLNonTransientConnectionException;
 import java.time.Duration;
-import java.util.List;
-import java.util.Set;
-import java.util.stream.Collectors;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.slotkeeper.config.ResnapshotProperties;
-import io.slotkeeper.config.SlotPolicyProperties;
-import io.slotkeeper.fleet.AdvisoryLocks;
 import io.slotkeeper.fleet.NodeConnector;
 import io.slotkeeper.fleet.NodeSession;
-import io.slotkeeper.fleet.Rendezvous;
-import io.slotkeeper.fleet.SlotLineages;
-import io.slotkeeper.fleet.TableCounters;
 import io.slotkeeper.fleet.Target;
 
 /**
@@ -31,26 +21,21 @@ final class HeartbeatSession {
 
 	private static final Logger logger = LoggerFactory.getLogger(HeartbeatSession.class);
 
-	// Every six beats: a minute at the default interval.
-	private static final int LINEAGE_BEATS = 6;
-
 	private final Target target;
 
 	private final NodeConnector connector;
 
 	private final HeartbeatWriter writer;
 
+	private final LineageSampler lineage;
+
+	private final OwnerClaim owner;
+
 	private final Duration idleTimeout;
 
 	private final Duration longestIdleTimeout;
 
-	private final long ownerKey;
-
-	private final Duration interval;
-
 	private NodeSession session;
-
-	private long freeSince;
 
 	private long lastUsed;
 
@@ -61,11 +46,11 @@ final class HeartbeatSession {
 		this.target = target;
 		this.connector = connector;
 		this.writer = writer;
+		this.lineage = new LineageSampler(target);
 		this.idleTimeout = idleTimeout(target);
 		this.longestIdleTimeout = this.idleTimeout.multipliedBy(LATE_FACTOR);
 		this.granted = this.idleTimeout;
-		this.ownerKey = AdvisoryLocks.ownerKey(target.name());
-		this.interval = target.properties().heartbeat().interval();
+		this.owner = new OwnerClaim(target, this.idleTimeout);
 	}
 
 	/**
@@ -164,117 +149,19 @@ final class HeartbeatSession {
 	}
 
 	/**
-	 * Reads the target's slot lineage again every {@value #LINEAGE_BEATS} intervals (and on the session's first
-	 * beat), on this session that every instance holds anyway, so that a recreate made by another instance shows
-	 * here without a session of its own. A failure is logged and tried again when due: the beat goes on.
+	 * Reads what other features need from this session that every instance holds anyway, when due
+	 * ({@link LineageSampler}).
 	 */
 	void readLineageIfDue() {
-		SlotLineages lineages = this.target.lineages();
-		if (!lineages.due(this.target.properties().heartbeat().interval().multipliedBy(LINEAGE_BEATS))) {
-			return;
-		}
-		try {
-			lineages.read(connection());
-		}
-		catch (SQLException ex) {
-			logger.debug("The slot lineage of target '{}' could not be read: {}", this.target.name(), ex.getMessage());
-		}
-		sampleTableWrites();
-	}
-
-	// As often as the lineage and on the same session: a re-snapshot of only the changed tables, and the count of a
-	// gap's deletes, need no other.
-	private void sampleTableWrites() {
-		List<SlotPolicyProperties> changedOnly = this.target.policies().stream()
-			.filter(TableCounters::sampledFor)
-			.toList();
-		if (changedOnly.isEmpty()) {
-			this.target.tableCounters().clear();
-			return;
-		}
-		boolean listed = changedOnly.stream().allMatch((policy) -> policy.resnapshot().collections() != null);
-		Set<String> tables = listed ? changedOnly.stream()
-			.flatMap((policy) -> policy.resnapshot().collections().stream())
-			.collect(Collectors.toSet()) : null;
-		try {
-			this.target.tableCounters().sample(connection(),
-					changedOnly.stream().map(SlotPolicyProperties::name).toList(), tables);
-		}
-		catch (SQLException ex) {
-			logger.debug("The table counters of target '{}' could not be read: {}", this.target.name(),
-					ex.getMessage());
-		}
+		this.lineage.readIfDue(this::connection);
 	}
 
 	/**
-	 * Takes the owner lock when this instance should own the target, or when nobody holds it and the instance that
-	 * should has not taken it for two intervals; hands it over when another instance up should own it.
+	 * Takes, keeps or hands over the owner lock on this session ({@link OwnerClaim}).
 	 * @return whether this instance owns the target now
 	 */
 	boolean claimOwnership() throws SQLException {
-		return this.target.ownership().owned() ? keepOrHandOver() : claim();
-	}
-
-	private boolean keepOrHandOver() throws SQLException {
-		Rendezvous rendezvous = this.target.ownership().rendezvous();
-		if (!rendezvous.due()) {
-			return true;
-		}
-		rendezvous.refresh(connection());
-		if (!rendezvous.preferred()) {
-			// Not the owner before the lock is free, so that no moment has two instances acting as owners.
-			this.target.ownership().learnt(false);
-			AdvisoryLocks.unlock(connection(), this.ownerKey);
-			logger.info("Handing target '{}' over to the instance that should own it", this.target.name());
-		}
-		return this.target.ownership().owned();
-	}
-
-	// A free lock means the owner is gone: read who is up before deciding whether to keep it.
-	private boolean claim() throws SQLException {
-		Rendezvous rendezvous = this.target.ownership().rendezvous();
-		if (rendezvous.due()) {
-			rendezvous.refresh(connection());
-		}
-		boolean held = AdvisoryLocks.tryLock(connection(), this.ownerKey);
-		if (held && !AdvisoryLocks.holds(connection(), this.ownerKey)) {
-			throw new SQLNonTransientConnectionException("the owner lock of target '" + this.target.name() + "' was not"
-					+ " held by the next statement of the session that took it: a connection pooler in transaction or"
-					+ " statement mode (PgBouncer pool_mode=transaction) sits in front of the server; slot-keeper's owner"
-					+ " lock needs one server session: connect directly or through a session-mode pool", "08004");
-		}
-		if (held && !rendezvous.preferred()) {
-			rendezvous.refresh(connection());
-			if (!rendezvous.preferred() && !overdue()) {
-				AdvisoryLocks.unlock(connection(), this.ownerKey);
-				held = false;
-			}
-		}
-		else if (!held) {
-			this.freeSince = 0;
-		}
-		if (held && rendezvous.preferred()) {
-			this.freeSince = 0;
-			rendezvous.recheckAfter(this.interval.multipliedBy(2));
-		}
-		this.target.ownership().learnt(held);
-		return held;
-	}
-
-	// The instance that should own the target is up but has left it free for longer than the server would keep a
-	// silent session of it, so it is not gone but stuck: this one owns the target until its next look at who is up.
-	private boolean overdue() {
-		long now = System.nanoTime();
-		if (this.freeSince == 0) {
-			this.freeSince = now;
-		}
-		if (now - this.freeSince <= this.idleTimeout.plus(this.interval).toNanos()) {
-			return false;
-		}
-		this.freeSince = 0;
-		logger.warn("The instance that should own target '{}' has left it free for {} ms; this one owns it for now",
-				this.target.name(), this.idleTimeout.plus(this.interval).toMillis());
-		return true;
+		return this.owner.claim(this::connection);
 	}
 
 	/**
