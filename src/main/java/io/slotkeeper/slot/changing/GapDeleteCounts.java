@@ -4,19 +4,14 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
-import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
-import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import io.slotkeeper.fleet.GapDeletes;
@@ -32,22 +27,12 @@ import io.slotkeeper.problem.ProblemException;
  * a second late (PostgreSQL flushes a backend's pending counts at most once per second). The later reading is taken
  * on time by a timer, not at the next poll: every delete after the recreate until it is read, which the consumer saw
  * through the new slot, is counted too, so the later it were read, the further the count would overstate. Each
- * count goes to {@code slotkeeper_slot_gap_counts_total{target,slot,outcome}} (exported at 0 for every slot with a
- * policy, so that an alert on its increase sees the first), and the deletes of each table to
- * {@code slotkeeper_slot_gap_deletes_total{target,slot,table}}.
+ * count goes to the meters ({@link GapDeleteMeters}).
  */
 final class GapDeleteCounts {
 
 	// PostgreSQL 15 keeps the counters in shared memory; before it, a statistics collector over UDP may lose some.
 	private static final int SHARED_STATS_VERSION = 150000;
-
-	private static final String DELETED = "deleted";
-
-	private static final String UNKNOWN = "unknown";
-
-	private static final String NONE = "none";
-
-	private static final List<String> OUTCOMES = List.of(DELETED, UNKNOWN, NONE);
 
 	static final int SETTLE_SECONDS = 2;
 
@@ -60,14 +45,12 @@ final class GapDeleteCounts {
 		return thread;
 	});
 
-	private final MeterRegistry registry;
+	private final GapDeleteMeters meters;
 
 	private final DueRechecks<Recheck> rechecks = new DueRechecks<>(Recheck::due);
 
-	private final Set<String> primed = ConcurrentHashMap.newKeySet();
-
 	GapDeleteCounts(MeterRegistry registry) {
-		this.registry = registry;
+		this.meters = new GapDeleteMeters(registry);
 	}
 
 	/**
@@ -81,7 +64,7 @@ final class GapDeleteCounts {
 	 */
 	GapDeletes atRecreate(Target target, String slot, String previousConfirmedFlushLsn, Collection<String> tables) {
 		GapDeletes counted = measure(target, slot, previousConfirmedFlushLsn, tables);
-		count(target, slot, counted, null);
+		this.meters.count(target, slot, counted, null);
 		return counted;
 	}
 
@@ -161,7 +144,7 @@ final class GapDeleteCounts {
 					return late;
 				});
 				if (again != null) {
-					count(target, recheck.slot(), again, recheck.first());
+					this.meters.count(target, recheck.slot(), again, recheck.first());
 					changed.put(recheck.slot(), again);
 				}
 			}
@@ -177,56 +160,11 @@ final class GapDeleteCounts {
 	}
 
 	/**
-	 * Exports the gap counts of the target's slots with a policy at 0 until the first.
+	 * Exports the count's meters at 0 for every slot of the target with a policy.
 	 * @param target the target
 	 */
 	void prime(Target target) {
-		target.policies().forEach((policy) -> {
-			if (this.primed.add(target.name() + "/" + policy.name())) {
-				OUTCOMES.forEach((outcome) -> outcomes(target, policy.name(), outcome));
-			}
-		});
-	}
-
-	// A recount counts an outcome only where the first count did not have it, and adds only deletes beyond it.
-	private void count(Target target, String slot, GapDeletes counted, GapDeletes earlier) {
-		Set<String> before = (earlier != null) ? outcomes(earlier) : Set.of();
-		outcomes(counted).stream().filter((outcome) -> !before.contains(outcome))
-			.forEach((outcome) -> outcomes(target, slot, outcome).increment());
-		counted.tables().forEach((table, deleted) -> {
-			long first = (earlier != null) ? earlier.tables().getOrDefault(table, 0L) : 0L;
-			if (deleted > first) {
-				Counter.builder("slotkeeper.slot.gap.deletes")
-					.description("Rows deleted from the slot's tables while it was lost: no re-snapshot brings their"
-							+ " deletes to the consumer")
-					.tags("target", target.name(), "slot", slot, "table", table)
-					.register(this.registry)
-					.increment(deleted - first);
-			}
-		});
-	}
-
-	private static Set<String> outcomes(GapDeletes counted) {
-		Set<String> outcomes = new LinkedHashSet<>();
-		if (counted.tables().values().stream().anyMatch((deleted) -> deleted > 0)) {
-			outcomes.add(DELETED);
-		}
-		if (counted.unknownBecause() != null || !counted.unknown().isEmpty()) {
-			outcomes.add(UNKNOWN);
-		}
-		if (outcomes.isEmpty()) {
-			outcomes.add(NONE);
-		}
-		return outcomes;
-	}
-
-	private Counter outcomes(Target target, String slot, String outcome) {
-		return Counter.builder("slotkeeper.slot.gap.counts")
-			.description("Counts of the rows deleted while the slot was lost, by what they found: deleted (rows of a"
-					+ " table were), unknown (a table or the whole could not be told: PostgreSQL before 15, no"
-					+ " reading, TRUNCATE), none; one count may find deleted and unknown")
-			.tags("target", target.name(), "slot", slot, "outcome", outcome)
-			.register(this.registry);
+		this.meters.prime(target);
 	}
 
 	/**
