@@ -24,7 +24,7 @@ import io.slotkeeper.fleet.RepeatingTasks;
 import io.slotkeeper.fleet.Server;
 import io.slotkeeper.fleet.ServerDatabase;
 import io.slotkeeper.slot.reading.ReplicationSlot;
-import io.slotkeeper.slot.reading.SlotRepository;
+import io.slotkeeper.slot.reading.SlotPoll;
 
 /**
  * One server's scan, every {@code slots-poll-interval}: which of its databases should be targets (those listed, or
@@ -115,9 +115,9 @@ final class ServerScan implements RepeatingTasks.Task {
 			return failed(ex, now);
 		}
 		if (properties.discovers()) {
-			SlotRepository.Poll poll;
+			SlotPoll poll;
 			try {
-				poll = this.server.shared(SlotRepository::poll);
+				poll = this.server.shared(SlotPoll::read);
 			}
 			catch (RuntimeException ex) {
 				return failed(ex, now);

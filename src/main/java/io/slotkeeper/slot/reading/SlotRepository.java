@@ -8,13 +8,10 @@ import java.sql.SQLException;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 import io.slotkeeper.fleet.Node;
-import io.slotkeeper.settings.ServerSettings;
 
 /**
  * The SQL that reads slots, one place per query. The listing names only the columns the server's version has; the
@@ -90,77 +87,6 @@ public final class SlotRepository {
 	 */
 	public static ReplicationSlot require(Connection connection, Node node, String slot) throws SQLException {
 		return find(connection, slot).orElseThrow(() -> SlotProblems.notFound(node, slot));
-	}
-
-	/**
-	 * What a poll reads, on one connection: the slots, the database the session is in, the walsenders' commands and the
-	 * server's settings for the audit.
-	 * @param connection a connection to the node
-	 * @return the poll
-	 * @throws SQLException when the server refuses
-	 */
-	public static Poll poll(Connection connection) throws SQLException {
-		List<ReplicationSlot> slots = list(connection);
-		return new Poll(slots, currentDatabase(connection), walsenderCommands(connection, slots),
-				ServerSettings.read(connection));
-	}
-
-	/**
-	 * One poll's reading.
-	 * @param slots every slot of the server
-	 * @param database the database the target connects to
-	 * @param walsenderCommands the last command of each walsender, by process
-	 * @param settings the server's settings the audit judges
-	 */
-	public record Poll(List<ReplicationSlot> slots, String database, Map<Integer, String> walsenderCommands,
-			ServerSettings settings) {
-
-		/**
-		 * The part of a server's reading that is one database's: its logical slots, as if read from it
-		 * ({@code pg_replication_slots} is one view for the whole server, read once and dealt to its databases).
-		 * @param database the database
-		 * @return the reading
-		 */
-		public Poll dealtTo(String database) {
-			return new Poll(this.slots.stream().filter((slot) -> slot.in(database)).toList(), database,
-					this.walsenderCommands, this.settings);
-		}
-
-		/**
-		 * The whole reading as a session in another database of the same server would have read it.
-		 * @param database the database
-		 * @return the reading
-		 */
-		public Poll in(String database) {
-			return new Poll(this.slots, database, this.walsenderCommands, this.settings);
-		}
-
-	}
-
-	// For a logical consumer the command is its START_REPLICATION with the options it asked for. Other roles'
-	// sessions show only to a superuser or a member of pg_read_all_stats. Only the consumers of slots matter, and
-	// pg_stat_activity copies every backend's status: a server without one is not asked.
-	private static Map<Integer, String> walsenderCommands(Connection connection, List<ReplicationSlot> slots)
-			throws SQLException {
-		Integer[] consumers = slots.stream()
-			.map(ReplicationSlot::activePid)
-			.filter(java.util.Objects::nonNull)
-			.distinct()
-			.toArray(Integer[]::new);
-		Map<Integer, String> commands = new HashMap<>();
-		if (consumers.length == 0) {
-			return commands;
-		}
-		try (PreparedStatement statement = connection.prepareStatement("SELECT pid, query FROM"
-				+ " pg_catalog.pg_stat_activity WHERE backend_type = 'walsender' AND pid = ANY (?)")) {
-			statement.setArray(1, connection.createArrayOf("int4", consumers));
-			try (ResultSet row = statement.executeQuery()) {
-				while (row.next()) {
-					commands.put(row.getInt(1), row.getString(2));
-				}
-			}
-		}
-		return commands;
 	}
 
 	/**

@@ -20,7 +20,7 @@ import io.slotkeeper.fleet.Target;
 import io.slotkeeper.slot.reading.ReplicationSlot;
 import io.slotkeeper.slot.reading.SlotBudget;
 import io.slotkeeper.slot.reading.SlotInsight;
-import io.slotkeeper.slot.reading.SlotRepository;
+import io.slotkeeper.slot.reading.SlotPoll;
 
 /**
  * Why is my slot stuck? At every poll, for every logical slot of the target's own database: did its consumer confirm
@@ -65,7 +65,7 @@ public final class SlotInsights {
 	 * @param walBytesPerSecond the WAL the server wrote per second over the last hour, when known
 	 * @param now when
 	 */
-	void update(Target target, SlotRepository.Poll poll, Optional<Double> walBytesPerSecond, Instant now) {
+	void update(Target target, SlotPoll poll, Optional<Double> walBytesPerSecond, Instant now) {
 		List<Beat> written = target.beats().list();
 		HeartbeatProperties heartbeat = target.properties().heartbeat();
 		Map<String, Deque<Sample>> history = this.samples.computeIfAbsent(target.name(),

@@ -22,7 +22,7 @@ import io.slotkeeper.settings.SettingGauges;
 import io.slotkeeper.settings.SettingsAudit;
 import io.slotkeeper.settings.SettingsView;
 import io.slotkeeper.slot.reading.ReplicationSlot;
-import io.slotkeeper.slot.reading.SlotRepository;
+import io.slotkeeper.slot.reading.SlotPoll;
 import io.slotkeeper.slot.reading.SlotView;
 
 /**
@@ -149,7 +149,7 @@ final class TargetPoll implements RepeatingTasks.Task {
 	private synchronized Duration poll(FollowUps followUps, boolean readNow) {
 		Instant now = this.clock.instant();
 		try {
-			SlotRepository.Poll poll = read(now, readNow);
+			SlotPoll poll = read(now, readNow);
 			// Policies are read at each poll: a discovered connector can bring one, or its recreate, at any time.
 			List<SlotPolicyProperties> policies = this.target.policies();
 			if (policies.stream().anyMatch(SlotPolicyProperties::actsOnLoss)) {
@@ -185,13 +185,13 @@ final class TargetPoll implements RepeatingTasks.Task {
 	}
 
 	// As for the slots' own meters, an instance standing by exports nothing: the owner does, so an alert fires once.
-	private void handOver(SlotRepository.Poll poll) {
+	private void handOver(SlotPoll poll) {
 		List<ReplicationSlot> slots = Boolean.FALSE.equals(this.target.ownership().state()) ? List.of() : poll.slots();
 		this.healer.connectors().alignStaleOffsets(this.target, this.staleOffsets.update(this.target, this.connectors, slots));
 		this.healer.connectors().completeHandovers(this.target);
 	}
 
-	private void healFrom(SlotRepository.Poll poll) {
+	private void healFrom(SlotPoll poll) {
 		boolean healed = this.healer.heal(this.target, poll.slots());
 		healed |= this.healer.healMissing(this.target, this.sightings.missing(this.target.name()));
 		this.healer.connectors().handOverMadeAnew(this.target, this.sightings.takeMadeAnew(this.target.name()),
@@ -213,12 +213,12 @@ final class TargetPoll implements RepeatingTasks.Task {
 
 	// A reading another target of the server made within most of the interval serves a scheduled poll; one after a
 	// heal or for a caller who waits must see the server as it is now.
-	private SlotRepository.Poll read(Instant now, boolean readNow) {
-		SlotRepository.Poll server = this.target.readServer(SlotRepository::poll, readNow);
+	private SlotPoll read(Instant now, boolean readNow) {
+		SlotPoll server = this.target.readServer(SlotPoll::read, readNow);
 		this.serverSlots = server.slots();
 		String database = this.target.database().orElse(server.database());
 		// A discovered target shows its own database's slots, a configured one every slot of its server.
-		SlotRepository.Poll poll = this.target.origin().isPresent() ? server.dealtTo(database) : server.in(database);
+		SlotPoll poll = this.target.origin().isPresent() ? server.dealtTo(database) : server.in(database);
 		this.sightings.update(this.target, poll.slots(), now);
 		SettingsView judged = this.settings.update(this.target.name(), poll.settings(),
 				this.target.properties().lossWarning(), now);

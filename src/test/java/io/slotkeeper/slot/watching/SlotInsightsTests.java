@@ -11,7 +11,7 @@ import io.slotkeeper.fleet.BeatLog.Beat;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.slot.reading.ReplicationSlot;
 import io.slotkeeper.slot.reading.SlotInsight;
-import io.slotkeeper.slot.reading.SlotRepository.Poll;
+import io.slotkeeper.slot.reading.SlotPoll;
 
 import static io.slotkeeper.testbed.TestTargets.fleet;
 import static io.slotkeeper.testbed.TestTargets.target;
@@ -32,7 +32,7 @@ class SlotInsightsTests {
 	}
 
 	private SlotInsight after(ReplicationSlot slot, Map<Integer, String> walsenders, Instant now) {
-		this.insights.update(this.target, new Poll(List.of(slot), "orders", walsenders, null), Optional.empty(), now);
+		this.insights.update(this.target, new SlotPoll(List.of(slot), "orders", walsenders, null), Optional.empty(), now);
 		return this.insights.of("orders", slot.slotName());
 	}
 
