@@ -23,7 +23,8 @@ import io.slotkeeper.config.TargetProperties;
 import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.problem.ProblemException;
 import io.slotkeeper.slot.changing.ChangePlan;
-import io.slotkeeper.slot.changing.Resnapshots;
+import io.slotkeeper.slot.changing.Resnapshot;
+import io.slotkeeper.slot.changing.Signal;
 import io.slotkeeper.slot.changing.SlotService;
 
 /**
@@ -51,7 +52,7 @@ class SlotResnapshotController {
 
 	@PostMapping("/{slot}/resnapshot")
 	@ApiResponse(responseCode = "200", description = "Sent (signalId, collections, sentAt), or with dryRun=true what"
-			+ " would be sent (SlotPlan)", content = @Content(schema = @Schema(oneOf = { Resnapshots.Resnapshot.class,
+			+ " would be sent (SlotPlan)", content = @Content(schema = @Schema(oneOf = { Resnapshot.class,
 					SlotPlan.class })))
 	@Operation(summary = "Send Debezium an execute-snapshot signal for the slot's tables",
 			description = "Inserts one row into the signal table (resnapshot.signal-table, else the connector's "
@@ -65,7 +66,7 @@ class SlotResnapshotController {
 		if (dryRun) {
 			return this.changes.planned("slot.resnapshot", target, slot, parameters, (found) -> {
 				try {
-					Resnapshots.Signal signal = this.slots.resnapshots().plan(found, slot);
+					Signal signal = this.slots.resnapshots().plan(found, slot);
 					return new ChangePlan("slot.resnapshot", target, slot, List.of("insert an execute-snapshot signal ("
 							+ signal.type() + ") into " + signal.table() + " for " + String.join(", ",
 									signal.collections())), null);

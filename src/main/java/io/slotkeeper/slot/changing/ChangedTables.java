@@ -12,8 +12,6 @@ import io.slotkeeper.config.ResnapshotProperties;
 import io.slotkeeper.fleet.Lsn;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.fleet.TableWrites;
-import io.slotkeeper.slot.changing.Resnapshots.SkippedTable;
-import io.slotkeeper.slot.changing.Resnapshots.TableChoice;
 
 /**
  * Which tables a re-snapshot after a recreate reads when the slot's settings say {@code tables: changed}: those whose

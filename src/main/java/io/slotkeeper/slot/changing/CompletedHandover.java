@@ -15,6 +15,6 @@ import io.slotkeeper.connect.ConnectorHandover;
  * @param resnapshot the re-snapshot sent, or why not; {@code null} when the slot asks for none
  */
 public record CompletedHandover(String slot, Long position, Instant keptAt, String reason, ConnectorHandover connector,
-		Resnapshots.Resnapshot resnapshot) {
+		Resnapshot resnapshot) {
 
 }

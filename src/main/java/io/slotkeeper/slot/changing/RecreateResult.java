@@ -23,7 +23,7 @@ import io.slotkeeper.slot.reading.SlotView;
  * consumer, or why they cannot be told; {@code null} on a replica
  */
 public record RecreateResult(SlotView oldSlot, SlotView newSlot, SkippedRange skipped, ConnectorHandover connector,
-		Resnapshots.Resnapshot resnapshot, SlotLineage lineage, GapDeletes deletesInGap) {
+		Resnapshot resnapshot, SlotLineage lineage, GapDeletes deletesInGap) {
 
 	static RecreateResult of(String node, ReplicationSlot old, ReplicationSlot created, boolean madeByAnother) {
 		String from = position(old);
@@ -68,7 +68,7 @@ public record RecreateResult(SlotView oldSlot, SlotView newSlot, SkippedRange sk
 				this.deletesInGap);
 	}
 
-	RecreateResult withResnapshot(Resnapshots.Resnapshot sent) {
+	RecreateResult withResnapshot(Resnapshot sent) {
 		return new RecreateResult(this.oldSlot, this.newSlot, this.skipped, this.connector, sent, this.lineage,
 				this.deletesInGap);
 	}

@@ -9,7 +9,6 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import io.slotkeeper.fleet.Target;
-import io.slotkeeper.slot.changing.Resnapshots.Resnapshot;
 
 /**
  * What re-snapshots are counted as: {@code slotkeeper_slot_resnapshots_total{target,slot,outcome}} for the signals,

@@ -207,46 +207,4 @@ public final class Resnapshots {
 			.map((policy) -> policy.resnapshot().mode() == ResnapshotProperties.Mode.DEBEZIUM_SIGNAL).orElse(false);
 	}
 
-	/**
-	 * What a re-snapshot would insert.
-	 * @param table the signal table
-	 * @param collections the tables to snapshot
-	 * @param type {@code incremental} or {@code blocking}
-	 */
-	public record Signal(String table, List<String> collections, String type) {
-	}
-
-	/**
-	 * A re-snapshot sent, or why not.
-	 * @param signalId the signal row's id, {@code null} when none was sent
-	 * @param collections the tables asked for
-	 * @param sentAt when it was inserted
-	 * @param notSentBecause why none was sent, {@code null} when one was
-	 * @param tables how the tables were chosen with {@code tables: changed}: which were left out and why;
-	 * {@code null} when every table was asked for
-	 */
-	public record Resnapshot(String signalId, List<String> collections, Instant sentAt, String notSentBecause,
-			TableChoice tables) {
-	}
-
-	/**
-	 * How the tables of a re-snapshot were chosen, in its answer.
-	 * @param why which tables are read, and why
-	 * @param skipped the tables left out, each with the reason
-	 * @param conditions for the tables narrowed to the lost window, the filter Debezium adds to its reads
-	 * @param readWhole the tables with an update column that are read whole all the same, each with the reason (the
-	 * column does not exist, or is not a timestamp with time zone)
-	 */
-	public record TableChoice(String why, List<SkippedTable> skipped, Map<String, String> conditions,
-			Map<String, String> readWhole) {
-	}
-
-	/**
-	 * A table a re-snapshot left out.
-	 * @param table {@code schema.table}
-	 * @param why why
-	 */
-	public record SkippedTable(String table, String why) {
-	}
-
 }

@@ -9,7 +9,6 @@ import io.slotkeeper.config.ResnapshotProperties;
 import io.slotkeeper.connect.ConnectorLifecycle;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.problem.ProblemException;
-import io.slotkeeper.slot.changing.Resnapshots.Signal;
 import io.slotkeeper.slot.reading.SlotProblems;
 
 /**

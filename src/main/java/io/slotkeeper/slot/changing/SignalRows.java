@@ -19,9 +19,6 @@ import io.slotkeeper.fleet.SlotLineage;
 import io.slotkeeper.fleet.SqlIdentifiers;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.fleet.TargetProblems;
-import io.slotkeeper.slot.changing.Resnapshots.Resnapshot;
-import io.slotkeeper.slot.changing.Resnapshots.Signal;
-import io.slotkeeper.slot.changing.Resnapshots.TableChoice;
 import io.slotkeeper.slot.reading.SlotProblems;
 
 /**

@@ -70,7 +70,7 @@ public final class SlotAudit {
 	 * @param resnapshot what was sent, or why not
 	 * @return the summary
 	 */
-	public static Auditor.Summary resnapshotted(Resnapshots.Resnapshot resnapshot) {
+	public static Auditor.Summary resnapshotted(Resnapshot resnapshot) {
 		Map<String, String> lsns = new LinkedHashMap<>();
 		putResnapshot(lsns, resnapshot);
 		return new Auditor.Summary((resnapshot.signalId() != null) ? "done" : "failed", 200,
@@ -86,7 +86,7 @@ public final class SlotAudit {
 		return new Auditor.Summary("done", 200, counted.measured(), Map.of("deletesInGap", counted.describe()), null);
 	}
 
-	private static void putResnapshot(Map<String, String> lsns, Resnapshots.Resnapshot resnapshot) {
+	private static void putResnapshot(Map<String, String> lsns, Resnapshot resnapshot) {
 		if (resnapshot == null) {
 			return;
 		}
@@ -94,7 +94,7 @@ public final class SlotAudit {
 				+ " for " + String.join(", ", resnapshot.collections()) : "not sent: " + resnapshot.notSentBecause());
 		if (resnapshot.tables() != null && !resnapshot.tables().skipped().isEmpty()) {
 			said.append("; skipped as unchanged: ").append(String.join(", ",
-					resnapshot.tables().skipped().stream().map(Resnapshots.SkippedTable::table).toList()));
+					resnapshot.tables().skipped().stream().map(SkippedTable::table).toList()));
 		}
 		else if (resnapshot.tables() != null) {
 			said.append("; ").append(resnapshot.tables().why());

@@ -10,7 +10,6 @@ import org.junit.jupiter.api.Test;
 
 import io.slotkeeper.config.ResnapshotProperties;
 import io.slotkeeper.fleet.TableWrites;
-import io.slotkeeper.slot.changing.Resnapshots.SkippedTable;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,0 +1,9 @@
+package io.slotkeeper.slot.changing;
+
+/**
+ * A table a re-snapshot left out.
+ * @param table {@code schema.table}
+ * @param why why
+ */
+public record SkippedTable(String table, String why) {
+}
