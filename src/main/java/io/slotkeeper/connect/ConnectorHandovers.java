@@ -1,15 +1,8 @@
 package io.slotkeeper.connect;
 
-import java.time.Duration;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
-import java.util.stream.Collectors;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,8 +24,6 @@ public final class ConnectorHandovers {
 
 	private static final Logger logger = LoggerFactory.getLogger(ConnectorHandovers.class);
 
-	static final Duration CHECK_EVERY = Duration.ofMillis(250);
-
 	private static final String REVERTED = " (it was running again although it had been stopped: if Strimzi manages it,"
 			+ " its operator reverts state changes made through the REST API; configure connector.strimzi with its"
 			+ " KafkaConnector's namespace and name instead of url)";
@@ -43,6 +34,8 @@ public final class ConnectorHandovers {
 
 	private final HandoverLog log;
 
+	private final ConnectorWaits waits;
+
 	/**
 	 * Creates the handovers.
 	 * @param connectors the Kafka Connect client
@@ -52,6 +45,7 @@ public final class ConnectorHandovers {
 		this.connectors = connectors;
 		this.lifecycle = new ConnectorLifecycle(connectors);
 		this.log = log;
+		this.waits = new ConnectorWaits(connectors);
 	}
 
 	/**
@@ -142,14 +136,14 @@ public final class ConnectorHandovers {
 			if (!restart.restarted()) {
 				warning = ((warning != null) ? warning + "; " : "") + "restart failed: " + restart.detail();
 			}
-			ConnectorStatus state = awaitRunning(connector, before);
+			ConnectorStatus state = this.waits.running(connector, before);
 			return new ConnectorHandover(connector.name(), "restart", handover.selfHealing(), state.running(),
 					handover.offsetsBefore(), null, state, warning, null);
 		}
 		String warning = null;
-		awaitStopped(connector);
+		this.waits.stopped(connector);
 		ConnectorLifecycle.Answer change = (connector.offsets() == ConnectorOffsets.ALIGN)
-				? align(handover, positionOnceStopped.get()) : this.lifecycle.resetOffsets(connector);
+				? OffsetAlignment.align(this.lifecycle, handover, positionOnceStopped.get()) : this.lifecycle.resetOffsets(connector);
 		if (change != null && change.unreachable()) {
 			return pending(connector, change.error());
 		}
@@ -169,12 +163,12 @@ public final class ConnectorHandovers {
 		String method = connector.offsets().name().toLowerCase();
 		if (chosen != ChosenState.RUNNING) {
 			// The user's stop or pause stands: aligned, and left as it was.
-			ConnectorStatus state = await(connector, (status) -> chosen.name().equals(status.state())
+			ConnectorStatus state = this.waits.until(connector, (status) -> chosen.name().equals(status.state())
 					|| status.error() != null);
 			return new ConnectorHandover(connector.name(), method, null, false, handover.offsetsBefore(), after,
 					state, warning, chosen.lowerCase());
 		}
-		ConnectorStatus state = awaitRunning(connector, null);
+		ConnectorStatus state = this.waits.running(connector, null);
 		return new ConnectorHandover(connector.name(), method, null, state.running(), handover.offsetsBefore(), after,
 				state, warning, null);
 	}
@@ -191,62 +185,6 @@ public final class ConnectorHandovers {
 	private ConnectorHandover pending(ConnectorProperties connector, String unreachable) {
 		return new ConnectorHandover(connector.name(), ConnectorHandover.PENDING, null, false, null, null, null,
 				unreachable + ": the handover is kept and completed once Kafka Connect answers", null);
-	}
-
-	private ConnectorLifecycle.Answer align(Handover handover, Long lsn) {
-		if (lsn == null) {
-			return new ConnectorLifecycle.Answer(null, null, "the new slot has no position to align to");
-		}
-		List<Map<String, Object>> partitions = new ArrayList<>();
-		handover.offsetsBefore().forEach((entry) -> partitions.add(ConnectorLifecycle.asMap(entry.get("partition"))));
-		if (partitions.isEmpty()) {
-			Object prefix = handover.configBefore().get("topic.prefix");
-			if (prefix == null) {
-				return new ConnectorLifecycle.Answer(null, null, "it has no stored offsets and no topic.prefix to name"
-						+ " its partition");
-			}
-			partitions.add(Map.of("server", prefix));
-		}
-		long micros = ChronoUnit.MICROS.between(Instant.EPOCH, Instant.now());
-		List<Map<String, Object>> offsets = partitions.stream()
-			.map((partition) -> Map.<String, Object>of("partition", partition, "offset",
-					Map.of("lsn", lsn, "lsn_proc", lsn, "ts_usec", micros)))
-			.toList();
-		return this.lifecycle.alterOffsets(handover.connector(), Map.of("offsets", offsets));
-	}
-
-	// A failed task, or a Connect that cannot be read, will not run by itself: no point waiting for it. But a restart
-	// is asynchronous: until the status has moved on from the failures it had before, they are the old ones.
-	private ConnectorStatus awaitRunning(ConnectorProperties connector, ConnectorStatus before) {
-		Set<ConnectorStatus.Task> stale = failures(before);
-		AtomicBoolean movedOn = new AtomicBoolean(stale.isEmpty());
-		return await(connector, (status) -> {
-			Set<ConnectorStatus.Task> failed = failures(status);
-			movedOn.compareAndSet(false, !stale.containsAll(failed) || failed.isEmpty());
-			return status.running() || status.error() != null
-					|| (movedOn.get() && (!failed.isEmpty() || "FAILED".equals(status.state())));
-		});
-	}
-
-	private static Set<ConnectorStatus.Task> failures(ConnectorStatus status) {
-		return (status == null) ? Set.of() : status.tasks().stream().filter((task) -> "FAILED".equals(task.state()))
-			.collect(Collectors.toSet());
-	}
-
-	// Stopped means its tasks are gone too: Connect says STOPPED a moment before the last task has let go.
-	private void awaitStopped(ConnectorProperties connector) {
-		await(connector, (status) -> "STOPPED".equals(status.state()) && status.tasks().isEmpty());
-	}
-
-	// Bounded by running-timeout: a connector that never gets there is reported with the state it was in.
-	private ConnectorStatus await(ConnectorProperties connector, java.util.function.Predicate<ConnectorStatus> done) {
-		Instant deadline = Instant.now().plus(connector.runningTimeout());
-		ConnectorStatus status = this.connectors.freshStatus(connector);
-		while (!done.test(status) && Instant.now().isBefore(deadline) && ConnectorClient.pause(CHECK_EVERY)) {
-			status = this.connectors.freshStatus(connector);
-		}
-		this.connectors.settled(connector);
-		return status;
 	}
 
 }

@@ -134,7 +134,7 @@ final class StrimziOperatorWaits {
 			if (unreachable.isPresent()) {
 				return new Reply(null, resource.object(), unreachable.get(), true);
 			}
-			if (!Instant.now().isBefore(deadline) || !ConnectorClient.pause(ConnectorHandovers.CHECK_EVERY)) {
+			if (!Instant.now().isBefore(deadline) || !ConnectorClient.pause(ConnectorWaits.CHECK_EVERY)) {
 				return new Reply(resource.status(), resource.object(), "the Strimzi operator did not act on "
 						+ describe(connector) + " within " + connector.runningTimeout().toSeconds() + " s (is it running"
 						+ " and watching namespace " + connector.strimzi().namespace() + "?)", false);

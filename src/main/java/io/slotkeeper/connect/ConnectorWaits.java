@@ -1,0 +1,60 @@
+package io.slotkeeper.connect;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+
+import io.slotkeeper.config.ConnectorProperties;
+
+/**
+ * Waiting for a connector to get somewhere during a handover: running (or failed anew), or stopped with its tasks
+ * gone; its status read fresh every {@link #CHECK_EVERY}, at most the connector's {@code running-timeout}.
+ */
+final class ConnectorWaits {
+
+	static final Duration CHECK_EVERY = Duration.ofMillis(250);
+
+	private final ConnectorClient connectors;
+
+	ConnectorWaits(ConnectorClient connectors) {
+		this.connectors = connectors;
+	}
+
+	// A failed task, or a Connect that cannot be read, will not run by itself: no point waiting for it. But a restart
+	// is asynchronous: until the status has moved on from the failures it had before, they are the old ones.
+	ConnectorStatus running(ConnectorProperties connector, ConnectorStatus before) {
+		Set<ConnectorStatus.Task> stale = failures(before);
+		AtomicBoolean movedOn = new AtomicBoolean(stale.isEmpty());
+		return until(connector, (status) -> {
+			Set<ConnectorStatus.Task> failed = failures(status);
+			movedOn.compareAndSet(false, !stale.containsAll(failed) || failed.isEmpty());
+			return status.running() || status.error() != null
+					|| (movedOn.get() && (!failed.isEmpty() || "FAILED".equals(status.state())));
+		});
+	}
+
+	private static Set<ConnectorStatus.Task> failures(ConnectorStatus status) {
+		return (status == null) ? Set.of() : status.tasks().stream().filter((task) -> "FAILED".equals(task.state()))
+			.collect(Collectors.toSet());
+	}
+
+	// Stopped means its tasks are gone too: Connect says STOPPED a moment before the last task has let go.
+	void stopped(ConnectorProperties connector) {
+		until(connector, (status) -> "STOPPED".equals(status.state()) && status.tasks().isEmpty());
+	}
+
+	// Bounded by running-timeout: a connector that never gets there is reported with the state it was in.
+	ConnectorStatus until(ConnectorProperties connector, Predicate<ConnectorStatus> done) {
+		Instant deadline = Instant.now().plus(connector.runningTimeout());
+		ConnectorStatus status = this.connectors.freshStatus(connector);
+		while (!done.test(status) && Instant.now().isBefore(deadline) && ConnectorClient.pause(CHECK_EVERY)) {
+			status = this.connectors.freshStatus(connector);
+		}
+		this.connectors.settled(connector);
+		return status;
+	}
+
+}

@@ -1,0 +1,41 @@
+package io.slotkeeper.connect;
+
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A Debezium PostgreSQL connector's offsets set to a new slot's position ({@code connector.offsets: align}): every
+ * partition it stored (or the one its {@code topic.prefix} names) at {@code lsn} and {@code lsn_proc}, so that its
+ * task starts where the slot does instead of failing on a position the slot no longer has.
+ */
+final class OffsetAlignment {
+
+	private OffsetAlignment() {
+	}
+
+	static ConnectorLifecycle.Answer align(ConnectorLifecycle lifecycle, Handover handover, Long lsn) {
+		if (lsn == null) {
+			return new ConnectorLifecycle.Answer(null, null, "the new slot has no position to align to");
+		}
+		List<Map<String, Object>> partitions = new ArrayList<>();
+		handover.offsetsBefore().forEach((entry) -> partitions.add(ConnectorLifecycle.asMap(entry.get("partition"))));
+		if (partitions.isEmpty()) {
+			Object prefix = handover.configBefore().get("topic.prefix");
+			if (prefix == null) {
+				return new ConnectorLifecycle.Answer(null, null, "it has no stored offsets and no topic.prefix to name"
+						+ " its partition");
+			}
+			partitions.add(Map.of("server", prefix));
+		}
+		long micros = ChronoUnit.MICROS.between(Instant.EPOCH, Instant.now());
+		List<Map<String, Object>> offsets = partitions.stream()
+			.map((partition) -> Map.<String, Object>of("partition", partition, "offset",
+					Map.of("lsn", lsn, "lsn_proc", lsn, "ts_usec", micros)))
+			.toList();
+		return lifecycle.alterOffsets(handover.connector(), Map.of("offsets", offsets));
+	}
+
+}
