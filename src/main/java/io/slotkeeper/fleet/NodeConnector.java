@@ -66,10 +66,6 @@ public class NodeConnector {
 			+ "::bit(32)::bigint END, (SELECT system_identifier FROM pg_catalog.pg_control_system())::pg_catalog.text,"
 			+ " pg_catalog.pg_backend_pid()";
 
-	private static final int KEEPALIVE_INTERVAL_SECONDS = 2;
-
-	private static final int KEEPALIVE_COUNT = 3;
-
 	private final Driver driver = new Driver();
 
 	/**
@@ -93,11 +89,11 @@ public class NodeConnector {
 	 */
 	public NodeSession open(Node node, Duration idleSessionTimeout) throws SQLException {
 		ConnectionProperties timeouts = node.connectionProperties();
-		Properties properties = login(node);
+		Properties properties = NodeLogin.properties(node);
 		// Until the session is set up only the handshake runs, so the connect timeout bounds every read.
-		PGProperty.SOCKET_TIMEOUT.set(properties, wholeSeconds(timeouts.connectTimeout()));
+		PGProperty.SOCKET_TIMEOUT.set(properties, NodeLogin.wholeSeconds(timeouts.connectTimeout()));
 		PGProperty.TCP_KEEP_ALIVE.set(properties, true);
-		Connection connection = connect(this.driver, node, properties);
+		Connection connection = NodeLogin.connect(this.driver, node, properties);
 		try {
 			Setup setup = setUpSession(connection, node, timeouts.statementTimeout());
 			ServerVersion version = setup.version();
@@ -175,77 +171,10 @@ public class NodeConnector {
 	// hands the same server session back by chance is caught where the owner lock is taken.
 	private static void endWhenSilent(Connection connection, Node node, Setup setup, Duration idle)
 			throws SQLException {
-		int pid = silence(connection, setup.version(), idle);
+		int pid = SessionSilence.set(connection, setup.version(), idle);
 		if (pid != setup.pid()) {
 			throw new SQLNonTransientConnectionException(POOLED.formatted(node.describe(), setup.pid(), pid), "08004");
 		}
-	}
-
-	/**
-	 * Lets a session opened with {@link #open(Node, Duration)} stay silent for longer before the server ends it.
-	 * @param session the session
-	 * @param idle how long it may stay idle from now on
-	 * @throws SQLException when the server refuses or does not answer in time
-	 */
-	public static void allowSilence(NodeSession session, Duration idle) throws SQLException {
-		silence(session.connection(), session.version(), idle);
-	}
-
-	// The settings that end a silent session, in one round trip that also tells which server session ran it.
-	private static int silence(Connection connection, ServerVersion version, Duration idle) throws SQLException {
-		boolean idleTimeout = version.major() >= 14;
-		try (PreparedStatement statement = connection.prepareStatement("SELECT pg_catalog.pg_backend_pid(),"
-				+ " pg_catalog.set_config('tcp_keepalives_idle', ?, false),"
-				+ " pg_catalog.set_config('tcp_keepalives_interval', ?, false),"
-				+ " pg_catalog.set_config('tcp_keepalives_count', ?, false)"
-				+ (idleTimeout ? ", pg_catalog.set_config('idle_session_timeout', ?, false)" : ""))) {
-			statement.setString(1, Integer.toString(wholeSeconds(idle)));
-			statement.setString(2, Integer.toString(KEEPALIVE_INTERVAL_SECONDS));
-			statement.setString(3, Integer.toString(KEEPALIVE_COUNT));
-			if (idleTimeout) {
-				statement.setString(4, Long.toString(idle.toMillis()));
-			}
-			try (ResultSet result = statement.executeQuery()) {
-				result.next();
-				return result.getInt(1);
-			}
-		}
-	}
-
-	// What every session to a node logs in with: its role and password, application_name and the connect timeout.
-	static Properties login(Node node) {
-		Properties properties = new Properties();
-		if (node.username() != null) {
-			PGProperty.USER.set(properties, node.username());
-		}
-		if (node.password() != null) {
-			PGProperty.PASSWORD.set(properties, node.password().reveal());
-		}
-		PGProperty.APPLICATION_NAME.set(properties, APPLICATION_NAME);
-		// Told that the server is 9.0 or later (any with logical slots is), PgJDBC sends application_name with the
-		// start-up message instead of a SET round trip after it: one statement less for every session a fleet opens.
-		PGProperty.ASSUME_MIN_SERVER_VERSION.set(properties, "9.4");
-		PGProperty.CONNECT_TIMEOUT.set(properties, wholeSeconds(node.connectionProperties().connectTimeout()));
-		// The whole attempt, not each socket operation: a server that accepts and never answers would otherwise hold
-		// the connecting thread for the handshake's timeout twice (sslmode=prefer tries again without TLS), and a
-		// hundred such targets hold the connect lane long enough to delay the first beats of all the others.
-		PGProperty.LOGIN_TIMEOUT.set(properties, wholeSeconds(node.connectionProperties().connectTimeout()));
-		return properties;
-	}
-
-	// DriverManager would put the URL, which may hold credentials, into its "no suitable driver" message.
-	static Connection connect(Driver driver, Node node, Properties properties) throws SQLException {
-		Connection connection = driver.connect(node.url(), properties);
-		if (connection == null) {
-			throw new SQLNonTransientConnectionException("the URL of " + node.describe() + " is not a PgJDBC URL",
-					"08001");
-		}
-		return connection;
-	}
-
-	static int wholeSeconds(Duration duration) {
-		long seconds = duration.toSeconds() + (duration.toNanosPart() > 0 ? 1 : 0);
-		return Math.toIntExact(Math.max(1, seconds));
 	}
 
 }

@@ -27,13 +27,13 @@ public final class ReplicationConnections {
 	 * @throws SQLException when the node cannot be reached or refuses (a role without REPLICATION is refused)
 	 */
 	public static Connection open(Node node) throws SQLException {
-		Properties properties = NodeConnector.login(node);
+		Properties properties = NodeLogin.properties(node);
 		PGProperty.REPLICATION.set(properties, "database");
 		PGProperty.PREFER_QUERY_MODE.set(properties, "simple");
 		PGProperty.ASSUME_MIN_SERVER_VERSION.set(properties, "10");
-		PGProperty.SOCKET_TIMEOUT.set(properties, NodeConnector.wholeSeconds(
+		PGProperty.SOCKET_TIMEOUT.set(properties, NodeLogin.wholeSeconds(
 				node.connectionProperties().statementTimeout().plus(NodeConnector.SOCKET_MARGIN)));
-		Connection connection = NodeConnector.connect(DRIVER, node, properties);
+		Connection connection = NodeLogin.connect(DRIVER, node, properties);
 		// slot-keeper's search_path and the server's statement timeout, as every other session has (its clear 57014
 		// comes before the socket's), in one round trip of the simple protocol.
 		try (Statement statement = connection.createStatement()) {

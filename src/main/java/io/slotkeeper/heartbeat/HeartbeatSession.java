@@ -9,6 +9,7 @@ import org.slf4j.LoggerFactory;
 
 import io.slotkeeper.fleet.NodeConnector;
 import io.slotkeeper.fleet.NodeSession;
+import io.slotkeeper.fleet.SessionSilence;
 import io.slotkeeper.fleet.Target;
 
 /**
@@ -131,7 +132,7 @@ final class HeartbeatSession {
 		if (this.session == null || room.equals(this.granted)) {
 			return;
 		}
-		NodeConnector.allowSilence(this.session, room);
+		SessionSilence.allow(this.session, room);
 		this.lastUsed = System.nanoTime();
 		logger.info("The heartbeat of target '{}' ran {} ms after the last statement of its session (idle timeout {} ms):"
 				+ " the instance or the server is busy; the server now ends the session after {} ms of silence",
