@@ -108,7 +108,7 @@ public class ConnectorDiscovery extends RepeatingTasks implements FleetListener 
 	 * included), with the target whose slot it consumes, or why none.
 	 * @return the matches
 	 */
-	List<ConnectorMatches.Match> matches() {
+	List<ConnectorMatch> matches() {
 		return ConnectorMatches.of(this.fleet.all(), this.servers, found(), this.settings, this.ownNamespace).all();
 	}
 
@@ -125,10 +125,10 @@ public class ConnectorDiscovery extends RepeatingTasks implements FleetListener 
 		ConnectorMatches now = ConnectorMatches.of(targets, this.servers, found(), this.settings, this.ownNamespace);
 		boolean complete = complete();
 		targets.forEach((target) -> target.discovered(now.policies(target.name()), complete));
-		this.used.set((int) now.all().stream().filter(ConnectorMatches.Match::used).count());
-		this.unprotected.set((int) now.all().stream().filter(ConnectorMatches.Match::unprotected).count());
+		this.used.set((int) now.all().stream().filter(ConnectorMatch::used).count());
+		this.unprotected.set((int) now.all().stream().filter(ConnectorMatch::unprotected).count());
 		Set<String> unprotectedNow = new HashSet<>();
-		for (ConnectorMatches.Match match : now.all()) {
+		for (ConnectorMatch match : now.all()) {
 			String key = match.connector().source() + "/" + match.connector().name() + "/" + match.target();
 			// Right after start a server's databases may not have joined yet: unprotected is said when it lasts.
 			if (match.unprotected()) {
@@ -141,7 +141,7 @@ public class ConnectorDiscovery extends RepeatingTasks implements FleetListener 
 		this.unprotectedBefore = unprotectedNow;
 	}
 
-	private static void said(ConnectorMatches.Match match) {
+	private static void said(ConnectorMatch match) {
 		FoundConnector connector = match.connector();
 		if (match.used()) {
 			logger.info("Connector '{}' ({}) consumes slot '{}' of target '{}'", connector.name(), connector.source(),

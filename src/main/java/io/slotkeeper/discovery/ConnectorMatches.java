@@ -38,7 +38,7 @@ final class ConnectorMatches {
 
 	private final Map<String, Map<String, SlotPolicyProperties>> policies = new LinkedHashMap<>();
 
-	private final List<Match> matches = new ArrayList<>();
+	private final List<ConnectorMatch> matches = new ArrayList<>();
 
 	private ConnectorMatches() {
 	}
@@ -58,13 +58,13 @@ final class ConnectorMatches {
 		ConnectorMatches result = new ConnectorMatches();
 		Map<String, Set<String>> names = new LinkedHashMap<>();
 		targets.forEach((target) -> names.put(target.name(), endpoints(target, servers, ownNamespace)));
-		List<Match> candidates = found.stream()
+		List<ConnectorMatch> candidates = found.stream()
 			.map((connector) -> result.candidate(connector, targets, names, ownNamespace))
 			.toList();
 		Map<String, List<String>> bySlot = new LinkedHashMap<>();
-		candidates.stream().filter(Match::used).forEach((match) -> bySlot.computeIfAbsent(match.target() + "/"
+		candidates.stream().filter(ConnectorMatch::used).forEach((match) -> bySlot.computeIfAbsent(match.target() + "/"
 				+ match.connector().slot(), (slot) -> new ArrayList<>()).add(match.connector().name()));
-		for (Match candidate : candidates) {
+		for (ConnectorMatch candidate : candidates) {
 			result.matches.add(candidate.used() ? result.take(candidate, targets, bySlot, discovery) : candidate);
 		}
 		return result;
@@ -83,19 +83,19 @@ final class ConnectorMatches {
 	 * Every found connector with the target it was matched to, or why none.
 	 * @return the matches, in the order found
 	 */
-	List<Match> all() {
+	List<ConnectorMatch> all() {
 		return List.copyOf(this.matches);
 	}
 
 	// The one target a connector's database is, before its slot is looked at; used() says it has one.
-	private Match candidate(FoundConnector connector, Collection<Target> targets, Map<String, Set<String>> names,
+	private ConnectorMatch candidate(FoundConnector connector, Collection<Target> targets, Map<String, Set<String>> names,
 			String ownNamespace) {
 		String listed = connector.endpoint();
 		if (listed == null) {
-			return Match.unprotected(connector, "its database.hostname is not set");
+			return ConnectorMatch.unprotected(connector, "its database.hostname is not set");
 		}
 		if (listed.contains("${")) {
-			return Match.unprotected(connector, "its database.hostname is a placeholder Kafka Connect resolves ("
+			return ConnectorMatch.unprotected(connector, "its database.hostname is a placeholder Kafka Connect resolves ("
 					+ connector.config().get("database.hostname") + "): it cannot be matched to a server");
 		}
 		// Outside a pod the targets' short names cannot be placed in a namespace: short names are then compared as
@@ -109,19 +109,19 @@ final class ConnectorMatches {
 			.sorted(Comparator.comparing(Target::name))
 			.toList();
 		if (matching.isEmpty()) {
-			return Match.unprotected(connector, "no target is database '" + connector.database() + "' on " + endpoint
+			return ConnectorMatch.unprotected(connector, "no target is database '" + connector.database() + "' on " + endpoint
 					+ " (a server's other names go in servers[].aliases)");
 		}
 		if (matching.size() > 1) {
-			return Match.unprotected(connector, "database '" + connector.database() + "' on " + endpoint + " is more"
+			return ConnectorMatch.unprotected(connector, "database '" + connector.database() + "' on " + endpoint + " is more"
 					+ " than one target (" + String.join(", ", matching.stream().map(Target::name).toList())
 					+ "): it is used by none; name the host fully (service.namespace) in database.hostname or in"
 					+ " the targets' URLs");
 		}
-		return new Match(connector, matching.get(0).name(), null, true);
+		return new ConnectorMatch(connector, matching.get(0).name(), null, true);
 	}
 
-	private Match take(Match candidate, Collection<Target> targets, Map<String, List<String>> bySlot,
+	private ConnectorMatch take(ConnectorMatch candidate, Collection<Target> targets, Map<String, List<String>> bySlot,
 			ConnectorDiscoveryProperties discovery) {
 		FoundConnector connector = candidate.connector();
 		Target target = targets.stream().filter((t) -> t.name().equals(candidate.target())).findFirst().orElseThrow();
@@ -129,17 +129,17 @@ final class ConnectorMatches {
 			.map(SlotPolicyProperties::connector)
 			.map((own) -> own.name());
 		if (configured.isPresent()) {
-			return new Match(connector, target.name(), "slot '" + connector.slot() + "' has connector '"
+			return new ConnectorMatch(connector, target.name(), "slot '" + connector.slot() + "' has connector '"
 					+ configured.get() + "' in its configured policy, which wins", false);
 		}
 		List<String> rivals = bySlot.get(target.name() + "/" + connector.slot());
 		if (rivals.size() > 1) {
-			return new Match(connector, target.name(), "slot '" + connector.slot() + "' is consumed by connectors "
+			return new ConnectorMatch(connector, target.name(), "slot '" + connector.slot() + "' is consumed by connectors "
 					+ String.join(", ", rivals.stream().sorted().toList()) + ": none of them is used", false);
 		}
 		this.policies.computeIfAbsent(target.name(), (name) -> new LinkedHashMap<>())
 			.put(connector.slot(), policy(connector, target, discovery));
-		return new Match(connector, target.name(), null, true);
+		return new ConnectorMatch(connector, target.name(), null, true);
 	}
 
 	// A KafkaConnector's short host is resolved in its namespace; a Kafka Connect worker's, in its Service's.
@@ -200,26 +200,6 @@ final class ConnectorMatches {
 		}
 		return own.stream().map((endpoint) -> ServerUrls.endpoint(alias + endpoint.substring(endpoint.lastIndexOf(':'))))
 			.toList();
-	}
-
-	/**
-	 * One found connector and where it was matched.
-	 *
-	 * @param connector the connector
-	 * @param target the target whose slot it consumes, {@code null} when none
-	 * @param problem why it is not used, {@code null} when it is
-	 * @param used whether it is its slot's connector
-	 */
-	record Match(FoundConnector connector, String target, String problem, boolean used) {
-
-		static Match unprotected(FoundConnector connector, String why) {
-			return new Match(connector, null, why, false);
-		}
-
-		boolean unprotected() {
-			return this.target == null;
-		}
-
 	}
 
 }

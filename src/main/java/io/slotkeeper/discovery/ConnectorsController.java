@@ -8,7 +8,6 @@ import java.util.Map;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.tags.Tag;
-
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -84,7 +83,7 @@ class ConnectorsController {
 	}
 
 	// A used connector was judged with its target's slot by the slot poll; any other only on what it does alone.
-	private List<SettingFinding> findings(ConnectorMatches.Match match) {
+	private List<SettingFinding> findings(ConnectorMatch match) {
 		if (match.used()) {
 			return this.states.audit(match.target(), match.connector().slot()).map(ConnectorAudit::findings)
 				.orElse(List.of());

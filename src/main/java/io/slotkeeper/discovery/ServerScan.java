@@ -20,7 +20,7 @@ import io.slotkeeper.config.ServerProperties;
 import io.slotkeeper.fleet.FailureDescription;
 import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.fleet.Lane;
-import io.slotkeeper.fleet.RepeatingTasks;
+import io.slotkeeper.fleet.RepeatingTask;
 import io.slotkeeper.fleet.Server;
 import io.slotkeeper.fleet.ServerDatabase;
 import io.slotkeeper.slot.reading.ReplicationSlot;
@@ -32,7 +32,7 @@ import io.slotkeeper.slot.reading.SlotPoll;
  * {@code retire-after} leaving it. A scan that cannot read the server changes nothing: targets are never retired
  * because their server is down.
  */
-final class ServerScan implements RepeatingTasks.Task {
+final class ServerScan implements RepeatingTask {
 
 	private static final Logger logger = LoggerFactory.getLogger(ServerScan.class);
 

@@ -9,12 +9,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.slotkeeper.connect.ConnectorSource;
-import io.slotkeeper.fleet.RepeatingTasks;
+import io.slotkeeper.fleet.RepeatingTask;
 
 /**
  * One source's schedule and last listing.
  */
-final class SourceListing implements RepeatingTasks.Task {
+final class SourceListing implements RepeatingTask {
 
 	private static final Logger logger = LoggerFactory.getLogger(SourceListing.class);
 

@@ -12,7 +12,6 @@ import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
-
 import org.springframework.context.SmartLifecycle;
 
 /**
@@ -31,9 +30,9 @@ public abstract class RepeatingTasks implements SmartLifecycle {
 
 	private final WorkerLanes.Sizes sizes;
 
-	private final Set<Task> scheduled = ConcurrentHashMap.newKeySet();
+	private final Set<RepeatingTask> scheduled = ConcurrentHashMap.newKeySet();
 
-	private final Set<Task> retired = ConcurrentHashMap.newKeySet();
+	private final Set<RepeatingTask> retired = ConcurrentHashMap.newKeySet();
 
 	private volatile boolean running;
 
@@ -59,13 +58,13 @@ public abstract class RepeatingTasks implements SmartLifecycle {
 	 * The tasks to run from start.
 	 * @return one per target
 	 */
-	protected abstract List<? extends Task> tasks();
+	protected abstract List<? extends RepeatingTask> tasks();
 
 	/**
 	 * Starts a task that joined after start, after its first delay; before start, {@link #tasks()} must list it.
 	 * @param task the task
 	 */
-	protected synchronized void joined(Task task) {
+	protected synchronized void joined(RepeatingTask task) {
 		if (this.running && this.scheduled.add(task)) {
 			schedule(task, task.firstDelay());
 		}
@@ -75,7 +74,7 @@ public abstract class RepeatingTasks implements SmartLifecycle {
 	 * Ends a task's schedule: a run in flight finishes, no other starts.
 	 * @param task the task
 	 */
-	protected void left(Task task) {
+	protected void left(RepeatingTask task) {
 		if (this.scheduled.remove(task)) {
 			this.retired.add(task);
 		}
@@ -89,7 +88,7 @@ public abstract class RepeatingTasks implements SmartLifecycle {
 		if (this.running) {
 			return;
 		}
-		List<? extends Task> tasks = tasks();
+		List<? extends RepeatingTask> tasks = tasks();
 		this.timer = Executors.newSingleThreadScheduledExecutor(WorkerLanes.threads(this.name + "-timer"));
 		this.workers = new WorkerLanes(this.name, this.sizes);
 		this.running = true;
@@ -97,7 +96,7 @@ public abstract class RepeatingTasks implements SmartLifecycle {
 		tasks.forEach((task) -> schedule(task, task.firstDelay()));
 	}
 
-	private void schedule(Task task, Duration delay) {
+	private void schedule(RepeatingTask task, Duration delay) {
 		if (!this.running || this.retired.remove(task)) {
 			return;
 		}
@@ -109,7 +108,7 @@ public abstract class RepeatingTasks implements SmartLifecycle {
 		}
 	}
 
-	private void dispatch(Task task) {
+	private void dispatch(RepeatingTask task) {
 		if (this.retired.remove(task)) {
 			return;
 		}
@@ -121,12 +120,12 @@ public abstract class RepeatingTasks implements SmartLifecycle {
 		}
 	}
 
-	private void run(Task task) {
+	private void run(RepeatingTask task) {
 		schedule(task, runOnce(task));
 	}
 
 	// Any throwable, even an Error, must leave the schedule going; every line the run logs names its target.
-	private static Duration runOnce(Task task) {
+	private static Duration runOnce(RepeatingTask task) {
 		String target = task.about();
 		try (MDC.MDCCloseable about = (target != null) ? Events.about(target) : null) {
 			return task.run();
@@ -140,7 +139,7 @@ public abstract class RepeatingTasks implements SmartLifecycle {
 	 * Runs a task once more now, outside its schedule, which goes on as it was; nothing happens while stopped.
 	 * @param task the task
 	 */
-	public void runSoon(Task task) {
+	public void runSoon(RepeatingTask task) {
 		if (!this.running || this.retired.contains(task)) {
 			return;
 		}
@@ -191,48 +190,6 @@ public abstract class RepeatingTasks implements SmartLifecycle {
 	public int workerThreads() {
 		WorkerLanes current = this.workers;
 		return (current != null) ? current.threads() : 0;
-	}
-
-	/**
-	 * One target's repeating work.
-	 */
-	public interface Task {
-
-		/**
-		 * The target the task runs for: its runs' log lines carry it in the MDC.
-		 * @return the target's name, {@code null} when none
-		 */
-		default String about() {
-			return null;
-		}
-
-		/**
-		 * When the first run should start.
-		 * @return the delay
-		 */
-		Duration firstDelay();
-
-		/**
-		 * Runs once; what escapes goes to {@link #escaped(Throwable)}.
-		 * @return when to run next
-		 */
-		Duration run();
-
-		/**
-		 * Records what escaped a run, so that even an error keeps the schedule going.
-		 * @param failure what escaped
-		 * @return when to run next
-		 */
-		Duration escaped(Throwable failure);
-
-		/**
-		 * Where the next run goes; read from the timer thread.
-		 * @return the lane
-		 */
-		default Lane lane() {
-			return Lane.CONNECT;
-		}
-
 	}
 
 }

@@ -57,19 +57,19 @@ public final class Server implements AutoCloseable {
 	 * @return its result
 	 * @throws io.slotkeeper.problem.ProblemException when the server cannot be reached or refuses
 	 */
-	public <T> T shared(Node.SqlWork<T> work) {
+	public <T> T shared(SqlWork<T> work) {
 		return shared(work, false);
 	}
 
 	/**
-	 * As {@link #shared(Node.SqlWork)}, or a reading made now, which the next callers then share.
+	 * As {@link #shared(SqlWork)}, or a reading made now, which the next callers then share.
 	 * @param <T> what the read returns; every caller must pass the same work
 	 * @param work the read
 	 * @param now whether the reading must be made now: after a change, or for an operator who waits for it
 	 * @return its result
 	 * @throws io.slotkeeper.problem.ProblemException when the server cannot be reached or refuses
 	 */
-	public <T> T shared(Node.SqlWork<T> work, boolean now) {
+	public <T> T shared(SqlWork<T> work, boolean now) {
 		return this.reading.read(this.node, work, this.properties.slotsPollInterval(), now);
 	}
 

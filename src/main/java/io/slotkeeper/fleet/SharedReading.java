@@ -47,13 +47,13 @@ final class SharedReading {
 	 * @return the reading
 	 * @throws io.slotkeeper.problem.ProblemException when the node cannot be reached or refuses
 	 */
-	<T> T read(Node through, Node.SqlWork<T> work, Duration pollInterval, boolean now) {
+	<T> T read(Node through, SqlWork<T> work, Duration pollInterval, boolean now) {
 		Duration maxAge = now ? Duration.ZERO : pollInterval.multipliedBy(9).dividedBy(10);
 		return this.failuresShared ? readTogether(through, work, maxAge) : readAlongside(through, work, maxAge);
 	}
 
 	// Callers wait for the reading in flight and share what it came to, failure included.
-	private synchronized <T> T readTogether(Node through, Node.SqlWork<T> work, Duration maxAge) {
+	private synchronized <T> T readTogether(Node through, SqlWork<T> work, Duration maxAge) {
 		if (!young(maxAge)) {
 			this.lastReadAt = this.clock.instant();
 			try {
@@ -69,7 +69,7 @@ final class SharedReading {
 
 	// A caller never waits for another's read: on a server that hangs, every poll worker of its targets would wait
 	// here in turn. While a read is in flight a caller reads through its own node, and keeps what it read to itself.
-	private <T> T readAlongside(Node through, Node.SqlWork<T> work, Duration maxAge) {
+	private <T> T readAlongside(Node through, SqlWork<T> work, Duration maxAge) {
 		Instant started;
 		synchronized (this) {
 			if (young(maxAge)) {
@@ -115,7 +115,7 @@ final class SharedReading {
 
 	// The caller's own node when the last reader fails, so that a caller sees its own failure; the last reader is then
 	// forgotten, so a server that is down costs one extra attempt, not one per reading.
-	private <T> T readThrough(Node through, Node.SqlWork<T> work) {
+	private <T> T readThrough(Node through, SqlWork<T> work) {
 		Node last = this.reader;
 		if (last != null && last != through) {
 			try {

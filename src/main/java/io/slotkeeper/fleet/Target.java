@@ -104,7 +104,7 @@ public final class Target implements AutoCloseable {
 	 * @return the reading
 	 * @throws ProblemException when the server cannot be reached or refuses
 	 */
-	public <T> T readServer(Node.SqlWork<T> work, boolean now) {
+	public <T> T readServer(SqlWork<T> work, boolean now) {
 		if (this.origin != null) {
 			return this.origin.server().shared(work, now);
 		}

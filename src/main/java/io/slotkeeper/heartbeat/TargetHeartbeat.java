@@ -11,7 +11,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.slotkeeper.config.HeartbeatProperties;
 import io.slotkeeper.fleet.Lane;
 import io.slotkeeper.fleet.NodeConnector;
-import io.slotkeeper.fleet.RepeatingTasks;
+import io.slotkeeper.fleet.RepeatingTask;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.problem.ProblemException;
 import io.slotkeeper.problem.ProblemKind;
@@ -20,7 +20,7 @@ import io.slotkeeper.problem.ProblemKind;
  * The heartbeat of one target: its attempts on its own session, booked by its ledger. One attempt runs at a time;
  * the scheduled one and one asked for through the API take turns.
  */
-public class TargetHeartbeat implements RepeatingTasks.Task, AutoCloseable {
+public class TargetHeartbeat implements RepeatingTask, AutoCloseable {
 
 	private final Target target;
 

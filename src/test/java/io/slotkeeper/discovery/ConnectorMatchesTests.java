@@ -11,7 +11,6 @@ import org.junit.jupiter.api.Test;
 import io.slotkeeper.config.ConnectorDiscoveryProperties;
 import io.slotkeeper.config.ConnectorProperties;
 import io.slotkeeper.connect.FoundConnector;
-import io.slotkeeper.discovery.ConnectorMatches.Match;
 import io.slotkeeper.fleet.Fleet;
 
 import static io.slotkeeper.testbed.TestTargets.bind;
@@ -41,21 +40,21 @@ class ConnectorMatchesTests {
 				"app", "slot.name", slot), "RUNNING");
 	}
 
-	private List<Match> matches(List<FoundConnector> found) {
+	private List<ConnectorMatch> matches(List<FoundConnector> found) {
 		return ConnectorMatches.of(this.fleet.all(), List.of(), found, DISCOVERY, "team-a").all();
 	}
 
 	@Test
 	void aShortHostNameIsTheServiceOfTheNamespaceItIsResolvedIn() {
-		List<Match> matches = matches(List.of(strimzi("team-b", "b-cdc", "postgres", "b_slot"),
+		List<ConnectorMatch> matches = matches(List.of(strimzi("team-b", "b-cdc", "postgres", "b_slot"),
 				strimzi("team-a", "a-cdc", "postgres", "a_slot"),
 				strimzi("team-b", "b-full", "postgres.team-a.svc.cluster.local", "full_slot"),
 				strimzi("team-b", "c-cdc", "postgres.team-c", "c_slot")));
 		assertThat(matches.get(0).target()).as("team-b's postgres is not team-a's").isNull();
 		assertThat(matches.get(0).problem()).contains("postgres.team-b:5432");
-		assertThat(matches.get(1)).extracting(Match::target, Match::used).containsExactly("app", true);
-		assertThat(matches.get(2)).extracting(Match::target, Match::used).containsExactly("app", true);
-		assertThat(matches.get(3)).extracting(Match::target, Match::used).containsExactly("other", true);
+		assertThat(matches.get(1)).extracting(ConnectorMatch::target, ConnectorMatch::used).containsExactly("app", true);
+		assertThat(matches.get(2)).extracting(ConnectorMatch::target, ConnectorMatch::used).containsExactly("app", true);
+		assertThat(matches.get(3)).extracting(ConnectorMatch::target, ConnectorMatch::used).containsExactly("other", true);
 	}
 
 	@Test
@@ -63,7 +62,7 @@ class ConnectorMatchesTests {
 		List<FoundConnector> found = new ArrayList<>(List.of(strimzi("team-a", "first", "postgres", "shared"),
 				strimzi("team-a", "second", "postgres", "shared")));
 		for (int order = 0; order < 2; order++) {
-			List<Match> matches = matches(found);
+			List<ConnectorMatch> matches = matches(found);
 			assertThat(matches).allSatisfy((match) -> {
 				assertThat(match.used()).isFalse();
 				assertThat(match.problem()).isEqualTo("slot 'shared' is consumed by connectors first, second: none of"
@@ -77,7 +76,7 @@ class ConnectorMatchesTests {
 	void aConnectorThatIsTwoTargetsIsUsedByNone() {
 		try (Fleet twice = fleet(target("app", "jdbc:postgresql://postgres/app"),
 				target("app-again", "jdbc:postgresql://postgres.team-a.svc/app"))) {
-			List<Match> matches = ConnectorMatches.of(twice.all(), List.of(),
+			List<ConnectorMatch> matches = ConnectorMatches.of(twice.all(), List.of(),
 					List.of(strimzi("team-a", "a-cdc", "postgres", "a_slot")), DISCOVERY, "team-a").all();
 			assertThat(matches).singleElement().satisfies((match) -> {
 				assertThat(match.used()).isFalse();
@@ -89,10 +88,10 @@ class ConnectorMatchesTests {
 	@Test
 	void outsideAPodShortNamesAreComparedAsTheyAreAndAServicesLongFormsAsOne() {
 		try (Fleet outside = fleet(target("app", "jdbc:postgresql://pg.prod.svc/app"))) {
-			List<Match> matches = ConnectorMatches.of(outside.all(), List.of(), List.of(strimzi("kafka", "long",
+			List<ConnectorMatch> matches = ConnectorMatches.of(outside.all(), List.of(), List.of(strimzi("kafka", "long",
 					"pg.prod.svc.cluster.local", "long_slot"), strimzi("kafka", "short", "pg", "short_slot")),
 					DISCOVERY, null).all();
-			assertThat(matches.get(0)).extracting(Match::target, Match::used).containsExactly("app", true);
+			assertThat(matches.get(0)).extracting(ConnectorMatch::target, ConnectorMatch::used).containsExactly("app", true);
 			assertThat(matches.get(1).target()).isNull();
 		}
 	}

@@ -7,7 +7,7 @@ import java.util.List;
 import io.slotkeeper.fleet.AdvisoryLocks;
 import io.slotkeeper.fleet.Node;
 import io.slotkeeper.problem.ProblemException;
-import io.slotkeeper.slot.changing.SlotSteps.Step;
+import io.slotkeeper.slot.changing.Step;
 import io.slotkeeper.slot.reading.ReplicationSlot;
 
 /**

@@ -7,7 +7,7 @@ import java.util.OptionalInt;
 import io.slotkeeper.connect.Handover;
 import io.slotkeeper.fleet.Node;
 import io.slotkeeper.fleet.Target;
-import io.slotkeeper.slot.changing.SlotSteps.Step;
+import io.slotkeeper.slot.changing.Step;
 import io.slotkeeper.slot.reading.ReplicationSlot;
 import io.slotkeeper.slot.reading.SlotProblems;
 import io.slotkeeper.slot.reading.SlotRepository;
@@ -45,11 +45,11 @@ final class SlotPlanners {
 
 	static ChangeRunner.Planner recreating(Target target, Node node, String slot, boolean force, String ifMatch,
 			Handover handover) {
-		return recreating(target, node, slot, force, ifMatch, handover, new SlotSteps.Replacement());
+		return recreating(target, node, slot, force, ifMatch, handover, new Replacement());
 	}
 
 	static ChangeRunner.Planner recreating(Target target, Node node, String slot, boolean force, String ifMatch,
-			Handover handover, SlotSteps.Replacement replacement) {
+			Handover handover, Replacement replacement) {
 		return (connection) -> {
 			SlotRules.requireManagedHere(target, node, slot);
 			SlotRules.requirePrivilege(node, SlotStatements.mayUseSlots(connection));

@@ -6,8 +6,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 
 import io.slotkeeper.connect.ConnectorClient;
 import io.slotkeeper.connect.ConnectorHandovers;
-import io.slotkeeper.connect.Handover;
 import io.slotkeeper.connect.ConnectorLifecycle;
+import io.slotkeeper.connect.Handover;
 import io.slotkeeper.connect.HandoverLog;
 import io.slotkeeper.fleet.GapDeletes;
 import io.slotkeeper.fleet.Node;
@@ -195,7 +195,7 @@ public class SlotService {
 	public RecreateResult recreate(Target target, String node, String slot, boolean force, String ifMatch) {
 		Node where = target.node(node);
 		Handover handover = this.followUp.plan(target, where, slot);
-		SlotSteps.Replacement replacement = new SlotSteps.Replacement();
+		Replacement replacement = new Replacement();
 		RecreateResult recreated = this.followUp.guarded(handover, () -> ChangeRunner.apply(where,
 				SlotPlanners.recreating(target, where, slot, force, ifMatch, handover, replacement),
 				(connection, before) -> RecreateResult.of(where.name(), before,

@@ -193,31 +193,4 @@ final class SlotSteps {
 		}
 	}
 
-	record Step(String description, SqlAction action) {
-	}
-
-	@FunctionalInterface
-	interface SqlAction {
-
-		void run(Connection connection) throws SQLException;
-
-	}
-
-	/**
-	 * Whether another session made a lost slot anew between slot-keeper's reading of it and its drop.
-	 */
-	static final class Replacement {
-
-		private volatile boolean made;
-
-		void found() {
-			this.made = true;
-		}
-
-		boolean made() {
-			return this.made;
-		}
-
-	}
-
 }

@@ -13,8 +13,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.slotkeeper.fleet.FailureDescription;
-import io.slotkeeper.fleet.Node;
 import io.slotkeeper.fleet.OwnTables;
+import io.slotkeeper.fleet.SqlWork;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.fleet.TargetProblems;
 
@@ -148,7 +148,7 @@ final class HealLedger {
 		}
 	}
 
-	private static <T> T onPrimary(Target target, Node.SqlWork<T> work) throws SQLException {
+	private static <T> T onPrimary(Target target, SqlWork<T> work) throws SQLException {
 		try (Connection connection = target.primary().connection()) {
 			return work.apply(connection);
 		}

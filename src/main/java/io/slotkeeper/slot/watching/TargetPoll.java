@@ -16,7 +16,7 @@ import org.slf4j.LoggerFactory;
 import io.slotkeeper.config.SlotPolicyProperties;
 import io.slotkeeper.fleet.FailureDescription;
 import io.slotkeeper.fleet.Lane;
-import io.slotkeeper.fleet.RepeatingTasks;
+import io.slotkeeper.fleet.RepeatingTask;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.settings.SettingGauges;
 import io.slotkeeper.settings.SettingsAudit;
@@ -31,7 +31,7 @@ import io.slotkeeper.slot.reading.SlotView;
  * again once one was), ask Kafka Connect about the slots' connectors. A failed poll keeps the last slots and gauges,
  * marked by their age, so that alerts on them do not resolve because the target went away.
  */
-final class TargetPoll implements RepeatingTasks.Task {
+final class TargetPoll implements RepeatingTask {
 
 	private static final Logger logger = LoggerFactory.getLogger(TargetPoll.class);
 
