@@ -1,25 +1,19 @@
 package io.slotkeeper.connect;
 
-import java.net.http.HttpClient;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import org.springframework.http.HttpHeaders;
 import org.springframework.http.ResponseEntity;
-import org.springframework.http.client.JdkClientHttpRequestFactory;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.client.RestClientException;
 import org.springframework.web.client.RestClientResponseException;
 
 import io.slotkeeper.config.ConnectorProperties;
-import io.slotkeeper.config.Secret;
 import io.slotkeeper.connect.ConnectorLifecycle.Answer;
 
 /**
@@ -40,22 +34,18 @@ final class RestConnectorApi implements ConnectorApi {
 
 	private static final String UNREACHABLE = "Kafka Connect could not be reached: ";
 
-	private final RestClient.Builder builder;
-
 	private final Duration rebalanceRetryDelay;
 
-	// One HTTP client per Kafka Connect cluster (address, credentials, timeout), not per connector: each JDK client
-	// keeps a selector thread, so they are made once, and discovered connectors that come and go add none.
-	private final Map<Cluster, RestClient> clients = new ConcurrentHashMap<>();
+	private final ConnectClients clients;
 
 	RestConnectorApi(RestClient.Builder builder, Duration rebalanceRetryDelay) {
-		this.builder = builder;
+		this.clients = new ConnectClients(builder);
 		this.rebalanceRetryDelay = rebalanceRetryDelay;
 	}
 
 	@Override
 	public ConnectorOutcome restart(ConnectorProperties connector) {
-		RestClient client = client(connector);
+		RestClient client = this.clients.of(connector);
 		Duration delay = this.rebalanceRetryDelay;
 		Integer status = null;
 		String detail = null;
@@ -150,7 +140,7 @@ final class RestConnectorApi implements ConnectorApi {
 
 	private Answer call(ConnectorProperties connector, Function<RestClient, RestClient.RequestHeadersSpec<?>> request) {
 		try {
-			var response = request.apply(client(connector)).retrieve().toEntity(Object.class);
+			var response = request.apply(this.clients.of(connector)).retrieve().toEntity(Object.class);
 			return new Answer(response.getStatusCode().value(), response.getBody(), null);
 		}
 		catch (RestClientResponseException ex) {
@@ -180,42 +170,12 @@ final class RestConnectorApi implements ConnectorApi {
 				|| (body.contains("Connector ") && body.contains(" not found")));
 	}
 
-	private RestClient client(ConnectorProperties connector) {
-		return this.clients.computeIfAbsent(Cluster.of(connector), (cluster) -> client(this.builder, cluster.url(),
-				cluster.username(), cluster.password(), cluster.timeout()));
-	}
-
 	/**
 	 * How many HTTP clients are kept: one per Kafka Connect cluster reached.
 	 * @return the count
 	 */
 	int clients() {
 		return this.clients.size();
-	}
-
-	private record Cluster(String url, String username, Secret password, Duration timeout) {
-
-		static Cluster of(ConnectorProperties connector) {
-			return new Cluster(connector.url(), connector.username(), connector.password(), connector.timeout());
-		}
-
-	}
-
-	/**
-	 * A client of one Kafka Connect cluster: JSON asked for, every call bounded by the timeout, basic auth when both
-	 * user and password are given.
-	 */
-	static RestClient client(RestClient.Builder builder, String url, String username, Secret password,
-			Duration timeout) {
-		HttpClient http = HttpClient.newBuilder().connectTimeout(timeout).build();
-		JdkClientHttpRequestFactory factory = new JdkClientHttpRequestFactory(http);
-		factory.setReadTimeout(timeout);
-		return builder.clone().baseUrl(url).requestFactory(factory).defaultHeaders((headers) -> {
-			if (username != null && password != null) {
-				headers.setBasicAuth(username, password.reveal());
-			}
-			headers.set(HttpHeaders.ACCEPT, "application/json");
-		}).build();
 	}
 
 }

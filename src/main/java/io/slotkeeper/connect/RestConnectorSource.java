@@ -29,7 +29,7 @@ final class RestConnectorSource implements ConnectorSource {
 			ConnectorDiscoveryProperties discovery) {
 		this.cluster = cluster;
 		this.discovery = discovery;
-		this.client = RestConnectorApi.client(builder, cluster.url(), cluster.username(), cluster.password(),
+		this.client = ConnectClients.client(builder, cluster.url(), cluster.username(), cluster.password(),
 				cluster.timeout());
 	}
 
