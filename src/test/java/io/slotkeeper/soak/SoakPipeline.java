@@ -13,8 +13,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * One captured database of a soak: {@code public.orders} and the signal table, a Debezium connector on its own slot
- * and worker ({@link ConnectorSide}), slot-keeper's target for it, a keyed view of its topic and, once the instances
- * are up, its writers.
+ * and worker ({@link ConnectorSide}), the target slot-keeper finds for it on the soak's server, a keyed view of its
+ * topic and, once the instances are up, its writers.
  */
 final class SoakPipeline implements AutoCloseable {
 
@@ -33,14 +33,15 @@ final class SoakPipeline implements AutoCloseable {
 	/**
 	 * Makes the database's tables, starts the connector and waits for its slot.
 	 * @param server the server
-	 * @param target slot-keeper's name of the target
+	 * @param serverName slot-keeper's name of the server, of which the database's target takes its name
 	 * @param slot the connector's slot (slot names are the server's, not the database's)
 	 * @param side how the connector is made and reached, given the database
 	 */
-	SoakPipeline(PostgresServer server, String target, String slot, Function<String, ConnectorSide> side) {
-		this.target = target;
+	SoakPipeline(PostgresServer server, String serverName, String slot, Function<String, ConnectorSide> side) {
 		this.slot = slot;
 		this.database = server.createDatabase();
+		// The test bed's database names are in PostgreSQL's plain form (db_<pid>_<n>): its target is <server>-db-<pid>-<n>.
+		this.target = serverName + "-" + this.database.replace('_', '-');
 		List<String> schema = new ArrayList<>(Writers.SCHEMA);
 		schema.add("CREATE TABLE debezium_signal (id varchar(42) PRIMARY KEY, type varchar(32) NOT NULL,"
 				+ " data varchar(2048))");
@@ -52,21 +53,15 @@ final class SoakPipeline implements AutoCloseable {
 	}
 
 	/**
-	 * slot-keeper's environment variables for this target, as an operator writes them in a Deployment.
-	 * @param index the target's index
-	 * @param url the JDBC URL slot-keeper reaches the database by
-	 * @param user the user
+	 * slot-keeper's environment variables for this database's override of the soak's server, as an operator writes
+	 * them in a Deployment: its slot's policy.
+	 * @param override the prefix of the override, such as {@code SLOTKEEPER_SERVERS_0_OVERRIDES_1_}
 	 * @return the variables
 	 */
-	Map<String, String> environment(int index, String url, String user) {
-		String prefix = "SLOTKEEPER_TARGETS_" + index + "_";
-		String slotPrefix = prefix + "SLOTS_0_";
-		Map<String, String> variables = new HashMap<>(Map.ofEntries(Map.entry(prefix + "NAME", this.target),
-				Map.entry(prefix + "URL", url), Map.entry(prefix + "USERNAME", user),
-				Map.entry(prefix + "HEARTBEAT_INTERVAL", "1s"), Map.entry(prefix + "SLOTS_POLL_INTERVAL", "1s"),
-				Map.entry(prefix + "CONNECTION_CONNECT_TIMEOUT", "3s"),
-				Map.entry(prefix + "CONNECTION_STATEMENT_TIMEOUT", "5s"), Map.entry(slotPrefix + "NAME", this.slot),
-				Map.entry(slotPrefix + "ON_LOST", "recreate"),
+	Map<String, String> environment(String override) {
+		String slotPrefix = override + "SLOTS_0_";
+		Map<String, String> variables = new HashMap<>(Map.ofEntries(Map.entry(override + "NAME", this.database),
+				Map.entry(slotPrefix + "NAME", this.slot), Map.entry(slotPrefix + "ON_LOST", "recreate"),
 				Map.entry(slotPrefix + "MAX_RECREATIONS_PER_HOUR", Integer.toString(SoakVerdict.HEALS_PER_HOUR)),
 				Map.entry(slotPrefix + "CONNECTOR_OFFSETS", "align"),
 				Map.entry(slotPrefix + "CONNECTOR_RUNNING_TIMEOUT", "30s"),

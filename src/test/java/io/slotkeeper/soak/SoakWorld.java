@@ -22,7 +22,8 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The real pieces of a soak on this machine: a PostgreSQL primary whose slots are lost at the first checkpoint past
- * 1 MB of retained WAL; a Kafka broker; two captured databases of it, each with a Kafka Connect worker running Debezium
+ * 1 MB of retained WAL; a Kafka broker; three databases of it that slot-keeper finds by itself (one {@code servers}
+ * entry, {@code databases: auto}), two of them captured, each with a Kafka Connect worker running Debezium
  * on {@code public.orders} — one connector reached through the REST API, one through a Strimzi {@code KafkaConnector}
  * resource on a Kubernetes API stand-in that an operator emulation reconciles; two slot-keeper instances in JVMs of
  * their own (configured through environment variables, healing on, re-snapshot by signal) reaching PostgreSQL through a
@@ -32,6 +33,11 @@ final class SoakWorld implements AutoCloseable {
 
 	static final String TOKEN = "soak-viewer-token";
 
+	/**
+	 * slot-keeper's name of the server: its databases' targets are {@code soak-<database>}.
+	 */
+	static final String SERVER = "soak";
+
 	final PostgresServer server = PostgresTestBed.dedicated(Map.of("max_slot_wal_keep_size", "1MB"));
 
 	final List<SoakPipeline> pipelines = new ArrayList<>();
@@ -40,16 +46,25 @@ final class SoakWorld implements AutoCloseable {
 
 	final List<Instance> instances = new ArrayList<>();
 
+	/**
+	 * A third database, found by {@code databases: auto} for its logical slot that no connector reads (it is lost at
+	 * the first checkpoint past 1 MB and stays lost: no policy asks for a heal).
+	 */
+	final String uncaptured;
+
 	final Path logs;
 
 	SoakWorld(long seed, int writesPerSecond) {
 		try {
 			this.logs = Files.createTempDirectory("soak-" + seed + "-");
-			this.pipelines.add(new SoakPipeline(this.server, "orders", "debezium", (database) -> new RestSide(
+			this.pipelines.add(new SoakPipeline(this.server, SERVER, "debezium", (database) -> new RestSide(
 					new RealKafkaConnect(KafkaBroker.shared(), this.server, database, "debezium", Map.of()))));
-			this.pipelines.add(new SoakPipeline(this.server, "orders-strimzi", "debezium_strimzi",
+			this.pipelines.add(new SoakPipeline(this.server, SERVER, "debezium_strimzi",
 					(database) -> new StrimziSide(new StrimziManagedConnect(KafkaBroker.shared(), this.server, database,
 							"debezium_strimzi", Map.of()))));
+			this.uncaptured = this.server.createDatabase();
+			this.server.execute(this.uncaptured,
+					"SELECT pg_catalog.pg_create_logical_replication_slot('abandoned', 'test_decoding')");
 			this.network = new TcpProxy(this.server.host(), this.server.port());
 		}
 		catch (IOException ex) {
@@ -65,15 +80,21 @@ final class SoakWorld implements AutoCloseable {
 		}
 	}
 
-	// As an operator writes them in a Deployment: every property through its environment variable.
+	// As an operator writes them in a Deployment: every property through its environment variable; the server
+	// configured once, its databases found (databases: auto), each captured one's slot policy an override.
 	private Map<String, String> environment() {
-		Map<String, String> variables = new HashMap<>(Map.of("SLOTKEEPER_API_TOKENS_0_NAME", "soak",
-				"SLOTKEEPER_API_TOKENS_0_ROLE", "viewer", "SLOTKEEPER_API_TOKENS_0_SHA256",
-				TokenHashes.sha256Hex(TOKEN)));
+		String server = "SLOTKEEPER_SERVERS_0_";
+		Map<String, String> variables = new HashMap<>(Map.ofEntries(Map.entry("SLOTKEEPER_API_TOKENS_0_NAME", "soak"),
+				Map.entry("SLOTKEEPER_API_TOKENS_0_ROLE", "viewer"),
+				Map.entry("SLOTKEEPER_API_TOKENS_0_SHA256", TokenHashes.sha256Hex(TOKEN)),
+				Map.entry(server + "NAME", SERVER),
+				Map.entry(server + "URL", "jdbc:postgresql://127.0.0.1:" + this.network.port() + "/postgres"),
+				Map.entry(server + "USERNAME", this.server.user()), Map.entry(server + "DATABASES", "auto"),
+				Map.entry(server + "HEARTBEAT_INTERVAL", "1s"), Map.entry(server + "SLOTS_POLL_INTERVAL", "1s"),
+				Map.entry(server + "CONNECTION_CONNECT_TIMEOUT", "3s"),
+				Map.entry(server + "CONNECTION_STATEMENT_TIMEOUT", "5s")));
 		for (int n = 0; n < this.pipelines.size(); n++) {
-			SoakPipeline pipeline = this.pipelines.get(n);
-			variables.putAll(pipeline.environment(n, "jdbc:postgresql://127.0.0.1:" + this.network.port() + "/"
-					+ pipeline.database, this.server.user()));
+			variables.putAll(this.pipelines.get(n).environment(server + "OVERRIDES_" + n + "_"));
 		}
 		return variables;
 	}
