@@ -1,7 +1,6 @@
 package io.slotkeeper.discovery;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -12,11 +11,6 @@ import java.util.Optional;
 import java.util.Set;
 
 import io.slotkeeper.config.ConnectorDiscoveryProperties;
-import io.slotkeeper.config.ManagedBy;
-import io.slotkeeper.config.OnLost;
-import io.slotkeeper.config.OnMissing;
-import io.slotkeeper.config.OnOrphan;
-import io.slotkeeper.config.ResnapshotProperties;
 import io.slotkeeper.config.ServerProperties;
 import io.slotkeeper.config.ServerUrls;
 import io.slotkeeper.config.SlotPolicyProperties;
@@ -33,8 +27,6 @@ import io.slotkeeper.fleet.Target;
  * listed in.
  */
 final class ConnectorMatches {
-
-	private static final int RECREATIONS_PER_HOUR = 2;
 
 	private final Map<String, Map<String, SlotPolicyProperties>> policies = new LinkedHashMap<>();
 
@@ -138,7 +130,7 @@ final class ConnectorMatches {
 					+ String.join(", ", rivals.stream().sorted().toList()) + ": none of them is used", false);
 		}
 		this.policies.computeIfAbsent(target.name(), (name) -> new LinkedHashMap<>())
-			.put(connector.slot(), policy(connector, target, discovery));
+			.put(connector.slot(), FoundPolicy.of(connector, target, discovery));
 		return new ConnectorMatch(connector, target.name(), null, true);
 	}
 
@@ -149,33 +141,6 @@ final class ConnectorMatches {
 		}
 		return (connector.connector().url() != null) ? ServiceNames.namespaceOf(connector.connector().url(),
 				ownNamespace) : null;
-	}
-
-	private static SlotPolicyProperties policy(FoundConnector connector, Target target,
-			ConnectorDiscoveryProperties discovery) {
-		boolean signals = discovery.resnapshot() == ResnapshotProperties.Mode.DEBEZIUM_SIGNAL
-				&& connector.config().containsKey("signal.data.collection");
-		boolean heals = discovery.onLost() == OnLost.RECREATE && target.properties().heartbeat().enabled();
-		ResnapshotProperties resnapshot = ResnapshotProperties.of(signals ? ResnapshotProperties.Mode.DEBEZIUM_SIGNAL
-				: ResnapshotProperties.Mode.NONE, discovery.resnapshotTables());
-		List<String> included = included(connector.config().get("table.include.list"));
-		if (signals && included != null) {
-			// Its tables, as listed: the table counters are sampled for these only, not for the whole database.
-			resnapshot = new ResnapshotProperties(resnapshot.mode(), resnapshot.signalTable(), included,
-					resnapshot.type(), resnapshot.tables(), resnapshot.recheckAfter(), resnapshot.updateColumns(),
-					resnapshot.windowMargin());
-		}
-		return new SlotPolicyProperties(connector.slot(), connector.connector(), heals ? OnLost.RECREATE : OnLost.ALERT,
-				OnMissing.ALERT, OnOrphan.ALERT, resnapshot, RECREATIONS_PER_HOUR, null, ManagedBy.SLOT_KEEPER);
-	}
-
-	// A table.include.list of plain schema.table names; null when unset or when it has patterns.
-	private static List<String> included(String list) {
-		if (list == null || list.isBlank()) {
-			return null;
-		}
-		List<String> tables = Arrays.stream(list.split(",")).map(String::strip).toList();
-		return tables.stream().allMatch((table) -> table.matches(ResnapshotProperties.TABLE)) ? tables : null;
 	}
 
 	// A target's own hosts, and the aliases of every server that shares one of them, short names resolved in

@@ -1,9 +1,6 @@
 package io.slotkeeper.slot.changing;
 
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,7 +9,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 
 import io.slotkeeper.config.ResnapshotProperties;
 import io.slotkeeper.connect.ConnectorLifecycle;
-import io.slotkeeper.fleet.SlotLineage;
 import io.slotkeeper.fleet.TableWrites;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.problem.ProblemException;
@@ -98,7 +94,7 @@ public final class Resnapshots {
 			try {
 				Signal signal = plan(target, recheck.slot());
 				Resnapshot second = target.primary()
-					.withConnection((connection) -> sendAgain(connection, target, recheck, signal));
+					.withConnection((connection) -> SecondSignals.send(connection, target, recheck, signal));
 				if (second != null) {
 					this.meters.count(target, recheck.slot(), "sent");
 					this.meters.countTables(target, recheck.slot(), second);
@@ -111,27 +107,6 @@ public final class Resnapshots {
 			}
 		}
 		return sent;
-	}
-
-	// The skipped tables whose counters moved since the first signal, in a second one; null when none moved.
-	private static Resnapshot sendAgain(Connection connection, Target target, ChangedTables.Recheck recheck,
-			Signal signal) throws SQLException {
-		TableWrites now = TableWrites.read(connection, recheck.tables());
-		List<String> moved = recheck.tables().stream().filter((table) -> now.movedSince(recheck.sent(), table)).toList();
-		if (moved.isEmpty()) {
-			return null;
-		}
-		SignalRows.mayInsert(connection, target, recheck.slot(), signal.table());
-		TableChoice why = new TableChoice("tables skipped by the signal after the recreate whose write counters moved"
-				+ " since " + recheck.sent().at() + ": commits the server counted late, or written since", List.of(),
-				Map.of(), Map.of());
-		Resnapshot again = SignalRows.insert(connection, target, recheck.slot(), signal, moved, why, Map.of());
-		SlotLineage.Resnapshotted first = target.lineages().of(recheck.slot()).resnapshot();
-		List<String> read = new ArrayList<>((first != null) ? first.read() : List.of());
-		read.addAll(moved);
-		SignalRows.remember(connection, target, recheck.slot(), new Resnapshot(again.signalId(), read,
-				again.sentAt(), null, null), recheck.tables().stream().filter((table) -> !moved.contains(table)).toList());
-		return again;
 	}
 
 	/**

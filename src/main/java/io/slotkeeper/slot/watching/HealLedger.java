@@ -1,10 +1,7 @@
 package io.slotkeeper.slot.watching;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -13,7 +10,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.slotkeeper.fleet.FailureDescription;
-import io.slotkeeper.fleet.OwnTables;
 import io.slotkeeper.fleet.SqlWork;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.fleet.TargetProblems;
@@ -28,10 +24,7 @@ import io.slotkeeper.fleet.TargetProblems;
  */
 final class HealLedger {
 
-	static final String TABLE = "slotkeeper.heals";
-
-	private static final String COLUMNS = "id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, slot text NOT NULL,"
-			+ " at timestamptz NOT NULL, succeeded boolean NOT NULL";
+	static final String TABLE = HealTable.TABLE;
 
 	private static final Logger logger = LoggerFactory.getLogger(HealLedger.class);
 
@@ -78,7 +71,7 @@ final class HealLedger {
 			return remembered;
 		}
 		try {
-			return remembered + onPrimary(target, (connection) -> count(connection, slot, now));
+			return remembered + onPrimary(target, (connection) -> HealTable.count(connection, slot, now));
 		}
 		catch (SQLException ex) {
 			unusable(target, ex);
@@ -96,7 +89,7 @@ final class HealLedger {
 	void record(Target target, String slot, Instant at, boolean succeeded) {
 		if (ready(target)) {
 			try {
-				onPrimary(target, (connection) -> insert(connection, slot, at, succeeded));
+				onPrimary(target, (connection) -> HealTable.insert(connection, slot, at, succeeded));
 				this.failedBecause.remove(target.name());
 				return;
 			}
@@ -136,7 +129,7 @@ final class HealLedger {
 		}
 		try {
 			onPrimary(target, (connection) -> {
-				OwnTables.create(connection, TABLE, COLUMNS, true);
+				HealTable.create(connection);
 				return null;
 			});
 			this.tableReady.put(target.name(), true);
@@ -177,33 +170,6 @@ final class HealLedger {
 			logger.warn("Heal attempts of target '{}' are counted in memory only: {} is not usable: {}", target.name(),
 					TABLE, reason);
 		}
-	}
-
-	private static int count(Connection connection, String slot, Instant now) throws SQLException {
-		try (PreparedStatement statement = connection
-			.prepareStatement("SELECT pg_catalog.count(*) FROM " + TABLE + " WHERE slot = ? AND at > ?")) {
-			statement.setString(1, slot);
-			statement.setTimestamp(2, Timestamp.from(now.minus(RecreationBudget.WINDOW)));
-			try (ResultSet result = statement.executeQuery()) {
-				result.next();
-				return result.getInt(1);
-			}
-		}
-	}
-
-	// Rows older than a day count for nothing: they go with each new one.
-	private static Void insert(Connection connection, String slot, Instant at, boolean succeeded) throws SQLException {
-		try (PreparedStatement delete = connection.prepareStatement("DELETE FROM " + TABLE + " WHERE at < ?");
-				PreparedStatement insert = connection
-					.prepareStatement("INSERT INTO " + TABLE + " (slot, at, succeeded) VALUES (?, ?, ?)")) {
-			delete.setTimestamp(1, Timestamp.from(at.minus(RecreationBudget.WINDOW.multipliedBy(24))));
-			delete.execute();
-			insert.setString(1, slot);
-			insert.setTimestamp(2, Timestamp.from(at));
-			insert.setBoolean(3, succeeded);
-			insert.execute();
-		}
-		return null;
 	}
 
 }
