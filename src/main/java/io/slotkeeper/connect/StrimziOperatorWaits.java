@@ -42,7 +42,7 @@ final class StrimziOperatorWaits {
 		Instant last = this.lastNudge.get(key);
 		if (last == null || !now.isBefore(last.plus(NUDGE_EVERY))) {
 			this.lastNudge.put(key, now);
-			patch(connector, Map.of("metadata", Map.of("annotations", Map.of(REFRESHED_AT, now.toString()))));
+			this.resources.patchConnector(connector, Map.of("metadata", Map.of("annotations", Map.of(REFRESHED_AT, now.toString()))));
 		}
 	}
 
@@ -58,7 +58,7 @@ final class StrimziOperatorWaits {
 	void withdraw(ConnectorProperties connector, Set<String> keys) {
 		Map<String, Object> annotations = new HashMap<>();
 		keys.forEach((key) -> annotations.put(key, null));
-		patch(connector, Map.of("metadata", Map.of("annotations", annotations)));
+		this.resources.patchConnector(connector, Map.of("metadata", Map.of("annotations", annotations)));
 	}
 
 	/**
@@ -128,7 +128,7 @@ final class StrimziOperatorWaits {
 
 	private Reply awaitNudging(ConnectorProperties connector, Predicate<Map<String, Object>> done) {
 		Instant deadline = Instant.now().plus(connector.runningTimeout());
-		Reply resource = resource(connector);
+		Reply resource = this.resources.connector(connector);
 		while (resource.ok() && !done.test(resource.object())) {
 			Optional<String> unreachable = connectUnreachable(connector, resource.object());
 			if (unreachable.isPresent()) {
@@ -140,17 +140,9 @@ final class StrimziOperatorWaits {
 						+ " and watching namespace " + connector.strimzi().namespace() + "?)", false);
 			}
 			nudge(connector);
-			resource = resource(connector);
+			resource = this.resources.connector(connector);
 		}
 		return resource;
-	}
-
-	private Reply resource(ConnectorProperties connector) {
-		return this.resources.connector(connector.strimzi().namespace(), connector.strimzi().name());
-	}
-
-	private void patch(ConnectorProperties connector, Map<String, Object> patch) {
-		this.resources.patchConnector(connector.strimzi().namespace(), connector.strimzi().name(), patch);
 	}
 
 	private static String describe(ConnectorProperties connector) {
