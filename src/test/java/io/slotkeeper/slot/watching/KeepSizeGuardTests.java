@@ -90,8 +90,9 @@ class KeepSizeGuardTests {
 				churn();
 				return "64MB".equals(keepSize());
 			});
-			assertThat(audit()).anySatisfy((entry) -> assertThat(entry.detail())
-				.isEqualTo("put back: ALTER SYSTEM SET max_slot_wal_keep_size = '64MB'"));
+			// Audited once the raise's record is gone, a moment after the value shows.
+			await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(audit()).anySatisfy((entry) ->
+					assertThat(entry.detail()).isEqualTo("put back: ALTER SYSTEM SET max_slot_wal_keep_size = '64MB'")));
 			await().atMost(Duration.ofSeconds(10)).until(() -> finding().isEmpty());
 		}
 	}

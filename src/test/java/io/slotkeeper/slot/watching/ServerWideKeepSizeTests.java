@@ -86,6 +86,8 @@ class ServerWideKeepSizeTests {
 			try (LogicalConsumer billingBack = new LogicalConsumer(server, "billing", "billing_cdc", "cdc", false)) {
 				churnUntil("64MB", Duration.ofSeconds(90));
 				// Read while the consumers still read: once they are closed, the guard may rightly raise again.
+				await().atMost(Duration.ofSeconds(5)).until(() -> audit(app).stream()
+					.anyMatch((entry) -> entry.detail().startsWith("put back")));
 				audited = audit(app);
 			}
 		}
@@ -123,14 +125,19 @@ class ServerWideKeepSizeTests {
 		await("the other instance owns the lead target").atMost(Duration.ofSeconds(30))
 			.until(() -> owns(other, "billing"));
 		List<AuditEntry> taken;
+		String recorded;
 		try (LogicalConsumer ordersBack = new LogicalConsumer(server, "orders", "orders_cdc", "cdc", false);
 				LogicalConsumer billingBack = new LogicalConsumer(server, "billing", "billing_cdc", "cdc", false)) {
 			churnUntil("64MB", Duration.ofSeconds(90));
+			// Read while the consumers still read: once they are closed, the guard may rightly raise again. The
+			// put-back is audited once its record is gone, a moment after the value shows.
+			await().atMost(Duration.ofSeconds(5)).until(() -> !audit(other).isEmpty());
 			taken = audit(other);
+			recorded = server.queryForString("billing", "SELECT count(*) FROM slotkeeper.keep_size_raises");
 		}
 		assertThat(taken).singleElement().extracting(AuditEntry::detail)
 			.isEqualTo("put back: ALTER SYSTEM SET max_slot_wal_keep_size = '64MB'");
-		assertThat(server.queryForString("billing", "SELECT count(*) FROM slotkeeper.keep_size_raises")).isEqualTo("0");
+		assertThat(recorded).as("the raise forgotten once put back").isEqualTo("0");
 	}
 
 	// Two targets of one server, each with an opted-in slot; the lower cap of billing's is never the one set.
