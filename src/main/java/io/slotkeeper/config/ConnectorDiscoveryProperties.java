@@ -34,6 +34,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * written to while the slot was lost, as a slot's {@code resnapshot.tables}
  * @param onLost what to do with a found connector's lost slot when no policy of the slot says: {@code alert}
  * (default) or {@code recreate}
+ * @param onFailed what to do with a found connector that is FAILED while its slot is healthy, when no policy of the
+ * slot says: {@code alert} (default) or {@code restart}, as a slot's {@code on-failed}
  */
 public record ConnectorDiscoveryProperties(
 		@NotNull @DurationMin(seconds = 1) @DurationMax(hours = 1) @DefaultValue("60s") Duration interval,
@@ -44,7 +46,8 @@ public record ConnectorDiscoveryProperties(
 		@NotNull @DurationMin(millis = 1) @DurationMax(minutes = 10) @DefaultValue("60s") Duration runningTimeout,
 		@NotNull @DefaultValue("debezium-signal") ResnapshotProperties.Mode resnapshot,
 		@NotNull @DefaultValue("all") ResnapshotProperties.Tables resnapshotTables,
-		@NotNull @DefaultValue("alert") OnLost onLost) {
+		@NotNull @DefaultValue("alert") OnLost onLost,
+		@NotNull @DefaultValue("alert") OnFailed onFailed) {
 
 	/**
 	 * Whether any source is configured.

@@ -28,6 +28,12 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * the slots health DOWN and says why
  * @param onOutage what may be done while the slot's consumer is gone: by default nothing (opt-in: raise the server's
  * {@code max_slot_wal_keep_size} up to a cap while the slot's outage budget is low)
+ * @param onFailed what to do when the slot's connector or one of its tasks is FAILED while the slot is healthy:
+ * {@code alert} (report only, the default) or {@code restart} (restart its failed tasks once they stayed FAILED 5 s,
+ * on the instance that owns the target, unless its user stopped or paused it); a task failed on an offset older than
+ * the slot, or while the slot is lost or missing, is left to healing
+ * @param maxRestartsPerHour how many times in an hour {@code on-failed: restart} may restart the connector; past that
+ * it is left FAILED and the refusal audited
  * @param managedBy who drops and creates the slot: {@code slot-keeper} (the default), or {@code patroni},
  * {@code cloudnative-pg}, {@code slot-sync}, {@code other}; then slot-keeper refuses to drop, create or recreate it
  * (409 {@code slot-managed-elsewhere}), alerts when it is lost and hands its connector over to the slot its manager
@@ -44,6 +50,8 @@ public record SlotPolicyProperties(
 		@Valid @NotNull @DefaultValue ResnapshotProperties resnapshot,
 		@Min(1) @DefaultValue("2") int maxRecreationsPerHour,
 		@Valid OnOutageProperties onOutage,
+		@NotNull @DefaultValue("alert") OnFailed onFailed,
+		@Min(1) @DefaultValue("6") int maxRestartsPerHour,
 		@NotNull @DefaultValue("slot-keeper") ManagedBy managedBy) implements CrossFieldChecked {
 
 	/**
@@ -65,7 +73,7 @@ public record SlotPolicyProperties(
 				&& this.resnapshot.signalTable() == null && this.resnapshot.collections() == null;
 		return new SlotPolicyProperties(this.name, found.connector(), this.onLost, this.onMissing, this.onOrphan,
 				defaultResnapshot ? found.resnapshot() : this.resnapshot, this.maxRecreationsPerHour, this.onOutage,
-				this.managedBy);
+				this.onFailed, this.maxRestartsPerHour, this.managedBy);
 	}
 
 	/**

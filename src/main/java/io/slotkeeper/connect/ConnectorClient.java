@@ -59,6 +59,16 @@ public class ConnectorClient {
 		return api(connector).config(connector);
 	}
 
+	/**
+	 * The state the connector's user chose for it, read fresh: Kafka Connect's state, or the resource's
+	 * {@code spec.state}.
+	 * @param connector the connector
+	 * @return the choice, {@code null} when it could not be read
+	 */
+	public ChosenState chosenState(ConnectorProperties connector) {
+		return api(connector).chosenState(connector);
+	}
+
 	Integer autoRestarts(ConnectorProperties connector) {
 		return api(connector).autoRestarts(connector);
 	}

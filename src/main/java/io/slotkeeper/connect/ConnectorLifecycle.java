@@ -32,7 +32,7 @@ public final class ConnectorLifecycle {
 	}
 
 	ChosenState chosenState(ConnectorProperties connector) {
-		return this.connectors.api(connector).chosenState(connector);
+		return this.connectors.chosenState(connector);
 	}
 
 	Answer restore(ConnectorProperties connector, ChosenState chosen) {

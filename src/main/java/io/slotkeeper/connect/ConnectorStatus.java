@@ -60,6 +60,15 @@ public record ConnectorStatus(String connector, String state, List<Task> tasks, 
 	}
 
 	/**
+	 * Whether Kafka Connect reports the connector or one of its tasks FAILED; {@code false} when it was not read.
+	 * @return whether something of it failed
+	 */
+	public boolean failed() {
+		return this.error == null && ("FAILED".equals(this.state)
+				|| this.tasks.stream().anyMatch((task) -> "FAILED".equals(task.state())));
+	}
+
+	/**
 	 * Whether a task failed because its stored offset is older than its slot: Debezium's "…is trying to read change
 	 * stream starting at …, but this is no longer available on the server", as after a recreate with the offsets left
 	 * alone, or a failover where Debezium created the missing slot itself.

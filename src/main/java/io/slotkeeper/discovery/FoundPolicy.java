@@ -16,11 +16,14 @@ import io.slotkeeper.fleet.Target;
 /**
  * The policy a slot gets from the connector found consuming it, where its configuration names none: healing as
  * {@code connector-discovery.on-lost} says (where the target heartbeats), a re-snapshot by signal where the connector
- * has a signal table, of its listed tables, and at most {@value #RECREATIONS_PER_HOUR} recreations an hour.
+ * has a signal table, of its listed tables, at most {@value #RECREATIONS_PER_HOUR} recreations an hour, and restarts of
+ * its failed tasks as {@code connector-discovery.on-failed} says, at most {@value #RESTARTS_PER_HOUR} an hour.
  */
 final class FoundPolicy {
 
 	private static final int RECREATIONS_PER_HOUR = 2;
+
+	private static final int RESTARTS_PER_HOUR = 6;
 
 	private FoundPolicy() {
 	}
@@ -47,7 +50,8 @@ final class FoundPolicy {
 					resnapshot.windowMargin());
 		}
 		return new SlotPolicyProperties(connector.slot(), connector.connector(), heals ? OnLost.RECREATE : OnLost.ALERT,
-				OnMissing.ALERT, OnOrphan.ALERT, resnapshot, RECREATIONS_PER_HOUR, null, ManagedBy.SLOT_KEEPER);
+				OnMissing.ALERT, OnOrphan.ALERT, resnapshot, RECREATIONS_PER_HOUR, null, discovery.onFailed(),
+				RESTARTS_PER_HOUR, ManagedBy.SLOT_KEEPER);
 	}
 
 	// A table.include.list of plain schema.table names; null when unset or when it has patterns.

@@ -69,9 +69,7 @@ final class SlotFindings {
 		if (status == null || status.running()) {
 			return;
 		}
-		boolean failed = "FAILED".equals(status.state())
-				|| status.tasks().stream().anyMatch((task) -> "FAILED".equals(task.state()));
-		findings.add(new Finding(failed ? Severity.DOWN : Severity.WARNING,
+		findings.add(new Finding(status.failed() ? Severity.DOWN : Severity.WARNING,
 				"connector " + status.connector() + ": " + status.summary()));
 	}
 

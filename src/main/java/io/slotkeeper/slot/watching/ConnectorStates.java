@@ -46,6 +46,10 @@ public final class ConnectorStates {
 		this.handovers = handovers;
 	}
 
+	ConnectorClient client() {
+		return this.connectors;
+	}
+
 	void refresh(Target target, List<ReplicationSlot> slots) {
 		Map<String, ConnectorStatus> states = new ConcurrentHashMap<>();
 		Map<String, ConnectorAudit> was = this.audits.getOrDefault(target.name(), Map.of());

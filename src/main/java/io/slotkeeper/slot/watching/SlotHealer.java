@@ -73,6 +73,10 @@ final class SlotHealer {
 		return this.connectors;
 	}
 
+	Auditor auditor() {
+		return this.auditor;
+	}
+
 	/**
 	 * The guard of {@code slots[n].on-outage}: raises the server's {@code max_slot_wal_keep_size} while an opted-in
 	 * slot's consumer is gone and its budget is low, and puts it back.

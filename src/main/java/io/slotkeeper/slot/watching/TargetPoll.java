@@ -63,6 +63,8 @@ final class TargetPoll implements RepeatingTask {
 
 	private final StaleOffsets staleOffsets;
 
+	private final FailedRestarts restarts;
+
 	private final Clock clock;
 
 	private final FollowUps followUps;
@@ -96,6 +98,7 @@ final class TargetPoll implements RepeatingTask {
 		this.connectorGauges = SettingGauges.connectors(registry);
 		this.meters = new PollMeters(target.name(), target.properties().slotsPollInterval(), registry, clock);
 		this.staleOffsets = new StaleOffsets(registry);
+		this.restarts = new FailedRestarts(this.connectors.client(), healer.auditor(), registry, clock);
 	}
 
 	Target target() {
@@ -189,6 +192,7 @@ final class TargetPoll implements RepeatingTask {
 		List<ReplicationSlot> slots = Boolean.FALSE.equals(this.target.ownership().state()) ? List.of() : poll.slots();
 		this.healer.connectors().alignStaleOffsets(this.target, this.staleOffsets.update(this.target, this.connectors, slots));
 		this.healer.connectors().completeHandovers(this.target);
+		this.restarts.restartFailed(this.target, this.connectors, slots);
 	}
 
 	private void healFrom(SlotPoll poll) {

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.util.unit.DataSize;
 
 import io.slotkeeper.config.ManagedBy;
+import io.slotkeeper.config.OnFailed;
 import io.slotkeeper.config.OnLost;
 import io.slotkeeper.config.OnMissing;
 import io.slotkeeper.config.OnOrphan;
@@ -64,7 +65,7 @@ class OutageNeedTests {
 	private static SlotPolicyProperties policy(String name, String cap, Duration below) {
 		return new SlotPolicyProperties(name, null, OnLost.ALERT, OnMissing.ALERT, OnOrphan.ALERT,
 				ResnapshotProperties.of(ResnapshotProperties.Mode.NONE),
-				2, new OnOutageProperties(DataSize.parse(cap), below), ManagedBy.SLOT_KEEPER);
+				2, new OnOutageProperties(DataSize.parse(cap), below), OnFailed.ALERT, 6, ManagedBy.SLOT_KEEPER);
 	}
 
 }

@@ -1,0 +1,78 @@
+package io.slotkeeper;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+import io.slotkeeper.RecoveryPipeline.Pipeline;
+import io.slotkeeper.testbed.RealKafkaConnect;
+
+import static io.slotkeeper.RecoveryPipeline.ids;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * {@code on-failed: restart} on a real Kafka Connect worker running Debezium: a task that failed (its walsender ended,
+ * no retries) is restarted by slot-keeper and misses no row; a connector its user stopped while FAILED stays stopped;
+ * past {@code max-restarts-per-hour} it is left FAILED and the refusal audited and counted.
+ */
+@Tag("pipeline")
+class FailedConnectorRestartTests {
+
+	@Test
+	void aFailedTaskIsRestartedUntilItsHourlyBudgetIsSpentAndAUsersStopStands() throws Exception {
+		try (Pipeline pipeline = new Pipeline(DebeziumRecreateTests::realWorker, Map.of(), (built) -> {
+			List<String> args = new ArrayList<>(built.healing("align", "none", "recreate"));
+			args.addAll(List.of("--slotkeeper.targets[0].slots[0].on-failed=restart",
+					"--slotkeeper.targets[0].slots[0].max-restarts-per-hour=1"));
+			return args;
+		})) {
+			RealKafkaConnect worker = (RealKafkaConnect) pipeline.engine;
+			pipeline.write(1, 100);
+			await().atMost(Duration.ofSeconds(30)).until(() -> worker.deliveries().keySet().containsAll(ids(1, 100)));
+
+			worker.crash();
+			long failed = System.nanoTime();
+			pipeline.write(101, 200);
+			await("restarted by slot-keeper").atMost(Duration.ofSeconds(30)).until(() -> "RUNNING".equals(worker.state()));
+			long running = System.nanoTime();
+			await().atMost(Duration.ofSeconds(60)).until(() -> worker.deliveries().keySet().containsAll(ids(1, 200)));
+			assertThat(pipeline.audit("connector.restart")).singleElement().satisfies((entry) -> {
+				assertThat(entry.get("outcome")).isEqualTo("done");
+				assertThat(String.valueOf(entry.get("detail"))).startsWith("restarted its failed tasks: ")
+					.contains("task 0 FAILED");
+			});
+
+			worker.crash();
+			assertThat(worker.put("/stop")).isEqualTo(204);
+			await("the user's stop stands").during(Duration.ofSeconds(8)).atMost(Duration.ofSeconds(10))
+				.until(() -> "STOPPED".equals(worker.state()));
+			assertThat(pipeline.audit("connector.restart")).hasSize(1);
+			assertThat(worker.put("/resume")).isEqualTo(202);
+			// Streaming again (a task RUNNING may not have opened its replication stream yet): every row arrives.
+			pipeline.write(201, 300);
+			await().atMost(Duration.ofSeconds(60)).until(() -> worker.deliveries().keySet().containsAll(ids(1, 300)));
+
+			worker.crash();
+			await("the budget spent").atMost(Duration.ofSeconds(20)).until(() -> pipeline.audit("connector.restart")
+				.stream().anyMatch((entry) -> "refused".equals(entry.get("outcome"))));
+			assertThat(worker.state()).isEqualTo("FAILED");
+			assertThat(String.valueOf(pipeline.audit("connector.restart").get(0).get("detail")))
+				.contains("max-restarts-per-hour 1");
+			MeterRegistry registry = pipeline.app.getBean(MeterRegistry.class);
+			assertThat(registry.get("slotkeeper.connector.restarts").tag("outcome", "done").counter().count())
+				.isEqualTo(1.0);
+			assertThat(registry.get("slotkeeper.connector.restarts").tag("outcome", "refused").counter().count())
+				.isEqualTo(1.0);
+			System.out.printf("debezium, on-failed: restart: the failed task RUNNING again %d ms after it failed, 0 of"
+					+ " 300 rows missing; the user's stop stood; past the budget of 1 an hour left FAILED%n",
+					(running - failed) / 1_000_000);
+		}
+	}
+
+}
