@@ -7,7 +7,7 @@ import io.slotkeeper.testbed.CdcConnector;
 /**
  * How a soak pipeline's connector is reached and managed: through Kafka Connect's REST API ({@link RestSide}), or
  * through a Strimzi {@code KafkaConnector} resource that the operator emulation reconciles ({@link StrimziSide}).
- * What differs is slot-keeper's configuration of it, how its user stops it, and who restarts a failed task.
+ * What differs is slot-keeper's configuration of it and how its user stops it.
  */
 interface ConnectorSide extends AutoCloseable {
 
@@ -33,13 +33,6 @@ interface ConnectorSide extends AutoCloseable {
 	 * The user resumes it.
 	 */
 	void userResume();
-
-	/**
-	 * Whether the platform restarts a failed task itself (Strimzi's {@code spec.autoRestart}); otherwise the soak's
-	 * restart policy does, as an operator's job would.
-	 * @return whether it does
-	 */
-	boolean restartsFailedTasks();
 
 	@Override
 	void close();

@@ -23,7 +23,7 @@ final class FaultSchedule {
 		/** A Kafka Connect worker killed, started again after 5–60 s. */
 		WORKER_RESTART,
 
-		/** The connector's task failed (its walsender ended); the restart policy starts it 5 s later. */
+		/** The connector's task failed (its walsender ended); slot-keeper's {@code on-failed: restart} starts it. */
 		TASK_FAILED,
 
 		/** The primary stopped and started again after 2–10 s. */

@@ -13,15 +13,18 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * What the instances said in their logs, across their lives: heals, handovers, takeovers, and per target the most
+ * What the instances said in their logs, across their lives: heals, handovers, takeovers, restarts, and per target the most
  * heals in an hour and the deletes reported for its gaps (a recount superseding the count it follows).
  * @param heals heals done
  * @param handovers handovers completed after a wait for Kafka Connect
  * @param takeovers times an instance took a target over
  * @param gapDeletes the deletes reported for each target's gaps
  * @param mostHealsInAnHour the most heals of one target in any hour
+ * @param restarts failed connectors restarted ({@code on-failed: restart})
+ * @param restartsRefused failed connectors left FAILED, their restart budget spent
  */
-record InstanceLogs(int heals, int handovers, int takeovers, Map<String, Long> gapDeletes, int mostHealsInAnHour) {
+record InstanceLogs(int heals, int handovers, int takeovers, Map<String, Long> gapDeletes, int mostHealsInAnHour,
+		int restarts, int restartsRefused) {
 
 	private static final Pattern TARGET = Pattern.compile(" target=(\\S+) ");
 
@@ -34,6 +37,8 @@ record InstanceLogs(int heals, int handovers, int takeovers, Map<String, Long> g
 		int heals = 0;
 		int handovers = 0;
 		int takeovers = 0;
+		int restarts = 0;
+		int refused = 0;
 		Map<String, List<Long>> counts = new HashMap<>();
 		Map<String, List<Instant>> healed = new HashMap<>();
 		for (Instance instance : world.instances) {
@@ -53,6 +58,9 @@ record InstanceLogs(int heals, int handovers, int takeovers, Map<String, Long> g
 						.add(Instant.parse(line.substring(0, line.indexOf(' '))));
 				}
 				handovers += line.contains("audit action=slot.handover ") ? 1 : 0;
+				boolean restart = line.contains("audit action=connector.restart ");
+				restarts += (restart && line.contains("outcome=done")) ? 1 : 0;
+				refused += (restart && line.contains("outcome=refused")) ? 1 : 0;
 				takeovers += line.contains(" now") && line.contains("owns target '") ? 1 : 0;
 				Matcher said = GAP_DELETES.matcher(line);
 				if (said.find()) {
@@ -71,7 +79,7 @@ record InstanceLogs(int heals, int handovers, int takeovers, Map<String, Long> g
 		Map<String, Long> reported = new HashMap<>();
 		counts.forEach((name, list) -> reported.put(name, list.stream().mapToLong(Long::longValue).sum()));
 		int most = healed.values().stream().mapToInt(InstanceLogs::mostInAnHour).max().orElse(0);
-		return new InstanceLogs(heals, handovers, takeovers, reported, most);
+		return new InstanceLogs(heals, handovers, takeovers, reported, most, restarts, refused);
 	}
 
 	// Across both instances' lives: the budget is the slot's, kept in its target's database.

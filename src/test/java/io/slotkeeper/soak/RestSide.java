@@ -33,11 +33,6 @@ record RestSide(RealKafkaConnect connect) implements ConnectorSide {
 	}
 
 	@Override
-	public boolean restartsFailedTasks() {
-		return false;
-	}
-
-	@Override
 	public void close() {
 		this.connect.close();
 	}

@@ -63,6 +63,8 @@ final class SoakPipeline implements AutoCloseable {
 		Map<String, String> variables = new HashMap<>(Map.ofEntries(Map.entry(override + "NAME", this.database),
 				Map.entry(slotPrefix + "NAME", this.slot), Map.entry(slotPrefix + "ON_LOST", "recreate"),
 				Map.entry(slotPrefix + "MAX_RECREATIONS_PER_HOUR", Integer.toString(SoakVerdict.HEALS_PER_HOUR)),
+				Map.entry(slotPrefix + "ON_FAILED", "restart"),
+				Map.entry(slotPrefix + "MAX_RESTARTS_PER_HOUR", Integer.toString(SoakVerdict.RESTARTS_PER_HOUR)),
 				Map.entry(slotPrefix + "CONNECTOR_OFFSETS", "align"),
 				Map.entry(slotPrefix + "CONNECTOR_RUNNING_TIMEOUT", "30s"),
 				Map.entry(slotPrefix + "RESNAPSHOT_MODE", "debezium-signal")));

@@ -30,19 +30,23 @@ import static org.assertj.core.api.Assertions.assertThat;
  * @param wholeAgainMillis per fault kind, the time until every pipeline was whole again after each
  * @param wholeAgainByPipeline per fault kind and pipeline, the time until that pipeline was whole again after each
  * @param lostSlotUsableAgainMillis per lost slot, the time until it was usable again
- * @param restarts the soak's restart policy's restarts
  * @param activeSlotsGone slots gone while their consumer streamed
  * @param mostHeld the most resident MiB and threads of an instance, and sessions of both on the server
  */
 record SoakVerdict(Map<String, Rows> rows, int mostOwners, int userStopsBroken, Map<String, String> connectorStates,
 		InstanceLogs logs, Map<FaultSchedule.Kind, List<Long>> wholeAgainMillis,
 		Map<FaultSchedule.Kind, Map<String, List<Long>>> wholeAgainByPipeline, List<Long> lostSlotUsableAgainMillis,
-		int restarts, int activeSlotsGone, long[] mostHeld) {
+		int activeSlotsGone, long[] mostHeld) {
 
 	/**
 	 * The heal budget the soak's instances are given ({@code slots[0].max-recreations-per-hour}).
 	 */
 	static final int HEALS_PER_HOUR = 30;
+
+	/**
+	 * The restart budget the soak's instances are given ({@code slots[0].max-restarts-per-hour}).
+	 */
+	static final int RESTARTS_PER_HOUR = 30;
 
 	/**
 	 * The bounds an instance stays within (its heap is {@code -Xmx256m}, as the chart's 512 MiB limit gives it room
@@ -82,7 +86,7 @@ record SoakVerdict(Map<String, Rows> rows, int mostOwners, int userStopsBroken, 
 			}
 		}
 		return new SoakVerdict(rows, watchers.mostOwners(), injector.userStopsBroken(), states, logs, whole, byPipeline, lost,
-				watchers.restarts(), watchers.activeSlotsGone(), watchers.mostHeld());
+				watchers.activeSlotsGone(), watchers.mostHeld());
 	}
 
 	int missing() {
@@ -110,6 +114,7 @@ record SoakVerdict(Map<String, Rows> rows, int mostOwners, int userStopsBroken, 
 		assertThat(this.lostSlotUsableAgainMillis).as("a lost slot usable again within a poll (1 s) + 5 s")
 			.allMatch((millis) -> millis <= 6_000);
 		assertThat(this.logs.mostHealsInAnHour()).as("heals of a slot in an hour").isLessThanOrEqualTo(HEALS_PER_HOUR);
+		assertThat(this.logs.restartsRefused()).as("failed connectors left FAILED, the restart budget spent").isZero();
 		assertThat(this.userStopsBroken).as("a user's stop undone").isZero();
 		assertThat(this.connectorStates).as("the connectors at the end").allSatisfy((target, state) ->
 				assertThat(state).isEqualTo("RUNNING"));
@@ -127,8 +132,9 @@ record SoakVerdict(Map<String, Rows> rows, int mostOwners, int userStopsBroken, 
 				counted.stale(), counted.duplicates(), counted.events(), counted.longestWaitMillis(),
 				counted.lostDeletes(), counted.ghosts(), counted.unseenDeleted(), counted.reportedGapDeletes(),
 				counted.reportedGapDeletes() - counted.lostDeletes()));
-		out.printf("soak: most owners at once %d, user stops undone %d, connectors at the end %s, restarts by the"
-				+ " restart policy %d%n", this.mostOwners, this.userStopsBroken, this.connectorStates, this.restarts);
+		out.printf("soak: most owners at once %d, user stops undone %d, connectors at the end %s, failed connectors"
+				+ " restarted by slot-keeper %d (refused %d, budget %d an hour)%n", this.mostOwners, this.userStopsBroken,
+				this.connectorStates, this.logs.restarts(), this.logs.restartsRefused(), RESTARTS_PER_HOUR);
 		out.printf("soak: heals %d, handovers %d, takeovers %d, lost slots usable again after %s ms%n",
 				this.logs.heals(), this.logs.handovers(), this.logs.takeovers(), this.lostSlotUsableAgainMillis);
 		out.printf("soak: active slots gone %d, most heals of a slot in an hour %d (budget %d), most held by an"

@@ -8,8 +8,8 @@ import io.slotkeeper.testbed.StrimziManagedConnect;
 
 /**
  * A connector managed by Strimzi: slot-keeper is told its {@code KafkaConnector} resource on the Kubernetes API
- * stand-in, its user stops it with {@code spec.state: stopped}, and the operator emulation restarts a failed task
- * ({@code spec.autoRestart}, with Strimzi's backoff).
+ * stand-in, its user stops it with {@code spec.state: stopped}, and the operator emulation restarts a failed task too
+ * ({@code spec.autoRestart}, with Strimzi's backoff), beside slot-keeper's {@code on-failed: restart}.
  * @param strimzi the worker, the resource and the operator emulation
  */
 record StrimziSide(StrimziManagedConnect strimzi) implements ConnectorSide {
@@ -35,11 +35,6 @@ record StrimziSide(StrimziManagedConnect strimzi) implements ConnectorSide {
 	@Override
 	public void userResume() {
 		this.strimzi.userState("running");
-	}
-
-	@Override
-	public boolean restartsFailedTasks() {
-		return true;
 	}
 
 	@Override

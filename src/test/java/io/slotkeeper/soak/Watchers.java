@@ -12,10 +12,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * What runs beside the faults: the restart policy of the REST connector (a task FAILED for 5 s is restarted, as an
- * operator's restart job would; a stopped connector is left alone; the Strimzi-managed one is restarted by the
- * operator emulation's {@code autoRestart}), a sample of both instances' owner gauges every second (never two owners
- * of a target at once), of the slots every 250 ms read on the server itself (never gone while a consumer was
+ * What runs beside the faults: a sample of both instances' owner gauges every second (never two owners of a target at
+ * once), of the slots every 250 ms read on the server itself (never gone while a consumer was
  * streaming from it), and of each instance's resident memory and threads and slot-keeper's sessions on the server
  * every 5 s.
  */
@@ -28,13 +26,9 @@ final class Watchers implements AutoCloseable {
 
 	private final ScheduledExecutorService loop = Executors.newScheduledThreadPool(2);
 
-	private final AtomicInteger restarts = new AtomicInteger();
-
 	private final AtomicInteger mostOwners = new AtomicInteger();
 
 	private final AtomicInteger samples = new AtomicInteger();
-
-	private final Map<String, Long> failedSince = new ConcurrentHashMap<>();
 
 	private final Map<String, Boolean> slotActive = new ConcurrentHashMap<>();
 
@@ -48,7 +42,6 @@ final class Watchers implements AutoCloseable {
 
 	Watchers(SoakWorld world) {
 		this.world = world;
-		this.loop.scheduleWithFixedDelay(() -> guarded(this::restartFailed), 1, 1, TimeUnit.SECONDS);
 		this.loop.scheduleWithFixedDelay(() -> guarded(this::sampleOwners), 1, 1, TimeUnit.SECONDS);
 		this.loop.scheduleWithFixedDelay(() -> guarded(this::sampleSlots), 250, 250, TimeUnit.MILLISECONDS);
 		this.loop.scheduleWithFixedDelay(() -> guarded(this::sampleResources), 5, 5, TimeUnit.SECONDS);
@@ -61,29 +54,6 @@ final class Watchers implements AutoCloseable {
 		}
 		catch (RuntimeException ex) {
 			// next tick
-		}
-	}
-
-	// Only where the platform does not: Strimzi's operator restarts the tasks of a resource with autoRestart itself.
-	private void restartFailed() {
-		for (SoakPipeline pipeline : this.world.pipelines) {
-			if (!pipeline.side.restartsFailedTasks()) {
-				guarded(() -> restartIfFailed(pipeline));
-			}
-		}
-	}
-
-	private void restartIfFailed(SoakPipeline pipeline) {
-		if (!"FAILED".equals(pipeline.side.connector().state())) {
-			this.failedSince.remove(pipeline.target);
-			return;
-		}
-		long now = System.nanoTime();
-		Long since = this.failedSince.putIfAbsent(pipeline.target, now);
-		if (since != null && now - since > TimeUnit.SECONDS.toNanos(5)) {
-			pipeline.side.connector().restart();
-			this.restarts.incrementAndGet();
-			this.failedSince.remove(pipeline.target);
 		}
 	}
 
@@ -137,10 +107,6 @@ final class Watchers implements AutoCloseable {
 	 */
 	long[] mostHeld() {
 		return new long[] { this.mostRssKib.get() / 1024, this.mostThreads.get(), this.mostSessions.get() };
-	}
-
-	int restarts() {
-		return this.restarts.get();
 	}
 
 	int mostOwners() {
