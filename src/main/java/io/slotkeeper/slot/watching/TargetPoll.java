@@ -13,7 +13,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.slotkeeper.config.SlotPolicyProperties;
 import io.slotkeeper.fleet.FailureDescription;
 import io.slotkeeper.fleet.Lane;
 import io.slotkeeper.fleet.RepeatingTask;
@@ -27,9 +26,8 @@ import io.slotkeeper.slot.reading.SlotView;
 
 /**
  * One target's slot poll, repeated every {@code slots-poll-interval}: read the slots, conclude, update the gauges,
- * then hand the slow follow-ups to {@link FollowUps} — heal the lost and missing slots its policy says to (and read
- * again once one was), ask Kafka Connect about the slots' connectors. A failed poll keeps the last slots and gauges,
- * marked by their age, so that alerts on them do not resolve because the target went away.
+ * then hand the slow follow-ups to {@link PollDuties} (healing, connectors, failover). A failed poll keeps the last
+ * slots and gauges, marked by their age, so that alerts on them do not resolve because the target went away.
  */
 final class TargetPoll implements RepeatingTask {
 
@@ -37,19 +35,11 @@ final class TargetPoll implements RepeatingTask {
 
 	private final Target target;
 
-	private final SlotHealer healer;
-
 	private final SlotInsights insights;
-
-	private final ConnectorStates connectors;
 
 	private final SlotSightings sightings;
 
-	private final FailoverStates failover;
-
 	private final RetainedHistory history;
-
-	private final MeterRegistry registry;
 
 	private final SlotGauges gauges;
 
@@ -57,19 +47,13 @@ final class TargetPoll implements RepeatingTask {
 
 	private final SettingGauges settingGauges;
 
-	private final SettingGauges connectorGauges;
-
 	private final PollMeters meters;
 
-	private final StaleOffsets staleOffsets;
-
-	private final FailedRestarts restarts;
+	private final PollDuties duties;
 
 	private final Clock clock;
 
 	private final FollowUps followUps;
-
-	private final Supplier<List<Target>> fleet;
 
 	private volatile List<ReplicationSlot> serverSlots = List.of();
 
@@ -82,23 +66,16 @@ final class TargetPoll implements RepeatingTask {
 	TargetPoll(Target target, Supplier<List<Target>> fleet, SlotHealer healer, SlotWatch watch,
 			MeterRegistry registry, Clock clock, FollowUps followUps) {
 		this.target = target;
-		this.fleet = fleet;
 		this.followUps = followUps;
-		this.healer = healer;
 		this.insights = watch.insights();
-		this.connectors = watch.connectors();
 		this.sightings = watch.sightings();
-		this.failover = watch.failover();
 		this.history = watch.history();
-		this.registry = registry;
 		this.clock = clock;
 		this.gauges = new SlotGauges(target.name(), registry);
 		this.settings = watch.settings();
 		this.settingGauges = new SettingGauges(target.name(), registry);
-		this.connectorGauges = SettingGauges.connectors(registry);
 		this.meters = new PollMeters(target.name(), target.properties().slotsPollInterval(), registry, clock);
-		this.staleOffsets = new StaleOffsets(registry);
-		this.restarts = new FailedRestarts(this.connectors.client(), healer.auditor(), registry, clock);
+		this.duties = new PollDuties(target, fleet, healer, watch, registry, clock);
 	}
 
 	Target target() {
@@ -110,7 +87,7 @@ final class TargetPoll implements RepeatingTask {
 	}
 
 	Map<String, String> staleOffsets() {
-		return this.staleOffsets.summaries();
+		return this.duties.staleOffsets();
 	}
 
 	// Spread a little, so that many targets do not all borrow their first connection at the same moment.
@@ -153,56 +130,12 @@ final class TargetPoll implements RepeatingTask {
 		Instant now = this.clock.instant();
 		try {
 			SlotPoll poll = read(now, readNow);
-			// Policies are read at each poll: a discovered connector can bring one, or its recreate, at any time.
-			List<SlotPolicyProperties> policies = this.target.policies();
-			if (policies.stream().anyMatch(SlotPolicyProperties::actsOnLoss)) {
-				followUps.heal(this.target.name(), () -> healFrom(poll));
-			}
-			if (this.healer.keepSize().concerns(this.target)) {
-				followUps.guardKeepSize(this.target.name(), () -> this.settings.acted(this.target.name(),
-						this.healer.keepSize().guard(this.target, this.fleet.get(), this.serverSlots, poll.settings(),
-								this.insights::of)));
-			}
-			this.healer.connectors().primeCounters(this.target);
-			if (this.healer.connectors().rechecksWaiting(this.target)) {
-				followUps.recheckResnapshots(this.target.name(), () -> this.healer.connectors().recheckResnapshots(this.target));
-			}
-			if (policies.stream().anyMatch((slot) -> slot.connector() != null)) {
-				followUps.checkConnectors(this.target.name(), () -> {
-					this.connectors.refresh(this.target, poll.slots());
-					this.connectorGauges.update(this.connectors.findings(this.target.name()));
-				});
-				followUps.completeHandovers(this.target.name(), () -> handOver(poll));
-			}
-			if (!this.target.properties().replicas().isEmpty()) {
-				this.failover.update(this.target, poll.slots(), this.registry);
-				if (this.healer.dropOrphans(this.target, this.failover.orphans(this.target.name()))) {
-					this.failover.update(this.target, poll.slots(), this.registry);
-				}
-			}
+			this.duties.follow(poll, this.serverSlots, followUps, this::readAgain);
 		}
 		catch (RuntimeException ex) {
 			failed(ex, now);
 		}
 		return this.target.properties().slotsPollInterval();
-	}
-
-	// As for the slots' own meters, an instance standing by exports nothing: the owner does, so an alert fires once.
-	private void handOver(SlotPoll poll) {
-		List<ReplicationSlot> slots = Boolean.FALSE.equals(this.target.ownership().state()) ? List.of() : poll.slots();
-		this.healer.connectors().alignStaleOffsets(this.target, this.staleOffsets.update(this.target, this.connectors, slots));
-		this.healer.connectors().completeHandovers(this.target);
-		this.restarts.restartFailed(this.target, this.connectors, slots);
-	}
-
-	private void healFrom(SlotPoll poll) {
-		boolean healed = this.healer.heal(this.target, poll.slots());
-		healed |= this.healer.healMissing(this.target, this.sightings.missing(this.target.name()));
-		this.healer.connectors().handOverMadeAnew(this.target, this.sightings.takeMadeAnew(this.target.name()),
-				(slot) -> this.sightings.again(this.target.name(), slot));
-		if (healed) {
-			readAgain();
-		}
 	}
 
 	private synchronized void readAgain() {

@@ -1,0 +1,126 @@
+package io.slotkeeper.slot.watching;
+
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+import io.micrometer.core.instrument.MeterRegistry;
+
+import io.slotkeeper.config.SlotPolicyProperties;
+import io.slotkeeper.fleet.Target;
+import io.slotkeeper.settings.SettingGauges;
+import io.slotkeeper.settings.SettingsAudit;
+import io.slotkeeper.slot.reading.ReplicationSlot;
+import io.slotkeeper.slot.reading.SlotPoll;
+
+/**
+ * What one target's poll hands to {@link FollowUps} once it has read the slots, each on its own lane so that a slow
+ * Kafka Connect or a long heal delays only itself: heal the lost and missing slots (and read again once one was),
+ * guard the server's WAL limit, ask Kafka Connect about the slots' connectors, complete and align handovers, restart
+ * failed connectors, check the replicas for failover.
+ */
+final class PollDuties {
+
+	private final Target target;
+
+	private final Supplier<List<Target>> fleet;
+
+	private final SlotHealer healer;
+
+	private final ConnectorStates connectors;
+
+	private final SlotSightings sightings;
+
+	private final SlotInsights insights;
+
+	private final FailoverStates failover;
+
+	private final SettingsAudit settings;
+
+	private final SettingGauges connectorGauges;
+
+	private final StaleOffsets staleOffsets;
+
+	private final FailedRestarts restarts;
+
+	private final MeterRegistry registry;
+
+	PollDuties(Target target, Supplier<List<Target>> fleet, SlotHealer healer, SlotWatch watch,
+			MeterRegistry registry, Clock clock) {
+		this.target = target;
+		this.fleet = fleet;
+		this.healer = healer;
+		this.connectors = watch.connectors();
+		this.sightings = watch.sightings();
+		this.insights = watch.insights();
+		this.failover = watch.failover();
+		this.settings = watch.settings();
+		this.registry = registry;
+		this.connectorGauges = SettingGauges.connectors(registry);
+		this.staleOffsets = new StaleOffsets(registry);
+		this.restarts = new FailedRestarts(this.connectors.client(), healer.auditor(), registry, clock);
+	}
+
+	Map<String, String> staleOffsets() {
+		return this.staleOffsets.summaries();
+	}
+
+	/**
+	 * Hands a poll's follow-ups over.
+	 * @param poll what the poll read of the target
+	 * @param serverSlots every slot of the target's server, as the poll read them
+	 * @param followUps where they run
+	 * @param readAgain reads the slots again, after a heal
+	 */
+	void follow(SlotPoll poll, List<ReplicationSlot> serverSlots, FollowUps followUps, Runnable readAgain) {
+		// Policies are read at each poll: a discovered connector can bring one, or its recreate, at any time.
+		List<SlotPolicyProperties> policies = this.target.policies();
+		if (policies.stream().anyMatch(SlotPolicyProperties::actsOnLoss)) {
+			followUps.heal(this.target.name(), () -> heal(poll, readAgain));
+		}
+		if (this.healer.keepSize().concerns(this.target)) {
+			followUps.guardKeepSize(this.target.name(), () -> this.settings.acted(this.target.name(),
+					this.healer.keepSize().guard(this.target, this.fleet.get(), serverSlots, poll.settings(),
+							this.insights::of)));
+		}
+		this.healer.connectors().primeCounters(this.target);
+		if (this.healer.connectors().rechecksWaiting(this.target)) {
+			followUps.recheckResnapshots(this.target.name(),
+					() -> this.healer.connectors().recheckResnapshots(this.target));
+		}
+		if (policies.stream().anyMatch((slot) -> slot.connector() != null)) {
+			followUps.checkConnectors(this.target.name(), () -> {
+				this.connectors.refresh(this.target, poll.slots());
+				this.connectorGauges.update(this.connectors.findings(this.target.name()));
+			});
+			followUps.completeHandovers(this.target.name(), () -> handOver(poll));
+		}
+		if (!this.target.properties().replicas().isEmpty()) {
+			this.failover.update(this.target, poll.slots(), this.registry);
+			if (this.healer.dropOrphans(this.target, this.failover.orphans(this.target.name()))) {
+				this.failover.update(this.target, poll.slots(), this.registry);
+			}
+		}
+	}
+
+	// As for the slots' own meters, an instance standing by exports nothing: the owner does, so an alert fires once.
+	private void handOver(SlotPoll poll) {
+		List<ReplicationSlot> slots = Boolean.FALSE.equals(this.target.ownership().state()) ? List.of() : poll.slots();
+		this.healer.connectors().alignStaleOffsets(this.target, this.staleOffsets.update(this.target, this.connectors,
+				slots));
+		this.healer.connectors().completeHandovers(this.target);
+		this.restarts.restartFailed(this.target, this.connectors, slots);
+	}
+
+	private void heal(SlotPoll poll, Runnable readAgain) {
+		boolean healed = this.healer.heal(this.target, poll.slots());
+		healed |= this.healer.healMissing(this.target, this.sightings.missing(this.target.name()));
+		this.healer.connectors().handOverMadeAnew(this.target, this.sightings.takeMadeAnew(this.target.name()),
+				(slot) -> this.sightings.again(this.target.name(), slot));
+		if (healed) {
+			readAgain.run();
+		}
+	}
+
+}
