@@ -10,10 +10,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
-import io.slotkeeper.fleet.FailureDescription;
 import io.slotkeeper.fleet.Lane;
 import io.slotkeeper.fleet.RepeatingTask;
 import io.slotkeeper.fleet.Target;
@@ -31,8 +28,6 @@ import io.slotkeeper.slot.reading.SlotView;
  */
 final class TargetPoll implements RepeatingTask {
 
-	private static final Logger logger = LoggerFactory.getLogger(TargetPoll.class);
-
 	private final Target target;
 
 	private final SlotInsights insights;
@@ -47,7 +42,7 @@ final class TargetPoll implements RepeatingTask {
 
 	private final SettingGauges settingGauges;
 
-	private final PollMeters meters;
+	private final PollOutcome outcome;
 
 	private final PollDuties duties;
 
@@ -56,10 +51,6 @@ final class TargetPoll implements RepeatingTask {
 	private final FollowUps followUps;
 
 	private volatile List<ReplicationSlot> serverSlots = List.of();
-
-	private volatile SlotSnapshot snapshot;
-
-	private volatile Lane lane = Lane.CONNECT;
 
 	private volatile boolean readNowNext;
 
@@ -74,7 +65,7 @@ final class TargetPoll implements RepeatingTask {
 		this.gauges = new SlotGauges(target.name(), registry);
 		this.settings = watch.settings();
 		this.settingGauges = new SettingGauges(target.name(), registry);
-		this.meters = new PollMeters(target.name(), target.properties().slotsPollInterval(), registry, clock);
+		this.outcome = new PollOutcome(target, registry, clock);
 		this.duties = new PollDuties(target, fleet, healer, watch, registry, clock);
 	}
 
@@ -83,7 +74,7 @@ final class TargetPoll implements RepeatingTask {
 	}
 
 	SlotSnapshot snapshot() {
-		return this.snapshot;
+		return this.outcome.snapshot();
 	}
 
 	Map<String, String> staleOffsets() {
@@ -133,7 +124,7 @@ final class TargetPoll implements RepeatingTask {
 			this.duties.follow(poll, this.serverSlots, followUps, this::readAgain);
 		}
 		catch (RuntimeException ex) {
-			failed(ex, now);
+			this.outcome.failed(ex, now);
 		}
 		return this.target.properties().slotsPollInterval();
 	}
@@ -144,7 +135,7 @@ final class TargetPoll implements RepeatingTask {
 			read(now, true);
 		}
 		catch (RuntimeException ex) {
-			failed(ex, now);
+			this.outcome.failed(ex, now);
 		}
 	}
 
@@ -176,34 +167,19 @@ final class TargetPoll implements RepeatingTask {
 			this.gauges.update(current, now);
 			this.gauges.missing(this.target.policies(), this.sightings.missing(this.target.name()));
 		}
-		this.meters.succeeded(now);
-		this.lane = Lane.QUICK;
-		this.snapshot = new SlotSnapshot(now, current, null, now);
+		this.outcome.succeeded(now, current);
 		return poll;
 	}
 
 	@Override
 	public synchronized Duration escaped(Throwable failure) {
-		failed(failure, this.clock.instant());
+		this.outcome.failed(failure, this.clock.instant());
 		return this.target.properties().slotsPollInterval();
 	}
 
 	@Override
 	public Lane lane() {
-		return this.lane;
-	}
-
-	private void failed(Throwable ex, Instant now) {
-		this.lane = Lane.RETRY;
-		this.meters.failed();
-		FailureDescription failure = FailureDescription.of(ex, now);
-		SlotSnapshot previous = this.snapshot;
-		this.snapshot = new SlotSnapshot(now, (previous != null) ? previous.slots() : List.of(), failure,
-				(previous != null) ? previous.lastGoodAt() : null);
-		if (previous == null || previous.error() == null) {
-			logger.warn("Reading the slots of target '{}' failed: {}; its slot gauges keep their last values",
-					this.target.name(), failure.message());
-		}
+		return this.outcome.lane();
 	}
 
 }
