@@ -1,11 +1,9 @@
 package io.slotkeeper.slot.watching;
 
 import java.time.Clock;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Supplier;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -15,8 +13,6 @@ import io.slotkeeper.config.OnLost;
 import io.slotkeeper.config.OnMissing;
 import io.slotkeeper.config.SlotPolicyProperties;
 import io.slotkeeper.fleet.Target;
-import io.slotkeeper.slot.changing.RecreateResult;
-import io.slotkeeper.slot.changing.SlotAudit;
 import io.slotkeeper.slot.changing.SlotService;
 import io.slotkeeper.slot.reading.ReplicationSlot;
 
@@ -24,11 +20,9 @@ import io.slotkeeper.slot.reading.ReplicationSlot;
  * Heals lost slots whose policy says {@code on-lost: recreate}: on the instance that owns the target, it recreates
  * the slot through the same path as the API (change lock, connector restart, skipped range, audit as
  * {@code slot-keeper}), at most {@code max-recreations-per-hour} attempts per slot, counted where every instance sees
- * them ({@link HealLedger}). Past that it stops and says why. A failed attempt is tried again after a doubling delay;
- * a retry that fails the same way is not audited again.
+ * them ({@link HealLedger}). Past that it stops and says why. Each attempt is a {@link HealAttempts}' own.
  */
 final class SlotHealer {
-
 
 	private static final Logger logger = LoggerFactory.getLogger(SlotHealer.class);
 
@@ -36,13 +30,9 @@ final class SlotHealer {
 
 	private final Auditor auditor;
 
-	private final Clock clock;
-
-	private static final Map<String, Object> LOST = Map.of("onLost", "recreate");
-
-	private static final Map<String, Object> MISSING = Map.of("onMissing", "recreate");
-
 	private final HealBudget budget;
+
+	private final HealAttempts attempts;
 
 	private final OrphanDrops orphans;
 
@@ -57,8 +47,8 @@ final class SlotHealer {
 	SlotHealer(SlotService slots, Auditor auditor, Clock clock, HealLedger ledger) {
 		this.slots = slots;
 		this.auditor = auditor;
-		this.clock = clock;
 		this.budget = new HealBudget(ledger, auditor);
+		this.attempts = new HealAttempts(this.budget, auditor, clock);
 		this.orphans = new OrphanDrops(slots, auditor);
 		this.keepSize = new KeepSizeGuard(auditor, clock);
 		this.connectors = new ConnectorDuties(slots, auditor);
@@ -102,7 +92,7 @@ final class SlotHealer {
 			Optional<SlotPolicyProperties> policy = target.policy(slot.slotName())
 				.filter((candidate) -> candidate.onLost() == OnLost.RECREATE);
 			if (slot.invalidated() && policy.isPresent() && target.ownership().owned()) {
-				healed |= attempt(target, slot.slotName(), policy.get(), LOST,
+				healed |= this.attempts.attempt(target, slot.slotName(), policy.get(), HealAttempts.LOST,
 						() -> this.slots.recreate(target, null, slot.slotName(), false, null));
 			}
 		}
@@ -119,7 +109,7 @@ final class SlotHealer {
 		boolean healed = false;
 		for (SlotSightings.Missing slot : missing) {
 			if (slot.policy().onMissing() == OnMissing.RECREATE && target.ownership().owned()) {
-				healed |= attempt(target, slot.name(), slot.policy(), MISSING,
+				healed |= this.attempts.attempt(target, slot.name(), slot.policy(), HealAttempts.MISSING,
 						() -> this.slots.recreateMissing(target, slot.name(), slot.lastSeen()));
 			}
 		}
@@ -152,50 +142,6 @@ final class SlotHealer {
 	 */
 	Map<String, String> stopped(String target) {
 		return this.budget.stopped(target);
-	}
-
-	private boolean attempt(Target target, String slot, SlotPolicyProperties policy, Map<String, Object> parameters,
-			Supplier<RecreateResult> recreate) {
-		Instant now = this.clock.instant();
-		if (!this.budget.allows(target, slot, policy, now)) {
-			return false;
-		}
-		HealRetry retry = this.budget.retry(target.name(), slot);
-		try {
-			RecreateResult result = audited(target, slot, parameters, retry, recreate);
-			this.budget.succeeded(target, slot, now);
-			logger.warn("Slot '{}' of target '{}' was {} and is recreated; its consumer skips {} to {}{}", slot,
-					target.name(), (parameters == LOST) ? "lost" : "missing", result.skipped().fromLsn(),
-					result.skipped().toLsn(),
-					(result.connector() != null) ? "; " + result.connector().describe() : "");
-			return true;
-		}
-		catch (RuntimeException ex) {
-			HealRetry next = this.budget.failed(target, slot, now, ex.getMessage());
-			if (retry == null || !next.detail().equals(retry.detail())) {
-				logger.warn("Healing slot '{}' of target '{}' failed: {}; trying again in {} s", slot,
-						target.name(), ex.getMessage(), next.delay().toSeconds());
-			}
-			return false;
-		}
-	}
-
-	// A retry that fails as the attempt before it did is not audited again: a slot refused at every poll would push
-	// operators' entries out of the journal.
-	private RecreateResult audited(Target target, String slot, Map<String, Object> parameters, HealRetry retry,
-			Supplier<RecreateResult> recreate) {
-		RecreateResult result;
-		try {
-			result = recreate.get();
-		}
-		catch (RuntimeException ex) {
-			if (retry == null || !retry.detail().equals(String.valueOf(ex.getMessage()))) {
-				this.auditor.recordFailure(Auditor.SELF, "slot.heal", target.name(), slot, parameters, ex);
-			}
-			throw ex;
-		}
-		this.auditor.recordOutcome(Auditor.SELF, "slot.heal", target.name(), slot, parameters, SlotAudit.recreated(result));
-		return result;
 	}
 
 }
