@@ -108,7 +108,7 @@ is taken for a slotkeeper.* key, and the list stays whole in one source.
 {{- end }}
 {{- $clusters = append $clusters $out }}
 {{- end }}
-{{- $connectorDiscovery := dict "interval" ($discovery.interval | default "60s") "kafka-connect" $clusters "strimzi-namespaces" ($discovery.strimziNamespaces | default list) "on-lost" ($discovery.onLost | default "alert") "resnapshot" ($discovery.resnapshot | default "debezium-signal") "resnapshot-tables" ($discovery.resnapshotTables | default "all") "offsets" ($discovery.offsets | default "align") }}
+{{- $connectorDiscovery := dict "interval" ($discovery.interval | default "60s") "kafka-connect" $clusters "strimzi-namespaces" ($discovery.strimziNamespaces | default list) "on-lost" ($discovery.onLost | default "alert") "on-failed" ($discovery.onFailed | default "alert") "resnapshot" ($discovery.resnapshot | default "debezium-signal") "resnapshot-tables" ($discovery.resnapshotTables | default "all") "offsets" ($discovery.offsets | default "align") }}
 {{- $tokens := list }}
 {{- range $i, $token := .Values.api.tokens }}
 {{- $tokens = append $tokens (dict "name" $token.name "role" $token.role "sha256" (printf "${SK_TOKEN_%d_SHA256}" $i)) }}

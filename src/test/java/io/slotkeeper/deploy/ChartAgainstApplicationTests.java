@@ -54,6 +54,8 @@ class ChartAgainstApplicationTests {
 					.set("targets[0].slots[0].name", "chart_slot")
 					.set("targets[0].slots[0].connector.url", connect.url())
 					.set("targets[0].slots[0].connector.name", "chart-connector")
+					// Failed connectors restarted: their counters are exported at 0 before the first.
+					.set("targets[0].slots[0].onFailed", "restart")
 					// A re-snapshot asked for: its counters are exported at 0 before the first.
 					.set("targets[0].slots[0].resnapshot.mode", "debezium-signal")
 					// The server again as its own "replica": its failover readiness is exported, and never ready.

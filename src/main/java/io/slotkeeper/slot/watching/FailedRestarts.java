@@ -75,10 +75,10 @@ final class FailedRestarts {
 			if (policy.onFailed() != OnFailed.RESTART || policy.connector() == null) {
 				continue;
 			}
+			Failure failure = this.failures.computeIfAbsent(policy.name(), (name) -> firstSeen(target, policy));
 			ConnectorStatus status = states.of(target.name(), policy.name()).orElse(null);
 			boolean slotHealthy = slots.stream()
 				.anyMatch((slot) -> slot.slotName().equals(policy.name()) && !slot.invalidated());
-			Failure failure = this.failures.computeIfAbsent(policy.name(), (name) -> new Failure());
 			if (status == null || !status.failed() || status.staleOffset() || !slotHealthy
 					|| !target.ownership().owned()) {
 				failure.since = null;
@@ -131,13 +131,24 @@ final class FailedRestarts {
 		count(target, policy, outcome.restarted() ? "done" : "failed");
 	}
 
+	// Exported at 0 from the start, so that an alert on their increase sees the first one.
+	private Failure firstSeen(Target target, SlotPolicyProperties policy) {
+		for (String outcome : List.of("done", "failed", "refused")) {
+			counter(target, policy, outcome);
+		}
+		return new Failure();
+	}
+
 	private void count(Target target, SlotPolicyProperties policy, String outcome) {
-		Counter.builder("slotkeeper.connector.restarts")
+		counter(target, policy, outcome).increment();
+	}
+
+	private Counter counter(Target target, SlotPolicyProperties policy, String outcome) {
+		return Counter.builder("slotkeeper.connector.restarts")
 			.description("Restarts of a slot's FAILED connector by on-failed: restart, by outcome (done, failed,"
 					+ " refused: its hourly budget spent)")
 			.tags("target", target.name(), "slot", policy.name(), "outcome", outcome)
-			.register(this.registry)
-			.increment();
+			.register(this.registry);
 	}
 
 	private static Instant latest(Instant one, Instant other) {

@@ -65,43 +65,25 @@ final class SlotGauges {
 	SlotGauges(String target, MeterRegistry registry) {
 		this.target = target;
 		this.registry = registry;
-		this.retained = MultiGauge.builder("slotkeeper.slot.retained.wal")
-			.description("WAL the slot pins: current LSN minus restart_lsn")
-			.baseUnit("bytes")
-			.register(registry);
-		this.safeWalSize = MultiGauge.builder("slotkeeper.slot.safe.wal.size")
-			.description("WAL that can still be written before the slot is at risk (max_slot_wal_keep_size)")
-			.baseUnit("bytes")
-			.register(registry);
-		this.active = MultiGauge.builder("slotkeeper.slot.active")
-			.description("1 while a consumer streams from the slot")
-			.register(registry);
-		this.walStatus = MultiGauge.builder("slotkeeper.slot.wal.status")
-			.description("1 for the slot's current wal_status, 0 for the others")
-			.register(registry);
-		this.inactive = MultiGauge.builder("slotkeeper.slot.inactive")
-			.description("How long no consumer has streamed from the slot; 0 while active")
-			.baseUnit("seconds")
-			.register(registry);
-		this.acknowledged = MultiGauge.builder("slotkeeper.slot.heartbeat.acknowledged")
-			.description("1 when the slot's consumer confirmed past the heartbeat due by now, 0 when it did not")
-			.register(registry);
+		this.retained = gauge("slotkeeper.slot.retained.wal", "WAL the slot pins: current LSN minus restart_lsn",
+				"bytes");
+		this.safeWalSize = gauge("slotkeeper.slot.safe.wal.size", "WAL that can still be written before the slot is at"
+				+ " risk (max_slot_wal_keep_size)", "bytes");
+		this.active = gauge("slotkeeper.slot.active", "1 while a consumer streams from the slot");
+		this.walStatus = gauge("slotkeeper.slot.wal.status", "1 for the slot's current wal_status, 0 for the others");
+		this.inactive = gauge("slotkeeper.slot.inactive", "How long no consumer has streamed from the slot; 0 while"
+				+ " active", "seconds");
+		this.acknowledged = gauge("slotkeeper.slot.heartbeat.acknowledged", "1 when the slot's consumer confirmed past"
+				+ " the heartbeat due by now, 0 when it did not");
 		// No base unit: the name already says seconds, and Prometheus would append it again.
-		this.secondsToLoss = MultiGauge.builder("slotkeeper.slot.seconds.to.loss")
-			.description("Estimated seconds until the slot is lost, at the rate its safe_wal_size shrinks")
-			.register(registry);
-		this.budget = MultiGauge.builder("slotkeeper.slot.outage.budget.seconds")
-			.description("Seconds a slot no consumer reads has left before it is lost, at the WAL the server wrote per"
-					+ " second over the last hour")
-			.register(registry);
-		this.xidAge = MultiGauge.builder("slotkeeper.slot.xid.age")
-			.description("Transactions since the oldest xmin or catalog_xmin the slot holds back (age()): VACUUM cannot"
-					+ " freeze past it")
-			.baseUnit("transactions")
-			.register(registry);
-		this.missing = MultiGauge.builder("slotkeeper.slot.missing")
-			.description("1 when a slot configured in slots[] is not on the primary, 0 when it is")
-			.register(registry);
+		this.secondsToLoss = gauge("slotkeeper.slot.seconds.to.loss", "Estimated seconds until the slot is lost, at the"
+				+ " rate its safe_wal_size shrinks");
+		this.budget = gauge("slotkeeper.slot.outage.budget.seconds", "Seconds a slot no consumer reads has left before"
+				+ " it is lost, at the WAL the server wrote per second over the last hour");
+		this.xidAge = gauge("slotkeeper.slot.xid.age", "Transactions since the oldest xmin or catalog_xmin the slot"
+				+ " holds back (age()): VACUUM cannot freeze past it", "transactions");
+		this.missing = gauge("slotkeeper.slot.missing", "1 when a slot configured in slots[] is not on the primary, 0"
+				+ " when it is");
 	}
 
 	void update(List<SlotView> slots, Instant now) {
@@ -166,6 +148,11 @@ final class SlotGauges {
 			}
 		}
 		this.known = names;
+	}
+
+	private MultiGauge gauge(String name, String description, String... baseUnit) {
+		MultiGauge.Builder builder = MultiGauge.builder(name).description(description);
+		return ((baseUnit.length > 0) ? builder.baseUnit(baseUnit[0]) : builder).register(this.registry);
 	}
 
 	/**
