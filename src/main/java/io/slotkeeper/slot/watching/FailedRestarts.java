@@ -86,7 +86,8 @@ final class FailedRestarts {
 			}
 			// A status read just after a restart may still show the failure the restart ends.
 			Instant checked = Objects.requireNonNullElse(status.checkedAt(), now);
-			Instant seen = (failure.lastRestart == null) ? checked : latest(checked, failure.lastRestart.plus(GRACE));
+			Instant lastRestart = failure.restarts.peekLast();
+			Instant seen = (lastRestart == null) ? checked : latest(checked, lastRestart.plus(GRACE));
 			failure.since = (failure.since == null) ? seen : failure.since;
 			if (Duration.between(failure.since, now).compareTo(GRACE) >= 0) {
 				restart(target, policy, status, failure, now);
@@ -118,7 +119,6 @@ final class FailedRestarts {
 			return;
 		}
 		failure.restarts.add(now);
-		failure.lastRestart = now;
 		failure.since = null;
 		ConnectorOutcome outcome = this.connectors.restart(policy.connector());
 		Map<String, Object> parameters = Auditor.parameters("onFailed", "restart", "connector", connector);
@@ -159,8 +159,6 @@ final class FailedRestarts {
 	private static final class Failure {
 
 		private volatile Instant since;
-
-		private volatile Instant lastRestart;
 
 		private volatile boolean refusalSaid;
 
