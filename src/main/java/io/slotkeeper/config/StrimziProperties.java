@@ -25,6 +25,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param timeout how long one request to the API server may take, connecting included
  * @param apiVersion the {@code kafka.strimzi.io} version to use, {@code v1} (Strimzi 0.49+) or {@code v1beta2} (up to
  * 0.51); empty asks the API server which it serves and prefers {@code v1}
+ * @param statusFrom where a connector's state is read: {@code resource} (the {@code KafkaConnector}'s status, as
+ * fresh as the operator's last reconcile) or {@code worker} (Kafka Connect's REST status at the {@code KafkaConnect}'s
+ * {@code status.url}, read only; the resource's status while the worker cannot be read)
  */
 @Consistent
 public record StrimziProperties(
@@ -33,7 +36,8 @@ public record StrimziProperties(
 		@NotNull @DefaultValue("/var/run/secrets/kubernetes.io/serviceaccount/ca.crt") Path caFile,
 		@NotNull @DurationMin(millis = 100) @DurationMax(minutes = 1) @DefaultValue("5s") Duration timeout,
 		@NotNull @DefaultValue("") @Pattern(regexp = "^(v1|v1beta2)?$",
-				message = "must be v1, v1beta2 or empty (asked of the API server)") String apiVersion)
+				message = "must be v1, v1beta2 or empty (asked of the API server)") String apiVersion,
+		@NotNull @DefaultValue("resource") StrimziStatusFrom statusFrom)
 		implements CrossFieldChecked {
 
 	@Override

@@ -17,8 +17,8 @@ class ConnectConfiguration {
 
 	@Bean
 	ConnectorClient connectorClient(SlotKeeperProperties properties) {
-		return new ConnectorClient(new RestConnectorApi(RestClient.builder(), Duration.ofMillis(500)),
-				new StrimziConnectorApi(properties.strimzi()));
+		RestConnectorApi rest = new RestConnectorApi(RestClient.builder(), Duration.ofMillis(500));
+		return new ConnectorClient(rest, new StrimziConnectorApi(properties.strimzi(), rest));
 	}
 
 	@Bean

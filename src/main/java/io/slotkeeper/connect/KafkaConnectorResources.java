@@ -18,7 +18,7 @@ import io.slotkeeper.kubernetes.KubernetesApi;
 
 /**
  * Strimzi {@code KafkaConnector} resources and slot-keeper's offsets ConfigMaps through the Kubernetes API: read,
- * JSON merge-patch, create. The {@code kafka.strimzi.io} version is the configured one, or the one the API server
+ * JSON merge-patch, create; and the {@code KafkaConnect} resources, read only. The {@code kafka.strimzi.io} version is the configured one, or the one the API server
  * serves ({@code v1} preferred over {@code v1beta2}), asked once.
  */
 final class KafkaConnectorResources {
@@ -43,6 +43,13 @@ final class KafkaConnectorResources {
 
 	Reply connector(ConnectorProperties connector) {
 		return connector(connector.strimzi().namespace(), connector.strimzi().name());
+	}
+
+	/**
+	 * A {@code KafkaConnect} resource, whose {@code status.url} is its workers' REST address.
+	 */
+	Reply kafkaConnect(String namespace, String name) {
+		return onGroup("kafkaconnects", namespace, name, (path) -> send("GET", path, null, null));
 	}
 
 	Reply connectors(String namespace) {
@@ -75,9 +82,13 @@ final class KafkaConnectorResources {
 				Map.of("apiVersion", "v1", "kind", "ConfigMap", "metadata", metadata, "data", data));
 	}
 
+	private Reply onConnector(String namespace, String name, Function<String, Reply> call) {
+		return onGroup("kafkaconnectors", namespace, name, call);
+	}
+
 	// The version is asked once; a server that serves neither is asked again at the next call (Strimzi installed
 	// later). A null name is the namespace's list.
-	private Reply onConnector(String namespace, String name, Function<String, Reply> call) {
+	private Reply onGroup(String resources, String namespace, String name, Function<String, Reply> call) {
 		if (this.version == null) {
 			Reply group = send("GET", GROUP, null, null);
 			this.version = group.ok() ? preferred(group) : null;
@@ -87,7 +98,7 @@ final class KafkaConnectorResources {
 								: "neither listed") + "): is Strimzi installed?", false);
 			}
 		}
-		return call.apply(GROUP + "/" + this.version + "/namespaces/" + namespace + "/kafkaconnectors"
+		return call.apply(GROUP + "/" + this.version + "/namespaces/" + namespace + "/" + resources
 				+ ((name != null) ? "/" + name : ""));
 	}
 

@@ -1,7 +1,6 @@
 package io.slotkeeper.connect;
 
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -9,6 +8,7 @@ import java.util.Optional;
 
 import io.slotkeeper.config.ConnectorProperties;
 import io.slotkeeper.config.StrimziProperties;
+import io.slotkeeper.config.StrimziStatusFrom;
 import io.slotkeeper.connect.ConnectorLifecycle.Answer;
 import io.slotkeeper.connect.KafkaConnectorResources.Reply;
 
@@ -21,14 +21,11 @@ import io.slotkeeper.connect.KafkaConnectorResources.Reply;
  * with slot-keeper's ConfigMap {@code <connector>-slotkeeper-offsets}, done when the operator removed the annotation
  * and failed when it set a Warning condition; a restart is the annotations {@code strimzi.io/restart} and
  * {@code strimzi.io/restart-task}. The status is the resource's {@code status.connectorStatus}, Kafka Connect's own,
- * as the operator last saw it; {@link StrimziOperatorWaits} asks it to look again while a change is awaited. The state
- * changes are {@link StrimziStates}', the offsets {@link StrimziOffsets}'.
+ * as the operator last saw it, and {@link StrimziOperatorWaits} asks it to look again while a change is awaited; or,
+ * with {@code status-from: worker}, the worker's own, read by {@link WorkerStatuses} where it can be. The state
+ * changes are {@link StrimziStates}', the offsets {@link StrimziOffsets}', the restarts {@link StrimziRestarts}'.
  */
 final class StrimziConnectorApi implements ConnectorApi {
-
-	private static final String RESTART = "strimzi.io/restart";
-
-	private static final String RESTART_TASK = "strimzi.io/restart-task";
 
 	private final KafkaConnectorResources resources;
 
@@ -38,16 +35,36 @@ final class StrimziConnectorApi implements ConnectorApi {
 
 	private final StrimziStates states;
 
-	StrimziConnectorApi(StrimziProperties settings) {
+	private final WorkerStatuses workers;
+
+	private final StrimziRestarts restarts;
+
+	/**
+	 * @param settings how the Kubernetes API is reached, and where states are read
+	 * @param worker Kafka Connect's REST API, read (never changed) with {@code status-from: worker}
+	 */
+	StrimziConnectorApi(StrimziProperties settings, ConnectorApi worker) {
 		this.resources = new KafkaConnectorResources(settings);
 		this.operator = new StrimziOperatorWaits(this.resources);
 		this.offsets = new StrimziOffsets(this.resources, this.operator);
 		this.states = new StrimziStates(this.resources);
+		this.workers = (settings.statusFrom() == StrimziStatusFrom.WORKER)
+				? new WorkerStatuses(this.resources, worker, settings.timeout()) : null;
+		this.restarts = new StrimziRestarts(this.resources, this.operator, this.states);
 	}
 
 	@Override
 	public ConnectorStatus status(ConnectorProperties connector) {
-		return statusOf(connector, this.resources.connector(connector));
+		return current(connector, this.resources.connector(connector));
+	}
+
+	private ConnectorStatus current(ConnectorProperties connector, Reply resource) {
+		return fromWorker(connector, resource).orElseGet(() -> statusOf(connector, resource));
+	}
+
+	private Optional<ConnectorStatus> fromWorker(ConnectorProperties connector, Reply resource) {
+		return (this.workers != null && resource.ok()) ? this.workers.read(connector, resource.object())
+				: Optional.empty();
 	}
 
 	private static ConnectorStatus statusOf(ConnectorProperties connector, Reply resource) {
@@ -66,8 +83,13 @@ final class StrimziConnectorApi implements ConnectorApi {
 
 	@Override
 	public ConnectorStatus freshStatus(ConnectorProperties connector) {
+		Optional<ConnectorStatus> live = (this.workers != null) ? fromWorker(connector,
+				this.resources.connector(connector)) : Optional.empty();
+		if (live.isPresent()) {
+			return live.get();
+		}
 		this.operator.nudge(connector);
-		return status(connector);
+		return statusOf(connector, this.resources.connector(connector));
 	}
 
 	@Override
@@ -87,52 +109,7 @@ final class StrimziConnectorApi implements ConnectorApi {
 
 	@Override
 	public ConnectorOutcome restart(ConnectorProperties connector) {
-		Reply resource = this.resources.connector(connector);
-		Optional<String> unreachable = resource.ok() ? this.operator.connectUnreachable(connector, resource.object())
-				: Optional.of(resource.error());
-		if (unreachable.isPresent()) {
-			return new ConnectorOutcome(connector.name(), false, (resource.ok() || resource.unreachable()) ? null
-					: resource.status(), 1, unreachable.get());
-		}
-		// The restart annotations are acted on in the reconcile that then reads the status and auto-restarts a task
-		// still FAILED: two restarts, counted as the operator's own, which lengthens its backoff for the next real
-		// failure. A stop and start through spec.state leaves no FAILED task for it to see.
-		if (Boolean.TRUE.equals(at(resource.object(), "spec", "autoRestart").get("enabled"))) {
-			return restartThroughState(connector);
-		}
-		ConnectorStatus before = statusOf(connector, resource);
-		Map<String, Object> annotations = new HashMap<>(Map.of(RESTART, "true"));
-		before.tasks().stream().filter((task) -> "FAILED".equals(task.state())).findFirst()
-			.ifPresent((task) -> annotations.put(RESTART_TASK, Integer.toString(task.id())));
-		Reply patched = this.resources.patchConnector(connector, Map.of("metadata", Map.of("annotations", annotations)));
-		if (!patched.ok()) {
-			return new ConnectorOutcome(connector.name(), false, patched.unreachable() ? null : patched.status(), 1,
-					patched.error());
-		}
-		Reply done = this.operator.awaitResource(connector, (now) -> annotations.keySet().stream()
-			.noneMatch(at(now, "metadata", "annotations")::containsKey));
-		if (done.ok()) {
-			return new ConnectorOutcome(connector.name(), true, patched.status(), 1, null);
-		}
-		// However the wait ended, a restart left in place would fire at a later reconcile, at a moment nobody chose.
-		this.operator.withdraw(connector, annotations.keySet());
-		return new ConnectorOutcome(connector.name(), false, done.unreachable() ? null : patched.status(), 1,
-				done.error());
-	}
-
-	private ConnectorOutcome restartThroughState(ConnectorProperties connector) {
-		Answer stopped = stop(connector);
-		if (!stopped.ok()) {
-			return new ConnectorOutcome(connector.name(), false, stopped.unreachable() ? null : stopped.status(), 1,
-					stopped.error());
-		}
-		Reply done = this.operator.awaitResource(connector, (now) -> "STOPPED".equals(at(now, "status",
-				"connectorStatus", "connector").get("state")));
-		// Put back whatever the wait came to: a restart never leaves the connector stopped.
-		Answer restored = restore(connector, ChosenState.RUNNING);
-		String error = !done.ok() ? done.error() : !restored.ok() ? "start: " + restored.error() : null;
-		return new ConnectorOutcome(connector.name(), error == null, (done.unreachable() || restored.unreachable())
-				? null : restored.status(), 1, error);
+		return this.restarts.restart(connector, (resource) -> current(connector, resource));
 	}
 
 	@Override

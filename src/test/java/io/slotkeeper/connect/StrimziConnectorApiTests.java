@@ -18,6 +18,7 @@ import org.springframework.web.client.RestClient;
 
 import io.slotkeeper.config.ConnectorProperties;
 import io.slotkeeper.config.StrimziProperties;
+import io.slotkeeper.config.StrimziStatusFrom;
 import io.slotkeeper.testbed.ConnectStub;
 import io.slotkeeper.testbed.StrimziOperator;
 import io.slotkeeper.testbed.StrimziResources;
@@ -32,7 +33,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class StrimziConnectorApiTests {
 
-	private static final String TOKEN = "service-account-token";
+	static final String TOKEN = "service-account-token";
 
 	private final ConnectStub connect = new ConnectStub();
 
@@ -56,10 +57,14 @@ class StrimziConnectorApiTests {
 	}
 
 	private ConnectorClient client(String apiServer) throws IOException {
-		Path token = Files.writeString(this.directory.resolve("token"), TOKEN);
-		return new ConnectorClient(new RestConnectorApi(RestClient.builder(), Duration.ofMillis(10)),
-				new StrimziConnectorApi(new StrimziProperties(URI.create(apiServer), token,
-						this.directory.resolve("no-ca.crt"), Duration.ofSeconds(2), "")));
+		return client(this.directory, apiServer, StrimziStatusFrom.RESOURCE);
+	}
+
+	static ConnectorClient client(Path directory, String apiServer, StrimziStatusFrom statusFrom) throws IOException {
+		Path token = Files.writeString(directory.resolve("token"), TOKEN);
+		RestConnectorApi rest = new RestConnectorApi(RestClient.builder(), Duration.ofMillis(10));
+		return new ConnectorClient(rest, new StrimziConnectorApi(new StrimziProperties(URI.create(apiServer), token,
+				directory.resolve("no-ca.crt"), Duration.ofSeconds(2), "", statusFrom), rest));
 	}
 
 	private ConnectorClient reconciled() throws IOException {

@@ -153,13 +153,27 @@ class HelmChartTests {
 			.containsExactly("get", "list", "patch");
 		assertThat((List<Object>) get(role, "rules", 1, "resources")).containsExactly("configmaps");
 		assertThat((List<Object>) get(role, "rules", 1, "verbs")).containsExactly("get", "create", "patch");
+		assertThat((List<Object>) get(role, "rules", 2, "resources")).as("statusFrom: worker")
+			.containsExactly("kafkaconnects");
+		assertThat((List<Object>) get(role, "rules", 2, "verbs")).containsExactly("get");
 		assertThat(rendered.text()).doesNotContain("kafkaconnectors/status").doesNotContain("pods/exec");
+		assertThat(rendered.ofKind("NetworkPolicy")).filteredOn((policy) -> "cdc-connect".equals(get(policy, "metadata",
+				"namespace"))).singleElement().satisfies((policy) -> {
+					assertThat((Object) get(policy, "spec", "podSelector", "matchLabels", "strimzi.io/kind"))
+						.isEqualTo("KafkaConnect");
+					assertThat((Object) get(policy, "spec", "ingress", 0, "ports", 0, "port")).isEqualTo(8083);
+					assertThat((Object) get(policy, "spec", "ingress", 0, "from", 0, "podSelector", "matchLabels",
+							"app.kubernetes.io/name")).isEqualTo("slot-keeper");
+				});
+		assertThat(HelmChart.render(HelmChart.CHART.resolve("ci/strimzi-values.yaml"),
+				(command) -> command.set("connectors.strimzi.statusFrom", "resource")).text())
+			.as("statusFrom: resource").doesNotContain("kafkaconnects").doesNotContain("to-kafka-connect");
 		Map<String, Object> binding = rendered.one("RoleBinding");
 		assertThat((Object) get(binding, "metadata", "namespace")).isEqualTo("cdc-connect");
 		assertThat((Object) get(binding, "subjects", 0, "name"))
 			.isEqualTo(get(rendered.one("Deployment"), "spec", "template", "spec", "serviceAccountName"));
 		assertThat(rendered.applicationYaml()).contains("strimzi:").contains("namespace: cdc-connect")
-			.contains("name: orders-debezium").doesNotContain("CONNECTOR_PASSWORD");
+			.contains("name: orders-debezium").contains("status-from: worker").doesNotContain("CONNECTOR_PASSWORD");
 	}
 
 	@Test

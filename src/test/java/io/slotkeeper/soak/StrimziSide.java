@@ -24,7 +24,7 @@ record StrimziSide(StrimziManagedConnect strimzi) implements ConnectorSide {
 		return Map.of(slotPrefix + "CONNECTOR_STRIMZI_NAMESPACE", StrimziManagedConnect.NAMESPACE,
 				slotPrefix + "CONNECTOR_STRIMZI_NAME", RealKafkaConnect.NAME, "SLOTKEEPER_STRIMZI_API_SERVER",
 				this.strimzi.api().url(), "SLOTKEEPER_STRIMZI_SERVICE_ACCOUNT_TOKEN_FILE",
-				this.strimzi.tokenFile().toString());
+				this.strimzi.tokenFile().toString(), "SLOTKEEPER_STRIMZI_STATUS_FROM", "worker");
 	}
 
 	@Override

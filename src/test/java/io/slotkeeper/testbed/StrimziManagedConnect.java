@@ -24,6 +24,11 @@ public final class StrimziManagedConnect implements CdcConnector {
 	 */
 	public static final String NAMESPACE = "cdc";
 
+	/**
+	 * The {@code KafkaConnect} the resource is labelled with, whose {@code status.url} is the worker's REST address.
+	 */
+	public static final String CLUSTER = "cdc-connect";
+
 	private static final String TOKEN = "slot-keeper-service-account-token";
 
 	private final RealKafkaConnect connect;
@@ -57,8 +62,9 @@ public final class StrimziManagedConnect implements CdcConnector {
 		this.operator = new StrimziOperator(this.api, this.connect.url(), Duration.ofMinutes(2));
 		Map<String, Object> config = new java.util.HashMap<>(this.connect.config());
 		Object connectorClass = config.remove("connector.class");
-		this.api.createConnector(NAMESPACE, RealKafkaConnect.NAME, Map.of("class", connectorClass, "tasksMax", 1,
-				"config", config, "autoRestart", Map.of("enabled", true)));
+		this.api.createConnect(NAMESPACE, CLUSTER, this.connect.url());
+		this.api.createConnector(NAMESPACE, RealKafkaConnect.NAME, Map.of("strimzi.io/cluster", CLUSTER), Map.of(
+				"class", connectorClass, "tasksMax", 1, "config", config, "autoRestart", Map.of("enabled", true)));
 	}
 
 	@Override

@@ -35,6 +35,9 @@ public final class StrimziResources implements AutoCloseable {
 	private static final Pattern CONNECTOR = Pattern
 		.compile("^/apis/kafka\\.strimzi\\.io/(v1|v1beta2)/namespaces/([^/]+)/kafkaconnectors(?:/([^/]+))?(/status)?$");
 
+	private static final Pattern CONNECT = Pattern
+		.compile("^/apis/kafka\\.strimzi\\.io/(v1|v1beta2)/namespaces/([^/]+)/kafkaconnects/([^/]+)$");
+
 	private static final Pattern CONFIG_MAP = Pattern.compile("^/api/v1/namespaces/([^/]+)/configmaps(?:/([^/]+))?$");
 
 	private final HttpServer server;
@@ -46,6 +49,8 @@ public final class StrimziResources implements AutoCloseable {
 	private final Map<String, Map<String, Object>> connectors = new ConcurrentHashMap<>();
 
 	private final Map<String, Map<String, Object>> configMaps = new ConcurrentHashMap<>();
+
+	private final Map<String, Map<String, Object>> connects = new ConcurrentHashMap<>();
 
 	private final List<String> calls = new CopyOnWriteArrayList<>();
 
@@ -119,12 +124,38 @@ public final class StrimziResources implements AutoCloseable {
 	 * @param spec its spec
 	 */
 	public void createConnector(String namespace, String name, Map<String, Object> spec) {
+		createConnector(namespace, name, Map.of(), spec);
+	}
+
+	/**
+	 * Creates a {@code KafkaConnector} with labels, such as {@code strimzi.io/cluster} naming its {@code KafkaConnect}.
+	 * @param namespace its namespace
+	 * @param name its name
+	 * @param labels its labels
+	 * @param spec its spec
+	 */
+	public void createConnector(String namespace, String name, Map<String, String> labels, Map<String, Object> spec) {
 		Map<String, Object> resource = new LinkedHashMap<>(Map.of("apiVersion", "kafka.strimzi.io/v1", "kind",
 				"KafkaConnector", "metadata", new LinkedHashMap<>(Map.of("name", name, "namespace", namespace,
-						"generation", 1L, "annotations", new LinkedHashMap<>())), "spec", copy(spec), "status",
-				new LinkedHashMap<>()));
+						"generation", 1L, "annotations", new LinkedHashMap<>(), "labels", new LinkedHashMap<>(labels))),
+				"spec", copy(spec), "status", new LinkedHashMap<>()));
 		this.connectors.put(namespace + "/" + name, resource);
 		this.onWrite.accept(namespace + "/" + name);
+	}
+
+	/**
+	 * Creates a {@code KafkaConnect} whose status gives its workers' REST address, as the operator writes it.
+	 * @param namespace its namespace
+	 * @param name its name
+	 * @param url its {@code status.url}, {@code null} for none yet
+	 */
+	public void createConnect(String namespace, String name, String url) {
+		Map<String, Object> status = new LinkedHashMap<>();
+		if (url != null) {
+			status.put("url", url);
+		}
+		this.connects.put(namespace + "/" + name, new LinkedHashMap<>(Map.of("apiVersion", "kafka.strimzi.io/v1",
+				"kind", "KafkaConnect", "metadata", Map.of("name", name, "namespace", namespace), "status", status)));
 	}
 
 	/**
@@ -147,6 +178,17 @@ public final class StrimziResources implements AutoCloseable {
 	public Map<String, Object> configMap(String namespace, String name) {
 		Map<String, Object> map = this.configMaps.get(namespace + "/" + name);
 		return (map != null) ? copy(map) : null;
+	}
+
+	/**
+	 * Sets a {@code KafkaConnector}'s labels without a watch event, as a write the operator has not reconciled yet.
+	 * @param namespace its namespace
+	 * @param name its name
+	 * @param labels its labels from now on
+	 */
+	public void relabel(String namespace, String name, Map<String, String> labels) {
+		update(namespace + "/" + name, (resource) -> asMap(resource.get("metadata")).put("labels",
+				new LinkedHashMap<>(labels)), false);
 	}
 
 	// The operator's own writes: no request, but a watch event all the same.
@@ -204,6 +246,14 @@ public final class StrimziResources implements AutoCloseable {
 					: new Answer(200, Map.of("kind", "APIGroup", "name", "kafka.strimzi.io", "versions",
 							this.versions.stream().map((v) -> Map.of("groupVersion", "kafka.strimzi.io/" + v,
 									"version", v)).toList()), null);
+		}
+		Matcher connect = CONNECT.matcher(path);
+		if (connect.matches() && this.versions.contains(connect.group(1)) && method.equals("GET")) {
+			Map<String, Object> stored = this.connects.get(connect.group(2) + "/" + connect.group(3));
+			return connect.group(2).equals(this.forbidden)
+					? new Answer(403, status(403, "forbidden: cannot get kafkaconnects in " + connect.group(2)), null)
+					: (stored == null) ? new Answer(404, status(404, path + " not found"), null)
+							: new Answer(200, copy(stored), null);
 		}
 		Matcher connector = CONNECTOR.matcher(path);
 		Matcher configMap = CONFIG_MAP.matcher(path);

@@ -1,0 +1,125 @@
+package io.slotkeeper.connect;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.slotkeeper.config.ConnectorProperties;
+
+import static io.slotkeeper.connect.StrimziConnectorApi.at;
+
+/**
+ * Kafka Connect's own status of a connector that Strimzi manages ({@code slotkeeper.strimzi.status-from: worker}):
+ * {@code GET /connectors/{name}/status} at the REST address in {@code status.url} of the {@code KafkaConnect} that the
+ * {@code KafkaConnector}'s {@code strimzi.io/cluster} label names. Read only: a change through REST would be reverted
+ * by the operator, a read is not. An address is kept for 10 minutes while it answers. When the address or the worker cannot be read,
+ * the caller falls back to the resource's status; a read that failed slowly (a NetworkPolicy that drops the packets, a
+ * worker that hangs) is not tried again for a minute, so that it costs one timeout a minute rather than one a poll.
+ * A cluster that cannot be read is said once in a WARN line, and once more when it is read again.
+ */
+final class WorkerStatuses {
+
+	private static final Logger logger = LoggerFactory.getLogger(WorkerStatuses.class);
+
+	private static final String CLUSTER_LABEL = "strimzi.io/cluster";
+
+	private static final long ADDRESS_KEPT_NANOS = Duration.ofMinutes(10).toNanos();
+
+	private static final long RETRY_AFTER_SLOW_NANOS = Duration.ofMinutes(1).toNanos();
+
+	private static final long SLOW_NANOS = Duration.ofSeconds(1).toNanos();
+
+	private final KafkaConnectorResources resources;
+
+	private final ConnectorApi worker;
+
+	private final Duration timeout;
+
+	private final Map<String, Cluster> clusters = new ConcurrentHashMap<>();
+
+	WorkerStatuses(KafkaConnectorResources resources, ConnectorApi worker, Duration timeout) {
+		this.resources = resources;
+		this.worker = worker;
+		this.timeout = timeout;
+	}
+
+	/**
+	 * The worker's status of the connector.
+	 * @param connector the connector
+	 * @param resource its {@code KafkaConnector} as just read
+	 * @return the status, empty when it could not be read from the worker
+	 */
+	Optional<ConnectorStatus> read(ConnectorProperties connector, Map<String, Object> resource) {
+		String namespace = connector.strimzi().namespace();
+		Object name = at(resource, "metadata", "labels").get(CLUSTER_LABEL);
+		String key = namespace + "/" + name;
+		if (name == null) {
+			failed(key, StrimziConnectorApi.describe(connector) + " has no " + CLUSTER_LABEL + " label", 0);
+			return Optional.empty();
+		}
+		long started = System.nanoTime();
+		Cluster cluster = this.clusters.get(key);
+		if (cluster != null && cluster.resting(started)) {
+			return Optional.empty();
+		}
+		String url = (cluster != null && cluster.addressFresh(started)) ? cluster.url() : address(namespace, key,
+				name.toString(), started);
+		if (url == null) {
+			return Optional.empty();
+		}
+		ConnectorStatus status = this.worker.status(new ConnectorProperties(url, connector.name(), null, null,
+				this.timeout, connector.offsets(), connector.runningTimeout(), null));
+		if (status.error() != null) {
+			failed(key, "Kafka Connect at " + url + ": " + status.error(), System.nanoTime() - started);
+			return Optional.empty();
+		}
+		Cluster known = this.clusters.get(key);
+		this.clusters.put(key, new Cluster(url, known.addressReadAt(), null, 0));
+		if (known.failure() != null) {
+			logger.info("The Kafka Connect worker of KafkaConnect {} is read again for connector states", key);
+		}
+		return Optional.of(status);
+	}
+
+	private String address(String namespace, String key, String name, long started) {
+		KafkaConnectorResources.Reply connect = this.resources.kafkaConnect(namespace, name);
+		Object url = at(connect.object(), "status").get("url");
+		if (!connect.ok() || url == null) {
+			failed(key, connect.ok() ? "KafkaConnect " + key + " has no status.url yet" : connect.error(),
+					System.nanoTime() - started);
+			return null;
+		}
+		this.clusters.compute(key, (k, known) -> new Cluster(url.toString(), started,
+				(known != null) ? known.failure() : null, (known != null) ? known.failedAt() : 0));
+		return url.toString();
+	}
+
+	private void failed(String key, String why, long tookNanos) {
+		long now = System.nanoTime();
+		Cluster before = this.clusters.get(key);
+		// A slow failure rests the cluster for a minute; a quick one (refused, 404) costs nothing to try again.
+		// The address is read again at the next try: the KafkaConnect may have been replaced by one of another name.
+		this.clusters.put(key, new Cluster(null, 0, why, (tookNanos > SLOW_NANOS) ? now : now - RETRY_AFTER_SLOW_NANOS));
+		if (before == null || before.failure() == null) {
+			logger.warn("Connector states of KafkaConnect {} are read from their KafkaConnector resources, as fresh as"
+					+ " the operator's last reconcile, until its worker can be read: {}", key, why);
+		}
+	}
+
+	private record Cluster(String url, long addressReadAt, String failure, long failedAt) {
+
+		boolean resting(long now) {
+			return this.failure != null && now - this.failedAt < RETRY_AFTER_SLOW_NANOS;
+		}
+
+		boolean addressFresh(long now) {
+			return this.url != null && now - this.addressReadAt < ADDRESS_KEPT_NANOS;
+		}
+
+	}
+
+}
