@@ -100,7 +100,7 @@ public class ConnectorDiscovery extends RepeatingTasks implements FleetListener 
 			targets.add(target);
 		}
 		ConnectorMatches now = ConnectorMatches.of(targets, this.servers, found(), this.settings, this.ownNamespace);
-		target.discovered(now.policies(target.name()), complete());
+		target.slots().discovered(now.policies(target.name()), complete());
 	}
 
 	/**
@@ -124,7 +124,7 @@ public class ConnectorDiscovery extends RepeatingTasks implements FleetListener 
 		List<Target> targets = this.fleet.all();
 		ConnectorMatches now = ConnectorMatches.of(targets, this.servers, found(), this.settings, this.ownNamespace);
 		boolean complete = complete();
-		targets.forEach((target) -> target.discovered(now.policies(target.name()), complete));
+		targets.forEach((target) -> target.slots().discovered(now.policies(target.name()), complete));
 		this.used.set((int) now.all().stream().filter(ConnectorMatch::used).count());
 		this.unprotected.set((int) now.all().stream().filter(ConnectorMatch::unprotected).count());
 		Set<String> unprotectedNow = new HashSet<>();

@@ -57,8 +57,8 @@ class ConnectorsController {
 			.toList();
 		List<DiscoveredConnectors.Connector> connectors = new ArrayList<>();
 		for (Target target : this.fleet.all()) {
-			target.policies().stream()
-				.filter((policy) -> policy.connector() != null && !target.connectorDiscovered(policy.name()))
+			target.slots().policies().stream()
+				.filter((policy) -> policy.connector() != null && !target.slots().connectorDiscovered(policy.name()))
 				.forEach((policy) -> connectors.add(configured(target, policy.name(), policy.connector())));
 		}
 		this.discovery.matches().stream()

@@ -1,22 +1,13 @@
 package io.slotkeeper.fleet;
 
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.Consumer;
 
-import io.slotkeeper.config.ConnectorProperties;
-import io.slotkeeper.config.SlotPolicyProperties;
 import io.slotkeeper.config.TargetProperties;
 import io.slotkeeper.problem.ProblemException;
-import io.slotkeeper.problem.ProblemKind;
 
 /**
- * One target at run time: its configuration, its primary and replicas as nodes, its slot policies, whether this
- * instance owns it, and the heartbeats written into it.
+ * One target at run time: its configuration, its primary and replicas ({@link TargetNodes}), its slot policies
+ * ({@link SlotPolicies}), whether this instance owns it, and the heartbeats written into it.
  */
 public final class Target implements AutoCloseable {
 
@@ -27,9 +18,7 @@ public final class Target implements AutoCloseable {
 
 	private final TargetProperties properties;
 
-	private final Node primary;
-
-	private final Map<String, Node> replicas = new LinkedHashMap<>();
+	private final TargetNodes nodes;
 
 	private final Ownership ownership;
 
@@ -39,31 +28,21 @@ public final class Target implements AutoCloseable {
 
 	private final TableCounters tableCounters = new TableCounters();
 
-	private final List<Consumer<ServerChange>> listeners = new CopyOnWriteArrayList<>();
-
 	private final ServerDatabase origin;
 
 	private final Reading reading;
 
-	private volatile ServerChange lastFailover;
-
-	private volatile Map<String, SlotPolicyProperties> found = Map.of();
-
-	private volatile boolean foundAll = true;
+	private final SlotPolicies slots;
 
 	Target(TargetProperties properties, NodeConnector connector, Instance instance, OwnershipPlan plan,
 			Presences presences, ServerDatabase origin, Reading reading) {
 		this.properties = properties;
 		this.origin = origin;
 		this.reading = reading;
-		this.primary = new Node(properties.name(), TargetProperties.PRIMARY, properties.url(), properties.username(),
-				properties.password(), properties.connection(), connector, this::changed);
+		this.slots = new SlotPolicies(properties);
+		this.nodes = new TargetNodes(properties, connector);
 		this.ownership = new Ownership(new Rendezvous(properties.name(), instance, properties.heartbeat().interval(),
-				plan, presences, this.primary));
-		properties.replicas()
-			.forEach((replica) -> this.replicas.put(replica.name(), new Node(properties.name(), replica.name(),
-					replica.url(), replica.username(), replica.password(), properties.connection(), connector,
-					this::changed)));
+				plan, presences, this.nodes.primary()));
 	}
 
 	/**
@@ -109,8 +88,8 @@ public final class Target implements AutoCloseable {
 			return this.origin.server().shared(work, now);
 		}
 		return (this.reading != null)
-				? this.reading.shared().read(this.primary, work, this.properties.slotsPollInterval(), now)
-				: this.primary.withConnection(work);
+				? this.reading.shared().read(this.nodes.primary(), work, this.properties.slotsPollInterval(), now)
+				: this.nodes.primary().withConnection(work);
 	}
 
 	/**
@@ -135,119 +114,23 @@ public final class Target implements AutoCloseable {
 	 * @return the primary
 	 */
 	public Node primary() {
-		return this.primary;
+		return this.nodes.primary();
 	}
 
 	/**
-	 * One node by name.
-	 * @param name {@code primary}, a replica's name, or {@code null} for the primary
-	 * @return the node
-	 * @throws ProblemException ({@link ProblemKind#NODE_NOT_FOUND}) when the target has no such replica
+	 * Its primary and replicas.
+	 * @return the nodes
 	 */
-	public Node node(String name) {
-		if (name == null || TargetProperties.PRIMARY.equals(name)) {
-			return this.primary;
-		}
-		Node replica = this.replicas.get(name);
-		if (replica == null) {
-			throw new ProblemException(ProblemKind.NODE_NOT_FOUND, "Target '" + name() + "' has no replica '" + name
-					+ "' (nodes: primary and slotkeeper.targets[].replicas).")
-				.with("target", name());
-		}
-		return replica;
+	public TargetNodes nodes() {
+		return this.nodes;
 	}
 
 	/**
-	 * The nodes a selector names.
-	 * @param selector {@value #ALL_NODES} for every node, else as {@link #node(String)}
-	 * @return the nodes, primary first
-	 */
-	public List<Node> nodes(String selector) {
-		if (!ALL_NODES.equals(selector)) {
-			return List.of(node(selector));
-		}
-		List<Node> nodes = new ArrayList<>(List.of(this.primary));
-		nodes.addAll(this.replicas.values());
-		return nodes;
-	}
-
-	/**
-	 * The policy of a slot, if it has one: the configured one, with what a discovered connector of the slot brings
-	 * where it says nothing ({@link SlotPolicyProperties#over}), or the one made for a discovered connector.
-	 * @param slot the slot's name
-	 * @return the policy
-	 */
-	public Optional<SlotPolicyProperties> policy(String slot) {
-		SlotPolicyProperties discovered = this.found.get(slot);
-		Optional<SlotPolicyProperties> configured = this.properties.slotPolicy(slot);
-		return (discovered != null) ? Optional.of(configured.map((own) -> own.over(discovered)).orElse(discovered))
-				: configured;
-	}
-
-	/**
-	 * Every slot's policy, as {@link #policy(String)} gives it: the configured slots' first.
+	 * Its slots' policies: the configured ones and those made for the connectors discovered consuming its slots.
 	 * @return the policies
 	 */
-	public List<SlotPolicyProperties> policies() {
-		List<SlotPolicyProperties> policies = new ArrayList<>();
-		this.properties.slots().forEach((own) -> policies.add(policy(own.name()).orElseThrow()));
-		this.found.values().stream()
-			.filter((discovered) -> this.properties.slotPolicy(discovered.name()).isEmpty())
-			.forEach(policies::add);
-		return policies;
-	}
-
-	/**
-	 * Replaces the policies made for the connectors discovered consuming this target's slots.
-	 * @param policies by slot, each with its discovered connector
-	 * @param complete whether every source of connectors has been listed since start, so that a connector not among
-	 * them is known not to consume the target's slots
-	 */
-	public void discovered(Map<String, SlotPolicyProperties> policies, boolean complete) {
-		this.found = Map.copyOf(policies);
-		this.foundAll = complete;
-	}
-
-	/**
-	 * Whether a slot's connector, if it has none, is known to have none: always for configured connectors, and for
-	 * discovered ones once every source has been listed (after a restart while Kafka Connect is down, not yet).
-	 * @return whether the policies are complete
-	 */
-	public boolean connectorsKnown() {
-		return this.foundAll;
-	}
-
-	/**
-	 * Whether a slot's connector is a discovered one rather than one its configured policy names.
-	 * @param slot the slot's name
-	 * @return whether the connector was found by discovery
-	 */
-	public boolean connectorDiscovered(String slot) {
-		return this.found.containsKey(slot)
-				&& this.properties.slotPolicy(slot).map((own) -> own.connector() == null).orElse(true);
-	}
-
-	/**
-	 * The connector that consumes a slot, if one is configured or discovered.
-	 * @param slot the slot's name
-	 * @return the connector
-	 */
-	public Optional<ConnectorProperties> connectorOf(String slot) {
-		return policy(slot).map(SlotPolicyProperties::connector);
-	}
-
-	/**
-	 * The connector that consumes a slot.
-	 * @param slot the slot's name
-	 * @return the connector
-	 * @throws ProblemException ({@link ProblemKind#CONNECTOR_NOT_CONFIGURED}) when none is configured or discovered
-	 */
-	public ConnectorProperties connector(String slot) {
-		return connectorOf(slot).orElseThrow(() -> new ProblemException(ProblemKind.CONNECTOR_NOT_CONFIGURED,
-				"Slot '" + slot + "' of target '" + name() + "' has no connector in slotkeeper.targets[].slots,"
-				+ " and none was discovered.")
-			.with("target", name())
-			.with("slot", slot));
+	public SlotPolicies slots() {
+		return this.slots;
 	}
 
 	/**
@@ -283,34 +166,11 @@ public final class Target implements AutoCloseable {
 	}
 
 	/**
-	 * Calls a listener whenever another server answers for one of the target's nodes.
-	 * @param listener the listener; it runs on the thread that opened the session, and must not block it long
-	 */
-	public void onServerChange(Consumer<ServerChange> listener) {
-		this.listeners.add(listener);
-	}
-
-	/**
-	 * The last failover of the primary this instance noticed.
-	 * @return the change, empty when none was noticed since start
-	 */
-	public Optional<ServerChange> lastFailover() {
-		return Optional.ofNullable(this.lastFailover);
-	}
-
-	private void changed(ServerChange change) {
-		if (change.node().primary() && change.failover()) {
-			this.lastFailover = change;
-		}
-		this.listeners.forEach((listener) -> listener.accept(change));
-	}
-
-	/**
 	 * Closes every node's pool.
 	 */
 	@Override
 	public void close() {
-		nodes(ALL_NODES).forEach(Node::close);
+		this.nodes.close();
 	}
 
 	@Override

@@ -51,7 +51,7 @@ final class LineageSampler {
 	// As often as the lineage and on the same session: a re-snapshot of only the changed tables, and the count of a
 	// gap's deletes, need no other.
 	private void sampleTableWrites(Supplier<Connection> connection) {
-		List<SlotPolicyProperties> changedOnly = this.target.policies().stream()
+		List<SlotPolicyProperties> changedOnly = this.target.slots().policies().stream()
 			.filter(TableCounters::sampledFor)
 			.toList();
 		if (changedOnly.isEmpty()) {

@@ -38,7 +38,7 @@ public record TargetView(String name, boolean enabled, String mode, String inter
 		return new TargetView(heartbeat.target().name(), settings.enabled(), settings.mode().name().toLowerCase(),
 				settings.interval().toString(), status.serverVersion(), status,
 				(server != null) ? server.timeline() : null,
-				heartbeat.target().lastFailover().map(ServerChange::at).orElse(null),
+				heartbeat.target().nodes().lastFailover().map(ServerChange::at).orElse(null),
 				heartbeat.target().origin().map((origin) -> origin.server().name()).orElse(null),
 				heartbeat.target().origin().map(ServerDatabase::database).orElse(null));
 	}

@@ -49,7 +49,7 @@ public class SlotReader {
 	List<SlotView> list(Target target, String node, SlotFilter filter) {
 		List<SlotView> slots = new ArrayList<>();
 		boolean every = "all".equals(node);
-		for (Node each : target.nodes(node)) {
+		for (Node each : target.nodes().select(node)) {
 			List<ReplicationSlot> read;
 			try {
 				read = each.withConnection(SlotRepository::list);
@@ -98,12 +98,12 @@ public class SlotReader {
 	}
 
 	SlotView get(Target target, String node, String slot) {
-		Node where = target.node(node);
+		Node where = target.nodes().named(node);
 		return enrich(target, where, where.withConnection((connection) -> SlotRepository.require(connection, where, slot)));
 	}
 
 	SlotConnectorView connectorStatus(Target target, String slot) {
-		ConnectorProperties connector = target.connector(slot);
+		ConnectorProperties connector = target.slots().connector(slot);
 		return new SlotConnectorView(this.connectors.status(connector), this.lifecycle.lastKnownOffsets(connector),
 				this.handovers.last(connector.name()).orElse(null));
 	}
@@ -115,10 +115,10 @@ public class SlotReader {
 		}
 		SlotView concluded = view.withInsight(this.watch.insights().of(target.name(), slot.slotName()))
 			.withFailover(this.watch.failover().of(target.name(), slot.slotName()));
-		return target.connectorOf(slot.slotName())
+		return target.slots().connectorOf(slot.slotName())
 			.map((connector) -> concluded.withConnector(this.watch.connectors().of(target.name(), slot.slotName())
 				.orElseGet(() -> ConnectorStatus.notCheckedYet(connector.name())),
-					target.connectorDiscovered(slot.slotName()),
+					target.slots().connectorDiscovered(slot.slotName()),
 					this.watch.connectors().audit(target.name(), slot.slotName()).orElse(null)))
 			.orElse(concluded);
 	}

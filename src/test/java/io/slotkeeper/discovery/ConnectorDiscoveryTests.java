@@ -114,24 +114,24 @@ class ConnectorDiscoveryTests {
 	@Test
 	void aDebeziumConnectorFoundInAKafkaConnectorResourceBecomesItsSlotsConnectorAndOneOnNoTargetIsUnprotected() {
 		await("main-shop found with its connector").atMost(Duration.ofSeconds(30))
-			.until(() -> this.fleet.find("main-shop").flatMap((target) -> target.connectorOf("debezium")).isPresent());
+			.until(() -> this.fleet.find("main-shop").flatMap((target) -> target.slots().connectorOf("debezium")).isPresent());
 		Target shop = this.fleet.get("main-shop");
-		assertThat(shop.connector("debezium").name()).isEqualTo("shop-cdc");
-		assertThat(shop.connector("debezium").strimzi().namespace()).as("changed through its resource")
+		assertThat(shop.slots().connector("debezium").name()).isEqualTo("shop-cdc");
+		assertThat(shop.slots().connector("debezium").strimzi().namespace()).as("changed through its resource")
 			.isEqualTo("kafka");
-		assertThat(shop.connectorDiscovered("debezium")).isTrue();
-		assertThat(shop.policy("debezium").orElseThrow().resnapshot().mode())
+		assertThat(shop.slots().connectorDiscovered("debezium")).isTrue();
+		assertThat(shop.slots().policy("debezium").orElseThrow().resnapshot().mode())
 			.as("its signal table makes the re-snapshot possible")
 			.isEqualTo(ResnapshotProperties.Mode.DEBEZIUM_SIGNAL);
-		assertThat(shop.policy("debezium").orElseThrow().resnapshot().tables())
+		assertThat(shop.slots().policy("debezium").orElseThrow().resnapshot().tables())
 			.as("only the changed tables, as connector-discovery.resnapshot-tables says")
 			.isEqualTo(ResnapshotProperties.Tables.CHANGED);
-		assertThat(shop.policy("debezium").orElseThrow().resnapshot().collections())
+		assertThat(shop.slots().policy("debezium").orElseThrow().resnapshot().collections())
 			.as("its table.include.list: the table counters are sampled for these, not the whole database")
 			.containsExactly("public.orders");
 		Target ledger = this.fleet.get("ledger");
-		assertThat(ledger.connector("ledger_cdc").name()).as("the configured connector wins").isEqualTo("ledger-by-hand");
-		assertThat(ledger.connectorDiscovered("ledger_cdc")).isFalse();
+		assertThat(ledger.slots().connector("ledger_cdc").name()).as("the configured connector wins").isEqualTo("ledger-by-hand");
+		assertThat(ledger.slots().connectorDiscovered("ledger_cdc")).isFalse();
 
 		String connectors = client().get().uri("/api/v1/connectors").exchange()
 			.expectStatus().isOk().returnResult(String.class).getResponseBody();
@@ -173,7 +173,7 @@ class ConnectorDiscoveryTests {
 			.untilAsserted(() -> client().get().uri("/api/v1/connectors").exchange()
 				.expectBody()
 				.jsonPath("$.sources[0].error").value((error) -> assertThat(String.valueOf(error)).contains("403")));
-		assertThat(this.fleet.get("main-shop").connector("debezium").name())
+		assertThat(this.fleet.get("main-shop").slots().connector("debezium").name())
 			.as("a source that cannot be listed keeps what it listed").isEqualTo("shop-cdc");
 		kubernetes.forbid("");
 	}

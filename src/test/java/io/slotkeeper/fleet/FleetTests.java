@@ -33,25 +33,25 @@ class FleetTests {
 	@Test
 	void aTargetHasItsPrimaryAndReplicasAsNodesOfItsOwnName() {
 		Target orders = this.fleet.get("orders");
-		assertThat(orders.node(null)).isSameAs(orders.primary()).isSameAs(orders.node("primary"));
+		assertThat(orders.nodes().named(null)).isSameAs(orders.primary()).isSameAs(orders.nodes().named("primary"));
 		assertThat(orders.primary().primary()).isTrue();
-		Node replica = orders.node("r1");
+		Node replica = orders.nodes().named("r1");
 		assertThat(replica.target()).as("a replica belongs to its target, not to a made-up one").isEqualTo("orders");
 		assertThat(replica.name()).isEqualTo("r1");
 		assertThat(replica.primary()).isFalse();
 		assertThat(replica.connectionProperties()).isEqualTo(orders.properties().connection());
-		assertThat(orders.nodes(Target.ALL_NODES)).containsExactly(orders.primary(), replica);
-		assertThat(orders.nodes("r1")).containsExactly(replica);
-		assertThatExceptionOfType(ProblemException.class).isThrownBy(() -> orders.node("r9"))
+		assertThat(orders.nodes().select(Target.ALL_NODES)).containsExactly(orders.primary(), replica);
+		assertThat(orders.nodes().select("r1")).containsExactly(replica);
+		assertThatExceptionOfType(ProblemException.class).isThrownBy(() -> orders.nodes().named("r9"))
 			.satisfies((problem) -> assertThat(problem.kind()).isEqualTo(ProblemKind.NODE_NOT_FOUND));
 	}
 
 	@Test
 	void aSlotsConnectorComesFromItsPolicy() {
 		Target orders = this.fleet.get("orders");
-		assertThat(orders.connector("debezium").name()).isEqualTo("orders-cdc");
-		assertThat(orders.connectorOf("plain")).isEmpty();
-		assertThatExceptionOfType(ProblemException.class).isThrownBy(() -> orders.connector("plain"))
+		assertThat(orders.slots().connector("debezium").name()).isEqualTo("orders-cdc");
+		assertThat(orders.slots().connectorOf("plain")).isEmpty();
+		assertThatExceptionOfType(ProblemException.class).isThrownBy(() -> orders.slots().connector("plain"))
 			.satisfies((problem) -> {
 				assertThat(problem.kind()).isEqualTo(ProblemKind.CONNECTOR_NOT_CONFIGURED);
 				assertThat(problem.properties()).containsEntry("slot", "plain");

@@ -22,7 +22,7 @@ class ServerChangeTests {
 	private final List<ServerChange> changes = new ArrayList<>();
 
 	ServerChangeTests() {
-		this.target.onServerChange(this.changes::add);
+		this.target.nodes().onServerChange(this.changes::add);
 	}
 
 	private static ServerIdentity server(String address, Instant started, long timeline, boolean standby) {
@@ -34,7 +34,7 @@ class ServerChangeTests {
 		this.target.primary().answered(V17, server("10.0.0.5", STARTED, 1, false));
 		this.target.primary().answered(V17, server("10.0.0.5", STARTED, 1, false));
 		assertThat(this.changes).isEmpty();
-		assertThat(this.target.lastFailover()).isEmpty();
+		assertThat(this.target.nodes().lastFailover()).isEmpty();
 	}
 
 	@Test
@@ -47,7 +47,7 @@ class ServerChangeTests {
 			assertThat(change.after().timeline()).isEqualTo(2L);
 			assertThat(change.describe()).contains("10.0.0.5:5432 (timeline 1").contains("-> 10.0.0.6:5432 (timeline 2");
 		});
-		assertThat(this.target.lastFailover()).contains(this.changes.get(0));
+		assertThat(this.target.nodes().lastFailover()).contains(this.changes.get(0));
 		this.target.primary().answered(V17, server("10.0.0.6", STARTED.plusSeconds(120), 3, false));
 		assertThat(this.changes.get(1).failover()).as("same address, promoted again: timeline 3").isTrue();
 	}
@@ -57,15 +57,15 @@ class ServerChangeTests {
 		this.target.primary().answered(V17, server("10.0.0.5", STARTED, 1, false));
 		this.target.primary().answered(V17, server("10.0.0.5", STARTED.plusSeconds(30), 1, false));
 		assertThat(this.changes).singleElement().satisfies((change) -> assertThat(change.failover()).isFalse());
-		assertThat(this.target.lastFailover()).isEmpty();
+		assertThat(this.target.nodes().lastFailover()).isEmpty();
 	}
 
 	@Test
 	void aReplicasChangeIsNoFailoverOfTheTarget() {
-		this.target.node("r1").answered(V17, server("10.0.0.7", STARTED, 1, true));
-		this.target.node("r1").answered(V17, server("10.0.0.8", STARTED, 1, true));
+		this.target.nodes().named("r1").answered(V17, server("10.0.0.7", STARTED, 1, true));
+		this.target.nodes().named("r1").answered(V17, server("10.0.0.8", STARTED, 1, true));
 		assertThat(this.changes).singleElement().satisfies((change) -> assertThat(change.node().name()).isEqualTo("r1"));
-		assertThat(this.target.lastFailover()).isEmpty();
+		assertThat(this.target.nodes().lastFailover()).isEmpty();
 	}
 
 }

@@ -37,7 +37,7 @@ class TargetProblemsTests {
 
 	@Test
 	void aReplicasProblemNamesTheReplicaAndItsTarget() {
-		ProblemException problem = TargetProblems.of(this.target.node("r1"), new SQLException("refused", "08001"));
+		ProblemException problem = TargetProblems.of(this.target.nodes().named("r1"), new SQLException("refused", "08001"));
 		assertThat(problem.getMessage()).isEqualTo("Replica 'r1' of target 'orders' is unavailable: refused");
 		assertThat(problem.properties()).containsEntry("target", "orders").containsEntry("node", "r1");
 	}

@@ -52,7 +52,7 @@ final class ChangedTables {
 	}
 
 	static boolean asked(Target target, String slot) {
-		return target.policy(slot)
+		return target.slots().policy(slot)
 			.map((policy) -> policy.resnapshot().tables() == ResnapshotProperties.Tables.CHANGED)
 			.orElse(false);
 	}

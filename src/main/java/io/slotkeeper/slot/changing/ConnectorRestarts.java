@@ -30,7 +30,7 @@ public class ConnectorRestarts {
 	 * @throws ProblemException ({@link ProblemKind#CONNECTOR_RESTART_FAILED}) when Kafka Connect did not accept it
 	 */
 	public ConnectorOutcome restart(Target target, String slot) {
-		ConnectorOutcome outcome = this.connectors.restart(target.connector(slot));
+		ConnectorOutcome outcome = this.connectors.restart(target.slots().connector(slot));
 		if (!outcome.restarted()) {
 			throw new ProblemException(ProblemKind.CONNECTOR_RESTART_FAILED,
 					"Restart of connector '" + outcome.connector() + "' failed: " + outcome.detail())

@@ -70,7 +70,7 @@ final class GapDeleteCounts {
 
 	private GapDeletes measure(Target target, String slot, String previousConfirmedFlushLsn,
 			Collection<String> tables) {
-		if (target.policy(slot).filter(TableCounters::sampledFor).isEmpty()) {
+		if (target.slots().policy(slot).filter(TableCounters::sampledFor).isEmpty()) {
 			return GapDeletes.unknown("the table counters are sampled only for slots whose resnapshot.mode is"
 					+ " debezium-signal");
 		}

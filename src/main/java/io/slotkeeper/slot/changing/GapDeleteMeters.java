@@ -39,7 +39,7 @@ final class GapDeleteMeters {
 	 * @param target the target
 	 */
 	void prime(Target target) {
-		target.policies().forEach((policy) -> {
+		target.slots().policies().forEach((policy) -> {
 			if (this.primed.add(target.name() + "/" + policy.name())) {
 				OUTCOMES.forEach((outcome) -> outcomes(target, policy.name(), outcome));
 			}

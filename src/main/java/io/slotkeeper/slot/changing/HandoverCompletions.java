@@ -53,9 +53,9 @@ final class HandoverCompletions {
 			try {
 				List<Completion> done = new ArrayList<>();
 				for (Pending waiting : this.pending.waiting(connection, target)) {
-					Optional<ConnectorProperties> connector = target.connectorOf(waiting.slot())
+					Optional<ConnectorProperties> connector = target.slots().connectorOf(waiting.slot())
 						.filter((configured) -> configured.name().equals(waiting.connector()));
-					if (connector.isEmpty() && !target.connectorsKnown()) {
+					if (connector.isEmpty() && !target.slots().connectorsKnown()) {
 						continue;
 					}
 					if (connector.isEmpty()) {

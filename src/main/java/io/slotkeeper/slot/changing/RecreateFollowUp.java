@@ -60,7 +60,7 @@ final class RecreateFollowUp {
 		if (!node.primary()) {
 			return null;
 		}
-		return target.connectorOf(slot).map(this.handovers::plan).orElse(null);
+		return target.slots().connectorOf(slot).map(this.handovers::plan).orElse(null);
 	}
 
 	/**
@@ -122,7 +122,7 @@ final class RecreateFollowUp {
 	// The tables the re-snapshot would read; every table sampled when they cannot be told (Kafka Connect down).
 	private Collection<String> tables(Target target, String slot) {
 		try {
-			return target.policy(slot).filter(TableCounters::sampledFor).isPresent()
+			return target.slots().policy(slot).filter(TableCounters::sampledFor).isPresent()
 					? this.resnapshots.plan(target, slot).collections() : null;
 		}
 		catch (ProblemException ex) {

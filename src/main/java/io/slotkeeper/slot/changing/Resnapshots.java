@@ -114,7 +114,7 @@ public final class Resnapshots {
 	 * @param target the target
 	 */
 	public void prime(Target target) {
-		target.policies().stream()
+		target.slots().policies().stream()
 			.filter((policy) -> policy.resnapshot().mode() == ResnapshotProperties.Mode.DEBEZIUM_SIGNAL)
 			.forEach((policy) -> this.meters.prime(target, policy.name()));
 	}
@@ -178,7 +178,7 @@ public final class Resnapshots {
 	}
 
 	private static boolean asked(Target target, String slot) {
-		return target.policy(slot)
+		return target.slots().policy(slot)
 			.map((policy) -> policy.resnapshot().mode() == ResnapshotProperties.Mode.DEBEZIUM_SIGNAL).orElse(false);
 	}
 

@@ -48,7 +48,7 @@ final class SignalPlans {
 	}
 
 	static ResnapshotProperties settings(Target target, String slot) {
-		return target.policy(slot).map((policy) -> policy.resnapshot())
+		return target.slots().policy(slot).map((policy) -> policy.resnapshot())
 			.orElse(ResnapshotProperties.of(ResnapshotProperties.Mode.NONE));
 	}
 
@@ -56,7 +56,7 @@ final class SignalPlans {
 		if (settings.signalTable() != null && settings.collections() != null) {
 			return Map.of();
 		}
-		ConnectorProperties connector = target.connectorOf(slot).orElse(null);
+		ConnectorProperties connector = target.slots().connectorOf(slot).orElse(null);
 		if (connector == null) {
 			return Map.of();
 		}

@@ -30,7 +30,7 @@ final class SlotRules {
 
 	// Two healers of one slot undo each other's work: a drop while Patroni recreates, a create it then fails on.
 	static void requireManagedHere(Target target, Node node, String slot) {
-		target.policy(slot).filter((policy) -> !policy.managedBySlotKeeper()).ifPresent((policy) -> {
+		target.slots().policy(slot).filter((policy) -> !policy.managedBySlotKeeper()).ifPresent((policy) -> {
 			throw SlotProblems.managedElsewhere(node, slot, policy.managedBy().configName());
 		});
 	}

@@ -87,8 +87,8 @@ public class SlotService {
 	 * @return the plan
 	 */
 	public ChangePlan planCreate(Target target, String node, SlotSpec spec) {
-		return ChangeRunner.dryRun(target.node(node), "slot.create", spec.name(),
-				SlotPlanners.creating(target, target.node(node), spec, null));
+		return ChangeRunner.dryRun(target.nodes().named(node), "slot.create", spec.name(),
+				SlotPlanners.creating(target, target.nodes().named(node), spec, null));
 	}
 
 	/**
@@ -99,7 +99,7 @@ public class SlotService {
 	 * @return the slot as created
 	 */
 	public SlotView create(Target target, String node, SlotSpec spec) {
-		return create(target, target.node(node), spec, null);
+		return create(target, target.nodes().named(node), spec, null);
 	}
 
 	private SlotView create(Target target, Node where, SlotSpec spec, Handover handover) {
@@ -117,8 +117,8 @@ public class SlotService {
 	 * @return the plan
 	 */
 	public ChangePlan planDrop(Target target, String node, String slot, boolean force, String ifMatch) {
-		return ChangeRunner.dryRun(target.node(node), "slot.drop", slot,
-				SlotPlanners.dropping(target, target.node(node), slot, force, ifMatch));
+		return ChangeRunner.dryRun(target.nodes().named(node), "slot.drop", slot,
+				SlotPlanners.dropping(target, target.nodes().named(node), slot, force, ifMatch));
 	}
 
 	/**
@@ -130,7 +130,7 @@ public class SlotService {
 	 * @param ifMatch the entity tags the caller saw the slot with, {@code null} for any
 	 */
 	public void drop(Target target, String node, String slot, boolean force, String ifMatch) {
-		Node where = target.node(node);
+		Node where = target.nodes().named(node);
 		ReplicationSlot dropped = ChangeRunner.apply(where, SlotPlanners.dropping(target, where, slot, force, ifMatch),
 				(connection, before) -> before);
 		if (where.primary()) {
@@ -178,7 +178,7 @@ public class SlotService {
 	 * @return the plan
 	 */
 	public ChangePlan planRecreate(Target target, String node, String slot, boolean force, String ifMatch) {
-		Node where = target.node(node);
+		Node where = target.nodes().named(node);
 		return ChangeRunner.dryRun(where, "slot.recreate", slot,
 				SlotPlanners.recreating(target, where, slot, force, ifMatch, this.followUp.plan(target, where, slot)));
 	}
@@ -193,7 +193,7 @@ public class SlotService {
 	 * @return the old and new slot, the skipped range and the connector's outcome
 	 */
 	public RecreateResult recreate(Target target, String node, String slot, boolean force, String ifMatch) {
-		Node where = target.node(node);
+		Node where = target.nodes().named(node);
 		Handover handover = this.followUp.plan(target, where, slot);
 		Replacement replacement = new Replacement();
 		RecreateResult recreated = this.followUp.guarded(handover, () -> ChangeRunner.apply(where,

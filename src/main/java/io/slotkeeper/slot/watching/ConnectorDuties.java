@@ -93,7 +93,7 @@ final class ConnectorDuties {
 		if (!target.ownership().owned()) {
 			return;
 		}
-		stale.forEach((name, found) -> target.policy(name)
+		stale.forEach((name, found) -> target.slots().policy(name)
 			.filter(SlotPolicyProperties::actsOnLoss)
 			.filter((policy) -> policy.connector().offsets() != ConnectorOffsets.LEAVE)
 			.filter((policy) -> this.aligned.add(target.name() + "/" + name + "@" + found.slot().confirmedFlushLsn()))

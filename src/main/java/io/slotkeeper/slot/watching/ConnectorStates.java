@@ -54,7 +54,7 @@ public final class ConnectorStates {
 		Map<String, ConnectorStatus> states = new ConcurrentHashMap<>();
 		Map<String, ConnectorAudit> was = this.audits.getOrDefault(target.name(), Map.of());
 		Map<String, ConnectorAudit> audited = new ConcurrentHashMap<>();
-		target.policies().forEach((policy) -> {
+		target.slots().policies().forEach((policy) -> {
 			if (policy.connector() != null) {
 				states.put(policy.name(), this.connectors.status(policy.connector()));
 				audited.put(policy.name(), audit(target, policy, slots, was.get(policy.name())));
@@ -128,7 +128,7 @@ public final class ConnectorStates {
 	 */
 	Map<String, String> notRunningAfterHandover(Target target) {
 		Map<String, String> slots = new TreeMap<>();
-		target.policies().stream().filter((policy) -> policy.connector() != null).forEach((policy) ->
+		target.slots().policies().stream().filter((policy) -> policy.connector() != null).forEach((policy) ->
 				this.handovers.last(policy.connector().name())
 					.filter((handover) -> !handover.running())
 					.filter((handover) -> of(target.name(), policy.name()).map((now) -> !now.running()).orElse(true))

@@ -71,7 +71,7 @@ final class FailedRestarts {
 	 */
 	void restartFailed(Target target, ConnectorStates states, List<ReplicationSlot> slots) {
 		Instant now = this.clock.instant();
-		for (SlotPolicyProperties policy : target.policies()) {
+		for (SlotPolicyProperties policy : target.slots().policies()) {
 			if (policy.onFailed() != OnFailed.RESTART || policy.connector() == null) {
 				continue;
 			}

@@ -52,7 +52,7 @@ final class FailoverChecks {
 	static Report check(Target target, List<ReplicationSlot> slots) {
 		Map<String, Map<String, String>> reasons = new LinkedHashMap<>();
 		List<Orphan> orphans = new ArrayList<>();
-		List<Node> replicas = target.nodes(Target.ALL_NODES).stream()
+		List<Node> replicas = target.nodes().select(Target.ALL_NODES).stream()
 			.filter((node) -> !node.primary())
 			.toList();
 		if (replicas.isEmpty()) {

@@ -46,7 +46,7 @@ final class FailoverWatch implements FleetListener {
 			.description("Times another server took over as the target's primary, as this instance noticed")
 			.tag("target", target.name())
 			.register(this.registry));
-		target.onServerChange(this::changed);
+		target.nodes().onServerChange(this::changed);
 	}
 
 	@Override

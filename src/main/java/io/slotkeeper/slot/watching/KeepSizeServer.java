@@ -51,7 +51,7 @@ record KeepSizeServer(String key, List<Target> targets, Target lead) {
 	}
 
 	static boolean optedIn(Target target) {
-		return target.policies().stream().anyMatch((policy) -> policy.onOutage() != null);
+		return target.slots().policies().stream().anyMatch((policy) -> policy.onOutage() != null);
 	}
 
 	/**
@@ -63,13 +63,13 @@ record KeepSizeServer(String key, List<Target> targets, Target lead) {
 	}
 
 	List<SlotPolicyProperties> policies() {
-		return this.targets.stream().flatMap((target) -> target.policies().stream()).toList();
+		return this.targets.stream().flatMap((target) -> target.slots().policies().stream()).toList();
 	}
 
 	// A slot's insight is kept by the target whose policy names it (slot names are the server's, unique on it).
 	Function<String, SlotInsight> insights(BiFunction<String, String, SlotInsight> byTarget) {
 		return (slot) -> this.targets.stream()
-			.filter((target) -> target.policy(slot).isPresent())
+			.filter((target) -> target.slots().policy(slot).isPresent())
 			.findFirst()
 			.map((target) -> byTarget.apply(target.name(), slot))
 			.orElseGet(() -> byTarget.apply(this.targets.get(0).name(), slot));

@@ -37,7 +37,7 @@ final class OrphanDrops {
 	boolean drop(Target target, List<FailoverChecks.Orphan> orphans) {
 		boolean dropped = false;
 		for (FailoverChecks.Orphan orphan : orphans) {
-			boolean policy = target.policy(orphan.slot()).filter((slot) -> slot.onOrphan() == OnOrphan.DROP).isPresent();
+			boolean policy = target.slots().policy(orphan.slot()).filter((slot) -> slot.onOrphan() == OnOrphan.DROP).isPresent();
 			if (policy && target.ownership().owned()) {
 				dropped |= dropOne(target, orphan);
 			}

@@ -75,7 +75,7 @@ final class PollDuties {
 	 */
 	void follow(SlotPoll poll, List<ReplicationSlot> serverSlots, FollowUps followUps, Runnable readAgain) {
 		// Policies are read at each poll: a discovered connector can bring one, or its recreate, at any time.
-		List<SlotPolicyProperties> policies = this.target.policies();
+		List<SlotPolicyProperties> policies = this.target.slots().policies();
 		if (policies.stream().anyMatch(SlotPolicyProperties::actsOnLoss)) {
 			followUps.heal(this.target.name(), () -> heal(poll, readAgain));
 		}

@@ -89,7 +89,7 @@ final class SlotHealer {
 				logger.info("Slot '{}' of target '{}' is usable again: healing resumes for it", slot.slotName(),
 						target.name());
 			}
-			Optional<SlotPolicyProperties> policy = target.policy(slot.slotName())
+			Optional<SlotPolicyProperties> policy = target.slots().policy(slot.slotName())
 				.filter((candidate) -> candidate.onLost() == OnLost.RECREATE);
 			if (slot.invalidated() && policy.isPresent() && target.ownership().owned()) {
 				healed |= this.attempts.attempt(target, slot.slotName(), policy.get(), HealAttempts.LOST,

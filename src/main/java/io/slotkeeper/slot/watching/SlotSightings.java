@@ -37,9 +37,9 @@ public final class SlotSightings {
 		List<Missing> absent = new ArrayList<>();
 		watchManagedElsewhere(target, slots, present, targetSeen, at);
 		slots.stream()
-			.filter((slot) -> target.policy(slot.slotName()).isPresent())
+			.filter((slot) -> target.slots().policy(slot.slotName()).isPresent())
 			.forEach((slot) -> targetSeen.put(slot.slotName(), SlotSighting.of(slot, target.primary().identity(), at)));
-		for (SlotPolicyProperties policy : target.policies()) {
+		for (SlotPolicyProperties policy : target.slots().policies()) {
 			if (!present.contains(policy.name())) {
 				absent.add(new Missing(policy, targetSeen.get(policy.name())));
 			}
@@ -53,7 +53,7 @@ public final class SlotSightings {
 		Map<String, SlotSighting> targetGone = this.gone.computeIfAbsent(target.name(),
 				(name) -> new ConcurrentHashMap<>());
 		for (ReplicationSlot slot : slots) {
-			Optional<SlotPolicyProperties> policy = target.policy(slot.slotName())
+			Optional<SlotPolicyProperties> policy = target.slots().policy(slot.slotName())
 				.filter((candidate) -> !candidate.managedBySlotKeeper());
 			if (policy.isEmpty()) {
 				continue;
@@ -70,7 +70,7 @@ public final class SlotSightings {
 				}
 			}
 		}
-		for (SlotPolicyProperties policy : target.policies()) {
+		for (SlotPolicyProperties policy : target.slots().policies()) {
 			SlotSighting before = targetSeen.get(policy.name());
 			if (!policy.managedBySlotKeeper() && !present.contains(policy.name()) && before != null) {
 				targetGone.putIfAbsent(policy.name(), before);

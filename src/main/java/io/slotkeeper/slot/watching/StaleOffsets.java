@@ -43,7 +43,7 @@ final class StaleOffsets {
 		Map<String, Stale> stale = new TreeMap<>();
 		List<MultiGauge.Row<?>> rows = new ArrayList<>();
 		for (ReplicationSlot slot : slots) {
-			if (target.connectorOf(slot.slotName()).isEmpty()) {
+			if (target.slots().connectorOf(slot.slotName()).isEmpty()) {
 				continue;
 			}
 			ConnectorStatus status = connectors.of(target.name(), slot.slotName()).orElse(null);

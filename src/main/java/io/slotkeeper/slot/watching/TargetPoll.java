@@ -165,7 +165,7 @@ final class TargetPoll implements RepeatingTask {
 		}
 		else {
 			this.gauges.update(current, now);
-			this.gauges.missing(this.target.policies(), this.sightings.missing(this.target.name()));
+			this.gauges.missing(this.target.slots().policies(), this.sightings.missing(this.target.name()));
 		}
 		this.outcome.succeeded(now, current);
 		return poll;

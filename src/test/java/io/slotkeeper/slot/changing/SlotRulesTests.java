@@ -91,12 +91,12 @@ class SlotRulesTests {
 			.isThrownBy(() -> SlotRules.requireSupported(this.primary, failover, 16, false))
 			.withMessage("failover needs PostgreSQL 17 or later; this server is 16.");
 		assertThatExceptionOfType(ProblemException.class)
-			.isThrownBy(() -> SlotRules.requireSupported(this.target.node("r1"), plain, 15, true))
+			.isThrownBy(() -> SlotRules.requireSupported(this.target.nodes().named("r1"), plain, 15, true))
 			.satisfies((refusal) -> {
 				assertThat(refusal.kind()).isEqualTo(ProblemKind.NOT_SUPPORTED);
 				assertThat(refusal.properties()).containsEntry("node", "r1").containsEntry("target", "orders");
 			});
-		assertThatNoException().isThrownBy(() -> SlotRules.requireSupported(this.target.node("r1"), plain, 16, true));
+		assertThatNoException().isThrownBy(() -> SlotRules.requireSupported(this.target.nodes().named("r1"), plain, 16, true));
 		assertThatNoException().isThrownBy(() -> SlotRules.requireSupported(this.primary,
 				new SlotSpec("p", false, null, false, false), 15, true));
 	}

@@ -71,8 +71,8 @@ class SlotHealerTests {
 		SlotSighting seen = new SlotSighting("10.0.0.5:5432", 1L, "pgoutput", "logical", "orders", false, false, "0/100",
 				Instant.parse("2026-12-01T07:59:00Z"));
 		List<SlotSightings.Missing> missing = List.of(
-				new SlotSightings.Missing(this.target.policy("returning").orElseThrow(), seen),
-				new SlotSightings.Missing(this.target.policy("watched").orElseThrow(), null));
+				new SlotSightings.Missing(this.target.slots().policy("returning").orElseThrow(), seen),
+				new SlotSightings.Missing(this.target.slots().policy("watched").orElseThrow(), null));
 		assertThat(this.healer.healMissing(this.target, missing)).isTrue();
 		assertThat(this.slots.missingCreated).as("only the one whose policy says on-missing: recreate")
 			.containsExactly("returning");
