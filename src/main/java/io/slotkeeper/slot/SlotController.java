@@ -171,9 +171,9 @@ class SlotController {
 			String ifMatch) {
 		Map<String, Object> parameters = SlotChanges.parameters(force, dryRun, node, ifMatch);
 		return dryRun ? this.changes.planned("slot.recreate", target, slot, parameters,
-				(found) -> this.slots.planRecreate(found, node, slot, force, ifMatch))
+				(found) -> this.slots.recreates().planRecreate(found, node, slot, force, ifMatch))
 				: ResponseEntity.ok(this.auditor.run("slot.recreate", target, slot, parameters,
-						() -> this.slots.recreate(this.fleet.get(target), node, slot, force, ifMatch),
+						() -> this.slots.recreates().recreate(this.fleet.get(target), node, slot, force, ifMatch),
 						SlotAudit::recreated));
 	}
 

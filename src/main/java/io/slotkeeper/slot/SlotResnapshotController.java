@@ -66,7 +66,7 @@ class SlotResnapshotController {
 		if (dryRun) {
 			return this.changes.planned("slot.resnapshot", target, slot, parameters, (found) -> {
 				try {
-					Signal signal = this.slots.resnapshots().plan(found, slot);
+					Signal signal = this.slots.followUps().resnapshots().plan(found, slot);
 					return new ChangePlan("slot.resnapshot", target, slot, List.of("insert an execute-snapshot signal ("
 							+ signal.type() + ") into " + signal.table() + " for " + String.join(", ",
 									signal.collections())), null);
@@ -77,7 +77,7 @@ class SlotResnapshotController {
 			});
 		}
 		return ResponseEntity.ok(this.auditor.run("slot.resnapshot", target, slot, parameters,
-				() -> this.slots.resnapshots().send(this.fleet.get(target), slot),
+				() -> this.slots.followUps().resnapshots().send(this.fleet.get(target), slot),
 				(sent) -> new Auditor.Summary("done", 200, "signal " + sent.signalId() + " for "
 						+ String.join(", ", sent.collections()), Map.of(), null)));
 	}

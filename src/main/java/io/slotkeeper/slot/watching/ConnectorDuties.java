@@ -59,7 +59,7 @@ final class ConnectorDuties {
 			String manager = slot.policy().managedBy().configName();
 			Map<String, Object> parameters = Map.of("managedBy", manager);
 			try {
-				RecreateResult result = this.slots.madeAnew(target, name, slot.lastSeen(), manager);
+				RecreateResult result = this.slots.recreates().madeAnew(target, name, slot.lastSeen(), manager);
 				this.auditor.recordOutcome(Auditor.SELF, "slot.made-anew", target.name(), name, parameters,
 						SlotAudit.recreated(result));
 				logger.warn("Slot '{}' of target '{}' was made anew by {}; its consumer skips {} to {}{}", name,
@@ -101,7 +101,7 @@ final class ConnectorDuties {
 				logger.warn("The connector '{}' of slot '{}' (target '{}') failed on a stored offset older than its"
 						+ " slot: aligning it to {}", policy.connector().name(), name, target.name(),
 						found.slot().confirmedFlushLsn());
-				this.slots.keepHandover(target, name, policy.connector().name(),
+				this.slots.followUps().keepHandover(target, name, policy.connector().name(),
 						Lsn.parse(found.slot().confirmedFlushLsn()), "its task failed on a stored offset older than"
 								+ " the slot (" + found.summary() + ")");
 			}));
@@ -116,7 +116,7 @@ final class ConnectorDuties {
 		if (!target.ownership().owned()) {
 			return;
 		}
-		for (CompletedHandover done : this.slots.completePendingHandovers(target)) {
+		for (CompletedHandover done : this.slots.followUps().completePendingHandovers(target)) {
 			this.auditor.recordOutcome(Auditor.SELF, "slot.handover", target.name(), done.slot(), Map.of(),
 					SlotAudit.handedOver(done));
 		}
@@ -128,9 +128,9 @@ final class ConnectorDuties {
 	 * @param target the target
 	 */
 	void recheckResnapshots(Target target) {
-		this.slots.resnapshots().recheck(target).forEach((slot, sent) -> this.auditor.recordOutcome(Auditor.SELF,
+		this.slots.followUps().resnapshots().recheck(target).forEach((slot, sent) -> this.auditor.recordOutcome(Auditor.SELF,
 				"slot.resnapshot", target.name(), slot, Map.of(), SlotAudit.resnapshotted(sent)));
-		this.slots.recountGapDeletes(target).forEach((slot, counted) -> this.auditor.recordOutcome(Auditor.SELF,
+		this.slots.followUps().recountGapDeletes(target).forEach((slot, counted) -> this.auditor.recordOutcome(Auditor.SELF,
 				"slot.gap-deletes", target.name(), slot, Map.of(), SlotAudit.deletesCounted(counted)));
 	}
 
@@ -139,8 +139,8 @@ final class ConnectorDuties {
 	 * @param target the target
 	 */
 	void primeCounters(Target target) {
-		this.slots.resnapshots().prime(target);
-		this.slots.primeGapCounts(target);
+		this.slots.followUps().resnapshots().prime(target);
+		this.slots.followUps().primeGapCounts(target);
 	}
 
 	/**
@@ -149,7 +149,7 @@ final class ConnectorDuties {
 	 * @return whether one waits
 	 */
 	boolean rechecksWaiting(Target target) {
-		return this.slots.resnapshots().rechecksWaiting(target) || this.slots.gapDeletesWaiting(target);
+		return this.slots.followUps().resnapshots().rechecksWaiting(target) || this.slots.followUps().gapDeletesWaiting(target);
 	}
 
 }

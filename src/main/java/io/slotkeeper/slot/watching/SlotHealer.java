@@ -93,7 +93,7 @@ final class SlotHealer {
 				.filter((candidate) -> candidate.onLost() == OnLost.RECREATE);
 			if (slot.invalidated() && policy.isPresent() && target.ownership().owned()) {
 				healed |= this.attempts.attempt(target, slot.slotName(), policy.get(), HealAttempts.LOST,
-						() -> this.slots.recreate(target, null, slot.slotName(), false, null));
+						() -> this.slots.recreates().recreate(target, null, slot.slotName(), false, null));
 			}
 		}
 		return healed;
@@ -110,7 +110,7 @@ final class SlotHealer {
 		for (SlotSightings.Missing slot : missing) {
 			if (slot.policy().onMissing() == OnMissing.RECREATE && target.ownership().owned()) {
 				healed |= this.attempts.attempt(target, slot.name(), slot.policy(), HealAttempts.MISSING,
-						() -> this.slots.recreateMissing(target, slot.name(), slot.lastSeen()));
+						() -> this.slots.recreates().recreateMissing(target, slot.name(), slot.lastSeen()));
 			}
 		}
 		return healed;

@@ -112,7 +112,7 @@ class GapDeletesTests {
 			deleter.shutdownNow();
 		}
 		SlotService slots = this.app.getBean(SlotService.class);
-		await().atMost(Duration.ofSeconds(30)).until(() -> !slots.gapDeletesWaiting(fleet.get("books")));
+		await().atMost(Duration.ofSeconds(30)).until(() -> !slots.followUps().gapDeletesWaiting(fleet.get("books")));
 		long beforeRecount = deletedAt.stream()
 			.filter((at) -> at < healSeen + (GapDeleteCounts.SETTLE_SECONDS + 2) * 1000L)
 			.count();

@@ -48,14 +48,14 @@ class HandoverCompletionsTests {
 			List<SlotService> services = List.of(service(), service());
 			try {
 				proxy.retarget("127.0.0.1", closedPort());
-				RecreateResult recreated = services.get(0).recreate(instances.get(0).get("orders"), null,
+				RecreateResult recreated = services.get(0).recreates().recreate(instances.get(0).get("orders"), null,
 						"kept_handover", true, null);
 				assertThat(recreated.connector().method()).isEqualTo("pending");
 				assertThat(connect.changes()).isEmpty();
 				assertThat(server.queryForString(database, "SELECT slot || ' ' || connector || ' ' || position FROM"
 						+ " slotkeeper.handovers"))
 					.isEqualTo("kept_handover orders-cdc " + Lsn.parse(recreated.skipped().toLsn()));
-				assertThat(services.get(1).completePendingHandovers(instances.get(1).get("orders")))
+				assertThat(services.get(1).followUps().completePendingHandovers(instances.get(1).get("orders")))
 					.as("Connect still down: nothing completed").isEmpty();
 
 				proxy.retarget("127.0.0.1", port(connect));
@@ -103,7 +103,7 @@ class HandoverCompletionsTests {
 				SlotService service = services.get(i);
 				outcomes.add(threads.submit(() -> {
 					start.await();
-					return service.completePendingHandovers(instance.get("orders"));
+					return service.followUps().completePendingHandovers(instance.get("orders"));
 				}));
 			}
 			start.countDown();

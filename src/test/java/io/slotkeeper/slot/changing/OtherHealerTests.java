@@ -57,7 +57,7 @@ class OtherHealerTests {
 		SlotService slots = new SlotService(new ConnectorClient(RestClient.builder(), Duration.ofMillis(10)),
 				new SimpleMeterRegistry());
 
-		RecreateResult result = slots.recreate(target, null, "patroni_kept", false, null);
+		RecreateResult result = slots.recreates().recreate(target, null, "patroni_kept", false, null);
 
 		String other = madeByOther.get();
 		assertThat(result.skipped().note()).contains("made anew by another session").contains("not dropped again");

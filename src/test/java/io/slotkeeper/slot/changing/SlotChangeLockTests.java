@@ -48,7 +48,7 @@ class SlotChangeLockTests {
 						instances.get(0).get("orders").primary(), "doubled"))
 				.etag();
 			try {
-				List<Object> results = race(instances, (instance) -> SERVICE.recreate(instance.get("orders"), null,
+				List<Object> results = race(instances, (instance) -> SERVICE.recreates().recreate(instance.get("orders"), null,
 						"doubled", true, etag));
 				assertThat(results).filteredOn(RecreateResult.class::isInstance).hasSize(1);
 				assertThat(results).filteredOn(ProblemException.class::isInstance).singleElement()
@@ -71,7 +71,7 @@ class SlotChangeLockTests {
 			TargetProperties target = target("orders", server, database);
 			List<Fleet> instances = List.of(fleet(target), fleet(target));
 			try {
-				List<Object> results = race(instances, (instance) -> SERVICE.recreate(instance.get("orders"), null,
+				List<Object> results = race(instances, (instance) -> SERVICE.recreates().recreate(instance.get("orders"), null,
 						"contested", false, null));
 				assertThat(results).filteredOn(RecreateResult.class::isInstance).hasSize(1);
 				assertThat(results).filteredOn(ProblemException.class::isInstance).singleElement()

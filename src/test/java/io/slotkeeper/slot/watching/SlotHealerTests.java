@@ -21,6 +21,7 @@ import io.slotkeeper.problem.ProblemException;
 import io.slotkeeper.problem.ProblemKind;
 import io.slotkeeper.slot.changing.RecreateResult;
 import io.slotkeeper.slot.changing.SlotService;
+import io.slotkeeper.slot.changing.SlotRecreates;
 import io.slotkeeper.slot.reading.ReplicationSlot;
 import io.slotkeeper.slot.reading.SlotSighting;
 import io.slotkeeper.slot.reading.SlotView;
@@ -57,7 +58,7 @@ class SlotHealerTests {
 	void theOwnerRecreatesALostSlotWhosePolicySaysSoAndAuditsItAsSlotKeeper() {
 		this.target.ownership().learnt(true);
 		assertThat(this.healer.heal(this.target, List.of(lost("healed")))).isTrue();
-		assertThat(this.slots.recreated).containsExactly("healed");
+		assertThat(this.slots.recording.recreated).containsExactly("healed");
 		AuditEntry entry = this.journal.entries().get(0);
 		assertThat(entry.actor()).isEqualTo(Auditor.SELF);
 		assertThat(entry.action()).isEqualTo("slot.heal");
@@ -74,7 +75,7 @@ class SlotHealerTests {
 				new SlotSightings.Missing(this.target.slots().policy("returning").orElseThrow(), seen),
 				new SlotSightings.Missing(this.target.slots().policy("watched").orElseThrow(), null));
 		assertThat(this.healer.healMissing(this.target, missing)).isTrue();
-		assertThat(this.slots.missingCreated).as("only the one whose policy says on-missing: recreate")
+		assertThat(this.slots.recording.missingCreated).as("only the one whose policy says on-missing: recreate")
 			.containsExactly("returning");
 		assertThat(this.journal.entries().get(0).parameters()).containsEntry("onMissing", "recreate");
 		this.target.ownership().learnt(false);
@@ -89,7 +90,7 @@ class SlotHealerTests {
 		ReplicationSlot healthy = ReplicationSlot.builder().slotName("healed").slotType("logical")
 			.walStatus("reserved").build();
 		assertThat(this.healer.heal(this.target, List.of(lost("watched"), lost("unlisted"), healthy))).isFalse();
-		assertThat(this.slots.recreated).isEmpty();
+		assertThat(this.slots.recording.recreated).isEmpty();
 		assertThat(this.journal.entries()).isEmpty();
 	}
 
@@ -102,7 +103,7 @@ class SlotHealerTests {
 		this.clock.advance(Duration.ofMinutes(10));
 		assertThat(this.healer.heal(this.target, List.of(lost("healed")))).isFalse();
 		this.healer.heal(this.target, List.of(lost("healed")));
-		assertThat(this.slots.recreated).hasSize(2);
+		assertThat(this.slots.recording.recreated).hasSize(2);
 		assertThat(this.healer.stopped("orders")).containsOnlyKeys("healed")
 			.hasValueSatisfying(new org.assertj.core.api.Condition<>(
 					(reason) -> reason.contains("recreated or tried 2 times in the last hour"), "names the count"));
@@ -118,32 +119,32 @@ class SlotHealerTests {
 	@Test
 	void aFailedHealBacksOffIsAuditedOnceAndCountsAgainstTheBudget() {
 		this.target.ownership().learnt(true);
-		this.slots.failWith = new ProblemException(ProblemKind.INSUFFICIENT_PRIVILEGE, "permission denied");
+		this.slots.recording.failWith = new ProblemException(ProblemKind.INSUFFICIENT_PRIVILEGE, "permission denied");
 		assertThat(this.healer.heal(this.target, List.of(lost("healed")))).isFalse();
 		assertThat(this.journal.entries()).singleElement().satisfies((entry) -> {
 			assertThat(entry.outcome()).isEqualTo("refused");
 			assertThat(entry.status()).isEqualTo(403);
 		});
 		this.healer.heal(this.target, List.of(lost("healed")));
-		assertThat(this.slots.attempts).as("no retry before the backoff").isEqualTo(1);
+		assertThat(this.slots.recording.attempts).as("no retry before the backoff").isEqualTo(1);
 		this.clock.advance(Duration.ofSeconds(31));
 		this.healer.heal(this.target, List.of(lost("healed")));
-		assertThat(this.slots.attempts).isEqualTo(2);
+		assertThat(this.slots.recording.attempts).isEqualTo(2);
 		assertThat(this.journal.entries()).as("the same failure is not audited again").hasSize(1);
 		this.clock.advance(Duration.ofSeconds(61));
-		this.slots.failWith = null;
+		this.slots.recording.failWith = null;
 		assertThat(this.healer.heal(this.target, List.of(lost("healed")))).as("two attempts used the hour's budget")
 			.isFalse();
-		assertThat(this.slots.attempts).isEqualTo(2);
+		assertThat(this.slots.recording.attempts).isEqualTo(2);
 		assertThat(this.journal.entries().get(0).status()).isEqualTo(429);
 	}
 
 	@Test
 	void aRetryThatSucceedsIsAuditedAndClearsTheBackoff() {
 		this.target.ownership().learnt(true);
-		this.slots.failWith = new ProblemException(ProblemKind.TARGET_UNAVAILABLE, "Target 'orders' is unavailable");
+		this.slots.recording.failWith = new ProblemException(ProblemKind.TARGET_UNAVAILABLE, "Target 'orders' is unavailable");
 		this.healer.heal(this.target, List.of(lost("healed")));
-		this.slots.failWith = null;
+		this.slots.recording.failWith = null;
 		this.clock.advance(Duration.ofSeconds(31));
 		assertThat(this.healer.heal(this.target, List.of(lost("healed")))).isTrue();
 		assertThat(this.journal.entries()).extracting(AuditEntry::outcome).containsExactly("done", "failed");
@@ -154,6 +155,21 @@ class SlotHealerTests {
 	 */
 	private static final class RecordingSlots extends SlotService {
 
+		final Recording recording = new Recording();
+
+		RecordingSlots() {
+			super(new ConnectorClient(RestClient.builder(), Duration.ofMillis(1)), new SimpleMeterRegistry());
+		}
+
+		@Override
+		public SlotRecreates recreates() {
+			return this.recording;
+		}
+
+	}
+
+	private static final class Recording extends SlotRecreates {
+
 		final List<String> recreated = new ArrayList<>();
 
 		final List<String> missingCreated = new ArrayList<>();
@@ -161,10 +177,6 @@ class SlotHealerTests {
 		int attempts;
 
 		ProblemException failWith;
-
-		RecordingSlots() {
-			super(new ConnectorClient(RestClient.builder(), Duration.ofMillis(1)), new SimpleMeterRegistry());
-		}
 
 		@Override
 		public RecreateResult recreateMissing(Target target, String slot, SlotSighting lastSeen) {
