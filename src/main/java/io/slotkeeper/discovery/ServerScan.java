@@ -3,12 +3,8 @@ package io.slotkeeper.discovery;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -22,7 +18,6 @@ import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.fleet.Lane;
 import io.slotkeeper.fleet.RepeatingTask;
 import io.slotkeeper.fleet.Server;
-import io.slotkeeper.fleet.ServerDatabase;
 import io.slotkeeper.slot.reading.ReplicationSlot;
 import io.slotkeeper.slot.reading.SlotPoll;
 
@@ -36,22 +31,11 @@ final class ServerScan implements RepeatingTask {
 
 	private static final Logger logger = LoggerFactory.getLogger(ServerScan.class);
 
-
 	private final Server server;
-
-	private final Fleet fleet;
-
-	private final Auditor auditor;
 
 	private final Clock clock;
 
-	private final Map<String, String> targets = new LinkedHashMap<>();
-
-	private final Map<String, Instant> goneSince = new LinkedHashMap<>();
-
-	private final Set<String> clashes = new HashSet<>();
-
-	private final Set<String> sharedNamesSaid = new HashSet<>();
+	private final ServerTargets targets;
 
 	private final AtomicInteger databases = new AtomicInteger();
 
@@ -67,8 +51,7 @@ final class ServerScan implements RepeatingTask {
 
 	ServerScan(Server server, Fleet fleet, Auditor auditor, Clock clock) {
 		this.server = server;
-		this.fleet = fleet;
-		this.auditor = auditor;
+		this.targets = new ServerTargets(server, fleet, auditor);
 		this.clock = clock;
 	}
 
@@ -128,23 +111,18 @@ final class ServerScan implements RepeatingTask {
 			wanted.addAll(properties.databases());
 		}
 		wanted.removeAll(properties.exclude());
-		this.goneSince.keySet().removeIf(wanted::contains);
-		for (String database : Set.copyOf(this.targets.keySet())) {
-			if (!wanted.contains(database)) {
-				retireIfGoneLongEnough(database, now);
-			}
-		}
+		this.targets.retireUnwanted(wanted, now);
 		Set<String> over = new LinkedHashSet<>();
-		Set<String> shared = sharedNames(wanted);
+		Set<String> shared = this.targets.sharedNames(wanted);
 		for (String database : wanted) {
 			if (shared.contains(database)) {
 				continue;
 			}
-			if (!this.targets.containsKey(database) && this.targets.size() >= this.budget.databases()) {
+			if (!this.targets.has(database) && this.targets.size() >= this.budget.databases()) {
 				over.add(database);
 			}
 			else {
-				join(database);
+				this.targets.join(database);
 			}
 		}
 		overBudget(over, wanted.size());
@@ -154,25 +132,6 @@ final class ServerScan implements RepeatingTask {
 				wanted.size() + 1);
 		this.lane = Lane.QUICK;
 		return properties.slotsPollInterval();
-	}
-
-	// Databases whose names fold to one target name (a checksum collision): none of them is taken, whichever came
-	// first, so that no two instances can give one database two names or one name two databases.
-	private Set<String> sharedNames(Set<String> wanted) {
-		Map<String, List<String>> byName = new LinkedHashMap<>();
-		wanted.forEach((database) -> byName.computeIfAbsent(TargetNames.of(this.server.name(), database),
-				(name) -> new ArrayList<>()).add(database));
-		Set<String> shared = new HashSet<>();
-		byName.forEach((name, databases) -> {
-			if (databases.size() > 1) {
-				shared.addAll(databases);
-				if (this.sharedNamesSaid.add(name)) {
-					logger.warn("Databases {} of server '{}' are not heartbeated: each would be target '{}'; list all"
-							+ " but one in the server's exclude", databases, this.server.name(), name);
-				}
-			}
-		});
-		return shared;
 	}
 
 	private void budget() {
@@ -191,46 +150,6 @@ final class ServerScan implements RepeatingTask {
 					this.budget.derived() ? " (a tenth of its connections for non-superusers)" : "", over);
 		}
 		this.lastUncovered = Set.copyOf(over);
-	}
-
-	private void join(String database) {
-		if (this.targets.containsKey(database)) {
-			return;
-		}
-		String name = TargetNames.of(this.server.name(), database);
-		if (this.fleet.find(name).isPresent()) {
-			if (this.clashes.add(database)) {
-				logger.warn("Database '{}' of server '{}' is not heartbeated: its target name '{}' is a configured"
-						+ " target's; list it in the server's exclude or rename the target", database,
-						this.server.name(), name);
-			}
-			return;
-		}
-		this.fleet.join(new ServerDatabase(this.server, database),
-				this.server.properties().target(name, database));
-		this.targets.put(database, name);
-		logger.info("Database '{}' of server '{}' joined the fleet as target '{}'", database, this.server.name(), name);
-		this.auditor.recordOutcome(Auditor.SELF, "target.discovered", name, null,
-				Auditor.parameters("server", this.server.name(), "database", database),
-				new Auditor.Summary("done", 200, "database '" + database + "' holds a logical slot"
-						+ (this.server.properties().discovers() ? "" : " or is listed"), Map.of(), null));
-	}
-
-	private void retireIfGoneLongEnough(String database, Instant now) {
-		Instant since = this.goneSince.computeIfAbsent(database, (gone) -> now);
-		Duration grace = this.server.properties().retireAfter();
-		if (now.isBefore(since.plus(grace))) {
-			return;
-		}
-		String name = this.targets.remove(database);
-		this.goneSince.remove(database);
-		this.fleet.leave(name);
-		logger.info("Target '{}' left the fleet: database '{}' of server '{}' has held no logical slot since {}", name,
-				database, this.server.name(), since);
-		this.auditor.recordOutcome(Auditor.SELF, "target.retired", name, null,
-				Auditor.parameters("server", this.server.name(), "database", database, "since", since.toString()),
-				new Auditor.Summary("done", 200, "no logical slot in database '" + database + "' for "
-						+ grace.toSeconds() + " s", Map.of(), null));
 	}
 
 	private Duration failed(Throwable ex, Instant now) {
