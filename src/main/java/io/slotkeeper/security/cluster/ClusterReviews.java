@@ -1,8 +1,10 @@
 package io.slotkeeper.security.cluster;
 
+import java.io.IOException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
+import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -39,9 +41,9 @@ final class ClusterReviews {
 
 	private final KubernetesApi api;
 
-	ClusterReviews(KubernetesAuthProperties settings, String namespace) {
+	ClusterReviews(KubernetesAuthProperties settings) {
 		this.settings = settings;
-		this.namespace = namespace;
+		this.namespace = namespace(settings);
 		this.api = new KubernetesApi(settings.apiServer(), settings.serviceAccountTokenFile(), settings.caFile(),
 				settings.timeout());
 	}
@@ -158,6 +160,20 @@ final class ClusterReviews {
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 			throw new ClusterUnavailable("interrupted while waiting for the Kubernetes API server");
+		}
+	}
+
+	// The configured namespace, else the pod's own.
+	private static String namespace(KubernetesAuthProperties settings) {
+		if (!settings.namespace().isEmpty()) {
+			return settings.namespace();
+		}
+		try {
+			return Files.readString(KubernetesAuthProperties.NAMESPACE_FILE).trim();
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("slotkeeper.api.kubernetes.namespace is empty and "
+					+ KubernetesAuthProperties.NAMESPACE_FILE + " cannot be read", ex);
 		}
 	}
 

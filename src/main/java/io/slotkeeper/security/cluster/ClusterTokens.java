@@ -1,7 +1,5 @@
 package io.slotkeeper.security.cluster;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -60,10 +58,7 @@ public final class ClusterTokens {
 
 	private final Map<String, CompletableFuture<Answer>> inFlight = new ConcurrentHashMap<>();
 
-	private final Semaphore reviewing;
-
-	// A share of the reviews kept for tokens shaped like the cluster's, so that made-up ones cannot hold them all.
-	private final Semaphore reserved;
+	private final ReviewPermits permits;
 
 	private volatile boolean unavailable;
 
@@ -81,10 +76,8 @@ public final class ClusterTokens {
 		this.unknown = new RecentlyUsed<>(capacity);
 		this.settings = settings;
 		this.clock = clock;
-		this.reviews = new ClusterReviews(settings, namespace(settings));
-		int reservedReviews = settings.maxConcurrentReviews() / 2;
-		this.reviewing = new Semaphore(settings.maxConcurrentReviews() - reservedReviews);
-		this.reserved = new Semaphore(reservedReviews);
+		this.reviews = new ClusterReviews(settings);
+		this.permits = new ReviewPermits(settings.maxConcurrentReviews());
 		logger.info("Cluster sign-in on: tokens that are not static ones are reviewed by {} ({} on {}.{} in namespace"
 				+ " '{}' makes a viewer, update and delete an operator; answers kept {} s)", settings.apiServer(), "get",
 				settings.resource(), settings.group(), this.reviews.namespace(), settings.cacheTtl().toSeconds());
@@ -131,7 +124,7 @@ public final class ClusterTokens {
 			}
 		}
 		try {
-			Semaphore permit = permit(token);
+			Semaphore permit = this.permits.take(token);
 			if (permit == null) {
 				throw new ClusterUnavailable("too many cluster tokens are under review at once (max-concurrent-reviews "
 						+ this.settings.maxConcurrentReviews() + ")");
@@ -153,36 +146,6 @@ public final class ClusterTokens {
 		finally {
 			this.inFlight.remove(key, mine);
 		}
-	}
-
-	// A token shaped like the cluster's may take a reserved review when the others are taken; any other, only those.
-	private Semaphore permit(String token) {
-		if (looksLikeClusters(token) && this.reserved.tryAcquire()) {
-			return this.reserved;
-		}
-		return this.reviewing.tryAcquire() ? this.reviewing : null;
-	}
-
-	/**
-	 * Whether a token is shaped like one the cluster issues: a JWT (a service account's, a projected or an OIDC
-	 * token: three base64url parts, the first a JSON header) or an OpenShift OAuth access token ({@code sha256~}).
-	 * @param token the bearer token
-	 * @return whether it may take a reserved review
-	 */
-	static boolean looksLikeClusters(String token) {
-		if (token.startsWith("sha256~") && token.length() > "sha256~".length()) {
-			return true;
-		}
-		String[] parts = token.split("\\.", -1);
-		if (parts.length != 3 || !parts[0].startsWith("eyJ")) {
-			return false;
-		}
-		for (String part : parts) {
-			if (part.isEmpty() || !part.matches("[A-Za-z0-9_-]+")) {
-				return false;
-			}
-		}
-		return true;
 	}
 
 	private Answer review(String token, Instant now) {
@@ -218,19 +181,6 @@ public final class ClusterTokens {
 
 	private static Duration min(Duration a, Duration b) {
 		return (a.compareTo(b) <= 0) ? a : b;
-	}
-
-	private static String namespace(KubernetesAuthProperties settings) {
-		if (!settings.namespace().isEmpty()) {
-			return settings.namespace();
-		}
-		try {
-			return Files.readString(KubernetesAuthProperties.NAMESPACE_FILE).trim();
-		}
-		catch (IOException ex) {
-			throw new IllegalStateException("slotkeeper.api.kubernetes.namespace is empty and "
-					+ KubernetesAuthProperties.NAMESPACE_FILE + " cannot be read", ex);
-		}
 	}
 
 	private record Answer(ClusterUser user, List<GrantedAuthority> authorities, Instant expiresAt) {

@@ -122,10 +122,10 @@ class ClusterTokensTests {
 			this.kubernetes.hold(false);
 			callers.shutdownNow();
 		}
-		assertThat(ClusterTokens.looksLikeClusters("sha256~abc")).isTrue();
-		assertThat(ClusterTokens.looksLikeClusters("eyJ.x")).isFalse();
-		assertThat(ClusterTokens.looksLikeClusters("eyJa.b.c d")).isFalse();
-		assertThat(ClusterTokens.looksLikeClusters("hunter2")).isFalse();
+		assertThat(ReviewPermits.looksLikeClusters("sha256~abc")).isTrue();
+		assertThat(ReviewPermits.looksLikeClusters("eyJ.x")).isFalse();
+		assertThat(ReviewPermits.looksLikeClusters("eyJa.b.c d")).isFalse();
+		assertThat(ReviewPermits.looksLikeClusters("hunter2")).isFalse();
 	}
 
 	private KubernetesAuthProperties settings(List<String> audiences) throws IOException {
