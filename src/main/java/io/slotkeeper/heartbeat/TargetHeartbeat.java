@@ -17,8 +17,8 @@ import io.slotkeeper.problem.ProblemException;
 import io.slotkeeper.problem.ProblemKind;
 
 /**
- * The heartbeat of one target: its attempts on its own session, booked by its ledger. One attempt runs at a time;
- * the scheduled one and one asked for through the API take turns.
+ * The heartbeat of one target: when its attempts ({@link HeartbeatAttempts}) run. One attempt runs at a time; the
+ * scheduled one and one asked for through the API take turns.
  */
 public class TargetHeartbeat implements RepeatingTask, AutoCloseable {
 
@@ -26,17 +26,9 @@ public class TargetHeartbeat implements RepeatingTask, AutoCloseable {
 
 	private final HeartbeatProperties settings;
 
-	private final HeartbeatWriter writer;
-
-	private final HeartbeatSession session;
-
-	private final HeartbeatLedger ledger;
-
-	private final SnapshotOrder snapshots;
+	private final HeartbeatAttempts attempts;
 
 	private final ReentrantLock lock = new ReentrantLock();
-
-	private boolean closed;
 
 	private volatile Lane lane = Lane.CONNECT;
 
@@ -50,10 +42,7 @@ public class TargetHeartbeat implements RepeatingTask, AutoCloseable {
 	public TargetHeartbeat(Target target, NodeConnector connector, MeterRegistry registry, Clock clock) {
 		this.target = target;
 		this.settings = target.properties().heartbeat();
-		this.writer = HeartbeatWriter.of(this.settings);
-		this.session = new HeartbeatSession(target, connector, this.writer);
-		this.ledger = new HeartbeatLedger(target, registry, clock);
-		this.snapshots = new SnapshotOrder(this.settings, !target.properties().replicas().isEmpty());
+		this.attempts = new HeartbeatAttempts(target, connector, registry, clock);
 	}
 
 	/**
@@ -63,15 +52,15 @@ public class TargetHeartbeat implements RepeatingTask, AutoCloseable {
 		return this.target;
 	}
 
-	/**
-	 * @return when the first scheduled heartbeat runs: spread over the first interval (at most 10 s), so that many
-	 * targets do not connect at once
-	 */
 	@Override
 	public String about() {
 		return this.target.name();
 	}
 
+	/**
+	 * @return when the first scheduled heartbeat runs: spread over the first interval (at most 10 s), so that many
+	 * targets do not connect at once
+	 */
 	@Override
 	public Duration firstDelay() {
 		long spreadMillis = Math.min(this.settings.interval().toMillis(), 10_000);
@@ -92,7 +81,7 @@ public class TargetHeartbeat implements RepeatingTask, AutoCloseable {
 					+ "' is still running; try again shortly.").with("target", this.target.name());
 		}
 		try {
-			return attempt(true);
+			return this.attempts.beat(true);
 		}
 		finally {
 			this.lock.unlock();
@@ -107,19 +96,10 @@ public class TargetHeartbeat implements RepeatingTask, AutoCloseable {
 	public Duration run() {
 		this.lock.lock();
 		try {
-			// A session that idled past its timeout (a paused schedule) is gone, and its follow-up with it.
-			if (this.snapshots.awaiting() && !this.closed && this.session.isOpen()) {
-				return this.snapshots.followUp(this.session.connection(), this.writer, this.ledger);
-			}
-			HeartbeatOutcome outcome = attempt(false);
-			return outcome.succeeded() ? this.snapshots.afterBeat(outcome.lsn(), outcome.nextAttemptIn())
-					: outcome.nextAttemptIn();
-		}
-		catch (Exception ex) {
-			return failed(ex, Duration.ZERO).nextAttemptIn();
+			return this.attempts.scheduled();
 		}
 		finally {
-			this.lane = (this.ledger.failing()) ? Lane.RETRY : (this.session.isOpen() ? Lane.QUICK : Lane.CONNECT);
+			this.lane = this.attempts.lane();
 			this.lock.unlock();
 		}
 	}
@@ -136,56 +116,10 @@ public class TargetHeartbeat implements RepeatingTask, AutoCloseable {
 	public Duration escaped(Throwable failure) {
 		this.lock.lock();
 		try {
-			return failed(failure, Duration.ZERO).nextAttemptIn();
+			return this.attempts.failed(failure, Duration.ZERO).nextAttemptIn();
 		}
 		finally {
 			this.lock.unlock();
-		}
-	}
-
-	// A scheduled heartbeat writes only on the instance that owns the target; one asked for by an operator writes
-	// anyway, since heartbeats from several instances are harmless.
-	private HeartbeatOutcome attempt(boolean evenIfStandby) {
-		long start = System.nanoTime();
-		try {
-			if (this.closed) {
-				throw new IllegalStateException("slot-keeper is shutting down");
-			}
-			if (!this.session.isOpen()) {
-				this.ledger.connecting();
-				this.session.open();
-				this.ledger.connected(true);
-				this.ledger.standbySnapshot(this.snapshots.opened(this.session.current()),
-						this.settings.standbySnapshot());
-			}
-			else {
-				this.session.keepUp();
-			}
-			if (!this.session.claimOwnership() && !evenIfStandby) {
-				Duration took = Duration.ofNanos(System.nanoTime() - start);
-				this.session.readLineageIfDue();
-				return this.ledger.standingBy(took);
-			}
-			String lsn = this.writer.write(this.session.connection());
-			Duration took = Duration.ofNanos(System.nanoTime() - start);
-			// After the beat, so that it is never late for the read.
-			this.session.readLineageIfDue();
-			return this.ledger.succeeded(lsn, took);
-		}
-		catch (Exception ex) {
-			return failed(ex, Duration.ofNanos(System.nanoTime() - start));
-		}
-	}
-
-	private HeartbeatOutcome failed(Throwable ex, Duration took) {
-		dropSession();
-		return this.ledger.failed(ex, took);
-	}
-
-	private void dropSession() {
-		this.snapshots.reset();
-		if (this.session.drop()) {
-			this.ledger.connected(false);
 		}
 	}
 
@@ -195,7 +129,7 @@ public class TargetHeartbeat implements RepeatingTask, AutoCloseable {
 	 * @return the status
 	 */
 	public HeartbeatStatus status() {
-		return this.ledger.status();
+		return this.attempts.status();
 	}
 
 	/**
@@ -205,8 +139,7 @@ public class TargetHeartbeat implements RepeatingTask, AutoCloseable {
 	public void close() {
 		this.lock.lock();
 		try {
-			this.closed = true;
-			dropSession();
+			this.attempts.close();
 		}
 		finally {
 			this.lock.unlock();
