@@ -38,25 +38,6 @@ public final class Fleet implements AutoCloseable {
 	private final Presences presences = new Presences();
 
 	/**
-	 * Builds the targets of an instance with a random identity; nothing connects until a node is used.
-	 * @param targets the configured targets, names unique
-	 * @param connector opens every session
-	 */
-	public Fleet(List<TargetProperties> targets, NodeConnector connector) {
-		this(targets, List.of(), connector, Instance.random());
-	}
-
-	/**
-	 * Builds the configured targets; nothing connects until a node is used.
-	 * @param targets the configured targets, names unique
-	 * @param connector opens every session
-	 * @param instance this instance, among those sharing the targets
-	 */
-	public Fleet(List<TargetProperties> targets, NodeConnector connector, Instance instance) {
-		this(targets, List.of(), connector, instance);
-	}
-
-	/**
 	 * Builds the configured targets and servers; nothing connects until a node is used.
 	 * @param targets the configured targets, names unique
 	 * @param servers the configured servers, names unique; their databases join as they are found

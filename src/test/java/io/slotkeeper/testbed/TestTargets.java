@@ -100,7 +100,8 @@ public final class TestTargets {
 	 * @return the fleet
 	 */
 	public static Fleet fleet(TargetProperties... targets) {
-		return new Fleet(java.util.List.of(targets), new NodeConnector());
+		return new Fleet(java.util.List.of(targets), java.util.List.of(), new NodeConnector(),
+				io.slotkeeper.fleet.Instance.random());
 	}
 
 	/**
