@@ -18,8 +18,8 @@ import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.fleet.Lane;
 import io.slotkeeper.fleet.RepeatingTask;
 import io.slotkeeper.fleet.Server;
-import io.slotkeeper.slot.reading.ReplicationSlot;
-import io.slotkeeper.slot.reading.SlotPoll;
+import io.slotkeeper.replication.ReplicationSlot;
+import io.slotkeeper.replication.SlotPoll;
 
 /**
  * One server's scan, every {@code slots-poll-interval}: which of its databases should be targets (those listed, or

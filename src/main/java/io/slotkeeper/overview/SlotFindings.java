@@ -6,9 +6,9 @@ import java.util.List;
 
 import io.slotkeeper.connect.ConnectorStatus;
 import io.slotkeeper.settings.SettingFinding;
-import io.slotkeeper.slot.reading.ReplicationSlot;
-import io.slotkeeper.slot.reading.SlotBudget;
-import io.slotkeeper.slot.reading.SlotView;
+import io.slotkeeper.replication.ReplicationSlot;
+import io.slotkeeper.replication.SlotBudget;
+import io.slotkeeper.replication.SlotView;
 import io.slotkeeper.slot.watching.SlotInsights;
 
 /**

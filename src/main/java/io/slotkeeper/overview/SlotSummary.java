@@ -3,7 +3,7 @@ package io.slotkeeper.overview;
 import java.util.List;
 
 import io.slotkeeper.fleet.SlotLineage;
-import io.slotkeeper.slot.reading.SlotBudget;
+import io.slotkeeper.replication.SlotBudget;
 import io.slotkeeper.slot.watching.RetainedHistory;
 
 /**

@@ -5,7 +5,7 @@ import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 
 import io.slotkeeper.slot.changing.SlotSpec;
-import io.slotkeeper.slot.reading.SlotProblems;
+import io.slotkeeper.replication.SlotProblems;
 
 /**
  * A slot to create.

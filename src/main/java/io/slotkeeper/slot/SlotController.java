@@ -34,8 +34,8 @@ import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.slot.changing.RecreateResult;
 import io.slotkeeper.slot.changing.SlotAudit;
 import io.slotkeeper.slot.changing.SlotService;
-import io.slotkeeper.slot.reading.SlotFilter;
-import io.slotkeeper.slot.reading.SlotView;
+import io.slotkeeper.replication.SlotFilter;
+import io.slotkeeper.replication.SlotView;
 
 /**
  * The replication-slot runbook as REST calls. Every change accepts {@code dryRun=true} and is audited.

@@ -26,7 +26,7 @@ import io.slotkeeper.config.TargetProperties;
 import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.slot.changing.SlotAudit;
 import io.slotkeeper.slot.changing.SlotService;
-import io.slotkeeper.slot.reading.SlotView;
+import io.slotkeeper.replication.SlotView;
 
 /**
  * Makes a primary's slot failover-safe, or no longer synchronized: {@code PATCH} with {@code {"failover": true}}.

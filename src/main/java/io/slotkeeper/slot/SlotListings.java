@@ -5,8 +5,8 @@ import java.util.List;
 import tools.jackson.databind.json.JsonMapper;
 
 import io.slotkeeper.fleet.Target;
-import io.slotkeeper.slot.reading.SlotFilter;
-import io.slotkeeper.slot.reading.SlotView;
+import io.slotkeeper.replication.SlotFilter;
+import io.slotkeeper.replication.SlotView;
 import io.slotkeeper.support.RecentlyUsed;
 
 /**

@@ -13,10 +13,10 @@ import io.slotkeeper.connect.HandoverLog;
 import io.slotkeeper.fleet.FailureDescription;
 import io.slotkeeper.fleet.Node;
 import io.slotkeeper.fleet.Target;
-import io.slotkeeper.slot.reading.ReplicationSlot;
-import io.slotkeeper.slot.reading.SlotFilter;
-import io.slotkeeper.slot.reading.SlotRepository;
-import io.slotkeeper.slot.reading.SlotView;
+import io.slotkeeper.replication.ReplicationSlot;
+import io.slotkeeper.replication.SlotFilter;
+import io.slotkeeper.replication.SlotRepository;
+import io.slotkeeper.replication.SlotView;
 import io.slotkeeper.slot.watching.SlotSnapshot;
 import io.slotkeeper.slot.watching.SlotWatch;
 

@@ -14,7 +14,7 @@ public final class SlotListing {
 	 * @return the query
 	 */
 	public static String sql(int major) {
-		return io.slotkeeper.slot.reading.SlotRepository.listing(major, false);
+		return io.slotkeeper.replication.SlotRepository.listing(major, false);
 	}
 
 }

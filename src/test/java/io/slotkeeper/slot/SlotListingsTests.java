@@ -18,7 +18,7 @@ import io.slotkeeper.connect.ConnectorClient;
 import io.slotkeeper.connect.HandoverLog;
 import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.fleet.Target;
-import io.slotkeeper.slot.reading.SlotFilter;
+import io.slotkeeper.replication.SlotFilter;
 import io.slotkeeper.slot.watching.SlotWatch;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.PostgresTestBed;

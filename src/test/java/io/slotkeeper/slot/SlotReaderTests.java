@@ -9,8 +9,8 @@ import org.springframework.web.client.RestClient;
 
 import io.slotkeeper.connect.ConnectorClient;
 import io.slotkeeper.fleet.Fleet;
-import io.slotkeeper.slot.reading.SlotFilter;
-import io.slotkeeper.slot.reading.SlotView;
+import io.slotkeeper.replication.SlotFilter;
+import io.slotkeeper.replication.SlotView;
 import io.slotkeeper.slot.watching.SlotWatch;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.PostgresTestBed;

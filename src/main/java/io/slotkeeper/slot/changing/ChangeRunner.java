@@ -8,7 +8,7 @@ import io.slotkeeper.fleet.AdvisoryLocks;
 import io.slotkeeper.fleet.Node;
 import io.slotkeeper.problem.ProblemException;
 import io.slotkeeper.slot.changing.Step;
-import io.slotkeeper.slot.reading.ReplicationSlot;
+import io.slotkeeper.replication.ReplicationSlot;
 
 /**
  * Runs a planned change on a node under the target's change lock: either answers the plan (a dry run, refusals

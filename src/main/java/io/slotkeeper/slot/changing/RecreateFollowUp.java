@@ -20,7 +20,7 @@ import io.slotkeeper.fleet.SlotLineage;
 import io.slotkeeper.fleet.TableCounters;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.problem.ProblemException;
-import io.slotkeeper.slot.reading.SlotTags;
+import io.slotkeeper.replication.SlotTags;
 
 /**
  * What follows every recreate (through the API, or healing a lost or missing slot): it is counted, the slot's

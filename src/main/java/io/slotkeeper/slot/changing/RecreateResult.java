@@ -4,9 +4,9 @@ import io.slotkeeper.connect.ConnectorHandover;
 import io.slotkeeper.fleet.GapDeletes;
 import io.slotkeeper.fleet.Lsn;
 import io.slotkeeper.fleet.SlotLineage;
-import io.slotkeeper.slot.reading.ReplicationSlot;
-import io.slotkeeper.slot.reading.SlotSighting;
-import io.slotkeeper.slot.reading.SlotView;
+import io.slotkeeper.replication.ReplicationSlot;
+import io.slotkeeper.replication.SlotSighting;
+import io.slotkeeper.replication.SlotView;
 
 /**
  * A slot dropped and created again.

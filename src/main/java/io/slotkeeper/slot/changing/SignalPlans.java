@@ -9,7 +9,7 @@ import io.slotkeeper.config.ResnapshotProperties;
 import io.slotkeeper.connect.ConnectorLifecycle;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.problem.ProblemException;
-import io.slotkeeper.slot.reading.SlotProblems;
+import io.slotkeeper.replication.SlotProblems;
 
 /**
  * What a slot's re-snapshot signal names: the signal table and the tables, from the slot's {@code resnapshot}

@@ -19,7 +19,7 @@ import io.slotkeeper.fleet.SlotLineage;
 import io.slotkeeper.fleet.SqlIdentifiers;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.fleet.TargetProblems;
-import io.slotkeeper.slot.reading.SlotProblems;
+import io.slotkeeper.replication.SlotProblems;
 
 /**
  * The rows a re-snapshot writes on the target's primary: the privilege check before anything, the

@@ -8,9 +8,9 @@ import io.slotkeeper.connect.Handover;
 import io.slotkeeper.fleet.Node;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.slot.changing.Step;
-import io.slotkeeper.slot.reading.ReplicationSlot;
-import io.slotkeeper.slot.reading.SlotProblems;
-import io.slotkeeper.slot.reading.SlotRepository;
+import io.slotkeeper.replication.ReplicationSlot;
+import io.slotkeeper.replication.SlotProblems;
+import io.slotkeeper.replication.SlotRepository;
 
 /**
  * How each change is planned from what the node shows: the rules it must pass, then its steps.

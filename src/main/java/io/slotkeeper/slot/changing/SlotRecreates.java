@@ -3,9 +3,9 @@ package io.slotkeeper.slot.changing;
 import io.slotkeeper.connect.Handover;
 import io.slotkeeper.fleet.Node;
 import io.slotkeeper.fleet.Target;
-import io.slotkeeper.slot.reading.SlotRepository;
-import io.slotkeeper.slot.reading.SlotSighting;
-import io.slotkeeper.slot.reading.SlotView;
+import io.slotkeeper.replication.SlotRepository;
+import io.slotkeeper.replication.SlotSighting;
+import io.slotkeeper.replication.SlotView;
 
 /**
  * The recreates of the runbook, each followed by its connector's handover ({@link RecreateFollowUp}): a slot dropped

@@ -8,8 +8,8 @@ import io.slotkeeper.fleet.Node;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.fleet.TargetProblems;
 import io.slotkeeper.problem.ProblemException;
-import io.slotkeeper.slot.reading.ReplicationSlot;
-import io.slotkeeper.slot.reading.SlotProblems;
+import io.slotkeeper.replication.ReplicationSlot;
+import io.slotkeeper.replication.SlotProblems;
 
 /**
  * The safety rules of slot changes, on what the server showed: each either passes or throws the refusal the

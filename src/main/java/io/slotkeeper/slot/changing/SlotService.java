@@ -8,9 +8,9 @@ import io.slotkeeper.connect.ConnectorLifecycle;
 import io.slotkeeper.connect.HandoverLog;
 import io.slotkeeper.fleet.Node;
 import io.slotkeeper.fleet.Target;
-import io.slotkeeper.slot.reading.ReplicationSlot;
-import io.slotkeeper.slot.reading.SlotRepository;
-import io.slotkeeper.slot.reading.SlotView;
+import io.slotkeeper.replication.ReplicationSlot;
+import io.slotkeeper.replication.SlotRepository;
+import io.slotkeeper.replication.SlotView;
 
 /**
  * The replication-slot runbook. Every change is first planned from what the node shows now, by the

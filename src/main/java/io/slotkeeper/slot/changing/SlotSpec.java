@@ -1,6 +1,6 @@
 package io.slotkeeper.slot.changing;
 
-import io.slotkeeper.slot.reading.ReplicationSlot;
+import io.slotkeeper.replication.ReplicationSlot;
 
 /**
  * What a slot is created with.

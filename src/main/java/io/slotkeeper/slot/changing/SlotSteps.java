@@ -10,7 +10,7 @@ import io.slotkeeper.connect.Handover;
 import io.slotkeeper.fleet.Node;
 import io.slotkeeper.fleet.StandbySnapshots;
 import io.slotkeeper.fleet.Target;
-import io.slotkeeper.slot.reading.SlotRepository;
+import io.slotkeeper.replication.SlotRepository;
 
 /**
  * The steps a slot change is made of, each with the description a dry run shows.

@@ -21,7 +21,7 @@ import io.slotkeeper.connect.HandoverLog;
 import io.slotkeeper.fleet.ServerVersion;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.settings.SettingFinding;
-import io.slotkeeper.slot.reading.ReplicationSlot;
+import io.slotkeeper.replication.ReplicationSlot;
 
 /**
  * The state of every slot's connector as the last slot poll of its target asked Kafka Connect, so that a listing

@@ -23,7 +23,7 @@ import io.slotkeeper.connect.ConnectorClient;
 import io.slotkeeper.connect.ConnectorOutcome;
 import io.slotkeeper.connect.ConnectorStatus;
 import io.slotkeeper.fleet.Target;
-import io.slotkeeper.slot.reading.ReplicationSlot;
+import io.slotkeeper.replication.ReplicationSlot;
 
 /**
  * {@code on-failed: restart} for one target: a connector, or a task of it, FAILED for {@value #GRACE_SECONDS} s while

@@ -13,8 +13,8 @@ import io.slotkeeper.fleet.Lsn;
 import io.slotkeeper.fleet.Node;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.problem.ProblemException;
-import io.slotkeeper.slot.reading.ReplicationSlot;
-import io.slotkeeper.slot.reading.SlotRepository;
+import io.slotkeeper.replication.ReplicationSlot;
+import io.slotkeeper.replication.SlotRepository;
 
 /**
  * Whether each logical slot of a target's primary would survive a failover to each replica (PostgreSQL 17 failover

@@ -10,8 +10,8 @@ import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 
 import io.slotkeeper.fleet.Target;
-import io.slotkeeper.slot.reading.FailoverReadiness;
-import io.slotkeeper.slot.reading.ReplicationSlot;
+import io.slotkeeper.replication.FailoverReadiness;
+import io.slotkeeper.replication.ReplicationSlot;
 
 /**
  * The failover readiness of every target's logical slots as its last poll checked them, for the listing, the

@@ -17,8 +17,8 @@ import io.slotkeeper.fleet.FailureDescription;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.settings.ServerSettings;
 import io.slotkeeper.settings.SettingFinding;
-import io.slotkeeper.slot.reading.ReplicationSlot;
-import io.slotkeeper.slot.reading.SlotInsight;
+import io.slotkeeper.replication.ReplicationSlot;
+import io.slotkeeper.replication.SlotInsight;
 
 /**
  * The opt-in protection of {@code slots[n].on-outage}, one per server: {@code max_slot_wal_keep_size} is the server's,

@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.slotkeeper.settings.SettingFinding;
-import io.slotkeeper.slot.reading.ReplicationSlot;
+import io.slotkeeper.replication.ReplicationSlot;
 
 /**
  * A raise of a server's {@code max_slot_wal_keep_size} in force, as recorded in the database of the target it was made

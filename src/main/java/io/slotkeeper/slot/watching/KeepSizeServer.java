@@ -9,7 +9,7 @@ import java.util.function.Function;
 import io.slotkeeper.config.SlotPolicyProperties;
 import io.slotkeeper.fleet.ServerIdentity;
 import io.slotkeeper.fleet.Target;
-import io.slotkeeper.slot.reading.SlotInsight;
+import io.slotkeeper.replication.SlotInsight;
 
 /**
  * One server as the WAL-limit guard sees it: its key, the fleet's targets on it, and its lead target, the first by

@@ -6,9 +6,9 @@ import java.util.function.Function;
 
 import io.slotkeeper.config.OnOutageProperties;
 import io.slotkeeper.config.SlotPolicyProperties;
-import io.slotkeeper.slot.reading.ReplicationSlot;
-import io.slotkeeper.slot.reading.SlotBudget;
-import io.slotkeeper.slot.reading.SlotInsight;
+import io.slotkeeper.replication.ReplicationSlot;
+import io.slotkeeper.replication.SlotBudget;
+import io.slotkeeper.replication.SlotInsight;
 
 /**
  * The slots of one poll that opted in to {@code on-outage} and whose outage budget is below their threshold: what the

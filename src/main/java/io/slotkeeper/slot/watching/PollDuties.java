@@ -11,8 +11,8 @@ import io.slotkeeper.config.SlotPolicyProperties;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.settings.SettingGauges;
 import io.slotkeeper.settings.SettingsAudit;
-import io.slotkeeper.slot.reading.ReplicationSlot;
-import io.slotkeeper.slot.reading.SlotPoll;
+import io.slotkeeper.replication.ReplicationSlot;
+import io.slotkeeper.replication.SlotPoll;
 
 /**
  * What one target's poll hands to {@link FollowUps} once it has read the slots, each on its own lane so that a slow

@@ -11,7 +11,7 @@ import org.slf4j.LoggerFactory;
 import io.slotkeeper.fleet.FailureDescription;
 import io.slotkeeper.fleet.Lane;
 import io.slotkeeper.fleet.Target;
-import io.slotkeeper.slot.reading.SlotView;
+import io.slotkeeper.replication.SlotView;
 
 /**
  * What one target's last poll came to: the slots it read (or, after a failure, the last ones read, marked by their

@@ -17,9 +17,9 @@ import io.micrometer.core.instrument.Tags;
 import io.slotkeeper.config.SlotPolicyProperties;
 import io.slotkeeper.config.TargetProperties;
 import io.slotkeeper.fleet.SlotLineage;
-import io.slotkeeper.slot.reading.ReplicationSlot;
-import io.slotkeeper.slot.reading.SlotTags;
-import io.slotkeeper.slot.reading.SlotView;
+import io.slotkeeper.replication.ReplicationSlot;
+import io.slotkeeper.replication.SlotTags;
+import io.slotkeeper.replication.SlotView;
 
 /**
  * The slot gauges of one target's primary, rewritten after each poll so that the meters of slots that disappeared go with them:

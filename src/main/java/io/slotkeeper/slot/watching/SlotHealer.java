@@ -14,7 +14,7 @@ import io.slotkeeper.config.OnMissing;
 import io.slotkeeper.config.SlotPolicyProperties;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.slot.changing.SlotService;
-import io.slotkeeper.slot.reading.ReplicationSlot;
+import io.slotkeeper.replication.ReplicationSlot;
 
 /**
  * Heals lost slots whose policy says {@code on-lost: recreate}: on the instance that owns the target, it recreates

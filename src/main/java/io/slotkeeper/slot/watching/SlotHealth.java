@@ -11,8 +11,8 @@ import org.springframework.boot.health.contributor.HealthContributor;
 import io.slotkeeper.config.TargetProperties;
 import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.fleet.FleetHealth;
-import io.slotkeeper.slot.reading.ReplicationSlot;
-import io.slotkeeper.slot.reading.SlotView;
+import io.slotkeeper.replication.ReplicationSlot;
+import io.slotkeeper.replication.SlotView;
 
 /**
  * The {@code slots} health, one child per target from its last poll: DOWN when a slot is invalidated (lost, or on

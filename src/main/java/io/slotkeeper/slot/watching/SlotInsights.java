@@ -17,10 +17,10 @@ import io.slotkeeper.config.HeartbeatProperties;
 import io.slotkeeper.fleet.BeatLog.Beat;
 import io.slotkeeper.fleet.Lsn;
 import io.slotkeeper.fleet.Target;
-import io.slotkeeper.slot.reading.ReplicationSlot;
-import io.slotkeeper.slot.reading.SlotBudget;
-import io.slotkeeper.slot.reading.SlotInsight;
-import io.slotkeeper.slot.reading.SlotPoll;
+import io.slotkeeper.replication.ReplicationSlot;
+import io.slotkeeper.replication.SlotBudget;
+import io.slotkeeper.replication.SlotInsight;
+import io.slotkeeper.replication.SlotPoll;
 
 /**
  * Why is my slot stuck? At every poll, for every logical slot of the target's own database: did its consumer confirm

@@ -12,8 +12,8 @@ import java.util.stream.Collectors;
 
 import io.slotkeeper.config.SlotPolicyProperties;
 import io.slotkeeper.fleet.Target;
-import io.slotkeeper.slot.reading.ReplicationSlot;
-import io.slotkeeper.slot.reading.SlotSighting;
+import io.slotkeeper.replication.ReplicationSlot;
+import io.slotkeeper.replication.SlotSighting;
 
 /**
  * The configured slots of every target as its polls last saw them, and those its primary does not have: missing,

@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.function.Predicate;
 
 import io.slotkeeper.fleet.FailureDescription;
-import io.slotkeeper.slot.reading.ReplicationSlot;
-import io.slotkeeper.slot.reading.SlotView;
+import io.slotkeeper.replication.ReplicationSlot;
+import io.slotkeeper.replication.SlotView;
 
 /**
  * One target's slots as of the last poll.

@@ -11,7 +11,7 @@ import io.micrometer.core.instrument.Tags;
 
 import io.slotkeeper.connect.ConnectorStatus;
 import io.slotkeeper.fleet.Target;
-import io.slotkeeper.slot.reading.ReplicationSlot;
+import io.slotkeeper.replication.ReplicationSlot;
 
 /**
  * The slots of one target whose connector's task failed on a stored offset older than the slot, which it never gets

@@ -17,9 +17,9 @@ import io.slotkeeper.fleet.Target;
 import io.slotkeeper.settings.SettingGauges;
 import io.slotkeeper.settings.SettingsAudit;
 import io.slotkeeper.settings.SettingsView;
-import io.slotkeeper.slot.reading.ReplicationSlot;
-import io.slotkeeper.slot.reading.SlotPoll;
-import io.slotkeeper.slot.reading.SlotView;
+import io.slotkeeper.replication.ReplicationSlot;
+import io.slotkeeper.replication.SlotPoll;
+import io.slotkeeper.replication.SlotView;
 
 /**
  * One target's slot poll, repeated every {@code slots-poll-interval}: read the slots, conclude, update the gauges,

@@ -44,7 +44,7 @@ class SlotChangeLockTests {
 			TargetProperties target = target("orders", server, database);
 			List<Fleet> instances = List.of(fleet(target), fleet(target));
 			String etag = instances.get(0).get("orders").primary()
-				.withConnection((connection) -> io.slotkeeper.slot.reading.SlotRepository.require(connection,
+				.withConnection((connection) -> io.slotkeeper.replication.SlotRepository.require(connection,
 						instances.get(0).get("orders").primary(), "doubled"))
 				.etag();
 			try {

@@ -8,7 +8,7 @@ import io.slotkeeper.fleet.Node;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.problem.ProblemException;
 import io.slotkeeper.problem.ProblemKind;
-import io.slotkeeper.slot.reading.ReplicationSlot;
+import io.slotkeeper.replication.ReplicationSlot;
 
 import static io.slotkeeper.testbed.TestTargets.fleet;
 import static io.slotkeeper.testbed.TestTargets.target;

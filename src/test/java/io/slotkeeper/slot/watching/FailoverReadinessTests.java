@@ -18,7 +18,7 @@ import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.connect.ConnectorClient;
 import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.slot.changing.SlotService;
-import io.slotkeeper.slot.reading.FailoverReadiness;
+import io.slotkeeper.replication.FailoverReadiness;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.PostgresTestBed;
 

@@ -20,7 +20,7 @@ import io.slotkeeper.audit.AuditEntry;
 import io.slotkeeper.audit.AuditJournal;
 import io.slotkeeper.settings.SettingFinding;
 import io.slotkeeper.settings.SettingsView;
-import io.slotkeeper.slot.reading.SlotBudget;
+import io.slotkeeper.replication.SlotBudget;
 import io.slotkeeper.testbed.LogicalConsumer;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.PostgresTestBed;

@@ -17,9 +17,9 @@ import io.slotkeeper.config.OnOrphan;
 import io.slotkeeper.config.OnOutageProperties;
 import io.slotkeeper.config.ResnapshotProperties;
 import io.slotkeeper.config.SlotPolicyProperties;
-import io.slotkeeper.slot.reading.ReplicationSlot;
-import io.slotkeeper.slot.reading.SlotBudget;
-import io.slotkeeper.slot.reading.SlotInsight;
+import io.slotkeeper.replication.ReplicationSlot;
+import io.slotkeeper.replication.SlotBudget;
+import io.slotkeeper.replication.SlotInsight;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -22,9 +22,9 @@ import io.slotkeeper.problem.ProblemKind;
 import io.slotkeeper.slot.changing.RecreateResult;
 import io.slotkeeper.slot.changing.SlotService;
 import io.slotkeeper.slot.changing.SlotRecreates;
-import io.slotkeeper.slot.reading.ReplicationSlot;
-import io.slotkeeper.slot.reading.SlotSighting;
-import io.slotkeeper.slot.reading.SlotView;
+import io.slotkeeper.replication.ReplicationSlot;
+import io.slotkeeper.replication.SlotSighting;
+import io.slotkeeper.replication.SlotView;
 
 import static io.slotkeeper.testbed.TestTargets.fleet;
 import static io.slotkeeper.testbed.TestTargets.target;

@@ -9,9 +9,9 @@ import org.junit.jupiter.api.Test;
 
 import io.slotkeeper.fleet.BeatLog.Beat;
 import io.slotkeeper.fleet.Target;
-import io.slotkeeper.slot.reading.ReplicationSlot;
-import io.slotkeeper.slot.reading.SlotInsight;
-import io.slotkeeper.slot.reading.SlotPoll;
+import io.slotkeeper.replication.ReplicationSlot;
+import io.slotkeeper.replication.SlotInsight;
+import io.slotkeeper.replication.SlotPoll;
 
 import static io.slotkeeper.testbed.TestTargets.fleet;
 import static io.slotkeeper.testbed.TestTargets.target;

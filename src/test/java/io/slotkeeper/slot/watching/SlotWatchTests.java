@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.web.client.RestClient;
 
 import io.slotkeeper.connect.ConnectorClient;
-import io.slotkeeper.slot.reading.ReplicationSlot;
+import io.slotkeeper.replication.ReplicationSlot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

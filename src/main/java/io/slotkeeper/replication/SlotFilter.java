@@ -1,4 +1,4 @@
-package io.slotkeeper.slot.reading;
+package io.slotkeeper.replication;
 
 /**
  * The listing's optional filters; a {@code null} field matches everything.

@@ -1,4 +1,4 @@
-package io.slotkeeper.slot.reading;
+package io.slotkeeper.replication;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;

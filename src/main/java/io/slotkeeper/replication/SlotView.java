@@ -1,4 +1,4 @@
-package io.slotkeeper.slot.reading;
+package io.slotkeeper.replication;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;

@@ -1,4 +1,4 @@
-package io.slotkeeper.slot.reading;
+package io.slotkeeper.replication;
 
 import io.slotkeeper.fleet.SlotLineage;
 

@@ -1,4 +1,4 @@
-package io.slotkeeper.slot.reading;
+package io.slotkeeper.replication;
 
 /**
  * Whether a logical slot would survive a failover to the target's replicas (PostgreSQL 17 failover slots).

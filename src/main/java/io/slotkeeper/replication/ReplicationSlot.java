@@ -1,4 +1,4 @@
-package io.slotkeeper.slot.reading;
+package io.slotkeeper.replication;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
