@@ -5,10 +5,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.slotkeeper.connect.ConnectorStatus;
-import io.slotkeeper.settings.SettingFinding;
 import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.replication.SlotBudget;
 import io.slotkeeper.replication.SlotView;
+import io.slotkeeper.settings.SettingFinding;
 import io.slotkeeper.slot.watching.SlotInsights;
 
 /**

@@ -4,8 +4,8 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 
-import io.slotkeeper.slot.changing.SlotSpec;
 import io.slotkeeper.replication.SlotProblems;
+import io.slotkeeper.slot.changing.SlotSpec;
 
 /**
  * A slot to create.

@@ -16,8 +16,8 @@ import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.config.TargetProperties;
 import io.slotkeeper.connect.ConnectorOutcome;
 import io.slotkeeper.fleet.Fleet;
-import io.slotkeeper.slot.changing.SlotAudit;
 import io.slotkeeper.slot.changing.ConnectorRestarts;
+import io.slotkeeper.slot.changing.SlotAudit;
 
 /**
  * A slot's Kafka Connect connector: its status as Kafka Connect sees it now, and a restart of it and its failed

@@ -31,11 +31,11 @@ import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.config.SlotPolicyProperties;
 import io.slotkeeper.config.TargetProperties;
 import io.slotkeeper.fleet.Fleet;
+import io.slotkeeper.replication.SlotFilter;
+import io.slotkeeper.replication.SlotView;
 import io.slotkeeper.slot.changing.RecreateResult;
 import io.slotkeeper.slot.changing.SlotAudit;
 import io.slotkeeper.slot.changing.SlotService;
-import io.slotkeeper.replication.SlotFilter;
-import io.slotkeeper.replication.SlotView;
 
 /**
  * The replication-slot runbook as REST calls. Every change accepts {@code dryRun=true} and is audited.

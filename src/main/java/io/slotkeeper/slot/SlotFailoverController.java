@@ -24,9 +24,9 @@ import org.springframework.web.bind.annotation.RestController;
 import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.config.TargetProperties;
 import io.slotkeeper.fleet.Fleet;
+import io.slotkeeper.replication.SlotView;
 import io.slotkeeper.slot.changing.SlotAudit;
 import io.slotkeeper.slot.changing.SlotService;
-import io.slotkeeper.replication.SlotView;
 
 /**
  * Makes a primary's slot failover-safe, or no longer synchronized: {@code PATCH} with {@code {"failover": true}}.

@@ -2,9 +2,9 @@ package io.slotkeeper.fleet;
 
 import java.sql.SQLException;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 import io.slotkeeper.problem.ProblemException;
 import io.slotkeeper.problem.ProblemKind;

@@ -7,8 +7,8 @@ import java.util.List;
 import io.slotkeeper.fleet.AdvisoryLocks;
 import io.slotkeeper.fleet.Node;
 import io.slotkeeper.problem.ProblemException;
-import io.slotkeeper.slot.changing.Step;
 import io.slotkeeper.replication.ReplicationSlot;
+import io.slotkeeper.slot.changing.Step;
 
 /**
  * Runs a planned change on a node under the target's change lock: either answers the plan (a dry run, refusals

@@ -10,8 +10,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import io.slotkeeper.config.ResnapshotProperties;
 import io.slotkeeper.fleet.Lsn;
-import io.slotkeeper.fleet.Target;
 import io.slotkeeper.fleet.TableWrites;
+import io.slotkeeper.fleet.Target;
 
 /**
  * Which tables a re-snapshot after a recreate reads when the slot's settings say {@code tables: changed}: those whose

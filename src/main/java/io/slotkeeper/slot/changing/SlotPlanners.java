@@ -7,10 +7,10 @@ import java.util.OptionalInt;
 import io.slotkeeper.connect.Handover;
 import io.slotkeeper.fleet.Node;
 import io.slotkeeper.fleet.Target;
-import io.slotkeeper.slot.changing.Step;
 import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.replication.SlotProblems;
 import io.slotkeeper.replication.SlotRepository;
+import io.slotkeeper.slot.changing.Step;
 
 /**
  * How each change is planned from what the node shows: the rules it must pass, then its steps.

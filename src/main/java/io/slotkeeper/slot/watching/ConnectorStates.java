@@ -20,8 +20,8 @@ import io.slotkeeper.connect.FoundConnector;
 import io.slotkeeper.connect.HandoverLog;
 import io.slotkeeper.fleet.ServerVersion;
 import io.slotkeeper.fleet.Target;
-import io.slotkeeper.settings.SettingFinding;
 import io.slotkeeper.replication.ReplicationSlot;
+import io.slotkeeper.settings.SettingFinding;
 
 /**
  * The state of every slot's connector as the last slot poll of its target asked Kafka Connect, so that a listing

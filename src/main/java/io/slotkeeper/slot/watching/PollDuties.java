@@ -9,10 +9,10 @@ import io.micrometer.core.instrument.MeterRegistry;
 
 import io.slotkeeper.config.SlotPolicyProperties;
 import io.slotkeeper.fleet.Target;
-import io.slotkeeper.settings.SettingGauges;
-import io.slotkeeper.settings.SettingsAudit;
 import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.replication.SlotPoll;
+import io.slotkeeper.settings.SettingGauges;
+import io.slotkeeper.settings.SettingsAudit;
 
 /**
  * What one target's poll hands to {@link FollowUps} once it has read the slots, each on its own lane so that a slow

@@ -13,8 +13,9 @@ import io.slotkeeper.config.OnLost;
 import io.slotkeeper.config.OnMissing;
 import io.slotkeeper.config.SlotPolicyProperties;
 import io.slotkeeper.fleet.Target;
-import io.slotkeeper.slot.changing.SlotService;
+import io.slotkeeper.outage.KeepSizeGuard;
 import io.slotkeeper.replication.ReplicationSlot;
+import io.slotkeeper.slot.changing.SlotService;
 
 /**
  * Heals lost slots whose policy says {@code on-lost: recreate}: on the instance that owns the target, it recreates

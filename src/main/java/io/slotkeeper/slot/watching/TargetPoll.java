@@ -14,12 +14,12 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.slotkeeper.fleet.Lane;
 import io.slotkeeper.fleet.RepeatingTask;
 import io.slotkeeper.fleet.Target;
-import io.slotkeeper.settings.SettingGauges;
-import io.slotkeeper.settings.SettingsAudit;
-import io.slotkeeper.settings.SettingsView;
 import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.replication.SlotPoll;
 import io.slotkeeper.replication.SlotView;
+import io.slotkeeper.settings.SettingGauges;
+import io.slotkeeper.settings.SettingsAudit;
+import io.slotkeeper.settings.SettingsView;
 
 /**
  * One target's slot poll, repeated every {@code slots-poll-interval}: read the slots, conclude, update the gauges,

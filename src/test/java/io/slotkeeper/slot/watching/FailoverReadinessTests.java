@@ -17,8 +17,8 @@ import io.slotkeeper.audit.AuditJournal;
 import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.connect.ConnectorClient;
 import io.slotkeeper.fleet.Fleet;
-import io.slotkeeper.slot.changing.SlotService;
 import io.slotkeeper.replication.FailoverReadiness;
+import io.slotkeeper.slot.changing.SlotService;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.PostgresTestBed;
 

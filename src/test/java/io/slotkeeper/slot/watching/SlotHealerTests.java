@@ -19,12 +19,12 @@ import io.slotkeeper.connect.ConnectorClient;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.problem.ProblemException;
 import io.slotkeeper.problem.ProblemKind;
-import io.slotkeeper.slot.changing.RecreateResult;
-import io.slotkeeper.slot.changing.SlotService;
-import io.slotkeeper.slot.changing.SlotRecreates;
 import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.replication.SlotSighting;
 import io.slotkeeper.replication.SlotView;
+import io.slotkeeper.slot.changing.RecreateResult;
+import io.slotkeeper.slot.changing.SlotRecreates;
+import io.slotkeeper.slot.changing.SlotService;
 
 import static io.slotkeeper.testbed.TestTargets.fleet;
 import static io.slotkeeper.testbed.TestTargets.target;

@@ -2,8 +2,8 @@ package io.slotkeeper.slot.watching;
 
 import java.time.Instant;
 import java.util.List;
-import java.util.Optional;
 import java.util.Map;
+import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 

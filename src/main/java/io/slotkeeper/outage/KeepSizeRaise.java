@@ -1,11 +1,11 @@
-package io.slotkeeper.slot.watching;
+package io.slotkeeper.outage;
 
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.slotkeeper.settings.SettingFinding;
 import io.slotkeeper.replication.ReplicationSlot;
+import io.slotkeeper.settings.SettingFinding;
 
 /**
  * A raise of a server's {@code max_slot_wal_keep_size} in force, as recorded in the database of the target it was made

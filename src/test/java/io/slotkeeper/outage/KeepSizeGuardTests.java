@@ -1,4 +1,4 @@
-package io.slotkeeper.slot.watching;
+package io.slotkeeper.outage;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -18,9 +18,10 @@ import org.springframework.context.ConfigurableApplicationContext;
 import io.slotkeeper.SlotKeeperApplication;
 import io.slotkeeper.audit.AuditEntry;
 import io.slotkeeper.audit.AuditJournal;
+import io.slotkeeper.replication.SlotBudget;
 import io.slotkeeper.settings.SettingFinding;
 import io.slotkeeper.settings.SettingsView;
-import io.slotkeeper.replication.SlotBudget;
+import io.slotkeeper.slot.watching.SlotWatch;
 import io.slotkeeper.testbed.LogicalConsumer;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.PostgresTestBed;

@@ -1,4 +1,4 @@
-package io.slotkeeper.slot.watching;
+package io.slotkeeper.outage;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,6 +21,7 @@ import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.fleet.Instance;
 import io.slotkeeper.fleet.Rendezvous;
 import io.slotkeeper.settings.SettingFinding;
+import io.slotkeeper.slot.watching.SlotWatch;
 import io.slotkeeper.testbed.LogicalConsumer;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.PostgresTestBed;

@@ -1,4 +1,4 @@
-package io.slotkeeper.slot.watching;
+package io.slotkeeper.outage;
 
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -18,8 +18,8 @@ import io.slotkeeper.fleet.Target;
 import io.slotkeeper.problem.ProblemException;
 import io.slotkeeper.problem.ProblemKind;
 
-import static io.slotkeeper.slot.watching.KeepSizeGuard.ACTION;
-import static io.slotkeeper.slot.watching.KeepSizeGuard.SETTING;
+import static io.slotkeeper.outage.KeepSizeGuard.ACTION;
+import static io.slotkeeper.outage.KeepSizeGuard.SETTING;
 
 /**
  * The changes of a server's {@code max_slot_wal_keep_size} the guard decided ({@link KeepSizeGuard}): a raise (where

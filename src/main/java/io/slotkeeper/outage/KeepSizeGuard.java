@@ -1,4 +1,4 @@
-package io.slotkeeper.slot.watching;
+package io.slotkeeper.outage;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -15,10 +15,10 @@ import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.fleet.AdvisoryLocks;
 import io.slotkeeper.fleet.FailureDescription;
 import io.slotkeeper.fleet.Target;
-import io.slotkeeper.settings.ServerSettings;
-import io.slotkeeper.settings.SettingFinding;
 import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.replication.SlotInsight;
+import io.slotkeeper.settings.ServerSettings;
+import io.slotkeeper.settings.SettingFinding;
 
 /**
  * The opt-in protection of {@code slots[n].on-outage}, one per server: {@code max_slot_wal_keep_size} is the server's,
@@ -33,11 +33,17 @@ import io.slotkeeper.replication.SlotInsight;
  * stands is a finding of the settings audit on every target of the server. This class decides; the changes are
  * {@link KeepSizeChanges}', what this instance knows of each server {@link KeepSizeStanding}'s.
  */
-final class KeepSizeGuard {
+public final class KeepSizeGuard {
 
-	static final String SETTING = "max_slot_wal_keep_size";
+	/**
+	 * The setting it guards.
+	 */
+	public static final String SETTING = "max_slot_wal_keep_size";
 
-	static final String ACTION = "server.keep-size";
+	/**
+	 * Its audit action.
+	 */
+	public static final String ACTION = "server.keep-size";
 
 	private static final Logger logger = LoggerFactory.getLogger(KeepSizeGuard.class);
 
@@ -53,7 +59,12 @@ final class KeepSizeGuard {
 
 	private final KeepSizeChanges changes;
 
-	KeepSizeGuard(Auditor auditor, Clock clock) {
+	/**
+	 * Creates the guard of this instance.
+	 * @param auditor where changes and refusals are audited
+	 * @param clock the clock
+	 */
+	public KeepSizeGuard(Auditor auditor, Clock clock) {
 		this.clock = clock;
 		this.changes = new KeepSizeChanges(auditor, clock, this.records, this.standing);
 	}
@@ -64,7 +75,7 @@ final class KeepSizeGuard {
 	 * @param target the target
 	 * @return whether to call {@link #guard}
 	 */
-	boolean concerns(Target target) {
+	public boolean concerns(Target target) {
 		String server = KeepSizeServer.keyOf(target);
 		return KeepSizeServer.optedIn(target) || (server != null && this.standing.knows(server));
 	}
@@ -78,7 +89,7 @@ final class KeepSizeGuard {
 	 * @param insights what the polls concluded, by target and slot name
 	 * @return the findings that stand for the settings audit: a raise in force, or a raise refused
 	 */
-	List<SettingFinding> guard(Target target, List<Target> fleet, List<ReplicationSlot> slots, ServerSettings settings,
+	public List<SettingFinding> guard(Target target, List<Target> fleet, List<ReplicationSlot> slots, ServerSettings settings,
 			BiFunction<String, String, SlotInsight> insights) {
 		Optional<Long> current = settings.get(SETTING).flatMap(ServerSettings.Setting::number);
 		Optional<KeepSizeServer> server = KeepSizeServer.of(target, fleet);

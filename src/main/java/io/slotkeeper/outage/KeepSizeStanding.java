@@ -1,4 +1,4 @@
-package io.slotkeeper.slot.watching;
+package io.slotkeeper.outage;
 
 import java.util.List;
 import java.util.Map;
@@ -6,7 +6,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import io.slotkeeper.settings.SettingFinding;
 
-import static io.slotkeeper.slot.watching.KeepSizeGuard.SETTING;
+import static io.slotkeeper.outage.KeepSizeGuard.SETTING;
 
 /**
  * What this instance knows of each server's WAL-limit raise, for the settings audit: the raise that stands, a raise

@@ -1,11 +1,11 @@
-package io.slotkeeper.slot.watching;
+package io.slotkeeper.outage;
 
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 
-import static io.slotkeeper.slot.watching.KeepSizeGuard.SETTING;
+import static io.slotkeeper.outage.KeepSizeGuard.SETTING;
 
 /**
  * What slot-keeper's role may do to {@code max_slot_wal_keep_size}, and where the setting's value comes from: read
