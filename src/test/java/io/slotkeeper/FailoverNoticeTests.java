@@ -38,7 +38,7 @@ class FailoverNoticeTests {
 						"--slotkeeper.targets[0].heartbeat.interval=200ms",
 						"--slotkeeper.targets[0].heartbeat.backoff.min=200ms",
 						"--slotkeeper.targets[0].heartbeat.backoff.max=500ms",
-						"--slotkeeper.targets[0].slots-poll-interval=10s", "--slotkeeper.api.tokens[0].name=ci",
+						"--slotkeeper.targets[0].slots-poll-interval=10m", "--slotkeeper.api.tokens[0].name=ci",
 						"--slotkeeper.api.tokens[0].role=viewer",
 						"--slotkeeper.api.tokens[0].sha256=" + TokenHashes.sha256Hex(TOKEN))) {
 			RestTestClient client = RestTestClient.bindToServer()
@@ -48,6 +48,8 @@ class FailoverNoticeTests {
 			await().atMost(Duration.ofSeconds(10)).until(() -> sessions(first) > 0 && emissions(client) > 0);
 			client.get().uri("/api/v1/targets/orders").exchange().expectBody().jsonPath("$.lastFailoverAt").doesNotExist()
 				.jsonPath("$.timeline").isEqualTo(1);
+			// With polls every 10 minutes, only the failover can make the next one.
+			await().atMost(Duration.ofSeconds(10)).until(() -> pollAge(client) >= 3);
 			service.retarget(second.host(), second.port());
 			long switched = System.nanoTime();
 			service.closeConnections();
@@ -60,9 +62,19 @@ class FailoverNoticeTests {
 			System.out.printf("failover noticed and heartbeats resumed on the new server %d ms after the switch%n",
 					(resumed - switched) / 1_000_000);
 			client.get().uri("/api/v1/targets/orders").exchange().expectBody().jsonPath("$.lastFailoverAt").exists();
+			await("the slots read at once on the new server").atMost(Duration.ofSeconds(5))
+				.until(() -> pollAge(client) < 3);
 			assertThat(new String(client.get().uri("/actuator/prometheus").exchange().expectBody().returnResult()
 				.getResponseBodyContent())).contains("slotkeeper_target_failovers_total{target=\"orders\"} 1.0");
 		}
+	}
+
+	private static double pollAge(RestTestClient client) {
+		String metrics = new String(client.get().uri("/actuator/prometheus").exchange().expectBody().returnResult()
+			.getResponseBodyContent());
+		java.util.regex.Matcher age = java.util.regex.Pattern
+			.compile("(?m)^slotkeeper_slot_poll_age_seconds\\{target=\"orders\"\\} (\\S+)$").matcher(metrics);
+		return age.find() ? Double.parseDouble(age.group(1)) : Double.NaN;
 	}
 
 	private static long sessions(PostgresServer server) {

@@ -10,6 +10,7 @@ import org.slf4j.LoggerFactory;
 
 import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.config.OnOrphan;
+import io.slotkeeper.failover.FailoverChecks;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.slot.changing.SlotService;
 

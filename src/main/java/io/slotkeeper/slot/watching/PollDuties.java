@@ -8,6 +8,7 @@ import java.util.function.Supplier;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import io.slotkeeper.config.SlotPolicyProperties;
+import io.slotkeeper.failover.FailoverStates;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.replication.SlotPoll;

@@ -12,6 +12,7 @@ import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.config.OnLost;
 import io.slotkeeper.config.OnMissing;
 import io.slotkeeper.config.SlotPolicyProperties;
+import io.slotkeeper.failover.FailoverChecks;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.outage.KeepSizeGuard;
 import io.slotkeeper.replication.ReplicationSlot;

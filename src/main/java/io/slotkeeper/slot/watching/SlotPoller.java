@@ -9,7 +9,10 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import io.micrometer.core.instrument.MeterRegistry;
 
+import org.springframework.context.event.EventListener;
+
 import io.slotkeeper.config.ConnectionProperties;
+import io.slotkeeper.failover.TargetFailedOver;
 import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.fleet.FleetListener;
 import io.slotkeeper.fleet.RepeatingTasks;
@@ -159,6 +162,15 @@ public class SlotPoller extends RepeatingTasks implements FleetListener {
 	public synchronized void stop() {
 		super.stop();
 		this.followUps.close();
+	}
+
+	/**
+	 * Polls a target that failed over as soon as a worker can.
+	 * @param failover the failover noticed
+	 */
+	@EventListener
+	void failedOver(TargetFailedOver failover) {
+		pollSoon(failover.target());
 	}
 
 	/**

@@ -2,6 +2,7 @@ package io.slotkeeper.slot.watching;
 
 import io.slotkeeper.connect.ConnectorClient;
 import io.slotkeeper.connect.HandoverLog;
+import io.slotkeeper.failover.FailoverStates;
 import io.slotkeeper.settings.SettingsAudit;
 
 /**

@@ -11,6 +11,7 @@ import org.springframework.context.annotation.Configuration;
 import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.connect.ConnectorClient;
 import io.slotkeeper.connect.HandoverLog;
+import io.slotkeeper.failover.FailoverHealth;
 import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.settings.SettingsAudit;
 import io.slotkeeper.slot.changing.SlotService;
@@ -35,11 +36,6 @@ class WatchingConfiguration {
 	SlotPoller slotPoller(Fleet fleet, SlotService slots, SlotWatch watch, Auditor auditor, MeterRegistry registry) {
 		Clock clock = Clock.systemUTC();
 		return new SlotPoller(fleet, new SlotHealer(slots, auditor, clock), watch, registry, clock);
-	}
-
-	@Bean
-	FailoverWatch failoverWatch(Fleet fleet, Auditor auditor, SlotPoller poller, MeterRegistry registry) {
-		return new FailoverWatch(fleet, auditor, poller, registry);
 	}
 
 	@Bean

@@ -16,6 +16,7 @@ import org.springframework.web.client.RestClient;
 import io.slotkeeper.audit.AuditJournal;
 import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.connect.ConnectorClient;
+import io.slotkeeper.failover.FailoverHealth;
 import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.replication.FailoverReadiness;
 import io.slotkeeper.slot.changing.SlotService;

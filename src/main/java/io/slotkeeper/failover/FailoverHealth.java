@@ -1,4 +1,4 @@
-package io.slotkeeper.slot.watching;
+package io.slotkeeper.failover;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -19,14 +19,14 @@ import io.slotkeeper.fleet.Target;
  * synchronization ({@code orphans}, by replica), UP when every one would, UNKNOWN before the first check. Not part of
  * liveness or readiness.
  */
-final class FailoverHealth {
+public final class FailoverHealth {
 
 	private FailoverHealth() {
 	}
 
 	// A server's databases have no replicas: only configured targets can have a child, so the fleet's changes do not
 	// matter here.
-	static HealthContributor of(List<Target> targets, FailoverStates states) {
+	public static HealthContributor of(List<Target> targets, FailoverStates states) {
 		Map<String, HealthIndicator> children = new LinkedHashMap<>();
 		targets.stream()
 			.filter((target) -> !target.properties().replicas().isEmpty())

@@ -1,4 +1,4 @@
-package io.slotkeeper.slot.watching;
+package io.slotkeeper.failover;
 
 import java.util.List;
 import java.util.Map;
@@ -28,7 +28,7 @@ public final class FailoverStates {
 
 	private final Map<String, MultiGauge> orphanGauges = new ConcurrentHashMap<>();
 
-	void update(Target target, List<ReplicationSlot> slots, MeterRegistry registry) {
+	public void update(Target target, List<ReplicationSlot> slots, MeterRegistry registry) {
 		FailoverChecks.Report report = FailoverChecks.check(target, slots);
 		Map<String, Map<String, String>> reasons = report.reasons();
 		this.byTarget.put(target.name(), reasons);
@@ -103,7 +103,7 @@ public final class FailoverStates {
 	 * @param target the target's name
 	 * @return the orphans, empty when none
 	 */
-	List<FailoverChecks.Orphan> orphans(String target) {
+	public List<FailoverChecks.Orphan> orphans(String target) {
 		return this.orphans.getOrDefault(target, List.of());
 	}
 
@@ -129,7 +129,7 @@ public final class FailoverStates {
 
 	// The gauges' series went with the target's meters (TargetMeters); a target of the same name that joins later
 	// registers new ones.
-	void forget(String target) {
+	public void forget(String target) {
 		this.byTarget.remove(target);
 		this.orphans.remove(target);
 		this.gauges.remove(target);

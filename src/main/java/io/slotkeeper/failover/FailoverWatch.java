@@ -1,4 +1,4 @@
-package io.slotkeeper.slot.watching;
+package io.slotkeeper.failover;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -9,6 +9,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.context.ApplicationEventPublisher;
+
 import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.fleet.FleetListener;
@@ -18,24 +20,31 @@ import io.slotkeeper.fleet.Target;
 /**
  * Notices when another server answers for a target's primary: a failover is logged, audited as
  * {@code target.failover} (actor {@code slot-keeper}, both servers and timelines), counted in
- * {@code slotkeeper_target_failovers_total}, and the target's slots are polled at once, since the slots that survived
- * are now on another server. A restart of the same server is only logged.
+ * {@code slotkeeper_target_failovers_total}, and {@link TargetFailedOver} published, so that the target's slots are
+ * polled at once, since the slots that survived are now on another server. A restart of the same server is only logged.
  */
-final class FailoverWatch implements FleetListener {
+public final class FailoverWatch implements FleetListener {
 
 	private static final Logger logger = LoggerFactory.getLogger(FailoverWatch.class);
 
 	private final Auditor auditor;
 
-	private final SlotPoller poller;
+	private final ApplicationEventPublisher events;
 
 	private final Map<String, Counter> failovers = new ConcurrentHashMap<>();
 
 	private final MeterRegistry registry;
 
-	FailoverWatch(Fleet fleet, Auditor auditor, SlotPoller poller, MeterRegistry registry) {
+	/**
+	 * Starts watching every target of the fleet.
+	 * @param fleet the fleet
+	 * @param auditor where failovers are audited
+	 * @param events where {@link TargetFailedOver} is published
+	 * @param registry where failovers are counted
+	 */
+	public FailoverWatch(Fleet fleet, Auditor auditor, ApplicationEventPublisher events, MeterRegistry registry) {
 		this.auditor = auditor;
-		this.poller = poller;
+		this.events = events;
 		this.registry = registry;
 		fleet.watch(this);
 	}
@@ -77,7 +86,7 @@ final class FailoverWatch implements FleetListener {
 		}
 		this.auditor.recordOutcome(Auditor.SELF, "target.failover", target, null, servers,
 				new Auditor.Summary("done", 200, change.describe(), Map.of(), null));
-		this.poller.pollSoon(target);
+		this.events.publishEvent(new TargetFailedOver(target));
 	}
 
 }

@@ -1,4 +1,4 @@
-package io.slotkeeper.slot.watching;
+package io.slotkeeper.failover;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -22,7 +22,7 @@ import io.slotkeeper.replication.SlotRepository;
  * {@code primary_slot_name}, {@code dbname} in {@code primary_conninfo}) and hold a synchronized, permanent, valid copy
  * whose confirmed position is close to the primary's.
  */
-final class FailoverChecks {
+public final class FailoverChecks {
 
 	/**
 	 * How far a replica's copy may be behind the primary's confirmed position and still count as ready.
@@ -49,7 +49,7 @@ final class FailoverChecks {
 	 * @return a reason per slot and replica, {@code null} for a ready copy, empty when the target has no replicas;
 	 * and the replicas' slots that block the synchronization of a failover slot of the same name
 	 */
-	static Report check(Target target, List<ReplicationSlot> slots) {
+	public static Report check(Target target, List<ReplicationSlot> slots) {
 		Map<String, Map<String, String>> reasons = new LinkedHashMap<>();
 		List<Orphan> orphans = new ArrayList<>();
 		List<Node> replicas = target.nodes().select(Target.ALL_NODES).stream()
@@ -179,7 +179,7 @@ final class FailoverChecks {
 	 * @param reasons by slot, then by replica, why the copy is not ready; {@code null} for a ready one
 	 * @param orphans the replicas' slots that block synchronization
 	 */
-	record Report(Map<String, Map<String, String>> reasons, List<Orphan> orphans) {
+	public record Report(Map<String, Map<String, String>> reasons, List<Orphan> orphans) {
 	}
 
 	/**
@@ -188,7 +188,7 @@ final class FailoverChecks {
 	 * @param slot the slot's name
 	 * @param etag the replica's slot's entity tag, so that a drop acts only on the slot that was found
 	 */
-	record Orphan(String node, String slot, String etag) {
+	public record Orphan(String node, String slot, String etag) {
 	}
 
 }
