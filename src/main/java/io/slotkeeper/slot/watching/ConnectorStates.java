@@ -46,11 +46,20 @@ public final class ConnectorStates {
 		this.handovers = handovers;
 	}
 
-	ConnectorClient client() {
+	/**
+	 * The client the states are read with.
+	 * @return the client
+	 */
+	public ConnectorClient client() {
 		return this.connectors;
 	}
 
-	void refresh(Target target, List<ReplicationSlot> slots) {
+	/**
+	 * Reads the state of each of a target's connectors again, and its configuration when due.
+	 * @param target the target
+	 * @param slots its slots, as the poll read them
+	 */
+	public void refresh(Target target, List<ReplicationSlot> slots) {
 		Map<String, ConnectorStatus> states = new ConcurrentHashMap<>();
 		Map<String, ConnectorAudit> was = this.audits.getOrDefault(target.name(), Map.of());
 		Map<String, ConnectorAudit> audited = new ConcurrentHashMap<>();
@@ -114,7 +123,7 @@ public final class ConnectorStates {
 	 * @param target the target's name
 	 * @return the findings by the tags of the connector they are about
 	 */
-	Map<Tags, List<SettingFinding>> findings(String target) {
+	public Map<Tags, List<SettingFinding>> findings(String target) {
 		Map<Tags, List<SettingFinding>> findings = new java.util.HashMap<>();
 		this.audits.getOrDefault(target, Map.of()).forEach((slot, audit) -> findings.put(Tags.of("target", target,
 				"slot", slot, "connector", audit.connector()), audit.findings()));
@@ -126,7 +135,7 @@ public final class ConnectorStates {
 	 * @param target the target
 	 * @return by slot, what the last handover came to, its warning and trace included
 	 */
-	Map<String, String> notRunningAfterHandover(Target target) {
+	public Map<String, String> notRunningAfterHandover(Target target) {
 		Map<String, String> slots = new TreeMap<>();
 		target.slots().policies().stream().filter((policy) -> policy.connector() != null).forEach((policy) ->
 				this.handovers.last(policy.connector().name())

@@ -21,7 +21,7 @@ import io.slotkeeper.fleet.Events;
  * their own, a few for each kind, one run per target and kind at a time, so that a hung Kafka Connect delays only what
  * waits for it, never the polls of other targets, which take a statement's time.
  */
-final class FollowUps implements AutoCloseable {
+public final class FollowUps implements AutoCloseable {
 
 	static final int HEAL_THREADS = 2;
 
@@ -79,24 +79,49 @@ final class FollowUps implements AutoCloseable {
 		this.keepSize = pool("keep-size-", 1);
 	}
 
-	void heal(String target, Runnable work) {
+	/**
+	 * Runs a heal of a target, one at a time per target.
+	 * @param target the target's name
+	 * @param work the heal
+	 */
+	public void heal(String target, Runnable work) {
 		submit(this.heals, target, "heal", work);
 	}
 
 	// A lane of its own: the raise is for the very outage in which handovers wait on a hung Kafka Connect.
-	void guardKeepSize(String target, Runnable work) {
+	/**
+	 * Runs the WAL-limit guard after a target's poll.
+	 * @param target the target's name
+	 * @param work the guard
+	 */
+	public void guardKeepSize(String target, Runnable work) {
 		submit(this.keepSize, target, "keep-size", work);
 	}
 
-	void completeHandovers(String target, Runnable work) {
+	/**
+	 * Runs the pending handovers, stale offsets and restarts of a target's connectors.
+	 * @param target the target's name
+	 * @param work the handovers
+	 */
+	public void completeHandovers(String target, Runnable work) {
 		submit(this.heals, target, "handover", work);
 	}
 
-	void recheckResnapshots(String target, Runnable work) {
+	/**
+	 * Runs the re-snapshot rechecks of a target.
+	 * @param target the target's name
+	 * @param work the rechecks
+	 */
+	public void recheckResnapshots(String target, Runnable work) {
 		submit(this.heals, target, "resnapshot", work);
 	}
 
-	void checkConnectors(String target, Runnable work) {
+	/**
+	 * Asks Kafka Connect about a target's connectors.
+	 * @param target the target's name
+	 * @param work the check
+	 */
+	public void checkConnectors(String target, Runnable work) {
 		submit(this.checks, target, "connectors", work);
 	}
 

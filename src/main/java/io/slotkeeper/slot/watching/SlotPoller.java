@@ -41,7 +41,7 @@ public class SlotPoller extends RepeatingTasks implements FleetListener {
 
 	private final Clock clock;
 
-	private final SlotHealer healer;
+	private final PollFollowers followers;
 
 	private final SlotSightings sightings;
 
@@ -50,15 +50,15 @@ public class SlotPoller extends RepeatingTasks implements FleetListener {
 	/**
 	 * Creates the poller, which also heals, of the fleet's targets now and of those that join later.
 	 * @param fleet the targets to poll, watched
-	 * @param healer heals lost slots whose policy says so
+	 * @param followers what follows each poll: healing, handovers, the WAL-limit guard
 	 * @param watch where the polls' conclusions, connectors' states and sightings go
 	 * @param registry where the gauges go
 	 * @param clock the clock
 	 */
-	SlotPoller(Fleet fleet, SlotHealer healer, SlotWatch watch, MeterRegistry registry, Clock clock) {
+	public SlotPoller(Fleet fleet, PollFollowers followers, SlotWatch watch, MeterRegistry registry, Clock clock) {
 		super("slot-poller", longestPoll(fleet), QUICK_THREADS, CONNECT_THREADS, RETRY_THREADS);
 		this.fleet = fleet;
-		this.healer = healer;
+		this.followers = followers;
 		this.sightings = watch.sightings();
 		this.watch = watch;
 		this.registry = registry;
@@ -68,7 +68,8 @@ public class SlotPoller extends RepeatingTasks implements FleetListener {
 
 	@Override
 	public void joined(Target target) {
-		TargetPoll poll = new TargetPoll(target, this.fleet::all, this.healer, this.watch, this.registry, this.clock,
+		TargetPoll poll = new TargetPoll(target, this.followers.of(target, this.fleet::all, this.watch), this.watch,
+				this.registry, this.clock,
 				this.followUps);
 		this.polls.put(target.name(), poll);
 		joined(poll);
@@ -109,7 +110,7 @@ public class SlotPoller extends RepeatingTasks implements FleetListener {
 	 * @return the reasons by slot
 	 */
 	public Map<String, String> healingStopped(String target) {
-		return this.healer.stopped(target);
+		return this.followers.healingStopped(target);
 	}
 
 	/**
@@ -128,7 +129,7 @@ public class SlotPoller extends RepeatingTasks implements FleetListener {
 	 * @return why in memory, {@code null} when in the database
 	 */
 	public String healingBudgetInMemoryBecause(String target) {
-		return this.healer.budgetInMemoryBecause(target);
+		return this.followers.healingBudgetInMemoryBecause(target);
 	}
 
 	/**

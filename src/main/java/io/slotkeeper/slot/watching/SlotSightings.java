@@ -83,7 +83,7 @@ public final class SlotSightings {
 	 * @param target the target's name
 	 * @return those slots, in the order they were seen
 	 */
-	List<MadeAnew> takeMadeAnew(String target) {
+	public List<MadeAnew> takeMadeAnew(String target) {
 		List<MadeAnew> taken = this.madeAnew.remove(target);
 		return (taken != null) ? List.copyOf(taken) : List.of();
 	}
@@ -93,7 +93,7 @@ public final class SlotSightings {
 	 * @param target the target's name
 	 * @param made the slot
 	 */
-	void again(String target, MadeAnew made) {
+	public void again(String target, MadeAnew made) {
 		this.madeAnew.computeIfAbsent(target, (name) -> new CopyOnWriteArrayList<>()).add(made);
 	}
 
@@ -123,7 +123,7 @@ public final class SlotSightings {
 	 * @param lastSeen what was last seen of it: lost, at the position it was lost at; or before it went missing
 	 * @param now the slot as it is now
 	 */
-	record MadeAnew(SlotPolicyProperties policy, SlotSighting lastSeen, ReplicationSlot now) {
+	public record MadeAnew(SlotPolicyProperties policy, SlotSighting lastSeen, ReplicationSlot now) {
 	}
 
 	/**

@@ -23,7 +23,7 @@ import io.slotkeeper.settings.SettingsView;
 
 /**
  * One target's slot poll, repeated every {@code slots-poll-interval}: read the slots, conclude, update the gauges,
- * then hand the slow follow-ups to {@link PollDuties} (healing, connectors, failover). A failed poll keeps the last
+ * then hand the slow follow-ups to its {@link PollFollowers} (healing, connectors, failover). A failed poll keeps the last
  * slots and gauges, marked by their age, so that alerts on them do not resolve because the target went away.
  */
 final class TargetPoll implements RepeatingTask {
@@ -44,7 +44,7 @@ final class TargetPoll implements RepeatingTask {
 
 	private final PollOutcome outcome;
 
-	private final PollDuties duties;
+	private final PollFollowers.TargetDuties duties;
 
 	private final Clock clock;
 
@@ -54,8 +54,8 @@ final class TargetPoll implements RepeatingTask {
 
 	private volatile boolean readNowNext;
 
-	TargetPoll(Target target, Supplier<List<Target>> fleet, SlotHealer healer, SlotWatch watch,
-			MeterRegistry registry, Clock clock, FollowUps followUps) {
+	TargetPoll(Target target, PollFollowers.TargetDuties duties, SlotWatch watch, MeterRegistry registry, Clock clock,
+			FollowUps followUps) {
 		this.target = target;
 		this.followUps = followUps;
 		this.insights = watch.insights();
@@ -66,7 +66,7 @@ final class TargetPoll implements RepeatingTask {
 		this.settings = watch.settings();
 		this.settingGauges = new SettingGauges(target.name(), registry);
 		this.outcome = new PollOutcome(target, registry, clock);
-		this.duties = new PollDuties(target, fleet, healer, watch, registry, clock);
+		this.duties = duties;
 	}
 
 	Target target() {

@@ -17,7 +17,8 @@ import io.slotkeeper.settings.SettingsAudit;
 import io.slotkeeper.slot.changing.SlotService;
 
 /**
- * Wires the watch over every target's slots: polling, insights, gauges, healing and the {@code slots} health.
+ * Wires the watch over every target's slots: polling, insights, gauges and the {@code slots} health; what follows
+ * each poll is the {@link PollFollowers} bean's.
  */
 @Configuration(proxyBeanMethods = false)
 class WatchingConfiguration {
@@ -33,9 +34,8 @@ class WatchingConfiguration {
 	}
 
 	@Bean
-	SlotPoller slotPoller(Fleet fleet, SlotService slots, SlotWatch watch, Auditor auditor, MeterRegistry registry) {
-		Clock clock = Clock.systemUTC();
-		return new SlotPoller(fleet, new SlotHealer(slots, auditor, clock), watch, registry, clock);
+	SlotPoller slotPoller(Fleet fleet, PollFollowers followers, SlotWatch watch, MeterRegistry registry) {
+		return new SlotPoller(fleet, followers, watch, registry, Clock.systemUTC());
 	}
 
 	@Bean

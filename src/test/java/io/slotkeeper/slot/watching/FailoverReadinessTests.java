@@ -18,6 +18,7 @@ import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.connect.ConnectorClient;
 import io.slotkeeper.failover.FailoverHealth;
 import io.slotkeeper.fleet.Fleet;
+import io.slotkeeper.healing.Healing;
 import io.slotkeeper.replication.FailoverReadiness;
 import io.slotkeeper.slot.changing.SlotService;
 import io.slotkeeper.testbed.PostgresServer;
@@ -137,9 +138,8 @@ class FailoverReadinessTests {
 			ConnectorClient connectors = new ConnectorClient(RestClient.builder(), Duration.ofMillis(10));
 			Clock clock = Clock.systemUTC();
 			this.watch = new SlotWatch(connectors);
-			this.poller = new SlotPoller(fleet, new SlotHealer(new SlotService(connectors, this.registry),
-					new Auditor(new AuditJournal(10), clock), clock, HealLedger.inMemory()), this.watch, this.registry,
-					clock);
+			this.poller = new SlotPoller(fleet, new Healing(new SlotService(connectors, this.registry),
+					new Auditor(new AuditJournal(10), clock), this.registry, clock), this.watch, this.registry, clock);
 		}
 
 	}

@@ -18,6 +18,7 @@ import io.slotkeeper.audit.AuditJournal;
 import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.connect.ConnectorClient;
 import io.slotkeeper.fleet.Fleet;
+import io.slotkeeper.healing.Healing;
 import io.slotkeeper.slot.changing.SlotService;
 import io.slotkeeper.testbed.ConnectStub;
 import io.slotkeeper.testbed.PostgresServer;
@@ -47,9 +48,9 @@ class MissingSlotTests {
 
 	private SlotPoller poller(Fleet fleet) {
 		Clock clock = Clock.systemUTC();
-		SlotHealer healer = new SlotHealer(new SlotService(this.connectors, this.registry),
-				new Auditor(this.journal, clock), clock, HealLedger.inMemory());
-		return new SlotPoller(fleet, healer, this.watch, this.registry, clock);
+		Healing healing = new Healing(new SlotService(this.connectors, this.registry), new Auditor(this.journal, clock),
+				this.registry, clock);
+		return new SlotPoller(fleet, healing, this.watch, this.registry, clock);
 	}
 
 	private double missingGauge(String slot) {

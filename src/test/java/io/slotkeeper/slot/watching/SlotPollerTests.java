@@ -20,6 +20,7 @@ import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.config.TargetProperties;
 import io.slotkeeper.connect.ConnectorClient;
 import io.slotkeeper.fleet.Fleet;
+import io.slotkeeper.healing.Healing;
 import io.slotkeeper.slot.changing.SlotService;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.PostgresTestBed;
@@ -42,9 +43,9 @@ class SlotPollerTests {
 
 	private SlotPoller poller(Fleet fleet) {
 		Clock clock = Clock.systemUTC();
-		SlotHealer healer = new SlotHealer(new SlotService(this.connectors, this.registry),
-				new Auditor(new AuditJournal(10), clock), clock);
-		return new SlotPoller(fleet, healer, new SlotWatch(this.connectors), this.registry, clock);
+		Healing healing = new Healing(new SlotService(this.connectors, this.registry),
+				new Auditor(new AuditJournal(10), clock), this.registry, clock);
+		return new SlotPoller(fleet, healing, new SlotWatch(this.connectors), this.registry, clock);
 	}
 
 	private double age(String target) {

@@ -1,4 +1,4 @@
-package io.slotkeeper.slot.watching;
+package io.slotkeeper.healing;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -12,6 +12,7 @@ import io.micrometer.core.instrument.Tags;
 import io.slotkeeper.connect.ConnectorStatus;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.replication.ReplicationSlot;
+import io.slotkeeper.slot.watching.ConnectorStates;
 
 /**
  * The slots of one target whose connector's task failed on a stored offset older than the slot, which it never gets

@@ -1,4 +1,4 @@
-package io.slotkeeper.slot.watching;
+package io.slotkeeper.healing;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -25,6 +25,7 @@ import io.slotkeeper.replication.SlotView;
 import io.slotkeeper.slot.changing.RecreateResult;
 import io.slotkeeper.slot.changing.SlotRecreates;
 import io.slotkeeper.slot.changing.SlotService;
+import io.slotkeeper.slot.watching.SlotSightings;
 
 import static io.slotkeeper.testbed.TestTargets.fleet;
 import static io.slotkeeper.testbed.TestTargets.target;

@@ -1,4 +1,4 @@
-package io.slotkeeper.slot.watching;
+package io.slotkeeper.healing;
 
 import java.time.Duration;
 import java.time.Instant;

@@ -1,4 +1,4 @@
-package io.slotkeeper.slot.watching;
+package io.slotkeeper.healing;
 
 import java.sql.Connection;
 import java.sql.SQLException;

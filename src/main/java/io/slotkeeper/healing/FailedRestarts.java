@@ -1,4 +1,4 @@
-package io.slotkeeper.slot.watching;
+package io.slotkeeper.healing;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -24,6 +24,7 @@ import io.slotkeeper.connect.ConnectorOutcome;
 import io.slotkeeper.connect.ConnectorStatus;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.replication.ReplicationSlot;
+import io.slotkeeper.slot.watching.ConnectorStates;
 
 /**
  * {@code on-failed: restart} for one target: a connector, or a task of it, FAILED for {@value #GRACE_SECONDS} s while

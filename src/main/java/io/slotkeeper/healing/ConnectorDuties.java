@@ -1,4 +1,4 @@
-package io.slotkeeper.slot.watching;
+package io.slotkeeper.healing;
 
 import java.util.List;
 import java.util.Map;
@@ -19,6 +19,7 @@ import io.slotkeeper.slot.changing.CompletedHandover;
 import io.slotkeeper.slot.changing.RecreateResult;
 import io.slotkeeper.slot.changing.SlotAudit;
 import io.slotkeeper.slot.changing.SlotService;
+import io.slotkeeper.slot.watching.SlotSightings;
 
 /**
  * What the owner of a target does for the connectors of its slots at each poll, beside healing: hands them over to

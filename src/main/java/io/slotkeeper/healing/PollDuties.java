@@ -1,4 +1,4 @@
-package io.slotkeeper.slot.watching;
+package io.slotkeeper.healing;
 
 import java.time.Clock;
 import java.util.List;
@@ -14,6 +14,12 @@ import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.replication.SlotPoll;
 import io.slotkeeper.settings.SettingGauges;
 import io.slotkeeper.settings.SettingsAudit;
+import io.slotkeeper.slot.watching.ConnectorStates;
+import io.slotkeeper.slot.watching.FollowUps;
+import io.slotkeeper.slot.watching.PollFollowers;
+import io.slotkeeper.slot.watching.SlotInsights;
+import io.slotkeeper.slot.watching.SlotSightings;
+import io.slotkeeper.slot.watching.SlotWatch;
 
 /**
  * What one target's poll hands to {@link FollowUps} once it has read the slots, each on its own lane so that a slow
@@ -21,7 +27,7 @@ import io.slotkeeper.settings.SettingsAudit;
  * guard the server's WAL limit, ask Kafka Connect about the slots' connectors, complete and align handovers, restart
  * failed connectors, check the replicas for failover.
  */
-final class PollDuties {
+final class PollDuties implements PollFollowers.TargetDuties {
 
 	private final Target target;
 
@@ -63,18 +69,13 @@ final class PollDuties {
 		this.restarts = new FailedRestarts(this.connectors.client(), healer.auditor(), registry, clock);
 	}
 
-	Map<String, String> staleOffsets() {
+	@Override
+	public Map<String, String> staleOffsets() {
 		return this.staleOffsets.summaries();
 	}
 
-	/**
-	 * Hands a poll's follow-ups over.
-	 * @param poll what the poll read of the target
-	 * @param serverSlots every slot of the target's server, as the poll read them
-	 * @param followUps where they run
-	 * @param readAgain reads the slots again, after a heal
-	 */
-	void follow(SlotPoll poll, List<ReplicationSlot> serverSlots, FollowUps followUps, Runnable readAgain) {
+	@Override
+	public void follow(SlotPoll poll, List<ReplicationSlot> serverSlots, FollowUps followUps, Runnable readAgain) {
 		// Policies are read at each poll: a discovered connector can bring one, or its recreate, at any time.
 		List<SlotPolicyProperties> policies = this.target.slots().policies();
 		if (policies.stream().anyMatch(SlotPolicyProperties::actsOnLoss)) {

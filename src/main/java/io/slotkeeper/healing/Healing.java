@@ -1,0 +1,60 @@
+package io.slotkeeper.healing;
+
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+import io.micrometer.core.instrument.MeterRegistry;
+
+import io.slotkeeper.audit.Auditor;
+import io.slotkeeper.fleet.Target;
+import io.slotkeeper.slot.changing.SlotService;
+import io.slotkeeper.slot.watching.PollFollowers;
+import io.slotkeeper.slot.watching.SlotWatch;
+
+/**
+ * What follows each poll, as the poller asks for it: per target, its {@link PollDuties} (healing through the
+ * {@link SlotHealer}, the connectors' handovers and restarts, the WAL-limit guard, the failover checks).
+ */
+public final class Healing implements PollFollowers {
+
+	private final SlotHealer healer;
+
+	private final MeterRegistry registry;
+
+	private final Clock clock;
+
+	/**
+	 * Creates what follows the polls of this instance.
+	 * @param slots the runbook a heal goes through
+	 * @param auditor where heals, handovers and restarts are audited
+	 * @param registry where they are counted
+	 * @param clock the clock
+	 */
+	public Healing(SlotService slots, Auditor auditor, MeterRegistry registry, Clock clock) {
+		this(new SlotHealer(slots, auditor, clock), registry, clock);
+	}
+
+	Healing(SlotHealer healer, MeterRegistry registry, Clock clock) {
+		this.healer = healer;
+		this.registry = registry;
+		this.clock = clock;
+	}
+
+	@Override
+	public TargetDuties of(Target target, Supplier<List<Target>> fleet, SlotWatch watch) {
+		return new PollDuties(target, fleet, this.healer, watch, this.registry, this.clock);
+	}
+
+	@Override
+	public Map<String, String> healingStopped(String target) {
+		return this.healer.stopped(target);
+	}
+
+	@Override
+	public String healingBudgetInMemoryBecause(String target) {
+		return this.healer.budgetInMemoryBecause(target);
+	}
+
+}
