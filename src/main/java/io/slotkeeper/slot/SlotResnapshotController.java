@@ -22,9 +22,9 @@ import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.config.TargetProperties;
 import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.problem.ProblemException;
+import io.slotkeeper.resnapshot.Resnapshot;
+import io.slotkeeper.resnapshot.Signal;
 import io.slotkeeper.slot.changing.ChangePlan;
-import io.slotkeeper.slot.changing.Resnapshot;
-import io.slotkeeper.slot.changing.Signal;
 import io.slotkeeper.slot.changing.SlotService;
 
 /**

@@ -3,6 +3,7 @@ package io.slotkeeper.slot.changing;
 import java.time.Instant;
 
 import io.slotkeeper.connect.ConnectorHandover;
+import io.slotkeeper.resnapshot.Resnapshot;
 
 /**
  * A connector handover completed at a slot poll, after it was kept.

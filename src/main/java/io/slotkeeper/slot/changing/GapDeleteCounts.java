@@ -20,6 +20,7 @@ import io.slotkeeper.fleet.TableCounters;
 import io.slotkeeper.fleet.TableWrites;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.problem.ProblemException;
+import io.slotkeeper.support.DueRechecks;
 
 /**
  * Counts the rows deleted from a recreated slot's tables while it was lost ({@link GapDeletes}), at the recreate and

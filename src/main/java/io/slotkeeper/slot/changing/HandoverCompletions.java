@@ -15,6 +15,7 @@ import io.slotkeeper.connect.ConnectorHandovers;
 import io.slotkeeper.connect.Handover;
 import io.slotkeeper.fleet.AdvisoryLocks;
 import io.slotkeeper.fleet.Target;
+import io.slotkeeper.resnapshot.Resnapshots;
 import io.slotkeeper.slot.changing.PendingHandovers.Pending;
 
 /**

@@ -21,6 +21,7 @@ import io.slotkeeper.fleet.TableCounters;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.problem.ProblemException;
 import io.slotkeeper.replication.SlotTags;
+import io.slotkeeper.resnapshot.Resnapshots;
 
 /**
  * What follows every recreate (through the API, or healing a lost or missing slot): it is counted, the slot's

@@ -7,6 +7,7 @@ import io.slotkeeper.fleet.SlotLineage;
 import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.replication.SlotSighting;
 import io.slotkeeper.replication.SlotView;
+import io.slotkeeper.resnapshot.Resnapshot;
 
 /**
  * A slot dropped and created again.

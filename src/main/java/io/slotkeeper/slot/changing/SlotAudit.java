@@ -7,6 +7,8 @@ import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.connect.ConnectorOutcome;
 import io.slotkeeper.fleet.GapDeletes;
 import io.slotkeeper.fleet.Lsn;
+import io.slotkeeper.resnapshot.Resnapshot;
+import io.slotkeeper.resnapshot.SkippedTable;
 
 /**
  * What a slot change says in the audit journal, for changes asked through the API and for healing alike.

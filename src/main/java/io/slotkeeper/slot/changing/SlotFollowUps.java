@@ -6,6 +6,7 @@ import java.util.Map;
 
 import io.slotkeeper.fleet.GapDeletes;
 import io.slotkeeper.fleet.Target;
+import io.slotkeeper.resnapshot.Resnapshots;
 
 /**
  * What follows a recreate once its call has returned, run by the owner's polls: the connector handovers that waited

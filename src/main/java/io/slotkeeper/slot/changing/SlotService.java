@@ -11,6 +11,7 @@ import io.slotkeeper.fleet.Target;
 import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.replication.SlotRepository;
 import io.slotkeeper.replication.SlotView;
+import io.slotkeeper.resnapshot.Resnapshots;
 
 /**
  * The replication-slot runbook. Every change is first planned from what the node shows now, by the

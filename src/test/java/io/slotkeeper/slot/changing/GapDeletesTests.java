@@ -18,6 +18,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 import io.slotkeeper.audit.AuditJournal;
 import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.testbed.PostgresServer;
+import io.slotkeeper.testbed.SignalledTarget;
 import io.slotkeeper.testbed.SlotRecipes;
 
 import static org.assertj.core.api.Assertions.assertThat;

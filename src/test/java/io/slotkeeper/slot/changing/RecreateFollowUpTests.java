@@ -16,6 +16,7 @@ import io.slotkeeper.connect.Handover;
 import io.slotkeeper.connect.HandoverLog;
 import io.slotkeeper.problem.ProblemException;
 import io.slotkeeper.problem.ProblemKind;
+import io.slotkeeper.resnapshot.Resnapshots;
 import io.slotkeeper.testbed.ConnectStub;
 import io.slotkeeper.testbed.TestTargets;
 

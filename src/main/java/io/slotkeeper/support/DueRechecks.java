@@ -1,4 +1,4 @@
-package io.slotkeeper.slot.changing;
+package io.slotkeeper.support;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -12,26 +12,45 @@ import java.util.function.Function;
  * the due ones removes them, so two heals of one target never take the same.
  * @param <R> what is done again
  */
-final class DueRechecks<R> {
+public final class DueRechecks<R> {
 
 	private final Map<String, R> waiting = new ConcurrentHashMap<>();
 
 	private final Function<R, Instant> due;
 
-	DueRechecks(Function<R, Instant> due) {
+	/**
+	 * @param due when a recheck is due
+	 */
+	public DueRechecks(Function<R, Instant> due) {
 		this.due = due;
 	}
 
-	void put(String target, String slot, R recheck) {
+	/**
+	 * Keeps a recheck of a slot, replacing the one it had.
+	 * @param target the target's name
+	 * @param slot the slot's name
+	 * @param recheck what is done again
+	 */
+	public void put(String target, String slot, R recheck) {
 		this.waiting.put(key(target, slot), recheck);
 	}
 
-	boolean waiting(String target) {
+	/**
+	 * Whether a recheck of the target waits, due or not.
+	 * @param target the target's name
+	 * @return whether one waits
+	 */
+	public boolean waiting(String target) {
 		String prefix = key(target, "");
 		return this.waiting.keySet().stream().anyMatch((key) -> key.startsWith(prefix));
 	}
 
-	List<R> take(String target) {
+	/**
+	 * Takes the target's rechecks that are due.
+	 * @param target the target's name
+	 * @return them, removed
+	 */
+	public List<R> take(String target) {
 		List<R> taken = new ArrayList<>();
 		String prefix = key(target, "");
 		Instant now = Instant.now();

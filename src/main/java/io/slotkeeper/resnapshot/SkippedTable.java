@@ -1,4 +1,4 @@
-package io.slotkeeper.slot.changing;
+package io.slotkeeper.resnapshot;
 
 /**
  * A table a re-snapshot left out.

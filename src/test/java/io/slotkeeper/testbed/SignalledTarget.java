@@ -1,4 +1,4 @@
-package io.slotkeeper.slot.changing;
+package io.slotkeeper.testbed;
 
 import java.util.HashMap;
 import java.util.List;
@@ -12,7 +12,6 @@ import org.springframework.core.env.SystemEnvironmentPropertySource;
 import io.slotkeeper.SlotKeeperApplication;
 import io.slotkeeper.audit.AuditJournal;
 import io.slotkeeper.fleet.Lsn;
-import io.slotkeeper.testbed.PostgresServer;
 
 /**
  * The application started as an operator would, through environment variables, on one database of a real server with
@@ -21,7 +20,7 @@ import io.slotkeeper.testbed.PostgresServer;
  * @param server the server
  * @param database the database
  */
-record SignalledTarget(PostgresServer server, String database) {
+public record SignalledTarget(PostgresServer server, String database) {
 
 	/**
 	 * Starts the application on the database.
@@ -29,7 +28,7 @@ record SignalledTarget(PostgresServer server, String database) {
 	 * @param slotSettings more settings of the slot, by the variable's name after {@code SLOTKEEPER_TARGETS_0_SLOTS_0_}
 	 * @return the running application
 	 */
-	ConfigurableApplicationContext start(String target, Map<String, String> slotSettings) {
+	public ConfigurableApplicationContext start(String target, Map<String, String> slotSettings) {
 		Map<String, Object> variables = new HashMap<>(Map.of(
 				"SLOTKEEPER_TARGETS_0_NAME", target,
 				"SLOTKEEPER_TARGETS_0_URL", this.server.jdbcUrl(this.database),
@@ -51,19 +50,19 @@ record SignalledTarget(PostgresServer server, String database) {
 			.run("--server.port=0");
 	}
 
-	static List<String> entries(AuditJournal audit, String action) {
+	public static List<String> entries(AuditJournal audit, String action) {
 		return audit.entries().stream().filter((entry) -> action.equals(entry.action())).map(Object::toString).toList();
 	}
 
 	/**
 	 * The position a query answers, {@code -1} when it answers none.
 	 */
-	long lsn(String sql) {
+	public long lsn(String sql) {
 		String lsn = this.server.queryForString(this.database, sql);
 		return (lsn != null) ? Lsn.parse(lsn) : -1;
 	}
 
-	int version() {
+	public int version() {
 		return Integer.parseInt(this.server.queryForString(this.database, "SHOW server_version_num"));
 	}
 

@@ -1,4 +1,4 @@
-package io.slotkeeper.slot.changing;
+package io.slotkeeper.resnapshot;
 
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -28,7 +28,11 @@ public final class Resnapshots {
 
 	private final ChangedTables changed = new ChangedTables();
 
-	Resnapshots(ConnectorLifecycle lifecycle, MeterRegistry registry) {
+	/**
+	 * @param lifecycle the connectors' seam, for their configuration and signals
+	 * @param registry where re-snapshots are counted
+	 */
+	public Resnapshots(ConnectorLifecycle lifecycle, MeterRegistry registry) {
 		this.plans = new SignalPlans(lifecycle);
 		this.meters = new ResnapshotMeters(registry);
 	}
@@ -134,7 +138,7 @@ public final class Resnapshots {
 	 * @param slot the slot
 	 * @param previousConfirmedFlushLsn the lost slot's last confirmed position
 	 */
-	void pin(Target target, String slot, String previousConfirmedFlushLsn) {
+	public void pin(Target target, String slot, String previousConfirmedFlushLsn) {
 		this.changed.pin(target, slot, previousConfirmedFlushLsn);
 	}
 
@@ -145,7 +149,7 @@ public final class Resnapshots {
 	 * @param connectorRunning whether its connector runs again ({@code true} when it has none)
 	 * @return what was sent, or why not; {@code null} when none is asked for
 	 */
-	Resnapshot afterRecreate(Target target, String slot, boolean connectorRunning) {
+	public Resnapshot afterRecreate(Target target, String slot, boolean connectorRunning) {
 		if (!asked(target, slot)) {
 			return null;
 		}
@@ -172,7 +176,7 @@ public final class Resnapshots {
 	 * @param slot the slot
 	 * @return why not yet, {@code null} when none is asked for
 	 */
-	Resnapshot deferred(Target target, String slot) {
+	public Resnapshot deferred(Target target, String slot) {
 		return asked(target, slot) ? new Resnapshot(null, null, null, "deferred: sent once Kafka Connect answers and"
 				+ " the connector's handover is complete", null) : null;
 	}

@@ -1,4 +1,4 @@
-package io.slotkeeper.slot.changing;
+package io.slotkeeper.resnapshot;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -12,6 +12,7 @@ import io.slotkeeper.config.ResnapshotProperties;
 import io.slotkeeper.fleet.Lsn;
 import io.slotkeeper.fleet.TableWrites;
 import io.slotkeeper.fleet.Target;
+import io.slotkeeper.support.DueRechecks;
 
 /**
  * Which tables a re-snapshot after a recreate reads when the slot's settings say {@code tables: changed}: those whose

@@ -1,11 +1,11 @@
-package io.slotkeeper.slot.changing;
+package io.slotkeeper.resnapshot;
 
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
 
-import io.slotkeeper.slot.changing.SignalTableCheck.Column;
-import io.slotkeeper.slot.changing.SignalTableCheck.Shape;
+import io.slotkeeper.resnapshot.SignalTableCheck.Column;
+import io.slotkeeper.resnapshot.SignalTableCheck.Shape;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.slotkeeper.slot.changing;
+package io.slotkeeper.resnapshot;
 
 import java.time.Duration;
 import java.util.Map;
@@ -12,6 +12,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 import io.slotkeeper.audit.AuditJournal;
 import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.testbed.PostgresServer;
+import io.slotkeeper.testbed.SignalledTarget;
 import io.slotkeeper.testbed.SlotRecipes;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -1,4 +1,4 @@
-package io.slotkeeper.slot.changing;
+package io.slotkeeper.resnapshot;
 
 import java.time.Instant;
 import java.util.List;
