@@ -19,8 +19,8 @@ import io.slotkeeper.connect.FoundConnector;
 import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.settings.SettingFinding;
-import io.slotkeeper.slot.watching.ConnectorStates;
-import io.slotkeeper.slot.watching.SlotWatch;
+import io.slotkeeper.watching.ConnectorStates;
+import io.slotkeeper.watching.SlotWatch;
 
 /**
  * The Debezium connectors slot-keeper knows, configured in a slot's policy or found in Kafka Connect and Strimzi

@@ -19,7 +19,7 @@ import io.slotkeeper.slot.changing.CompletedHandover;
 import io.slotkeeper.slot.changing.RecreateResult;
 import io.slotkeeper.slot.changing.SlotAudit;
 import io.slotkeeper.slot.changing.SlotService;
-import io.slotkeeper.slot.watching.SlotSightings;
+import io.slotkeeper.watching.SlotSightings;
 
 /**
  * What the owner of a target does for the connectors of its slots at each poll, beside healing: hands them over to

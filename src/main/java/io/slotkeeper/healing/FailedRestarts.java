@@ -24,7 +24,7 @@ import io.slotkeeper.connect.ConnectorOutcome;
 import io.slotkeeper.connect.ConnectorStatus;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.replication.ReplicationSlot;
-import io.slotkeeper.slot.watching.ConnectorStates;
+import io.slotkeeper.watching.ConnectorStates;
 
 /**
  * {@code on-failed: restart} for one target: a connector, or a task of it, FAILED for {@value #GRACE_SECONDS} s while

@@ -10,8 +10,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.slot.changing.SlotService;
-import io.slotkeeper.slot.watching.PollFollowers;
-import io.slotkeeper.slot.watching.SlotWatch;
+import io.slotkeeper.watching.PollFollowers;
+import io.slotkeeper.watching.SlotWatch;
 
 /**
  * What follows each poll, as the poller asks for it: per target, its {@link PollDuties} (healing through the

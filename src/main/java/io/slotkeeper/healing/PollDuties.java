@@ -14,12 +14,12 @@ import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.replication.SlotPoll;
 import io.slotkeeper.settings.SettingGauges;
 import io.slotkeeper.settings.SettingsAudit;
-import io.slotkeeper.slot.watching.ConnectorStates;
-import io.slotkeeper.slot.watching.FollowUps;
-import io.slotkeeper.slot.watching.PollFollowers;
-import io.slotkeeper.slot.watching.SlotInsights;
-import io.slotkeeper.slot.watching.SlotSightings;
-import io.slotkeeper.slot.watching.SlotWatch;
+import io.slotkeeper.watching.ConnectorStates;
+import io.slotkeeper.watching.FollowUps;
+import io.slotkeeper.watching.PollFollowers;
+import io.slotkeeper.watching.SlotInsights;
+import io.slotkeeper.watching.SlotSightings;
+import io.slotkeeper.watching.SlotWatch;
 
 /**
  * What one target's poll hands to {@link FollowUps} once it has read the slots, each on its own lane so that a slow

@@ -17,7 +17,7 @@ import io.slotkeeper.fleet.Target;
 import io.slotkeeper.outage.KeepSizeGuard;
 import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.slot.changing.SlotService;
-import io.slotkeeper.slot.watching.SlotSightings;
+import io.slotkeeper.watching.SlotSightings;
 
 /**
  * Heals lost slots whose policy says {@code on-lost: recreate}: on the instance that owns the target, it recreates

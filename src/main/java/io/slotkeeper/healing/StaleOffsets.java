@@ -12,7 +12,7 @@ import io.micrometer.core.instrument.Tags;
 import io.slotkeeper.connect.ConnectorStatus;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.replication.ReplicationSlot;
-import io.slotkeeper.slot.watching.ConnectorStates;
+import io.slotkeeper.watching.ConnectorStates;
 
 /**
  * The slots of one target whose connector's task failed on a stored offset older than the slot, which it never gets

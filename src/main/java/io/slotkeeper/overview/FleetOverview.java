@@ -17,9 +17,9 @@ import io.slotkeeper.replication.SlotView;
 import io.slotkeeper.settings.SettingsAudit;
 import io.slotkeeper.settings.SettingsView;
 import io.slotkeeper.slot.SlotReader;
-import io.slotkeeper.slot.watching.RetainedHistory;
-import io.slotkeeper.slot.watching.SlotPoller;
-import io.slotkeeper.slot.watching.SlotSnapshot;
+import io.slotkeeper.watching.RetainedHistory;
+import io.slotkeeper.watching.SlotPoller;
+import io.slotkeeper.watching.SlotSnapshot;
 
 /**
  * Puts the overview together from what heartbeats and polls already hold: every target is assessed (for the

@@ -8,8 +8,8 @@ import org.springframework.context.annotation.Configuration;
 import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.heartbeat.Heartbeats;
 import io.slotkeeper.slot.SlotReader;
-import io.slotkeeper.slot.watching.SlotPoller;
-import io.slotkeeper.slot.watching.SlotWatch;
+import io.slotkeeper.watching.SlotPoller;
+import io.slotkeeper.watching.SlotWatch;
 
 /**
  * Wires the overview.

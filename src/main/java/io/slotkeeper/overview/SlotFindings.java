@@ -9,7 +9,7 @@ import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.replication.SlotBudget;
 import io.slotkeeper.replication.SlotView;
 import io.slotkeeper.settings.SettingFinding;
-import io.slotkeeper.slot.watching.SlotInsights;
+import io.slotkeeper.watching.SlotInsights;
 
 /**
  * What is wrong with one slot, by the rules of the {@code slots} health (lost, missing, a failed connector are

@@ -4,7 +4,7 @@ import java.util.List;
 
 import io.slotkeeper.fleet.SlotLineage;
 import io.slotkeeper.replication.SlotBudget;
-import io.slotkeeper.slot.watching.RetainedHistory;
+import io.slotkeeper.watching.RetainedHistory;
 
 /**
  * One slot of a target's primary as its last poll read it, with what slot-keeper concluded.

@@ -7,7 +7,7 @@ import java.util.List;
 
 import io.slotkeeper.config.TargetProperties;
 import io.slotkeeper.heartbeat.HeartbeatStatus;
-import io.slotkeeper.slot.watching.SlotSnapshot;
+import io.slotkeeper.watching.SlotSnapshot;
 
 /**
  * What is wrong with a target itself: its heartbeat DOWN (failing or stale), its slots unread, unreadable or stale.

@@ -8,7 +8,7 @@ import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.connect.ConnectorClient;
 import io.slotkeeper.connect.HandoverLog;
 import io.slotkeeper.fleet.Fleet;
-import io.slotkeeper.slot.watching.SlotWatch;
+import io.slotkeeper.watching.SlotWatch;
 
 /**
  * Wires the slot API's reads and what its changes share.

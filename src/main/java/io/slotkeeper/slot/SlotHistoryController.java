@@ -18,8 +18,8 @@ import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.problem.ProblemException;
 import io.slotkeeper.problem.ProblemKind;
-import io.slotkeeper.slot.watching.RetainedHistory;
-import io.slotkeeper.slot.watching.SlotWatch;
+import io.slotkeeper.watching.RetainedHistory;
+import io.slotkeeper.watching.SlotWatch;
 
 /**
  * A slot's retained WAL over the last hour, from the polls: what the operator's page draws.

@@ -17,8 +17,8 @@ import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.replication.SlotFilter;
 import io.slotkeeper.replication.SlotRepository;
 import io.slotkeeper.replication.SlotView;
-import io.slotkeeper.slot.watching.SlotSnapshot;
-import io.slotkeeper.slot.watching.SlotWatch;
+import io.slotkeeper.watching.SlotSnapshot;
+import io.slotkeeper.watching.SlotWatch;
 
 /**
  * Reads slots for the API: a node's listing or every node's, one slot, and a slot's connector as Kafka Connect sees

@@ -1,6 +1,7 @@
 /**
- * Replication slots through the API: the controller, its request and answer types, and the reads it serves. The
- * work is split by activity: {@code changing} (rules, steps, service) and {@code watching} (poller, insights, gauges,
- * healer, health); slots as a node shows them are the {@code replication} module's.
+ * The runbook: replication slots read, created, dropped and recreated through the API (the controllers, their request
+ * and answer types, the reads they serve) and {@code changing} (the rules, steps and service every change goes
+ * through, the API's and healing's alike). Slots as a node shows them are {@code replication}'s, what the polls saw
+ * {@code watching}'s.
  */
 package io.slotkeeper.slot;

@@ -25,7 +25,7 @@ import io.slotkeeper.replication.SlotView;
 import io.slotkeeper.slot.changing.RecreateResult;
 import io.slotkeeper.slot.changing.SlotRecreates;
 import io.slotkeeper.slot.changing.SlotService;
-import io.slotkeeper.slot.watching.SlotSightings;
+import io.slotkeeper.watching.SlotSightings;
 
 import static io.slotkeeper.testbed.TestTargets.fleet;
 import static io.slotkeeper.testbed.TestTargets.target;

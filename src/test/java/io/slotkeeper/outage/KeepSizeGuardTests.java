@@ -21,10 +21,10 @@ import io.slotkeeper.audit.AuditJournal;
 import io.slotkeeper.replication.SlotBudget;
 import io.slotkeeper.settings.SettingFinding;
 import io.slotkeeper.settings.SettingsView;
-import io.slotkeeper.slot.watching.SlotWatch;
 import io.slotkeeper.testbed.LogicalConsumer;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.PostgresTestBed;
+import io.slotkeeper.watching.SlotWatch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

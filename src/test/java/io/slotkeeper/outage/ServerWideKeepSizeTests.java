@@ -21,10 +21,10 @@ import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.fleet.Instance;
 import io.slotkeeper.fleet.Rendezvous;
 import io.slotkeeper.settings.SettingFinding;
-import io.slotkeeper.slot.watching.SlotWatch;
 import io.slotkeeper.testbed.LogicalConsumer;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.PostgresTestBed;
+import io.slotkeeper.watching.SlotWatch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

@@ -9,8 +9,8 @@ import org.junit.jupiter.api.Test;
 import io.slotkeeper.config.TargetProperties;
 import io.slotkeeper.fleet.FailureDescription;
 import io.slotkeeper.heartbeat.HeartbeatStatus;
-import io.slotkeeper.slot.watching.SlotSnapshot;
 import io.slotkeeper.testbed.TestTargets;
+import io.slotkeeper.watching.SlotSnapshot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -6,8 +6,8 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-import io.slotkeeper.slot.watching.SlotInsights;
 import io.slotkeeper.testbed.LogicalConsumer;
+import io.slotkeeper.watching.SlotInsights;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

@@ -19,10 +19,10 @@ import io.slotkeeper.connect.HandoverLog;
 import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.replication.SlotFilter;
-import io.slotkeeper.slot.watching.SlotWatch;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.PostgresTestBed;
 import io.slotkeeper.testbed.TestTargets;
+import io.slotkeeper.watching.SlotWatch;
 
 import static io.slotkeeper.testbed.TestTargets.fleet;
 import static org.assertj.core.api.Assertions.assertThat;

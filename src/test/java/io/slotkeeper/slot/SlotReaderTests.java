@@ -11,10 +11,10 @@ import io.slotkeeper.connect.ConnectorClient;
 import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.replication.SlotFilter;
 import io.slotkeeper.replication.SlotView;
-import io.slotkeeper.slot.watching.SlotWatch;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.PostgresTestBed;
 import io.slotkeeper.testbed.SilentServer;
+import io.slotkeeper.watching.SlotWatch;
 
 import static io.slotkeeper.testbed.TestTargets.fleet;
 import static io.slotkeeper.testbed.TestTargets.target;

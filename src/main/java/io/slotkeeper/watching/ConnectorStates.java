@@ -1,4 +1,4 @@
-package io.slotkeeper.slot.watching;
+package io.slotkeeper.watching;
 
 import java.time.Duration;
 import java.time.Instant;

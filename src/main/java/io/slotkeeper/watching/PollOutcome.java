@@ -1,4 +1,4 @@
-package io.slotkeeper.slot.watching;
+package io.slotkeeper.watching;
 
 import java.time.Clock;
 import java.time.Instant;

@@ -1,4 +1,4 @@
-package io.slotkeeper.slot.watching;
+package io.slotkeeper.watching;
 
 import java.time.Clock;
 
@@ -8,13 +8,11 @@ import org.springframework.boot.health.contributor.HealthContributor;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.connect.ConnectorClient;
 import io.slotkeeper.connect.HandoverLog;
 import io.slotkeeper.failover.FailoverHealth;
 import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.settings.SettingsAudit;
-import io.slotkeeper.slot.changing.SlotService;
 
 /**
  * Wires the watch over every target's slots: polling, insights, gauges and the {@code slots} health; what follows
