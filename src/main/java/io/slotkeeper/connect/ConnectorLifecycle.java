@@ -1,6 +1,5 @@
 package io.slotkeeper.connect;
 
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -80,14 +79,9 @@ public final class ConnectorLifecycle {
 	}
 
 	@SuppressWarnings("unchecked")
-	static Map<String, Object> asMap(Object json) {
-		return (json instanceof Map<?, ?> map) ? new LinkedHashMap<>((Map<String, Object>) map) : Map.of();
-	}
-
-	@SuppressWarnings("unchecked")
 	static List<Map<String, Object>> entries(Object offsetsBody) {
-		Object list = asMap(offsetsBody).get("offsets");
-		return (list instanceof List<?> entries) ? entries.stream().map(ConnectorLifecycle::asMap).toList() : null;
+		Object list = JsonObjects.asMap(offsetsBody).get("offsets");
+		return (list instanceof List<?> entries) ? entries.stream().map(JsonObjects::asMap).toList() : null;
 	}
 
 	/**
@@ -132,7 +126,7 @@ public final class ConnectorLifecycle {
 		 * @return its members, empty when the body is none or not an object
 		 */
 		public Map<String, Object> object() {
-			return asMap(this.body);
+			return JsonObjects.asMap(this.body);
 		}
 
 	}

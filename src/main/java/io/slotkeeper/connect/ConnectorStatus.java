@@ -37,11 +37,11 @@ public record ConnectorStatus(String connector, String state, List<Task> tasks, 
 	 * @return the status, checked now
 	 */
 	public static ConnectorStatus of(String connector, Map<String, Object> body) {
-		Object state = ConnectorLifecycle.asMap(body.get("connector")).get("state");
+		Object state = JsonObjects.asMap(body.get("connector")).get("state");
 		List<Task> tasks = new ArrayList<>();
 		if (body.get("tasks") instanceof List<?> list) {
 			for (Object each : list) {
-				Map<String, Object> task = ConnectorLifecycle.asMap(each);
+				Map<String, Object> task = JsonObjects.asMap(each);
 				Object id = task.get("id");
 				tasks.add(new Task((id instanceof Number number) ? number.intValue() : -1, (String) task.get("state"),
 						TaskTraces.summary((String) task.get("trace"))));

@@ -104,7 +104,7 @@ final class KafkaConnectorResources {
 
 	private static String preferred(Reply group) {
 		List<String> versions = ((List<?>) group.object().getOrDefault("versions", List.of())).stream()
-			.map((each) -> String.valueOf(ConnectorLifecycle.asMap(each).get("version"))).toList();
+			.map((each) -> String.valueOf(JsonObjects.asMap(each).get("version"))).toList();
 		return versions.contains("v1") ? "v1" : versions.contains("v1beta2") ? "v1beta2" : null;
 	}
 
@@ -118,7 +118,7 @@ final class KafkaConnectorResources {
 					: HttpRequest.BodyPublishers.noBody());
 			HttpResponse<String> response = this.api.client().send(request.build(), HttpResponse.BodyHandlers.ofString());
 			int status = response.statusCode();
-			Map<String, Object> object = ConnectorLifecycle.asMap(parse(response.body()));
+			Map<String, Object> object = JsonObjects.asMap(parse(response.body()));
 			if (status / 100 == 2) {
 				return new Reply(status, object, null, false);
 			}

@@ -21,7 +21,7 @@ final class OffsetAlignment {
 			return new ConnectorLifecycle.Answer(null, null, "the new slot has no position to align to");
 		}
 		List<Map<String, Object>> partitions = new ArrayList<>();
-		handover.offsetsBefore().forEach((entry) -> partitions.add(ConnectorLifecycle.asMap(entry.get("partition"))));
+		handover.offsetsBefore().forEach((entry) -> partitions.add(JsonObjects.asMap(entry.get("partition"))));
 		if (partitions.isEmpty()) {
 			Object prefix = handover.configBefore().get("topic.prefix");
 			if (prefix == null) {

@@ -53,12 +53,12 @@ final class RestConnectorSource implements ConnectorSource {
 					+ ConnectorClient.failure(ex));
 		}
 		List<FoundConnector> found = new ArrayList<>();
-		ConnectorLifecycle.asMap(body).forEach((name, expanded) -> {
-			Map<String, Object> config = ConnectorLifecycle.asMap(
-					ConnectorLifecycle.asMap(ConnectorLifecycle.asMap(expanded).get("info")).get("config"));
+		JsonObjects.asMap(body).forEach((name, expanded) -> {
+			Map<String, Object> config = JsonObjects.asMap(
+					JsonObjects.asMap(JsonObjects.asMap(expanded).get("info")).get("config"));
 			if (FoundConnector.postgres(config.get("connector.class"))) {
-				String state = ConnectorStatus.of(name, ConnectorLifecycle.asMap(
-						ConnectorLifecycle.asMap(expanded).get("status"))).state();
+				String state = ConnectorStatus.of(name, JsonObjects.asMap(
+						JsonObjects.asMap(expanded).get("status"))).state();
 				found.add(new FoundConnector(describe(), reach(name), FoundConnector.kept(config), state));
 			}
 		});

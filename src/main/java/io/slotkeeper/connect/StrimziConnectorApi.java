@@ -12,6 +12,8 @@ import io.slotkeeper.config.StrimziStatusFrom;
 import io.slotkeeper.connect.ConnectorLifecycle.Answer;
 import io.slotkeeper.connect.KafkaConnectorResources.Reply;
 
+import static io.slotkeeper.connect.JsonObjects.at;
+
 /**
  * A connector changed the way the Strimzi operator lets a third party change it: through its {@code KafkaConnector}
  * resource, never Kafka Connect's REST API (closed to other pods by Strimzi's NetworkPolicy, its state changes
@@ -160,14 +162,6 @@ final class StrimziConnectorApi implements ConnectorApi {
 
 	static String describe(ConnectorProperties connector) {
 		return "KafkaConnector " + connector.strimzi().namespace() + "/" + connector.strimzi().name();
-	}
-
-	static Map<String, Object> at(Map<String, Object> object, String... path) {
-		Map<String, Object> current = object;
-		for (String key : path) {
-			current = ConnectorLifecycle.asMap(current.get(key));
-		}
-		return current;
 	}
 
 }

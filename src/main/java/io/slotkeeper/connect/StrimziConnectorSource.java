@@ -2,6 +2,7 @@ package io.slotkeeper.connect;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -43,23 +44,19 @@ final class StrimziConnectorSource implements ConnectorSource {
 		List<FoundConnector> found = new ArrayList<>();
 		Object items = reply.object().get("items");
 		for (Object item : (items instanceof List<?> list) ? list : List.of()) {
-			Map<String, Object> resource = ConnectorLifecycle.asMap(item);
-			Map<String, Object> spec = ConnectorLifecycle.asMap(resource.get("spec"));
-			Object name = ConnectorLifecycle.asMap(resource.get("metadata")).get("name");
+			Map<String, Object> resource = JsonObjects.asMap(item);
+			Map<String, Object> spec = JsonObjects.asMap(resource.get("spec"));
+			Object name = JsonObjects.asMap(resource.get("metadata")).get("name");
 			if (name != null && FoundConnector.postgres(spec.get("class"))) {
-				Map<String, String> config = FoundConnector.kept(ConnectorLifecycle.asMap(spec.get("config")));
-				String state = ConnectorStatus.of(name.toString(), ConnectorLifecycle.asMap(
-						ConnectorLifecycle.asMap(resource.get("status")).get("connectorStatus"))).state();
-				found.add(new FoundConnector(describe(), reach(name.toString()), withClass(config, spec), state));
+				// The resource keeps the class beside the configuration, where Kafka Connect keeps it inside.
+				Map<String, Object> config = new LinkedHashMap<>(JsonObjects.asMap(spec.get("config")));
+				config.put("connector.class", spec.get("class"));
+				String state = ConnectorStatus.of(name.toString(), JsonObjects.asMap(
+						JsonObjects.asMap(resource.get("status")).get("connectorStatus"))).state();
+				found.add(new FoundConnector(describe(), reach(name.toString()), FoundConnector.kept(config), state));
 			}
 		}
 		return new Listing(found, null);
-	}
-
-	private static Map<String, String> withClass(Map<String, String> config, Map<String, Object> spec) {
-		Map<String, String> all = new java.util.TreeMap<>(config);
-		all.put("connector.class", String.valueOf(spec.get("class")));
-		return all;
 	}
 
 	private ConnectorProperties reach(String name) {

@@ -11,7 +11,7 @@ import io.slotkeeper.config.ConnectorProperties;
 import io.slotkeeper.connect.ConnectorLifecycle.Answer;
 import io.slotkeeper.connect.KafkaConnectorResources.Reply;
 
-import static io.slotkeeper.connect.StrimziConnectorApi.at;
+import static io.slotkeeper.connect.JsonObjects.at;
 import static io.slotkeeper.connect.StrimziConnectorApi.describe;
 
 /**

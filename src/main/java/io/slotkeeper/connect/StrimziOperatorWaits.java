@@ -13,7 +13,7 @@ import java.util.function.Predicate;
 import io.slotkeeper.config.ConnectorProperties;
 import io.slotkeeper.connect.KafkaConnectorResources.Reply;
 
-import static io.slotkeeper.connect.StrimziConnectorApi.at;
+import static io.slotkeeper.connect.JsonObjects.at;
 
 /**
  * Waiting for the Strimzi operator to act on a {@code KafkaConnector}: it acts at its reconciles, on every change to
@@ -73,7 +73,7 @@ final class StrimziOperatorWaits {
 		if (!(conditions instanceof List<?> list)) {
 			return Set.of();
 		}
-		return list.stream().map(ConnectorLifecycle::asMap)
+		return list.stream().map(JsonObjects::asMap)
 			.filter((condition) -> "Warning".equals(condition.get("type"))
 					&& String.valueOf(condition.get("reason")).endsWith("Offsets"))
 			.map((condition) -> condition.get("reason") + ": " + condition.get("message") + " @"
@@ -113,7 +113,7 @@ final class StrimziOperatorWaits {
 		if (!(conditions instanceof List<?> list)) {
 			return Optional.empty();
 		}
-		return list.stream().map(ConnectorLifecycle::asMap).filter((c) -> "NotReady".equals(c.get("type")))
+		return list.stream().map(JsonObjects::asMap).filter((c) -> "NotReady".equals(c.get("type")))
 			.map((c) -> "NotReady, " + c.get("reason") + ": " + c.get("message")).findFirst();
 	}
 

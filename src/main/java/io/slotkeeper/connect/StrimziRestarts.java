@@ -9,7 +9,7 @@ import io.slotkeeper.config.ConnectorProperties;
 import io.slotkeeper.connect.ConnectorLifecycle.Answer;
 import io.slotkeeper.connect.KafkaConnectorResources.Reply;
 
-import static io.slotkeeper.connect.StrimziConnectorApi.at;
+import static io.slotkeeper.connect.JsonObjects.at;
 
 /**
  * A Strimzi-managed connector restarted as the operator lets a third party: the annotations {@code strimzi.io/restart}

@@ -7,7 +7,7 @@ import io.slotkeeper.config.ConnectorProperties;
 import io.slotkeeper.connect.ConnectorLifecycle.Answer;
 import io.slotkeeper.connect.KafkaConnectorResources.Reply;
 
-import static io.slotkeeper.connect.StrimziConnectorApi.at;
+import static io.slotkeeper.connect.JsonObjects.at;
 
 /**
  * A Strimzi-managed connector's state as its user chose it and as slot-keeper changes it: stop and resume set

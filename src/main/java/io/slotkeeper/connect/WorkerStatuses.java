@@ -10,7 +10,7 @@ import org.slf4j.LoggerFactory;
 
 import io.slotkeeper.config.ConnectorProperties;
 
-import static io.slotkeeper.connect.StrimziConnectorApi.at;
+import static io.slotkeeper.connect.JsonObjects.at;
 
 /**
  * Kafka Connect's own status of a connector that Strimzi manages ({@code slotkeeper.strimzi.status-from: worker}):
