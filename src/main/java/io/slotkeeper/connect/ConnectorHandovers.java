@@ -18,7 +18,7 @@ import io.slotkeeper.config.ConnectorProperties;
  * reset makes {@code initial} connectors snapshot everything again. Kafka Connect without the offsets API (before
  * 3.6) gets a restart, and the answer says the connector will likely fail and what to do. A Kafka Connect that
  * cannot be reached makes the handover {@link ConnectorHandover#PENDING}: the caller keeps it and completes it later
- * with {@link #plan}, {@link Handover#stop()} and {@link #complete}, which align to the position it kept.
+ * with {@link #plan}, {@link Handover#readAndStop()} and {@link #complete}, which align to the position it kept.
  */
 public final class ConnectorHandovers {
 
@@ -51,7 +51,7 @@ public final class ConnectorHandovers {
 	/**
 	 * The handover of one recreate; nothing is called yet.
 	 * @param connector the slot's connector
-	 * @return the handover, whose {@link Handover#stop()} runs before the drop
+	 * @return the handover, whose {@link Handover#readAndStop()} runs before the drop
 	 */
 	public Handover plan(ConnectorProperties connector) {
 		return new Handover(connector, this.lifecycle, null);

@@ -9,7 +9,7 @@ import io.slotkeeper.config.ConnectorOffsets;
 import io.slotkeeper.config.ConnectorProperties;
 
 /**
- * One recreate's handover of its connector: {@link #stop()} runs before the drop, under the change lock, and
+ * One recreate's handover of its connector: {@link #readAndStop()} runs before the drop, under the change lock, and
  * records what it could do.
  */
 public final class Handover {
@@ -75,7 +75,7 @@ public final class Handover {
 	}
 
 	/**
-	 * Whether {@link #stop()} stopped the connector.
+	 * Whether {@link #readAndStop()} stopped the connector.
 	 * @return whether it did
 	 */
 	public boolean stopped() {
@@ -85,7 +85,7 @@ public final class Handover {
 	/**
 	 * The state the connector's user chose for it, as read before slot-keeper stopped it (or as kept by an earlier
 	 * attempt of the same handover): the state the handover leaves it in.
-	 * @return the choice, {@code null} before {@link #stop()} read it
+	 * @return the choice, {@code null} before {@link #readAndStop()} read it
 	 */
 	public ChosenState chosenState() {
 		return this.chosen;
@@ -109,7 +109,7 @@ public final class Handover {
 	}
 
 	/**
-	 * The connector's configuration as {@link #stop()} read it, so that the handover asks Kafka Connect for it once.
+	 * The connector's configuration as {@link #readAndStop()} read it, so that the handover asks Kafka Connect for it once.
 	 * @return its members, empty when it was not read
 	 */
 	Map<String, Object> configBefore() {
@@ -149,7 +149,7 @@ public final class Handover {
 	 * as the warning, and the connector is then restarted after the create instead; a Kafka Connect that cannot be
 	 * reached is kept as {@link #unreachable()}.
 	 */
-	public void stop() {
+	public void readAndStop() {
 		autoRestartsBefore();
 		if (this.connector.offsets() == ConnectorOffsets.LEAVE) {
 			return;

@@ -34,7 +34,7 @@ class ConnectorHandoversTests {
 	void alignPointsEveryStoredPartitionAtTheNewSlotAndWaitsUntilItRuns() {
 		this.connect.offsets(STORED);
 		Handover handover = this.handovers.plan(ConnectorClientTests.connector(this.connect.url()));
-		handover.stop();
+		handover.readAndStop();
 		assertThat(this.connect.stopped()).isTrue();
 		ConnectorHandover done = this.handovers.complete(handover, 4096L);
 		assertThat(done.method()).isEqualTo("align");
@@ -53,7 +53,7 @@ class ConnectorHandoversTests {
 	void alignWithNothingStoredNamesThePartitionFromTopicPrefix() {
 		this.connect.config("{\"topic.prefix\":\"shop\"}");
 		Handover handover = this.handovers.plan(ConnectorClientTests.connector(this.connect.url()));
-		handover.stop();
+		handover.readAndStop();
 		assertThat(this.handovers.complete(handover, 16L).running()).isTrue();
 		assertThat(this.connect.offsets()).contains("\"partition\":{\"server\":\"shop\"}", "\"lsn\":16");
 	}
@@ -64,7 +64,7 @@ class ConnectorHandoversTests {
 		this.connect.offsets(STORED);
 		Handover handover = this.handovers.plan(ConnectorClientTests.connector(this.connect.url(),
 				"running-timeout", "2s"));
-		handover.stop();
+		handover.readAndStop();
 		// The Strimzi operator's reconcile: the connector back to its resource's spec.state, through the REST API.
 		java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
 				java.net.URI.create(this.connect.url() + "/connectors/orders-cdc/resume"))
@@ -84,7 +84,7 @@ class ConnectorHandoversTests {
 		this.connect.offsets(STORED);
 		Handover handover = this.handovers.plan(ConnectorClientTests.connector(this.connect.url(),
 				"offsets", "reset"));
-		handover.stop();
+		handover.readAndStop();
 		ConnectorHandover done = this.handovers.complete(handover, 4096L);
 		assertThat(done.method()).isEqualTo("reset");
 		assertThat(this.connect.offsets()).isEqualTo("[]");
@@ -97,7 +97,7 @@ class ConnectorHandoversTests {
 		this.connect.offsets(STORED);
 		Handover handover = this.handovers.plan(ConnectorClientTests.connector(this.connect.url(),
 				"offsets", "leave"));
-		handover.stop();
+		handover.readAndStop();
 		ConnectorHandover done = this.handovers.complete(handover, 4096L);
 		assertThat(done.method()).isEqualTo("restart");
 		assertThat(done.warning()).isNull();
@@ -110,7 +110,7 @@ class ConnectorHandoversTests {
 	void aTaskThatFailsOnceResumedIsReportedWithItsTraceWithoutWaitingTheWholeTimeout() {
 		Handover handover = this.handovers.plan(ConnectorClientTests.connector(this.connect.url(),
 				"running-timeout", "10m"));
-		handover.stop();
+		handover.readAndStop();
 		long readBefore = statusReads();
 		this.connect.status("{\"name\":\"x\",\"connector\":{\"state\":\"RUNNING\"},\"tasks\":[{\"id\":0,\"state\":"
 				+ "\"FAILED\",\"trace\":\"io.debezium.DebeziumException: no longer available on the server\\n\\tat x\"}]}");

@@ -66,7 +66,7 @@ final class HandoverCompletions {
 						continue;
 					}
 					Handover handover = this.handovers.plan(connector.get(), waiting.chosen());
-					handover.stop();
+					handover.readAndStop();
 					if (handover.unreachable() != null) {
 						continue;
 					}

@@ -44,7 +44,7 @@ final class SlotSteps {
 		if (handover == null || handover.describe().size() < 2) {
 			return List.of();
 		}
-		return List.of(new Step(handover.describe().get(0), (connection) -> handover.stop()));
+		return List.of(new Step(handover.describe().get(0), (connection) -> handover.readAndStop()));
 	}
 
 	static List<Step> connectorAfter(Handover handover) {

@@ -51,7 +51,7 @@ class RecreateFollowUpTests {
 		Handover handover = this.handovers.plan(TestTargets.bind(ConnectorProperties.class, "url", this.connect.url(),
 				"name", "orders-cdc"));
 		assertThatThrownBy(() -> this.followUp.guarded(handover, () -> {
-			handover.stop();
+			handover.readAndStop();
 			throw new ProblemException(ProblemKind.DATABASE_ERROR, "the create failed");
 		})).hasMessage("the create failed");
 		assertThat(this.connect.stopped()).as("resumed").isFalse();
