@@ -30,12 +30,8 @@ class FailedConnectorRestartTests {
 
 	@Test
 	void aFailedTaskIsRestartedUntilItsHourlyBudgetIsSpentAndAUsersStopStands() throws Exception {
-		try (Pipeline pipeline = new Pipeline(DebeziumRecreateTests::realWorker, Map.of(), (built) -> {
-			List<String> args = new ArrayList<>(built.healing("align", "none", "recreate"));
-			args.addAll(List.of("--slotkeeper.targets[0].slots[0].on-failed=restart",
-					"--slotkeeper.targets[0].slots[0].max-restarts-per-hour=1"));
-			return args;
-		})) {
+		try (Pipeline pipeline = new Pipeline(DebeziumRecreateTests::realWorker, Map.of(),
+				(built) -> restarting(built, "--slotkeeper.targets[0].slots[0].max-restarts-per-hour=1"))) {
 			RealKafkaConnect worker = (RealKafkaConnect) pipeline.engine;
 			pipeline.write(1, 100);
 			await().atMost(Duration.ofSeconds(30)).until(() -> worker.deliveries().keySet().containsAll(ids(1, 100)));
@@ -82,12 +78,8 @@ class FailedConnectorRestartTests {
 	@Test
 	void aFailedTaskOfAStrimziManagedConnectorIsRestartedWithinSecondsWhenItsStateIsReadFromTheWorker() {
 		try (Pipeline pipeline = new Pipeline((server, database, settings) -> new StrimziManagedConnect(
-				KafkaBroker.shared(), server, database, "debezium", settings), Map.of(), (built) -> {
-					List<String> args = new ArrayList<>(built.healing("align", "none", "recreate"));
-					args.addAll(List.of("--slotkeeper.targets[0].slots[0].on-failed=restart",
-							"--slotkeeper.strimzi.status-from=worker"));
-					return args;
-				})) {
+				KafkaBroker.shared(), server, database, "debezium", settings), Map.of(),
+				(built) -> restarting(built, "--slotkeeper.strimzi.status-from=worker"))) {
 			StrimziManagedConnect strimzi = (StrimziManagedConnect) pipeline.engine;
 			pipeline.write(1, 100);
 			await().atMost(Duration.ofSeconds(60)).until(() -> strimzi.deliveries().keySet().containsAll(ids(1, 100)));
@@ -109,6 +101,12 @@ class FailedConnectorRestartTests {
 					(running - failed) / 1_000_000, strimzi.operator().reconciles() - reconciles,
 					strimzi.operator().autoRestarts());
 		}
+	}
+
+	private static List<String> restarting(Pipeline pipeline, String setting) {
+		List<String> args = new ArrayList<>(pipeline.healing("align", "none", "recreate"));
+		args.addAll(List.of("--slotkeeper.targets[0].slots[0].on-failed=restart", setting));
+		return args;
 	}
 
 }
