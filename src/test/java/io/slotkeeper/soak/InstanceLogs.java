@@ -13,7 +13,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * What the instances said in their logs, across their lives: heals, handovers, takeovers, restarts, and per target the most
+ * What the instances said in their logs, across their lives: heals, handovers, takeovers, restarts, WAL-limit raises, and per target the most
  * heals in an hour and the deletes reported for its gaps (a recount superseding the count it follows).
  * @param heals heals done
  * @param handovers handovers completed after a wait for Kafka Connect
@@ -22,9 +22,12 @@ import java.util.regex.Pattern;
  * @param mostHealsInAnHour the most heals of one target in any hour
  * @param restarts failed connectors restarted ({@code on-failed: restart})
  * @param restartsRefused failed connectors left FAILED, their restart budget spent
+ * @param raises times the server's {@code max_slot_wal_keep_size} was raised ({@code on-outage})
+ * @param putBacks times it was put back
+ * @param raisesRefused raises refused or failed (a value ALTER SYSTEM cannot override, a role that may not)
  */
 record InstanceLogs(int heals, int handovers, int takeovers, Map<String, Long> gapDeletes, int mostHealsInAnHour,
-		int restarts, int restartsRefused) {
+		int restarts, int restartsRefused, int raises, int putBacks, int raisesRefused) {
 
 	private static final Pattern TARGET = Pattern.compile(" target=(\\S+) ");
 
@@ -39,6 +42,9 @@ record InstanceLogs(int heals, int handovers, int takeovers, Map<String, Long> g
 		int takeovers = 0;
 		int restarts = 0;
 		int refused = 0;
+		int raises = 0;
+		int putBacks = 0;
+		int raisesRefused = 0;
 		Map<String, List<Long>> counts = new HashMap<>();
 		Map<String, List<Instant>> healed = new HashMap<>();
 		for (Instance instance : world.instances) {
@@ -62,6 +68,11 @@ record InstanceLogs(int heals, int handovers, int takeovers, Map<String, Long> g
 				restarts += (restart && line.contains("outcome=done")) ? 1 : 0;
 				refused += (restart && line.contains("outcome=refused")) ? 1 : 0;
 				takeovers += line.contains(" now") && line.contains("owns target '") ? 1 : 0;
+				boolean keepSize = line.contains("audit action=server.keep-size ");
+				boolean done = keepSize && line.contains("outcome=done");
+				raises += (done && line.contains("detail=\"raised")) ? 1 : 0;
+				putBacks += (done && line.contains("detail=\"put back:")) ? 1 : 0;
+				raisesRefused += (keepSize && !line.contains("outcome=done")) ? 1 : 0;
 				Matcher said = GAP_DELETES.matcher(line);
 				if (said.find()) {
 					Matcher count = COUNT.matcher(said.group(2));
@@ -79,7 +90,7 @@ record InstanceLogs(int heals, int handovers, int takeovers, Map<String, Long> g
 		Map<String, Long> reported = new HashMap<>();
 		counts.forEach((name, list) -> reported.put(name, list.stream().mapToLong(Long::longValue).sum()));
 		int most = healed.values().stream().mapToInt(InstanceLogs::mostInAnHour).max().orElse(0);
-		return new InstanceLogs(heals, handovers, takeovers, reported, most, restarts, refused);
+		return new InstanceLogs(heals, handovers, takeovers, reported, most, restarts, refused, raises, putBacks, raisesRefused);
 	}
 
 	// Across both instances' lives: the budget is the slot's, kept in its target's database.

@@ -66,6 +66,9 @@ final class SoakPipeline implements AutoCloseable {
 				Map.entry(slotPrefix + "ON_FAILED", "restart"),
 				Map.entry(slotPrefix + "MAX_RESTARTS_PER_HOUR", Integer.toString(SoakVerdict.RESTARTS_PER_HOUR)),
 				Map.entry(slotPrefix + "CONNECTOR_OFFSETS", "align"),
+				// Both slots opt in: the raise is the server's, weighed over both, put back when both can live with it.
+				Map.entry(slotPrefix + "ON_OUTAGE_RAISE_KEEP_SIZE_TO", SoakVerdict.RAISED_KEEP_SIZE),
+				Map.entry(slotPrefix + "ON_OUTAGE_WHEN_BUDGET_BELOW", "1h"),
 				Map.entry(slotPrefix + "CONNECTOR_RUNNING_TIMEOUT", "30s"),
 				Map.entry(slotPrefix + "RESNAPSHOT_MODE", "debezium-signal")));
 		variables.putAll(this.side.environment(slotPrefix));

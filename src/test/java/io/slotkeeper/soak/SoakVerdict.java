@@ -5,6 +5,7 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -15,6 +16,7 @@ import java.util.TreeMap;
 import io.slotkeeper.testbed.PostgresServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * What a soak came to, each invariant a count: rows missing from the topics, keys whose last state differs from the
@@ -32,11 +34,23 @@ import static org.assertj.core.api.Assertions.assertThat;
  * @param lostSlotUsableAgainMillis per lost slot, the time until it was usable again
  * @param activeSlotsGone slots gone while their consumer streamed
  * @param mostHeld the most resident MiB and threads of an instance, and sessions of both on the server
+ * @param keepSizeAtEnd the server's {@code max_slot_wal_keep_size} once the pipelines were whole
+ * @param raisesRecorded raises still recorded in the targets' databases then
  */
 record SoakVerdict(Map<String, Rows> rows, int mostOwners, int userStopsBroken, Map<String, String> connectorStates,
 		InstanceLogs logs, Map<FaultSchedule.Kind, List<Long>> wholeAgainMillis,
 		Map<FaultSchedule.Kind, Map<String, List<Long>>> wholeAgainByPipeline, List<Long> lostSlotUsableAgainMillis,
-		int activeSlotsGone, long[] mostHeld) {
+		int activeSlotsGone, long[] mostHeld, String keepSizeAtEnd, long raisesRecorded) {
+
+	/**
+	 * The server's {@code max_slot_wal_keep_size}: a slot without a consumer is lost within a minute.
+	 */
+	static final String KEEP_SIZE = "1MB";
+
+	/**
+	 * What {@code on-outage} may raise it to while a consumer is gone.
+	 */
+	static final String RAISED_KEEP_SIZE = "32MB";
 
 	/**
 	 * The heal budget the soak's instances are given ({@code slots[0].max-recreations-per-hour}).
@@ -86,7 +100,32 @@ record SoakVerdict(Map<String, Rows> rows, int mostOwners, int userStopsBroken, 
 			}
 		}
 		return new SoakVerdict(rows, watchers.mostOwners(), injector.userStopsBroken(), states, logs, whole, byPipeline, lost,
-				watchers.activeSlotsGone(), watchers.mostHeld());
+				watchers.activeSlotsGone(), watchers.mostHeld(), keepSizeAfterTheOutages(world), raisesRecorded(world));
+	}
+
+	// Put back once every slot of the server is read again and retains less than a share of the value it goes back
+	// to: once the writers stopped, within a few polls.
+	private static String keepSizeAfterTheOutages(SoakWorld world) {
+		try {
+			await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofSeconds(1)).until(() -> KEEP_SIZE
+				.equals(world.server.queryForString("postgres", "SHOW max_slot_wal_keep_size")));
+		}
+		catch (org.awaitility.core.ConditionTimeoutException ex) {
+			// the value is the verdict's
+		}
+		return world.server.queryForString("postgres", "SHOW max_slot_wal_keep_size");
+	}
+
+	private static long raisesRecorded(SoakWorld world) {
+		long recorded = 0;
+		for (SoakPipeline pipeline : world.pipelines) {
+			if ("t".equals(world.server.queryForString(pipeline.database,
+					"SELECT to_regclass('slotkeeper.keep_size_raises') IS NOT NULL"))) {
+				recorded += Long.parseLong(world.server.queryForString(pipeline.database,
+						"SELECT count(*) FROM slotkeeper.keep_size_raises"));
+			}
+		}
+		return recorded;
 	}
 
 	int missing() {
@@ -100,8 +139,8 @@ record SoakVerdict(Map<String, Rows> rows, int mostOwners, int userStopsBroken, 
 	/**
 	 * Every invariant, each failing with its name: no row missing, no stale key, the deletes lost in each target's
 	 * gaps within what slot-keeper reported, one owner at most, no slot dropped under its consumer, a lost slot usable
-	 * again within a poll + 5 s, the heal budget kept, no user's stop undone, the connectors running, every fault's
-	 * rows arrived, each instance and their sessions within the bounds.
+	 * again within a poll + 5 s, the heal budget kept, every WAL-limit raise put back, no user's stop undone, the
+	 * connectors running, every fault's rows arrived, each instance and their sessions within the bounds.
 	 */
 	void assertInvariants() {
 		assertThat(missing()).as("rows missing from the topics").isZero();
@@ -116,6 +155,9 @@ record SoakVerdict(Map<String, Rows> rows, int mostOwners, int userStopsBroken, 
 		assertThat(this.logs.mostHealsInAnHour()).as("heals of a slot in an hour").isLessThanOrEqualTo(HEALS_PER_HOUR);
 		assertThat(this.logs.restartsRefused()).as("failed connectors left FAILED, the restart budget spent").isZero();
 		assertThat(this.userStopsBroken).as("a user's stop undone").isZero();
+		assertThat(this.keepSizeAtEnd).as("max_slot_wal_keep_size once the outages were over").isEqualTo(KEEP_SIZE);
+		assertThat(this.raisesRecorded).as("WAL-limit raises still recorded at the end").isZero();
+		assertThat(this.logs.raisesRefused()).as("WAL-limit raises refused or failed").isZero();
 		assertThat(this.connectorStates).as("the connectors at the end").allSatisfy((target, state) ->
 				assertThat(state).isEqualTo("RUNNING"));
 		assertThat(this.wholeAgainMillis.values()).as("every fault's rows arrived")
@@ -135,6 +177,9 @@ record SoakVerdict(Map<String, Rows> rows, int mostOwners, int userStopsBroken, 
 		out.printf("soak: most owners at once %d, user stops undone %d, connectors at the end %s, failed connectors"
 				+ " restarted by slot-keeper %d (refused %d, budget %d an hour)%n", this.mostOwners, this.userStopsBroken,
 				this.connectorStates, this.logs.restarts(), this.logs.restartsRefused(), RESTARTS_PER_HOUR);
+		out.printf("soak: WAL-limit raises to %s %d (refused or failed %d), put back %d; max_slot_wal_keep_size at the"
+				+ " end %s, raises still recorded %d%n", RAISED_KEEP_SIZE, this.logs.raises(), this.logs.raisesRefused(),
+				this.logs.putBacks(), this.keepSizeAtEnd, this.raisesRecorded);
 		out.printf("soak: heals %d, handovers %d, takeovers %d, lost slots usable again after %s ms%n",
 				this.logs.heals(), this.logs.handovers(), this.logs.takeovers(), this.lostSlotUsableAgainMillis);
 		out.printf("soak: active slots gone %d, most heals of a slot in an hour %d (budget %d), most held by an"

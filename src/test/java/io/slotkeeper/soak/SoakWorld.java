@@ -38,7 +38,7 @@ final class SoakWorld implements AutoCloseable {
 	 */
 	static final String SERVER = "soak";
 
-	final PostgresServer server = PostgresTestBed.dedicated(Map.of("max_slot_wal_keep_size", "1MB"));
+	final PostgresServer server = PostgresTestBed.dedicated(Map.of());
 
 	final List<SoakPipeline> pipelines = new ArrayList<>();
 
@@ -55,6 +55,10 @@ final class SoakWorld implements AutoCloseable {
 	final Path logs;
 
 	SoakWorld(long seed, int writesPerSecond) {
+		// In postgresql.auto.conf, as an operator sets it: a value given on the command line ALTER SYSTEM cannot
+		// override, and slot-keeper would only say it may not raise it.
+		this.server.execute("postgres", "ALTER SYSTEM SET max_slot_wal_keep_size = '" + SoakVerdict.KEEP_SIZE + "'",
+				"SELECT pg_reload_conf()");
 		try {
 			this.logs = Files.createTempDirectory("soak-" + seed + "-");
 			this.pipelines.add(new SoakPipeline(this.server, SERVER, "debezium", (database) -> new RestSide(
