@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,9 +17,10 @@ import static io.slotkeeper.connect.JsonObjects.at;
  * Kafka Connect's own status of a connector that Strimzi manages ({@code slotkeeper.strimzi.status-from: worker}):
  * {@code GET /connectors/{name}/status} at the REST address in {@code status.url} of the {@code KafkaConnect} that the
  * {@code KafkaConnector}'s {@code strimzi.io/cluster} label names. Read only: a change through REST would be reverted
- * by the operator, a read is not. An address is kept for 10 minutes while it answers. When the address or the worker cannot be read,
- * the caller falls back to the resource's status; a read that failed slowly (a NetworkPolicy that drops the packets, a
- * worker that hangs) is not tried again for a minute, so that it costs one timeout a minute rather than one a poll.
+ * by the operator, a read is not. Only an http or https address is called; it is kept for 10 minutes while it
+ * answers. When the address or the worker cannot be read, the caller falls back to the resource's status; a read that
+ * failed slowly (a NetworkPolicy that drops the packets, a worker that hangs) is not tried again for a minute, so that
+ * it costs one timeout a minute rather than one a poll.
  * A cluster that cannot be read is said once in a WARN line, and once more when it is read again.
  */
 final class WorkerStatuses {
@@ -26,6 +28,9 @@ final class WorkerStatuses {
 	private static final Logger logger = LoggerFactory.getLogger(WorkerStatuses.class);
 
 	private static final String CLUSTER_LABEL = "strimzi.io/cluster";
+
+	// Only a plain http(s) base URL is called: the address comes from a resource, not from slot-keeper's own settings.
+	private static final Pattern HTTP = Pattern.compile("^https?://[^\\s?#@]+$");
 
 	private static final long ADDRESS_KEPT_NANOS = Duration.ofMinutes(10).toNanos();
 
@@ -88,9 +93,10 @@ final class WorkerStatuses {
 	private String address(String namespace, String key, String name, long started) {
 		KafkaConnectorResources.Reply connect = this.resources.kafkaConnect(namespace, name);
 		Object url = at(connect.object(), "status").get("url");
-		if (!connect.ok() || url == null) {
-			failed(key, connect.ok() ? "KafkaConnect " + key + " has no status.url yet" : connect.error(),
-					System.nanoTime() - started);
+		if (!connect.ok() || url == null || !HTTP.matcher(url.toString()).matches()) {
+			String why = !connect.ok() ? connect.error() : (url == null) ? "KafkaConnect " + key
+					+ " has no status.url yet" : "KafkaConnect " + key + "'s status.url is not an http or https URL";
+			failed(key, why, System.nanoTime() - started);
 			return null;
 		}
 		this.clusters.compute(key, (k, known) -> new Cluster(url.toString(), started,

@@ -84,11 +84,12 @@ class WorkerStatusesTests {
 		}
 		this.api.createConnect("cdc", "unreachable", "http://127.0.0.1:" + closed);
 		this.api.createConnect("cdc", "no-address-yet", null);
+		this.api.createConnect("cdc", "odd-address", "file:///etc/passwd");
 		connector(Map.of("strimzi.io/cluster", "unreachable"));
 		ConnectorClient worker = StrimziConnectorApiTests.client(this.directory, this.api.url(), StrimziStatusFrom.WORKER);
 		this.connect.status(FAILED);
 
-		for (String cluster : new String[] { "unreachable", "no-address-yet", "missing", null }) {
+		for (String cluster : new String[] { "unreachable", "no-address-yet", "odd-address", "missing", null }) {
 			this.api.relabel("cdc", "orders-cdc", (cluster != null) ? Map.of("strimzi.io/cluster", cluster) : Map.of());
 			ConnectorStatus status = worker.status(this.connector);
 			assertThat(status.error()).as(cluster).isNull();
