@@ -42,7 +42,13 @@ final class FaultSchedule {
 		KUBERNETES_API_ERRORS,
 
 		/** The Kubernetes API holds every request unanswered for 10–60 s. */
-		KUBERNETES_API_HANG
+		KUBERNETES_API_HANG,
+
+		/**
+		 * A planned switchover to the standby once it holds both slots synchronized, the former primary its standby;
+		 * 20–60 s later the same way back.
+		 */
+		SWITCHOVER
 
 	}
 
@@ -101,6 +107,7 @@ final class FaultSchedule {
 			case NETWORK_STALL -> 10 + drawnSeconds % 81;
 			case USER_STOP -> 10 + drawnSeconds % 21;
 			case KUBERNETES_API_ERRORS, KUBERNETES_API_HANG -> 10 + drawnSeconds % 51;
+			case SWITCHOVER -> 20 + drawnSeconds % 41;
 		};
 		return new Fault(++this.drawn, kind, gap, seconds, victim);
 	}

@@ -19,6 +19,8 @@ final class Injector {
 
 	private volatile int userStopsBroken;
 
+	private volatile int switchedUnready;
+
 	Injector(SoakWorld world) {
 		this.world = world;
 	}
@@ -72,6 +74,11 @@ final class Injector {
 				pause(fault.seconds());
 				this.world.kubernetesApi().hang(false);
 			}
+			case SWITCHOVER -> {
+				switchOverWhenReady();
+				pause(fault.seconds());
+				switchOverWhenReady();
+			}
 		}
 		return -1;
 	}
@@ -79,7 +86,7 @@ final class Injector {
 	// The consumer gone (its task failed), then WAL pushed past the limit: slot-keeper's poll finds the slot lost.
 	private long loseTheSlot(SoakPipeline pipeline) {
 		pipeline.side.connector().crash();
-		SlotRecipes.lose(this.world.server, pipeline.database, pipeline.slot);
+		SlotRecipes.lose(this.world.server, pipeline.database, pipeline.slot, this.world.server::awaitStandbyCaughtUp);
 		long lost = System.nanoTime();
 		await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200)).until(() -> {
 			String status = this.world.server.queryForString("postgres", "SELECT wal_status FROM pg_replication_slots"
@@ -87,6 +94,28 @@ final class Injector {
 			return status != null && !"lost".equals(status);
 		});
 		return (System.nanoTime() - lost) / 1_000_000;
+	}
+
+	// As an operator plans one: once the standby holds every captured slot synchronized, persistent and valid. A standby
+	// not ready within a minute is switched to all the same, and counted: its slots are then missing on the new primary.
+	private void switchOverWhenReady() {
+		String slots = this.world.pipelines.stream().map((pipeline) -> "'" + pipeline.slot + "'")
+			.collect(java.util.stream.Collectors.joining(", "));
+		try {
+			await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
+				.until(() -> Integer.toString(this.world.pipelines.size())
+					.equals(this.world.server.currentStandby().queryForString("postgres", "SELECT count(*) FROM"
+							+ " pg_replication_slots WHERE slot_name IN (" + slots + ") AND synced AND NOT temporary"
+							+ " AND invalidation_reason IS NULL")));
+		}
+		catch (org.awaitility.core.ConditionTimeoutException ex) {
+			this.switchedUnready++;
+		}
+		this.world.server.switchOver();
+	}
+
+	int switchedUnready() {
+		return this.switchedUnready;
 	}
 
 	// A user's decision: nothing may start the connector while it stands.

@@ -62,6 +62,9 @@ final class SoakPipeline implements AutoCloseable {
 		String slotPrefix = override + "SLOTS_0_";
 		Map<String, String> variables = new HashMap<>(Map.ofEntries(Map.entry(override + "NAME", this.database),
 				Map.entry(slotPrefix + "NAME", this.slot), Map.entry(slotPrefix + "ON_LOST", "recreate"),
+				// After a switchover that found the slot unsynchronized; and the former primary's own copy, which blocks
+				// the synchronization once it rejoins as the standby.
+				Map.entry(slotPrefix + "ON_MISSING", "recreate"), Map.entry(slotPrefix + "ON_ORPHAN", "drop"),
 				Map.entry(slotPrefix + "MAX_RECREATIONS_PER_HOUR", Integer.toString(SoakVerdict.HEALS_PER_HOUR)),
 				Map.entry(slotPrefix + "ON_FAILED", "restart"),
 				Map.entry(slotPrefix + "MAX_RESTARTS_PER_HOUR", Integer.toString(SoakVerdict.RESTARTS_PER_HOUR)),

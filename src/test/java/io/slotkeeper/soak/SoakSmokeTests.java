@@ -18,7 +18,7 @@ class SoakSmokeTests {
 	// Drawn for its mix within three minutes: the user's spec.state stop of the Strimzi-managed connector, a slot lost,
 	// a stalled network, the Kubernetes API answering 500, a killed instance. Not a primary restart after a heal: the
 	// Strimzi task would wait out the operator's auto-restart backoff (2 minutes), which the smoke cannot afford.
-	static final long SEED = 15169L;
+	static final long SEED = 13836L;
 
 	@Test
 	void threeMinutesOfSeededFaultsLoseNoRowAndHoldEveryInvariant() {

@@ -36,11 +36,12 @@ import static org.awaitility.Awaitility.await;
  * @param mostHeld the most resident MiB and threads of an instance, and sessions of both on the server
  * @param keepSizeAtEnd the server's {@code max_slot_wal_keep_size} once the pipelines were whole
  * @param raisesRecorded raises still recorded in the targets' databases then
+ * @param standby the switchovers and the standby at the end
  */
 record SoakVerdict(Map<String, Rows> rows, int mostOwners, int userStopsBroken, Map<String, String> connectorStates,
 		InstanceLogs logs, Map<FaultSchedule.Kind, List<Long>> wholeAgainMillis,
 		Map<FaultSchedule.Kind, Map<String, List<Long>>> wholeAgainByPipeline, List<Long> lostSlotUsableAgainMillis,
-		int activeSlotsGone, long[] mostHeld, String keepSizeAtEnd, long raisesRecorded) {
+		int activeSlotsGone, long[] mostHeld, String keepSizeAtEnd, long raisesRecorded, Standby standby) {
 
 	/**
 	 * The server's {@code max_slot_wal_keep_size}: a slot without a consumer is lost within a minute.
@@ -100,7 +101,8 @@ record SoakVerdict(Map<String, Rows> rows, int mostOwners, int userStopsBroken, 
 			}
 		}
 		return new SoakVerdict(rows, watchers.mostOwners(), injector.userStopsBroken(), states, logs, whole, byPipeline, lost,
-				watchers.activeSlotsGone(), watchers.mostHeld(), keepSizeAfterTheOutages(world), raisesRecorded(world));
+				watchers.activeSlotsGone(), watchers.mostHeld(), keepSizeAfterTheOutages(world), raisesRecorded(world),
+				Standby.of(world, injector));
 	}
 
 	// Put back once every slot of the server is read again and retains less than a share of the value it goes back
@@ -140,7 +142,8 @@ record SoakVerdict(Map<String, Rows> rows, int mostOwners, int userStopsBroken, 
 	 * Every invariant, each failing with its name: no row missing, no stale key, the deletes lost in each target's
 	 * gaps within what slot-keeper reported, one owner at most, no slot dropped under its consumer, a lost slot usable
 	 * again within a poll + 5 s, the heal budget kept, every WAL-limit raise put back, no user's stop undone, the
-	 * connectors running, every fault's rows arrived, each instance and their sessions within the bounds.
+	 * connectors running, every fault's rows arrived, every switchover to a ready standby and the standby streaming at
+	 * the end, each instance and their sessions within the bounds.
 	 */
 	void assertInvariants() {
 		assertThat(missing()).as("rows missing from the topics").isZero();
@@ -162,6 +165,8 @@ record SoakVerdict(Map<String, Rows> rows, int mostOwners, int userStopsBroken, 
 				assertThat(state).isEqualTo("RUNNING"));
 		assertThat(this.wholeAgainMillis.values()).as("every fault's rows arrived")
 			.allSatisfy((times) -> assertThat(times).allMatch((millis) -> millis < Long.MAX_VALUE));
+		assertThat(this.standby.unready()).as("switchovers to a standby without both slots synchronized").isZero();
+		assertThat(this.standby.streaming()).as("the standby streaming through its valid slot at the end").isTrue();
 		assertThat(this.mostHeld[0]).as("resident MiB of an instance").isLessThan(MOST_RSS_MIB);
 		assertThat(this.mostHeld[1]).as("threads of an instance").isLessThan(MOST_THREADS);
 		assertThat(this.mostHeld[2]).as("slot-keeper's sessions on the server").isLessThanOrEqualTo(MOST_SESSIONS);
@@ -186,6 +191,8 @@ record SoakVerdict(Map<String, Rows> rows, int mostOwners, int userStopsBroken, 
 				+ " instance: %d MiB resident, %d threads; slot-keeper's sessions on the server at most %d%n",
 				this.activeSlotsGone, this.logs.mostHealsInAnHour(), HEALS_PER_HOUR, this.mostHeld[0], this.mostHeld[1],
 				this.mostHeld[2]);
+		out.printf("soak: switchovers %d (to a standby not ready %d), the standby streaming at the end %s%n",
+				this.standby.switchovers(), this.standby.unready(), this.standby.streaming() ? "yes" : "no");
 		this.wholeAgainMillis.forEach((kind, times) -> {
 			List<Long> sorted = times.stream().sorted().toList();
 			StringBuilder each = new StringBuilder();
@@ -202,6 +209,31 @@ record SoakVerdict(Map<String, Rows> rows, int mostOwners, int userStopsBroken, 
 	private static long percentile(List<Long> sorted, int percent) {
 		int index = (int) Math.ceil(percent / 100.0 * sorted.size()) - 1;
 		return sorted.get(Math.max(0, index));
+	}
+
+	/**
+	 * The standby's part in a soak.
+	 * @param switchovers how many times the primary changed
+	 * @param unready switchovers to a standby that did not hold both slots synchronized within a minute
+	 * @param streaming whether the standby streams at the end through its physical slot, not lost
+	 */
+	record Standby(int switchovers, int unready, boolean streaming) {
+
+		static Standby of(SoakWorld world, Injector injector) {
+			boolean streaming;
+			try {
+				await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofSeconds(1))
+					.until(() -> "t".equals(world.server.queryForString("postgres", "SELECT active AND wal_status <>"
+							+ " 'lost' FROM pg_replication_slots WHERE slot_name = '"
+							+ io.slotkeeper.testbed.ReplicatedServer.STANDBY_SLOT + "'")));
+				streaming = true;
+			}
+			catch (org.awaitility.core.ConditionTimeoutException ex) {
+				streaming = false;
+			}
+			return new Standby(world.server.switchovers(), injector.switchedUnready(), streaming);
+		}
+
 	}
 
 	/**

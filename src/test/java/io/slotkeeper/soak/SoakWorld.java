@@ -12,17 +12,17 @@ import java.util.Map;
 
 import io.slotkeeper.security.TokenHashes;
 import io.slotkeeper.testbed.KafkaBroker;
-import io.slotkeeper.testbed.PostgresServer;
-import io.slotkeeper.testbed.PostgresTestBed;
 import io.slotkeeper.testbed.RealKafkaConnect;
+import io.slotkeeper.testbed.ReplicatedServer;
 import io.slotkeeper.testbed.StrimziManagedConnect;
 import io.slotkeeper.testbed.TcpProxy;
 
 import static org.awaitility.Awaitility.await;
 
 /**
- * The real pieces of a soak on this machine: a PostgreSQL primary whose slots are lost at the first checkpoint past
- * 1 MB of retained WAL; a Kafka broker; three databases of it that slot-keeper finds by itself (one {@code servers}
+ * The real pieces of a soak on this machine: a PostgreSQL 17 primary whose slots are lost at the first checkpoint past
+ * 1 MB of retained WAL, and its standby, which synchronizes the connectors' failover slots and takes over at a
+ * switchover ({@link ReplicatedServer}); a Kafka broker; three databases of it that slot-keeper finds by itself (one {@code servers}
  * entry, {@code databases: auto}), two of them captured, each with a Kafka Connect worker running Debezium
  * on {@code public.orders} — one connector reached through the REST API, one through a Strimzi {@code KafkaConnector}
  * resource on a Kubernetes API stand-in that an operator emulation reconciles; two slot-keeper instances in JVMs of
@@ -38,7 +38,12 @@ final class SoakWorld implements AutoCloseable {
 	 */
 	static final String SERVER = "soak";
 
-	final PostgresServer server = PostgresTestBed.dedicated(Map.of());
+	// Debezium creates its slot as one PostgreSQL 17 synchronizes to the standby.
+	private static final Map<String, String> FAILOVER_SLOT = Map.of("slot.failover", "true");
+
+	// In postgresql.auto.conf, as an operator sets it: a value given on the command line ALTER SYSTEM cannot override,
+	// and slot-keeper would only say it may not raise it.
+	final ReplicatedServer server = new ReplicatedServer(Map.of("max_slot_wal_keep_size", SoakVerdict.KEEP_SIZE));
 
 	final List<SoakPipeline> pipelines = new ArrayList<>();
 
@@ -55,17 +60,13 @@ final class SoakWorld implements AutoCloseable {
 	final Path logs;
 
 	SoakWorld(long seed, int writesPerSecond) {
-		// In postgresql.auto.conf, as an operator sets it: a value given on the command line ALTER SYSTEM cannot
-		// override, and slot-keeper would only say it may not raise it.
-		this.server.execute("postgres", "ALTER SYSTEM SET max_slot_wal_keep_size = '" + SoakVerdict.KEEP_SIZE + "'",
-				"SELECT pg_reload_conf()");
 		try {
 			this.logs = Files.createTempDirectory("soak-" + seed + "-");
 			this.pipelines.add(new SoakPipeline(this.server, SERVER, "debezium", (database) -> new RestSide(
-					new RealKafkaConnect(KafkaBroker.shared(), this.server, database, "debezium", Map.of()))));
+					new RealKafkaConnect(KafkaBroker.shared(), this.server, database, "debezium", FAILOVER_SLOT))));
 			this.pipelines.add(new SoakPipeline(this.server, SERVER, "debezium_strimzi",
 					(database) -> new StrimziSide(new StrimziManagedConnect(KafkaBroker.shared(), this.server, database,
-							"debezium_strimzi", Map.of()))));
+							"debezium_strimzi", FAILOVER_SLOT))));
 			this.uncaptured = this.server.createDatabase();
 			this.server.execute(this.uncaptured,
 					"SELECT pg_catalog.pg_create_logical_replication_slot('abandoned', 'test_decoding')");
@@ -96,7 +97,10 @@ final class SoakWorld implements AutoCloseable {
 				Map.entry(server + "USERNAME", this.server.user()), Map.entry(server + "DATABASES", "auto"),
 				Map.entry(server + "HEARTBEAT_INTERVAL", "1s"), Map.entry(server + "SLOTS_POLL_INTERVAL", "1s"),
 				Map.entry(server + "CONNECTION_CONNECT_TIMEOUT", "3s"),
-				Map.entry(server + "CONNECTION_STATEMENT_TIMEOUT", "5s")));
+				Map.entry(server + "CONNECTION_STATEMENT_TIMEOUT", "5s"),
+				Map.entry(server + "REPLICAS_0_NAME", "standby"),
+				Map.entry(server + "REPLICAS_0_URL", "jdbc:postgresql://127.0.0.1:" + this.server.standbyPort()
+						+ "/postgres")));
 		for (int n = 0; n < this.pipelines.size(); n++) {
 			variables.putAll(this.pipelines.get(n).environment(server + "OVERRIDES_" + n + "_"));
 		}

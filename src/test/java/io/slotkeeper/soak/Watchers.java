@@ -34,6 +34,8 @@ final class Watchers implements AutoCloseable {
 
 	private final AtomicInteger activeSlotsGone = new AtomicInteger();
 
+	private volatile int switchoversSeen;
+
 	private final AtomicLong mostRssKib = new AtomicLong();
 
 	private final AtomicLong mostThreads = new AtomicLong();
@@ -76,8 +78,15 @@ final class Watchers implements AutoCloseable {
 	// drop an active slot, so only a walsender terminated first lets it).
 	private void sampleSlots() {
 		for (SoakPipeline pipeline : this.world.pipelines) {
+			int switchovers = this.world.server.switchovers();
 			String active = this.world.server.queryForString("postgres", "SELECT active::text FROM"
 					+ " pg_replication_slots WHERE slot_name = '" + pipeline.slot + "'");
+			if (switchovers != this.world.server.switchovers() || switchovers != this.switchoversSeen) {
+				// Another server now: its slots are what the standby held, not what a consumer streamed from here.
+				this.slotActive.clear();
+				this.switchoversSeen = switchovers;
+				return;
+			}
 			if (active == null && Boolean.TRUE.equals(this.slotActive.get(pipeline.slot))) {
 				this.activeSlotsGone.incrementAndGet();
 			}

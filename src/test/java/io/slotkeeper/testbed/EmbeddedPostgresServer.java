@@ -64,6 +64,10 @@ final class EmbeddedPostgresServer implements PostgresServer {
 		execute("postgres", "SELECT pg_reload_conf()");
 	}
 
+	Path dataDirectory() {
+		return this.dataDirectory;
+	}
+
 	@Override
 	public String host() {
 		return "localhost";

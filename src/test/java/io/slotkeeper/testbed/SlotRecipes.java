@@ -43,6 +43,18 @@ public final class SlotRecipes {
 	 * @param slot the slot to lose
 	 */
 	public static void lose(PostgresServer server, String database, String slot) {
+		lose(server, database, slot, () -> {
+		});
+	}
+
+	/**
+	 * {@link #lose(PostgresServer, String, String)}, running {@code beforeCheckpoint} before each round's checkpoint.
+	 * @param server the server
+	 * @param database a database with a table {@code orders (id bigserial, item text)}
+	 * @param slot the slot to lose
+	 * @param beforeCheckpoint what to wait for first, such as a standby's confirmation
+	 */
+	public static void lose(PostgresServer server, String database, String slot, Runnable beforeCheckpoint) {
 		String status = null;
 		// One session for the rounds and the status: a new connection between the CHECKPOINT and the status query gave
 		// a healer polling every 200 ms time to recreate the slot, which the next round then lost again (two heals).
@@ -50,9 +62,11 @@ public final class SlotRecipes {
 			for (int round = 1; round <= ROUNDS && !"lost".equals(status); round++) {
 				for (String each : List.of("INSERT INTO orders (item) SELECT 'x' FROM pg_catalog.generate_series(1, 100)",
 						"SELECT pg_catalog.pg_switch_wal()", "INSERT INTO orders (item) VALUES ('y')",
-						"SELECT pg_catalog.pg_switch_wal()", "CHECKPOINT")) {
+						"SELECT pg_catalog.pg_switch_wal()")) {
 					statement.execute(each);
 				}
+				beforeCheckpoint.run();
+				statement.execute("CHECKPOINT");
 				try (ResultSet result = statement.executeQuery(
 						"SELECT wal_status FROM pg_catalog.pg_replication_slots WHERE slot_name = '" + slot + "'")) {
 					status = result.next() ? result.getString(1) : null;

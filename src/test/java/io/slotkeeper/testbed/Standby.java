@@ -37,7 +37,18 @@ public final class Standby {
 	 * @return the running standby; the caller closes it
 	 */
 	static PostgresServer of(PostgresServer primary, Path dataDirectory, boolean syncSlots) {
-		String slot = "standby_" + primary.port();
+		return of(primary, dataDirectory, syncSlots, "standby_" + primary.port());
+	}
+
+	/**
+	 * Starts a standby of {@code primary}, streaming through the physical slot {@code slot}.
+	 * @param primary an embedded primary
+	 * @param dataDirectory the primary's data directory
+	 * @param syncSlots whether it synchronizes failover slots (from PostgreSQL 17; ignored before)
+	 * @param slot the physical slot it streams through, created on the primary
+	 * @return the running standby; the caller closes it
+	 */
+	static EmbeddedPostgresServer of(PostgresServer primary, Path dataDirectory, boolean syncSlots, String slot) {
 		primary.execute("postgres", "SELECT pg_create_physical_replication_slot('" + slot + "', true)");
 		int major = primary.majorVersion();
 		boolean sync = syncSlots && major >= 17;
