@@ -148,7 +148,7 @@ class FailoverScenariosTests {
 				RestTestClient client = client(app);
 				long stale = System.nanoTime();
 				await().atMost(Duration.ofSeconds(10)).until(() -> String.valueOf(slot(client, "stalled", "failoverReason"))
-					.startsWith("primary: synchronized_standby_slots names gone_standby, not an active physical slot"));
+					.startsWith("primary: synchronized_standby_slots names gone_standby, not an active, valid physical slot"));
 				long named = System.nanoTime();
 				await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5))
 					.until(() -> consumer.received().isEmpty());

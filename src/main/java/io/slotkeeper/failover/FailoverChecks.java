@@ -33,11 +33,14 @@ public final class FailoverChecks {
 			+ " pg_catalog.current_setting('hot_standby_feedback'), pg_catalog.current_setting('primary_slot_name', true),"
 			+ " (SELECT setting FROM pg_catalog.pg_settings WHERE name = 'primary_conninfo'), pg_catalog.pg_is_in_recovery()";
 
-	// An entry that is no active physical slot makes the primary hold back every failover slot's consumer.
+	// An entry that is no active physical slot makes the primary hold back every failover slot's consumer; so does
+	// an invalidated one, although its standby may stream through it (active). invalidation_reason is PostgreSQL 17's,
+	// read through to_jsonb so that the statement parses on every version.
 	private static final String STALE_STANDBY_SLOTS = "SELECT pg_catalog.string_agg(trim(s.name), ', ') FROM"
 			+ " pg_catalog.unnest(pg_catalog.string_to_array(pg_catalog.current_setting('synchronized_standby_slots', true), ',')) AS s(name)"
 			+ " WHERE trim(s.name) <> '' AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_replication_slots p"
-			+ " WHERE p.slot_name = trim(s.name) AND p.slot_type = 'physical' AND p.active)";
+			+ " WHERE p.slot_name = trim(s.name) AND p.slot_type = 'physical' AND p.active"
+			+ " AND p.wal_status IS DISTINCT FROM 'lost' AND (pg_catalog.to_jsonb(p) ->> 'invalidation_reason') IS NULL)";
 
 	private FailoverChecks() {
 	}
@@ -63,8 +66,8 @@ public final class FailoverChecks {
 			slots.stream()
 				.filter((slot) -> slot.logical() && Boolean.TRUE.equals(slot.failover()))
 				.forEach((slot) -> reasons.computeIfAbsent(slot.slotName(), (name) -> new LinkedHashMap<>())
-					.put(target.primary().name(), "synchronized_standby_slots names " + stale + ", not an active"
-							+ " physical slot: consumers of failover slots stall until it is fixed"));
+					.put(target.primary().name(), "synchronized_standby_slots names " + stale + ", not an active,"
+							+ " valid physical slot: consumers of failover slots stall until it is fixed"));
 		}
 		for (Node replica : replicas) {
 			Map<String, String> byslot = onReplica(replica, slots, orphans);

@@ -23,7 +23,7 @@ import java.util.TreeMap;
  * @param walPositionBytes where the server's WAL was then, in bytes from its start
  * @param slotsInUse how many replication slots exist
  * @param walSendersInUse how many WAL senders are running
- * @param physicalSlots the names of the server's physical slots
+ * @param physicalSlots the names of the server's physical slots that are not invalidated
  */
 public record ServerSettings(Map<String, Setting> settings, Instant readAt, long walPositionBytes, int slotsInUse,
 		int walSendersInUse, List<String> physicalSlots) {
@@ -43,7 +43,8 @@ public record ServerSettings(Map<String, Setting> settings, Instant readAt, long
 			+ " THEN pg_catalog.pg_last_wal_replay_lsn() ELSE pg_catalog.pg_current_wal_lsn() END) - '0/0'::pg_lsn,"
 			+ " (SELECT count(*) FROM pg_catalog.pg_replication_slots),"
 			+ " (SELECT count(*) FROM pg_catalog.pg_stat_replication),"
-			+ " ARRAY(SELECT slot_name::text FROM pg_catalog.pg_replication_slots WHERE slot_type = 'physical'),"
+			+ " ARRAY(SELECT slot_name::text FROM pg_catalog.pg_replication_slots p WHERE slot_type = 'physical'"
+			+ " AND wal_status IS DISTINCT FROM 'lost' AND (pg_catalog.to_jsonb(p) ->> 'invalidation_reason') IS NULL),"
 			+ " pg_catalog.clock_timestamp()";
 
 	/**

@@ -113,7 +113,7 @@ final class SettingsJudge {
 			.map(String::trim)
 			.filter((name) -> !name.isEmpty() && !read.physicalSlots().contains(name))
 			.forEach((name) -> findings.add(new SettingFinding("synchronized_standby_slots", names.shown(),
-					SettingFinding.CRITICAL, "names " + name + ", which is not a physical slot on this server: the"
+					SettingFinding.CRITICAL, "names " + name + ", which is not a valid physical slot on this server: the"
 							+ " changes of failover slots wait for it, so their consumers stop receiving")));
 	}
 

@@ -100,7 +100,7 @@ class SettingsAuditTests {
 			.extractingByKey("message").asString().startsWith("4 of 4 replication slots in use: a new connector cannot create its slot");
 		if (server.majorVersion() >= 17) {
 			assertThat(finding(audit, "synchronized_standby_slots")).containsEntry("severity", "critical")
-				.extractingByKey("message").asString().startsWith("names standby_1, which is not a physical slot");
+				.extractingByKey("message").asString().startsWith("names standby_1, which is not a valid physical slot");
 		}
 		if (server.majorVersion() >= 18) {
 			assertThat(finding(audit, "idle_replication_slot_timeout")).containsEntry("severity", "critical")

@@ -104,10 +104,38 @@ class FailoverReadinessTests {
 			await().atMost(Duration.ofSeconds(10)).until(() -> {
 				watched.poller.poll("orders");
 				return String.valueOf(watched.watch.failover().of("orders", "ready_slot").failoverReason())
-					.startsWith("primary: synchronized_standby_slots names gone_standby, not an active physical slot");
+					.startsWith("primary: synchronized_standby_slots names gone_standby, not an active, valid physical slot");
 			});
 			assertThat(watched.watch.failover().of("orders", "plain_slot").failoverReason())
 				.as("a slot without failover is not held back by it").doesNotStartWith("primary:");
+		}
+	}
+
+	// Found by the soak: with max_slot_wal_keep_size below one WAL segment, the base backup's segment switch and
+	// checkpoint invalidate the standby's new slot; the standby streams through it all the same (the slot is active),
+	// and the primary holds back every failover slot's consumer for good.
+	@Test
+	void anInvalidatedStandbySlotThatStillStreamsIsNamedAsWhyFailoverConsumersStall() {
+		try (PostgresServer primary = PostgresTestBed.dedicated(Map.of())) {
+			if (primary.majorVersion() < 17) {
+				return;
+			}
+			primary.execute("postgres", "ALTER SYSTEM SET max_slot_wal_keep_size = '1MB'", "SELECT pg_reload_conf()");
+			try (PostgresServer standby = primary.slotSyncingStandby(); Fleet fleet = fleet(replicated(primary, standby))) {
+				String slot = "standby_" + primary.port();
+				assertThat(primary.queryForString("postgres", "SELECT active || ' ' || invalidation_reason FROM"
+						+ " pg_replication_slots WHERE slot_name = '" + slot + "'")).isEqualTo("true wal_removed");
+				createSlots(primary);
+				primary.execute("postgres", "ALTER SYSTEM SET synchronized_standby_slots = '" + slot + "'",
+						"SELECT pg_reload_conf()");
+				Watched watched = new Watched(fleet);
+				await().atMost(Duration.ofSeconds(10)).until(() -> {
+					watched.poller.poll("orders");
+					return String.valueOf(watched.watch.failover().of("orders", "ready_slot").failoverReason())
+						.startsWith("primary: synchronized_standby_slots names " + slot
+								+ ", not an active, valid physical slot");
+				});
+			}
 		}
 	}
 
