@@ -28,7 +28,8 @@ import io.slotkeeper.settings.SettingFinding;
  * slot's consumer is gone and its outage budget is low, and puts the value back once every slot it was raised for is
  * read again (or gone) and every slot of the server retains less than {@link KeepSizeRaise#PUT_BACK_SHARE} of the
  * value it goes back to. A value an operator set while the raise stood is theirs: it is audited and left alone until
- * the outage is over. Where the role may not ({@code ALTER SYSTEM} on the parameter and {@code pg_reload_conf()}),
+ * the outage is over; a raise made on a former primary is put back there ({@link KeepSizeLeftBehind}). Where the
+ * role may not ({@code ALTER SYSTEM} on the parameter and {@code pg_reload_conf()}),
  * nothing is changed and the refusal is said. Each change and refusal is audited ({@code server.keep-size}); what
  * stands is a finding of the settings audit on every target of the server. This class decides; the changes are
  * {@link KeepSizeChanges}', what this instance knows of each server {@link KeepSizeStanding}'s.
@@ -59,6 +60,8 @@ public final class KeepSizeGuard {
 
 	private final KeepSizeChanges changes;
 
+	private final KeepSizeLeftBehind leftBehind;
+
 	/**
 	 * Creates the guard of this instance.
 	 * @param auditor where changes and refusals are audited
@@ -67,6 +70,7 @@ public final class KeepSizeGuard {
 	public KeepSizeGuard(Auditor auditor, Clock clock) {
 		this.clock = clock;
 		this.changes = new KeepSizeChanges(auditor, clock, this.records, this.standing);
+		this.leftBehind = new KeepSizeLeftBehind(auditor, this.records);
 	}
 
 	/**
@@ -123,6 +127,9 @@ public final class KeepSizeGuard {
 				return;
 			}
 			try {
+				for (KeepSizeRaise behind : this.leftBehind.find(connection, server.key())) {
+					this.leftBehind.putBack(connection, server.lead(), behind);
+				}
 				KeepSizeRaise raise = this.records.find(connection, server);
 				this.standing.read(server.key(), raise);
 				// A reading from before the raise took effect (shared with another target, or read as the server

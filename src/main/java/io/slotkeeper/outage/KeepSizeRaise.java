@@ -26,6 +26,18 @@ import io.slotkeeper.settings.SettingFinding;
 record KeepSizeRaise(String server, long fromMegabytes, String restore, long toMegabytes, List<String> slots,
 		Instant at, Instant serverAt, Long yieldedTo) {
 
+	// The statement is run as it was recorded: only the two forms slot-keeper writes, whatever a row says.
+	private static final java.util.regex.Pattern RESTORES = java.util.regex.Pattern
+		.compile("ALTER SYSTEM (SET " + KeepSizeGuard.SETTING + " = '[0-9]{1,9}MB'|RESET " + KeepSizeGuard.SETTING + ")");
+
+	KeepSizeRaise {
+		if (!RESTORES.matcher(restore).matches()) {
+			throw new IllegalArgumentException("the recorded put-back of " + KeepSizeGuard.SETTING
+					+ " is not a statement slot-keeper writes");
+		}
+	}
+
+
 	KeepSizeRaise to(OutageNeed need, Instant raisedAt) {
 		List<String> all = new ArrayList<>(this.slots);
 		need.slots().stream().filter((slot) -> !all.contains(slot)).forEach(all::add);

@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 import io.slotkeeper.replication.ReplicationSlot;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 class KeepSizeRaiseTests {
 
@@ -39,6 +40,18 @@ class KeepSizeRaiseTests {
 		assertThat(this.raise.expectedMegabytes()).isEqualTo(1024);
 		assertThat(this.raise.yielded(200).expectedMegabytes()).isEqualTo(200);
 		assertThat(this.raise.yielded(200).fromMegabytes()).isEqualTo(64);
+	}
+
+	@Test
+	void aRecordedPutBackIsRunOnlyInTheFormsSlotKeeperWrites() {
+		assertThat(new KeepSizeRaise("server", 64, "ALTER SYSTEM SET max_slot_wal_keep_size = '64MB'", 1024,
+				List.of("cdc"), Instant.EPOCH, Instant.EPOCH, null).restore()).endsWith("'64MB'");
+		assertThatIllegalArgumentException().isThrownBy(() -> new KeepSizeRaise("server",
+				64, "ALTER SYSTEM SET max_slot_wal_keep_size = '64MB'; DROP TABLE x", 1024, List.of("cdc"),
+				Instant.EPOCH, Instant.EPOCH, null));
+		assertThatIllegalArgumentException().isThrownBy(() -> new KeepSizeRaise("server",
+				64, "ALTER SYSTEM SET shared_preload_libraries = 'evil'", 1024, List.of("cdc"), Instant.EPOCH,
+				Instant.EPOCH, null));
 	}
 
 }
