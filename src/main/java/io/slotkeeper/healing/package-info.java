@@ -4,7 +4,7 @@
  * budget {@code HealBudget} counted by {@code HealLedger} in the target's database, retries {@code HealRetry}),
  * orphans dropped, the connectors of slots made anew handed over ({@code ConnectorDuties}), stale offsets aligned,
  * failed connectors restarted ({@code FailedRestarts}), the WAL-limit guard run, the failover checks updated ({@code
- * PollDuties}). It uses the runbook ({@code slot}) and what the polls saw ({@code slot.watching}); nothing uses it
- * but through {@code PollFollowers}.
+ * PollDuties}). It uses the runbook ({@code slot}), the handovers ({@code handover}) and what the polls saw
+ * ({@code watching}); nothing uses it but through {@code PollFollowers}.
  */
 package io.slotkeeper.healing;

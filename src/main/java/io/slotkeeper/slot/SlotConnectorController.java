@@ -16,7 +16,7 @@ import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.config.TargetProperties;
 import io.slotkeeper.connect.ConnectorOutcome;
 import io.slotkeeper.fleet.Fleet;
-import io.slotkeeper.slot.changing.ConnectorRestarts;
+import io.slotkeeper.handover.ConnectorRestarts;
 import io.slotkeeper.slot.changing.SlotAudit;
 
 /**

@@ -7,6 +7,7 @@ import org.springframework.context.annotation.Configuration;
 
 import io.slotkeeper.connect.ConnectorClient;
 import io.slotkeeper.connect.HandoverLog;
+import io.slotkeeper.handover.ConnectorRestarts;
 
 /**
  * Wires the slot runbook.

@@ -19,6 +19,7 @@ import io.slotkeeper.fleet.Node;
 import io.slotkeeper.fleet.SlotLineage;
 import io.slotkeeper.fleet.TableCounters;
 import io.slotkeeper.fleet.Target;
+import io.slotkeeper.handover.PendingHandovers;
 import io.slotkeeper.problem.ProblemException;
 import io.slotkeeper.replication.SlotTags;
 import io.slotkeeper.resnapshot.Resnapshots;

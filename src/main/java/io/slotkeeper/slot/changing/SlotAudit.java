@@ -7,6 +7,7 @@ import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.connect.ConnectorOutcome;
 import io.slotkeeper.fleet.GapDeletes;
 import io.slotkeeper.fleet.Lsn;
+import io.slotkeeper.handover.CompletedHandover;
 import io.slotkeeper.resnapshot.Resnapshot;
 import io.slotkeeper.resnapshot.SkippedTable;
 

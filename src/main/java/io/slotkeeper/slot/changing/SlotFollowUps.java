@@ -6,6 +6,9 @@ import java.util.Map;
 
 import io.slotkeeper.fleet.GapDeletes;
 import io.slotkeeper.fleet.Target;
+import io.slotkeeper.handover.CompletedHandover;
+import io.slotkeeper.handover.HandoverCompletions;
+import io.slotkeeper.handover.PendingHandovers;
 import io.slotkeeper.resnapshot.Resnapshots;
 
 /**

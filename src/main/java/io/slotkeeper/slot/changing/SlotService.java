@@ -8,6 +8,8 @@ import io.slotkeeper.connect.ConnectorLifecycle;
 import io.slotkeeper.connect.HandoverLog;
 import io.slotkeeper.fleet.Node;
 import io.slotkeeper.fleet.Target;
+import io.slotkeeper.handover.HandoverCompletions;
+import io.slotkeeper.handover.PendingHandovers;
 import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.replication.SlotRepository;
 import io.slotkeeper.replication.SlotView;

@@ -14,6 +14,7 @@ import io.slotkeeper.connect.ConnectorHandovers;
 import io.slotkeeper.connect.ConnectorLifecycle;
 import io.slotkeeper.connect.Handover;
 import io.slotkeeper.connect.HandoverLog;
+import io.slotkeeper.handover.PendingHandovers;
 import io.slotkeeper.problem.ProblemException;
 import io.slotkeeper.problem.ProblemKind;
 import io.slotkeeper.resnapshot.Resnapshots;

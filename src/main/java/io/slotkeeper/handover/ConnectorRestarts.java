@@ -1,4 +1,4 @@
-package io.slotkeeper.slot.changing;
+package io.slotkeeper.handover;
 
 import io.slotkeeper.connect.ConnectorClient;
 import io.slotkeeper.connect.ConnectorOutcome;

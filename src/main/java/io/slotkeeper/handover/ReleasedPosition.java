@@ -1,4 +1,4 @@
-package io.slotkeeper.slot.changing;
+package io.slotkeeper.handover;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -14,7 +14,7 @@ import io.slotkeeper.fleet.Lsn;
  * Where a connector is aligned to once it is stopped: the slot's confirmed position after the stopped task let go of
  * it, or the position kept when that is later.
  */
-final class ReleasedPosition {
+public final class ReleasedPosition {
 
 	private static final Logger logger = LoggerFactory.getLogger(ReleasedPosition.class);
 
@@ -27,7 +27,7 @@ final class ReleasedPosition {
 	// and the server streams (and the task confirms) from the slot's start instead. Debezium fails a task whose offset
 	// is behind the slot's confirmed position, so the offsets go to the later of the two; the re-snapshot covers what
 	// lies between.
-	static Long read(Connection connection, String slot, Long kept) {
+	public static Long read(Connection connection, String slot, Long kept) {
 		try (PreparedStatement statement = connection.prepareStatement("SELECT active, confirmed_flush_lsn::text FROM"
 				+ " pg_catalog.pg_replication_slots WHERE slot_name = ?")) {
 			statement.setString(1, slot);

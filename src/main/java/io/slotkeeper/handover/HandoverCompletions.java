@@ -1,4 +1,4 @@
-package io.slotkeeper.slot.changing;
+package io.slotkeeper.handover;
 
 import java.sql.Connection;
 import java.util.ArrayList;
@@ -15,8 +15,8 @@ import io.slotkeeper.connect.ConnectorHandovers;
 import io.slotkeeper.connect.Handover;
 import io.slotkeeper.fleet.AdvisoryLocks;
 import io.slotkeeper.fleet.Target;
+import io.slotkeeper.handover.PendingHandovers.Pending;
 import io.slotkeeper.resnapshot.Resnapshots;
-import io.slotkeeper.slot.changing.PendingHandovers.Pending;
 
 /**
  * Completes the handovers that waited for Kafka Connect ({@link PendingHandovers}), under the target's change lock so
@@ -26,7 +26,7 @@ import io.slotkeeper.slot.changing.PendingHandovers.Pending;
  * does; then the re-snapshot its slot asks for is sent. A lock another holds, or a Connect still unreachable, leaves
  * it for the next poll.
  */
-final class HandoverCompletions {
+public final class HandoverCompletions {
 
 	private static final Logger logger = LoggerFactory.getLogger(HandoverCompletions.class);
 
@@ -36,13 +36,13 @@ final class HandoverCompletions {
 
 	private final Resnapshots resnapshots;
 
-	HandoverCompletions(PendingHandovers pending, ConnectorHandovers handovers, Resnapshots resnapshots) {
+	public HandoverCompletions(PendingHandovers pending, ConnectorHandovers handovers, Resnapshots resnapshots) {
 		this.pending = pending;
 		this.handovers = handovers;
 		this.resnapshots = resnapshots;
 	}
 
-	List<CompletedHandover> complete(Target target) {
+	public List<CompletedHandover> complete(Target target) {
 		if (!this.pending.mayHave(target)) {
 			return List.of();
 		}

@@ -1,4 +1,4 @@
-package io.slotkeeper.slot.changing;
+package io.slotkeeper.handover;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,6 +17,8 @@ import io.slotkeeper.config.TargetProperties;
 import io.slotkeeper.connect.ConnectorClient;
 import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.fleet.Lsn;
+import io.slotkeeper.slot.changing.RecreateResult;
+import io.slotkeeper.slot.changing.SlotService;
 import io.slotkeeper.testbed.ConnectStub;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.PostgresTestBed;

@@ -1,4 +1,4 @@
-package io.slotkeeper.slot.changing;
+package io.slotkeeper.handover;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -29,7 +29,7 @@ import io.slotkeeper.fleet.Target;
  * cannot be written there (no privilege, a table another role made, the primary gone) is kept in this instance's
  * memory and said in the log. One row per slot: a later recreate's position replaces an earlier one's.
  */
-final class PendingHandovers {
+public final class PendingHandovers {
 
 	static final String TABLE = "slotkeeper.handovers";
 
@@ -51,7 +51,7 @@ final class PendingHandovers {
 	 * @param target the target
 	 * @param pending the handover
 	 */
-	void keep(Target target, Pending pending) {
+	public void keep(Target target, Pending pending) {
 		this.none.remove(target.name());
 		try {
 			target.primary().withConnection((connection) -> {
@@ -168,7 +168,7 @@ final class PendingHandovers {
 	 * @param chosen the state the connector's user chose, read before slot-keeper stopped it, {@code null} when it
 	 * was not read: the completion puts it back into that state, not into the one slot-keeper's own stop left
 	 */
-	record Pending(String slot, String connector, Long position, Instant since, String reason, ChosenState chosen) {
+	public record Pending(String slot, String connector, Long position, Instant since, String reason, ChosenState chosen) {
 	}
 
 }
