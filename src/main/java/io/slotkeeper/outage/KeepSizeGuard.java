@@ -150,7 +150,12 @@ public final class KeepSizeGuard {
 			List<ReplicationSlot> slots, long current) throws SQLException {
 		String server = (raise != null) ? raise.server() : KeepSizeServer.keyOf(lead);
 		if (raise != null && current != raise.expectedMegabytes()) {
-			this.changes.yieldTo(connection, lead, raise, current);
+			if (KeepSizeLeftBehind.madeElsewhere(connection, raise)) {
+				this.leftBehind.putBack(connection, lead, raise);
+			}
+			else {
+				this.changes.yieldTo(connection, lead, raise, current);
+			}
 			return;
 		}
 		if (raise != null && need.isEmpty() && !raise.stillNeeded(slots)) {

@@ -82,8 +82,29 @@ final class KeepSizeLeftBehind {
 		return raises;
 	}
 
+	/**
+	 * Whether the raise was made on another server than the one this session is on: the lead's cached identity may
+	 * still name the former primary for a moment after a switchover, when its value would look like an operator's.
+	 * @param connection a session on the lead's primary
+	 * @param raise the raise found
+	 * @return whether it was made elsewhere
+	 * @throws SQLException when the server cannot be asked
+	 */
+	static boolean madeElsewhere(Connection connection, KeepSizeRaise raise) throws SQLException {
+		try (Statement statement = connection.createStatement();
+				ResultSet here = statement.executeQuery("SELECT pg_catalog.inet_server_addr()::pg_catalog.text || ':'"
+						+ " || pg_catalog.inet_server_port()")) {
+			String server = here.next() ? here.getString(1) : null;
+			return server != null && !server.equals(serverOf(raise));
+		}
+	}
+
+	private static String serverOf(KeepSizeRaise raise) {
+		return raise.server().substring(0, Math.max(0, raise.server().lastIndexOf('/')));
+	}
+
 	void putBack(Connection connection, Target lead, KeepSizeRaise raise) throws SQLException {
-		String server = raise.server().substring(0, Math.max(0, raise.server().lastIndexOf('/')));
+		String server = serverOf(raise);
 		for (Node replica : lead.nodes().select(Target.ALL_NODES)) {
 			Found found = replica.primary() ? Found.NOT_THERE : putBack(replica, server, raise);
 			if (found != Found.NOT_THERE) {
