@@ -117,9 +117,10 @@ class FailoverReadinessTests {
 	@Test
 	void anInvalidatedStandbySlotThatStillStreamsIsNamedAsWhyFailoverConsumersStall() {
 		try (PostgresServer primary = PostgresTestBed.dedicated(Map.of())) {
-			if (primary.majorVersion() < 17) {
-				return;
-			}
+			// Failover slots came with 17; from 18 the server refuses to stream through an invalidated slot, so the
+			// standby never starts and nothing stalls unnoticed.
+			org.junit.jupiter.api.Assumptions.assumeTrue(primary.majorVersion() == 17,
+					"PostgreSQL 17 streams through an invalidated physical slot");
 			primary.execute("postgres", "ALTER SYSTEM SET max_slot_wal_keep_size = '1MB'", "SELECT pg_reload_conf()");
 			try (PostgresServer standby = primary.slotSyncingStandby(); Fleet fleet = fleet(replicated(primary, standby))) {
 				String slot = "standby_" + primary.port();
