@@ -16,7 +16,6 @@ import org.slf4j.LoggerFactory;
 
 import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.fleet.Node;
-import io.slotkeeper.fleet.OwnTables;
 import io.slotkeeper.fleet.ServerIdentity;
 import io.slotkeeper.fleet.Target;
 
@@ -59,7 +58,7 @@ final class KeepSizeLeftBehind {
 	 * @throws SQLException when the table cannot be read
 	 */
 	List<KeepSizeRaise> find(Connection connection, String server) throws SQLException {
-		if (!OwnTables.exists(connection, KeepSizeRecords.TABLE, true)) {
+		if (!this.records.trusted(connection, server)) {
 			return List.of();
 		}
 		List<String> others = new ArrayList<>();

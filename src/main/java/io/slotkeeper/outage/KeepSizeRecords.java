@@ -95,7 +95,7 @@ final class KeepSizeRecords {
 	}
 
 	// A table another role made in slot-keeper's place is never read: the raise is then this instance's to remember.
-	private boolean trusted(Connection connection, String server) throws SQLException {
+	boolean trusted(Connection connection, String server) throws SQLException {
 		try {
 			return OwnTables.exists(connection, TABLE, true);
 		}
