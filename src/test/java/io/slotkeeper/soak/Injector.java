@@ -103,7 +103,7 @@ final class Injector {
 			pipeline.side.connector().crash();
 		}
 		catch (org.awaitility.core.ConditionTimeoutException ex) {
-			System.out.printf("soak: the task of %s did not fail within 60 s of its walsender's end (state %s, slot"
+			System.out.printf("soak: the task of %s did not fail within 120 s of its walsender's end (state %s, slot"
 					+ " active %s); going on%n", pipeline.target, pipeline.side.connector().state(),
 					this.world.server.queryForString("postgres", "SELECT active::text FROM pg_replication_slots"
 							+ " WHERE slot_name = '" + pipeline.slot + "'"));

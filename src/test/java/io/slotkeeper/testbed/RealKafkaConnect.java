@@ -205,12 +205,13 @@ public final class RealKafkaConnect implements CdcConnector {
 	}
 
 	// The walsender ended under the task, with no retries allowed: Debezium fails the task. Reading the stream it
-	// fails at once; waiting on a flush it fails only after lsn.flush.timeout.ms (30 s by default), hence a minute.
+	// fails at once; waiting on a flush it fails after lsn.flush.timeout.ms (30 s by default), and its stop waits on a
+	// flush once more before the worker reports FAILED: about 70 s in the soak, hence two minutes.
 	@Override
 	public void crash() {
 		this.server.execute("postgres", "SELECT pg_terminate_backend(active_pid) FROM pg_replication_slots"
 				+ " WHERE slot_name = '" + this.slot + "' AND active_pid IS NOT NULL");
-		await().atMost(Duration.ofSeconds(60)).until(() -> "FAILED".equals(state()));
+		await().atMost(Duration.ofSeconds(120)).until(() -> "FAILED".equals(state()));
 		awaitSlotReleased();
 	}
 
