@@ -157,6 +157,12 @@ public final class TcpProxy implements AutoCloseable {
 					out.flush();
 				}
 			}
+			// The peer closed: a network path passes that on (a killed client's session ends on the server), a cut
+			// one does not.
+			awaitFlowing();
+			if (this.forwarding) {
+				to.shutdownOutput();
+			}
 		}
 		catch (IOException ex) {
 			// A socket closed: this direction is over.
