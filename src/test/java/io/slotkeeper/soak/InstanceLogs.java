@@ -23,11 +23,16 @@ import java.util.regex.Pattern;
  * @param restarts failed connectors restarted ({@code on-failed: restart})
  * @param restartsRefused failed connectors left FAILED, their restart budget spent
  * @param raises times the server's {@code max_slot_wal_keep_size} was raised ({@code on-outage})
- * @param putBacks times it was put back
- * @param raisesRefused raises refused or failed (a value ALTER SYSTEM cannot override, a role that may not)
+ * @param putBacks times it was put back, on the primary or on the former primary it was made on
+ * @param raisesRefused raises refused or failed (a value ALTER SYSTEM cannot override, a role that may not); not a
+ * raise waiting for its former primary to answer as the standby
  */
 record InstanceLogs(int heals, int handovers, int takeovers, Map<String, Long> gapDeletes, int mostHealsInAnHour,
 		int restarts, int restartsRefused, int raises, int putBacks, int raisesRefused) {
+
+	// A raise left on a former primary that is not yet back as the standby: said once, put back when it is (the
+	// verdict reads both nodes' value at the end).
+	private static final String AWAITING_FORMER = "no configured replica is that server now";
 
 	private static final Pattern TARGET = Pattern.compile(" target=(\\S+) ");
 
@@ -71,8 +76,8 @@ record InstanceLogs(int heals, int handovers, int takeovers, Map<String, Long> g
 				boolean keepSize = line.contains("audit action=server.keep-size ");
 				boolean done = keepSize && line.contains("outcome=done");
 				raises += (done && line.contains("detail=\"raised")) ? 1 : 0;
-				putBacks += (done && line.contains("detail=\"put back:")) ? 1 : 0;
-				raisesRefused += (keepSize && !line.contains("outcome=done")) ? 1 : 0;
+				putBacks += (done && line.contains("detail=\"put back")) ? 1 : 0;
+				raisesRefused += (keepSize && !line.contains("outcome=done") && !line.contains(AWAITING_FORMER)) ? 1 : 0;
 				Matcher said = GAP_DELETES.matcher(line);
 				if (said.find()) {
 					Matcher count = COUNT.matcher(said.group(2));

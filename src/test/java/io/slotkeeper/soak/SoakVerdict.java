@@ -106,16 +106,23 @@ record SoakVerdict(Map<String, Rows> rows, int mostOwners, int userStopsBroken, 
 	}
 
 	// Put back once every slot of the server is read again and retains less than a share of the value it goes back
-	// to: once the writers stopped, within a few polls.
+	// to: once the writers stopped, within a few polls. On both nodes: a raise made before a switchover is put back on
+	// the former primary, now the standby, once it answers as the configured replica.
 	private static String keepSizeAfterTheOutages(SoakWorld world) {
 		try {
-			await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofSeconds(1)).until(() -> KEEP_SIZE
-				.equals(world.server.queryForString("postgres", "SHOW max_slot_wal_keep_size")));
+			await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofSeconds(1))
+				.until(() -> KEEP_SIZE.equals(keepSizes(world)));
 		}
 		catch (org.awaitility.core.ConditionTimeoutException ex) {
 			// the value is the verdict's
 		}
-		return world.server.queryForString("postgres", "SHOW max_slot_wal_keep_size");
+		return keepSizes(world);
+	}
+
+	private static String keepSizes(SoakWorld world) {
+		String primary = world.server.queryForString("postgres", "SHOW max_slot_wal_keep_size");
+		String standby = world.server.currentStandby().queryForString("postgres", "SHOW max_slot_wal_keep_size");
+		return primary.equals(standby) ? primary : primary + " (the standby " + standby + ")";
 	}
 
 	private static long raisesRecorded(SoakWorld world) {
