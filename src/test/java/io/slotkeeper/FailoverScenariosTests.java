@@ -193,8 +193,9 @@ class FailoverScenariosTests {
 					await().atMost(Duration.ofSeconds(15)).until(() -> Boolean.TRUE.equals(replicaSlot(client, "cdc", "orphan")));
 					orphaned = System.nanoTime();
 					assertThat(String.valueOf(slot(client, "cdc", "failoverReason"))).startsWith("r1: orphan on standby");
-					assertThat(prometheus(client)).contains(
-							"slotkeeper_slot_orphan{node=\"r1\",slot=\"cdc\",target=\"orders\"} 1.0");
+					// The gauge is set after the reading the API answers from is published.
+					await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(prometheus(client))
+						.contains("slotkeeper_slot_orphan{node=\"r1\",slot=\"cdc\",target=\"orders\"} 1.0"));
 					client.get().uri("/actuator/health/failover").exchange().expectBody()
 						.jsonPath("$.components.orders.details.orphans.r1").isEqualTo(List.of("cdc"));
 					operator(client).delete().uri("/api/v1/targets/orders/slots/cdc?node=r1&dryRun=true").exchange()

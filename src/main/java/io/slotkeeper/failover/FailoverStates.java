@@ -1,17 +1,18 @@
 package io.slotkeeper.failover;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.ToIntBiFunction;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.replication.FailoverReadiness;
 import io.slotkeeper.replication.ReplicationSlot;
+import io.slotkeeper.support.SteadyGauge;
 
 /**
  * The failover readiness of every target's logical slots as its last poll checked them, for the listing, the
@@ -24,39 +25,34 @@ public final class FailoverStates {
 
 	private final Map<String, List<FailoverChecks.Orphan>> orphans = new ConcurrentHashMap<>();
 
-	private final Map<String, MultiGauge> gauges = new ConcurrentHashMap<>();
+	private final Map<String, SteadyGauge> gauges = new ConcurrentHashMap<>();
 
-	private final Map<String, MultiGauge> orphanGauges = new ConcurrentHashMap<>();
+	private final Map<String, SteadyGauge> orphanGauges = new ConcurrentHashMap<>();
 
 	public void update(Target target, List<ReplicationSlot> slots, MeterRegistry registry) {
 		FailoverChecks.Report report = FailoverChecks.check(target, slots);
 		Map<String, Map<String, String>> reasons = report.reasons();
 		this.byTarget.put(target.name(), reasons);
 		this.orphans.put(target.name(), List.copyOf(report.orphans()));
-		this.orphanGauges.computeIfAbsent(target.name(), (name) -> MultiGauge.builder("slotkeeper.slot.orphan")
-			.description("1 when the replica's slot of this name is not synchronized from the primary's failover slot"
-					+ " and blocks its synchronization, 0 when not")
-			.register(registry))
-			.register(rows(target.name(), reasons,
-					(slot, node) -> orphan(target.name(), node, slot) ? 1 : 0), true);
-		MultiGauge gauge = this.gauges.computeIfAbsent(target.name(), (name) -> MultiGauge
-			.builder("slotkeeper.slot.failover.ready")
-			.description("1 when the replica holds a copy of the slot that would survive a failover, 0 when not")
-			.register(registry));
-		gauge.register(rows(target.name(), reasons, (slot, node) -> (reasons.get(slot).get(node) == null) ? 1 : 0),
-				true);
+		this.orphanGauges.computeIfAbsent(target.name(), (name) -> new SteadyGauge("slotkeeper.slot.orphan",
+				"1 when the replica's slot of this name is not synchronized from the primary's failover slot and blocks"
+						+ " its synchronization, 0 when not", null, registry))
+			.set(rows(target.name(), reasons, (slot, node) -> orphan(target.name(), node, slot) ? 1 : 0));
+		this.gauges.computeIfAbsent(target.name(), (name) -> new SteadyGauge("slotkeeper.slot.failover.ready",
+				"1 when the replica holds a copy of the slot that would survive a failover, 0 when not", null, registry))
+			.set(rows(target.name(), reasons, (slot, node) -> (reasons.get(slot).get(node) == null) ? 1 : 0));
 	}
 
 	// One row per logical slot and replica that could be checked: none before PostgreSQL 17.
-	private static List<MultiGauge.Row<?>> rows(String target, Map<String, Map<String, String>> reasons,
+	private static Map<Tags, Number> rows(String target, Map<String, Map<String, String>> reasons,
 			ToIntBiFunction<String, String> value) {
-		return reasons.entrySet()
-			.stream()
-			.flatMap((slot) -> slot.getValue().entrySet().stream()
-				.filter((node) -> !"needs PostgreSQL 17".equals(node.getValue()))
-				.<MultiGauge.Row<?>>map((node) -> MultiGauge.Row.of(Tags.of("target", target, "slot", slot.getKey(),
-						"node", node.getKey()), value.applyAsInt(slot.getKey(), node.getKey()))))
-			.toList();
+		Map<Tags, Number> rows = new LinkedHashMap<>();
+		reasons.forEach((slot, byNode) -> byNode.forEach((node, reason) -> {
+			if (!"needs PostgreSQL 17".equals(reason)) {
+				rows.put(Tags.of("target", target, "slot", slot, "node", node), value.applyAsInt(slot, node));
+			}
+		}));
+		return rows;
 	}
 
 	/**

@@ -1,17 +1,17 @@
 package io.slotkeeper.healing;
 
-import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 
 import io.slotkeeper.connect.ConnectorStatus;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.replication.ReplicationSlot;
+import io.slotkeeper.support.SteadyGauge;
 import io.slotkeeper.watching.ConnectorStates;
 
 /**
@@ -22,15 +22,14 @@ import io.slotkeeper.watching.ConnectorStates;
  */
 final class StaleOffsets {
 
-	private final MultiGauge gauge;
+	private final SteadyGauge gauge;
 
 	private volatile Map<String, Stale> stale = Map.of();
 
 	StaleOffsets(MeterRegistry registry) {
-		this.gauge = MultiGauge.builder("slotkeeper.connector.stale.offset")
-			.description("1 when the slot's connector has a task FAILED because its stored offset is older than the"
-					+ " slot (Debezium: no longer available on the server), 0 when not")
-			.register(registry);
+		this.gauge = new SteadyGauge("slotkeeper.connector.stale.offset", "1 when the slot's connector has a task FAILED"
+				+ " because its stored offset is older than the slot (Debezium: no longer available on the server), 0"
+				+ " when not", null, registry);
 	}
 
 	/**
@@ -42,7 +41,7 @@ final class StaleOffsets {
 	 */
 	Map<String, Stale> update(Target target, ConnectorStates connectors, List<ReplicationSlot> slots) {
 		Map<String, Stale> stale = new TreeMap<>();
-		List<MultiGauge.Row<?>> rows = new ArrayList<>();
+		Map<Tags, Number> rows = new LinkedHashMap<>();
 		for (ReplicationSlot slot : slots) {
 			if (target.slots().connectorOf(slot.slotName()).isEmpty()) {
 				continue;
@@ -53,10 +52,10 @@ final class StaleOffsets {
 			if (failed) {
 				stale.put(slot.slotName(), new Stale(slot, status.summary()));
 			}
-			rows.add(MultiGauge.Row.of(Tags.of("target", target.name(), "slot", slot.slotName()), failed ? 1 : 0));
+			rows.put(Tags.of("target", target.name(), "slot", slot.slotName()), failed ? 1 : 0);
 		}
 		this.stale = Map.copyOf(stale);
-		this.gauge.register(rows, true);
+		this.gauge.set(rows);
 		return stale;
 	}
 

@@ -2,16 +2,15 @@ package io.slotkeeper.watching;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 
 import io.slotkeeper.config.SlotPolicyProperties;
@@ -20,6 +19,7 @@ import io.slotkeeper.fleet.SlotLineage;
 import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.replication.SlotTags;
 import io.slotkeeper.replication.SlotView;
+import io.slotkeeper.support.SteadyGauge;
 
 /**
  * The slot gauges of one target's primary, rewritten after each poll so that the meters of slots that disappeared go with them:
@@ -37,25 +37,25 @@ final class SlotGauges {
 
 	private final MeterRegistry registry;
 
-	private final MultiGauge retained;
+	private final SteadyGauge retained;
 
-	private final MultiGauge safeWalSize;
+	private final SteadyGauge safeWalSize;
 
-	private final MultiGauge active;
+	private final SteadyGauge active;
 
-	private final MultiGauge walStatus;
+	private final SteadyGauge walStatus;
 
-	private final MultiGauge inactive;
+	private final SteadyGauge inactive;
 
-	private final MultiGauge acknowledged;
+	private final SteadyGauge acknowledged;
 
-	private final MultiGauge secondsToLoss;
+	private final SteadyGauge secondsToLoss;
 
-	private final MultiGauge budget;
+	private final SteadyGauge budget;
 
-	private final MultiGauge missing;
+	private final SteadyGauge missing;
 
-	private final MultiGauge xidAge;
+	private final SteadyGauge xidAge;
 
 	// Before PostgreSQL 17 the server does not say since when a slot is inactive: the poller remembers it.
 	private final Map<String, Instant> inactiveSince = new HashMap<>();
@@ -87,15 +87,15 @@ final class SlotGauges {
 	}
 
 	void update(List<SlotView> slots, Instant now) {
-		List<MultiGauge.Row<?>> retainedRows = new ArrayList<>();
-		List<MultiGauge.Row<?>> safeRows = new ArrayList<>();
-		List<MultiGauge.Row<?>> activeRows = new ArrayList<>();
-		List<MultiGauge.Row<?>> statusRows = new ArrayList<>();
-		List<MultiGauge.Row<?>> inactiveRows = new ArrayList<>();
-		List<MultiGauge.Row<?>> acknowledgedRows = new ArrayList<>();
-		List<MultiGauge.Row<?>> lossRows = new ArrayList<>();
-		List<MultiGauge.Row<?>> budgetRows = new ArrayList<>();
-		List<MultiGauge.Row<?>> xidRows = new ArrayList<>();
+		Map<Tags, Number> retainedRows = new LinkedHashMap<>();
+		Map<Tags, Number> safeRows = new LinkedHashMap<>();
+		Map<Tags, Number> activeRows = new LinkedHashMap<>();
+		Map<Tags, Number> statusRows = new LinkedHashMap<>();
+		Map<Tags, Number> inactiveRows = new LinkedHashMap<>();
+		Map<Tags, Number> acknowledgedRows = new LinkedHashMap<>();
+		Map<Tags, Number> lossRows = new LinkedHashMap<>();
+		Map<Tags, Number> budgetRows = new LinkedHashMap<>();
+		Map<Tags, Number> xidRows = new LinkedHashMap<>();
 		Set<String> names = new HashSet<>();
 		for (SlotView view : slots) {
 			ReplicationSlot slot = view.slot();
@@ -105,39 +105,39 @@ final class SlotGauges {
 				.and("lineage", String.valueOf((lineage != null) ? lineage.epoch() : SlotLineage.FIRST.epoch()));
 			names.add(slot.slotName());
 			if (slot.retainedWalBytes() != null) {
-				retainedRows.add(MultiGauge.Row.of(tags, slot.retainedWalBytes()));
+				retainedRows.put(tags, slot.retainedWalBytes());
 			}
 			if (slot.xidAgeTransactions() != null) {
-				xidRows.add(MultiGauge.Row.of(tags, slot.xidAgeTransactions()));
+				xidRows.put(tags, slot.xidAgeTransactions());
 			}
 			if (slot.safeWalSizeBytes() != null) {
-				safeRows.add(MultiGauge.Row.of(tags, slot.safeWalSizeBytes()));
+				safeRows.put(tags, slot.safeWalSizeBytes());
 			}
 			boolean isActive = slot.streaming();
-			activeRows.add(MultiGauge.Row.of(tags, isActive ? 1 : 0));
+			activeRows.put(tags, isActive ? 1 : 0);
 			for (String status : WAL_STATUSES) {
-				statusRows.add(MultiGauge.Row.of(tags.and("wal_status", status), status.equals(slot.walStatus()) ? 1 : 0));
+				statusRows.put(tags.and("wal_status", status), status.equals(slot.walStatus()) ? 1 : 0);
 			}
-			inactiveRows.add(MultiGauge.Row.of(tags, inactiveSeconds(slot, isActive, now)));
+			inactiveRows.put(tags, inactiveSeconds(slot, isActive, now));
 			if (view.insight().heartbeatAcknowledged() != null) {
-				acknowledgedRows.add(MultiGauge.Row.of(tags, view.insight().heartbeatAcknowledged() ? 1 : 0));
+				acknowledgedRows.put(tags, view.insight().heartbeatAcknowledged() ? 1 : 0);
 			}
 			if (view.insight().secondsToLoss() != null) {
-				lossRows.add(MultiGauge.Row.of(tags, view.insight().secondsToLoss()));
+				lossRows.put(tags, view.insight().secondsToLoss());
 			}
 			if (view.insight().budget() != null && view.insight().budget().secondsLeft() != null) {
-				budgetRows.add(MultiGauge.Row.of(tags, view.insight().budget().secondsLeft()));
+				budgetRows.put(tags, view.insight().budget().secondsLeft());
 			}
 		}
-		this.retained.register(retainedRows, true);
-		this.safeWalSize.register(safeRows, true);
-		this.active.register(activeRows, true);
-		this.walStatus.register(statusRows, true);
-		this.inactive.register(inactiveRows, true);
-		this.acknowledged.register(acknowledgedRows, true);
-		this.secondsToLoss.register(lossRows, true);
-		this.budget.register(budgetRows, true);
-		this.xidAge.register(xidRows, true);
+		this.retained.set(retainedRows);
+		this.safeWalSize.set(safeRows);
+		this.active.set(activeRows);
+		this.walStatus.set(statusRows);
+		this.inactive.set(inactiveRows);
+		this.acknowledged.set(acknowledgedRows);
+		this.secondsToLoss.set(lossRows);
+		this.budget.set(budgetRows);
+		this.xidAge.set(xidRows);
 		this.inactiveSince.keySet().retainAll(names);
 		for (String gone : this.known) {
 			if (!names.contains(gone)) {
@@ -150,9 +150,8 @@ final class SlotGauges {
 		this.known = names;
 	}
 
-	private MultiGauge gauge(String name, String description, String... baseUnit) {
-		MultiGauge.Builder builder = MultiGauge.builder(name).description(description);
-		return ((baseUnit.length > 0) ? builder.baseUnit(baseUnit[0]) : builder).register(this.registry);
+	private SteadyGauge gauge(String name, String description, String... baseUnit) {
+		return new SteadyGauge(name, description, (baseUnit.length > 0) ? baseUnit[0] : null, this.registry);
 	}
 
 	/**
@@ -160,21 +159,21 @@ final class SlotGauges {
 	 * then fires once, not once per pod.
 	 */
 	void withdraw() {
-		for (MultiGauge gauge : List.of(this.retained, this.safeWalSize, this.active, this.walStatus, this.inactive,
+		for (SteadyGauge gauge : List.of(this.retained, this.safeWalSize, this.active, this.walStatus, this.inactive,
 				this.acknowledged, this.secondsToLoss, this.budget, this.missing, this.xidAge)) {
-			gauge.register(List.of(), true);
+			gauge.clear();
 		}
 	}
 
 	void missing(List<SlotPolicyProperties> configured, List<SlotSightings.Missing> absent) {
 		Set<String> names = new HashSet<>();
 		absent.forEach((slot) -> names.add(slot.name()));
-		List<MultiGauge.Row<?>> rows = new ArrayList<>();
+		Map<Tags, Number> rows = new LinkedHashMap<>();
 		for (SlotPolicyProperties policy : configured) {
-			rows.add(MultiGauge.Row.of(Tags.of("target", this.target, "slot", policy.name()),
-					names.contains(policy.name()) ? 1 : 0));
+			rows.put(Tags.of("target", this.target, "slot", policy.name()),
+					names.contains(policy.name()) ? 1 : 0);
 		}
-		this.missing.register(rows, true);
+		this.missing.set(rows);
 	}
 
 	private double inactiveSeconds(ReplicationSlot slot, boolean isActive, Instant now) {
