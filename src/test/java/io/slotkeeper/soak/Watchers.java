@@ -103,14 +103,14 @@ final class Watchers implements AutoCloseable {
 		String sessions = this.world.server.queryForString("postgres", "SELECT count(*) FROM"
 				+ " pg_stat_activity WHERE application_name = 'slot-keeper'");
 		long now = Long.parseLong(sessions);
-		if (now > SoakVerdict.MOST_SESSIONS && now > this.mostSessions.getAndAccumulate(now, Math::max)) {
+		long before = this.mostSessions.getAndAccumulate(now, Math::max);
+		if (now > SoakVerdict.MOST_SESSIONS && now > before) {
 			// Over the bound, a new most: what they are, so that a run that fails on it says why.
 			System.out.printf("soak: %d sessions of slot-keeper on the server: %s%n", now,
 					this.world.server.queryForString("postgres", "SELECT string_agg(n || ' ' || d, ', ') FROM"
 							+ " (SELECT count(*) AS n, datname || ' ' || state || ' ' || left(query, 40) AS d FROM"
 							+ " pg_stat_activity WHERE application_name = 'slot-keeper' GROUP BY 2 ORDER BY 1 DESC) s"));
 		}
-		this.mostSessions.accumulateAndGet(now, Math::max);
 	}
 
 	int activeSlotsGone() {
