@@ -48,7 +48,8 @@ final class Soak {
 					break;
 				}
 				long start = System.currentTimeMillis();
-				out.printf("soak: %s%n", fault);
+				long elapsed = length.toSeconds() - Math.max(0, (deadline - System.nanoTime()) / 1_000_000_000);
+				out.printf("soak: %s, at %d:%02d%n", fault, elapsed / 60, elapsed % 60);
 				long lostFor = injector.play(fault);
 				played.add(new Played(fault, start, System.currentTimeMillis(), lostFor));
 			}

@@ -74,13 +74,21 @@ record SoakVerdict(Map<String, Rows> rows, int mostOwners, int userStopsBroken, 
 
 	static final long MOST_SESSIONS = 24;
 
+	/**
+	 * The longest the writers of a database may go without a write: a primary's restart or a switchover, with the
+	 * wait for its consumers to confirm at the stop. Longer, the harness itself is stuck and the times to whole again
+	 * after it say nothing of slot-keeper.
+	 */
+	static final long MOST_WITHOUT_WRITE_MILLIS = 120_000;
+
 	static SoakVerdict of(SoakWorld world, Map<SoakPipeline, Truth> truths, List<Soak.Played> played,
 			Watchers watchers, Injector injector) {
 		InstanceLogs logs = InstanceLogs.read(world);
 		Map<String, Rows> rows = new LinkedHashMap<>();
 		Map<String, String> states = new LinkedHashMap<>();
 		truths.forEach((pipeline, truth) -> {
-			rows.put(pipeline.target, Rows.of(truth, pipeline.view, logs.gapDeletes().getOrDefault(pipeline.target, 0L)));
+			rows.put(pipeline.target, Rows.of(truth, pipeline.view, logs.gapDeletes().getOrDefault(pipeline.target, 0L),
+					pipeline.writers().longestWithoutWriteMillis()));
 			states.put(pipeline.target, pipeline.side.connector().state());
 		});
 		Map<FaultSchedule.Kind, List<Long>> whole = new TreeMap<>();
@@ -147,10 +155,10 @@ record SoakVerdict(Map<String, Rows> rows, int mostOwners, int userStopsBroken, 
 
 	/**
 	 * Every invariant, each failing with its name: no row missing, no stale key, the deletes lost in each target's
-	 * gaps within what slot-keeper reported, one owner at most, no slot dropped under its consumer, a lost slot usable
-	 * again within a poll + 5 s, the heal budget kept, every WAL-limit raise put back, no user's stop undone, the
-	 * connectors running, every fault's rows arrived, every switchover to a ready standby and the standby streaming at
-	 * the end, each instance and their sessions within the bounds.
+	 * gaps within what slot-keeper reported, no writer stuck, one owner at most, no slot dropped under its consumer,
+	 * a lost slot usable again within a poll + 5 s, the heal budget kept, every WAL-limit raise put back, no user's
+	 * stop undone, the connectors running, every fault's rows arrived, every switchover to a ready standby and the
+	 * standby streaming at the end, each instance and their sessions within the bounds.
 	 */
 	void assertInvariants() {
 		assertThat(missing()).as("rows missing from the topics").isZero();
@@ -158,6 +166,9 @@ record SoakVerdict(Map<String, Rows> rows, int mostOwners, int userStopsBroken, 
 		this.rows.forEach((target, counted) -> assertThat(counted.lostDeletes())
 			.as("deletes lost in the gaps of %s, against the most slot-keeper reported", target)
 			.isLessThanOrEqualTo(counted.reportedGapDeletes()));
+		this.rows.forEach((target, counted) -> assertThat(counted.longestWithoutWriteMillis())
+			.as("the longest the writers of %s went without a write", target)
+			.isLessThanOrEqualTo(MOST_WITHOUT_WRITE_MILLIS));
 		assertThat(this.mostOwners).as("owners of a target at once").isLessThanOrEqualTo(1);
 		assertThat(this.activeSlotsGone).as("slots dropped under a streaming consumer").isZero();
 		assertThat(this.lostSlotUsableAgainMillis).as("a lost slot usable again within a poll (1 s) + 5 s")
@@ -181,11 +192,11 @@ record SoakVerdict(Map<String, Rows> rows, int mostOwners, int userStopsBroken, 
 
 	void print(PrintStream out) {
 		this.rows.forEach((target, counted) -> out.printf("soak: %s: rows missing %d, keys stale %d, duplicates %d of %d"
-				+ " events, longest wait of a row %d ms; deletes lost in gaps %d (rows still held %d, deleted before"
-				+ " they were ever seen %d), slot-keeper reported at most %d (over by %d)%n", target, counted.missing(),
-				counted.stale(), counted.duplicates(), counted.events(), counted.longestWaitMillis(),
-				counted.lostDeletes(), counted.ghosts(), counted.unseenDeleted(), counted.reportedGapDeletes(),
-				counted.reportedGapDeletes() - counted.lostDeletes()));
+				+ " events, longest wait of a row %d ms, longest without a write %d ms; deletes lost in gaps %d (rows"
+				+ " still held %d, deleted before they were ever seen %d), slot-keeper reported at most %d (over by %d)%n",
+				target, counted.missing(), counted.stale(), counted.duplicates(), counted.events(),
+				counted.longestWaitMillis(), counted.longestWithoutWriteMillis(), counted.lostDeletes(), counted.ghosts(),
+				counted.unseenDeleted(), counted.reportedGapDeletes(), counted.reportedGapDeletes() - counted.lostDeletes()));
 		out.printf("soak: most owners at once %d, user stops undone %d, connectors at the end %s, failed connectors"
 				+ " restarted by slot-keeper %d (refused %d, budget %d an hour)%n", this.mostOwners, this.userStopsBroken,
 				this.connectorStates, this.logs.restarts(), this.logs.restartsRefused(), RESTARTS_PER_HOUR);
@@ -253,11 +264,12 @@ record SoakVerdict(Map<String, Rows> rows, int mostOwners, int userStopsBroken, 
 	 * @param duplicates events delivered more than once
 	 * @param events events delivered
 	 * @param longestWaitMillis the longest time from a row's making to its first arrival
+	 * @param longestWithoutWriteMillis the longest time its writers went without a write that succeeded
 	 */
 	record Rows(int missing, int stale, int ghosts, int unseenDeleted, long reportedGapDeletes, long duplicates,
-			long events, long longestWaitMillis) {
+			long events, long longestWaitMillis, long longestWithoutWriteMillis) {
 
-		static Rows of(Truth truth, KeyedTopic view, long reported) {
+		static Rows of(Truth truth, KeyedTopic view, long reported, long longestWithoutWrite) {
 			Map<Long, Integer> last = view.last();
 			Map<Long, Long> arrivals = view.firstArrivals();
 			int missing = 0;
@@ -286,7 +298,8 @@ record SoakVerdict(Map<String, Rows> rows, int mostOwners, int userStopsBroken, 
 					ghosts++;
 				}
 			}
-			return new Rows(missing, stale, ghosts, unseen, reported, view.duplicates(), view.events(), longest);
+			return new Rows(missing, stale, ghosts, unseen, reported, view.duplicates(), view.events(), longest,
+					longestWithoutWrite);
 		}
 
 		/**

@@ -38,6 +38,10 @@ final class Writers implements AutoCloseable {
 
 	private final AtomicLong failures = new AtomicLong();
 
+	private long lastWrite = System.currentTimeMillis();
+
+	private final AtomicLong longestWithoutWrite = new AtomicLong();
+
 	private final List<Long> live = new ArrayList<>();
 
 	private volatile boolean running = true;
@@ -61,6 +65,9 @@ final class Writers implements AutoCloseable {
 				}
 				writeOne(connection);
 				this.writes.incrementAndGet();
+				long now = System.currentTimeMillis();
+				this.longestWithoutWrite.accumulateAndGet(now - this.lastWrite, Math::max);
+				this.lastWrite = now;
 			}
 			catch (SQLException ex) {
 				this.failures.incrementAndGet();
@@ -112,6 +119,14 @@ final class Writers implements AutoCloseable {
 
 	long failures() {
 		return this.failures.get();
+	}
+
+	/**
+	 * The longest time between two writes that succeeded: a fault stops the writes for as long as the primary is
+	 * away, no longer; a writer stuck on a connection would make every time to whole again after it look long.
+	 */
+	long longestWithoutWriteMillis() {
+		return this.longestWithoutWrite.get();
 	}
 
 	private static void pause(long millis) {

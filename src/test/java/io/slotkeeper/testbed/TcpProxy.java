@@ -165,7 +165,22 @@ public final class TcpProxy implements AutoCloseable {
 			}
 		}
 		catch (IOException ex) {
-			// A socket closed: this direction is over.
+			// A reset, or a socket closed here: a network path passes a reset on too, or the other end would wait for
+			// an answer for good.
+			passResetOn(to);
+		}
+	}
+
+	private void passResetOn(Socket to) {
+		try {
+			awaitFlowing();
+			if (this.forwarding) {
+				to.setSoLinger(true, 0);
+				to.close();
+			}
+		}
+		catch (IOException ex) {
+			// already closed
 		}
 	}
 
