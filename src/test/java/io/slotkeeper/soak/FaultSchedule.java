@@ -15,40 +15,57 @@ final class FaultSchedule {
 	enum Kind {
 
 		/** A slot-keeper instance killed with SIGKILL, started again after 2–20 s. */
-		KILL_INSTANCE,
+		KILL_INSTANCE(true),
 
 		/** A slot-keeper instance frozen with SIGSTOP for 30 s. */
-		FREEZE_INSTANCE,
+		FREEZE_INSTANCE(false),
 
 		/** A Kafka Connect worker killed, started again after 5–60 s. */
-		WORKER_RESTART,
+		WORKER_RESTART(false),
 
 		/** The connector's task failed (its walsender ended); slot-keeper's {@code on-failed: restart} starts it. */
-		TASK_FAILED,
+		TASK_FAILED(true),
 
 		/** The primary stopped and started again after 2–10 s. */
-		PRIMARY_RESTART,
+		PRIMARY_RESTART(true),
 
 		/** The slot lost on purpose: its consumer failed, WAL pushed past max_slot_wal_keep_size. */
-		SLOT_LOST,
+		SLOT_LOST(true),
 
 		/** The network between slot-keeper and PostgreSQL stalls for 10–90 s: nothing is lost, nothing moves. */
-		NETWORK_STALL,
+		NETWORK_STALL(false),
 
 		/** The connector's user stops it for 10–30 s, then resumes it: {@code PUT …/stop}, or {@code spec.state}. */
-		USER_STOP,
+		USER_STOP(false),
 
 		/** The Kubernetes API answers 500 to everything for 10–60 s. */
-		KUBERNETES_API_ERRORS,
+		KUBERNETES_API_ERRORS(false),
 
 		/** The Kubernetes API holds every request unanswered for 10–60 s. */
-		KUBERNETES_API_HANG,
+		KUBERNETES_API_HANG(false),
 
 		/**
 		 * A planned switchover to the standby once it holds both slots synchronized, the former primary its standby;
 		 * 20–60 s later the same way back.
 		 */
-		SWITCHOVER
+		SWITCHOVER(true);
+
+		private final boolean repaired;
+
+		Kind(boolean repaired) {
+			this.repaired = repaired;
+		}
+
+		/**
+		 * How long after its end a fault may leave a pipeline not whole (p99): 60 s where only a repair of
+		 * slot-keeper's makes it whole (a slot recreated, a failed task restarted, as after a primary's restart or a
+		 * switchover, where each task fails with its walsender, or a dead instance's targets taken over); 15 s for
+		 * the others, which end on their own.
+		 * @return the bound, in milliseconds
+		 */
+		long wholeAgainWithinMillis() {
+			return this.repaired ? 60_000 : 15_000;
+		}
 
 	}
 
