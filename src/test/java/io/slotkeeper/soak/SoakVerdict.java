@@ -83,6 +83,8 @@ record SoakVerdict(Map<String, Rows> rows, int mostOwners, int userStopsBroken, 
 
 	static SoakVerdict of(SoakWorld world, Map<SoakPipeline, Truth> truths, List<Soak.Played> played,
 			Watchers watchers, Injector injector) {
+		// The logs are read once the limit is back: a put-back seconds after the faults ended is counted.
+		String keepSize = keepSizeAfterTheOutages(world);
 		InstanceLogs logs = InstanceLogs.read(world);
 		Map<String, Rows> rows = new LinkedHashMap<>();
 		Map<String, String> states = new LinkedHashMap<>();
@@ -109,7 +111,7 @@ record SoakVerdict(Map<String, Rows> rows, int mostOwners, int userStopsBroken, 
 			}
 		}
 		return new SoakVerdict(rows, watchers.mostOwners(), injector.userStopsBroken(), states, logs, whole, byPipeline, lost,
-				watchers.activeSlotsGone(), watchers.mostHeld(), keepSizeAfterTheOutages(world), raisesRecorded(world),
+				watchers.activeSlotsGone(), watchers.mostHeld(), keepSize, raisesRecorded(world),
 				Standby.of(world, injector));
 	}
 
