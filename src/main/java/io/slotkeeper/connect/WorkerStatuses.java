@@ -61,11 +61,13 @@ final class WorkerStatuses {
 	Optional<ConnectorStatus> read(ConnectorProperties connector, Map<String, Object> resource) {
 		String namespace = connector.strimzi().namespace();
 		Object name = at(resource, "metadata", "labels").get(CLUSTER_LABEL);
-		String key = namespace + "/" + name;
 		if (name == null) {
-			failed(key, StrimziConnectorApi.describe(connector) + " has no " + CLUSTER_LABEL + " label", 0);
+			// Each unlabelled connector on its own: under one "<namespace>/null" only the first was ever named.
+			String resource = StrimziConnectorApi.describe(connector);
+			failed(resource, resource, resource + " has no " + CLUSTER_LABEL + " label", 0);
 			return Optional.empty();
 		}
+		String key = namespace + "/" + name;
 		long started = System.nanoTime();
 		Cluster cluster = this.clusters.get(key);
 		if (cluster != null && cluster.resting(started)) {
@@ -79,7 +81,8 @@ final class WorkerStatuses {
 		ConnectorStatus status = this.worker.status(new ConnectorProperties(url, connector.name(), null, null,
 				this.timeout, connector.offsets(), connector.runningTimeout(), null));
 		if (status.error() != null) {
-			failed(key, "Kafka Connect at " + url + ": " + status.error(), System.nanoTime() - started);
+			failed(key, "KafkaConnect " + key, "Kafka Connect at " + url + ": " + status.error(),
+					System.nanoTime() - started);
 			return Optional.empty();
 		}
 		Cluster known = this.clusters.get(key);
@@ -96,7 +99,7 @@ final class WorkerStatuses {
 		if (!connect.ok() || url == null || !HTTP.matcher(url.toString()).matches()) {
 			String why = !connect.ok() ? connect.error() : (url == null) ? "KafkaConnect " + key
 					+ " has no status.url yet" : "KafkaConnect " + key + "'s status.url is not an http or https URL";
-			failed(key, why, System.nanoTime() - started);
+			failed(key, "KafkaConnect " + key, why, System.nanoTime() - started);
 			return null;
 		}
 		this.clusters.compute(key, (k, known) -> new Cluster(url.toString(), started,
@@ -104,15 +107,15 @@ final class WorkerStatuses {
 		return url.toString();
 	}
 
-	private void failed(String key, String why, long tookNanos) {
+	private void failed(String key, String subject, String why, long tookNanos) {
 		long now = System.nanoTime();
 		Cluster before = this.clusters.get(key);
 		// A slow failure rests the cluster for a minute; a quick one (refused, 404) costs nothing to try again.
 		// The address is read again at the next try: the KafkaConnect may have been replaced by one of another name.
 		this.clusters.put(key, new Cluster(null, 0, why, (tookNanos > SLOW_NANOS) ? now : now - RETRY_AFTER_SLOW_NANOS));
 		if (before == null || before.failure() == null) {
-			logger.warn("Connector states of KafkaConnect {} are read from their KafkaConnector resources, as fresh as"
-					+ " the operator's last reconcile, until its worker can be read: {}", key, why);
+			logger.warn("Connector states of {} are read from their KafkaConnector resources, as fresh as the"
+					+ " operator's last reconcile, until a worker can be read: {}", subject, why);
 		}
 	}
 

@@ -9,7 +9,10 @@ import java.util.Map;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import io.slotkeeper.config.ConnectorProperties;
 import io.slotkeeper.config.StrimziStatusFrom;
@@ -26,6 +29,7 @@ import static org.awaitility.Awaitility.await;
  * address in its {@code KafkaConnect}'s status, as soon as it changes rather than at the operator's next reconcile;
  * nothing is changed through REST; where the worker cannot be read the resource's status serves.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class WorkerStatusesTests {
 
 	private static final String FAILED = "{\"name\":\"orders-cdc\",\"connector\":{\"state\":\"RUNNING\"},\"tasks\":"
@@ -96,6 +100,24 @@ class WorkerStatusesTests {
 			assertThat(status.state()).as(cluster).isEqualTo("RUNNING");
 			assertThat(status.failed()).as("%s: the resource's status, as the operator last saw it", cluster).isFalse();
 		}
+	}
+
+	// Two connectors without the label were one "cdc/null" entry: only the first was ever named in a warning.
+	@Test
+	void eachConnectorWithoutAClusterLabelIsNamedInItsOwnWarning(CapturedOutput output) throws IOException {
+		connector(Map.of("strimzi.io/cluster", "cdc-connect"));
+		this.api.relabel("cdc", "orders-cdc", Map.of());
+		this.api.createConnector("cdc", "billing-cdc", Map.of(), Map.of("class",
+				"io.debezium.connector.postgresql.PostgresConnector", "config", Map.of("topic.prefix", "billing")));
+		ConnectorClient worker = StrimziConnectorApiTests.client(this.directory, this.api.url(), StrimziStatusFrom.WORKER);
+
+		worker.status(this.connector);
+		worker.status(TestTargets.bind(ConnectorProperties.class, "strimzi.namespace", "cdc", "strimzi.name",
+				"billing-cdc"));
+
+		assertThat(output.getOut()).contains("KafkaConnector cdc/orders-cdc has no strimzi.io/cluster label",
+				"KafkaConnector cdc/billing-cdc has no strimzi.io/cluster label")
+			.doesNotContain("cdc/null");
 	}
 
 }
