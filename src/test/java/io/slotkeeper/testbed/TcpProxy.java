@@ -133,6 +133,8 @@ public final class TcpProxy implements AutoCloseable {
 					continue;
 				}
 				synchronized (this.sockets) {
+					// An hour's soak opens thousands: those both pumps are done with are closed and forgotten.
+					this.sockets.removeIf(Socket::isClosed);
 					this.sockets.add(client);
 					this.sockets.add(server);
 				}
