@@ -63,8 +63,8 @@ final class WorkerStatuses {
 		Object name = at(resource, "metadata", "labels").get(CLUSTER_LABEL);
 		if (name == null) {
 			// Each unlabelled connector on its own: under one "<namespace>/null" only the first was ever named.
-			String resource = StrimziConnectorApi.describe(connector);
-			failed(resource, resource, resource + " has no " + CLUSTER_LABEL + " label", 0);
+			String described = StrimziConnectorApi.describe(connector);
+			failed(described, described, described + " has no " + CLUSTER_LABEL + " label", 0);
 			return Optional.empty();
 		}
 		String key = namespace + "/" + name;
