@@ -1,8 +1,6 @@
 package io.slotkeeper;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.util.Map;
 
 import org.springframework.boot.test.context.SpringBootTest;
@@ -13,6 +11,7 @@ import org.springframework.test.web.servlet.client.RestTestClient;
 
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.PostgresTestBed;
+import io.slotkeeper.testbed.RefusedPort;
 import io.slotkeeper.testbed.TestTokens;
 
 /**
@@ -61,10 +60,7 @@ public abstract class ApplicationTestSupport {
 		registry.add("slotkeeper.targets[0].username", shared::user);
 		registry.add("slotkeeper.targets[0].password", () -> DB_PASSWORD + "-up");
 		registry.add("slotkeeper.targets[0].heartbeat.interval", () -> "200ms");
-		int closed;
-		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-			closed = socket.getLocalPort();
-		}
+		int closed = RefusedPort.PORT;
 		registry.add("slotkeeper.targets[1].name", () -> "down");
 		registry.add("slotkeeper.targets[1].url", () -> "jdbc:postgresql://127.0.0.1:" + closed + "/orders");
 		registry.add("slotkeeper.targets[1].username", () -> "keeper");

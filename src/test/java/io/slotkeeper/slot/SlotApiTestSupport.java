@@ -1,8 +1,6 @@
 package io.slotkeeper.slot;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.util.Map;
 
 import org.springframework.boot.test.context.SpringBootTest;
@@ -14,6 +12,7 @@ import org.springframework.test.web.servlet.client.RestTestClient;
 import io.slotkeeper.testbed.ConnectStub;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.PostgresTestBed;
+import io.slotkeeper.testbed.RefusedPort;
 import io.slotkeeper.testbed.SlotRecipes;
 import io.slotkeeper.testbed.TestTokens;
 
@@ -107,10 +106,7 @@ abstract class SlotApiTestSupport {
 	@DynamicPropertySource
 	static void targets(DynamicPropertyRegistry registry) throws IOException {
 		PostgresServer postgres = server();
-		int dead;
-		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-			dead = socket.getLocalPort();
-		}
+		int dead = RefusedPort.PORT;
 		registry.add("slotkeeper.targets[0].name", () -> "main");
 		registry.add("slotkeeper.targets[0].url", () -> postgres.jdbcUrl(DATABASE));
 		registry.add("slotkeeper.targets[0].username", postgres::user);
