@@ -22,6 +22,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 import io.slotkeeper.security.TokenHashes;
 import io.slotkeeper.testbed.PostgresServer;
+import io.slotkeeper.testbed.RefusedPort;
 import io.slotkeeper.testbed.SlotRecipes;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -61,7 +62,7 @@ class StructuredLogsTests {
 		env.put("SLOTKEEPER_TARGETS_0_HEARTBEAT_INTERVAL", "300ms");
 		env.put("SLOTKEEPER_TARGETS_0_SLOTS_POLL_INTERVAL", "300ms");
 		env.put("SLOTKEEPER_TARGETS_1_NAME", "gone");
-		env.put("SLOTKEEPER_TARGETS_1_URL", "jdbc:postgresql://127.0.0.1:" + freePort() + "/gone");
+		env.put("SLOTKEEPER_TARGETS_1_URL", "jdbc:postgresql://127.0.0.1:" + RefusedPort.PORT + "/gone");
 		env.put("SLOTKEEPER_TARGETS_1_USERNAME", "nobody");
 		env.put("SLOTKEEPER_TARGETS_1_PASSWORD", PASSWORD);
 		env.put("SLOTKEEPER_TARGETS_1_HEARTBEAT_INTERVAL", "200ms");

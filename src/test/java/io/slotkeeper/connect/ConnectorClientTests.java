@@ -15,6 +15,7 @@ import io.slotkeeper.config.ConnectorProperties;
 import io.slotkeeper.testbed.ConnectStub;
 import io.slotkeeper.testbed.ConnectStub.Answer;
 import io.slotkeeper.testbed.ConnectStub.Request;
+import io.slotkeeper.testbed.RefusedPort;
 import io.slotkeeper.testbed.TestTargets;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -95,10 +96,7 @@ class ConnectorClientTests {
 
 	@Test
 	void anUnreachableKafkaConnectIsReportedNotThrown() throws IOException {
-		int closed;
-		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-			closed = socket.getLocalPort();
-		}
+		int closed = RefusedPort.PORT;
 		ConnectorOutcome outcome = this.client.restart(connector("http://127.0.0.1:" + closed, "timeout", "1s"));
 		assertThat(outcome.restarted()).isFalse();
 		assertThat(outcome.status()).isNull();

@@ -1,8 +1,6 @@
 package io.slotkeeper.connect;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,6 +18,7 @@ import io.slotkeeper.config.ConnectorProperties;
 import io.slotkeeper.config.StrimziProperties;
 import io.slotkeeper.config.StrimziStatusFrom;
 import io.slotkeeper.testbed.ConnectStub;
+import io.slotkeeper.testbed.RefusedPort;
 import io.slotkeeper.testbed.StrimziOperator;
 import io.slotkeeper.testbed.StrimziResources;
 import io.slotkeeper.testbed.TestTargets;
@@ -258,10 +257,7 @@ class StrimziConnectorApiTests {
 
 	@Test
 	void anApiServerThatCannotBeReachedIsUnreachable() throws IOException {
-		int closed;
-		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-			closed = socket.getLocalPort();
-		}
+		int closed = RefusedPort.PORT;
 		ConnectorLifecycle.Answer config = new ConnectorLifecycle(client("http://127.0.0.1:" + closed))
 			.config(this.connector);
 		assertThat(config.unreachable()).isTrue();

@@ -1,8 +1,6 @@
 package io.slotkeeper.connect;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -17,6 +15,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import io.slotkeeper.config.ConnectorProperties;
 import io.slotkeeper.config.StrimziStatusFrom;
 import io.slotkeeper.testbed.ConnectStub;
+import io.slotkeeper.testbed.RefusedPort;
 import io.slotkeeper.testbed.StrimziOperator;
 import io.slotkeeper.testbed.StrimziResources;
 import io.slotkeeper.testbed.TestTargets;
@@ -82,10 +81,7 @@ class WorkerStatusesTests {
 
 	@Test
 	void aWorkerThatCannotBeReadLeavesTheResourcesStatus() throws IOException {
-		int closed;
-		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-			closed = socket.getLocalPort();
-		}
+		int closed = RefusedPort.PORT;
 		this.api.createConnect("cdc", "unreachable", "http://127.0.0.1:" + closed);
 		this.api.createConnect("cdc", "no-address-yet", null);
 		this.api.createConnect("cdc", "odd-address", "file:///etc/passwd");

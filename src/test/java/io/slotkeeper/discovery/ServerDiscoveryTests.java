@@ -1,8 +1,6 @@
 package io.slotkeeper.discovery;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.Map;
 
@@ -24,6 +22,7 @@ import io.slotkeeper.fleet.Target;
 import io.slotkeeper.heartbeat.Heartbeats;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.PostgresTestBed;
+import io.slotkeeper.testbed.RefusedPort;
 import io.slotkeeper.testbed.TestTokens;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -69,10 +68,7 @@ class ServerDiscoveryTests {
 		}
 		server.execute("billing", "SELECT pg_create_logical_replication_slot('billing_cdc', 'pgoutput')");
 		server.execute("scratch", "SELECT pg_create_logical_replication_slot('scratch_cdc', 'pgoutput')");
-		int closed;
-		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-			closed = socket.getLocalPort();
-		}
+		int closed = RefusedPort.PORT;
 		registry.add("slotkeeper.servers[0].name", () -> "main");
 		registry.add("slotkeeper.servers[0].url", () -> server.jdbcUrl("postgres"));
 		registry.add("slotkeeper.servers[0].username", server::user);

@@ -1,8 +1,6 @@
 package io.slotkeeper.heartbeat;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Map;
@@ -15,6 +13,7 @@ import io.slotkeeper.fleet.NodeConnector;
 import io.slotkeeper.fleet.NodeSession;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.PostgresTestBed;
+import io.slotkeeper.testbed.RefusedPort;
 import io.slotkeeper.testbed.SilentServer;
 
 import static io.slotkeeper.testbed.TestTargets.target;
@@ -34,7 +33,7 @@ class HeartbeatFaultTests {
 	void deadTargetBacksOffWhileHealthyTargetKeepsItsCadence() throws IOException {
 		long start = System.nanoTime();
 		try (HeartbeatEngine engine = HeartbeatEngine.started(
-				target("dead", "jdbc:postgresql://127.0.0.1:" + closedPort() + "/x", "heartbeat.interval", "100ms",
+				target("dead", "jdbc:postgresql://127.0.0.1:" + RefusedPort.PORT + "/x", "heartbeat.interval", "100ms",
 						"heartbeat.backoff.min", "100ms", "heartbeat.backoff.max", "800ms", "heartbeat.backoff.jitter", "0"),
 				target("healthy", this.shared, this.shared.createDatabase(), "heartbeat.interval", "100ms"))) {
 			await().atMost(Duration.ofSeconds(10)).until(() -> engine.status("dead").failures() >= 5);
@@ -122,7 +121,7 @@ class HeartbeatFaultTests {
 		try (HeartbeatEngine engine = HeartbeatEngine.started(
 				target("failing", this.shared, database, "heartbeat.mode", "query", "heartbeat.query", "SELECT 1/0",
 						"heartbeat.backoff.min", "5ms", "heartbeat.backoff.max", "5ms"),
-				target("dead", "jdbc:postgresql://127.0.0.1:" + closedPort() + "/x", "heartbeat.backoff.min", "5ms",
+				target("dead", "jdbc:postgresql://127.0.0.1:" + RefusedPort.PORT + "/x", "heartbeat.backoff.min", "5ms",
 						"heartbeat.backoff.max", "5ms"))) {
 			await().atMost(Duration.ofSeconds(60))
 				.until(() -> engine.status("failing").failures() >= 200 && engine.status("dead").failures() >= 200);
@@ -186,12 +185,6 @@ class HeartbeatFaultTests {
 		await().atMost(Duration.ofSeconds(5)).until(() -> "0".equals(this.shared.queryForString(database,
 				"SELECT count(*) FROM pg_stat_activity WHERE application_name = 'slot-keeper' AND datname = '" + database
 						+ "'")));
-	}
-
-	private static int closedPort() throws IOException {
-		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-			return socket.getLocalPort();
-		}
 	}
 
 }

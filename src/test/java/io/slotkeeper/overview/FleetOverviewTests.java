@@ -1,8 +1,6 @@
 package io.slotkeeper.overview;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;
 
@@ -17,6 +15,7 @@ import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.client.RestTestClient;
 
 import io.slotkeeper.testbed.PostgresServer;
+import io.slotkeeper.testbed.RefusedPort;
 import io.slotkeeper.testbed.SlotRecipes;
 import io.slotkeeper.testbed.TestTokens;
 
@@ -50,10 +49,7 @@ class FleetOverviewTests {
 
 	@DynamicPropertySource
 	static void properties(DynamicPropertyRegistry registry) throws IOException {
-		int dead;
-		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-			dead = socket.getLocalPort();
-		}
+		int dead = RefusedPort.PORT;
 		String[] names = { "alpha", "beta" };
 		for (int i = 0; i < names.length; i++) {
 			String prefix = "slotkeeper.targets[" + i + "].";

@@ -1,8 +1,6 @@
 package io.slotkeeper.page;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -27,6 +25,7 @@ import io.slotkeeper.testbed.Browser;
 import io.slotkeeper.testbed.LogicalConsumer;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.PostgresTestBed;
+import io.slotkeeper.testbed.RefusedPort;
 import io.slotkeeper.testbed.SlotRecipes;
 import io.slotkeeper.testbed.TestTokens;
 
@@ -105,10 +104,7 @@ class FleetPageTests {
 	@DynamicPropertySource
 	static void properties(DynamicPropertyRegistry registry) throws IOException {
 		servers();
-		int dead;
-		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-			dead = socket.getLocalPort();
-		}
+		int dead = RefusedPort.PORT;
 		for (int i = 0; i < TARGETS; i++) {
 			String prefix = "slotkeeper.targets[" + i + "].";
 			String name = String.format("db-%04d", i);
