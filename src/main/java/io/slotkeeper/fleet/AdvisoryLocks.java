@@ -95,6 +95,34 @@ public final class AdvisoryLocks {
 		call(connection, "SELECT pg_catalog.pg_advisory_unlock(?)", key);
 	}
 
+	/**
+	 * Which session of the database holds a lock, in words: a lock that stays taken names a session to look at (one
+	 * whose client is gone holds it until the server ends it).
+	 * @param connection a session in the lock's database
+	 * @param key the key
+	 * @return for example {@code pid 4711 (slot-keeper, idle since 2026-12-06T07:00:50Z)}, {@code null} when free
+	 * @throws SQLException when the server refuses
+	 */
+	public static String holder(Connection connection, long key) throws SQLException {
+		// A bigint key is kept as its high and low halves, objsubid 1.
+		try (PreparedStatement statement = connection.prepareStatement("SELECT l.pid, a.application_name, a.state,"
+				+ " a.state_change FROM pg_catalog.pg_locks l LEFT JOIN pg_catalog.pg_stat_activity a ON a.pid = l.pid"
+				+ " WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1"
+				+ " AND l.database = (SELECT oid FROM pg_catalog.pg_database WHERE datname = pg_catalog.current_database())"
+				+ " AND l.classid::pg_catalog.int8 = ? AND l.objid::pg_catalog.int8 = ?")) {
+			statement.setLong(1, key >>> 32);
+			statement.setLong(2, key & 0xFFFFFFFFL);
+			try (ResultSet result = statement.executeQuery()) {
+				if (!result.next()) {
+					return null;
+				}
+				java.sql.Timestamp since = result.getTimestamp(4);
+				return "pid " + result.getInt(1) + " (" + result.getString(2) + ", " + result.getString(3)
+						+ ((since != null) ? " since " + since.toInstant() : "") + ")";
+			}
+		}
+	}
+
 	private static boolean call(Connection connection, String sql, long key) throws SQLException {
 		try (PreparedStatement statement = connection.prepareStatement(sql)) {
 			statement.setLong(1, key);

@@ -10,6 +10,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.slotkeeper.config.SlotPolicyProperties;
 import io.slotkeeper.failover.FailoverStates;
 import io.slotkeeper.fleet.Target;
+import io.slotkeeper.outage.KeepSizeGuard;
 import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.replication.SlotPoll;
 import io.slotkeeper.settings.SettingGauges;
@@ -67,6 +68,7 @@ final class PollDuties implements PollFollowers.TargetDuties {
 		this.connectorGauges = SettingGauges.connectors(registry);
 		this.staleOffsets = new StaleOffsets(registry);
 		this.restarts = new FailedRestarts(this.connectors.client(), healer.auditor(), registry, clock);
+		RaisedLimitGauges.register(target.name(), healer.keepSize(), registry, clock);
 	}
 
 	@Override
@@ -81,10 +83,16 @@ final class PollDuties implements PollFollowers.TargetDuties {
 		if (policies.stream().anyMatch(SlotPolicyProperties::actsOnLoss)) {
 			followUps.heal(this.target.name(), () -> heal(poll, readAgain));
 		}
-		if (this.healer.keepSize().concerns(this.target)) {
-			followUps.guardKeepSize(this.target.name(), () -> this.settings.acted(this.target.name(),
-					this.healer.keepSize().guard(this.target, this.fleet.get(), serverSlots, poll.settings(),
-							this.insights::of)));
+		// What stands is shown from the poll's own thread, so that a busy or stuck guard lane cannot hide it.
+		KeepSizeGuard keepSize = this.healer.keepSize();
+		if (keepSize.concerns(this.target)) {
+			this.settings.acted(this.target.name(), keepSize.observe(this.target, this.fleet.get(), serverSlots,
+					poll.settings()));
+			followUps.guardKeepSize(this.target.name(), () -> keepSize.guard(this.target, this.fleet.get(),
+					serverSlots, poll.settings(), this.insights::of));
+		}
+		else {
+			this.settings.acted(this.target.name(), List.of());
 		}
 		this.healer.connectors().primeCounters(this.target);
 		if (this.healer.connectors().rechecksWaiting(this.target)) {

@@ -7,6 +7,7 @@ import java.sql.Statement;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.util.List;
 import java.util.Map;
 
 import org.slf4j.Logger;
@@ -100,17 +101,22 @@ final class KeepSizeChanges {
 				+ raise.fromMegabytes() + "MB until the consumers of " + raise.slots() + " read again");
 	}
 
-	void putBack(Connection connection, Target lead, KeepSizeRaise raise, long currentMegabytes)
-			throws SQLException {
+	// Slots that nobody reads and nobody asked room for were kept by the raise alone: the value put back may
+	// invalidate them, as it would have without the raise, and the audit names them.
+	void putBack(Connection connection, Target lead, KeepSizeRaise raise, long currentMegabytes,
+			List<String> leftToTheLimit) throws SQLException {
 		Map<String, Object> parameters = Auditor.parameters("from", currentMegabytes + "MB", "to",
 				raise.fromMegabytes() + "MB", "slots", raise.slots());
 		set(connection, raise.restore());
 		this.records.delete(connection, raise.server());
 		this.standing.over(raise.server());
-		logger.info("Put {} back to {}MB: the consumers of {} read again", SETTING, raise.fromMegabytes(),
-				raise.slots());
+		String left = leftToTheLimit.isEmpty() ? "" : "; slots " + leftToTheLimit + " have no consumer and no"
+				+ " on-outage policy and retain more than the " + raise.fromMegabytes() + "MB may keep: the limit may"
+				+ " invalidate them, as it would have without the raise";
+		logger.info("Put {} back to {}MB: the consumers of {} read again{}", SETTING, raise.fromMegabytes(),
+				raise.slots(), left);
 		this.auditor.recordOutcome(Auditor.SELF, ACTION, lead.name(), raise.slots().get(0), parameters,
-				new Auditor.Summary("done", 200, "put back: " + raise.restore(), Map.of(), null));
+				new Auditor.Summary("done", 200, "put back: " + raise.restore() + left, Map.of(), null));
 	}
 
 	private void refuse(String server, Target lead, OutageNeed need, Map<String, Object> parameters,

@@ -4,8 +4,12 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiFunction;
 
 import org.slf4j.Logger;
@@ -17,6 +21,7 @@ import io.slotkeeper.fleet.FailureDescription;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.replication.SlotInsight;
+import io.slotkeeper.settings.RaisedLimit;
 import io.slotkeeper.settings.ServerSettings;
 import io.slotkeeper.settings.SettingFinding;
 
@@ -62,6 +67,10 @@ public final class KeepSizeGuard {
 
 	private final KeepSizeLeftBehind leftBehind;
 
+	private final Map<String, RaisedLimit> shown = new ConcurrentHashMap<>();
+
+	private final Set<String> overdueSaid = ConcurrentHashMap.newKeySet();
+
 	/**
 	 * Creates the guard of this instance.
 	 * @param auditor where changes and refusals are audited
@@ -85,25 +94,77 @@ public final class KeepSizeGuard {
 	}
 
 	/**
-	 * Raises, keeps or puts back a server's {@code max_slot_wal_keep_size} after a target's poll.
+	 * What a target's poll shows of its server's raise, on the poll's own thread so that it is said even while the
+	 * guard's lane is busy or stuck: the raise in force, and since when no consumer needs it (every slot it was made
+	 * for and every {@code on-outage} slot of the server is read again, lost or gone).
+	 * @param target the target polled
+	 * @param fleet every target of the fleet, of which those of the same server count
+	 * @param slots every slot of the server, as the poll read it
+	 * @param settings the settings the poll read
+	 * @return the findings that stand for the settings audit: a raise in force, or a raise refused
+	 */
+	public List<SettingFinding> observe(Target target, List<Target> fleet, List<ReplicationSlot> slots,
+			ServerSettings settings) {
+		Optional<Long> current = settings.get(SETTING).flatMap(ServerSettings.Setting::number);
+		Optional<KeepSizeServer> server = KeepSizeServer.of(target, fleet);
+		if (current.isEmpty() || server.isEmpty() || !server.get().actsHere()) {
+			this.shown.remove(target.name());
+			return List.of();
+		}
+		String key = server.get().key();
+		Instant now = this.clock.instant();
+		KeepSizeRaise raise = this.standing.raise(key);
+		boolean needed = raise != null && (raise.stillNeeded(slots) || server.get().consumerGone(slots));
+		Optional<RaisedLimit> limit = this.standing.observe(key, needed, now);
+		if (server.get().lead() == target && limit.isPresent()) {
+			this.shown.put(target.name(), limit.get());
+			sayOnceOverdue(key, limit.get(), now);
+		}
+		else {
+			this.shown.remove(target.name());
+		}
+		return this.standing.findings(key, current.get(), this.records.notDurableBecause(key), now);
+	}
+
+	private void sayOnceOverdue(String server, RaisedLimit limit, Instant now) {
+		if (!limit.overdue(now)) {
+			this.overdueSaid.remove(server);
+		}
+		else if (this.overdueSaid.add(server)) {
+			logger.warn("{} of server {} stays raised to {}MB: {}", SETTING, server, limit.toMegabytes(),
+					limit.unneededNote(now));
+		}
+	}
+
+	/**
+	 * The raise of a target's server as its last poll showed it, on the server's lead target only.
+	 * @param target the target's name
+	 * @return the raise, empty when none stands, the target is not the lead or another instance acts for it
+	 */
+	public Optional<RaisedLimit> raisedLimit(String target) {
+		return Optional.ofNullable(this.shown.get(target));
+	}
+
+	/**
+	 * Raises, keeps or puts back a server's {@code max_slot_wal_keep_size} after a target's poll; what stands is shown
+	 * by {@link #observe}.
 	 * @param target the target polled
 	 * @param fleet every target of the fleet, of which those of the same server count
 	 * @param slots every slot of the server, as the poll read it
 	 * @param settings the settings the poll read
 	 * @param insights what the polls concluded, by target and slot name
-	 * @return the findings that stand for the settings audit: a raise in force, or a raise refused
 	 */
-	public List<SettingFinding> guard(Target target, List<Target> fleet, List<ReplicationSlot> slots, ServerSettings settings,
+	public void guard(Target target, List<Target> fleet, List<ReplicationSlot> slots, ServerSettings settings,
 			BiFunction<String, String, SlotInsight> insights) {
 		Optional<Long> current = settings.get(SETTING).flatMap(ServerSettings.Setting::number);
 		Optional<KeepSizeServer> server = KeepSizeServer.of(target, fleet);
 		if (current.isEmpty() || server.isEmpty()) {
-			return List.of();
+			return;
 		}
 		String key = server.get().key();
 		if (!server.get().actsHere()) {
 			this.standing.forget(key);
-			return List.of();
+			return;
 		}
 		if (server.get().lead() == target) {
 			try {
@@ -114,7 +175,6 @@ public final class KeepSizeGuard {
 						target.name(), FailureDescription.of(ex, this.clock.instant()).message());
 			}
 		}
-		return findings(key, current.get());
 	}
 
 	// The server's lock in the lead's database: an instance that still believes it owns the lead after losing it waits
@@ -124,6 +184,7 @@ public final class KeepSizeGuard {
 		try (Connection connection = server.lead().primary().connection()) {
 			long key = AdvisoryLocks.keepSizeKey(server.key());
 			if (!AdvisoryLocks.tryLock(connection, key)) {
+				heldElsewhere(connection, server, key);
 				return;
 			}
 			try {
@@ -138,7 +199,7 @@ public final class KeepSizeGuard {
 					return;
 				}
 				OutageNeed need = OutageNeed.of(server.policies(), slots, server.insights(insights));
-				decide(connection, server.lead(), raise, need, slots, current);
+				decide(connection, server, raise, need, slots, current);
 			}
 			finally {
 				AdvisoryLocks.unlock(connection, key);
@@ -146,9 +207,10 @@ public final class KeepSizeGuard {
 		}
 	}
 
-	private void decide(Connection connection, Target lead, KeepSizeRaise raise, OutageNeed need,
+	private void decide(Connection connection, KeepSizeServer server, KeepSizeRaise raise, OutageNeed need,
 			List<ReplicationSlot> slots, long current) throws SQLException {
-		String server = (raise != null) ? raise.server() : KeepSizeServer.keyOf(lead);
+		Target lead = server.lead();
+		String key = (raise != null) ? raise.server() : server.key();
 		if (raise != null && current != raise.expectedMegabytes()) {
 			if (KeepSizeLeftBehind.madeElsewhere(connection, raise)) {
 				this.leftBehind.putBack(connection, lead, raise);
@@ -163,28 +225,42 @@ public final class KeepSizeGuard {
 				this.changes.endYielded(connection, lead, raise, current);
 				return;
 			}
-			ReplicationSlot inTheWay = raise.inTheWay(slots);
+			Set<String> optedIn = server.optedInSlots();
+			ReplicationSlot inTheWay = raise.inTheWay(slots, optedIn);
 			if (inTheWay != null) {
-				this.standing.waits(server, "every slot of the server retains less than "
+				String why = "every slot a consumer reads or on-outage protects retains less than "
 						+ Math.round(KeepSizeRaise.PUT_BACK_SHARE * 100) + "% of the " + raise.fromMegabytes()
 						+ "MB it goes back to (slot " + inTheWay.slotName() + " retains "
-						+ inTheWay.retainedWalBytes() / (1024 * 1024) + "MB)");
+						+ inTheWay.retainedWalBytes() / (1024 * 1024) + "MB)";
+				if (this.standing.waits(key, inTheWay.slotName(), why)) {
+					logger.info("Not yet putting {} back to {}MB although the consumers of {} read again: it waits"
+							+ " until {}", SETTING, raise.fromMegabytes(), raise.slots(), why);
+				}
 				return;
 			}
-			this.changes.putBack(connection, lead, raise, current);
+			this.changes.putBack(connection, lead, raise, current, raise.leftToTheLimit(slots, optedIn));
 			return;
 		}
-		this.standing.waitsNot(server);
+		this.standing.waitsNot(key);
 		if (need.isEmpty()) {
-			this.standing.refusedNot(server);
+			this.standing.refusedNot(key);
 		}
 		else if ((raise == null || raise.yieldedTo() == null) && current >= 0 && current < need.capMegabytes()) {
 			this.changes.raise(connection, lead, raise, current, need);
 		}
 	}
 
-	private List<SettingFinding> findings(String server, long currentMegabytes) {
-		return this.standing.findings(server, currentMegabytes, this.records.notDurableBecause(server));
+	// Another session holds the server's lock: the raise is still read, so that the polls show it, and who holds the
+	// lock is said, since a session whose client is gone holds it until the server ends that session.
+	private void heldElsewhere(Connection connection, KeepSizeServer server, long key) throws SQLException {
+		KeepSizeRaise raise = this.records.read(connection, server.key());
+		this.standing.read(server.key(), raise);
+		String holder = AdvisoryLocks.holder(connection, key);
+		if (raise != null && holder != null && this.standing.waits(server.key(),
+				holder.substring(0, holder.indexOf(" (")), "the WAL-limit guard's lock"
+				+ " in the database of target '" + server.lead().name() + "' is free (held by " + holder + ")")) {
+			logger.info("The WAL-limit guard of server {} waits for its lock, held by {}", server.key(), holder);
+		}
 	}
 
 }

@@ -2,9 +2,13 @@ package io.slotkeeper.outage;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
 
 import io.slotkeeper.replication.ReplicationSlot;
+import io.slotkeeper.settings.RaisedLimit;
 import io.slotkeeper.settings.SettingFinding;
 
 /**
@@ -66,38 +70,78 @@ record KeepSizeRaise(String server, long fromMegabytes, String restore, long toM
 	}
 
 	/**
-	 * The slot that retains the most WAL of those the old value could lose, {@code null} when every slot retains less
-	 * than {@link #PUT_BACK_SHARE} of the value the setting goes back to.
+	 * The slot that retains the most WAL of those the old value could lose and the put-back must spare, {@code null}
+	 * when each of them retains less than {@link #PUT_BACK_SHARE} of the value the setting goes back to. Spared are a
+	 * slot a consumer reads (it may be catching up on what the raise kept) and one whose policy asked for room while
+	 * its consumer is gone ({@code on-outage}). A slot that nobody reads and nobody asked room for is the limit's to
+	 * decide, as it was before the raise: waiting for it would keep the raise until that slot alone retained the
+	 * raised value, hours at a quiet server's WAL rate.
 	 * @param read every slot of the server
+	 * @param optedIn the names of the server's slots whose policy has {@code on-outage}
 	 * @return the slot in the way
 	 */
-	ReplicationSlot inTheWay(List<ReplicationSlot> read) {
-		long room = (long) (this.fromMegabytes * 1024L * 1024L * PUT_BACK_SHARE);
-		return read.stream()
-			.filter((slot) -> !slot.invalidated() && slot.retainedWalBytes() != null
-					&& slot.retainedWalBytes() >= room)
-			.max((a, b) -> Long.compare(a.retainedWalBytes(), b.retainedWalBytes()))
+	ReplicationSlot inTheWay(List<ReplicationSlot> read, Set<String> optedIn) {
+		return beyondRoom(read).filter((slot) -> Boolean.TRUE.equals(slot.active())
+				|| optedIn.contains(slot.slotName()))
+			.max(Comparator.comparing(ReplicationSlot::retainedWalBytes))
 			.orElse(null);
 	}
 
 	/**
-	 * The raise as the settings audit shows it.
+	 * The slots that retain at least {@link #PUT_BACK_SHARE} of the value put back and that the put-back does not
+	 * wait for ({@link #inTheWay}): the value put back may invalidate them, as it would have without the raise.
+	 * @param read every slot of the server
+	 * @param optedIn the names of the server's slots whose policy has {@code on-outage}
+	 * @return their names
+	 */
+	List<String> leftToTheLimit(List<ReplicationSlot> read, Set<String> optedIn) {
+		return beyondRoom(read).filter((slot) -> !Boolean.TRUE.equals(slot.active())
+				&& !optedIn.contains(slot.slotName()))
+			.map(ReplicationSlot::slotName)
+			.toList();
+	}
+
+	private Stream<ReplicationSlot> beyondRoom(List<ReplicationSlot> read) {
+		long room = (long) (this.fromMegabytes * 1024L * 1024L * PUT_BACK_SHARE);
+		return read.stream()
+			.filter((slot) -> !slot.invalidated() && slot.retainedWalBytes() != null
+					&& slot.retainedWalBytes() >= room);
+	}
+
+	/**
+	 * The raise as the settings audit shows it: a warning while a consumer needs it or a put-back may still come, and
+	 * critical once it has stood unneeded for longer than {@link RaisedLimit#OVERDUE}.
 	 * @param currentMegabytes the value read now
-	 * @param waiting what the put-back waits for besides the consumers, {@code null} for nothing
+	 * @param shown the raise as the polls see it
 	 * @param memoryOnly why the raise is kept only in this instance's memory, {@code null} when it is recorded
+	 * @param now the time now
 	 * @return the finding on {@code max_slot_wal_keep_size}
 	 */
-	SettingFinding finding(long currentMegabytes, String waiting, String memoryOnly) {
+	SettingFinding finding(long currentMegabytes, RaisedLimit shown, String memoryOnly, Instant now) {
 		if (this.yieldedTo != null) {
 			return new SettingFinding(KeepSizeGuard.SETTING, currentMegabytes + "MB", SettingFinding.WARNING, "set by"
 					+ " an operator while slot-keeper's raise for " + String.join(", ", this.slots) + " stood; left as"
 					+ " it is until their consumers read again");
 		}
-		return new SettingFinding(KeepSizeGuard.SETTING, this.toMegabytes + "MB", SettingFinding.WARNING, "raised by"
-				+ " slot-keeper from " + this.fromMegabytes + "MB at " + this.at + " for " + String.join(", ", this.slots)
-				+ ", whose consumer is gone (on-outage); put back when it reads again"
-				+ ((waiting != null) ? " and " + waiting : "")
-				+ ((memoryOnly != null) ? "; kept in this instance's memory only: " + memoryOnly : ""));
+		String raised = "raised by slot-keeper from " + this.fromMegabytes + "MB at " + this.at + " for "
+				+ String.join(", ", this.slots);
+		String state = (shown.unneededSince() == null) ? ", whose consumer is gone (on-outage); put back when it reads"
+				+ " again" + ((shown.waitingFor() != null) ? " and " + shown.waitingFor() : "")
+				: "; " + shown.unneededNote(now);
+		return new SettingFinding(KeepSizeGuard.SETTING, this.toMegabytes + "MB",
+				shown.overdue(now) ? SettingFinding.CRITICAL : SettingFinding.WARNING, raised + state
+						+ ((memoryOnly != null) ? "; kept in this instance's memory only: " + memoryOnly : ""));
+	}
+
+	/**
+	 * The raise as the polls show it.
+	 * @param unneededSince since when no consumer needs it, {@code null} while one does
+	 * @param waitingFor what the put-back waits for, {@code null} for nothing known
+	 * @return the raise shown
+	 */
+	RaisedLimit shown(Instant unneededSince, String waitingFor) {
+		return new RaisedLimit(this.fromMegabytes, expectedMegabytes(), this.slots, this.at, unneededSince,
+				waitingFor);
 	}
 
 	/**

@@ -3,12 +3,15 @@ package io.slotkeeper.outage;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.BiFunction;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 import io.slotkeeper.config.SlotPolicyProperties;
 import io.slotkeeper.fleet.ServerIdentity;
 import io.slotkeeper.fleet.Target;
+import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.replication.SlotInsight;
 
 /**
@@ -60,6 +63,29 @@ record KeepSizeServer(String key, List<Target> targets, Target lead) {
 	 */
 	boolean actsHere() {
 		return this.lead != null && this.lead.ownership().owned();
+	}
+
+	/**
+	 * The names of the server's slots whose policy asked for room while their consumer is gone.
+	 * @return the names
+	 */
+	Set<String> optedInSlots() {
+		return policies().stream()
+			.filter((policy) -> policy.onOutage() != null)
+			.map(SlotPolicyProperties::name)
+			.collect(Collectors.toUnmodifiableSet());
+	}
+
+	/**
+	 * Whether a slot of the server whose policy asked for room has lost its consumer: it exists, is not lost, and no
+	 * consumer reads it.
+	 * @param slots every slot of the server
+	 * @return whether one has
+	 */
+	boolean consumerGone(List<ReplicationSlot> slots) {
+		Set<String> optedIn = optedInSlots();
+		return slots.stream().anyMatch((slot) -> optedIn.contains(slot.slotName())
+				&& !Boolean.TRUE.equals(slot.active()) && !slot.invalidated());
 	}
 
 	List<SlotPolicyProperties> policies() {

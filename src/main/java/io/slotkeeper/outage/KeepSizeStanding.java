@@ -1,9 +1,12 @@
 package io.slotkeeper.outage;
 
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
+import io.slotkeeper.settings.RaisedLimit;
 import io.slotkeeper.settings.SettingFinding;
 
 import static io.slotkeeper.outage.KeepSizeGuard.SETTING;
@@ -18,7 +21,9 @@ final class KeepSizeStanding {
 
 	private final Map<String, String> refused = new ConcurrentHashMap<>();
 
-	private final Map<String, String> waiting = new ConcurrentHashMap<>();
+	private final Map<String, Instant> unneededSince = new ConcurrentHashMap<>();
+
+	private final Map<String, Waiting> waiting = new ConcurrentHashMap<>();
 
 	boolean knows(String server) {
 		return this.standing.containsKey(server);
@@ -28,6 +33,7 @@ final class KeepSizeStanding {
 	void forget(String server) {
 		this.standing.remove(server);
 		this.refused.remove(server);
+		this.unneededSince.remove(server);
 	}
 
 	void read(String server, KeepSizeRaise raise) {
@@ -52,10 +58,39 @@ final class KeepSizeStanding {
 	void over(String server) {
 		this.standing.remove(server);
 		this.waiting.remove(server);
+		this.unneededSince.remove(server);
 	}
 
-	void waits(String server, String why) {
-		this.waiting.put(server, why);
+	/**
+	 * Notes at a poll whether the raise that stands is still needed.
+	 * @param server the server's key
+	 * @param needed whether a consumer of the server still needs the room
+	 * @param now the time of the poll
+	 * @return the raise as the polls show it, empty when none stands
+	 */
+	Optional<RaisedLimit> observe(String server, boolean needed, Instant now) {
+		KeepSizeRaise raise = this.standing.get(server);
+		if (raise == null || needed) {
+			this.unneededSince.remove(server);
+		}
+		else {
+			this.unneededSince.putIfAbsent(server, now);
+		}
+		return Optional.ofNullable(raise)
+			.map((stands) -> stands.shown(this.unneededSince.get(server), why(this.waiting.get(server))));
+	}
+
+	KeepSizeRaise raise(String server) {
+		return this.standing.get(server);
+	}
+
+	/**
+	 * Keeps what a put-back waits for.
+	 * @return whether it waits for another slot than at the last poll, to be said
+	 */
+	boolean waits(String server, String slot, String why) {
+		Waiting before = this.waiting.put(server, new Waiting(slot, why));
+		return before == null || !before.slot().equals(slot);
 	}
 
 	void waitsNot(String server) {
@@ -79,17 +114,25 @@ final class KeepSizeStanding {
 	 * @param server the server's key
 	 * @param currentMegabytes the setting's value now
 	 * @param notDurable why the raise is kept in memory only, or {@code null}
+	 * @param now the time now
 	 * @return the findings
 	 */
-	List<SettingFinding> findings(String server, long currentMegabytes, String notDurable) {
+	List<SettingFinding> findings(String server, long currentMegabytes, String notDurable, Instant now) {
 		String refusal = this.refused.get(server);
 		if (refusal != null) {
 			return List.of(new SettingFinding(SETTING, currentMegabytes + "MB", SettingFinding.CRITICAL, "cannot be"
 					+ " raised for the slots whose consumer is gone (on-outage): " + refusal));
 		}
 		KeepSizeRaise raise = this.standing.get(server);
-		return (raise == null) ? List.of() : List.of(raise.finding(currentMegabytes, this.waiting.get(server),
-				notDurable));
+		return (raise == null) ? List.of() : List.of(raise.finding(currentMegabytes, raise.shown(
+				this.unneededSince.get(server), why(this.waiting.get(server))), notDurable, now));
+	}
+
+	private static String why(Waiting waiting) {
+		return (waiting != null) ? waiting.why() : null;
+	}
+
+	private record Waiting(String slot, String why) {
 	}
 
 }

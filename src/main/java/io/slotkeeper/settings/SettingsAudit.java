@@ -20,6 +20,8 @@ public final class SettingsAudit {
 
 	private final Map<String, List<SettingFinding>> actions = new ConcurrentHashMap<>();
 
+	private final Map<String, List<SettingFinding>> judged = new ConcurrentHashMap<>();
+
 	/**
 	 * Judges what a poll read.
 	 * @param target the target's name
@@ -32,20 +34,26 @@ public final class SettingsAudit {
 		WalRate rate = this.rates.computeIfAbsent(target, (name) -> new WalRate());
 		rate.record(read.readAt(), read.walPositionBytes());
 		Optional<Double> perSecond = rate.perSecond();
-		List<SettingFinding> findings = new ArrayList<>(this.actions.getOrDefault(target, List.of()));
-		findings.addAll(SettingsJudge.judge(read, perSecond, outage));
-		findings.sort(SettingFinding.MOST_SEVERE_FIRST);
+		List<SettingFinding> judged = SettingsJudge.judge(read, perSecond, outage);
 		Map<String, String> shown = new LinkedHashMap<>();
 		read.settings().forEach((name, setting) -> shown.put(name, setting.shown()));
 		SettingsView view = new SettingsView(target, now, perSecond.orElse(null), shown, read.slotsInUse(),
-				read.walSendersInUse(), List.copyOf(findings));
+				read.walSendersInUse(), merged(this.actions.getOrDefault(target, List.of()), judged));
+		this.judged.put(target, judged);
 		this.views.put(target, view);
 		return view;
 	}
 
+	private static List<SettingFinding> merged(List<SettingFinding> acted, List<SettingFinding> judged) {
+		List<SettingFinding> findings = new ArrayList<>(acted);
+		findings.addAll(judged);
+		findings.sort(SettingFinding.MOST_SEVERE_FIRST);
+		return List.copyOf(findings);
+	}
+
 	/**
 	 * What slot-keeper itself does to a target's settings (a raise in force, a raise refused), shown with the findings
-	 * from the next poll on.
+	 * of the poll that told it and of every poll after.
 	 * @param target the target's name
 	 * @param findings the findings that stand, none when nothing does
 	 */
@@ -56,6 +64,9 @@ public final class SettingsAudit {
 		else {
 			this.actions.put(target, List.copyOf(findings));
 		}
+		this.views.computeIfPresent(target, (name, view) -> new SettingsView(name, view.readAt(),
+				view.walBytesPerSecond(), view.settings(), view.slotsInUse(), view.walSendersInUse(),
+				merged(findings, this.judged.getOrDefault(name, List.of()))));
 	}
 
 	/**
@@ -75,6 +86,7 @@ public final class SettingsAudit {
 		this.rates.remove(target);
 		this.views.remove(target);
 		this.actions.remove(target);
+		this.judged.remove(target);
 	}
 
 }

@@ -2,11 +2,13 @@ package io.slotkeeper.watching;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.replication.SlotPoll;
+import io.slotkeeper.settings.RaisedLimit;
 
 /**
  * What follows each poll of a target beyond reading it: healing, the connectors' handovers and restarts, the WAL-limit
@@ -37,6 +39,13 @@ public interface PollFollowers {
 	 * @return why in memory, {@code null} when in the database
 	 */
 	String healingBudgetInMemoryBecause(String target);
+
+	/**
+	 * The raise of the target's server's {@code max_slot_wal_keep_size} that stands, as its last poll showed it.
+	 * @param target the target's name
+	 * @return the raise, empty when none stands, the target is not its server's lead, or another instance acts
+	 */
+	Optional<RaisedLimit> raisedLimit(String target);
 
 	/**
 	 * What follows the polls of one target.

@@ -1,8 +1,10 @@
 package io.slotkeeper.watching;
 
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 import org.springframework.boot.health.contributor.Health;
@@ -13,6 +15,7 @@ import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.fleet.FleetHealth;
 import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.replication.SlotView;
+import io.slotkeeper.settings.RaisedLimit;
 
 /**
  * The {@code slots} health, one child per target from its last poll: DOWN when a slot is invalidated (lost, or on
@@ -21,7 +24,8 @@ import io.slotkeeper.replication.SlotView;
  * connector's task failed on a stored offset older than its slot ({@code connectorStaleOffset}), UP
  * otherwise with a warning detail naming unreserved slots, UNKNOWN before the first poll, when the last poll failed
  * or when no poll ended for three intervals;
- * {@code healingStopped} says why healing gave up on a slot.
+ * {@code healingStopped} says why healing gave up on a slot; {@code keepSizeRaise} shows a WAL-limit raise that stands
+ * (on its server's lead target), DOWN once it has stood unneeded for longer than {@link RaisedLimit#OVERDUE}.
  * Not part of liveness or readiness.
  */
 final class SlotHealth {
@@ -34,14 +38,15 @@ final class SlotHealth {
 			.map((snapshot) -> health(target.properties(), snapshot, poller.missing(target.name()),
 					connectors.notRunningAfterHandover(target), poller.staleOffsets(target.name()),
 					poller.healingStopped(target.name()), poller.healingBudgetInMemoryBecause(target.name()),
-					target.tableCounters().notSampledBecause()))
+					target.tableCounters().notSampledBecause(), poller.raisedLimit(target.name())))
 			.orElseGet(() -> Health.unknown().withDetail("reason", "not polled yet").build()),
 				Health.up().withDetail("targets", 0).build());
 	}
 
 	private static Health health(TargetProperties target, SlotSnapshot snapshot, List<String> missing,
 			Map<String, String> notRunning, Map<String, String> staleOffsets, Map<String, String> healingStopped,
-			String budgetInMemory, String tablesNotSampled) {
+			String budgetInMemory, String tablesNotSampled, Optional<RaisedLimit> raisedLimit) {
+		Instant now = Instant.now();
 		if (snapshot.error() != null) {
 			Health.Builder failed = Health.unknown().withDetail("polledAt", snapshot.at())
 				.withDetail("error", snapshot.error());
@@ -50,15 +55,17 @@ final class SlotHealth {
 			}
 			return failed.build();
 		}
-		if (snapshot.stale(target.slotsPollInterval(), Instant.now())) {
+		if (snapshot.stale(target.slotsPollInterval(), now)) {
 			return Health.unknown().withDetail("polledAt", snapshot.at())
 				.withDetail("reason", "no poll ended for more than three intervals: the target is slow to answer")
 				.build();
 		}
 		List<String> invalidated = snapshot.named(ReplicationSlot::invalidated);
 		List<String> unreserved = snapshot.named((slot) -> "unreserved".equals(slot.walStatus()));
+		boolean raiseStuck = raisedLimit.filter((raise) -> raise.overdue(now)).isPresent();
 		Health.Builder health = (invalidated.isEmpty() && missing.isEmpty() && notRunning.isEmpty()
-				&& staleOffsets.isEmpty()) ? Health.up() : Health.down();
+				&& staleOffsets.isEmpty() && !raiseStuck) ? Health.up() : Health.down();
+		raisedLimit.ifPresent((raise) -> health.withDetail("keepSizeRaise", raiseDetail(raise, now)));
 		if (!notRunning.isEmpty()) {
 			health.withDetail("connectorNotRunning", notRunning);
 		}
@@ -107,6 +114,21 @@ final class SlotHealth {
 			health.withDetail("warning", "slots past max_slot_wal_keep_size, about to be lost: " + unreserved);
 		}
 		return health.build();
+	}
+
+	private static Map<String, Object> raiseDetail(RaisedLimit raise, Instant now) {
+		Map<String, Object> detail = new LinkedHashMap<>();
+		detail.put("fromMegabytes", raise.fromMegabytes());
+		detail.put("toMegabytes", raise.toMegabytes());
+		detail.put("slots", raise.slots());
+		detail.put("raisedAt", raise.raisedAt());
+		detail.put("ageSeconds", raise.ageSeconds(now));
+		if (raise.unneededSince() != null) {
+			detail.put("unneededSince", raise.unneededSince());
+			detail.put("unneededSeconds", raise.unneededSeconds(now));
+			detail.put("reason", raise.unneededNote(now));
+		}
+		return detail;
 	}
 
 }

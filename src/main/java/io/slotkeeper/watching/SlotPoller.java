@@ -17,6 +17,7 @@ import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.fleet.FleetListener;
 import io.slotkeeper.fleet.RepeatingTasks;
 import io.slotkeeper.fleet.Target;
+import io.slotkeeper.settings.RaisedLimit;
 
 /**
  * Reads every target's slots every {@code slots-poll-interval} for the slot metrics, the {@code slots} health, healing
@@ -121,6 +122,15 @@ public class SlotPoller extends RepeatingTasks implements FleetListener {
 	public Map<String, String> staleOffsets(String target) {
 		TargetPoll poll = this.polls.get(target);
 		return (poll != null) ? poll.staleOffsets() : Map.of();
+	}
+
+	/**
+	 * The raise of the target's server's WAL limit that stands, shown on the server's lead target.
+	 * @param target the target's name
+	 * @return the raise, empty when none stands or the target is not the lead
+	 */
+	public Optional<RaisedLimit> raisedLimit(String target) {
+		return this.followers.raisedLimit(target);
 	}
 
 	/**

@@ -125,6 +125,91 @@ class KeepSizeGuardTests {
 		}
 	}
 
+	// Seed 5064 of the soak: a slot that no consumer reads and no policy protects kept the raise in force after every
+	// consumer read again, since the put-back waited for every slot of the server to fit the old value, and the raise
+	// had let that slot grow past it.
+	@Test
+	void aSlotNobodyReadsOrProtectsDoesNotHoldTheRaiseInForceOnceTheConsumersReadAgain() throws Exception {
+		server.execute("app", "SELECT pg_create_logical_replication_slot('abandoned', 'test_decoding')");
+		try {
+			raisedOnceTheConsumerStops();
+			while (retainedMegabytes("abandoned") < 60) {
+				churn();
+			}
+			try (LogicalConsumer back = new LogicalConsumer(server, "app", "guarded", "cdc", false)) {
+				await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).until(() -> {
+					churn();
+					return "64MB".equals(keepSize());
+				});
+				await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(audit()).anySatisfy((entry) ->
+						assertThat(entry.detail()).isEqualTo("put back: ALTER SYSTEM SET max_slot_wal_keep_size = '64MB';"
+								+ " slots [abandoned] have no consumer and no on-outage policy and retain more than"
+								+ " the 64MB may keep: the limit may invalidate them, as it would have without the"
+								+ " raise")));
+			}
+		}
+		finally {
+			server.execute("app", "SELECT pg_drop_replication_slot('abandoned')");
+		}
+	}
+
+	// While the raise stands and every consumer reads again, the polls say so, whatever keeps the guard from acting:
+	// here its lock, held by a session the way one whose client is gone holds it.
+	@Test
+	void aRaiseThatNoConsumerNeedsIsShownFromThePollsWithItsAgeAndWhatHoldsItsPutBack() throws Exception {
+		raisedOnceTheConsumerStops();
+		io.slotkeeper.fleet.Target target = this.app.getBean(io.slotkeeper.fleet.Fleet.class).get("app");
+		long key = io.slotkeeper.fleet.AdvisoryLocks.keepSizeKey(KeepSizeServer.keyOf(target));
+		try (java.sql.Connection holder = server.connect("app");
+				LogicalConsumer back = new LogicalConsumer(server, "app", "guarded", "cdc", false)) {
+			int pid = Integer.parseInt(query(holder, "SELECT pg_backend_pid()"));
+			query(holder, "SELECT pg_advisory_lock(" + key + ")::text");
+			await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
+				churn();
+				assertThat(finding()).hasValueSatisfying((finding) -> assertThat(finding.message())
+					.contains("; no consumer has needed it for ")
+					.contains("the put-back waits until the WAL-limit guard's lock in the database of target 'app'"
+							+ " is free (held by pid " + pid + " ("));
+			});
+			io.slotkeeper.settings.RaisedLimit shown = this.app.getBean(io.slotkeeper.watching.SlotPoller.class)
+				.raisedLimit("app").orElseThrow();
+			assertThat(shown.slots()).containsExactly("guarded");
+			assertThat(shown.toMegabytes()).isEqualTo(1024);
+			assertThat(shown.unneededSince()).isBefore(Instant.now());
+			assertThat(shown.overdue(shown.unneededSince().plus(io.slotkeeper.settings.RaisedLimit.OVERDUE)
+				.plusSeconds(1))).isTrue();
+			io.micrometer.core.instrument.MeterRegistry meters = this.app
+				.getBean(io.micrometer.core.instrument.MeterRegistry.class);
+			await().atMost(Duration.ofSeconds(5)).until(() -> meters.get("slotkeeper.server.keep.size.raise.unneeded")
+				.tag("target", "app").gauge().value() >= 1);
+			assertThat(meters.get("slotkeeper.server.keep.size.raise").tag("target", "app").gauge().value())
+				.isGreaterThanOrEqualTo(meters.get("slotkeeper.server.keep.size.raise.unneeded").tag("target", "app")
+					.gauge().value());
+			assertThat(keepSize()).as("nothing put back while the lock is held").isEqualTo("1GB");
+			query(holder, "SELECT pg_advisory_unlock(" + key + ")::text");
+			await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).until(() -> {
+				churn();
+				return "64MB".equals(keepSize());
+			});
+			await().atMost(Duration.ofSeconds(5)).until(() -> meters.get("slotkeeper.server.keep.size.raise")
+				.tag("target", "app").gauge().value() == 0);
+		}
+	}
+
+	private static String query(java.sql.Connection connection, String sql) throws java.sql.SQLException {
+		try (java.sql.Statement statement = connection.createStatement();
+				java.sql.ResultSet result = statement.executeQuery(sql)) {
+			result.next();
+			return result.getString(1);
+		}
+	}
+
+	private static long retainedMegabytes(String slot) {
+		return Long.parseLong(server.queryForString("postgres", "SELECT pg_catalog.pg_wal_lsn_diff("
+				+ "pg_catalog.pg_current_wal_lsn(), restart_lsn)::bigint / (1024 * 1024) FROM"
+				+ " pg_catalog.pg_replication_slots WHERE slot_name = '" + slot + "'"));
+	}
+
 	private List<AuditEntry> refusals() {
 		return audit().stream().filter((entry) -> "refused".equals(entry.outcome())).toList();
 	}

@@ -2,6 +2,7 @@ package io.slotkeeper.outage;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
@@ -22,17 +23,34 @@ class KeepSizeRaiseTests {
 			.retainedWalBytes(retainedMegabytes * MB).build();
 	}
 
+	private static ReplicationSlot unread(String name, long retainedMegabytes) {
+		return ReplicationSlot.builder().slotName(name).active(false).walStatus("extended")
+			.retainedWalBytes(retainedMegabytes * MB).build();
+	}
+
 	@Test
-	void theValueIsNotPutBackWhileAnySlotOfTheServerRetainsFourFifthsOfItOrMore() {
-		assertThat(this.raise.inTheWay(List.of(slot("cdc", 10, "reserved"), slot("other", 52, "extended"))))
+	void theValueIsNotPutBackWhileASlotAConsumerReadsRetainsFourFifthsOfItOrMore() {
+		assertThat(this.raise.inTheWay(List.of(slot("cdc", 10, "reserved"), slot("other", 52, "extended")), Set.of()))
 			.extracting(ReplicationSlot::slotName).isEqualTo("other");
-		assertThat(this.raise.inTheWay(List.of(slot("cdc", 83, "extended"), slot("other", 52, "extended"))))
+		assertThat(this.raise.inTheWay(List.of(slot("cdc", 83, "extended"), slot("other", 52, "extended")), Set.of()))
 			.as("the one retaining most").extracting(ReplicationSlot::slotName).isEqualTo("cdc");
 	}
 
 	@Test
 	void slotsThatRetainLessOrAreLostAreNotInTheWay() {
-		assertThat(this.raise.inTheWay(List.of(slot("cdc", 51, "reserved"), slot("gone", 900, "lost")))).isNull();
+		assertThat(this.raise.inTheWay(List.of(slot("cdc", 51, "reserved"), slot("gone", 900, "lost")), Set.of()))
+			.isNull();
+	}
+
+	@Test
+	void aSlotNobodyReadsIsInTheWayOnlyWhereItsPolicyAskedForRoom() {
+		List<ReplicationSlot> slots = List.of(slot("cdc", 10, "reserved"), unread("abandoned", 600));
+		assertThat(this.raise.inTheWay(slots, Set.of())).as("no consumer, no on-outage: the limit's to decide")
+			.isNull();
+		assertThat(this.raise.leftToTheLimit(slots, Set.of())).containsExactly("abandoned");
+		assertThat(this.raise.inTheWay(slots, Set.of("abandoned"))).as("on-outage asked room for it")
+			.extracting(ReplicationSlot::slotName).isEqualTo("abandoned");
+		assertThat(this.raise.leftToTheLimit(slots, Set.of("abandoned"))).isEmpty();
 	}
 
 	@Test
