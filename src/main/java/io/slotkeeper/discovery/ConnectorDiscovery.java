@@ -20,6 +20,7 @@ import io.slotkeeper.connect.ConnectorSource;
 import io.slotkeeper.connect.FoundConnector;
 import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.fleet.FleetListener;
+import io.slotkeeper.fleet.LaneWatch;
 import io.slotkeeper.fleet.RepeatingTasks;
 import io.slotkeeper.fleet.Target;
 
@@ -64,8 +65,8 @@ public class ConnectorDiscovery extends RepeatingTasks implements FleetListener 
 	 * @param clock the clock
 	 */
 	public ConnectorDiscovery(List<ConnectorSource> sources, Fleet fleet, ConnectorDiscoveryProperties settings,
-			String ownNamespace, MeterRegistry registry, Clock clock) {
-		super("connectors", Duration.ofSeconds(10), 1, 1, 1);
+			String ownNamespace, LaneWatch lanes, MeterRegistry registry, Clock clock) {
+		super("connectors", Duration.ofSeconds(10), lanes, 1, 1, 1);
 		this.fleet = fleet;
 		this.ownNamespace = ownNamespace;
 		this.servers = fleet.servers().stream().map((server) -> server.properties()).toList();

@@ -15,6 +15,7 @@ import io.slotkeeper.config.KubernetesAuthProperties;
 import io.slotkeeper.config.SlotKeeperProperties;
 import io.slotkeeper.connect.ConnectorSource;
 import io.slotkeeper.fleet.Fleet;
+import io.slotkeeper.fleet.LaneWatch;
 
 /**
  * Wires the scans of the configured servers, and the listings of connectors, onto the fleet.
@@ -23,15 +24,16 @@ import io.slotkeeper.fleet.Fleet;
 class DiscoveryConfiguration {
 
 	@Bean
-	ServerDiscovery serverDiscovery(Fleet fleet, Auditor auditor, MeterRegistry registry) {
-		return new ServerDiscovery(fleet, auditor, registry, Clock.systemUTC());
+	ServerDiscovery serverDiscovery(Fleet fleet, Auditor auditor, LaneWatch lanes, MeterRegistry registry) {
+		return new ServerDiscovery(fleet, auditor, lanes, registry, Clock.systemUTC());
 	}
 
 	@Bean
-	ConnectorDiscovery connectorDiscovery(SlotKeeperProperties properties, Fleet fleet, MeterRegistry registry) {
+	ConnectorDiscovery connectorDiscovery(SlotKeeperProperties properties, Fleet fleet, LaneWatch lanes,
+			MeterRegistry registry) {
 		ConnectorDiscovery discovery = new ConnectorDiscovery(
 				ConnectorSource.of(properties.connectorDiscovery(), properties.strimzi()), fleet,
-				properties.connectorDiscovery(), ownNamespace(properties), registry, Clock.systemUTC());
+				properties.connectorDiscovery(), ownNamespace(properties), lanes, registry, Clock.systemUTC());
 		fleet.watch(discovery);
 		return discovery;
 	}

@@ -9,6 +9,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 
 import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.fleet.Fleet;
+import io.slotkeeper.fleet.LaneWatch;
 import io.slotkeeper.fleet.RepeatingTasks;
 
 /**
@@ -33,8 +34,8 @@ public class ServerDiscovery extends RepeatingTasks {
 	 * @param registry where the gauge goes
 	 * @param clock the clock
 	 */
-	public ServerDiscovery(Fleet fleet, Auditor auditor, MeterRegistry registry, Clock clock) {
-		super("discovery", longestScan(fleet), QUICK_THREADS, CONNECT_THREADS, RETRY_THREADS);
+	public ServerDiscovery(Fleet fleet, Auditor auditor, LaneWatch lanes, MeterRegistry registry, Clock clock) {
+		super("discovery", longestScan(fleet), lanes, QUICK_THREADS, CONNECT_THREADS, RETRY_THREADS);
 		this.scans = fleet.servers().stream().map((server) -> new ServerScan(server, fleet, auditor, clock)).toList();
 		this.scans.forEach((scan) -> Gauge.builder("slotkeeper.server.databases", scan.databases(), Number::doubleValue)
 			.description("Databases of a configured server that are targets: found holding a logical slot, or listed")

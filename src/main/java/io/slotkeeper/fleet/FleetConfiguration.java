@@ -1,7 +1,10 @@
 package io.slotkeeper.fleet;
 
+import java.time.Clock;
+
 import io.micrometer.core.instrument.MeterRegistry;
 
+import org.springframework.boot.health.contributor.HealthContributor;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -16,6 +19,16 @@ class FleetConfiguration {
 	@Bean
 	NodeConnector nodeConnector() {
 		return new NodeConnector();
+	}
+
+	@Bean
+	LaneWatch laneWatch(MeterRegistry registry) {
+		return new LaneWatch(registry, Clock.systemUTC());
+	}
+
+	@Bean
+	HealthContributor lanesHealthContributor(LaneWatch lanes) {
+		return LaneHealth.of(lanes);
 	}
 
 	@Bean

@@ -30,6 +30,10 @@ public abstract class RepeatingTasks implements SmartLifecycle {
 
 	private final WorkerLanes.Sizes sizes;
 
+	private final LaneWatch lanes;
+
+	private final Duration roundBound;
+
 	private final Set<RepeatingTask> scheduled = ConcurrentHashMap.newKeySet();
 
 	private final Set<RepeatingTask> retired = ConcurrentHashMap.newKeySet();
@@ -43,16 +47,27 @@ public abstract class RepeatingTasks implements SmartLifecycle {
 	/**
 	 * Creates the runner; nothing runs before {@link #start()}.
 	 * @param name the threads' name, for example {@code heartbeat}
-	 * @param shutdownWait how long stopping waits for runs in flight
+	 * @param shutdownWait how long stopping waits for runs in flight: the longest one run takes
+	 * @param lanes the watch of every lane: a run that has not ended within {@link #ROUND_BOUND} times
+	 * {@code shutdownWait} is reported and interrupted
 	 * @param quick at most this many threads for runs on open, healthy sessions
 	 * @param connect at most this many for first connections and reconnections
 	 * @param retry at most this many for runs after a failure
 	 */
-	protected RepeatingTasks(String name, Duration shutdownWait, int quick, int connect, int retry) {
+	protected RepeatingTasks(String name, Duration shutdownWait, LaneWatch lanes, int quick, int connect, int retry) {
 		this.name = name;
 		this.shutdownWait = shutdownWait;
+		this.lanes = lanes;
+		this.roundBound = shutdownWait.multipliedBy(ROUND_BOUND);
 		this.sizes = new WorkerLanes.Sizes(quick, connect, retry);
+		lanes.declare(name);
 	}
+
+	/**
+	 * How many times its longest statement a run may take before it is reported: a run is a few statements, each bound
+	 * by its timeouts.
+	 */
+	public static final int ROUND_BOUND = 6;
 
 	/**
 	 * The tasks to run from start.
@@ -124,10 +139,13 @@ public abstract class RepeatingTasks implements SmartLifecycle {
 		schedule(task, runOnce(task));
 	}
 
-	// Any throwable, even an Error, must leave the schedule going; every line the run logs names its target.
-	private static Duration runOnce(RepeatingTask task) {
+	// Any throwable, even an Error, must leave the schedule going; every line the run logs names its target. A run
+	// past its bound is interrupted by the watch; another is not started beside it, as a task's runs share its state.
+	private Duration runOnce(RepeatingTask task) {
 		String target = task.about();
-		try (MDC.MDCCloseable about = (target != null) ? Events.about(target) : null) {
+		try (MDC.MDCCloseable about = (target != null) ? Events.about(target) : null;
+				LaneWatch.Round round = this.lanes.begin(this.name, target, this.roundBound, () -> {
+				})) {
 			return task.run();
 		}
 		catch (Throwable ex) {

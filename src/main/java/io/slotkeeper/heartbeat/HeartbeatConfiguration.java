@@ -9,6 +9,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import io.slotkeeper.fleet.Fleet;
+import io.slotkeeper.fleet.LaneWatch;
 import io.slotkeeper.fleet.NodeConnector;
 
 /**
@@ -23,8 +24,8 @@ class HeartbeatConfiguration {
 	}
 
 	@Bean
-	HeartbeatScheduler heartbeatScheduler(Heartbeats heartbeats, Fleet fleet) {
-		return new HeartbeatScheduler(heartbeats, fleet, heartbeats.longestAttempt());
+	HeartbeatScheduler heartbeatScheduler(Heartbeats heartbeats, Fleet fleet, LaneWatch lanes) {
+		return new HeartbeatScheduler(heartbeats, fleet, heartbeats.longestAttempt(), lanes);
 	}
 
 	@Bean

@@ -9,6 +9,7 @@ import org.slf4j.LoggerFactory;
 import io.slotkeeper.config.HeartbeatProperties;
 import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.fleet.FleetListener;
+import io.slotkeeper.fleet.LaneWatch;
 import io.slotkeeper.fleet.RepeatingTasks;
 import io.slotkeeper.fleet.Target;
 
@@ -41,8 +42,8 @@ public class HeartbeatScheduler extends RepeatingTasks implements FleetListener 
 	 * @param fleet the fleet, watched
 	 * @param shutdownWait how long stopping waits for heartbeats in flight
 	 */
-	public HeartbeatScheduler(Heartbeats heartbeats, Fleet fleet, Duration shutdownWait) {
-		super("heartbeat", shutdownWait, QUICK_THREADS, CONNECT_THREADS, RETRY_THREADS);
+	public HeartbeatScheduler(Heartbeats heartbeats, Fleet fleet, Duration shutdownWait, LaneWatch lanes) {
+		super("heartbeat", shutdownWait, lanes, QUICK_THREADS, CONNECT_THREADS, RETRY_THREADS);
 		this.heartbeats = heartbeats;
 		this.changes = fleet.changes();
 		fleet.watch(this);

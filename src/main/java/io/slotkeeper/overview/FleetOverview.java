@@ -9,6 +9,7 @@ import java.util.Locale;
 
 import io.slotkeeper.connect.ConnectorStatus;
 import io.slotkeeper.fleet.Fleet;
+import io.slotkeeper.fleet.LaneWatch;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.heartbeat.Heartbeats;
 import io.slotkeeper.heartbeat.TargetView;
@@ -42,10 +43,13 @@ public class FleetOverview {
 
 	private final SettingsAudit settings;
 
+	private final LaneWatch lanes;
+
 	private final Clock clock;
 
 	FleetOverview(Fleet fleet, Heartbeats heartbeats, SlotPoller poller, SlotReader reader, RetainedHistory history,
-			SettingsAudit settings, Clock clock) {
+			SettingsAudit settings, LaneWatch lanes, Clock clock) {
+		this.lanes = lanes;
 		this.fleet = fleet;
 		this.heartbeats = heartbeats;
 		this.poller = poller;
@@ -82,7 +86,8 @@ public class FleetOverview {
 		List<List<Finding>> slotFindings = slots.stream()
 			.map((slot) -> SlotFindings.of(slot, target.properties().lossWarning()))
 			.toList();
-		List<Finding> findings = new ArrayList<>(TargetFindings.of(target.properties(), view.heartbeat(), snapshot, now));
+		List<Finding> findings = new ArrayList<>(TargetFindings.of(target.properties(), view.heartbeat(), snapshot,
+				this.lanes.overdue(target.name()), this.poller.raisedLimit(target.name()), now));
 		slotFindings.forEach(findings::addAll);
 		return new Assessed(target, view, snapshot, slots, slotFindings, findings, Finding.worst(findings));
 	}

@@ -6,6 +6,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import io.slotkeeper.fleet.Fleet;
+import io.slotkeeper.fleet.LaneWatch;
 import io.slotkeeper.heartbeat.Heartbeats;
 import io.slotkeeper.slot.SlotReader;
 import io.slotkeeper.watching.SlotPoller;
@@ -19,8 +20,8 @@ class OverviewConfiguration {
 
 	@Bean
 	FleetOverview fleetOverview(Fleet fleet, Heartbeats heartbeats, SlotPoller poller, SlotReader reader,
-			SlotWatch watch) {
-		return new FleetOverview(fleet, heartbeats, poller, reader, watch.history(), watch.settings(),
+			SlotWatch watch, LaneWatch lanes) {
+		return new FleetOverview(fleet, heartbeats, poller, reader, watch.history(), watch.settings(), lanes,
 				Clock.systemUTC());
 	}
 

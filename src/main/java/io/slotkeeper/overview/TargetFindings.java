@@ -4,21 +4,33 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 import io.slotkeeper.config.TargetProperties;
+import io.slotkeeper.fleet.LaneWatch;
 import io.slotkeeper.heartbeat.HeartbeatStatus;
+import io.slotkeeper.settings.RaisedLimit;
 import io.slotkeeper.watching.SlotSnapshot;
 
 /**
- * What is wrong with a target itself: its heartbeat DOWN (failing or stale), its slots unread, unreadable or stale.
+ * What is wrong with a target itself: its heartbeat DOWN (failing or stale), its slots unread, unreadable or stale, a
+ * round of one of its lanes past its bound, its server's WAL-limit raise standing with no consumer needing it.
  */
 final class TargetFindings {
 
 	private TargetFindings() {
 	}
 
-	static List<Finding> of(TargetProperties target, HeartbeatStatus heartbeat, SlotSnapshot snapshot, Instant now) {
+	static List<Finding> of(TargetProperties target, HeartbeatStatus heartbeat, SlotSnapshot snapshot,
+			List<LaneWatch.Overdue> overdue, Optional<RaisedLimit> raise, Instant now) {
 		List<Finding> findings = new ArrayList<>();
+		overdue.forEach((round) -> findings.add(new Finding(Severity.WARNING, "a round of lane " + round.lane()
+				+ " has not finished after " + round.running().toSeconds() + " s (its bound is "
+				+ round.bound().toSeconds() + " s): interrupted, the lane goes on without it")));
+		raise.filter((limit) -> limit.unneededSince() != null)
+			.ifPresent((limit) -> findings.add(new Finding(limit.overdue(now) ? Severity.DOWN : Severity.WARNING,
+					"max_slot_wal_keep_size raised to " + limit.toMegabytes() + "MB " + Durations.words(
+							limit.ageSeconds(now)) + " ago: " + limit.unneededNote(now))));
 		// The heartbeat's health already counts a stale beat as DOWN, and knows that an instance standing by for
 		// another one's beats is not stale.
 		if ("DOWN".equals(heartbeat.health())) {

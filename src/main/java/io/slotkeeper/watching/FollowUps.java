@@ -1,6 +1,9 @@
 package io.slotkeeper.watching;
 
-import java.util.Set;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -14,6 +17,7 @@ import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 
 import io.slotkeeper.fleet.Events;
+import io.slotkeeper.fleet.LaneWatch;
 
 /**
  * Where the slow follow-ups of a slot poll run: asking Kafka Connect about the slots' connectors (up to a timeout per
@@ -29,7 +33,16 @@ public final class FollowUps implements AutoCloseable {
 
 	private static final Logger logger = LoggerFactory.getLogger(FollowUps.class);
 
+	// Multiples of the longest statement on a pooled connection that a round of each kind may take: the guard runs a
+	// handful of statements, a connector check a call per connector, a heal or handover waits on Kafka Connect.
+	private static final Map<String, Integer> BOUNDS = Map.of("keep-size", 10, "connector-checks", 20, "heal", 60,
+			"handover", 60, "resnapshot", 60);
+
 	private final boolean pooled;
+
+	private final LaneWatch lanes;
+
+	private final Duration statementBound;
 
 	private volatile Executor heals;
 
@@ -37,19 +50,28 @@ public final class FollowUps implements AutoCloseable {
 
 	private volatile Executor keepSize;
 
-	private final Set<String> running = ConcurrentHashMap.newKeySet();
+	private final Map<String, Object> running = new ConcurrentHashMap<>();
 
-	private FollowUps(boolean pooled) {
+	private FollowUps(boolean pooled, LaneWatch lanes, Duration statementBound) {
 		this.pooled = pooled;
+		this.lanes = lanes;
+		this.statementBound = statementBound;
+		if (lanes != null) {
+			BOUNDS.keySet().forEach(lanes::declare);
+		}
 		open();
 	}
 
 	/**
-	 * Follow-ups on threads of their own.
+	 * Follow-ups on threads of their own, each round watched: one that has not ended within its bound is reported and
+	 * no longer waited for, its pool made anew, so that the next poll's follow-up runs.
+	 * @param lanes the watch of every lane
+	 * @param statementBound the longest one statement on a pooled connection can take, of which each kind's bound is a
+	 * multiple
 	 * @return the follow-ups; close them when the poller stops
 	 */
-	static FollowUps pooled() {
-		return new FollowUps(true);
+	static FollowUps pooled(LaneWatch lanes, Duration statementBound) {
+		return new FollowUps(true, lanes, statementBound);
 	}
 
 	/**
@@ -57,7 +79,7 @@ public final class FollowUps implements AutoCloseable {
 	 * @return the follow-ups
 	 */
 	static FollowUps inline() {
-		return new FollowUps(false);
+		return new FollowUps(false, null, null);
 	}
 
 	/**
@@ -122,31 +144,71 @@ public final class FollowUps implements AutoCloseable {
 	 * @param work the check
 	 */
 	public void checkConnectors(String target, Runnable work) {
-		submit(this.checks, target, "connectors", work);
+		submit(this.checks, target, "connector-checks", work);
 	}
 
 	// A target whose last follow-up of this kind still runs (Kafka Connect hung) gets no second one queued behind it.
 	private void submit(Executor executor, String target, String kind, Runnable work) {
 		String key = kind + "/" + target;
-		if (!this.running.add(key)) {
+		Object token = new Object();
+		if (this.running.putIfAbsent(key, token) != null) {
 			return;
 		}
 		try {
 			executor.execute(() -> {
-				try (MDC.MDCCloseable about = Events.about(target)) {
+				try (MDC.MDCCloseable about = Events.about(target); LaneWatch.Round round = watch(kind, target, key,
+						token)) {
 					work.run();
 				}
 				catch (RuntimeException ex) {
 					logger.warn("The follow-up {} of a slot poll failed: {}", key, ex.getMessage());
 				}
 				finally {
-					this.running.remove(key);
+					this.running.remove(key, token);
 				}
 			});
 		}
 		catch (RejectedExecutionException ex) {
-			this.running.remove(key);
+			this.running.remove(key, token);
 		}
+	}
+
+	private LaneWatch.Round watch(String kind, String target, String key, Object token) {
+		if (this.lanes == null) {
+			return null;
+		}
+		return this.lanes.begin(kind, target, this.statementBound.multipliedBy(BOUNDS.get(kind)),
+				() -> abandon(kind, key, token));
+	}
+
+	// The round's thread may never come back: its key is freed, and its pool made anew so that the next round of its
+	// kind does not queue behind it; rounds already running in the old pool finish there.
+	private synchronized void abandon(String kind, String key, Object token) {
+		this.running.remove(key, token);
+		if (!this.pooled) {
+			return;
+		}
+		if ("keep-size".equals(kind)) {
+			this.keepSize = replace(this.keepSize, "keep-size-", 1);
+		}
+		else if ("connector-checks".equals(kind)) {
+			this.checks = replace(this.checks, "connector-checks-", CHECK_THREADS);
+		}
+		else {
+			this.heals = replace(this.heals, "slot-healer-", HEAL_THREADS);
+		}
+	}
+
+	// Rounds queued behind the hung one move to the new pool: other targets' rounds must not wait for it either.
+	private static Executor replace(Executor old, String prefix, int threads) {
+		ThreadPoolExecutor fresh = pool(prefix, threads);
+		if (old instanceof ThreadPoolExecutor pool) {
+			pool.shutdown();
+			List<Runnable> queued = new ArrayList<>();
+			pool.getQueue().drainTo(queued);
+			queued.forEach(fresh::execute);
+		}
+		return fresh;
 	}
 
 	private static ThreadPoolExecutor pool(String prefix, int threads) {

@@ -15,6 +15,7 @@ import io.slotkeeper.config.ConnectionProperties;
 import io.slotkeeper.failover.TargetFailedOver;
 import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.fleet.FleetListener;
+import io.slotkeeper.fleet.LaneWatch;
 import io.slotkeeper.fleet.RepeatingTasks;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.settings.RaisedLimit;
@@ -46,7 +47,7 @@ public class SlotPoller extends RepeatingTasks implements FleetListener {
 
 	private final SlotSightings sightings;
 
-	private final FollowUps followUps = FollowUps.pooled();
+	private final FollowUps followUps;
 
 	/**
 	 * Creates the poller, which also heals, of the fleet's targets now and of those that join later.
@@ -56,14 +57,16 @@ public class SlotPoller extends RepeatingTasks implements FleetListener {
 	 * @param registry where the gauges go
 	 * @param clock the clock
 	 */
-	public SlotPoller(Fleet fleet, PollFollowers followers, SlotWatch watch, MeterRegistry registry, Clock clock) {
-		super("slot-poller", longestPoll(fleet), QUICK_THREADS, CONNECT_THREADS, RETRY_THREADS);
+	public SlotPoller(Fleet fleet, PollFollowers followers, SlotWatch watch, LaneWatch lanes, MeterRegistry registry,
+			Clock clock) {
+		super("slot-poller", longestPoll(fleet), lanes, QUICK_THREADS, CONNECT_THREADS, RETRY_THREADS);
 		this.fleet = fleet;
 		this.followers = followers;
 		this.sightings = watch.sightings();
 		this.watch = watch;
 		this.registry = registry;
 		this.clock = clock;
+		this.followUps = FollowUps.pooled(lanes, longestPoll(fleet));
 		fleet.watch(this);
 	}
 

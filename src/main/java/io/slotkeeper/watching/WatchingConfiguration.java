@@ -12,6 +12,7 @@ import io.slotkeeper.connect.ConnectorClient;
 import io.slotkeeper.connect.HandoverLog;
 import io.slotkeeper.failover.FailoverHealth;
 import io.slotkeeper.fleet.Fleet;
+import io.slotkeeper.fleet.LaneWatch;
 import io.slotkeeper.settings.SettingsAudit;
 
 /**
@@ -32,8 +33,9 @@ class WatchingConfiguration {
 	}
 
 	@Bean
-	SlotPoller slotPoller(Fleet fleet, PollFollowers followers, SlotWatch watch, MeterRegistry registry) {
-		return new SlotPoller(fleet, followers, watch, registry, Clock.systemUTC());
+	SlotPoller slotPoller(Fleet fleet, PollFollowers followers, SlotWatch watch, LaneWatch lanes,
+			MeterRegistry registry) {
+		return new SlotPoller(fleet, followers, watch, lanes, registry, Clock.systemUTC());
 	}
 
 	@Bean

@@ -22,6 +22,7 @@ import io.slotkeeper.SlotKeeperApplication;
 import io.slotkeeper.config.TargetProperties;
 import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.fleet.Instance;
+import io.slotkeeper.fleet.LaneWatch;
 import io.slotkeeper.fleet.Lsn;
 import io.slotkeeper.fleet.NodeConnector;
 import io.slotkeeper.heartbeat.HeartbeatScheduler;
@@ -120,7 +121,7 @@ final class BenchSupport {
 			this.fleet = new Fleet(targets, List.of(), connector, instance);
 			this.heartbeats = new Heartbeats(this.fleet, connector, new SimpleMeterRegistry(), Clock.systemUTC());
 			this.scheduler = new HeartbeatScheduler(this.heartbeats, this.fleet,
-					this.heartbeats.longestAttempt());
+					this.heartbeats.longestAttempt(), new LaneWatch(new SimpleMeterRegistry(), Clock.systemUTC()));
 			this.scheduler.start();
 		}
 

@@ -264,7 +264,8 @@ class HelmChartTests {
 			.isEqualTo("/actuator/prometheus");
 		List<Map<String, Object>> rules = get(rendered.one("PrometheusRule"), "spec", "groups", 0, "rules");
 		assertThat(rules).extracting((rule) -> rule.get("alert")).containsExactly("SlotKeeperHeartbeatFailing",
-				"SlotKeeperHeartbeatStale", "SlotKeeperTargetUnowned", "SlotKeeperSlotPollStale", "SlotKeeperServerDatabasesUncovered", "ServerSettingRisksSlots", "ConnectorSettingDefeatsSlotKeeper",
+				"SlotKeeperHeartbeatStale", "SlotKeeperTargetUnowned", "SlotKeeperSlotPollStale", "SlotKeeperLaneHung",
+				"KeepSizeRaiseNotPutBack", "SlotKeeperServerDatabasesUncovered", "ServerSettingRisksSlots", "ConnectorSettingDefeatsSlotKeeper",
 				"SlotKeeperConnectorUnprotected",
 				"ReplicationSlotLost",
 				"ReplicationSlotMissing", "ConnectorStaleOffset", "ConnectorRestartsSpent",

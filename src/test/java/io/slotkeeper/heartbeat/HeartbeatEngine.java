@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.slotkeeper.config.TargetProperties;
 import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.fleet.Instance;
+import io.slotkeeper.fleet.LaneWatch;
 import io.slotkeeper.fleet.NodeConnector;
 import io.slotkeeper.fleet.Rendezvous;
 
@@ -28,7 +29,7 @@ final class HeartbeatEngine implements AutoCloseable {
 		this.fleet = new Fleet(List.of(targets), List.of(), connector, instance);
 		this.heartbeats = new Heartbeats(this.fleet, connector, this.registry, Clock.systemUTC());
 		this.scheduler = new HeartbeatScheduler(this.heartbeats, this.fleet,
-				this.heartbeats.longestAttempt());
+				this.heartbeats.longestAttempt(), new LaneWatch(this.registry, Clock.systemUTC()));
 	}
 
 	static HeartbeatEngine started(TargetProperties... targets) {

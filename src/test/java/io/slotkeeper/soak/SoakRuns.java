@@ -10,7 +10,37 @@ import java.util.List;
  */
 public final class SoakRuns {
 
+	/**
+	 * Seeds that found a defect, each kept green at the length it found it at: replay one with
+	 * {@code ./mvnw test -Pbench -Dtest=SoakBench#keptGreen -Dsoak.seed=<seed>}.
+	 */
+	public static final List<KeptSeed> KEPT_GREEN = List.of(
+			new KeptSeed(20261209L, 60, "a writer stuck behind the forwarder after a reset (a seven-minute tail)"),
+			new KeptSeed(20261212L, 60, "a put-back counted before it happened"),
+			new KeptSeed(20261213L, 60, "three hour-long seeds in a row at one commit"),
+			new KeptSeed(5064L, 12, "a WAL-limit raise left in force: the put-back waited for a slot nobody reads"));
+
 	private SoakRuns() {
+	}
+
+	/**
+	 * A seed the soak keeps green.
+	 * @param seed the seed
+	 * @param minutes the length it is played at
+	 * @param found what it found
+	 */
+	public record KeptSeed(long seed, long minutes, String found) {
+	}
+
+	/**
+	 * Plays a kept seed at its length.
+	 * @param seed the seed, one of {@link #KEPT_GREEN}
+	 */
+	public static void kept(long seed) {
+		KeptSeed kept = KEPT_GREEN.stream().filter((each) -> each.seed() == seed).findFirst()
+			.orElseThrow(() -> new IllegalArgumentException("seed " + seed + " is not one of the kept seeds "
+					+ KEPT_GREEN.stream().map(KeptSeed::seed).toList()));
+		atLength(kept.seed(), kept.minutes());
 	}
 
 	/**

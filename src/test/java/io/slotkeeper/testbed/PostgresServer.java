@@ -126,12 +126,25 @@ public interface PostgresServer extends AutoCloseable {
 	 * @throws SQLException when the server refuses
 	 */
 	default Connection connect(String database) throws SQLException {
+		return connectThrough(port(), database);
+	}
+
+	/**
+	 * Connects as the superuser through a port that leads to this server (a {@link TcpProxy}), with PgJDBC's defaults:
+	 * no socket timeout, so that a statement sent into a stalled network waits for good, as slot-keeper's own sessions
+	 * never do.
+	 * @param port the port on this machine
+	 * @param database the database
+	 * @return the connection, auto-commit
+	 * @throws SQLException when the server refuses
+	 */
+	default Connection connectThrough(int port, String database) throws SQLException {
 		Properties properties = new Properties();
 		properties.setProperty("user", user());
 		if (password() != null) {
 			properties.setProperty("password", password());
 		}
-		return DriverManager.getConnection(jdbcUrl(database), properties);
+		return DriverManager.getConnection("jdbc:postgresql://" + host() + ":" + port + "/" + database, properties);
 	}
 
 	/**

@@ -18,6 +18,7 @@ import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.connect.ConnectorClient;
 import io.slotkeeper.failover.FailoverHealth;
 import io.slotkeeper.fleet.Fleet;
+import io.slotkeeper.fleet.LaneWatch;
 import io.slotkeeper.healing.Healing;
 import io.slotkeeper.replication.FailoverReadiness;
 import io.slotkeeper.slot.changing.SlotService;
@@ -168,7 +169,8 @@ class FailoverReadinessTests {
 			Clock clock = Clock.systemUTC();
 			this.watch = new SlotWatch(connectors);
 			this.poller = new SlotPoller(fleet, new Healing(new SlotService(connectors, this.registry),
-					new Auditor(new AuditJournal(10), clock), this.registry, clock), this.watch, this.registry, clock);
+					new Auditor(new AuditJournal(10), clock), this.registry, clock), this.watch, new LaneWatch(this.registry, clock), this.registry,
+					clock);
 		}
 
 	}

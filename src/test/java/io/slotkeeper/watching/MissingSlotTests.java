@@ -18,6 +18,7 @@ import io.slotkeeper.audit.AuditJournal;
 import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.connect.ConnectorClient;
 import io.slotkeeper.fleet.Fleet;
+import io.slotkeeper.fleet.LaneWatch;
 import io.slotkeeper.healing.Healing;
 import io.slotkeeper.slot.changing.SlotService;
 import io.slotkeeper.testbed.ConnectStub;
@@ -50,7 +51,7 @@ class MissingSlotTests {
 		Clock clock = Clock.systemUTC();
 		Healing healing = new Healing(new SlotService(this.connectors, this.registry), new Auditor(this.journal, clock),
 				this.registry, clock);
-		return new SlotPoller(fleet, healing, this.watch, this.registry, clock);
+		return new SlotPoller(fleet, healing, this.watch, new LaneWatch(this.registry, clock), this.registry, clock);
 	}
 
 	private double missingGauge(String slot) {

@@ -20,6 +20,7 @@ import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.config.TargetProperties;
 import io.slotkeeper.connect.ConnectorClient;
 import io.slotkeeper.fleet.Fleet;
+import io.slotkeeper.fleet.LaneWatch;
 import io.slotkeeper.healing.Healing;
 import io.slotkeeper.slot.changing.SlotService;
 import io.slotkeeper.testbed.PostgresServer;
@@ -45,7 +46,8 @@ class SlotPollerTests {
 		Clock clock = Clock.systemUTC();
 		Healing healing = new Healing(new SlotService(this.connectors, this.registry),
 				new Auditor(new AuditJournal(10), clock), this.registry, clock);
-		return new SlotPoller(fleet, healing, new SlotWatch(this.connectors), this.registry, clock);
+		return new SlotPoller(fleet, healing, new SlotWatch(this.connectors), new LaneWatch(this.registry, clock),
+				this.registry, clock);
 	}
 
 	private double age(String target) {
