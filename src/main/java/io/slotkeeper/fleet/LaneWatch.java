@@ -24,8 +24,9 @@ import org.slf4j.LoggerFactory;
  * Watches the rounds of every lane that talks to a server (heartbeats, polls, discovery, heals, handovers, the
  * connector checks, the WAL-limit guard): each round is begun with the bound its work fits, and one that has not ended
  * within it is reported — a gauge per lane, the {@code lanes} health, a line in the log with where its thread waits —
- * and recovered: its thread is interrupted, and the lane's owner is told so that the next round does not queue behind
- * it. Every statement has its socket and statement timeouts, so a round past its bound is a defect to be seen, not a
+ * and recovered as its lane says ({@link Recovery}): interrupted, and where the lane can, no longer waited for, so that
+ * the next round does not queue behind it; a heal or handover, which stopped midway could leave a connector stopped,
+ * is only reported. Every statement has its socket and statement timeouts, so a round past its bound is a defect to be seen, not a
  * wait to be expected.
  */
 public final class LaneWatch implements AutoCloseable {
@@ -85,10 +86,10 @@ public final class LaneWatch implements AutoCloseable {
 	 * @param lane the lane's name
 	 * @param target the target it works for, {@code null} for none
 	 * @param bound how long its work may take
-	 * @param recover what else recovers the lane once the round is overdue, after its thread was interrupted
+	 * @param recover how the lane recovers once the round is overdue
 	 * @return the round; close it when it ends
 	 */
-	public Round begin(String lane, String target, Duration bound, Runnable recover) {
+	public Round begin(String lane, String target, Duration bound, Recovery recover) {
 		declare(lane);
 		Round round = new Round(lane, target, bound, this.clock.instant(), Thread.currentThread(), recover);
 		this.rounds.add(round);
@@ -140,19 +141,61 @@ public final class LaneWatch implements AutoCloseable {
 		Instant now = this.clock.instant();
 		for (Round round : this.rounds) {
 			if (round.overdue(now) && round.recovered.compareAndSet(false, true)) {
-				logger.warn("A round of lane {}{} has not finished after {} ms (its bound is {} ms): it waits in {};"
-						+ " interrupting it, and the lane goes on without it", round.lane(),
-						(round.target() != null) ? " for target '" + round.target() + "'" : "",
-						Duration.between(round.started(), now).toMillis(), round.bound().toMillis(), round.waitsIn());
-				round.thread().interrupt();
+				Recovery recovery = round.recover();
+				logger.warn("A round of lane {}{} has not finished after {} ms (its bound is {} ms): it waits in {}; {}",
+						round.lane(), (round.target() != null) ? " for target '" + round.target() + "'" : "",
+						Duration.between(round.started(), now).toMillis(), round.bound().toMillis(), round.waitsIn(),
+						recovery.said());
+				if (recovery.interrupts()) {
+					round.thread().interrupt();
+				}
 				try {
-					round.recover().run();
+					recovery.then().run();
 				}
 				catch (RuntimeException ex) {
 					logger.warn("Recovering lane {} failed: {}", round.lane(), ex.getMessage());
 				}
 			}
 		}
+	}
+
+	/**
+	 * How a lane recovers from a round past its bound.
+	 *
+	 * @param interrupts whether its thread is interrupted
+	 * @param then what else recovers the lane
+	 * @param said what the log says was done
+	 */
+	public record Recovery(boolean interrupts, Runnable then, String said) {
+
+		/**
+		 * The round's thread is interrupted; the lane's next round is the round's own to schedule.
+		 * @return the recovery
+		 */
+		public static Recovery interrupting() {
+			return new Recovery(true, () -> {
+			}, "interrupting it");
+		}
+
+		/**
+		 * The round's thread is interrupted and the lane no longer waits for it.
+		 * @param goOn what lets the lane go on without it
+		 * @return the recovery
+		 */
+		public static Recovery interruptingAndGoingOn(Runnable goOn) {
+			return new Recovery(true, goOn, "interrupting it, and the lane goes on without it");
+		}
+
+		/**
+		 * The round is only reported: stopping it midway would do more harm than its wait.
+		 * @param why why it is not interrupted
+		 * @return the recovery
+		 */
+		public static Recovery reportingOnly(String why) {
+			return new Recovery(false, () -> {
+			}, "not interrupting it: " + why);
+		}
+
 	}
 
 	@Override
@@ -189,11 +232,11 @@ public final class LaneWatch implements AutoCloseable {
 
 		private final Thread thread;
 
-		private final Runnable recover;
+		private final Recovery recover;
 
 		private final AtomicBoolean recovered = new AtomicBoolean();
 
-		private Round(String lane, String target, Duration bound, Instant started, Thread thread, Runnable recover) {
+		private Round(String lane, String target, Duration bound, Instant started, Thread thread, Recovery recover) {
 			this.lane = lane;
 			this.target = target;
 			this.bound = bound;
@@ -222,7 +265,7 @@ public final class LaneWatch implements AutoCloseable {
 			return this.thread;
 		}
 
-		Runnable recover() {
+		Recovery recover() {
 			return this.recover;
 		}
 

@@ -144,8 +144,8 @@ public abstract class RepeatingTasks implements SmartLifecycle {
 	private Duration runOnce(RepeatingTask task) {
 		String target = task.about();
 		try (MDC.MDCCloseable about = (target != null) ? Events.about(target) : null;
-				LaneWatch.Round round = this.lanes.begin(this.name, target, this.roundBound, () -> {
-				})) {
+				LaneWatch.Round round = this.lanes.begin(this.name, target, this.roundBound,
+						LaneWatch.Recovery.interrupting())) {
 			return task.run();
 		}
 		catch (Throwable ex) {

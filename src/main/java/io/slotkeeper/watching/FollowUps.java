@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -37,6 +38,10 @@ public final class FollowUps implements AutoCloseable {
 	// handful of statements, a connector check a call per connector, a heal or handover waits on Kafka Connect.
 	private static final Map<String, Integer> BOUNDS = Map.of("keep-size", 10, "connector-checks", 20, "heal", 60,
 			"handover", 60, "resnapshot", 60);
+
+	// A heal, handover or re-snapshot round stops a connector, drops and creates slots, and resumes: interrupted or
+	// run twice, it could leave the connector stopped. Its rounds are reported past their bound, never given up on.
+	private static final Set<String> STOPPED_MIDWAY_HARMS = Set.of("heal", "handover", "resnapshot");
 
 	private final boolean pooled;
 
@@ -177,8 +182,11 @@ public final class FollowUps implements AutoCloseable {
 		if (this.lanes == null) {
 			return null;
 		}
-		return this.lanes.begin(kind, target, this.statementBound.multipliedBy(BOUNDS.get(kind)),
-				() -> abandon(kind, key, token));
+		LaneWatch.Recovery recovery = STOPPED_MIDWAY_HARMS.contains(kind)
+				? LaneWatch.Recovery.reportingOnly("a heal or handover stopped midway could leave its connector stopped;"
+						+ " it is said until it ends")
+				: LaneWatch.Recovery.interruptingAndGoingOn(() -> abandon(kind, key, token));
+		return this.lanes.begin(kind, target, this.statementBound.multipliedBy(BOUNDS.get(kind)), recovery);
 	}
 
 	// The round's thread may never come back: its key is freed, and its pool made anew so that the next round of its
@@ -193,9 +201,6 @@ public final class FollowUps implements AutoCloseable {
 		}
 		else if ("connector-checks".equals(kind)) {
 			this.checks = replace(this.checks, "connector-checks-", CHECK_THREADS);
-		}
-		else {
-			this.heals = replace(this.heals, "slot-healer-", HEAL_THREADS);
 		}
 	}
 

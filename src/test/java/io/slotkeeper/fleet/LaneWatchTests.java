@@ -39,7 +39,8 @@ class LaneWatchTests {
 			network.stall();
 			CompletableFuture<Void> round = CompletableFuture.runAsync(() -> {
 				try (LaneWatch.Round watched = lanes.begin("guard", "orders", Duration.ofMillis(300),
-						recovered::incrementAndGet); Statement statement = untimed.createStatement()) {
+						LaneWatch.Recovery.interruptingAndGoingOn(recovered::incrementAndGet));
+						Statement statement = untimed.createStatement()) {
 					statement.execute("SELECT 1");
 				}
 				catch (SQLException ex) {
@@ -73,7 +74,8 @@ class LaneWatchTests {
 		try (LaneWatch lanes = new LaneWatch(this.registry, Clock.systemUTC());
 				Connection timed = PostgresTestBed.shared().connect("postgres")) {
 			for (int i = 0; i < 3; i++) {
-				try (LaneWatch.Round round = lanes.begin("poll", "orders", Duration.ofSeconds(5), recovered::incrementAndGet);
+				try (LaneWatch.Round round = lanes.begin("poll", "orders", Duration.ofSeconds(5),
+						LaneWatch.Recovery.interruptingAndGoingOn(recovered::incrementAndGet));
 						Statement statement = timed.createStatement()) {
 					statement.execute("SELECT pg_sleep(0.2)");
 				}

@@ -7,6 +7,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -59,6 +60,46 @@ class FollowUpsTests {
 			assertThat(other.await(5, TimeUnit.SECONDS)).as("the queued round of another target ran too").isTrue();
 			network.resume();
 			await().atMost(Duration.ofSeconds(5)).until(() -> lanes.overdue().isEmpty());
+			followUps.close();
+		}
+	}
+
+	// A heal or handover stopped midway could leave its connector stopped: past its bound it is said, never cut short
+	// nor run twice beside itself.
+	@Test
+	void aHealRoundPastItsBoundIsReportedButNeitherInterruptedNorRunTwice() throws Exception {
+		AtomicInteger ran = new AtomicInteger();
+		AtomicBoolean interrupted = new AtomicBoolean();
+		CountDownLatch started = new CountDownLatch(1);
+		CountDownLatch release = new CountDownLatch(1);
+		try (LaneWatch lanes = new LaneWatch(new SimpleMeterRegistry(), Clock.systemUTC())) {
+			FollowUps followUps = FollowUps.pooled(lanes, Duration.ofMillis(5));
+			followUps.heal("orders", () -> {
+				started.countDown();
+				while (release.getCount() > 0) {
+					try {
+						release.await();
+					}
+					catch (InterruptedException ex) {
+						interrupted.set(true);
+					}
+				}
+			});
+			assertThat(started.await(5, TimeUnit.SECONDS)).isTrue();
+			await().atMost(Duration.ofSeconds(5)).until(() -> !lanes.overdue().isEmpty());
+			assertThat(lanes.overdue().get(0).lane()).isEqualTo("heal");
+			await("the next poll's heal of the target").during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3))
+				.until(() -> {
+					followUps.heal("orders", ran::incrementAndGet);
+					return ran.get() == 0;
+				});
+			assertThat(interrupted).isFalse();
+			release.countDown();
+			await().atMost(Duration.ofSeconds(5)).until(() -> lanes.overdue().isEmpty());
+			await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+				followUps.heal("orders", ran::incrementAndGet);
+				assertThat(ran.get()).isPositive();
+			});
 			followUps.close();
 		}
 	}
