@@ -83,6 +83,14 @@ public class ConnectorDiscovery extends RepeatingTasks implements FleetListener 
 			.register(registry);
 	}
 
+	// A listing makes calls per source and per connector, each up to its timeout: a hung API must not look like a hung
+	// lane before those calls have had their time, so the bound is generous.
+	@Override
+	protected Duration roundBound() {
+		Duration generous = Duration.ofMinutes(10);
+		return (this.settings.interval().compareTo(generous) > 0) ? this.settings.interval() : generous;
+	}
+
 	@Override
 	protected List<SourceListing> tasks() {
 		return this.listings;

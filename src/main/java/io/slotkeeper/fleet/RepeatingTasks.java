@@ -32,8 +32,6 @@ public abstract class RepeatingTasks implements SmartLifecycle {
 
 	private final LaneWatch lanes;
 
-	private final Duration roundBound;
-
 	private final Set<RepeatingTask> scheduled = ConcurrentHashMap.newKeySet();
 
 	private final Set<RepeatingTask> retired = ConcurrentHashMap.newKeySet();
@@ -48,8 +46,8 @@ public abstract class RepeatingTasks implements SmartLifecycle {
 	 * Creates the runner; nothing runs before {@link #start()}.
 	 * @param name the threads' name, for example {@code heartbeat}
 	 * @param shutdownWait how long stopping waits for runs in flight: the longest one run takes
-	 * @param lanes the watch of every lane: a run that has not ended within {@link #ROUND_BOUND} times
-	 * {@code shutdownWait} is reported and interrupted
+	 * @param lanes the watch of every lane: a run that has not ended within {@link #roundBound()} is reported and
+	 * interrupted
 	 * @param quick at most this many threads for runs on open, healthy sessions
 	 * @param connect at most this many for first connections and reconnections
 	 * @param retry at most this many for runs after a failure
@@ -58,7 +56,6 @@ public abstract class RepeatingTasks implements SmartLifecycle {
 		this.name = name;
 		this.shutdownWait = shutdownWait;
 		this.lanes = lanes;
-		this.roundBound = shutdownWait.multipliedBy(ROUND_BOUND);
 		this.sizes = new WorkerLanes.Sizes(quick, connect, retry);
 		lanes.declare(name);
 	}
@@ -68,6 +65,14 @@ public abstract class RepeatingTasks implements SmartLifecycle {
 	 * by its timeouts.
 	 */
 	public static final int ROUND_BOUND = 6;
+
+	/**
+	 * How long one run may take before it is reported and interrupted.
+	 * @return {@link #ROUND_BOUND} times the longest statement, unless the tasks know their work better
+	 */
+	protected Duration roundBound() {
+		return this.shutdownWait.multipliedBy(ROUND_BOUND);
+	}
 
 	/**
 	 * The tasks to run from start.
@@ -144,7 +149,7 @@ public abstract class RepeatingTasks implements SmartLifecycle {
 	private Duration runOnce(RepeatingTask task) {
 		String target = task.about();
 		try (MDC.MDCCloseable about = (target != null) ? Events.about(target) : null;
-				LaneWatch.Round round = this.lanes.begin(this.name, target, this.roundBound,
+				LaneWatch.Round round = this.lanes.begin(this.name, target, roundBound(),
 						LaneWatch.Recovery.interrupting())) {
 			return task.run();
 		}
