@@ -61,7 +61,7 @@ public final class LaneWatch implements AutoCloseable {
 		this.registry = registry;
 		this.clock = clock;
 		this.checker = Executors.newSingleThreadScheduledExecutor(WorkerLanes.threads("lane-watch"));
-		this.checker.scheduleWithFixedDelay(this::check, CHECK_EVERY.toMillis(), CHECK_EVERY.toMillis(),
+		this.checker.scheduleWithFixedDelay(this::checkSafely, CHECK_EVERY.toMillis(), CHECK_EVERY.toMillis(),
 				TimeUnit.MILLISECONDS);
 	}
 
@@ -135,6 +135,16 @@ public final class LaneWatch implements AutoCloseable {
 	 */
 	public Optional<Duration> longestEnded(String lane) {
 		return Optional.ofNullable(this.longest.get(lane));
+	}
+
+	// A scheduled task that throws is never run again: the watch must outlive whatever one look meets.
+	private void checkSafely() {
+		try {
+			check();
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Looking at the lanes' rounds failed: {}", ex.toString());
+		}
 	}
 
 	void check() {
