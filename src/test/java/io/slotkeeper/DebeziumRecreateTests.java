@@ -58,6 +58,7 @@ class DebeziumRecreateTests {
 				.value((sent) -> assertThat(sent.toString()).contains("signal ").contains("public.orders"));
 			pipeline.client.get().uri("/api/v1/targets/orders/slots/debezium/connector").exchange().expectStatus()
 				.isOk().expectBody().jsonPath("$.lastHandover.method").isEqualTo("align")
+				.jsonPath("$.lastHandover.completedFrom").isEqualTo("stopped")
 				.jsonPath("$.lastHandover.running").isEqualTo(true)
 				.jsonPath("$.lastHandover.offsetsBefore[0].offset.lsn").exists()
 				.jsonPath("$.lastHandover.offsetsAfter[0].offset.lsn").exists();
@@ -273,6 +274,7 @@ class DebeziumRecreateTests {
 				.contains("signal ");
 			pipeline.client.get().uri("/api/v1/targets/orders/slots/debezium/connector").exchange().expectBody()
 				.jsonPath("$.lastHandover.method").isEqualTo("restart")
+				.jsonPath("$.lastHandover.completedFrom").isEqualTo("self-healing")
 				.jsonPath("$.lastHandover.reason").value((why) -> assertThat(why.toString())
 					.contains("trust_greater_lsn"))
 				.jsonPath("$.lastHandover.offsetsAfter").doesNotExist();

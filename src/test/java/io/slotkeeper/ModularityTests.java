@@ -18,7 +18,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The packages under {@code io.slotkeeper} as Spring Modulith sees them: application modules whose dependencies run
  * one way (no cycle), none reaching into another's internals (a sub-package is used from outside only when its
- * {@code package-info} names it an interface); and the graph that docs/development.md draws is the one the code has.
+ * {@code package-info} names it an interface), each declaring what it may use ({@code allowedDependencies}, which
+ * {@code verify()} enforces) and using all it declares; and the graph that docs/development.md draws is the declared one.
  */
 class ModularityTests {
 
@@ -33,12 +34,20 @@ class ModularityTests {
 	}
 
 	@Test
-	void theDocumentedGraphOfTheModulesIsTheCodes() throws IOException {
-		List<String> actual = new ArrayList<>();
+	void everyModuleDeclaresWhatItMayUseAndUsesAllOfIt() {
+		List<String> undeclared = new ArrayList<>();
 		for (ApplicationModule module : MODULES) {
-			module.getDirectDependencies(MODULES).uniqueModules()
-				.forEach((used) -> actual.add(module.getName() + " --> " + used.getName()));
+			if (declared(module.getName()) == null) {
+				undeclared.add(module.getName());
+			}
 		}
+		assertThat(undeclared).as("modules without @ApplicationModule(allowedDependencies = ...)").isEmpty();
+		assertThat(declaredEdges()).as("the declared dependencies, each one used (verify() fails on any other use)")
+			.containsExactlyInAnyOrderElementsOf(usedEdges());
+	}
+
+	@Test
+	void theDocumentedGraphOfTheModulesIsTheDeclaredOne() throws IOException {
 		List<String> documented = new ArrayList<>();
 		for (String line : Files.readAllLines(Path.of("docs/development.md"))) {
 			Matcher edge = EDGE.matcher(line);
@@ -46,8 +55,44 @@ class ModularityTests {
 				documented.add(edge.group(1) + " --> " + edge.group(2));
 			}
 		}
-		assertThat(documented).as("the edges of the mermaid graph in docs/development.md")
-			.containsExactlyInAnyOrderElementsOf(actual);
+		List<String> declared = declaredEdges();
+		assertThat(documented)
+			.as("the edges of the mermaid graph in docs/development.md, generated from the declarations:%n%s",
+					String.join("\n", declared.stream().sorted().map((edge) -> "    " + edge).toList()))
+			.containsExactlyInAnyOrderElementsOf(declared);
+	}
+
+	private static List<String> usedEdges() {
+		List<String> used = new ArrayList<>();
+		for (ApplicationModule module : MODULES) {
+			module.getDirectDependencies(MODULES).uniqueModules()
+				.forEach((other) -> used.add(module.getName() + " --> " + other.getName()));
+		}
+		return used;
+	}
+
+	private static List<String> declaredEdges() {
+		List<String> edges = new ArrayList<>();
+		for (ApplicationModule module : MODULES) {
+			String[] allowed = declared(module.getName());
+			for (String dependency : (allowed != null) ? allowed : new String[0]) {
+				// A named interface (module :: name) is a use of its module.
+				edges.add(module.getName() + " --> " + dependency.split("::")[0].strip());
+			}
+		}
+		return edges;
+	}
+
+	private static String[] declared(String module) {
+		try {
+			org.springframework.modulith.ApplicationModule declaration = Class
+				.forName("io.slotkeeper." + module + ".package-info")
+				.getAnnotation(org.springframework.modulith.ApplicationModule.class);
+			return (declaration != null) ? declaration.allowedDependencies() : null;
+		}
+		catch (ClassNotFoundException ex) {
+			return null;
+		}
 	}
 
 }

@@ -87,6 +87,14 @@ public final class ProblemTypes {
 	}
 
 	/**
+	 * The HTTP status of a failure that is no kind of problem (an unexpected exception), as the advice answers it.
+	 * @return the status code
+	 */
+	public static int unexpectedStatus() {
+		return HttpStatus.INTERNAL_SERVER_ERROR.value();
+	}
+
+	/**
 	 * A kind of problem as the API answers it.
 	 * @param status the HTTP status
 	 * @param slug the type's last part, for example {@code target-not-found}

@@ -114,8 +114,8 @@ public class Auditor {
 					ProblemTypes.status(problem.kind()), problem.getMessage(), Map.of(), null);
 		}
 		else {
-			record(actor, action, target, slot, parameters, "failed", 500, failure.getClass().getSimpleName(), Map.of(),
-					null);
+			record(actor, action, target, slot, parameters, "failed", ProblemTypes.unexpectedStatus(),
+					failure.getClass().getSimpleName(), Map.of(), null);
 		}
 	}
 

@@ -9,8 +9,7 @@ import org.springframework.web.client.RestClient;
 import io.slotkeeper.config.SlotKeeperProperties;
 
 /**
- * Wires the connector client (Kafka Connect's REST API, or Strimzi's KafkaConnector resources) and the log of
- * connector handovers.
+ * Wires the connector client (Kafka Connect's REST API, or Strimzi's KafkaConnector resources).
  */
 @Configuration(proxyBeanMethods = false)
 class ConnectConfiguration {
@@ -19,11 +18,6 @@ class ConnectConfiguration {
 	ConnectorClient connectorClient(SlotKeeperProperties properties) {
 		RestConnectorApi rest = new RestConnectorApi(RestClient.builder(), Duration.ofMillis(500));
 		return new ConnectorClient(rest, new StrimziConnectorApi(properties.strimzi(), rest));
-	}
-
-	@Bean
-	HandoverLog handoverLog() {
-		return new HandoverLog();
 	}
 
 }

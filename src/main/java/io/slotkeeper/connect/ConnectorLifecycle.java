@@ -22,23 +22,49 @@ public final class ConnectorLifecycle {
 		this.connectors = connectors;
 	}
 
-	Answer stop(ConnectorProperties connector) {
+	/**
+	 * Stops the connector (its tasks let go of the slot).
+	 * @param connector the connector
+	 * @return what was answered
+	 */
+	public Answer stop(ConnectorProperties connector) {
 		return this.connectors.api(connector).stop(connector);
 	}
 
-	Integer autoRestarts(ConnectorProperties connector) {
+	/**
+	 * The Strimzi operator's restart count of the connector.
+	 * @param connector the connector
+	 * @return the count, {@code null} where it has no operator or it was not read
+	 */
+	public Integer autoRestarts(ConnectorProperties connector) {
 		return this.connectors.autoRestarts(connector);
 	}
 
-	ChosenState chosenState(ConnectorProperties connector) {
+	/**
+	 * The state the connector's user chose for it.
+	 * @param connector the connector
+	 * @return the choice, {@code null} when it could not be read
+	 */
+	public ChosenState chosenState(ConnectorProperties connector) {
 		return this.connectors.chosenState(connector);
 	}
 
-	Answer restore(ConnectorProperties connector, ChosenState chosen) {
+	/**
+	 * Puts the connector into the state its user chose.
+	 * @param connector the connector
+	 * @param chosen the state
+	 * @return what was answered
+	 */
+	public Answer restore(ConnectorProperties connector, ChosenState chosen) {
 		return this.connectors.api(connector).restore(connector, chosen);
 	}
 
-	Answer offsets(ConnectorProperties connector) {
+	/**
+	 * Lists the connector's stored offsets.
+	 * @param connector the connector
+	 * @return what was answered: the offsets as its body when they were listed
+	 */
+	public Answer offsets(ConnectorProperties connector) {
 		return this.connectors.api(connector).offsets(connector);
 	}
 
@@ -53,19 +79,34 @@ public final class ConnectorLifecycle {
 		return answer.ok() ? entries(answer.body()) : null;
 	}
 
-	// What Kafka Connect holds now, listed again (through a Strimzi resource: a list the operator makes), rather than
-	// what slot-keeper asked for; what can be read without a list when the list fails.
-	List<Map<String, Object>> listedOffsets(ConnectorProperties connector) {
+	/**
+	 * The connector's offsets listed again now: what Kafka Connect holds (through a Strimzi resource, a list the
+	 * operator makes) rather than what slot-keeper asked for; what can be read without a list when the list fails.
+	 * @param connector the connector
+	 * @return the entries, {@code null} when they could not be read
+	 */
+	public List<Map<String, Object>> listedOffsets(ConnectorProperties connector) {
 		Answer listed = offsets(connector);
 		List<Map<String, Object>> entries = listed.ok() ? entries(listed.body()) : null;
 		return (entries != null) ? entries : lastKnownOffsets(connector);
 	}
 
-	Answer alterOffsets(ConnectorProperties connector, Map<String, Object> offsets) {
+	/**
+	 * Sets the stopped connector's offsets.
+	 * @param connector the connector
+	 * @param offsets the request body ({@code offsets}: partition and offset entries)
+	 * @return what was answered
+	 */
+	public Answer alterOffsets(ConnectorProperties connector, Map<String, Object> offsets) {
 		return this.connectors.api(connector).alterOffsets(connector, offsets);
 	}
 
-	Answer resetOffsets(ConnectorProperties connector) {
+	/**
+	 * Deletes the stopped connector's offsets.
+	 * @param connector the connector
+	 * @return what was answered
+	 */
+	public Answer resetOffsets(ConnectorProperties connector) {
 		return this.connectors.api(connector).resetOffsets(connector);
 	}
 
@@ -78,8 +119,13 @@ public final class ConnectorLifecycle {
 		return this.connectors.api(connector).config(connector);
 	}
 
+	/**
+	 * The entries of an offsets listing.
+	 * @param offsetsBody the listing's body
+	 * @return its {@code partition} and {@code offset} entries, {@code null} when it has none
+	 */
 	@SuppressWarnings("unchecked")
-	static List<Map<String, Object>> entries(Object offsetsBody) {
+	public static List<Map<String, Object>> entries(Object offsetsBody) {
 		Object list = JsonObjects.asMap(offsetsBody).get("offsets");
 		return (list instanceof List<?> entries) ? entries.stream().map(JsonObjects::asMap).toList() : null;
 	}

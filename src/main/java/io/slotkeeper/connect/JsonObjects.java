@@ -7,7 +7,7 @@ import java.util.Map;
  * The one way this package walks JSON read as plain maps (Kafka Connect's answers, Kubernetes resources): anything
  * that is not an object reads as an empty one, so that a missing or odd field never throws.
  */
-final class JsonObjects {
+public final class JsonObjects {
 
 	private JsonObjects() {
 	}
@@ -18,7 +18,7 @@ final class JsonObjects {
 	 * @return a copy of it when it is an object, else an empty one
 	 */
 	@SuppressWarnings("unchecked")
-	static Map<String, Object> asMap(Object json) {
+	public static Map<String, Object> asMap(Object json) {
 		return (json instanceof Map<?, ?> map) ? new LinkedHashMap<>((Map<String, Object>) map) : Map.of();
 	}
 

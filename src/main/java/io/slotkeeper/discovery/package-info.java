@@ -3,4 +3,8 @@
  * slot (or that the server lists) joins the fleet as a target, and one whose last logical slot has been gone for the
  * server's {@code retire-after} leaves it, both audited ({@code target.discovered}, {@code target.retired}).
  */
+@ApplicationModule(allowedDependencies = {
+		"audit", "config", "connect", "fleet", "replication", "settings", "watching" })
 package io.slotkeeper.discovery;
+
+import org.springframework.modulith.ApplicationModule;

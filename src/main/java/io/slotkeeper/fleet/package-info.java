@@ -4,4 +4,7 @@
  * beat log. Also what every feature needs to talk to a node: sessions with timeouts, advisory locks, LSNs, quoted
  * identifiers and the mapping of SQLStates to problems.
  */
+@ApplicationModule(allowedDependencies = { "config", "problem" })
 package io.slotkeeper.fleet;
+
+import org.springframework.modulith.ApplicationModule;

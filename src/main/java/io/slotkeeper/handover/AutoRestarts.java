@@ -1,4 +1,4 @@
-package io.slotkeeper.connect;
+package io.slotkeeper.handover;
 
 /**
  * The Strimzi operator's own restarts ({@code spec.autoRestart}) during a handover. Its count sets the backoff of its
@@ -29,7 +29,7 @@ final class AutoRestarts {
 				+ "; its next auto-restart waits longer";
 		return new ConnectorHandover(done.connector(), done.method(), done.reason(), done.running(),
 				done.offsetsBefore(), done.offsetsAfter(), done.state(),
-				(done.warning() != null) ? done.warning() + "; " + note : note, done.leftAs());
+				(done.warning() != null) ? done.warning() + "; " + note : note, done.leftAs(), done.completedFrom());
 	}
 
 }

@@ -2,7 +2,6 @@ package io.slotkeeper.handover;
 
 import java.time.Instant;
 
-import io.slotkeeper.connect.ConnectorHandover;
 import io.slotkeeper.resnapshot.Resnapshot;
 
 /**

@@ -1,7 +1,9 @@
-package io.slotkeeper.connect;
+package io.slotkeeper.handover;
 
 import java.util.List;
 import java.util.Map;
+
+import io.slotkeeper.connect.ConnectorStatus;
 
 /**
  * What became of a slot's connector after the slot was recreated.
@@ -19,10 +21,13 @@ import java.util.Map;
  * @param warning what did not go as configured and what to do about it, {@code null} when all did
  * @param leftAs {@code stopped} or {@code paused} when the connector's user had stopped or paused it before the
  * handover, which then aligned its offsets and left it so; {@code null} when it was meant to run
+ * @param completedFrom the {@link HandoverPhase#name() phase} it was completed from, what reading the connector
+ * before the change found: {@code stopped}, {@code left-alone}, {@code self-healing}, {@code refused},
+ * {@code unreachable}, or {@code planned} when nothing was read before
  */
 public record ConnectorHandover(String connector, String method, String reason, boolean running,
 		List<Map<String, Object>> offsetsBefore, List<Map<String, Object>> offsetsAfter, ConnectorStatus state,
-		String warning, String leftAs) {
+		String warning, String leftAs, String completedFrom) {
 
 	/**
 	 * The method of a handover that waits for Kafka Connect to answer.

@@ -1,4 +1,4 @@
-package io.slotkeeper.connect;
+package io.slotkeeper.handover;
 
 import java.util.List;
 import java.util.Map;
@@ -9,6 +9,12 @@ import org.slf4j.LoggerFactory;
 
 import io.slotkeeper.config.ConnectorOffsets;
 import io.slotkeeper.config.ConnectorProperties;
+import io.slotkeeper.connect.ChosenState;
+import io.slotkeeper.connect.ConnectorClient;
+import io.slotkeeper.connect.ConnectorLifecycle;
+import io.slotkeeper.connect.ConnectorOutcome;
+import io.slotkeeper.connect.ConnectorStatus;
+import io.slotkeeper.connect.ConnectorWaits;
 
 /**
  * Makes a slot's connector resume after the slot is recreated. With {@code offsets: align} (default) or
@@ -88,9 +94,10 @@ public final class ConnectorHandovers {
 	 * @return what became of the connector; failures are reported, never thrown
 	 */
 	public ConnectorHandover complete(Handover handover, Supplier<Long> positionOnceStopped) {
-		Integer restartsBefore = handover.autoRestartsBefore();
+		Integer restartsBefore = handover.restartsBefore();
 		ConnectorHandover done = AutoRestarts.compared(handOver(handover, positionOnceStopped), restartsBefore,
 				this.lifecycle.autoRestarts(handover.connector()));
+		handover.completed(done);
 		this.log.record(done);
 		// A pending one is said once by whoever kept it (the heal's log line and audit), not at every later attempt.
 		if (!done.running() && !done.pending()) {
@@ -115,47 +122,67 @@ public final class ConnectorHandovers {
 	}
 
 	private ConnectorHandover handOver(Handover handover, Supplier<Long> positionOnceStopped) {
+		HandoverPhase phase = handover.phase();
+		if (phase instanceof HandoverPhase.Completed) {
+			throw new IllegalStateException("the handover of " + handover.connectorName() + " was completed already");
+		}
+		if (phase instanceof HandoverPhase.Unreachable unreachable) {
+			return pending(handover.connector(), unreachable.error(), phase);
+		}
+		if (phase instanceof HandoverPhase.Stopped stopped) {
+			return changeOffsets(handover, stopped, positionOnceStopped);
+		}
+		return restart(handover, phase);
+	}
+
+	// Its offsets left alone (as configured, Debezium healing itself, or refused): restarted, unless its user stopped it.
+	private ConnectorHandover restart(Handover handover, HandoverPhase phase) {
 		ConnectorProperties connector = handover.connector();
-		if (handover.unreachable() != null) {
-			return pending(connector, handover.unreachable());
+		String selfHealing = (phase instanceof HandoverPhase.SelfHealing healing) ? healing.reason() : null;
+		HandoverPhase.Refused refused = (phase instanceof HandoverPhase.Refused r) ? r : null;
+		List<Map<String, Object>> offsetsBefore = (refused != null) ? refused.offsetsBefore() : null;
+		String warning = (refused != null && connector.offsets() != ConnectorOffsets.LEAVE) ? refused.warning() : null;
+		ConnectorStatus before = this.connectors.status(connector);
+		ChosenState chosen = (handover.chosenState() != null) ? handover.chosenState()
+				: this.lifecycle.chosenState(connector);
+		if (chosen != null && chosen != ChosenState.RUNNING) {
+			// A restart would start it.
+			return new ConnectorHandover(connector.name(), "restart", selfHealing, false, offsetsBefore, null, before,
+					(refused != null) ? refused.warning() : null, chosen.lowerCase(), phase.name());
 		}
-		if (!handover.stopped()) {
-			ConnectorStatus before = this.connectors.status(connector);
-			ChosenState chosen = (handover.chosenState() != null) ? handover.chosenState()
-					: this.lifecycle.chosenState(connector);
-			if (chosen != null && chosen != ChosenState.RUNNING) {
-				// Its offsets are left alone (as configured, or Debezium heals itself): a restart would start it.
-				return new ConnectorHandover(connector.name(), "restart", handover.selfHealing(), false,
-						handover.offsetsBefore(), null, before, handover.warning(), chosen.lowerCase());
-			}
-			ConnectorOutcome restart = this.connectors.restart(connector);
-			if (!restart.restarted() && restart.status() == null) {
-				return pending(connector, restart.detail());
-			}
-			String warning = (connector.offsets() == ConnectorOffsets.LEAVE) ? null : handover.warning();
-			if (!restart.restarted()) {
-				warning = ((warning != null) ? warning + "; " : "") + "restart failed: " + restart.detail();
-			}
-			ConnectorStatus state = this.waits.running(connector, before);
-			return new ConnectorHandover(connector.name(), "restart", handover.selfHealing(), state.running(),
-					handover.offsetsBefore(), null, state, warning, null);
+		ConnectorOutcome restart = this.connectors.restart(connector);
+		if (!restart.restarted() && restart.status() == null) {
+			return pending(connector, restart.detail(), phase);
 		}
+		if (!restart.restarted()) {
+			warning = ((warning != null) ? warning + "; " : "") + "restart failed: " + restart.detail();
+		}
+		ConnectorStatus state = this.waits.running(connector, before);
+		return new ConnectorHandover(connector.name(), "restart", selfHealing, state.running(), offsetsBefore, null,
+				state, warning, null, phase.name());
+	}
+
+	// Stopped with its offsets read: aligned to the new slot (or reset), then put back as its user had it.
+	private ConnectorHandover changeOffsets(Handover handover, HandoverPhase.Stopped stopped,
+			Supplier<Long> positionOnceStopped) {
+		ConnectorProperties connector = handover.connector();
 		String warning = null;
 		this.waits.stopped(connector);
 		ConnectorLifecycle.Answer change = (connector.offsets() == ConnectorOffsets.ALIGN)
-				? OffsetAlignment.align(this.lifecycle, handover, positionOnceStopped.get()) : this.lifecycle.resetOffsets(connector);
+				? OffsetAlignment.align(this.lifecycle, connector, stopped, positionOnceStopped.get())
+				: this.lifecycle.resetOffsets(connector);
 		if (change != null && change.unreachable()) {
-			return pending(connector, change.error());
+			return pending(connector, change.error(), stopped);
 		}
 		if (change != null && !change.ok()) {
 			warning = "offsets not changed: " + change.error() + "; the connector may fail to stream"
 					+ (revertedBehindUs(connector, change) ? REVERTED : "");
 		}
 		List<Map<String, Object>> after = this.lifecycle.listedOffsets(connector);
-		ChosenState chosen = handover.chosenState();
+		ChosenState chosen = stopped.chosen();
 		ConnectorLifecycle.Answer resume = this.lifecycle.restore(connector, chosen);
 		if (resume.unreachable()) {
-			return pending(connector, resume.error());
+			return pending(connector, resume.error(), stopped);
 		}
 		if (!resume.ok()) {
 			warning = ((warning != null) ? warning + "; " : "") + "resume failed: " + resume.error();
@@ -165,12 +192,12 @@ public final class ConnectorHandovers {
 			// The user's stop or pause stands: aligned, and left as it was.
 			ConnectorStatus state = this.waits.until(connector, (status) -> chosen.name().equals(status.state())
 					|| status.error() != null);
-			return new ConnectorHandover(connector.name(), method, null, false, handover.offsetsBefore(), after,
-					state, warning, chosen.lowerCase());
+			return new ConnectorHandover(connector.name(), method, null, false, stopped.offsetsBefore(), after,
+					state, warning, chosen.lowerCase(), stopped.name());
 		}
 		ConnectorStatus state = this.waits.running(connector, null);
-		return new ConnectorHandover(connector.name(), method, null, state.running(), handover.offsetsBefore(), after,
-				state, warning, null);
+		return new ConnectorHandover(connector.name(), method, null, state.running(), stopped.offsetsBefore(), after,
+				state, warning, null, stopped.name());
 	}
 
 	// Kafka Connect refuses an offsets change of a connector that is not STOPPED: after slot-keeper's own stop answered,
@@ -182,9 +209,9 @@ public final class ConnectorHandovers {
 
 	// Connect down is the usual order of things (the consumer's outage is why the slot was lost): a restart or a
 	// stale offset now would leave the task FAILED for good, so the handover waits for Connect to answer.
-	private ConnectorHandover pending(ConnectorProperties connector, String unreachable) {
+	private ConnectorHandover pending(ConnectorProperties connector, String unreachable, HandoverPhase phase) {
 		return new ConnectorHandover(connector.name(), ConnectorHandover.PENDING, null, false, null, null, null,
-				unreachable + ": the handover is kept and completed once Kafka Connect answers", null);
+				unreachable + ": the handover is kept and completed once Kafka Connect answers", null, phase.name());
 	}
 
 }

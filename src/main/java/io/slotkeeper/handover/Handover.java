@@ -1,4 +1,4 @@
-package io.slotkeeper.connect;
+package io.slotkeeper.handover;
 
 import java.util.List;
 import java.util.Locale;
@@ -7,10 +7,13 @@ import java.util.Set;
 
 import io.slotkeeper.config.ConnectorOffsets;
 import io.slotkeeper.config.ConnectorProperties;
+import io.slotkeeper.connect.ChosenState;
+import io.slotkeeper.connect.ConnectorLifecycle;
 
 /**
- * One recreate's handover of its connector: {@link #readAndStop()} runs before the drop, under the change lock, and
- * records what it could do.
+ * One recreate's handover of its connector, moving through its {@link HandoverPhase phases}: planned;
+ * {@link #readAndStop()} runs before the drop, under the change lock, and moves it to what it could do;
+ * {@link ConnectorHandovers#complete} completes it after the create.
  */
 public final class Handover {
 
@@ -29,41 +32,18 @@ public final class Handover {
 
 	private final ConnectorProperties connector;
 
-	private volatile boolean stopped;
+	private final ChosenState chosenEarlier;
 
-	private volatile List<Map<String, Object>> offsetsBefore;
+	private volatile HandoverPhase phase = new HandoverPhase.Planned();
 
-	private volatile String warning;
-
-	private volatile String unreachable;
-
-	private volatile String selfHealing;
-
-	private volatile Map<String, Object> configBefore = Map.of();
-
-	private volatile ChosenState chosen;
-
-	private volatile Integer autoRestartsBefore;
-
-	private volatile boolean autoRestartsRead;
-
-	Handover(ConnectorProperties connector, ConnectorLifecycle lifecycle, ChosenState chosen) {
+	Handover(ConnectorProperties connector, ConnectorLifecycle lifecycle, ChosenState chosenEarlier) {
 		this.connector = connector;
 		this.lifecycle = lifecycle;
-		this.chosen = chosen;
+		this.chosenEarlier = chosenEarlier;
 	}
 
 	ConnectorProperties connector() {
 		return this.connector;
-	}
-
-	// Read once, before slot-keeper changes anything: what the handover is then compared with.
-	Integer autoRestartsBefore() {
-		if (!this.autoRestartsRead) {
-			this.autoRestartsBefore = this.lifecycle.autoRestarts(this.connector);
-			this.autoRestartsRead = true;
-		}
-		return this.autoRestartsBefore;
 	}
 
 	/**
@@ -75,55 +55,47 @@ public final class Handover {
 	}
 
 	/**
+	 * Where the handover stands.
+	 * @return its phase
+	 */
+	public HandoverPhase phase() {
+		return this.phase;
+	}
+
+	/**
 	 * Whether {@link #readAndStop()} stopped the connector.
 	 * @return whether it did
 	 */
 	public boolean stopped() {
-		return this.stopped;
+		return this.phase instanceof HandoverPhase.Stopped;
 	}
 
 	/**
 	 * The state the connector's user chose for it, as read before slot-keeper stopped it (or as kept by an earlier
 	 * attempt of the same handover): the state the handover leaves it in.
-	 * @return the choice, {@code null} before {@link #readAndStop()} read it
+	 * @return the choice, {@code null} while it was not read
 	 */
 	public ChosenState chosenState() {
-		return this.chosen;
-	}
-
-	List<Map<String, Object>> offsetsBefore() {
-		return this.offsetsBefore;
-	}
-
-	String warning() {
-		return this.warning;
+		return (this.phase instanceof HandoverPhase.Stopped stopped) ? stopped.chosen() : this.chosenEarlier;
 	}
 
 	/**
-	 * Why Kafka Connect could not be reached before the drop, {@code null} when it answered: the handover is then
+	 * Why Kafka Connect could not be reached before the change, {@code null} when it answered: the handover is then
 	 * kept to be completed once it answers, rather than reported as a Connect without the offsets API.
 	 * @return what the call failed with
 	 */
 	public String unreachable() {
-		return this.unreachable;
+		return (this.phase instanceof HandoverPhase.Unreachable unreachable) ? unreachable.error() : null;
 	}
 
-	/**
-	 * The connector's configuration as {@link #readAndStop()} read it, so that the handover asks Kafka Connect for it once.
-	 * @return its members, empty when it was not read
-	 */
-	Map<String, Object> configBefore() {
-		return this.configBefore;
+	// The operator's count before slot-keeper changed anything: read with the connector, or now when it was not read.
+	Integer restartsBefore() {
+		return (this.phase instanceof HandoverPhase.Read read) ? read.restartsBefore()
+				: this.lifecycle.autoRestarts(this.connector);
 	}
 
-	/**
-	 * Why the connector resumes from the new slot by itself, {@code null} unless its configuration says so: Debezium
-	 * 3.4+ with {@code offset.mismatch.strategy} {@code trust_slot} or {@code trust_greater_lsn} moves a stored offset
-	 * that predates the slot up to it, so a restart is the whole handover and its offsets are left alone.
-	 * @return the reason, for the answer and the audit
-	 */
-	String selfHealing() {
-		return this.selfHealing;
+	void completed(ConnectorHandover outcome) {
+		this.phase = new HandoverPhase.Completed(this.phase, outcome);
 	}
 
 	/**
@@ -145,55 +117,53 @@ public final class Handover {
 
 	/**
 	 * Reads the connector's configuration and offsets and stops it, unless its offsets are left alone or Debezium
-	 * heals itself ({@link #selfHealing()}). Never throws: a refusal is kept
-	 * as the warning, and the connector is then restarted after the create instead; a Kafka Connect that cannot be
-	 * reached is kept as {@link #unreachable()}.
+	 * heals itself: moves the handover from {@link HandoverPhase.Planned} to the phase that found. Never throws: a
+	 * refusal is kept as {@link HandoverPhase.Refused}, and the connector is then restarted after the create instead;
+	 * a Kafka Connect that cannot be reached as {@link HandoverPhase.Unreachable}.
 	 */
 	public void readAndStop() {
-		autoRestartsBefore();
+		this.phase = read();
+	}
+
+	private HandoverPhase read() {
+		Integer restarts = this.lifecycle.autoRestarts(this.connector);
 		if (this.connector.offsets() == ConnectorOffsets.LEAVE) {
-			return;
+			return new HandoverPhase.LeftAlone(restarts);
 		}
 		ConnectorLifecycle.Answer config = this.lifecycle.config(this.connector);
 		if (config.unreachable()) {
-			this.unreachable = config.error();
-			return;
+			return new HandoverPhase.Unreachable(config.error(), restarts);
 		}
-		this.configBefore = config.object();
-		Object strategy = this.configBefore.get(MISMATCH_STRATEGY);
+		Map<String, Object> configBefore = config.object();
+		Object strategy = configBefore.get(MISMATCH_STRATEGY);
 		if (strategy != null && SELF_HEALING.contains(strategy.toString().strip().toLowerCase(Locale.ROOT))) {
-			this.selfHealing = "Debezium's " + MISMATCH_STRATEGY + "=" + strategy + " resumes from the new slot by"
-					+ " itself: restarted only, offsets left alone";
-			return;
+			return new HandoverPhase.SelfHealing("Debezium's " + MISMATCH_STRATEGY + "=" + strategy + " resumes from"
+					+ " the new slot by itself: restarted only, offsets left alone", restarts);
 		}
 		ConnectorLifecycle.Answer before = this.lifecycle.offsets(this.connector);
 		if (before.unreachable()) {
-			this.unreachable = before.error();
-			return;
+			return new HandoverPhase.Unreachable(before.error(), restarts);
 		}
 		if (!before.ok()) {
-			this.warning = NO_OFFSETS_API + " (" + before.error() + ")";
-			return;
+			return new HandoverPhase.Refused(NO_OFFSETS_API + " (" + before.error() + ")", null, restarts);
 		}
 		List<Map<String, Object>> listed = ConnectorLifecycle.entries(before.body());
-		this.offsetsBefore = (listed != null) ? listed : List.of();
-		if (this.chosen == null) {
-			this.chosen = this.lifecycle.chosenState(this.connector);
-			if (this.chosen == null) {
-				this.unreachable = "the state of connector " + this.connector.name() + " could not be read";
-				return;
-			}
+		List<Map<String, Object>> offsetsBefore = (listed != null) ? listed : List.of();
+		ChosenState chosen = (this.chosenEarlier != null) ? this.chosenEarlier
+				: this.lifecycle.chosenState(this.connector);
+		if (chosen == null) {
+			return new HandoverPhase.Unreachable("the state of connector " + this.connector.name()
+					+ " could not be read", restarts);
 		}
 		ConnectorLifecycle.Answer stop = this.lifecycle.stop(this.connector);
 		if (stop.unreachable()) {
-			this.unreachable = stop.error();
-			return;
+			return new HandoverPhase.Unreachable(stop.error(), restarts);
 		}
 		if (!stop.ok()) {
-			this.warning = NO_OFFSETS_API + " (stop: " + stop.error() + ")";
-			return;
+			return new HandoverPhase.Refused(NO_OFFSETS_API + " (stop: " + stop.error() + ")", offsetsBefore,
+					restarts);
 		}
-		this.stopped = true;
+		return new HandoverPhase.Stopped(chosen, configBefore, offsetsBefore, restarts);
 	}
 
 }

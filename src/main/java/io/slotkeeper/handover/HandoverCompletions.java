@@ -10,9 +10,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.slotkeeper.config.ConnectorProperties;
-import io.slotkeeper.connect.ConnectorHandover;
-import io.slotkeeper.connect.ConnectorHandovers;
-import io.slotkeeper.connect.Handover;
 import io.slotkeeper.fleet.AdvisoryLocks;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.handover.PendingHandovers.Pending;

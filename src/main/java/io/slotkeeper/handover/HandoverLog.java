@@ -1,4 +1,4 @@
-package io.slotkeeper.connect;
+package io.slotkeeper.handover;
 
 import java.util.Map;
 import java.util.Optional;

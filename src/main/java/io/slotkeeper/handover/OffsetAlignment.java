@@ -1,10 +1,14 @@
-package io.slotkeeper.connect;
+package io.slotkeeper.handover;
 
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+
+import io.slotkeeper.config.ConnectorProperties;
+import io.slotkeeper.connect.ConnectorLifecycle;
+import io.slotkeeper.connect.JsonObjects;
 
 /**
  * A Debezium PostgreSQL connector's offsets set to a new slot's position ({@code connector.offsets: align}): every
@@ -16,14 +20,15 @@ final class OffsetAlignment {
 	private OffsetAlignment() {
 	}
 
-	static ConnectorLifecycle.Answer align(ConnectorLifecycle lifecycle, Handover handover, Long lsn) {
+	static ConnectorLifecycle.Answer align(ConnectorLifecycle lifecycle, ConnectorProperties connector,
+			HandoverPhase.Stopped stopped, Long lsn) {
 		if (lsn == null) {
 			return new ConnectorLifecycle.Answer(null, null, "the new slot has no position to align to");
 		}
 		List<Map<String, Object>> partitions = new ArrayList<>();
-		handover.offsetsBefore().forEach((entry) -> partitions.add(JsonObjects.asMap(entry.get("partition"))));
+		stopped.offsetsBefore().forEach((entry) -> partitions.add(JsonObjects.asMap(entry.get("partition"))));
 		if (partitions.isEmpty()) {
-			Object prefix = handover.configBefore().get("topic.prefix");
+			Object prefix = stopped.config().get("topic.prefix");
 			if (prefix == null) {
 				return new ConnectorLifecycle.Answer(null, null, "it has no stored offsets and no topic.prefix to name"
 						+ " its partition");
@@ -35,7 +40,7 @@ final class OffsetAlignment {
 			.map((partition) -> Map.<String, Object>of("partition", partition, "offset",
 					Map.of("lsn", lsn, "lsn_proc", lsn, "ts_usec", micros)))
 			.toList();
-		return lifecycle.alterOffsets(handover.connector(), Map.of("offsets", offsets));
+		return lifecycle.alterOffsets(connector, Map.of("offsets", offsets));
 	}
 
 }

@@ -7,4 +7,9 @@
  * PollDuties}). It uses the runbook ({@code slot}), the handovers ({@code handover}) and what the polls saw
  * ({@code watching}); nothing uses it but through {@code PollFollowers}.
  */
+@ApplicationModule(allowedDependencies = {
+		"audit", "config", "connect", "failover", "fleet", "handover", "outage", "problem", "replication",
+		"resnapshot", "settings", "slot :: changing", "support", "watching" })
 package io.slotkeeper.healing;
+
+import org.springframework.modulith.ApplicationModule;

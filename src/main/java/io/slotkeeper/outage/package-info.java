@@ -4,4 +4,7 @@
  * server, under a lock, each raise recorded in the lead target's database ({@code KeepSizeGuard} decides,
  * {@code KeepSizeChanges} changes, {@code KeepSizeRecords} records). The poll calls it; it calls no feature.
  */
+@ApplicationModule(allowedDependencies = { "audit", "config", "fleet", "problem", "replication", "settings" })
 package io.slotkeeper.outage;
+
+import org.springframework.modulith.ApplicationModule;

@@ -5,4 +5,7 @@
  * ({@code ChangedTables}, {@code TableChoice}), sent again when the first was missed ({@code SecondSignals}), counted
  * ({@code ResnapshotMeters}). The runbook's recreates call it ({@code Resnapshots}); it calls no feature.
  */
+@ApplicationModule(allowedDependencies = { "config", "connect", "fleet", "problem", "replication", "support" })
 package io.slotkeeper.resnapshot;
+
+import org.springframework.modulith.ApplicationModule;

@@ -6,8 +6,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.connect.ConnectorClient;
-import io.slotkeeper.connect.HandoverLog;
 import io.slotkeeper.fleet.Fleet;
+import io.slotkeeper.handover.HandoverLog;
 import io.slotkeeper.watching.SlotWatch;
 
 /**

@@ -5,8 +5,8 @@ import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
 
-import io.slotkeeper.connect.ConnectorHandover;
 import io.slotkeeper.connect.ConnectorStatus;
+import io.slotkeeper.handover.ConnectorHandover;
 
 /**
  * A slot's connector as Kafka Connect sees it now, with its stored offsets and what the last recreate did with it.

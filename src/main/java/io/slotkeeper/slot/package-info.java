@@ -4,4 +4,9 @@
  * through, the API's and healing's alike). Slots as a node shows them are {@code replication}'s, what the polls saw
  * {@code watching}'s.
  */
+@ApplicationModule(allowedDependencies = {
+		"api", "audit", "config", "connect", "failover", "fleet", "handover", "problem", "replication", "resnapshot",
+		"support", "watching" })
 package io.slotkeeper.slot;
+
+import org.springframework.modulith.ApplicationModule;

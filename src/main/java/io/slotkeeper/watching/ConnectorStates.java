@@ -17,9 +17,9 @@ import io.slotkeeper.connect.ConnectorLifecycle;
 import io.slotkeeper.connect.ConnectorSettingsJudge;
 import io.slotkeeper.connect.ConnectorStatus;
 import io.slotkeeper.connect.FoundConnector;
-import io.slotkeeper.connect.HandoverLog;
 import io.slotkeeper.fleet.ServerVersion;
 import io.slotkeeper.fleet.Target;
+import io.slotkeeper.handover.HandoverLog;
 import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.settings.SettingFinding;
 

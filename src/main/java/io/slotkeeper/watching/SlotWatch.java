@@ -1,8 +1,8 @@
 package io.slotkeeper.watching;
 
 import io.slotkeeper.connect.ConnectorClient;
-import io.slotkeeper.connect.HandoverLog;
 import io.slotkeeper.failover.FailoverStates;
+import io.slotkeeper.handover.HandoverLog;
 import io.slotkeeper.settings.SettingsAudit;
 
 /**

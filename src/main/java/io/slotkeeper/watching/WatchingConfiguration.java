@@ -9,10 +9,10 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import io.slotkeeper.connect.ConnectorClient;
-import io.slotkeeper.connect.HandoverLog;
 import io.slotkeeper.failover.FailoverHealth;
 import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.fleet.LaneWatch;
+import io.slotkeeper.handover.HandoverLog;
 import io.slotkeeper.settings.SettingsAudit;
 
 /**

@@ -4,4 +4,8 @@
  * the {@code slots} health. What follows a poll (healing, handovers, the WAL-limit guard) is handed to the
  * {@code PollFollowers} that the healing module provides: watching calls no feature that acts on what it sees.
  */
+@ApplicationModule(allowedDependencies = {
+		"config", "connect", "failover", "fleet", "handover", "replication", "settings", "support" })
 package io.slotkeeper.watching;
+
+import org.springframework.modulith.ApplicationModule;

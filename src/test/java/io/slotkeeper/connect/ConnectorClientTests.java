@@ -11,13 +11,12 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.web.client.RestClient;
 
-import io.slotkeeper.config.ConnectorProperties;
 import io.slotkeeper.testbed.ConnectStub;
 import io.slotkeeper.testbed.ConnectStub.Answer;
 import io.slotkeeper.testbed.ConnectStub.Request;
 import io.slotkeeper.testbed.RefusedPort;
-import io.slotkeeper.testbed.TestTargets;
 
+import static io.slotkeeper.testbed.ConnectStub.connector;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -32,16 +31,6 @@ class ConnectorClientTests {
 	@AfterEach
 	void stop() {
 		this.connect.close();
-	}
-
-	static ConnectorProperties connector(String url, String... keyValues) {
-		String[] all = new String[keyValues.length + 4];
-		all[0] = "url";
-		all[1] = url;
-		all[2] = "name";
-		all[3] = "orders-cdc";
-		System.arraycopy(keyValues, 0, all, 4, keyValues.length);
-		return TestTargets.bind(ConnectorProperties.class, all);
 	}
 
 	@Test

@@ -124,7 +124,9 @@ class StrimziConnectorApiTests {
 		Map<String, Object> config = new ConnectorLifecycle(client).config(this.connector).object();
 		assertThat(config).containsEntry("topic.prefix", "shop")
 			.containsEntry("connector.class", "io.debezium.connector.postgresql.PostgresConnector");
-		assertThat(new ConnectorHandovers(client, new HandoverLog()).plan(this.connector).describe())
+		assertThat(new io.slotkeeper.handover.ConnectorHandovers(client, new io.slotkeeper.handover.HandoverLog())
+			.plan(this.connector)
+			.describe())
 			.allSatisfy((step) -> assertThat(step).contains("orders-cdc (through its KafkaConnector cdc/orders-cdc)"));
 	}
 

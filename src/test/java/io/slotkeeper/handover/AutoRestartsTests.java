@@ -1,9 +1,11 @@
-package io.slotkeeper.connect;
+package io.slotkeeper.handover;
 
 import java.time.Instant;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
+
+import io.slotkeeper.connect.ConnectorStatus;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -16,7 +18,7 @@ class AutoRestartsTests {
 	private static ConnectorHandover handover(boolean running, String warning) {
 		ConnectorStatus state = new ConnectorStatus("orders-cdc", running ? "RUNNING" : "FAILED", List.of(), null,
 				Instant.now());
-		return new ConnectorHandover("orders-cdc", "align", null, running, List.of(), List.of(), state, warning, null);
+		return new ConnectorHandover("orders-cdc", "align", null, running, List.of(), List.of(), state, warning, null, "stopped");
 	}
 
 	@Test

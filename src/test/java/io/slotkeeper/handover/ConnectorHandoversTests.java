@@ -1,4 +1,4 @@
-package io.slotkeeper.connect;
+package io.slotkeeper.handover;
 
 import java.time.Duration;
 
@@ -7,9 +7,13 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.web.client.RestClient;
 
+import io.slotkeeper.connect.ChosenState;
+import io.slotkeeper.connect.ConnectorClient;
 import io.slotkeeper.testbed.ConnectStub;
+import io.slotkeeper.testbed.RefusedPort;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
  * How a connector is handed over to a recreated slot, against a Kafka Connect stand-in that keeps the connector's
@@ -33,11 +37,18 @@ class ConnectorHandoversTests {
 	@Test
 	void alignPointsEveryStoredPartitionAtTheNewSlotAndWaitsUntilItRuns() {
 		this.connect.offsets(STORED);
-		Handover handover = this.handovers.plan(ConnectorClientTests.connector(this.connect.url()));
+		Handover handover = this.handovers.plan(ConnectStub.connector(this.connect.url()));
+		assertThat(handover.phase()).isInstanceOf(HandoverPhase.Planned.class);
 		handover.readAndStop();
 		assertThat(this.connect.stopped()).isTrue();
+		assertThat(handover.phase()).isInstanceOfSatisfying(HandoverPhase.Stopped.class,
+				(stopped) -> assertThat(stopped.chosen()).isEqualTo(ChosenState.RUNNING));
 		ConnectorHandover done = this.handovers.complete(handover, 4096L);
 		assertThat(done.method()).isEqualTo("align");
+		assertThat(done.completedFrom()).isEqualTo("stopped");
+		assertThat(handover.phase()).isInstanceOfSatisfying(HandoverPhase.Completed.class,
+				(completed) -> assertThat(completed.outcome()).isSameAs(done));
+		assertThatIllegalStateException().as("completed twice").isThrownBy(() -> this.handovers.complete(handover, 1L));
 		assertThat(done.running()).isTrue();
 		assertThat(done.warning()).isNull();
 		assertThat(done.offsetsBefore()).singleElement().extracting((entry) -> entry.get("offset").toString())
@@ -52,7 +63,7 @@ class ConnectorHandoversTests {
 	@Test
 	void alignWithNothingStoredNamesThePartitionFromTopicPrefix() {
 		this.connect.config("{\"topic.prefix\":\"shop\"}");
-		Handover handover = this.handovers.plan(ConnectorClientTests.connector(this.connect.url()));
+		Handover handover = this.handovers.plan(ConnectStub.connector(this.connect.url()));
 		handover.readAndStop();
 		assertThat(this.handovers.complete(handover, 16L).running()).isTrue();
 		assertThat(this.connect.offsets()).contains("\"partition\":{\"server\":\"shop\"}", "\"lsn\":16");
@@ -62,7 +73,7 @@ class ConnectorHandoversTests {
 	void aConnectorResumedBehindSlotKeepersBackBetweenStopAndOffsetsSaysToConfigureItsStrimziResource()
 			throws Exception {
 		this.connect.offsets(STORED);
-		Handover handover = this.handovers.plan(ConnectorClientTests.connector(this.connect.url(),
+		Handover handover = this.handovers.plan(ConnectStub.connector(this.connect.url(),
 				"running-timeout", "2s"));
 		handover.readAndStop();
 		// The Strimzi operator's reconcile: the connector back to its resource's spec.state, through the REST API.
@@ -80,9 +91,22 @@ class ConnectorHandoversTests {
 	}
 
 	@Test
+	void aKafkaConnectThatDoesNotAnswerLeavesTheHandoverUnreachableAndItsOutcomePendingWithNothingChanged() {
+		Handover handover = this.handovers.plan(ConnectStub.connector("http://127.0.0.1:" + RefusedPort.PORT));
+		handover.readAndStop();
+		assertThat(handover.phase()).isInstanceOf(HandoverPhase.Unreachable.class);
+		assertThat(handover.unreachable()).isNotBlank();
+		assertThat(handover.stopped()).isFalse();
+		ConnectorHandover done = this.handovers.complete(handover, 4096L);
+		assertThat(done.pending()).isTrue();
+		assertThat(done.completedFrom()).isEqualTo("unreachable");
+		assertThat(done.warning()).contains("the handover is kept and completed once Kafka Connect answers");
+	}
+
+	@Test
 	void resetDeletesTheOffsets() {
 		this.connect.offsets(STORED);
-		Handover handover = this.handovers.plan(ConnectorClientTests.connector(this.connect.url(),
+		Handover handover = this.handovers.plan(ConnectStub.connector(this.connect.url(),
 				"offsets", "reset"));
 		handover.readAndStop();
 		ConnectorHandover done = this.handovers.complete(handover, 4096L);
@@ -95,11 +119,13 @@ class ConnectorHandoversTests {
 	@Test
 	void leaveOnlyRestarts() {
 		this.connect.offsets(STORED);
-		Handover handover = this.handovers.plan(ConnectorClientTests.connector(this.connect.url(),
+		Handover handover = this.handovers.plan(ConnectStub.connector(this.connect.url(),
 				"offsets", "leave"));
 		handover.readAndStop();
+		assertThat(handover.phase().name()).isEqualTo("left-alone");
 		ConnectorHandover done = this.handovers.complete(handover, 4096L);
 		assertThat(done.method()).isEqualTo("restart");
+		assertThat(done.completedFrom()).isEqualTo("left-alone");
 		assertThat(done.warning()).isNull();
 		assertThat(this.connect.changes()).extracting(ConnectStub.Request::path)
 			.containsExactly("/connectors/orders-cdc/restart");
@@ -108,7 +134,7 @@ class ConnectorHandoversTests {
 
 	@Test
 	void aTaskThatFailsOnceResumedIsReportedWithItsTraceWithoutWaitingTheWholeTimeout() {
-		Handover handover = this.handovers.plan(ConnectorClientTests.connector(this.connect.url(),
+		Handover handover = this.handovers.plan(ConnectStub.connector(this.connect.url(),
 				"running-timeout", "10m"));
 		handover.readAndStop();
 		long readBefore = statusReads();

@@ -15,9 +15,9 @@ import tools.jackson.databind.json.JsonMapper;
 import org.springframework.web.client.RestClient;
 
 import io.slotkeeper.connect.ConnectorClient;
-import io.slotkeeper.connect.HandoverLog;
 import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.fleet.Target;
+import io.slotkeeper.handover.HandoverLog;
 import io.slotkeeper.replication.SlotFilter;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.PostgresTestBed;

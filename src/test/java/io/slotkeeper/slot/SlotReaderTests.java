@@ -36,7 +36,7 @@ class SlotReaderTests {
 						"http://127.0.0.1:" + connect.port(), "slots[0].connector.name", "orders-cdc",
 						"slots[0].connector.timeout", "10s"))) {
 			ConnectorClient connectors = new ConnectorClient(RestClient.builder(), Duration.ofMillis(10));
-			SlotReader reader = new SlotReader(connectors, new SlotWatch(connectors), new io.slotkeeper.connect.HandoverLog());
+			SlotReader reader = new SlotReader(connectors, new SlotWatch(connectors), new io.slotkeeper.handover.HandoverLog());
 			long start = System.nanoTime();
 			List<SlotView> listed = assertTimeoutPreemptively(Duration.ofSeconds(2),
 					() -> reader.list(fleet.get("orders"), null, new SlotFilter(null, null, null)));

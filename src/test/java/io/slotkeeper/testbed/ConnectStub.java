@@ -11,6 +11,8 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import tools.jackson.databind.json.JsonMapper;
 
+import io.slotkeeper.config.ConnectorProperties;
+
 /**
  * A local stand-in for Kafka Connect's REST API that records every request and answers from scripts: each restart
  * takes the next scripted answer and each status read the next scripted status answer, then the default (202 for a
@@ -19,6 +21,22 @@ import tools.jackson.databind.json.JsonMapper;
  * while stopped (400 otherwise), {@code GET …/config}; {@link #withoutOffsetsApi()} plays an older Connect (404).
  */
 public final class ConnectStub implements AutoCloseable {
+
+	/**
+	 * A connector reached through Kafka Connect's REST API, named {@code orders-cdc}, as its properties bind.
+	 * @param url the worker's URL
+	 * @param keyValues more of its properties, a key then its value
+	 * @return the connector
+	 */
+	public static ConnectorProperties connector(String url, String... keyValues) {
+		String[] all = new String[keyValues.length + 4];
+		all[0] = "url";
+		all[1] = url;
+		all[2] = "name";
+		all[3] = "orders-cdc";
+		System.arraycopy(keyValues, 0, all, 4, keyValues.length);
+		return TestTargets.bind(ConnectorProperties.class, all);
+	}
 
 	private final HttpServer server;
 

@@ -6,8 +6,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import io.slotkeeper.connect.ConnectorClient;
-import io.slotkeeper.connect.HandoverLog;
-import io.slotkeeper.handover.ConnectorRestarts;
+import io.slotkeeper.handover.HandoverLog;
 
 /**
  * Wires the slot runbook.
@@ -18,11 +17,6 @@ class ChangingConfiguration {
 	@Bean
 	SlotService slotService(ConnectorClient connectors, HandoverLog handovers, MeterRegistry registry) {
 		return new SlotService(connectors, handovers, registry);
-	}
-
-	@Bean
-	ConnectorRestarts connectorRestarts(ConnectorClient connectors) {
-		return new ConnectorRestarts(connectors);
 	}
 
 }

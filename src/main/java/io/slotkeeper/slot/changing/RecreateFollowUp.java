@@ -11,14 +11,14 @@ import org.slf4j.LoggerFactory;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 
-import io.slotkeeper.connect.ConnectorHandovers;
-import io.slotkeeper.connect.Handover;
 import io.slotkeeper.fleet.GapDeletes;
 import io.slotkeeper.fleet.Lsn;
 import io.slotkeeper.fleet.Node;
 import io.slotkeeper.fleet.SlotLineage;
 import io.slotkeeper.fleet.TableCounters;
 import io.slotkeeper.fleet.Target;
+import io.slotkeeper.handover.ConnectorHandovers;
+import io.slotkeeper.handover.Handover;
 import io.slotkeeper.handover.PendingHandovers;
 import io.slotkeeper.problem.ProblemException;
 import io.slotkeeper.replication.SlotTags;

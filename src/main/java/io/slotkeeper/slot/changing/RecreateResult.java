@@ -1,9 +1,9 @@
 package io.slotkeeper.slot.changing;
 
-import io.slotkeeper.connect.ConnectorHandover;
 import io.slotkeeper.fleet.GapDeletes;
 import io.slotkeeper.fleet.Lsn;
 import io.slotkeeper.fleet.SlotLineage;
+import io.slotkeeper.handover.ConnectorHandover;
 import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.replication.SlotSighting;
 import io.slotkeeper.replication.SlotView;

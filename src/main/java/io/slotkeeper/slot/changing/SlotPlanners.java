@@ -4,9 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalInt;
 
-import io.slotkeeper.connect.Handover;
 import io.slotkeeper.fleet.Node;
 import io.slotkeeper.fleet.Target;
+import io.slotkeeper.handover.Handover;
 import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.replication.SlotProblems;
 import io.slotkeeper.replication.SlotRepository;

@@ -1,8 +1,8 @@
 package io.slotkeeper.slot.changing;
 
-import io.slotkeeper.connect.Handover;
 import io.slotkeeper.fleet.Node;
 import io.slotkeeper.fleet.Target;
+import io.slotkeeper.handover.Handover;
 import io.slotkeeper.handover.ReleasedPosition;
 import io.slotkeeper.replication.SlotRepository;
 import io.slotkeeper.replication.SlotSighting;

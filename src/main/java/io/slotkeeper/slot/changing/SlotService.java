@@ -3,12 +3,12 @@ package io.slotkeeper.slot.changing;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import io.slotkeeper.connect.ConnectorClient;
-import io.slotkeeper.connect.ConnectorHandovers;
 import io.slotkeeper.connect.ConnectorLifecycle;
-import io.slotkeeper.connect.HandoverLog;
 import io.slotkeeper.fleet.Node;
 import io.slotkeeper.fleet.Target;
+import io.slotkeeper.handover.ConnectorHandovers;
 import io.slotkeeper.handover.HandoverCompletions;
+import io.slotkeeper.handover.HandoverLog;
 import io.slotkeeper.handover.PendingHandovers;
 import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.replication.SlotRepository;

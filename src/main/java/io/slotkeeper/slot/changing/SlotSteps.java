@@ -6,10 +6,10 @@ import java.util.List;
 import java.util.OptionalInt;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import io.slotkeeper.connect.Handover;
 import io.slotkeeper.fleet.Node;
 import io.slotkeeper.fleet.StandbySnapshots;
 import io.slotkeeper.fleet.Target;
+import io.slotkeeper.handover.Handover;
 import io.slotkeeper.replication.SlotRepository;
 
 /**

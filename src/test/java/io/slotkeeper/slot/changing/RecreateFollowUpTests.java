@@ -10,10 +10,10 @@ import org.springframework.web.client.RestClient;
 
 import io.slotkeeper.config.ConnectorProperties;
 import io.slotkeeper.connect.ConnectorClient;
-import io.slotkeeper.connect.ConnectorHandovers;
 import io.slotkeeper.connect.ConnectorLifecycle;
-import io.slotkeeper.connect.Handover;
-import io.slotkeeper.connect.HandoverLog;
+import io.slotkeeper.handover.ConnectorHandovers;
+import io.slotkeeper.handover.Handover;
+import io.slotkeeper.handover.HandoverLog;
 import io.slotkeeper.handover.PendingHandovers;
 import io.slotkeeper.problem.ProblemException;
 import io.slotkeeper.problem.ProblemKind;
