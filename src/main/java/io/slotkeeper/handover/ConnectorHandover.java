@@ -53,7 +53,7 @@ public record ConnectorHandover(String connector, String method, String reason, 
 
 	/**
 	 * The handover in one line, for the audit and the logs.
-	 * @return for example {@code orders-debezium: align, RUNNING}
+	 * @return for example {@code orders-debezium: align, RUNNING, from phase stopped}
 	 */
 	public String describe() {
 		String outcome;
@@ -67,7 +67,8 @@ public record ConnectorHandover(String connector, String method, String reason, 
 			outcome = "not running (" + ((this.state != null) ? this.state.summary() : "state unknown") + ")";
 		}
 		return this.connector + ": " + this.method + ((this.reason != null) ? " (" + this.reason + ")" : "") + ", "
-				+ outcome + ((this.warning != null) ? "; " + this.warning : "");
+				+ outcome + ((this.completedFrom != null) ? ", from phase " + this.completedFrom : "")
+				+ ((this.warning != null) ? "; " + this.warning : "");
 	}
 
 }

@@ -46,6 +46,7 @@ class ConnectorHandoversTests {
 		ConnectorHandover done = this.handovers.complete(handover, 4096L);
 		assertThat(done.method()).isEqualTo("align");
 		assertThat(done.completedFrom()).isEqualTo("stopped");
+		assertThat(done.describe()).isEqualTo("orders-cdc: align, RUNNING, from phase stopped");
 		assertThat(handover.phase()).isInstanceOfSatisfying(HandoverPhase.Completed.class,
 				(completed) -> assertThat(completed.outcome()).isSameAs(done));
 		assertThatIllegalStateException().as("completed twice").isThrownBy(() -> this.handovers.complete(handover, 1L));
