@@ -60,6 +60,14 @@ public record HeartbeatProperties(
 	 */
 	public static final Pattern TABLE_NAME = Pattern.compile("^[a-z_][a-z0-9_]{0,62}(\\.[a-z_][a-z0-9_]{0,62})?$");
 
+	/**
+	 * The rules derived from the interval.
+	 * @return the cadence
+	 */
+	public HeartbeatCadence cadence() {
+		return new HeartbeatCadence(this.interval);
+	}
+
 	@Override
 	public List<Violation> violations() {
 		List<Violation> violations = new ArrayList<>();

@@ -104,7 +104,7 @@ public final class ConnectorSettingsJudge {
 		if (!heartbeat.enabled() || heartbeat.mode() != HeartbeatMode.MESSAGE) {
 			return;
 		}
-		long seconds = Math.max(1, heartbeat.interval().toSeconds());
+		long seconds = heartbeat.cadence().seconds();
 		String exclude = debezium.get("message.prefix.exclude.list", null);
 		if (!debezium.excludesMessagePrefix(heartbeat.prefix())) {
 			findings.add(new SettingFinding("message.prefix.exclude.list", (exclude != null) ? exclude : "(unset)",

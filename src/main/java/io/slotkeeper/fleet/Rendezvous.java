@@ -8,6 +8,8 @@ import java.time.Duration;
 import java.util.Set;
 import java.util.TreeSet;
 
+import io.slotkeeper.config.HeartbeatCadence;
+
 /**
  * Which of the instances up for a target should own it, by the fleet's {@link OwnershipPlan} (rendezvous hashing of
  * the target's name with each instance's key, with bounded loads). An instance is up for a target while its heartbeat
@@ -41,17 +43,16 @@ public final class Rendezvous {
 
 	private long refreshedAt;
 
-	Rendezvous(String target, Instance self, Duration interval, OwnershipPlan plan, Presences presences, Node node) {
+	Rendezvous(String target, Instance self, HeartbeatCadence cadence, OwnershipPlan plan, Presences presences,
+			Node node) {
 		this.target = target;
 		this.plan = plan;
 		this.presences = presences;
 		this.node = node;
-		this.interval = interval;
+		this.interval = cadence.interval();
 		this.presence = (int) (Instance.digest("slot-keeper:presence:" + target) >>> 33);
 		this.self = self;
-		Duration twoIntervals = interval.multipliedBy(2);
-		this.refreshEvery = (twoIntervals.compareTo(Duration.ofSeconds(10)) < 0) ? Duration.ofSeconds(10)
-				: (twoIntervals.compareTo(Duration.ofMinutes(5)) > 0) ? Duration.ofMinutes(5) : twoIntervals;
+		this.refreshEvery = cadence.presenceRefresh();
 	}
 
 	/**

@@ -41,7 +41,7 @@ public final class Target implements AutoCloseable {
 		this.reading = reading;
 		this.slots = new SlotPolicies(properties);
 		this.nodes = new TargetNodes(properties, connector);
-		this.ownership = new Ownership(new Rendezvous(properties.name(), instance, properties.heartbeat().interval(),
+		this.ownership = new Ownership(new Rendezvous(properties.name(), instance, properties.heartbeat().cadence(),
 				plan, presences, this.nodes.primary()));
 	}
 

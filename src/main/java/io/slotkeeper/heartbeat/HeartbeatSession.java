@@ -63,9 +63,8 @@ final class HeartbeatSession {
 	 * @return the timeout
 	 */
 	static Duration idleTimeout(Target target) {
-		return target.properties().heartbeat().interval().multipliedBy(2)
-			.plus(target.properties().connection().statementTimeout())
-			.plusSeconds(1);
+		return target.properties().heartbeat().cadence()
+			.sessionIdle(target.properties().connection().statementTimeout());
 	}
 
 	/**

@@ -71,7 +71,7 @@ record HeartbeatState(Success lastSuccess, FailureDescription lastError, int con
 					+ heartbeat.unhealthyAfter() + ")" + ((this.lastError != null) ? ", the last: "
 							+ this.lastError.message() : ""), heartbeat, facts);
 		}
-		Duration stale = heartbeat.interval().multipliedBy(3);
+		Duration stale = heartbeat.cadence().staleAfter();
 		Instant since = latest(latest((this.lastSuccess != null) ? this.lastSuccess.at() : null, this.lastStandbyAt),
 				startedAt);
 		if (Duration.between(since, now).compareTo(stale) > 0) {

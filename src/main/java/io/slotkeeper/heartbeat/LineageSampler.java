@@ -25,9 +25,6 @@ final class LineageSampler {
 
 	private static final Logger logger = LoggerFactory.getLogger(LineageSampler.class);
 
-	// Every six beats: a minute at the default interval.
-	private static final int LINEAGE_BEATS = 6;
-
 	private final Target target;
 
 	LineageSampler(Target target) {
@@ -36,7 +33,7 @@ final class LineageSampler {
 
 	void readIfDue(Supplier<Connection> connection) {
 		SlotLineages lineages = this.target.lineages();
-		if (!lineages.due(this.target.properties().heartbeat().interval().multipliedBy(LINEAGE_BEATS))) {
+		if (!lineages.due(this.target.properties().heartbeat().cadence().lineageEvery())) {
 			return;
 		}
 		try {

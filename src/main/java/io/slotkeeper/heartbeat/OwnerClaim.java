@@ -9,6 +9,7 @@ import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.slotkeeper.config.HeartbeatCadence;
 import io.slotkeeper.fleet.AdvisoryLocks;
 import io.slotkeeper.fleet.Rendezvous;
 import io.slotkeeper.fleet.Target;
@@ -26,7 +27,7 @@ final class OwnerClaim {
 
 	private final long ownerKey;
 
-	private final Duration interval;
+	private final HeartbeatCadence cadence;
 
 	private final Duration idleTimeout;
 
@@ -37,7 +38,7 @@ final class OwnerClaim {
 	OwnerClaim(Target target, Duration idleTimeout) {
 		this.target = target;
 		this.ownerKey = AdvisoryLocks.ownerKey(target.name());
-		this.interval = target.properties().heartbeat().interval();
+		this.cadence = target.properties().heartbeat().cadence();
 		this.idleTimeout = idleTimeout;
 	}
 
@@ -92,7 +93,7 @@ final class OwnerClaim {
 		}
 		if (held && rendezvous.preferred()) {
 			this.freeSince = 0;
-			rendezvous.recheckAfter(this.interval.multipliedBy(2));
+			rendezvous.recheckAfter(this.cadence.ownerRecheck());
 		}
 		this.target.ownership().learnt(held);
 		return held;
@@ -105,12 +106,12 @@ final class OwnerClaim {
 		if (this.freeSince == 0) {
 			this.freeSince = now;
 		}
-		if (now - this.freeSince <= this.idleTimeout.plus(this.interval).toNanos()) {
+		if (now - this.freeSince <= this.cadence.ownerGoneAfter(this.idleTimeout).toNanos()) {
 			return false;
 		}
 		this.freeSince = 0;
 		logger.warn("The instance that should own target '{}' has left it free for {} ms; this one owns it for now",
-				this.target.name(), this.idleTimeout.plus(this.interval).toMillis());
+				this.target.name(), this.cadence.ownerGoneAfter(this.idleTimeout).toMillis());
 		return true;
 	}
 

@@ -48,8 +48,7 @@ final class SnapshotOrder {
 	SnapshotOrder(HeartbeatProperties settings, boolean replicas) {
 		this.mode = settings.standbySnapshot();
 		this.replicas = replicas;
-		Duration half = settings.interval().dividedBy(2);
-		this.wait = (half.compareTo(LONGEST_WAIT) < 0) ? half : LONGEST_WAIT;
+		this.wait = settings.cadence().standbySnapshotWait(LONGEST_WAIT);
 	}
 
 	/**

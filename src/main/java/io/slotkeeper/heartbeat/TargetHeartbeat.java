@@ -63,7 +63,7 @@ public class TargetHeartbeat implements RepeatingTask, AutoCloseable {
 	 */
 	@Override
 	public Duration firstDelay() {
-		long spreadMillis = Math.min(this.settings.interval().toMillis(), 10_000);
+		long spreadMillis = this.settings.cadence().firstBeatSpread().toMillis();
 		return Duration.ofMillis(ThreadLocalRandom.current().nextLong(spreadMillis + 1));
 	}
 

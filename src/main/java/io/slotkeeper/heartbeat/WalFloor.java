@@ -21,7 +21,7 @@ final class WalFloor {
 	 * @return the floor and its reason, for the operator
 	 */
 	static String describe(HeartbeatProperties settings, String snapshot) {
-		long interval = Math.max(1, settings.interval().toSeconds());
+		long interval = settings.cadence().seconds();
 		if (SnapshotOrder.OK.equals(snapshot)) {
 			return "about one interval (" + interval + " s) of WAL: each heartbeat is followed, once its consumers"
 					+ " confirmed it, by a standby snapshot and a second record, and their confirmation moves the slots"

@@ -108,7 +108,7 @@ public final class SlotInsights {
 
 	private static Boolean acknowledged(HeartbeatProperties heartbeat, ReplicationSlot slot, List<Beat> written,
 			Instant now) {
-		Instant dueBy = now.minus(heartbeat.interval().multipliedBy(heartbeat.ackIntervals()));
+		Instant dueBy = now.minus(heartbeat.cadence().acknowledgedWithin(heartbeat.ackIntervals()));
 		Beat due = null;
 		for (Beat beat : written) {
 			if (!beat.at().isAfter(dueBy)) {
