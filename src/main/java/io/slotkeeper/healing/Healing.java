@@ -2,15 +2,12 @@ package io.slotkeeper.healing;
 
 import java.time.Clock;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
 import java.util.function.Supplier;
 
 import io.micrometer.core.instrument.MeterRegistry;
 
 import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.fleet.Target;
-import io.slotkeeper.settings.RaisedLimit;
 import io.slotkeeper.slot.changing.SlotService;
 import io.slotkeeper.watching.PollFollowers;
 import io.slotkeeper.watching.SlotWatch;
@@ -47,21 +44,6 @@ public final class Healing implements PollFollowers {
 	@Override
 	public TargetDuties of(Target target, Supplier<List<Target>> fleet, SlotWatch watch) {
 		return new PollDuties(target, fleet, this.healer, watch, this.registry, this.clock);
-	}
-
-	@Override
-	public Map<String, String> healingStopped(String target) {
-		return this.healer.stopped(target);
-	}
-
-	@Override
-	public Optional<RaisedLimit> raisedLimit(String target) {
-		return this.healer.keepSize().raisedLimit(target);
-	}
-
-	@Override
-	public String healingBudgetInMemoryBecause(String target) {
-		return this.healer.budgetInMemoryBecause(target);
 	}
 
 }

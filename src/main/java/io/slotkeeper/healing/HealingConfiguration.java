@@ -11,14 +11,24 @@ import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.slot.changing.SlotService;
 
 /**
- * Wires what follows each poll.
+ * Wires what follows each poll and what healing says of a target.
  */
 @Configuration(proxyBeanMethods = false)
 class HealingConfiguration {
 
 	@Bean
-	Healing healing(SlotService slots, Auditor auditor, MeterRegistry registry) {
-		return new Healing(slots, auditor, registry, Clock.systemUTC());
+	SlotHealer slotHealer(SlotService slots, Auditor auditor) {
+		return new SlotHealer(slots, auditor, Clock.systemUTC());
+	}
+
+	@Bean
+	Healing healing(SlotHealer healer, MeterRegistry registry) {
+		return new Healing(healer, registry, Clock.systemUTC());
+	}
+
+	@Bean
+	HealingReadOuts healingReadOuts(SlotHealer healer) {
+		return new HealingReadOuts(healer);
 	}
 
 }

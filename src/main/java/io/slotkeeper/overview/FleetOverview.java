@@ -19,6 +19,7 @@ import io.slotkeeper.settings.SettingsAudit;
 import io.slotkeeper.settings.SettingsView;
 import io.slotkeeper.slot.SlotReader;
 import io.slotkeeper.watching.RetainedHistory;
+import io.slotkeeper.watching.SlotHealthReadOuts;
 import io.slotkeeper.watching.SlotPoller;
 import io.slotkeeper.watching.SlotSnapshot;
 
@@ -45,11 +46,14 @@ public class FleetOverview {
 
 	private final LaneWatch lanes;
 
+	private final SlotHealthReadOuts readOuts;
+
 	private final Clock clock;
 
 	FleetOverview(Fleet fleet, Heartbeats heartbeats, SlotPoller poller, SlotReader reader, RetainedHistory history,
-			SettingsAudit settings, LaneWatch lanes, Clock clock) {
+			SettingsAudit settings, LaneWatch lanes, SlotHealthReadOuts readOuts, Clock clock) {
 		this.lanes = lanes;
+		this.readOuts = readOuts;
 		this.fleet = fleet;
 		this.heartbeats = heartbeats;
 		this.poller = poller;
@@ -87,7 +91,7 @@ public class FleetOverview {
 			.map((slot) -> SlotFindings.of(slot, target.properties().lossWarning()))
 			.toList();
 		List<Finding> findings = new ArrayList<>(TargetFindings.of(target.properties(), view.heartbeat(), snapshot,
-				this.lanes.overdue(target.name()), this.poller.raisedLimit(target.name()), now));
+				this.lanes.overdue(target.name()), this.readOuts.raisedLimit(target.name()), now));
 		slotFindings.forEach(findings::addAll);
 		return new Assessed(target, view, snapshot, slots, slotFindings, findings, Finding.worst(findings));
 	}

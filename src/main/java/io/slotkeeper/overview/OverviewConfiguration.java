@@ -9,6 +9,7 @@ import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.fleet.LaneWatch;
 import io.slotkeeper.heartbeat.Heartbeats;
 import io.slotkeeper.slot.SlotReader;
+import io.slotkeeper.watching.SlotHealthReadOuts;
 import io.slotkeeper.watching.SlotPoller;
 import io.slotkeeper.watching.SlotWatch;
 
@@ -20,8 +21,8 @@ class OverviewConfiguration {
 
 	@Bean
 	FleetOverview fleetOverview(Fleet fleet, Heartbeats heartbeats, SlotPoller poller, SlotReader reader,
-			SlotWatch watch, LaneWatch lanes) {
-		return new FleetOverview(fleet, heartbeats, poller, reader, watch.history(), watch.settings(), lanes,
+			SlotWatch watch, LaneWatch lanes, SlotHealthReadOuts readOuts) {
+		return new FleetOverview(fleet, heartbeats, poller, reader, watch.history(), watch.settings(), lanes, readOuts,
 				Clock.systemUTC());
 	}
 

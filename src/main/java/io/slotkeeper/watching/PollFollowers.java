@@ -2,13 +2,11 @@ package io.slotkeeper.watching;
 
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.Supplier;
 
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.replication.SlotPoll;
-import io.slotkeeper.settings.RaisedLimit;
 
 /**
  * What follows each poll of a target beyond reading it: healing, the connectors' handovers and restarts, the WAL-limit
@@ -25,27 +23,6 @@ public interface PollFollowers {
 	 * @return its duties
 	 */
 	TargetDuties of(Target target, Supplier<List<Target>> fleet, SlotWatch watch);
-
-	/**
-	 * Why healing stopped for slots of a target.
-	 * @param target the target's name
-	 * @return the reasons by slot
-	 */
-	Map<String, String> healingStopped(String target);
-
-	/**
-	 * Where a target's heal attempts are counted, when not in its database.
-	 * @param target the target's name
-	 * @return why in memory, {@code null} when in the database
-	 */
-	String healingBudgetInMemoryBecause(String target);
-
-	/**
-	 * The raise of the target's server's {@code max_slot_wal_keep_size} that stands, as its last poll showed it.
-	 * @param target the target's name
-	 * @return the raise, empty when none stands, the target is not its server's lead, or another instance acts
-	 */
-	Optional<RaisedLimit> raisedLimit(String target);
 
 	/**
 	 * What follows the polls of one target.

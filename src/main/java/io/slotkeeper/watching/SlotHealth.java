@@ -33,12 +33,13 @@ final class SlotHealth {
 	private SlotHealth() {
 	}
 
-	static HealthContributor of(Fleet fleet, SlotPoller poller, ConnectorStates connectors) {
+	static HealthContributor of(Fleet fleet, SlotPoller poller, ConnectorStates connectors,
+			SlotHealthReadOuts readOuts) {
 		return FleetHealth.of(fleet, (target) -> true, (target) -> poller.snapshot(target.name())
 			.map((snapshot) -> health(target.properties(), snapshot, poller.missing(target.name()),
 					connectors.notRunningAfterHandover(target), poller.staleOffsets(target.name()),
-					poller.healingStopped(target.name()), poller.healingBudgetInMemoryBecause(target.name()),
-					target.tableCounters().notSampledBecause(), poller.raisedLimit(target.name())))
+					readOuts.healingStopped(target.name()), readOuts.healingBudgetInMemoryBecause(target.name()),
+					target.tableCounters().notSampledBecause(), readOuts.raisedLimit(target.name())))
 			.orElseGet(() -> Health.unknown().withDetail("reason", "not polled yet").build()),
 				Health.up().withDetail("targets", 0).build());
 	}

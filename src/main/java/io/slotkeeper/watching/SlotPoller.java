@@ -18,7 +18,6 @@ import io.slotkeeper.fleet.FleetListener;
 import io.slotkeeper.fleet.LaneWatch;
 import io.slotkeeper.fleet.RepeatingTasks;
 import io.slotkeeper.fleet.Target;
-import io.slotkeeper.settings.RaisedLimit;
 
 /**
  * Reads every target's slots every {@code slots-poll-interval} for the slot metrics, the {@code slots} health, healing
@@ -109,15 +108,6 @@ public class SlotPoller extends RepeatingTasks implements FleetListener {
 	}
 
 	/**
-	 * Why healing stopped for slots of a target.
-	 * @param target the target's name
-	 * @return the reasons by slot
-	 */
-	public Map<String, String> healingStopped(String target) {
-		return this.followers.healingStopped(target);
-	}
-
-	/**
 	 * The slots whose connector's task failed on a stored offset older than the slot, as last found.
 	 * @param target the target's name
 	 * @return by slot, the connector's state in a few words
@@ -125,24 +115,6 @@ public class SlotPoller extends RepeatingTasks implements FleetListener {
 	public Map<String, String> staleOffsets(String target) {
 		TargetPoll poll = this.polls.get(target);
 		return (poll != null) ? poll.staleOffsets() : Map.of();
-	}
-
-	/**
-	 * The raise of the target's server's WAL limit that stands, shown on the server's lead target.
-	 * @param target the target's name
-	 * @return the raise, empty when none stands or the target is not the lead
-	 */
-	public Optional<RaisedLimit> raisedLimit(String target) {
-		return this.followers.raisedLimit(target);
-	}
-
-	/**
-	 * Where a target's heal attempts are counted, when not in its database.
-	 * @param target the target's name
-	 * @return why in memory, {@code null} when in the database
-	 */
-	public String healingBudgetInMemoryBecause(String target) {
-		return this.followers.healingBudgetInMemoryBecause(target);
 	}
 
 	/**

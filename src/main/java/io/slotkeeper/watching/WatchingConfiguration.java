@@ -44,8 +44,9 @@ class WatchingConfiguration {
 	}
 
 	@Bean
-	HealthContributor slotsHealthContributor(Fleet fleet, SlotPoller poller, SlotWatch watch) {
-		return SlotHealth.of(fleet, poller, watch.connectors());
+	HealthContributor slotsHealthContributor(Fleet fleet, SlotPoller poller, SlotWatch watch,
+			SlotHealthReadOuts readOuts) {
+		return SlotHealth.of(fleet, poller, watch.connectors(), readOuts);
 	}
 
 }

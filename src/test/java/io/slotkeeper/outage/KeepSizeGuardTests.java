@@ -171,7 +171,7 @@ class KeepSizeGuardTests {
 					.contains("the put-back waits until the WAL-limit guard's lock in the database of target 'app'"
 							+ " is free (held by pid " + pid + " ("));
 			});
-			io.slotkeeper.settings.RaisedLimit shown = this.app.getBean(io.slotkeeper.watching.SlotPoller.class)
+			io.slotkeeper.settings.RaisedLimit shown = this.app.getBean(io.slotkeeper.watching.SlotHealthReadOuts.class)
 				.raisedLimit("app").orElseThrow();
 			assertThat(shown.slots()).containsExactly("guarded");
 			assertThat(shown.toMegabytes()).isEqualTo(1024);

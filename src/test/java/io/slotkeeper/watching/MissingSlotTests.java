@@ -3,6 +3,8 @@ package io.slotkeeper.watching;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Tag;
@@ -20,6 +22,7 @@ import io.slotkeeper.connect.ConnectorClient;
 import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.fleet.LaneWatch;
 import io.slotkeeper.healing.Healing;
+import io.slotkeeper.settings.RaisedLimit;
 import io.slotkeeper.slot.changing.SlotService;
 import io.slotkeeper.testbed.ConnectStub;
 import io.slotkeeper.testbed.PostgresServer;
@@ -42,6 +45,26 @@ class MissingSlotTests {
 	private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
 	private final AuditJournal journal = new AuditJournal(50);
+
+	// What healing says plays no part in a missing slot's health.
+	private static final SlotHealthReadOuts NOTHING_FROM_HEALING = new SlotHealthReadOuts() {
+
+		@Override
+		public Map<String, String> healingStopped(String target) {
+			return Map.of();
+		}
+
+		@Override
+		public String healingBudgetInMemoryBecause(String target) {
+			return null;
+		}
+
+		@Override
+		public Optional<RaisedLimit> raisedLimit(String target) {
+			return Optional.empty();
+		}
+
+	};
 
 	private final ConnectorClient connectors = new ConnectorClient(RestClient.builder(), Duration.ofMillis(10));
 
@@ -74,7 +97,8 @@ class MissingSlotTests {
 			poller.poll("orders");
 			assertThat(missingGauge(cdc)).isEqualTo(1);
 			assertThat(poller.missing("orders")).containsExactly(cdc);
-			Health health = ((HealthIndicator) ((CompositeHealthContributor) SlotHealth.of(fleet, poller, this.watch.connectors()))
+			Health health = ((HealthIndicator) ((CompositeHealthContributor) SlotHealth.of(fleet, poller, this.watch.connectors(),
+					NOTHING_FROM_HEALING))
 				.getContributor("orders")).health();
 			assertThat(health.getStatus().getCode()).isEqualTo("DOWN");
 			assertThat(health.getDetails()).containsEntry("missing", List.of(cdc));

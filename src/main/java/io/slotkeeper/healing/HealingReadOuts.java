@@ -1,0 +1,36 @@
+package io.slotkeeper.healing;
+
+import java.util.Map;
+import java.util.Optional;
+
+import io.slotkeeper.settings.RaisedLimit;
+import io.slotkeeper.watching.SlotHealthReadOuts;
+
+/**
+ * What healing says of a target in its {@code slots} health and on the page, read off the healer this instance heals
+ * with.
+ */
+final class HealingReadOuts implements SlotHealthReadOuts {
+
+	private final SlotHealer healer;
+
+	HealingReadOuts(SlotHealer healer) {
+		this.healer = healer;
+	}
+
+	@Override
+	public Map<String, String> healingStopped(String target) {
+		return this.healer.stopped(target);
+	}
+
+	@Override
+	public String healingBudgetInMemoryBecause(String target) {
+		return this.healer.budgetInMemoryBecause(target);
+	}
+
+	@Override
+	public Optional<RaisedLimit> raisedLimit(String target) {
+		return this.healer.keepSize().raisedLimit(target);
+	}
+
+}

@@ -1,0 +1,36 @@
+package io.slotkeeper.watching;
+
+import java.util.Map;
+import java.util.Optional;
+
+import io.slotkeeper.settings.RaisedLimit;
+
+/**
+ * What the feature acting on a target's slots says of it in the {@code slots} health and on the page: why healing
+ * stopped, where heal attempts are counted, a WAL-limit raise that stands. The healing module provides it; health
+ * and the page ask it directly, not through the poller.
+ */
+public interface SlotHealthReadOuts {
+
+	/**
+	 * Why healing stopped for slots of a target.
+	 * @param target the target's name
+	 * @return the reasons by slot
+	 */
+	Map<String, String> healingStopped(String target);
+
+	/**
+	 * Where a target's heal attempts are counted, when not in its database.
+	 * @param target the target's name
+	 * @return why in memory, {@code null} when in the database
+	 */
+	String healingBudgetInMemoryBecause(String target);
+
+	/**
+	 * The raise of the target's server's {@code max_slot_wal_keep_size} that stands, as its last poll showed it.
+	 * @param target the target's name
+	 * @return the raise, empty when none stands, the target is not its server's lead, or another instance acts
+	 */
+	Optional<RaisedLimit> raisedLimit(String target);
+
+}
