@@ -8,7 +8,8 @@ import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 /**
  * slot-keeper: keeps PostgreSQL logical replication slots healthy for CDC pipelines.
  * <p>
- * The service has no database of its own, only targets, so Boot's DataSource auto-configuration is off.
+ * The service has no database of its own, only targets, so Boot's DataSource
+ * auto-configuration is off.
  */
 @SpringBootApplication(exclude = DataSourceAutoConfiguration.class)
 @ConfigurationPropertiesScan

@@ -1,4 +1,5 @@
 /**
- * slot-keeper: WAL heartbeats, slot administration, health and metrics for PostgreSQL CDC pipelines.
+ * slot-keeper: WAL heartbeats, slot administration, health and metrics for PostgreSQL CDC
+ * pipelines.
  */
 package io.slotkeeper;

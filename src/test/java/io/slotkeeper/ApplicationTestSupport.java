@@ -15,14 +15,16 @@ import io.slotkeeper.testbed.RefusedPort;
 import io.slotkeeper.testbed.TestTokens;
 
 /**
- * The whole application on a random port against real servers, shared by the tests that extend it (one context):
+ * The whole application on a random port against real servers, shared by the tests that
+ * extend it (one context):
  * <ul>
  * <li>{@code up}: a healthy database, heartbeat every 200 ms;</li>
  * <li>{@code down}: nothing listens on its port;</li>
  * <li>{@code flappy}: a server of its own that tests stop and start again;</li>
  * <li>{@code idle}: heartbeats disabled.</li>
  * </ul>
- * Tokens {@value #VIEWER} (viewer) and {@value #OPERATOR} (operator) are configured as their SHA-256.
+ * Tokens {@value #VIEWER} (viewer) and {@value #OPERATOR} (operator) are configured as
+ * their SHA-256.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 public abstract class ApplicationTestSupport {

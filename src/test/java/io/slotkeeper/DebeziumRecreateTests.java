@@ -28,13 +28,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The measured story of issue 12 on a real Kafka Connect distributed worker running the Debezium 3.6 PostgreSQL
- * connector on a real Kafka broker, every row counted in the table's topic: rows 1–200 captured, the task fails (or
- * the whole worker is killed), rows 201–400 are written, the slot is lost, slot-keeper's healing recreates it and
- * hands the connector over, then rows 401–500 are written. With offsets aligned and a re-snapshot signal nothing is
- * missing; aligned alone, the rows written while the slot was lost are; restarted only, the task fails and
- * slot-keeper says so. Only what a real worker cannot be made to do (a Kafka Connect without the offsets API) runs on
- * the embedded engine behind a REST stand-in ({@link EngineConnect}).
+ * The measured story of issue 12 on a real Kafka Connect distributed worker running the
+ * Debezium 3.6 PostgreSQL connector on a real Kafka broker, every row counted in the
+ * table's topic: rows 1–200 captured, the task fails (or the whole worker is killed),
+ * rows 201–400 are written, the slot is lost, slot-keeper's healing recreates it and
+ * hands the connector over, then rows 401–500 are written. With offsets aligned and a
+ * re-snapshot signal nothing is missing; aligned alone, the rows written while the slot
+ * was lost are; restarted only, the task fails and slot-keeper says so. Only what a real
+ * worker cannot be made to do (a Kafka Connect without the offsets API) runs on the
+ * embedded engine behind a REST stand-in ({@link EngineConnect}).
  */
 @Tag("pipeline")
 class DebeziumRecreateTests {
@@ -50,20 +52,38 @@ class DebeziumRecreateTests {
 			long lastMissing = pipeline.writeTheRestAndAwaitEveryRow();
 			Set<Long> written = pipeline.written();
 			int duplicates = (int) (pipeline.engine.events() - pipeline.engine.deliveries().size());
-			System.out.printf("debezium, offsets aligned + resnapshot signal: 0 of %d rows missing; the last row written"
-					+ " while the slot was lost arrived %d ms after the loss; %d duplicates%n", written.size(),
-					(lastMissing - lost) / 1_000_000, duplicates);
-			pipeline.client.get().uri("/api/v1/audit").exchange().expectBody()
+			System.out.printf(
+					"debezium, offsets aligned + resnapshot signal: 0 of %d rows missing; the last row written"
+							+ " while the slot was lost arrived %d ms after the loss; %d duplicates%n",
+					written.size(), (lastMissing - lost) / 1_000_000, duplicates);
+			pipeline.client.get()
+				.uri("/api/v1/audit")
+				.exchange()
+				.expectBody()
 				.jsonPath("$[?(@.action == 'slot.heal')].lsns.resnapshot")
 				.value((sent) -> assertThat(sent.toString()).contains("signal ").contains("public.orders"));
-			pipeline.client.get().uri("/api/v1/targets/orders/slots/debezium/connector").exchange().expectStatus()
-				.isOk().expectBody().jsonPath("$.lastHandover.method").isEqualTo("align")
-				.jsonPath("$.lastHandover.completedFrom").isEqualTo("stopped")
-				.jsonPath("$.lastHandover.running").isEqualTo(true)
-				.jsonPath("$.lastHandover.offsetsBefore[0].offset.lsn").exists()
-				.jsonPath("$.lastHandover.offsetsAfter[0].offset.lsn").exists();
-			pipeline.client.get().uri("/actuator/health/slots/orders").exchange().expectBody()
-				.jsonPath("$.details.connectorNotRunning").doesNotExist();
+			pipeline.client.get()
+				.uri("/api/v1/targets/orders/slots/debezium/connector")
+				.exchange()
+				.expectStatus()
+				.isOk()
+				.expectBody()
+				.jsonPath("$.lastHandover.method")
+				.isEqualTo("align")
+				.jsonPath("$.lastHandover.completedFrom")
+				.isEqualTo("stopped")
+				.jsonPath("$.lastHandover.running")
+				.isEqualTo(true)
+				.jsonPath("$.lastHandover.offsetsBefore[0].offset.lsn")
+				.exists()
+				.jsonPath("$.lastHandover.offsetsAfter[0].offset.lsn")
+				.exists();
+			pipeline.client.get()
+				.uri("/actuator/health/slots/orders")
+				.exchange()
+				.expectBody()
+				.jsonPath("$.details.connectorNotRunning")
+				.doesNotExist();
 		}
 	}
 
@@ -72,12 +92,15 @@ class DebeziumRecreateTests {
 		try (Pipeline pipeline = new Pipeline(DebeziumRecreateTests::realWorker, "align", "debezium-signal")) {
 			TableCounters counters = pipeline.app.getBean(Fleet.class).get("orders").tableCounters();
 			pipeline.write(1, 200);
-			await().atMost(Duration.ofSeconds(30)).until(() -> pipeline.engine.deliveries().keySet()
-				.containsAll(ids(1, 200)));
-			// As after days of running: the consumer confirmed a position later than a reading.
-			await().atMost(Duration.ofSeconds(30)).until(() -> counters.before(Lsn.parse(pipeline.server
-				.queryForString(pipeline.database, "SELECT confirmed_flush_lsn FROM pg_replication_slots WHERE"
-						+ " slot_name = 'debezium'"))).isPresent());
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> pipeline.engine.deliveries().keySet().containsAll(ids(1, 200)));
+			// As after days of running: the consumer confirmed a position later than a
+			// reading.
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> counters
+					.before(Lsn.parse(pipeline.server.queryForString(pipeline.database,
+							"SELECT confirmed_flush_lsn FROM pg_replication_slots WHERE" + " slot_name = 'debezium'")))
+					.isPresent());
 			pipeline.engine.crash();
 			pipeline.server.execute(pipeline.database, "DELETE FROM orders WHERE id IN (5, 6, 7)");
 			pipeline.write(201, 400);
@@ -91,28 +114,32 @@ class DebeziumRecreateTests {
 			assertThat(worker.deleted()).as("no delete event reached the consumer").isEmpty();
 			String deletes = String.valueOf(pipeline.audit("slot.heal").get(0).get("lsns"));
 			assertThat(deletes).contains("deletesInGap=public.orders 3");
-			pipeline.client.get().uri("/api/v1/targets/orders/slots").exchange().expectBody()
+			pipeline.client.get()
+				.uri("/api/v1/targets/orders/slots")
+				.exchange()
+				.expectBody()
 				.jsonPath("$[?(@.slotName == 'debezium')].lineage.deletesInGap.tables['public.orders']")
 				.isEqualTo(List.of(3));
-			System.out.printf("debezium, 3 rows deleted while the slot was lost: 0 of %d existing rows missing, the 3"
-					+ " deleted rows still delivered and no delete event for them; the heal said: %s%n",
+			System.out.printf(
+					"debezium, 3 rows deleted while the slot was lost: 0 of %d existing rows missing, the 3"
+							+ " deleted rows still delivered and no delete event for them; the heal said: %s%n",
 					pipeline.written().size(), deletes.replaceAll(".*(deletesInGap=[^,}]*).*", "$1"));
 		}
 	}
 
 	@Test
-	void alignedOffsetsAloneResumeTheTaskButMissTheRowsWrittenWhileTheSlotWasLost()
-			throws Exception {
+	void alignedOffsetsAloneResumeTheTaskButMissTheRowsWrittenWhileTheSlotWasLost() throws Exception {
 		try (Pipeline pipeline = new Pipeline(DebeziumRecreateTests::realWorker, "align", "none")) {
 			pipeline.healAfterALoss();
 			assertThat(pipeline.engine.state()).isEqualTo("RUNNING");
 			pipeline.write(401, 500);
-			await().atMost(Duration.ofSeconds(60)).until(() -> pipeline.engine.deliveries().keySet()
-				.containsAll(ids(401, 500)));
+			await().atMost(Duration.ofSeconds(60))
+				.until(() -> pipeline.engine.deliveries().keySet().containsAll(ids(401, 500)));
 			Set<Long> missing = pipeline.missing();
 			System.out.printf("debezium, offsets aligned, no resnapshot: %d of %d rows missing%n", missing.size(),
 					pipeline.written().size());
-			assertThat(missing).containsAll(ids(201, 400)).doesNotContainAnyElementsOf(ids(1, 200))
+			assertThat(missing).containsAll(ids(201, 400))
+				.doesNotContainAnyElementsOf(ids(1, 200))
 				.doesNotContainAnyElementsOf(ids(401, 500));
 		}
 	}
@@ -125,68 +152,108 @@ class DebeziumRecreateTests {
 			pipeline.write(401, 500);
 			System.out.printf("debezium, restart only: the task failed; %d of %d rows missing%n",
 					pipeline.missing().size(), pipeline.written().size());
-			pipeline.client.get().uri("/api/v1/audit").exchange().expectBody()
-				.jsonPath("$[?(@.action == 'slot.heal')].connector").value((connector) -> assertThat(connector.toString())
-					.contains("restart, not running").contains("The connector is trying to read change stream starting at"));
-			await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> pipeline.client.get()
-				.uri("/actuator/health/slots/orders").exchange().expectStatus().isEqualTo(503).expectBody()
-				.jsonPath("$.details.connectorNotRunning.debezium").value((why) -> assertThat(why.toString())
-					.contains("task 0 FAILED")));
-			pipeline.client.get().uri("/api/v1/targets/orders/slots/debezium/connector").exchange().expectStatus()
-				.isOk().expectBody().jsonPath("$.tasks[0].state").isEqualTo("FAILED")
-				.jsonPath("$.lastHandover.method").isEqualTo("restart")
-				.jsonPath("$.lastHandover.running").isEqualTo(false)
-				.jsonPath("$.offsets[0].partition.server").isEqualTo(pipeline.engine.prefix());
+			pipeline.client.get()
+				.uri("/api/v1/audit")
+				.exchange()
+				.expectBody()
+				.jsonPath("$[?(@.action == 'slot.heal')].connector")
+				.value((connector) -> assertThat(connector.toString()).contains("restart, not running")
+					.contains("The connector is trying to read change stream starting at"));
+			await().atMost(Duration.ofSeconds(5))
+				.untilAsserted(() -> pipeline.client.get()
+					.uri("/actuator/health/slots/orders")
+					.exchange()
+					.expectStatus()
+					.isEqualTo(503)
+					.expectBody()
+					.jsonPath("$.details.connectorNotRunning.debezium")
+					.value((why) -> assertThat(why.toString()).contains("task 0 FAILED")));
+			pipeline.client.get()
+				.uri("/api/v1/targets/orders/slots/debezium/connector")
+				.exchange()
+				.expectStatus()
+				.isOk()
+				.expectBody()
+				.jsonPath("$.tasks[0].state")
+				.isEqualTo("FAILED")
+				.jsonPath("$.lastHandover.method")
+				.isEqualTo("restart")
+				.jsonPath("$.lastHandover.running")
+				.isEqualTo(false)
+				.jsonPath("$.offsets[0].partition.server")
+				.isEqualTo(pipeline.engine.prefix());
 		}
 	}
 
 	@Test
 	void withoutTheOffsetsApiTheRecreateStillStandsAndSaysWhatItCouldNotDo(@TempDir Path offsets) throws Exception {
-		try (Pipeline pipeline = new Pipeline((server, database, settings) -> new EngineConnect(server, database,
-				"debezium", offsets, settings), "align", "debezium-signal")) {
+		try (Pipeline pipeline = new Pipeline(
+				(server, database, settings) -> new EngineConnect(server, database, "debezium", offsets, settings),
+				"align", "debezium-signal")) {
 			((EngineConnect) pipeline.engine).withoutOffsetsApi();
 			pipeline.healAfterALoss();
 			await().atMost(Duration.ofSeconds(30)).until(() -> "FAILED".equals(pipeline.engine.state()));
 			assertThat(pipeline.server.queryForString(pipeline.database,
-					"SELECT wal_status FROM pg_replication_slots WHERE slot_name = 'debezium'")).isEqualTo("reserved");
-			pipeline.client.get().uri("/api/v1/audit").exchange().expectBody()
-				.jsonPath("$[?(@.action == 'slot.heal')].connector").value((connector) -> assertThat(connector.toString())
-					.contains("restart, not running").contains("no offsets API"))
-				.jsonPath("$[?(@.action == 'slot.heal')].lsns.resnapshot").value((resnapshot) -> assertThat(
-						resnapshot.toString()).contains("not sent").contains("does not run again"));
+					"SELECT wal_status FROM pg_replication_slots WHERE slot_name = 'debezium'"))
+				.isEqualTo("reserved");
+			pipeline.client.get()
+				.uri("/api/v1/audit")
+				.exchange()
+				.expectBody()
+				.jsonPath("$[?(@.action == 'slot.heal')].connector")
+				.value((connector) -> assertThat(connector.toString()).contains("restart, not running")
+					.contains("no offsets API"))
+				.jsonPath("$[?(@.action == 'slot.heal')].lsns.resnapshot")
+				.value((resnapshot) -> assertThat(resnapshot.toString()).contains("not sent")
+					.contains("does not run again"));
 		}
 	}
 
 	@Test
-	void aRecreateThroughTheApiTakesTheSignalsDefaultsFromTheConnectorsConfiguration()
-			throws Exception {
+	void aRecreateThroughTheApiTakesTheSignalsDefaultsFromTheConnectorsConfiguration() throws Exception {
 		try (Pipeline pipeline = new Pipeline(DebeziumRecreateTests::realWorker, "align", "debezium-signal", "alert")) {
 			pipeline.loseAfterACrash();
-			pipeline.client.mutate().defaultHeader("Authorization", "Bearer " + OPERATOR).build().post()
-				.uri("/api/v1/targets/orders/slots/debezium/recreate").exchange().expectStatus().isOk().expectBody()
-				.jsonPath("$.connector.method").isEqualTo("align")
-				.jsonPath("$.connector.running").isEqualTo(true)
-				.jsonPath("$.resnapshot.collections").isEqualTo(List.of("public.orders"));
+			pipeline.client.mutate()
+				.defaultHeader("Authorization", "Bearer " + OPERATOR)
+				.build()
+				.post()
+				.uri("/api/v1/targets/orders/slots/debezium/recreate")
+				.exchange()
+				.expectStatus()
+				.isOk()
+				.expectBody()
+				.jsonPath("$.connector.method")
+				.isEqualTo("align")
+				.jsonPath("$.connector.running")
+				.isEqualTo(true)
+				.jsonPath("$.resnapshot.collections")
+				.isEqualTo(List.of("public.orders"));
 			pipeline.write(401, 500);
 			Set<Long> written = pipeline.written();
-			await().atMost(Duration.ofSeconds(90)).until(() -> pipeline.engine.deliveries().keySet().containsAll(written));
+			await().atMost(Duration.ofSeconds(90))
+				.until(() -> pipeline.engine.deliveries().keySet().containsAll(written));
 			System.out.printf("debezium, recreate through the API, defaults from the connector's configuration: 0 of"
 					+ " %d rows missing%n", written.size());
 		}
 	}
 
 	@Test
-	void aHealWhileKafkaConnectIsDownIsCompletedWhenItComesBackEvenByTheNextPodAndNoRowIsMissing()
-			throws Exception {
+	void aHealWhileKafkaConnectIsDownIsCompletedWhenItComesBackEvenByTheNextPodAndNoRowIsMissing() throws Exception {
 		try (Pipeline pipeline = new Pipeline(DebeziumRecreateTests::realWorker, "align", "debezium-signal")) {
 			long lost = pipeline.loseAfter(pipeline.engine::workerDown);
 			pipeline.awaitHeal();
 			assertThat(pipeline.audit("slot.heal").get(0).toString()).contains("pending")
-				.contains("Kafka Connect could not be reached").contains("deferred");
-			pipeline.client.get().uri("/api/v1/targets/orders/slots/debezium/connector").exchange().expectBody()
-				.jsonPath("$.lastHandover.method").isEqualTo("pending");
-			assertThat(pipeline.server.queryForString(pipeline.database, "SELECT slot || ' ' || connector FROM"
-					+ " slotkeeper.handovers")).isEqualTo("debezium orders-debezium");
+				.contains("Kafka Connect could not be reached")
+				.contains("deferred");
+			pipeline.client.get()
+				.uri("/api/v1/targets/orders/slots/debezium/connector")
+				.exchange()
+				.expectBody()
+				.jsonPath("$.lastHandover.method")
+				.isEqualTo("pending");
+			assertThat(pipeline.server.queryForString(pipeline.database,
+					"SELECT slot || ' ' || connector FROM" + " slotkeeper.handovers"))
+				.isEqualTo("debezium orders-debezium");
 			pipeline.connectStaysDownAfterTheRecreate();
 			pipeline.restartApplication();
 			pipeline.engine.workerUp();
@@ -194,7 +261,8 @@ class DebeziumRecreateTests {
 			await().atMost(Duration.ofSeconds(60)).until(() -> !pipeline.audit("slot.handover").isEmpty());
 			long completed = System.nanoTime();
 			assertThat(pipeline.audit("slot.handover").get(0).toString()).contains("align, RUNNING")
-				.contains("signal ").contains("alignedTo");
+				.contains("signal ")
+				.contains("alignedTo");
 			long lastMissing = pipeline.writeTheRestAndAwaitEveryRow();
 			Set<Long> written = pipeline.written();
 			System.out.printf("debezium, Kafka Connect down through the heal and a restart of slot-keeper: 0 of %d rows"
@@ -213,22 +281,31 @@ class DebeziumRecreateTests {
 			RealKafkaConnect worker = (RealKafkaConnect) pipeline.engine;
 			pipeline.loseAfter(() -> {
 				assertThat(worker.put("/stop")).isEqualTo(204);
-				await().atMost(Duration.ofSeconds(30)).until(() -> "STOPPED".equals(worker.state())
-						&& "0".equals(pipeline.server.queryForString(pipeline.database, "SELECT count(*) FROM"
-								+ " pg_replication_slots WHERE slot_name = 'debezium' AND active")));
+				await().atMost(Duration.ofSeconds(30))
+					.until(() -> "STOPPED".equals(worker.state()) && "0".equals(pipeline.server.queryForString(
+							pipeline.database,
+							"SELECT count(*) FROM" + " pg_replication_slots WHERE slot_name = 'debezium' AND active")));
 			});
 			pipeline.awaitHeal();
 			assertThat(pipeline.audit("slot.heal").get(0).toString()).contains("align, left stopped as it was");
-			await("the user's stop stands").during(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(7))
+			await("the user's stop stands").during(Duration.ofSeconds(5))
+				.atMost(Duration.ofSeconds(7))
 				.until(() -> "STOPPED".equals(worker.state()));
-			String confirmed = pipeline.server.queryForString(pipeline.database, "SELECT confirmed_flush_lsn FROM"
-					+ " pg_replication_slots WHERE slot_name = 'debezium'");
-			pipeline.client.get().uri("/api/v1/targets/orders/slots/debezium/connector").exchange().expectBody()
-				.jsonPath("$.lastHandover.method").isEqualTo("align")
-				.jsonPath("$.lastHandover.leftAs").isEqualTo("stopped")
-				.jsonPath("$.lastHandover.running").isEqualTo(false)
-				.jsonPath("$.offsets[0].offset.lsn").value(Number.class, (lsn) -> assertThat(lsn.longValue())
-					.as("aligned to the new slot").isEqualTo(Lsn.parse(confirmed)));
+			String confirmed = pipeline.server.queryForString(pipeline.database,
+					"SELECT confirmed_flush_lsn FROM" + " pg_replication_slots WHERE slot_name = 'debezium'");
+			pipeline.client.get()
+				.uri("/api/v1/targets/orders/slots/debezium/connector")
+				.exchange()
+				.expectBody()
+				.jsonPath("$.lastHandover.method")
+				.isEqualTo("align")
+				.jsonPath("$.lastHandover.leftAs")
+				.isEqualTo("stopped")
+				.jsonPath("$.lastHandover.running")
+				.isEqualTo(false)
+				.jsonPath("$.offsets[0].offset.lsn")
+				.value(Number.class, (lsn) -> assertThat(lsn.longValue()).as("aligned to the new slot")
+					.isEqualTo(Lsn.parse(confirmed)));
 
 			long resumed = System.nanoTime();
 			assertThat(worker.put("/resume")).isEqualTo(202);
@@ -241,8 +318,7 @@ class DebeziumRecreateTests {
 	}
 
 	@Test
-	void aRestartAloneWhenKafkaConnectComesBackLeavesTheTaskFailedAndTheRowsMissing()
-			throws Exception {
+	void aRestartAloneWhenKafkaConnectComesBackLeavesTheTaskFailedAndTheRowsMissing() throws Exception {
 		try (Pipeline pipeline = new Pipeline(DebeziumRecreateTests::realWorker, "leave", "none")) {
 			pipeline.loseAfter(pipeline.engine::workerDown);
 			pipeline.awaitHeal();
@@ -250,21 +326,24 @@ class DebeziumRecreateTests {
 			pipeline.engine.workerUp();
 			await().atMost(Duration.ofSeconds(60)).until(() -> !pipeline.audit("slot.handover").isEmpty());
 			pipeline.write(401, 500);
-			// A real worker that comes back starts the task on its stale offset at once: the server streams from the
-			// new slot's start, so the task may run on, but what was written while the slot was lost never comes.
-			await().atMost(Duration.ofSeconds(30)).until(() -> "FAILED".equals(pipeline.engine.state())
-					|| pipeline.engine.deliveries().containsKey(500L));
-			System.out.printf("debezium, Kafka Connect down through the heal, restart only when it came back: the task"
-					+ " is %s; %d of %d rows missing%n", pipeline.engine.state(), pipeline.missing().size(),
-					pipeline.written().size());
+			// A real worker that comes back starts the task on its stale offset at once:
+			// the server streams from the
+			// new slot's start, so the task may run on, but what was written while the
+			// slot was lost never comes.
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> "FAILED".equals(pipeline.engine.state())
+						|| pipeline.engine.deliveries().containsKey(500L));
+			System.out.printf(
+					"debezium, Kafka Connect down through the heal, restart only when it came back: the task"
+							+ " is %s; %d of %d rows missing%n",
+					pipeline.engine.state(), pipeline.missing().size(), pipeline.written().size());
 			assertThat(pipeline.missing()).containsAll(ids(201, 400));
 			assertThat(pipeline.audit("slot.handover").get(0).toString()).contains("restart");
 		}
 	}
 
 	@Test
-	void withDebeziumTrustingTheGreaterLsnARestartAndAResnapshotLeaveNoRowMissing()
-			throws Exception {
+	void withDebeziumTrustingTheGreaterLsnARestartAndAResnapshotLeaveNoRowMissing() throws Exception {
 		try (Pipeline pipeline = new Pipeline(DebeziumRecreateTests::realWorker, "align", "debezium-signal", "recreate",
 				Map.of("offset.mismatch.strategy", "trust_greater_lsn"))) {
 			long lost = pipeline.healAfterALoss();
@@ -272,12 +351,18 @@ class DebeziumRecreateTests {
 				.contains("restart (Debezium's offset.mismatch.strategy=trust_greater_lsn resumes from the new slot by"
 						+ " itself: restarted only, offsets left alone), RUNNING")
 				.contains("signal ");
-			pipeline.client.get().uri("/api/v1/targets/orders/slots/debezium/connector").exchange().expectBody()
-				.jsonPath("$.lastHandover.method").isEqualTo("restart")
-				.jsonPath("$.lastHandover.completedFrom").isEqualTo("self-healing")
-				.jsonPath("$.lastHandover.reason").value((why) -> assertThat(why.toString())
-					.contains("trust_greater_lsn"))
-				.jsonPath("$.lastHandover.offsetsAfter").doesNotExist();
+			pipeline.client.get()
+				.uri("/api/v1/targets/orders/slots/debezium/connector")
+				.exchange()
+				.expectBody()
+				.jsonPath("$.lastHandover.method")
+				.isEqualTo("restart")
+				.jsonPath("$.lastHandover.completedFrom")
+				.isEqualTo("self-healing")
+				.jsonPath("$.lastHandover.reason")
+				.value((why) -> assertThat(why.toString()).contains("trust_greater_lsn"))
+				.jsonPath("$.lastHandover.offsetsAfter")
+				.doesNotExist();
 			long lastMissing = pipeline.writeTheRestAndAwaitEveryRow();
 			Set<Long> written = pipeline.written();
 			System.out.printf("debezium, offset.mismatch.strategy=trust_greater_lsn, restart only + resnapshot signal:"
@@ -288,13 +373,13 @@ class DebeziumRecreateTests {
 	}
 
 	@Test
-	void aTaskFailedOnAnOffsetOlderThanItsSlotIsAlignedAndResnapshottedWithoutARecreate()
-			throws Exception {
+	void aTaskFailedOnAnOffsetOlderThanItsSlotIsAlignedAndResnapshottedWithoutARecreate() throws Exception {
 		try (Pipeline pipeline = new Pipeline(DebeziumRecreateTests::realWorker, "align", "debezium-signal")) {
 			long replaced = pipeline.replaceTheSlotBehindTheConnector();
 			await().atMost(Duration.ofSeconds(60)).until(() -> !pipeline.audit("slot.handover").isEmpty());
 			assertThat(pipeline.audit("slot.handover").get(0).toString())
-				.contains("its task failed on a stored offset older than the slot").contains("align, RUNNING")
+				.contains("its task failed on a stored offset older than the slot")
+				.contains("align, RUNNING")
 				.contains("signal ");
 			assertThat(pipeline.audit("slot.heal")).as("the slot itself was not recreated").isEmpty();
 			long lastMissing = pipeline.writeTheRestAndAwaitEveryRow();
@@ -306,15 +391,22 @@ class DebeziumRecreateTests {
 	}
 
 	@Test
-	void aTaskFailedOnAnOffsetOlderThanItsSlotIsReportedWhenItsOffsetsAreLeftAlone()
-			throws Exception {
+	void aTaskFailedOnAnOffsetOlderThanItsSlotIsReportedWhenItsOffsetsAreLeftAlone() throws Exception {
 		try (Pipeline pipeline = new Pipeline(DebeziumRecreateTests::realWorker, "leave", "none")) {
 			pipeline.replaceTheSlotBehindTheConnector();
-			await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> pipeline.client.get()
-				.uri("/actuator/health/slots/orders").exchange().expectStatus().isEqualTo(503).expectBody()
-				.jsonPath("$.details.connectorStaleOffset.debezium").value((why) -> assertThat(why.toString())
-					.contains("no longer available on the server")));
-			pipeline.client.get().uri("/actuator/prometheus").exchange().expectBody(String.class)
+			await().atMost(Duration.ofSeconds(30))
+				.untilAsserted(() -> pipeline.client.get()
+					.uri("/actuator/health/slots/orders")
+					.exchange()
+					.expectStatus()
+					.isEqualTo(503)
+					.expectBody()
+					.jsonPath("$.details.connectorStaleOffset.debezium")
+					.value((why) -> assertThat(why.toString()).contains("no longer available on the server")));
+			pipeline.client.get()
+				.uri("/actuator/prometheus")
+				.exchange()
+				.expectBody(String.class)
 				.value((metrics) -> assertThat(metrics)
 					.contains("slotkeeper_connector_stale_offset{slot=\"debezium\",target=\"orders\"} 1.0"));
 			assertThat(pipeline.audit("slot.handover")).isEmpty();
@@ -331,9 +423,10 @@ class DebeziumRecreateTests {
 		Resnapshotted changed = resnapshotAfterALoss("changed", null);
 		Resnapshotted narrowed = resnapshotAfterALoss("changed", "public.orders.updated_at");
 		for (Resnapshotted run : List.of(whole, changed, narrowed)) {
-			System.out.printf("debezium, re-snapshot after a loss (%d old orders and 2 idle tables of %d rows): %s: %d"
-					+ " rows re-read, done %d ms after the loss, %d of %d rows written in the test missing%n", OLD_ROWS,
-					OLD_ROWS, run.how(), run.reread(), run.doneMillis(), run.missing(), run.written());
+			System.out.printf(
+					"debezium, re-snapshot after a loss (%d old orders and 2 idle tables of %d rows): %s: %d"
+							+ " rows re-read, done %d ms after the loss, %d of %d rows written in the test missing%n",
+					OLD_ROWS, OLD_ROWS, run.how(), run.reread(), run.doneMillis(), run.missing(), run.written());
 			assertThat(run.missing()).as(run.how()).isZero();
 		}
 		assertThat(whole.reread()).isGreaterThanOrEqualTo(3L * OLD_ROWS);
@@ -345,7 +438,8 @@ class DebeziumRecreateTests {
 
 	private static final int OLD_ROWS = 20_000;
 
-	// Orders: old ones loaded before, and the test's written before, during and after the loss; customers and
+	// Orders: old ones loaded before, and the test's written before, during and after the
+	// loss; customers and
 	// products loaded before and never written again.
 	private static Resnapshotted resnapshotAfterALoss(String tables, String updateColumn) throws Exception {
 		List<String> setup = List.of("ALTER TABLE orders ADD COLUMN updated_at timestamptz NOT NULL DEFAULT now()",
@@ -365,17 +459,21 @@ class DebeziumRecreateTests {
 			}
 			return args;
 		})) {
-			// Only a re-snapshot of the changed tables needs a reading from before the loss to narrow it.
+			// Only a re-snapshot of the changed tables needs a reading from before the
+			// loss to narrow it.
 			boolean sampled = "changed".equals(tables);
 			TableCounters counters = pipeline.app.getBean(Fleet.class).get("orders").tableCounters();
 			await().atMost(Duration.ofSeconds(30)).until(() -> !sampled || counters.before(Long.MAX_VALUE).isPresent());
 			pipeline.write(1, 200);
-			await().atMost(Duration.ofSeconds(30)).until(() -> pipeline.engine.deliveries().keySet()
-				.containsAll(ids(1, 200)));
-			// The consumer confirmed a position later than a reading: the loss is measured from that reading.
-			await().atMost(Duration.ofSeconds(30)).until(() -> !sampled || counters.before(Lsn.parse(pipeline.server
-				.queryForString(pipeline.database, "SELECT confirmed_flush_lsn FROM pg_replication_slots WHERE"
-						+ " slot_name = 'debezium'"))).isPresent());
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> pipeline.engine.deliveries().keySet().containsAll(ids(1, 200)));
+			// The consumer confirmed a position later than a reading: the loss is
+			// measured from that reading.
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> !sampled || counters
+					.before(Lsn.parse(pipeline.server.queryForString(pipeline.database,
+							"SELECT confirmed_flush_lsn FROM pg_replication_slots WHERE" + " slot_name = 'debezium'")))
+					.isPresent());
 			pipeline.engine.crash();
 			pipeline.write(201, 400);
 			SlotRecipes.lose(pipeline.server, pipeline.database, "debezium");
@@ -384,12 +482,14 @@ class DebeziumRecreateTests {
 			pipeline.write(401, 500);
 			Set<Long> written = pipeline.written();
 			written.removeAll(ids(100_001, 100_000 + OLD_ROWS));
-			await().atMost(Duration.ofSeconds(180)).until(() -> pipeline.engine.deliveries().keySet()
-				.containsAll(written));
+			await().atMost(Duration.ofSeconds(180))
+				.until(() -> pipeline.engine.deliveries().keySet().containsAll(written));
 			RealKafkaConnect worker = (RealKafkaConnect) pipeline.engine;
 			// Done when no snapshot read came for 3 s.
-			await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(500)).until(() -> worker
-				.lastSnapshotReadAt() != 0 && System.nanoTime() - worker.lastSnapshotReadAt() > 3_000_000_000L);
+			await().atMost(Duration.ofSeconds(180))
+				.pollInterval(Duration.ofMillis(500))
+				.until(() -> worker.lastSnapshotReadAt() != 0
+						&& System.nanoTime() - worker.lastSnapshotReadAt() > 3_000_000_000L);
 			Set<Long> missing = new java.util.HashSet<>(written);
 			missing.removeAll(pipeline.engine.deliveries().keySet());
 			String how = ("all".equals(tables) ? "every table" : "only the changed tables")

@@ -18,13 +18,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Issue 24's connectors discovered, on a real Kafka Connect worker running the Debezium 3.6 PostgreSQL connector:
- * slot-keeper is told only the server ({@code servers[]}, {@code databases: auto}) and the worker's URL
- * ({@code connector-discovery.kafka-connect}); the connector's database is found by its slot, the connector by its
- * {@code database.hostname}, {@code port}, {@code dbname} and {@code slot.name}, and its signal table and tables come
- * from its configuration. The worker is killed, the slot lost and healed while it is down, slot-keeper is restarted
- * while it is still down (nothing can be listed), and when the worker comes back the handover completes: 0 rows
- * missing, as with a connector configured by hand.
+ * Issue 24's connectors discovered, on a real Kafka Connect worker running the Debezium
+ * 3.6 PostgreSQL connector: slot-keeper is told only the server ({@code servers[]},
+ * {@code databases: auto}) and the worker's URL
+ * ({@code connector-discovery.kafka-connect}); the connector's database is found by its
+ * slot, the connector by its {@code database.hostname}, {@code port}, {@code dbname} and
+ * {@code slot.name}, and its signal table and tables come from its configuration. The
+ * worker is killed, the slot lost and healed while it is down, slot-keeper is restarted
+ * while it is still down (nothing can be listed), and when the worker comes back the
+ * handover completes: 0 rows missing, as with a connector configured by hand.
  */
 @Tag("pipeline")
 class DiscoveredConnectorRecoveryTests {
@@ -34,8 +36,9 @@ class DiscoveredConnectorRecoveryTests {
 	}
 
 	private static List<String> serverAndWorkerOnly(Pipeline pipeline) {
-		return List.of("--slotkeeper.servers[0].name=shop", "--slotkeeper.servers[0].url="
-				+ pipeline.server.jdbcUrl("postgres"), "--slotkeeper.servers[0].username=" + pipeline.server.user(),
+		return List.of("--slotkeeper.servers[0].name=shop",
+				"--slotkeeper.servers[0].url=" + pipeline.server.jdbcUrl("postgres"),
+				"--slotkeeper.servers[0].username=" + pipeline.server.user(),
 				"--slotkeeper.servers[0].heartbeat.interval=200ms", "--slotkeeper.servers[0].slots-poll-interval=200ms",
 				"--slotkeeper.connector-discovery.kafka-connect[0].url=" + pipeline.engine.url(),
 				"--slotkeeper.connector-discovery.interval=1s", "--slotkeeper.connector-discovery.on-lost=recreate",
@@ -48,22 +51,36 @@ class DiscoveredConnectorRecoveryTests {
 				DiscoveredConnectorRecoveryTests::serverAndWorkerOnly)) {
 			String target = "shop-" + pipeline.database.replace('_', '-');
 			await("the database and its connector found").atMost(Duration.ofSeconds(60))
-				.untilAsserted(() -> pipeline.client.get().uri("/api/v1/targets/" + target + "/slots").exchange()
+				.untilAsserted(() -> pipeline.client.get()
+					.uri("/api/v1/targets/" + target + "/slots")
+					.exchange()
 					.expectBody()
-					.jsonPath("$[?(@.slotName == 'debezium')].connector.connector").isEqualTo(RealKafkaConnect.NAME)
-					.jsonPath("$[?(@.slotName == 'debezium')].connector.state").isEqualTo("RUNNING")
-					.jsonPath("$[?(@.slotName == 'debezium')].connectorDiscovered").isEqualTo(true));
-			pipeline.client.get().uri("/api/v1/connectors").exchange().expectBody()
-				.jsonPath("$.connectors[0].target").isEqualTo(target)
-				.jsonPath("$.connectors[0].source").isEqualTo("kafka-connect " + pipeline.engine.url())
-				.jsonPath("$.connectors[0].state").isEqualTo("RUNNING")
-				.jsonPath("$.connectors[0].settings['signal.data.collection']").isEqualTo("public.debezium_signal")
-				.jsonPath("$.connectors[0].settings['database.password']").doesNotExist();
+					.jsonPath("$[?(@.slotName == 'debezium')].connector.connector")
+					.isEqualTo(RealKafkaConnect.NAME)
+					.jsonPath("$[?(@.slotName == 'debezium')].connector.state")
+					.isEqualTo("RUNNING")
+					.jsonPath("$[?(@.slotName == 'debezium')].connectorDiscovered")
+					.isEqualTo(true));
+			pipeline.client.get()
+				.uri("/api/v1/connectors")
+				.exchange()
+				.expectBody()
+				.jsonPath("$.connectors[0].target")
+				.isEqualTo(target)
+				.jsonPath("$.connectors[0].source")
+				.isEqualTo("kafka-connect " + pipeline.engine.url())
+				.jsonPath("$.connectors[0].state")
+				.isEqualTo("RUNNING")
+				.jsonPath("$.connectors[0].settings['signal.data.collection']")
+				.isEqualTo("public.debezium_signal")
+				.jsonPath("$.connectors[0].settings['database.password']")
+				.doesNotExist();
 
 			long lost = pipeline.loseAfter(pipeline.engine::workerDown);
 			pipeline.awaitHeal();
 			assertThat(pipeline.audit("slot.heal").get(0).toString()).contains("pending")
-				.contains("Kafka Connect could not be reached").contains("deferred");
+				.contains("Kafka Connect could not be reached")
+				.contains("deferred");
 			pipeline.connectStaysDownAfterTheRecreate();
 			pipeline.restartApplication();
 			pipeline.engine.workerUp();
@@ -71,7 +88,9 @@ class DiscoveredConnectorRecoveryTests {
 			await().atMost(Duration.ofSeconds(90)).until(() -> !pipeline.audit("slot.handover").isEmpty());
 			long completed = System.nanoTime();
 			assertThat(pipeline.audit("slot.handover").get(0).toString()).contains("align, RUNNING")
-				.contains("signal ").contains("public.orders").contains("alignedTo");
+				.contains("signal ")
+				.contains("public.orders")
+				.contains("alignedTo");
 			long lastMissing = pipeline.writeTheRestAndAwaitEveryRow();
 			Set<Long> written = pipeline.written();
 			System.out.printf("debezium found by discovery (server and worker URL only), Kafka Connect down through the"

@@ -18,9 +18,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The target is reached through a forwarder playing its Service; another server takes over behind it. The whole
- * application notices: it audits {@code target.failover}, counts it, shows it on the target, and heartbeats the new
- * primary; a server in recovery is never taken for the primary.
+ * The target is reached through a forwarder playing its Service; another server takes
+ * over behind it. The whole application notices: it audits {@code target.failover},
+ * counts it, shows it on the target, and heartbeats the new primary; a server in recovery
+ * is never taken for the primary.
  */
 class FailoverNoticeTests {
 
@@ -46,34 +47,55 @@ class FailoverNoticeTests {
 				.defaultHeader("Authorization", "Bearer " + TOKEN)
 				.build();
 			await().atMost(Duration.ofSeconds(10)).until(() -> sessions(first) > 0 && emissions(client) > 0);
-			client.get().uri("/api/v1/targets/orders").exchange().expectBody().jsonPath("$.lastFailoverAt").doesNotExist()
-				.jsonPath("$.timeline").isEqualTo(1);
+			client.get()
+				.uri("/api/v1/targets/orders")
+				.exchange()
+				.expectBody()
+				.jsonPath("$.lastFailoverAt")
+				.doesNotExist()
+				.jsonPath("$.timeline")
+				.isEqualTo(1);
 			// With polls every 10 minutes, only the failover can make the next one.
 			await().atMost(Duration.ofSeconds(10)).until(() -> pollAge(client) >= 3);
 			service.retarget(second.host(), second.port());
 			long switched = System.nanoTime();
 			service.closeConnections();
 			long before = emissions(client);
-			// Only the forwarder leads to a server: heartbeats that succeed now were written into the second one.
+			// Only the forwarder leads to a server: heartbeats that succeed now were
+			// written into the second one.
 			await().atMost(Duration.ofSeconds(10)).until(() -> sessions(second) > 0 && emissions(client) > before + 1);
 			long resumed = System.nanoTime();
-			await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> client.get().uri("/api/v1/audit").exchange()
-				.expectBody().jsonPath("$[?(@.action == 'target.failover')].actor").isEqualTo(java.util.List.of("slot-keeper")));
+			await().atMost(Duration.ofSeconds(5))
+				.untilAsserted(() -> client.get()
+					.uri("/api/v1/audit")
+					.exchange()
+					.expectBody()
+					.jsonPath("$[?(@.action == 'target.failover')].actor")
+					.isEqualTo(java.util.List.of("slot-keeper")));
 			System.out.printf("failover noticed and heartbeats resumed on the new server %d ms after the switch%n",
 					(resumed - switched) / 1_000_000);
 			client.get().uri("/api/v1/targets/orders").exchange().expectBody().jsonPath("$.lastFailoverAt").exists();
 			await("the slots read at once on the new server").atMost(Duration.ofSeconds(5))
 				.until(() -> pollAge(client) < 3);
-			assertThat(new String(client.get().uri("/actuator/prometheus").exchange().expectBody().returnResult()
+			assertThat(new String(client.get()
+				.uri("/actuator/prometheus")
+				.exchange()
+				.expectBody()
+				.returnResult()
 				.getResponseBodyContent())).contains("slotkeeper_target_failovers_total{target=\"orders\"} 1.0");
 		}
 	}
 
 	private static double pollAge(RestTestClient client) {
-		String metrics = new String(client.get().uri("/actuator/prometheus").exchange().expectBody().returnResult()
+		String metrics = new String(client.get()
+			.uri("/actuator/prometheus")
+			.exchange()
+			.expectBody()
+			.returnResult()
 			.getResponseBodyContent());
 		java.util.regex.Matcher age = java.util.regex.Pattern
-			.compile("(?m)^slotkeeper_slot_poll_age_seconds\\{target=\"orders\"\\} (\\S+)$").matcher(metrics);
+			.compile("(?m)^slotkeeper_slot_poll_age_seconds\\{target=\"orders\"\\} (\\S+)$")
+			.matcher(metrics);
 		return age.find() ? Double.parseDouble(age.group(1)) : Double.NaN;
 	}
 
@@ -83,7 +105,11 @@ class FailoverNoticeTests {
 	}
 
 	private static long emissions(RestTestClient client) {
-		Object emissions = client.get().uri("/api/v1/targets/orders").exchange().expectBody().returnResult()
+		Object emissions = client.get()
+			.uri("/api/v1/targets/orders")
+			.exchange()
+			.expectBody()
+			.returnResult()
 			.getResponseBody();
 		String body = new String((byte[]) emissions);
 		java.util.regex.Matcher matcher = java.util.regex.Pattern.compile("\"emissions\":(\\d+)").matcher(body);

@@ -27,10 +27,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A fleet of 300 targets over 30 databases of one server, at a 1 s interval, with the whole application (heartbeats,
- * slot polls, ownership): every target comes up and stays up, the server never ends a heartbeat session for idling,
- * no heartbeat reconnects, and the lock table that every advisory lock on the server waits for is read once per
- * server, not once per target (issue #27: read per target, the server spent its CPU there and the fleet spiralled).
+ * A fleet of 300 targets over 30 databases of one server, at a 1 s interval, with the
+ * whole application (heartbeats, slot polls, ownership): every target comes up and stays
+ * up, the server never ends a heartbeat session for idling, no heartbeat reconnects, and
+ * the lock table that every advisory lock on the server waits for is read once per
+ * server, not once per target (issue #27: read per target, the server spent its CPU there
+ * and the fleet spiralled).
  */
 @SpringBootTest
 @DirtiesContext
@@ -50,8 +52,8 @@ class FleetConvergenceTests {
 	@DynamicPropertySource
 	static void properties(DynamicPropertyRegistry registry) throws IOException {
 		serverLog = Files.createTempDirectory("fleet-convergence-log");
-		server = PostgresTestBed.dedicated(Map.of("max_connections", "800", "logging_collector", "on",
-				"log_directory", serverLog.toString(), "shared_preload_libraries", "pg_stat_statements"));
+		server = PostgresTestBed.dedicated(Map.of("max_connections", "800", "logging_collector", "on", "log_directory",
+				serverLog.toString(), "shared_preload_libraries", "pg_stat_statements"));
 		server.execute("postgres", "CREATE EXTENSION pg_stat_statements");
 		String[] databases = new String[DATABASES];
 		for (int i = 0; i < DATABASES; i++) {
@@ -91,18 +93,22 @@ class FleetConvergenceTests {
 		double window = (System.nanoTime() - windowStart) / 1e9;
 		long lockReads = lockTableReads() - locksBefore;
 		long beatsInWindow = total(HeartbeatStatus::emissions) - beats;
-		System.out.printf("in %.1f s: %d beats (%.0f/s), %d reads of pg_locks, %d heartbeat connection attempts, %d"
-				+ " idle-session terminations%n", window, beatsInWindow, beatsInWindow / window, lockReads,
+		System.out.printf(
+				"in %.1f s: %d beats (%.0f/s), %d reads of pg_locks, %d heartbeat connection attempts, %d"
+						+ " idle-session terminations%n",
+				window, beatsInWindow, beatsInWindow / window, lockReads,
 				total(HeartbeatStatus::connectionAttempts) - attempts, idleKills() - kills);
 		assertThat(total(HeartbeatStatus::connectionAttempts) - attempts).as("heartbeat reconnects").isZero();
 		assertThat(idleKills() - kills).as("sessions the server ended for idling").isZero();
 		assertThat(beatsInWindow).as("beats at a 1 s interval").isGreaterThan((long) (TARGETS * window * 0.9));
-		// One reading per second (the interval) at most serves all 300 targets; read per target it was 30 a second.
+		// One reading per second (the interval) at most serves all 300 targets; read per
+		// target it was 30 a second.
 		assertThat(lockReads).as("reads of pg_locks").isLessThanOrEqualTo((long) window + 3);
 	}
 
 	private long up() {
-		return this.heartbeats.all().stream()
+		return this.heartbeats.all()
+			.stream()
 			.map(TargetHeartbeat::status)
 			.filter((status) -> "UP".equals(status.health()) && status.lastSuccessAt() != null)
 			.count();

@@ -21,9 +21,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The owner is a slot-keeper process of its own, frozen with SIGSTOP as a pod whose node stalls: its kernel keeps the
- * connection (and answers TCP keepalives), so only the server's {@code idle_session_timeout} frees the owner lock.
- * The other instance, a whole application here, must heartbeat again within that timeout plus one interval.
+ * The owner is a slot-keeper process of its own, frozen with SIGSTOP as a pod whose node
+ * stalls: its kernel keeps the connection (and answers TCP keepalives), so only the
+ * server's {@code idle_session_timeout} frees the owner lock. The other instance, a whole
+ * application here, must heartbeat again within that timeout plus one interval.
  */
 class FrozenOwnerProcessTests {
 
@@ -54,10 +55,12 @@ class FrozenOwnerProcessTests {
 				assertThat(heartbeats.emissions()).as("the other instance stands by").isZero();
 				signal(owner, "STOP");
 				long frozen = System.nanoTime();
-				// idle_session_timeout = 2 x 300 ms interval + 1 s statement timeout + 1 s; then one interval.
+				// idle_session_timeout = 2 x 300 ms interval + 1 s statement timeout + 1
+				// s; then one interval.
 				await().atMost(Duration.ofMillis(2600 + 300 + 2000)).until(() -> heartbeats.emissions() >= 1);
-				System.out.printf("takeover: the other application heartbeat %d ms after the owner process was frozen"
-						+ " with SIGSTOP (idle_session_timeout 2600 ms, interval 300 ms)%n",
+				System.out.printf(
+						"takeover: the other application heartbeat %d ms after the owner process was frozen"
+								+ " with SIGSTOP (idle_session_timeout 2600 ms, interval 300 ms)%n",
 						(System.nanoTime() - frozen) / 1_000_000);
 				assertThat(heartbeats.owner()).isTrue();
 			}
@@ -70,8 +73,9 @@ class FrozenOwnerProcessTests {
 	}
 
 	private static Process startOwner(List<String> settings) throws IOException {
-		List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-				"-cp", System.getProperty("java.class.path"), SlotKeeperApplication.class.getName(), "--server.port=0"));
+		List<String> command = new ArrayList<>(List.of(
+				Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+				System.getProperty("java.class.path"), SlotKeeperApplication.class.getName(), "--server.port=0"));
 		command.addAll(settings);
 		File log = Files.createTempFile("frozen-owner", ".log").toFile();
 		log.deleteOnExit();
@@ -83,9 +87,10 @@ class FrozenOwnerProcessTests {
 	}
 
 	private int ownerLockHolders(String database) {
-		return Integer.parseInt(this.server.queryForString(database, "SELECT count(*) FROM pg_locks WHERE"
-				+ " locktype = 'advisory' AND granted AND ((classid::bigint << 32) | objid::bigint) = "
-				+ AdvisoryLocks.ownerKey("orders")));
+		return Integer.parseInt(this.server.queryForString(database,
+				"SELECT count(*) FROM pg_locks WHERE"
+						+ " locktype = 'advisory' AND granted AND ((classid::bigint << 32) | objid::bigint) = "
+						+ AdvisoryLocks.ownerKey("orders")));
 	}
 
 	/**

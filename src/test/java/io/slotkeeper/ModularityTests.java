@@ -16,10 +16,12 @@ import org.springframework.modulith.docs.Documenter;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The packages under {@code io.slotkeeper} as Spring Modulith sees them: application modules whose dependencies run
- * one way (no cycle), none reaching into another's internals (a sub-package is used from outside only when its
- * {@code package-info} names it an interface), each declaring what it may use ({@code allowedDependencies}, which
- * {@code verify()} enforces) and using all it declares; and the graph that docs/development.md draws is the declared one.
+ * The packages under {@code io.slotkeeper} as Spring Modulith sees them: application
+ * modules whose dependencies run one way (no cycle), none reaching into another's
+ * internals (a sub-package is used from outside only when its {@code package-info} names
+ * it an interface), each declaring what it may use ({@code allowedDependencies}, which
+ * {@code verify()} enforces) and using all it declares; and the graph that
+ * docs/development.md draws is the declared one.
  */
 class ModularityTests {
 
@@ -65,7 +67,8 @@ class ModularityTests {
 	private static List<String> usedEdges() {
 		List<String> used = new ArrayList<>();
 		for (ApplicationModule module : MODULES) {
-			module.getDirectDependencies(MODULES).uniqueModules()
+			module.getDirectDependencies(MODULES)
+				.uniqueModules()
 				.forEach((other) -> used.add(module.getName() + " --> " + other.getName()));
 		}
 		return used;

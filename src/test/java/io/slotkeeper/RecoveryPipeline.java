@@ -23,9 +23,10 @@ import io.slotkeeper.testbed.SlotRecipes;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The recovery story the connector tests play: a server whose slot can be lost, a Debezium connector consuming it
- * (on a real Kafka Connect worker, through a Strimzi resource, or on the embedded stand-in), and slot-keeper healing
- * the slot; rows written before, during and after the outage, each counted where the connector delivered it.
+ * The recovery story the connector tests play: a server whose slot can be lost, a
+ * Debezium connector consuming it (on a real Kafka Connect worker, through a Strimzi
+ * resource, or on the embedded stand-in), and slot-keeper healing the slot; rows written
+ * before, during and after the outage, each counted where the connector delivered it.
  */
 final class RecoveryPipeline {
 
@@ -51,7 +52,8 @@ final class RecoveryPipeline {
 	}
 
 	/**
-	 * A server, a Debezium connector on Kafka Connect, and slot-keeper healing the connector's slot.
+	 * A server, a Debezium connector on Kafka Connect, and slot-keeper healing the
+	 * connector's slot.
 	 */
 	static final class Pipeline implements AutoCloseable {
 
@@ -81,15 +83,17 @@ final class RecoveryPipeline {
 		}
 
 		/**
-		 * A pipeline whose slot-keeper is configured by the function, given the server, database and connector.
+		 * A pipeline whose slot-keeper is configured by the function, given the server,
+		 * database and connector.
 		 */
 		Pipeline(Connectors connectors, Map<String, String> connector, Function<Pipeline, List<String>> configuration) {
 			this(connectors, connector, List.of(), configuration);
 		}
 
 		/**
-		 * A pipeline whose database gets further statements (tables the connector captures) before the connector
-		 * starts, and whose slot-keeper is configured by the function.
+		 * A pipeline whose database gets further statements (tables the connector
+		 * captures) before the connector starts, and whose slot-keeper is configured by
+		 * the function.
 		 */
 		Pipeline(Connectors connectors, Map<String, String> connector, List<String> setup,
 				Function<Pipeline, List<String>> configuration) {
@@ -102,11 +106,13 @@ final class RecoveryPipeline {
 			}
 			this.engine = connectors.start(this.server, this.database, connector);
 			await().atMost(Duration.ofSeconds(60)).until(() -> "RUNNING".equals(this.engine.state()));
-			// A task reported RUNNING may not have made its slot yet: rows written before that are never streamed.
-			await().atMost(Duration.ofSeconds(60)).until(() -> "1".equals(this.server.queryForString(this.database,
-					"SELECT count(*) FROM pg_replication_slots WHERE slot_name = 'debezium'")));
-			this.args = new ArrayList<>(List.of("--server.port=0",
-					"--slotkeeper.api.tokens[0].name=dashboard", "--slotkeeper.api.tokens[0].role=viewer",
+			// A task reported RUNNING may not have made its slot yet: rows written before
+			// that are never streamed.
+			await().atMost(Duration.ofSeconds(60))
+				.until(() -> "1".equals(this.server.queryForString(this.database,
+						"SELECT count(*) FROM pg_replication_slots WHERE slot_name = 'debezium'")));
+			this.args = new ArrayList<>(List.of("--server.port=0", "--slotkeeper.api.tokens[0].name=dashboard",
+					"--slotkeeper.api.tokens[0].role=viewer",
 					"--slotkeeper.api.tokens[0].sha256=" + TokenHashes.sha256Hex(TOKEN),
 					"--slotkeeper.api.tokens[1].name=ci", "--slotkeeper.api.tokens[1].role=operator",
 					"--slotkeeper.api.tokens[1].sha256=" + TokenHashes.sha256Hex(OPERATOR)));
@@ -115,7 +121,8 @@ final class RecoveryPipeline {
 		}
 
 		/**
-		 * slot-keeper healing the connector's slot {@code debezium} on target {@code orders}, as configured here.
+		 * slot-keeper healing the connector's slot {@code debezium} on target
+		 * {@code orders}, as configured here.
 		 */
 		List<String> healing(String offsetsMode, String resnapshot, String onLost) {
 			List<String> args = new ArrayList<>(List.of("--slotkeeper.targets[0].name=orders",
@@ -140,31 +147,42 @@ final class RecoveryPipeline {
 				.build();
 		}
 
-		// A new pod: nothing of the last one's memory, only what it kept in the target's database.
+		// A new pod: nothing of the last one's memory, only what it kept in the target's
+		// database.
 		void restartApplication() {
 			this.app.close();
 			startApplication();
 		}
 
 		List<Map<?, ?>> audit(String action) {
-			List<?> entries = this.client.get().uri("/api/v1/audit").exchange().expectBody(List.class).returnResult()
+			List<?> entries = this.client.get()
+				.uri("/api/v1/audit")
+				.exchange()
+				.expectBody(List.class)
+				.returnResult()
 				.getResponseBody();
-			return entries.stream().<Map<?, ?>>map((entry) -> (Map<?, ?>) entry)
-				.filter((entry) -> action.equals(entry.get("action"))).toList();
+			return entries.stream()
+				.<Map<?, ?>>map((entry) -> (Map<?, ?>) entry)
+				.filter((entry) -> action.equals(entry.get("action")))
+				.toList();
 		}
 
-		// Rows 1–200 captured, the task gone, rows 201–400 written, the slot lost: healing takes it from there.
+		// Rows 1–200 captured, the task gone, rows 201–400 written, the slot lost:
+		// healing takes it from there.
 		long healAfterALoss() {
 			long lost = loseAfterACrash();
 			awaitHeal();
 			return lost;
 		}
 
-		// Kafka Connect stays down 15 s after the recreate, as when its outage is why the slot was lost: the handover
+		// Kafka Connect stays down 15 s after the recreate, as when its outage is why the
+		// slot was lost: the handover
 		// waits all that time, kept in the target's database.
 		void connectStaysDownAfterTheRecreate() {
-			await().during(Duration.ofSeconds(15)).atMost(Duration.ofSeconds(20)).until(() -> "1".equals(
-					this.server.queryForString(this.database, "SELECT count(*) FROM slotkeeper.handovers")));
+			await().during(Duration.ofSeconds(15))
+				.atMost(Duration.ofSeconds(20))
+				.until(() -> "1"
+					.equals(this.server.queryForString(this.database, "SELECT count(*) FROM slotkeeper.handovers")));
 		}
 
 		void awaitHeal() {
@@ -177,30 +195,34 @@ final class RecoveryPipeline {
 
 		long loseAfter(Runnable outage) {
 			write(1, 200);
-			await().atMost(Duration.ofSeconds(30)).until(() -> this.engine.deliveries().keySet().containsAll(ids(1, 200)));
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> this.engine.deliveries().keySet().containsAll(ids(1, 200)));
 			outage.run();
 			write(201, 400);
 			SlotRecipes.lose(this.server, this.database, "debezium");
 			return System.nanoTime();
 		}
 
-		// As after a failover where Debezium created the missing slot itself: the slot is new, the task's stored offset
+		// As after a failover where Debezium created the missing slot itself: the slot is
+		// new, the task's stored offset
 		// predates it, and the task fails on its restart.
 		long replaceTheSlotBehindTheConnector() {
 			write(1, 200);
-			await().atMost(Duration.ofSeconds(30)).until(() -> this.engine.deliveries().keySet().containsAll(ids(1, 200)));
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> this.engine.deliveries().keySet().containsAll(ids(1, 200)));
 			this.engine.crash();
 			write(201, 400);
 			this.server.execute(this.database, "SELECT pg_drop_replication_slot('debezium')",
 					"SELECT pg_create_logical_replication_slot('debezium', 'pgoutput')");
 			long restarted = System.nanoTime();
 			this.engine.restart();
-			await().atMost(Duration.ofSeconds(30)).until(() -> "FAILED".equals(this.engine.state())
-					|| !this.audit("slot.handover").isEmpty());
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> "FAILED".equals(this.engine.state()) || !this.audit("slot.handover").isEmpty());
 			return restarted;
 		}
 
-		// Rows 401–500 written, then every row awaited: when the last of 201–400 (those the outage put at risk) arrived.
+		// Rows 401–500 written, then every row awaited: when the last of 201–400 (those
+		// the outage put at risk) arrived.
 		long writeTheRestAndAwaitEveryRow() {
 			write(401, 500);
 			Set<Long> written = written();

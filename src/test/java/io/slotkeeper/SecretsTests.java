@@ -17,7 +17,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Passwords and tokens never show in logs, responses or actuator endpoints, from start-up to failures.
+ * Passwords and tokens never show in logs, responses or actuator endpoints, from start-up
+ * to failures.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class SecretsTests {
@@ -32,7 +33,8 @@ class SecretsTests {
 				"--server.port=0", "--slotkeeper.targets[0].name=orders",
 				"--slotkeeper.targets[0].url=jdbc:postgresql://127.0.0.1:1/orders",
 				"--slotkeeper.targets[0].username=keeper", "--slotkeeper.targets[0].password=" + PASSWORD,
-				"--slotkeeper.targets[0].heartbeat.backoff.min=50ms", "--slotkeeper.targets[0].heartbeat.backoff.max=50ms",
+				"--slotkeeper.targets[0].heartbeat.backoff.min=50ms",
+				"--slotkeeper.targets[0].heartbeat.backoff.max=50ms",
 				"--slotkeeper.connector-discovery.kafka-connect[0].url=http://127.0.0.1:1",
 				"--slotkeeper.connector-discovery.kafka-connect[0].username=connect",
 				"--slotkeeper.connector-discovery.kafka-connect[0].password=" + PASSWORD,
@@ -42,18 +44,23 @@ class SecretsTests {
 				.baseUrl("http://localhost:" + context.getEnvironment().getProperty("local.server.port"))
 				.defaultHeader("Authorization", "Bearer " + TOKEN)
 				.build();
-			await().atMost(Duration.ofSeconds(10)).until(() -> output.getOut().contains("Heartbeat to target 'orders' failed")
-					&& output.getOut().contains("Listing the connectors of kafka-connect http://127.0.0.1:1 failed"));
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> output.getOut().contains("Heartbeat to target 'orders' failed") && output.getOut()
+					.contains("Listing the connectors of kafka-connect http://127.0.0.1:1 failed"));
 			StringBuilder responses = new StringBuilder();
 			for (String path : new String[] { "/api/v1/targets", "/api/v1/targets/orders", "/actuator/health",
 					"/actuator/env", "/actuator/configprops", "/actuator/env/slotkeeper.targets[0].password",
 					"/actuator/env/slotkeeper.connector-discovery.kafka-connect[0].password", "/api/v1/connectors",
 					"/v3/api-docs" }) {
-				responses.append(new String(client.get().uri(path).exchange().expectBody().returnResult()
-					.getResponseBodyContent()));
+				responses.append(new String(
+						client.get().uri(path).exchange().expectBody().returnResult().getResponseBodyContent()));
 			}
-			responses.append(new String(client.post().uri("/api/v1/targets/orders/heartbeat").exchange().expectBody()
-				.returnResult().getResponseBodyContent()));
+			responses.append(new String(client.post()
+				.uri("/api/v1/targets/orders/heartbeat")
+				.exchange()
+				.expectBody()
+				.returnResult()
+				.getResponseBodyContent()));
 			assertThat(responses.toString()).contains("orders").doesNotContain(PASSWORD).doesNotContain(TOKEN);
 		}
 		assertThat(output.getAll()).contains("Heartbeat to target 'orders' failed (SQLState 08001)")
@@ -69,12 +76,23 @@ class SecretsTests {
 			RestTestClient client = RestTestClient.bindToServer()
 				.baseUrl("http://localhost:" + context.getEnvironment().getProperty("local.server.port"))
 				.build();
-			client.get().uri("/api/v1/targets").header("Authorization", "Bearer anything").exchange().expectStatus()
+			client.get()
+				.uri("/api/v1/targets")
+				.header("Authorization", "Bearer anything")
+				.exchange()
+				.expectStatus()
 				.isUnauthorized();
-			client.get().uri("/actuator/health").exchange().expectStatus().isOk().expectBody()
-				.jsonPath("$.components.heartbeat.details.targets").isEqualTo(0);
+			client.get()
+				.uri("/actuator/health")
+				.exchange()
+				.expectStatus()
+				.isOk()
+				.expectBody()
+				.jsonPath("$.components.heartbeat.details.targets")
+				.isEqualTo(0);
 		}
-		assertThat(output.getAll()).contains("No targets are configured (slotkeeper.targets is empty): slot-keeper idles")
+		assertThat(output.getAll())
+			.contains("No targets are configured (slotkeeper.targets is empty): slot-keeper idles")
 			.contains("No API tokens are configured (slotkeeper.api.tokens is empty): every /api call is refused");
 	}
 

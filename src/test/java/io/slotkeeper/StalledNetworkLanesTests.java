@@ -19,10 +19,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The network to a target stalls (what was sent is held, nothing answers, nothing is closed), as the soak's forwarder
- * does: every lane that talks to the server — heartbeats, polls, heals, the WAL-limit guard — ends each round within
- * its bound through its statement and socket timeouts, none is reported overdue, and every lane works again once the
- * network flows.
+ * The network to a target stalls (what was sent is held, nothing answers, nothing is
+ * closed), as the soak's forwarder does: every lane that talks to the server —
+ * heartbeats, polls, heals, the WAL-limit guard — ends each round within its bound
+ * through its statement and socket timeouts, none is reported overdue, and every lane
+ * works again once the network flows.
  */
 class StalledNetworkLanesTests {
 
@@ -42,7 +43,8 @@ class StalledNetworkLanesTests {
 
 			Instant stalled = Instant.now();
 			network.stall();
-			// Three times the socket timeout (statement timeout 1 s + 2 s): rounds sent into the stall end by it.
+			// Three times the socket timeout (statement timeout 1 s + 2 s): rounds sent
+			// into the stall end by it.
 			await("no round past its bound while the network stalls").during(Duration.ofSeconds(9))
 				.atMost(Duration.ofSeconds(12))
 				.until(() -> lanes.overdue().isEmpty());
@@ -53,14 +55,16 @@ class StalledNetworkLanesTests {
 
 			Instant resumed = Instant.now();
 			network.resume();
-			await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> LANES.forEach((lane) -> assertThat(
-					lanes.lastEnded(lane)).as("a round of %s after the stall", lane)
-				.hasValueSatisfying((ended) -> assertThat(ended).isAfter(resumed))));
+			await().atMost(Duration.ofSeconds(30))
+				.untilAsserted(() -> LANES
+					.forEach((lane) -> assertThat(lanes.lastEnded(lane)).as("a round of %s after the stall", lane)
+						.hasValueSatisfying((ended) -> assertThat(ended).isAfter(resumed))));
 			for (String lane : LANES) {
 				System.out.printf("stalled network: lane %s, longest round %s%n", lane,
 						lanes.longestEnded(lane).orElseThrow());
 			}
-			// The poller's and heartbeat's bound: six times the longest statement on a pooled connection (13 s).
+			// The poller's and heartbeat's bound: six times the longest statement on a
+			// pooled connection (13 s).
 			assertThat(lanes.longestEnded("slot-poller").orElseThrow())
 				.isLessThan(Duration.ofSeconds(13).multipliedBy(RepeatingTasks.ROUND_BOUND));
 			assertThat(lanes.overdue()).isEmpty();

@@ -13,11 +13,13 @@ import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.PostgresTestBed;
 
 /**
- * The demo behind {@code ./mvnw spring-boot:test-run}: an embedded PostgreSQL with logical decoding, a database
- * {@code demo} with a publication and a pgoutput slot {@code demo_slot}, and slot-keeper heartbeating it every 5 s; a
- * server entry {@code cluster} for the same PostgreSQL that finds its databases with logical slots: {@code billing}
- * at start, {@code inventory} (created with its slot a few seconds after start) as it appears. A viewer and an
- * operator token are made up for this run and printed once.
+ * The demo behind {@code ./mvnw spring-boot:test-run}: an embedded PostgreSQL with
+ * logical decoding, a database {@code demo} with a publication and a pgoutput slot
+ * {@code demo_slot}, and slot-keeper heartbeating it every 5 s; a server entry
+ * {@code cluster} for the same PostgreSQL that finds its databases with logical slots:
+ * {@code billing} at start, {@code inventory} (created with its slot a few seconds after
+ * start) as it appears. A viewer and an operator token are made up for this run and
+ * printed once.
  */
 public final class TestSlotKeeperApplication {
 
@@ -26,10 +28,12 @@ public final class TestSlotKeeperApplication {
 
 	/**
 	 * Starts the demo.
-	 * @param args passed to slot-keeper; {@code --slotkeeper...} overrides the demo's settings
+	 * @param args passed to slot-keeper; {@code --slotkeeper...} overrides the demo's
+	 * settings
 	 */
 	public static void main(String[] args) {
-		// A small max_slot_wal_keep_size lets the README's runbook lose demo_slot on purpose in a few milliseconds.
+		// A small max_slot_wal_keep_size lets the README's runbook lose demo_slot on
+		// purpose in a few milliseconds.
 		PostgresServer postgres = PostgresTestBed.dedicated(Map.of("max_slot_wal_keep_size", "1MB"));
 		postgres.execute("postgres", "CREATE DATABASE demo");
 		postgres.execute("demo", "CREATE TABLE orders (id bigserial PRIMARY KEY, item text NOT NULL)",
@@ -66,18 +70,19 @@ public final class TestSlotKeeperApplication {
 		Thread later = new Thread(() -> createInventoryLater(postgres), "demo-inventory");
 		later.setDaemon(true);
 		later.start();
-		// The demo's tokens exist only for this run; printing them once is how the person running it gets them.
+		// The demo's tokens exist only for this run; printing them once is how the person
+		// running it gets them.
 		System.out.printf("%n=== slot-keeper demo ===%nPostgreSQL: %s (slot demo_slot, publication demo_pub)%n"
-				+ "psql: psql -h localhost -p %d -U postgres demo%n"
-				+ "VIEWER_TOKEN=%s%nOPERATOR_TOKEN=%s%n"
+				+ "psql: psql -h localhost -p %d -U postgres demo%n" + "VIEWER_TOKEN=%s%nOPERATOR_TOKEN=%s%n"
 				+ "curl -s -H \"Authorization: Bearer $VIEWER_TOKEN\" http://localhost:%s/api/v1/targets%n"
 				+ "Operator page: http://localhost:%s/ (paste OPERATOR_TOKEN)%n"
 				+ "Server 'cluster': databases with logical slots join as cluster-<database> (billing now, inventory in"
-				+ " a few seconds)%n%n",
-				postgres.jdbcUrl("demo"), postgres.port(), viewerToken, operatorToken, port, port);
+				+ " a few seconds)%n%n", postgres.jdbcUrl("demo"), postgres.port(), viewerToken, operatorToken, port,
+				port);
 	}
 
-	// The second database appears while slot-keeper runs, as a new connector's would: it joins within one poll.
+	// The second database appears while slot-keeper runs, as a new connector's would: it
+	// joins within one poll.
 	private static void createInventoryLater(PostgresServer postgres) {
 		try {
 			Thread.sleep(5000);

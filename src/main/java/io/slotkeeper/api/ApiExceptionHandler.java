@@ -29,16 +29,18 @@ import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExcep
 import io.slotkeeper.problem.ProblemException;
 
 /**
- * The one place where every API error becomes an RFC 9457 problem ({@code application/problem+json}): the
- * domain's problems (through {@link ProblemTypes}), Spring MVC's own (bad input, unknown path, wrong method) and the security filter's
- * 401 and 403, which reach here through the handler exception resolver.
+ * The one place where every API error becomes an RFC 9457 problem
+ * ({@code application/problem+json}): the domain's problems (through
+ * {@link ProblemTypes}), Spring MVC's own (bad input, unknown path, wrong method) and the
+ * security filter's 401 and 403, which reach here through the handler exception resolver.
  */
 @RestControllerAdvice
 public class ApiExceptionHandler extends ResponseEntityExceptionHandler {
 
 	private static final Logger logger = LoggerFactory.getLogger(ApiExceptionHandler.class);
 
-	// Broken JSON says where: a line and column for a syntax error, the field for a value of the wrong kind.
+	// Broken JSON says where: a line and column for a syntax error, the field for a value
+	// of the wrong kind.
 	@Override
 	protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException ex,
 			HttpHeaders headers, HttpStatusCode status, WebRequest request) {
@@ -47,7 +49,8 @@ public class ApiExceptionHandler extends ResponseEntityExceptionHandler {
 		if (cause instanceof JacksonException json) {
 			TokenStreamLocation location = json.getLocation();
 			if (json.getPath() != null && !json.getPath().isEmpty()) {
-				where = " at field '" + json.getPath().stream()
+				where = " at field '" + json.getPath()
+					.stream()
 					.map((reference) -> (reference.getPropertyName() != null) ? reference.getPropertyName()
 							: "[" + reference.getIndex() + "]")
 					.collect(Collectors.joining(".")) + "'";
@@ -61,12 +64,15 @@ public class ApiExceptionHandler extends ResponseEntityExceptionHandler {
 		return ResponseEntity.badRequest().headers(headers).body(problem);
 	}
 
-	// A path variable or query parameter that fails its constraint names itself and the rule it broke.
+	// A path variable or query parameter that fails its constraint names itself and the
+	// rule it broke.
 	@Override
 	protected ResponseEntity<Object> handleHandlerMethodValidationException(HandlerMethodValidationException ex,
 			HttpHeaders headers, HttpStatusCode status, WebRequest request) {
-		String broken = ex.getParameterValidationResults().stream()
-			.flatMap((result) -> result.getResolvableErrors().stream()
+		String broken = ex.getParameterValidationResults()
+			.stream()
+			.flatMap((result) -> result.getResolvableErrors()
+				.stream()
 				.map((error) -> parameterName(result.getMethodParameter()) + ": " + error.getDefaultMessage()))
 			.collect(Collectors.joining("; "));
 		ProblemDetail problem = ProblemDetail.forStatusAndDetail(status,
@@ -100,8 +106,7 @@ public class ApiExceptionHandler extends ResponseEntityExceptionHandler {
 	ResponseEntity<ProblemDetail> handleAuthentication(AuthenticationException ex) {
 		ProblemDetail problem = problem(HttpStatus.UNAUTHORIZED, ProblemTypes.UNAUTHORIZED, "Authentication required",
 				"Send 'Authorization: Bearer <token>' with a token configured in slotkeeper.api.tokens, or your own "
-						+ "cluster token where cluster sign-in is on ("
-						+ ex.getMessage() + ").");
+						+ "cluster token where cluster sign-in is on (" + ex.getMessage() + ").");
 		return ResponseEntity.status(HttpStatus.UNAUTHORIZED)
 			.header(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"slot-keeper\"")
 			.body(problem);
@@ -110,8 +115,8 @@ public class ApiExceptionHandler extends ResponseEntityExceptionHandler {
 	@ExceptionHandler(AuthenticationServiceException.class)
 	ResponseEntity<ProblemDetail> handleSignInUnavailable(AuthenticationServiceException ex) {
 		ProblemDetail problem = problem(HttpStatus.SERVICE_UNAVAILABLE, ProblemTypes.SIGN_IN_UNAVAILABLE,
-				"Sign-in unavailable", "The token could not be checked now: " + ex.getMessage()
-						+ ". Configured static tokens still work.");
+				"Sign-in unavailable",
+				"The token could not be checked now: " + ex.getMessage() + ". Configured static tokens still work.");
 		return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).header(HttpHeaders.RETRY_AFTER, "5").body(problem);
 	}
 

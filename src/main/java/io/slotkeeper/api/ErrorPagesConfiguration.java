@@ -8,8 +8,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Makes what Tomcat answers by itself a problem too: its error report valve writes {@code application/problem+json}
- * ({@link ProblemErrorReportValve}) on every port it serves.
+ * Makes what Tomcat answers by itself a problem too: its error report valve writes
+ * {@code application/problem+json} ({@link ProblemErrorReportValve}) on every port it
+ * serves.
  */
 @Configuration(proxyBeanMethods = false)
 class ErrorPagesConfiguration {

@@ -28,8 +28,9 @@ import org.springframework.context.annotation.Configuration;
 import io.slotkeeper.problem.ProblemKind;
 
 /**
- * The API's OpenAPI description, which {@code openapi.yaml} at the repository root must match: bearer security,
- * and on every operation the problem responses its kind of call can answer.
+ * The API's OpenAPI description, which {@code openapi.yaml} at the repository root must
+ * match: bearer security, and on every operation the problem responses its kind of call
+ * can answer.
  */
 @Configuration(proxyBeanMethods = false)
 class OpenApiConfiguration {
@@ -48,7 +49,8 @@ class OpenApiConfiguration {
 			.servers(List.of(new Server().url("/").description("this slot-keeper")))
 			.components(new Components()
 				.addSecuritySchemes("bearer",
-						new SecurityScheme().type(SecurityScheme.Type.HTTP).scheme("bearer")
+						new SecurityScheme().type(SecurityScheme.Type.HTTP)
+							.scheme("bearer")
 							.description("A token whose SHA-256 is configured in slotkeeper.api.tokens"))
 				.addSchemas(PROBLEM, problemSchema()))
 			.addSecurityItem(new SecurityRequirement().addList("bearer"));
@@ -75,7 +77,8 @@ class OpenApiConfiguration {
 					add(operation, "409", "Heartbeats are disabled for this target", ProblemKind.HEARTBEAT_DISABLED);
 				}
 				if (change && path.contains("/slots")) {
-					add(operation, "409", "Refused: the slot exists, is active, or is not invalidated", ProblemKind.SLOT_ACTIVE);
+					add(operation, "409", "Refused: the slot exists, is active, or is not invalidated",
+							ProblemKind.SLOT_ACTIVE);
 					add(operation, "422", "The server's version cannot do this", ProblemKind.NOT_SUPPORTED);
 					add(operation, "502", "The target's server, or Kafka Connect, failed", ProblemKind.DATABASE_ERROR);
 				}
@@ -102,15 +105,17 @@ class OpenApiConfiguration {
 		problem.put("status", Integer.parseInt(status));
 		problem.put("detail", "What happened this time, for the operator.");
 		operation.getResponses()
-			.addApiResponse(status, new ApiResponse().description(description)
-				.content(new Content().addMediaType("application/problem+json",
-						new MediaType().schema(new Schema<>().$ref("#/components/schemas/" + PROBLEM))
-							.example(problem))));
+			.addApiResponse(status,
+					new ApiResponse().description(description)
+						.content(new Content().addMediaType("application/problem+json",
+								new MediaType().schema(new Schema<>().$ref("#/components/schemas/" + PROBLEM))
+									.example(problem))));
 	}
 
 	private static Schema<?> problemSchema() {
-		return new ObjectSchema().description("RFC 9457 problem details; extra members such as target, slot, sqlState "
-				+ "or activePid where they help")
+		return new ObjectSchema()
+			.description("RFC 9457 problem details; extra members such as target, slot, sqlState "
+					+ "or activePid where they help")
 			.addProperty("type", new StringSchema().example("urn:slotkeeper:problem:slot-active"))
 			.addProperty("title", new StringSchema())
 			.addProperty("status", new IntegerSchema())

@@ -12,9 +12,10 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * The error page, in place of Spring Boot's: a request that failed before any handler answered it (Tomcat refusing
- * {@code TRACE}, the firewall rejecting a path) is answered as a problem too. It is written without content
- * negotiation, so that a caller asking for HTML still gets {@code application/problem+json}.
+ * The error page, in place of Spring Boot's: a request that failed before any handler
+ * answered it (Tomcat refusing {@code TRACE}, the firewall rejecting a path) is answered
+ * as a problem too. It is written without content negotiation, so that a caller asking
+ * for HTML still gets {@code application/problem+json}.
  */
 @Hidden
 @RestController

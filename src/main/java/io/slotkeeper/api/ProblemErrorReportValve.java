@@ -8,8 +8,9 @@ import org.apache.catalina.connector.Response;
 import org.apache.catalina.valves.ErrorReportValve;
 
 /**
- * Tomcat's own error report, for what it rejects before the application sees it (a request header larger than
- * {@code server.max-http-request-header-size}): a problem instead of Tomcat's HTML page.
+ * Tomcat's own error report, for what it rejects before the application sees it (a
+ * request header larger than {@code server.max-http-request-header-size}): a problem
+ * instead of Tomcat's HTML page.
  */
 public class ProblemErrorReportValve extends ErrorReportValve {
 

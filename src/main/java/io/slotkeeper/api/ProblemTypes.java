@@ -28,7 +28,8 @@ public final class ProblemTypes {
 	public static final String FORBIDDEN = "forbidden";
 
 	/**
-	 * The slug of a token that could not be checked now (the Kubernetes API server is down or slow).
+	 * The slug of a token that could not be checked now (the Kubernetes API server is
+	 * down or slow).
 	 */
 	public static final String SIGN_IN_UNAVAILABLE = "sign-in-unavailable";
 
@@ -78,7 +79,8 @@ public final class ProblemTypes {
 	}
 
 	/**
-	 * The HTTP status of a kind of problem, for callers that record it (the audit, dry-run refusals).
+	 * The HTTP status of a kind of problem, for callers that record it (the audit,
+	 * dry-run refusals).
 	 * @param kind the kind
 	 * @return the status code
 	 */
@@ -87,7 +89,8 @@ public final class ProblemTypes {
 	}
 
 	/**
-	 * The HTTP status of a failure that is no kind of problem (an unexpected exception), as the advice answers it.
+	 * The HTTP status of a failure that is no kind of problem (an unexpected exception),
+	 * as the advice answers it.
 	 * @return the status code
 	 */
 	public static int unexpectedStatus() {
@@ -96,6 +99,7 @@ public final class ProblemTypes {
 
 	/**
 	 * A kind of problem as the API answers it.
+	 *
 	 * @param status the HTTP status
 	 * @param slug the type's last part, for example {@code target-not-found}
 	 * @param title a short summary, the same for every problem of this type

@@ -8,9 +8,10 @@ import tools.jackson.databind.json.JsonMapper;
 import org.springframework.http.HttpStatus;
 
 /**
- * Problems written by hand, where no Spring MVC handler answers: the error page of a request rejected before it
- * reached one (a method Tomcat refuses, a path the firewall rejects, a header too large), as {@code about:blank}
- * problems that say only what the status says, never the request's own text.
+ * Problems written by hand, where no Spring MVC handler answers: the error page of a
+ * request rejected before it reached one (a method Tomcat refuses, a path the firewall
+ * rejects, a header too large), as {@code about:blank} problems that say only what the
+ * status says, never the request's own text.
  */
 final class Problems {
 
@@ -38,8 +39,8 @@ final class Problems {
 			case 404 -> "No such resource.";
 			case 405 -> "This method is not allowed here.";
 			case 413, 431 -> "The request or its headers are larger than the server accepts.";
-			default -> (code >= 500) ? "slot-keeper failed unexpectedly; its log has the cause."
-					: "The request was rejected.";
+			default ->
+				(code >= 500) ? "slot-keeper failed unexpectedly; its log has the cause." : "The request was rejected.";
 		};
 	}
 

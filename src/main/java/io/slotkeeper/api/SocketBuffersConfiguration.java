@@ -6,11 +6,13 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Tomcat's socket write buffer, sized for the slot listing. Tomcat hands a response body to the socket one buffer at a
- * time: with its default of 8 KiB, the listing of 100 slots (about 100 KB of JSON) took thirteen writes, and writing
- * was most of what the listing cost beyond the framework's floor (bench/results/RESULTS.md, section 4). Every open
+ * Tomcat's socket write buffer, sized for the slot listing. Tomcat hands a response body
+ * to the socket one buffer at a time: with its default of 8 KiB, the listing of 100 slots
+ * (about 100 KB of JSON) took thirteen writes, and writing was most of what the listing
+ * cost beyond the framework's floor (bench/results/RESULTS.md, section 4). Every open
  * connection holds one such buffer, so the number of connections is bounded as well
- * ({@code server.tomcat.max-connections} in application.yaml), which bounds the memory all of them can take.
+ * ({@code server.tomcat.max-connections} in application.yaml), which bounds the memory
+ * all of them can take.
  */
 @Configuration(proxyBeanMethods = false)
 class SocketBuffersConfiguration {

@@ -15,10 +15,12 @@ import org.slf4j.event.Level;
 import io.slotkeeper.fleet.Events;
 
 /**
- * Keeps the latest audit entries in memory, newest first, and writes each as one log line on the
- * {@code io.slotkeeper.audit} logger — {@code audit action=… target=… slot=… actor=… outcome=… status=… …} — that is
- * also an event with its fields as fields ({@code event.action}, {@code user.name}, {@code slotkeeper.target}…), so that
- * with structured logging a log store can query them; the log, not this journal, is the durable record.
+ * Keeps the latest audit entries in memory, newest first, and writes each as one log line
+ * on the {@code io.slotkeeper.audit} logger —
+ * {@code audit action=… target=… slot=… actor=… outcome=… status=… …} — that is also an
+ * event with its fields as fields ({@code event.action}, {@code user.name},
+ * {@code slotkeeper.target}…), so that with structured logging a log store can query
+ * them; the log, not this journal, is the durable record.
  */
 public class AuditJournal {
 
@@ -30,7 +32,8 @@ public class AuditJournal {
 
 	/**
 	 * Creates a journal.
-	 * @param capacity how many entries it keeps; older ones are forgotten (the log keeps them)
+	 * @param capacity how many entries it keeps; older ones are forgotten (the log keeps
+	 * them)
 	 */
 	public AuditJournal(int capacity) {
 		this.capacity = capacity;
@@ -43,8 +46,8 @@ public class AuditJournal {
 	public void record(AuditEntry entry) {
 		Map<String, Object> fields = new LinkedHashMap<>();
 		fields.put("event.kind", "event");
-		fields.put("event.outcome", ("done".equals(entry.outcome()) || "dry-run".equals(entry.outcome())) ? "success"
-				: "failure");
+		fields.put("event.outcome",
+				("done".equals(entry.outcome()) || "dry-run".equals(entry.outcome())) ? "success" : "failure");
 		fields.put("user.name", entry.actor());
 		fields.put("slotkeeper.actor.groups", entry.actorGroups().isEmpty() ? null : entry.actorGroups());
 		fields.put(Events.TARGET, entry.target());
@@ -55,11 +58,12 @@ public class AuditJournal {
 		fields.put("slotkeeper.lsns", entry.lsns().isEmpty() ? null : entry.lsns());
 		fields.put("slotkeeper.connector", entry.connector());
 		fields.put("slotkeeper.detail", entry.detail());
-		Events.log(logger, Level.INFO, entry.action(), fields, "audit action={} target={} slot={} actor={}{} outcome={}"
-				+ " status={} parameters={} lsns={} connector=\"{}\" detail=\"{}\"", entry.action(), entry.target(),
-				entry.slot(), entry.actor(),
-				entry.actorGroups().isEmpty() ? "" : " groups=" + String.join(",", entry.actorGroups()), entry.outcome(),
-				entry.status(), format(entry.parameters()), format(entry.lsns()),
+		Events.log(logger, Level.INFO, entry.action(), fields,
+				"audit action={} target={} slot={} actor={}{} outcome={}"
+						+ " status={} parameters={} lsns={} connector=\"{}\" detail=\"{}\"",
+				entry.action(), entry.target(), entry.slot(), entry.actor(),
+				entry.actorGroups().isEmpty() ? "" : " groups=" + String.join(",", entry.actorGroups()),
+				entry.outcome(), entry.status(), format(entry.parameters()), format(entry.lsns()),
 				(entry.connector() != null) ? entry.connector() : "", (entry.detail() != null) ? entry.detail() : "");
 		synchronized (this.entries) {
 			this.entries.addFirst(entry);

@@ -14,14 +14,15 @@ import io.slotkeeper.api.ProblemTypes;
 import io.slotkeeper.problem.ProblemException;
 
 /**
- * Runs a change asked through the API and records it, whatever it comes to: done, dry-run, refused (a problem whose
- * kind is a refusal: the request was not acceptable, nothing changed) or failed (the target or a dependency failed,
- * or anything unexpected).
+ * Runs a change asked through the API and records it, whatever it comes to: done,
+ * dry-run, refused (a problem whose kind is a refusal: the request was not acceptable,
+ * nothing changed) or failed (the target or a dependency failed, or anything unexpected).
  */
 public class Auditor {
 
 	/**
-	 * The actor of what slot-keeper does by itself: healing, handovers, failovers noticed, databases found and retired.
+	 * The actor of what slot-keeper does by itself: healing, handovers, failovers
+	 * noticed, databases found and retired.
 	 */
 	public static final String SELF = "slot-keeper";
 
@@ -47,7 +48,8 @@ public class Auditor {
 	 * @param slot the slot, or {@code null}
 	 * @param parameters the call's parameters
 	 * @param change the change
-	 * @param describe what the result says for the journal: outcome, status, LSNs, connector
+	 * @param describe what the result says for the journal: outcome, status, LSNs,
+	 * connector
 	 * @return the change's result
 	 */
 	public <T> T run(String action, String target, String slot, Map<String, Object> parameters, Supplier<T> change,
@@ -99,7 +101,8 @@ public class Auditor {
 	}
 
 	/**
-	 * Records a change that did not succeed: refused (a problem whose kind is a refusal) or failed (anything else).
+	 * Records a change that did not succeed: refused (a problem whose kind is a refusal)
+	 * or failed (anything else).
 	 * @param actor who tried it
 	 * @param action what was tried
 	 * @param target the target
@@ -134,11 +137,11 @@ public class Auditor {
 	private void record(String actor, String action, String target, String slot, Map<String, Object> parameters,
 			String outcome, int status, String detail, Map<String, String> lsns, String connector) {
 		this.journal.record(new AuditEntry(this.clock.instant(), actor, groups(actor), action, target, slot, parameters,
-				outcome,
-				status, detail, lsns, connector));
+				outcome, status, detail, lsns, connector));
 	}
 
-	// A cluster user's groups come with its sign-in; a static token and slot-keeper itself have none.
+	// A cluster user's groups come with its sign-in; a static token and slot-keeper
+	// itself have none.
 	private static List<String> groups(String actor) {
 		Authentication authentication = SecurityContextHolder.getContext().getAuthentication();
 		if (authentication != null && authentication.getDetails() instanceof Actor signedIn
@@ -149,7 +152,8 @@ public class Auditor {
 	}
 
 	/**
-	 * A change's parameters for the journal, in the order given, leaving out those not set.
+	 * A change's parameters for the journal, in the order given, leaving out those not
+	 * set.
 	 * @param keyValues names and values, alternating
 	 * @return the parameters whose value is not {@code null}
 	 */
@@ -165,6 +169,7 @@ public class Auditor {
 
 	/**
 	 * What a change came to, for the journal.
+	 *
 	 * @param outcome {@code done} or {@code dry-run}
 	 * @param status the HTTP status answered
 	 * @param detail a note, or {@code null}

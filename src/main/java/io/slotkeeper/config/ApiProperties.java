@@ -14,14 +14,16 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 /**
  * The admin API.
  *
- * @param tokens bearer tokens the API accepts; with none (and no cluster sign-in), every API call is refused
- * @param kubernetes sign-in with the caller's own Kubernetes / OpenShift token, beside the static tokens
+ * @param tokens bearer tokens the API accepts; with none (and no cluster sign-in), every
+ * API call is refused
+ * @param kubernetes sign-in with the caller's own Kubernetes / OpenShift token, beside
+ * the static tokens
  */
 @Consistent
-public record ApiProperties(
-		@NotNull @DefaultValue List<@Valid ApiTokenProperties> tokens,
+public record ApiProperties(@NotNull @DefaultValue List<@Valid ApiTokenProperties> tokens,
 		@NotNull @Valid @DefaultValue @NestedConfigurationProperty KubernetesAuthProperties kubernetes)
-		implements CrossFieldChecked {
+		implements
+			CrossFieldChecked {
 
 	@Override
 	public List<Violation> violations() {

@@ -13,13 +13,14 @@ import org.hibernate.validator.constraints.time.DurationMin;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * Retry delays after a failed heartbeat: exponential from {@code min} to {@code max}, each delay varied by up to
- * {@code jitter} of itself and kept within {@code [min, max]}.
+ * Retry delays after a failed heartbeat: exponential from {@code min} to {@code max},
+ * each delay varied by up to {@code jitter} of itself and kept within {@code [min, max]}.
  *
  * @param min first retry delay after a failure
- * @param max longest retry delay; a target that comes back is beating again within this delay
- * @param jitter fraction (0 to 1) by which each delay is randomly varied, so that many instances or targets do not
- * retry in lockstep
+ * @param max longest retry delay; a target that comes back is beating again within this
+ * delay
+ * @param jitter fraction (0 to 1) by which each delay is randomly varied, so that many
+ * instances or targets do not retry in lockstep
  */
 @Consistent
 public record BackoffProperties(

@@ -10,8 +10,9 @@ import jakarta.validation.Constraint;
 import jakarta.validation.Payload;
 
 /**
- * Checks the rules of a {@link CrossFieldChecked} record that span several of its properties, reporting each
- * violation on the property it concerns so that the start-up error names its full path.
+ * Checks the rules of a {@link CrossFieldChecked} record that span several of its
+ * properties, reporting each violation on the property it concerns so that the start-up
+ * error names its full path.
  */
 @Documented
 @Target(ElementType.TYPE)

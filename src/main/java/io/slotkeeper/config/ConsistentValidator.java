@@ -6,7 +6,8 @@ import jakarta.validation.ConstraintValidator;
 import jakarta.validation.ConstraintValidatorContext;
 
 /**
- * Reports the {@link CrossFieldChecked#violations()} of a record, each on its own property node.
+ * Reports the {@link CrossFieldChecked#violations()} of a record, each on its own
+ * property node.
  */
 class ConsistentValidator implements ConstraintValidator<Consistent, CrossFieldChecked> {
 
@@ -28,7 +29,8 @@ class ConsistentValidator implements ConstraintValidator<Consistent, CrossFieldC
 		return false;
 	}
 
-	// Messages quote configured values; braces and dollars in them must not be read as template expressions.
+	// Messages quote configured values; braces and dollars in them must not be read as
+	// template expressions.
 	private static String escape(String message) {
 		return message.replace("\\", "\\\\").replace("{", "\\{").replace("}", "\\}").replace("$", "\\$");
 	}

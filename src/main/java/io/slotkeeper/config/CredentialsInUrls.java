@@ -5,10 +5,11 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * Refuses URLs that carry a credential: a {@code password} parameter (PgJDBC reads one from the query) or a
- * {@code user:password@} part. Such a URL would show the secret wherever the URL is shown; the record's
- * {@code password}, which never prints, is the place for it. It runs after binding and names the properties only:
- * bean validation's report would print the offending value, the secret with it.
+ * Refuses URLs that carry a credential: a {@code password} parameter (PgJDBC reads one
+ * from the query) or a {@code user:password@} part. Such a URL would show the secret
+ * wherever the URL is shown; the record's {@code password}, which never prints, is the
+ * place for it. It runs after binding and names the properties only: bean validation's
+ * report would print the offending value, the secret with it.
  */
 final class CredentialsInUrls {
 

@@ -3,10 +3,11 @@ package io.slotkeeper.config;
 import java.time.Duration;
 
 /**
- * Every rule slot-keeper derives from a target's heartbeat interval, in one place: when its health calls the beats
- * stale, how long a heartbeat session may stay idle, how often the instances up are read again and an owner is
- * rechecked, how long a beat waits for its standby snapshot, how the first beats of many targets are spread, how
- * often a slot's lineage is sampled, and within how long a consumer must confirm a beat.
+ * Every rule slot-keeper derives from a target's heartbeat interval, in one place: when
+ * its health calls the beats stale, how long a heartbeat session may stay idle, how often
+ * the instances up are read again and an owner is rechecked, how long a beat waits for
+ * its standby snapshot, how the first beats of many targets are spread, how often a
+ * slot's lineage is sampled, and within how long a consumer must confirm a beat.
  *
  * @param interval the time between two heartbeats of the target
  */
@@ -22,8 +23,8 @@ public record HeartbeatCadence(Duration interval) {
 	private static final int LINEAGE_BEATS = 6;
 
 	/**
-	 * The interval in whole seconds, at least one: what a consumer's own heartbeat setting is compared with, and the
-	 * WAL an idle slot keeps is told in.
+	 * The interval in whole seconds, at least one: what a consumer's own heartbeat
+	 * setting is compared with, and the WAL an idle slot keeps is told in.
 	 * @return the seconds
 	 */
 	public long seconds() {
@@ -39,8 +40,9 @@ public record HeartbeatCadence(Duration interval) {
 	}
 
 	/**
-	 * How long a heartbeat session may stay idle before the server ends it: two intervals, a statement's timeout and a
-	 * second, so that a beat that waited for a busy instance or server does not cost a reconnection.
+	 * How long a heartbeat session may stay idle before the server ends it: two
+	 * intervals, a statement's timeout and a second, so that a beat that waited for a
+	 * busy instance or server does not cost a reconnection.
 	 * @param statementTimeout the target's statement timeout
 	 * @return the idle timeout
 	 */
@@ -49,7 +51,8 @@ public record HeartbeatCadence(Duration interval) {
 	}
 
 	/**
-	 * How often the view of the instances up for the target is read again: two intervals, 10 s to 5 minutes.
+	 * How often the view of the instances up for the target is read again: two intervals,
+	 * 10 s to 5 minutes.
 	 * @return the refresh period
 	 */
 	public Duration presenceRefresh() {
@@ -67,8 +70,9 @@ public record HeartbeatCadence(Duration interval) {
 	}
 
 	/**
-	 * How long the owner's lock must have been free before another instance takes the target: the owner's idle
-	 * timeout and one interval, the longest an owner that is merely late can go without a beat.
+	 * How long the owner's lock must have been free before another instance takes the
+	 * target: the owner's idle timeout and one interval, the longest an owner that is
+	 * merely late can go without a beat.
 	 * @param idleTimeout the owner session's idle timeout
 	 * @return the wait
 	 */
@@ -77,8 +81,8 @@ public record HeartbeatCadence(Duration interval) {
 	}
 
 	/**
-	 * How long a beat waits for its consumers to confirm it before its standby snapshot: half an interval, at most
-	 * {@code longest}.
+	 * How long a beat waits for its consumers to confirm it before its standby snapshot:
+	 * half an interval, at most {@code longest}.
 	 * @param longest the longest wait
 	 * @return the wait
 	 */
@@ -88,8 +92,8 @@ public record HeartbeatCadence(Duration interval) {
 	}
 
 	/**
-	 * Over how long the first beats are spread, so that many targets do not connect at once: one interval, at most
-	 * 10 s.
+	 * Over how long the first beats are spread, so that many targets do not connect at
+	 * once: one interval, at most 10 s.
 	 * @return the spread
 	 */
 	public Duration firstBeatSpread() {
@@ -105,7 +109,8 @@ public record HeartbeatCadence(Duration interval) {
 	}
 
 	/**
-	 * Within how long a consumer's confirmed position must pass a beat for its slot to count as acknowledging beats.
+	 * Within how long a consumer's confirmed position must pass a beat for its slot to
+	 * count as acknowledging beats.
 	 * @param ackIntervals the intervals allowed ({@code heartbeat.ack-intervals})
 	 * @return the window
 	 */

@@ -1,30 +1,34 @@
 package io.slotkeeper.config;
 
 /**
- * Who drops and creates a slot. Anyone but slot-keeper: slot-keeper watches the slot, alerts when it is lost and hands
- * its connector over to the slot its manager makes anew, but never drops or creates it itself.
+ * Who drops and creates a slot. Anyone but slot-keeper: slot-keeper watches the slot,
+ * alerts when it is lost and hands its connector over to the slot its manager makes anew,
+ * but never drops or creates it itself.
  */
 public enum ManagedBy {
 
 	/**
-	 * slot-keeper, as its policy says ({@code on-lost}, {@code on-missing}, {@code on-orphan}) and through the API.
+	 * slot-keeper, as its policy says ({@code on-lost}, {@code on-missing},
+	 * {@code on-orphan}) and through the API.
 	 */
 	SLOT_KEEPER,
 
 	/**
-	 * Patroni's permanent slots ({@code slots:} in the DCS configuration): from 4.1.4 Patroni drops and recreates one
-	 * that is lost, and creates them on a new leader after a failover.
+	 * Patroni's permanent slots ({@code slots:} in the DCS configuration): from 4.1.4
+	 * Patroni drops and recreates one that is lost, and creates them on a new leader
+	 * after a failover.
 	 */
 	PATRONI,
 
 	/**
-	 * CloudNativePG, whose instance manager keeps its own slots (high availability, declared logical slots).
+	 * CloudNativePG, whose instance manager keeps its own slots (high availability,
+	 * declared logical slots).
 	 */
 	CLOUDNATIVE_PG,
 
 	/**
-	 * PostgreSQL 17's slot synchronization on a standby ({@code sync_replication_slots}), which creates and drops the
-	 * standby's copy of a failover slot.
+	 * PostgreSQL 17's slot synchronization on a standby ({@code sync_replication_slots}),
+	 * which creates and drops the standby's copy of a failover slot.
 	 */
 	SLOT_SYNC,
 

@@ -11,8 +11,8 @@ public enum OnLost {
 	ALERT,
 
 	/**
-	 * Recreate it with the same options, restart its connector and report the skipped range; at most
-	 * {@code max-recreations-per-hour} times.
+	 * Recreate it with the same options, restart its connector and report the skipped
+	 * range; at most {@code max-recreations-per-hour} times.
 	 */
 	RECREATE
 

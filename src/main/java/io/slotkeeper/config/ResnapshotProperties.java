@@ -15,38 +15,44 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 /**
  * How a slot's consumer is made to read again what a recreate skipped.
  *
- * @param mode {@code none} (default) or {@code debezium-signal}: once the connector runs again, insert one
- * {@code execute-snapshot} row into its signal table
- * @param signalTable the signal table, {@code schema.table}; default: the connector's {@code signal.data.collection}
- * @param collections the tables to snapshot again, {@code schema.table} each; default: the connector's
- * {@code table.include.list} (plain names only, no patterns), the signal table left out
- * @param type {@code incremental} (default: in chunks while streaming goes on) or {@code blocking}
- * @param tables {@code all} (default: every table of {@code collections}) or {@code changed}: only those whose
- * write counters ({@code pg_stat_user_tables}) moved between the slot's last confirmed position and the recreate
- * (PostgreSQL 15 and later; every table before 15)
- * @param recheckAfter how long after the recreate the table counters are read once more (default 60s: PostgreSQL
- * shows a commit in the counters within 60 s): the rows deleted while the slot was lost are counted again and, with
- * {@code tables: changed}, a second signal is sent for skipped tables whose counters moved
- * @param updateColumns with {@code tables: changed}, {@code schema.table.column} of a timestamp column each table
- * sets on every insert and update: its re-snapshot is narrowed to rows whose column is in the lost window
- * (Debezium's {@code additional-conditions})
- * @param windowMargin how much earlier than the last sample before the loss the window of {@code updateColumns}
- * starts (default 5m): longer than the longest write transaction and the clocks' skew
+ * @param mode {@code none} (default) or {@code debezium-signal}: once the connector runs
+ * again, insert one {@code execute-snapshot} row into its signal table
+ * @param signalTable the signal table, {@code schema.table}; default: the connector's
+ * {@code signal.data.collection}
+ * @param collections the tables to snapshot again, {@code schema.table} each; default:
+ * the connector's {@code table.include.list} (plain names only, no patterns), the signal
+ * table left out
+ * @param type {@code incremental} (default: in chunks while streaming goes on) or
+ * {@code blocking}
+ * @param tables {@code all} (default: every table of {@code collections}) or
+ * {@code changed}: only those whose write counters ({@code pg_stat_user_tables}) moved
+ * between the slot's last confirmed position and the recreate (PostgreSQL 15 and later;
+ * every table before 15)
+ * @param recheckAfter how long after the recreate the table counters are read once more
+ * (default 60s: PostgreSQL shows a commit in the counters within 60 s): the rows deleted
+ * while the slot was lost are counted again and, with {@code tables: changed}, a second
+ * signal is sent for skipped tables whose counters moved
+ * @param updateColumns with {@code tables: changed}, {@code schema.table.column} of a
+ * timestamp column each table sets on every insert and update: its re-snapshot is
+ * narrowed to rows whose column is in the lost window (Debezium's
+ * {@code additional-conditions})
+ * @param windowMargin how much earlier than the last sample before the loss the window of
+ * {@code updateColumns} starts (default 5m): longer than the longest write transaction
+ * and the clocks' skew
  */
 @Consistent
 public record ResnapshotProperties(@NotNull @DefaultValue("none") Mode mode,
-		@Pattern(regexp = TABLE, message = "must be schema.table in lower-case letters, digits and underscores")
-		String signalTable,
-		List<@Pattern(regexp = TABLE, message = "must be schema.table in lower-case letters, digits and underscores")
-		String> collections,
-		@NotNull @DefaultValue("incremental") Type type,
-		@NotNull @DefaultValue("all") Tables tables,
+		@Pattern(regexp = TABLE,
+				message = "must be schema.table in lower-case letters, digits and underscores") String signalTable,
+		List<@Pattern(regexp = TABLE,
+				message = "must be schema.table in lower-case letters, digits and underscores") String> collections,
+		@NotNull @DefaultValue("incremental") Type type, @NotNull @DefaultValue("all") Tables tables,
 		@NotNull @DurationMin(seconds = 1) @DurationMax(hours = 1) @DefaultValue("60s") Duration recheckAfter,
 		List<@Pattern(regexp = COLUMN,
-				message = "must be schema.table.column in lower-case letters, digits and underscores")
-		String> updateColumns,
+				message = "must be schema.table.column in lower-case letters, digits and underscores") String> updateColumns,
 		@NotNull @DurationMin(seconds = 0) @DurationMax(days = 1) @DefaultValue("5m") Duration windowMargin)
-		implements CrossFieldChecked {
+		implements
+			CrossFieldChecked {
 
 	/**
 	 * A plain, lower-case {@code schema.table}.
@@ -59,7 +65,8 @@ public record ResnapshotProperties(@NotNull @DefaultValue("none") Mode mode,
 	public static final String COLUMN = "^[a-z_][a-z0-9_]{0,62}\\.[a-z_][a-z0-9_]{0,62}\\.[a-z_][a-z0-9_]{0,62}$";
 
 	/**
-	 * The settings of a slot that asks for the given mode and leaves everything else to its defaults.
+	 * The settings of a slot that asks for the given mode and leaves everything else to
+	 * its defaults.
 	 * @param mode the mode
 	 * @return the settings
 	 */
@@ -68,9 +75,11 @@ public record ResnapshotProperties(@NotNull @DefaultValue("none") Mode mode,
 	}
 
 	/**
-	 * The settings of a slot that asks for the given mode and tables and leaves everything else to its defaults.
+	 * The settings of a slot that asks for the given mode and tables and leaves
+	 * everything else to its defaults.
 	 * @param mode the mode
-	 * @param tables which tables a re-snapshot after a recreate reads ({@code changed} only with a signal)
+	 * @param tables which tables a re-snapshot after a recreate reads ({@code changed}
+	 * only with a signal)
 	 * @return the settings
 	 */
 	public static ResnapshotProperties of(Mode mode, Tables tables) {
@@ -85,10 +94,11 @@ public record ResnapshotProperties(@NotNull @DefaultValue("none") Mode mode,
 	 * @return its column's name
 	 */
 	public Optional<String> updateColumnOf(String table) {
-		return (this.updateColumns == null) ? Optional.empty() : this.updateColumns.stream()
-			.filter((column) -> column.startsWith(table + ".") && column.indexOf('.', table.length() + 1) < 0)
-			.map((column) -> column.substring(table.length() + 1))
-			.findFirst();
+		return (this.updateColumns == null) ? Optional.empty()
+				: this.updateColumns.stream()
+					.filter((column) -> column.startsWith(table + ".") && column.indexOf('.', table.length() + 1) < 0)
+					.map((column) -> column.substring(table.length() + 1))
+					.findFirst();
 	}
 
 	@Override
@@ -98,8 +108,8 @@ public record ResnapshotProperties(@NotNull @DefaultValue("none") Mode mode,
 			violations.add(new Violation("tables", "changed needs mode debezium-signal, but mode was " + this.mode));
 		}
 		if (this.updateColumns != null && !this.updateColumns.isEmpty() && this.tables != Tables.CHANGED) {
-			violations.add(new Violation("updateColumns", "narrow only a re-snapshot of changed tables: set tables"
-					+ " to changed"));
+			violations.add(new Violation("updateColumns",
+					"narrow only a re-snapshot of changed tables: set tables" + " to changed"));
 		}
 		return violations;
 	}
@@ -138,7 +148,9 @@ public record ResnapshotProperties(@NotNull @DefaultValue("none") Mode mode,
 		/** Every table. */
 		ALL,
 
-		/** Those written to while the slot was lost, as the server's table counters tell. */
+		/**
+		 * Those written to while the slot was lost, as the server's table counters tell.
+		 */
 		CHANGED
 
 	}

@@ -5,9 +5,9 @@ import java.util.Objects;
 /**
  * A secret configuration value (a password) that never prints itself.
  * <p>
- * Records generate {@code toString} from their components, so a plain {@code String} password would end up in any
- * log line or error message that prints its record. Bound from a string by Spring's conversion service through
- * {@link #of(String)}.
+ * Records generate {@code toString} from their components, so a plain {@code String}
+ * password would end up in any log line or error message that prints its record. Bound
+ * from a string by Spring's conversion service through {@link #of(String)}.
  */
 public final class Secret {
 

@@ -11,8 +11,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * What a PgJDBC URL names: the URL of one database of a configured server (the server's URL with the database's name
- * in place of the one it names, every host and parameter kept), its hosts and its database.
+ * What a PgJDBC URL names: the URL of one database of a configured server (the server's
+ * URL with the database's name in place of the one it names, every host and parameter
+ * kept), its hosts and its database.
  */
 public final class ServerUrls {
 
@@ -25,8 +26,10 @@ public final class ServerUrls {
 
 	/**
 	 * The URL of a database.
-	 * @param serverUrl the server's URL, {@code jdbc:postgresql://host[:port][,host[:port]...][/database][?params]}
-	 * @param database the database's name, any characters (encoded as PgJDBC decodes them)
+	 * @param serverUrl the server's URL,
+	 * {@code jdbc:postgresql://host[:port][,host[:port]...][/database][?params]}
+	 * @param database the database's name, any characters (encoded as PgJDBC decodes
+	 * them)
 	 * @return the database's URL
 	 * @throws IllegalArgumentException when the URL names no host
 	 */
@@ -41,7 +44,8 @@ public final class ServerUrls {
 	}
 
 	/**
-	 * The hosts and ports a PgJDBC URL names, in lower case, each with its port (5432 when unset).
+	 * The hosts and ports a PgJDBC URL names, in lower case, each with its port (5432
+	 * when unset).
 	 * @param url the URL
 	 * @return {@code host:port} each; empty when the URL names no host
 	 */
@@ -57,7 +61,8 @@ public final class ServerUrls {
 
 	/**
 	 * A host as {@code host:port}, in lower case, with 5432 when it names no port.
-	 * @param hostAndPort {@code host}, {@code host:port}, {@code [v6]} or {@code [v6]:port}
+	 * @param hostAndPort {@code host}, {@code host:port}, {@code [v6]} or
+	 * {@code [v6]:port}
 	 * @return the endpoint
 	 */
 	public static String endpoint(String hostAndPort) {
@@ -70,7 +75,8 @@ public final class ServerUrls {
 	/**
 	 * The database a PgJDBC URL names, decoded.
 	 * @param url the URL
-	 * @return the database's name; empty when it names none (PgJDBC then takes the user's name)
+	 * @return the database's name; empty when it names none (PgJDBC then takes the user's
+	 * name)
 	 */
 	public static Optional<String> database(String url) {
 		Matcher matcher = URL.matcher(url);

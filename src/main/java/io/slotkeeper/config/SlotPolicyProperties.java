@@ -15,53 +15,59 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * What slot-keeper knows about one slot of a target beyond what the server says.
  *
  * @param name the slot's name
- * @param connector the Kafka Connect connector consuming it, restarted after a recreate; none when absent
- * @param onLost what to do when the slot is found lost: {@code alert} (report only) or {@code recreate} (heal it,
- * on the instance that owns the target)
- * @param onMissing what to do when the primary does not have the slot (after a failover, say): {@code alert} (report
- * only) or {@code recreate} (create it again as last seen, on the instance that owns the target)
- * @param onOrphan what to do when a replica holds a slot of this name that is not synchronized from the primary's
- * failover slot and so blocks its synchronization: {@code alert} (report only) or {@code drop} (drop it on the
- * replica, on the instance that owns the target, unless a session holds it)
- * @param resnapshot how the consumer reads again what a recreate skipped: by default nothing is sent
- * @param maxRecreationsPerHour how many times in an hour healing may recreate the slot; past that it stops, keeps
- * the slots health DOWN and says why
- * @param onOutage what may be done while the slot's consumer is gone: by default nothing (opt-in: raise the server's
- * {@code max_slot_wal_keep_size} up to a cap while the slot's outage budget is low)
- * @param onFailed what to do when the slot's connector or one of its tasks is FAILED while the slot is healthy:
- * {@code alert} (report only, the default) or {@code restart} (restart its failed tasks once they stayed FAILED 5 s,
- * on the instance that owns the target, unless its user stopped or paused it); a task failed on an offset older than
+ * @param connector the Kafka Connect connector consuming it, restarted after a recreate;
+ * none when absent
+ * @param onLost what to do when the slot is found lost: {@code alert} (report only) or
+ * {@code recreate} (heal it, on the instance that owns the target)
+ * @param onMissing what to do when the primary does not have the slot (after a failover,
+ * say): {@code alert} (report only) or {@code recreate} (create it again as last seen, on
+ * the instance that owns the target)
+ * @param onOrphan what to do when a replica holds a slot of this name that is not
+ * synchronized from the primary's failover slot and so blocks its synchronization:
+ * {@code alert} (report only) or {@code drop} (drop it on the replica, on the instance
+ * that owns the target, unless a session holds it)
+ * @param resnapshot how the consumer reads again what a recreate skipped: by default
+ * nothing is sent
+ * @param maxRecreationsPerHour how many times in an hour healing may recreate the slot;
+ * past that it stops, keeps the slots health DOWN and says why
+ * @param onOutage what may be done while the slot's consumer is gone: by default nothing
+ * (opt-in: raise the server's {@code max_slot_wal_keep_size} up to a cap while the slot's
+ * outage budget is low)
+ * @param onFailed what to do when the slot's connector or one of its tasks is FAILED
+ * while the slot is healthy: {@code alert} (report only, the default) or {@code restart}
+ * (restart its failed tasks once they stayed FAILED 5 s, on the instance that owns the
+ * target, unless its user stopped or paused it); a task failed on an offset older than
  * the slot, or while the slot is lost or missing, is left to healing
- * @param maxRestartsPerHour how many times in an hour {@code on-failed: restart} may restart the connector; past that
- * it is left FAILED and the refusal audited
- * @param managedBy who drops and creates the slot: {@code slot-keeper} (the default), or {@code patroni},
- * {@code cloudnative-pg}, {@code slot-sync}, {@code other}; then slot-keeper refuses to drop, create or recreate it
- * (409 {@code slot-managed-elsewhere}), alerts when it is lost and hands its connector over to the slot its manager
- * makes anew; {@code on-lost}, {@code on-missing} must be {@code alert} and {@code on-orphan} {@code alert}
+ * @param maxRestartsPerHour how many times in an hour {@code on-failed: restart} may
+ * restart the connector; past that it is left FAILED and the refusal audited
+ * @param managedBy who drops and creates the slot: {@code slot-keeper} (the default), or
+ * {@code patroni}, {@code cloudnative-pg}, {@code slot-sync}, {@code other}; then
+ * slot-keeper refuses to drop, create or recreate it (409
+ * {@code slot-managed-elsewhere}), alerts when it is lost and hands its connector over to
+ * the slot its manager makes anew; {@code on-lost}, {@code on-missing} must be
+ * {@code alert} and {@code on-orphan} {@code alert}
  */
 @Consistent
 public record SlotPolicyProperties(
 		@NotBlank @Pattern(regexp = SlotPolicyProperties.NAME_PATTERN,
 				message = "must be 1 to 63 lower-case letters, digits and underscores") String name,
-		@Valid ConnectorProperties connector,
-		@NotNull @DefaultValue("alert") OnLost onLost,
-		@NotNull @DefaultValue("alert") OnMissing onMissing,
-		@NotNull @DefaultValue("alert") OnOrphan onOrphan,
+		@Valid ConnectorProperties connector, @NotNull @DefaultValue("alert") OnLost onLost,
+		@NotNull @DefaultValue("alert") OnMissing onMissing, @NotNull @DefaultValue("alert") OnOrphan onOrphan,
 		@Valid @NotNull @DefaultValue ResnapshotProperties resnapshot,
-		@Min(1) @DefaultValue("2") int maxRecreationsPerHour,
-		@Valid OnOutageProperties onOutage,
-		@NotNull @DefaultValue("alert") OnFailed onFailed,
-		@Min(1) @DefaultValue("6") int maxRestartsPerHour,
+		@Min(1) @DefaultValue("2") int maxRecreationsPerHour, @Valid OnOutageProperties onOutage,
+		@NotNull @DefaultValue("alert") OnFailed onFailed, @Min(1) @DefaultValue("6") int maxRestartsPerHour,
 		@NotNull @DefaultValue("slot-keeper") ManagedBy managedBy) implements CrossFieldChecked {
 
 	/**
-	 * What a slot's name may be, everywhere slot-keeper takes one: 1 to 63 lower-case letters, digits and underscores.
+	 * What a slot's name may be, everywhere slot-keeper takes one: 1 to 63 lower-case
+	 * letters, digits and underscores.
 	 */
 	public static final String NAME_PATTERN = "^[a-z0-9_]{1,63}$";
 
 	/**
-	 * This policy with what a discovered connector brings where it says nothing: the connector, when it names none,
-	 * and the discovered policy's re-snapshot, when its own is the default {@code none}. A connector named here wins.
+	 * This policy with what a discovered connector brings where it says nothing: the
+	 * connector, when it names none, and the discovered policy's re-snapshot, when its
+	 * own is the default {@code none}. A connector named here wins.
 	 * @param found the policy made for a discovered connector of the same slot
 	 * @return the policy to follow
 	 */
@@ -85,8 +91,8 @@ public record SlotPolicyProperties(
 	}
 
 	/**
-	 * Whether slot-keeper acts when the slot is lost or missing: it heals the slot, or hands its connector over to the
-	 * slot its manager makes anew.
+	 * Whether slot-keeper acts when the slot is lost or missing: it heals the slot, or
+	 * hands its connector over to the slot its manager makes anew.
 	 * @return whether it acts
 	 */
 	public boolean actsOnLoss() {

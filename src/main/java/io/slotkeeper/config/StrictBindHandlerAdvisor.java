@@ -22,14 +22,18 @@ import org.springframework.boot.context.properties.source.IterableConfigurationP
 import org.springframework.core.env.SystemEnvironmentPropertySource;
 
 /**
- * Refuses any {@code slotkeeper.*} key that no configuration record declares, however deep.
+ * Refuses any {@code slotkeeper.*} key that no configuration record declares, however
+ * deep.
  * <p>
- * It is the one such check: Spring's {@code ignoreUnknownFields = false} does not look inside list elements, so a typo
- * such as {@code slotkeeper.targets[0].heartbeat.intervall} would be silently ignored. This check walks every key under
- * {@code slotkeeper} down the records' components once binding has finished. A key from environment variables may
- * spell a dashed property with underscores ({@code SLOTS_POLL_INTERVAL} for {@code slots-poll-interval}), which Spring
- * binds: there, consecutive words may together name one component; anywhere else they may not, since Spring would not
- * bind them. Then it refuses URLs that carry credentials ({@link CredentialsInUrls}).
+ * It is the one such check: Spring's {@code ignoreUnknownFields = false} does not look
+ * inside list elements, so a typo such as
+ * {@code slotkeeper.targets[0].heartbeat.intervall} would be silently ignored. This check
+ * walks every key under {@code slotkeeper} down the records' components once binding has
+ * finished. A key from environment variables may spell a dashed property with underscores
+ * ({@code SLOTS_POLL_INTERVAL} for {@code slots-poll-interval}), which Spring binds:
+ * there, consecutive words may together name one component; anywhere else they may not,
+ * since Spring would not bind them. Then it refuses URLs that carry credentials
+ * ({@link CredentialsInUrls}).
  */
 public class StrictBindHandlerAdvisor implements ConfigurationPropertiesBindHandlerAdvisor {
 
@@ -40,8 +44,8 @@ public class StrictBindHandlerAdvisor implements ConfigurationPropertiesBindHand
 		return new AbstractBindHandler(bindHandler) {
 
 			@Override
-			public void onFinish(ConfigurationPropertyName name, Bindable<?> target, BindContext context,
-					Object result) throws Exception {
+			public void onFinish(ConfigurationPropertyName name, Bindable<?> target, BindContext context, Object result)
+					throws Exception {
 				super.onFinish(name, target, context, result);
 				if (context.getDepth() == 0 && ROOT.equals(name)) {
 					refuseUnknown(context.getSources());
@@ -77,7 +81,8 @@ public class StrictBindHandlerAdvisor implements ConfigurationPropertiesBindHand
 	/**
 	 * Whether a configuration record declares a key.
 	 * @param name the key, under {@code slotkeeper}
-	 * @param wordsMayJoin whether consecutive elements may together name one component, as in environment variables
+	 * @param wordsMayJoin whether consecutive elements may together name one component,
+	 * as in environment variables
 	 * @return whether some component path matches it
 	 */
 	static boolean isKnown(ConfigurationPropertyName name, boolean wordsMayJoin) {

@@ -4,9 +4,10 @@ import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.Pattern;
 
 /**
- * A connector managed by the Strimzi (AMQ Streams) operator: its {@code KafkaConnector} resource, changed through the
- * Kubernetes API with the pod's service account instead of Kafka Connect's REST API, which Strimzi's NetworkPolicy
- * closes to other pods and whose state changes its operator reverts.
+ * A connector managed by the Strimzi (AMQ Streams) operator: its {@code KafkaConnector}
+ * resource, changed through the Kubernetes API with the pod's service account instead of
+ * Kafka Connect's REST API, which Strimzi's NetworkPolicy closes to other pods and whose
+ * state changes its operator reverts.
  *
  * @param namespace the resource's namespace
  * @param name the resource's name, which is also the connector's name in Kafka Connect

@@ -15,33 +15,36 @@ import org.hibernate.validator.constraints.time.DurationMin;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * One PostgreSQL primary that slot-keeper keeps: where it is, how to log in, its heartbeat, slot policies and
- * replicas.
+ * One PostgreSQL primary that slot-keeper keeps: where it is, how to log in, its
+ * heartbeat, slot policies and replicas.
  *
- * @param name short name of the target, used in the API, metrics and logs: lower-case letters, digits and dashes,
- * at most 63 characters, starting and ending with a letter or digit
+ * @param name short name of the target, used in the API, metrics and logs: lower-case
+ * letters, digits and dashes, at most 63 characters, starting and ending with a letter or
+ * digit
  * @param url PgJDBC URL of the target database, for example
- * {@code jdbc:postgresql://db:5432/orders?sslmode=verify-full&sslrootcert=/etc/pg/ca.crt}; it must not carry a
- * password, use {@code password}
+ * {@code jdbc:postgresql://db:5432/orders?sslmode=verify-full&sslrootcert=/etc/pg/ca.crt};
+ * it must not carry a password, use {@code password}
  * @param username role slot-keeper logs in as
- * @param password password of that role, usually from an environment variable or a mounted secret; never logged or
- * shown
+ * @param password password of that role, usually from an environment variable or a
+ * mounted secret; never logged or shown
  * @param connection timeouts of every session slot-keeper opens to the target's nodes
  * @param heartbeat heartbeat settings for this target
  * @param slotsPollInterval how often the target's slots are read for metrics and health
- * @param slots slots with a policy of their own, such as the connector to restart after a recreate
- * @param lossWarning the slots health warns when a slot is estimated to be lost sooner than this (at most 365 days)
- * @param replicas read replicas (streaming standbys) whose slots the API manages with {@code ?node=<name>}
+ * @param slots slots with a policy of their own, such as the connector to restart after a
+ * recreate
+ * @param lossWarning the slots health warns when a slot is estimated to be lost sooner
+ * than this (at most 365 days)
+ * @param replicas read replicas (streaming standbys) whose slots the API manages with
+ * {@code ?node=<name>}
  */
 @Consistent
 public record TargetProperties(
-		@NotBlank @Pattern(regexp = NAME_PATTERN, message = "must be lower-case letters, digits and dashes, 1 to 63"
-				+ " characters, starting and ending with a letter or digit") String name,
+		@NotBlank @Pattern(regexp = NAME_PATTERN,
+				message = "must be lower-case letters, digits and dashes, 1 to 63"
+						+ " characters, starting and ending with a letter or digit") String name,
 		@NotBlank @Pattern(regexp = "^jdbc:postgresql:.+",
 				message = "must be a PgJDBC URL starting with jdbc:postgresql:") String url,
-		String username,
-		Secret password,
-		@NotNull @Valid @DefaultValue ConnectionProperties connection,
+		String username, Secret password, @NotNull @Valid @DefaultValue ConnectionProperties connection,
 		@NotNull @Valid @DefaultValue HeartbeatProperties heartbeat,
 		@NotNull @DurationMin(millis = 1) @DurationMax(hours = 1) @DefaultValue("30s") Duration slotsPollInterval,
 		@NotNull @DefaultValue List<@Valid SlotPolicyProperties> slots,
@@ -76,7 +79,8 @@ public record TargetProperties(
 	public List<Violation> violations() {
 		List<Violation> violations = new ArrayList<>(
 				CrossFieldChecked.duplicateNames("slots", this.slots, SlotPolicyProperties::name, "slot"));
-		violations.addAll(CrossFieldChecked.duplicateNames("replicas", this.replicas, ReplicaProperties::name, "replica"));
+		violations
+			.addAll(CrossFieldChecked.duplicateNames("replicas", this.replicas, ReplicaProperties::name, "replica"));
 		for (int i = 0; i < this.slots.size(); i++) {
 			SlotPolicyProperties policy = this.slots.get(i);
 			boolean heartbeatOff = this.heartbeat != null && !this.heartbeat.enabled();

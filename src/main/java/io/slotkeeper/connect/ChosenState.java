@@ -3,23 +3,34 @@ package io.slotkeeper.connect;
 import java.util.Locale;
 
 /**
- * The state a connector's user chose for it, which a handover keeps: a connector stopped or paused before its slot
- * was recreated is aligned to the new slot and left stopped or paused, never started.
+ * The state a connector's user chose for it, which a handover keeps: a connector stopped
+ * or paused before its slot was recreated is aligned to the new slot and left stopped or
+ * paused, never started.
  */
 public enum ChosenState {
 
-	/** Running (Kafka Connect's target state STARTED; Strimzi's {@code spec.state: running}, the default). */
+	/**
+	 * Running (Kafka Connect's target state STARTED; Strimzi's
+	 * {@code spec.state: running}, the default).
+	 */
 	RUNNING,
 
-	/** Paused ({@code PUT …/pause}; Strimzi's {@code spec.state: paused} or the older {@code spec.pause: true}). */
+	/**
+	 * Paused ({@code PUT …/pause}; Strimzi's {@code spec.state: paused} or the older
+	 * {@code spec.pause: true}).
+	 */
 	PAUSED,
 
-	/** Stopped ({@code PUT …/stop}, Kafka Connect 3.5+; Strimzi's {@code spec.state: stopped}). */
+	/**
+	 * Stopped ({@code PUT …/stop}, Kafka Connect 3.5+; Strimzi's
+	 * {@code spec.state: stopped}).
+	 */
 	STOPPED;
 
 	/**
-	 * The state Kafka Connect reports a connector in, as the user's choice: PAUSED and STOPPED were chosen, any other
-	 * (RUNNING, FAILED, UNASSIGNED, RESTARTING) means it is meant to run.
+	 * The state Kafka Connect reports a connector in, as the user's choice: PAUSED and
+	 * STOPPED were chosen, any other (RUNNING, FAILED, UNASSIGNED, RESTARTING) means it
+	 * is meant to run.
 	 * @param connectState the connector's state in {@code GET …/status}
 	 * @return the choice
 	 */
@@ -31,8 +42,10 @@ public enum ChosenState {
 	}
 
 	/**
-	 * A choice by its lower-case name, as kept in a table or a Strimzi {@code spec.state}.
-	 * @param name {@code running}, {@code paused} or {@code stopped}; anything else or {@code null} is running
+	 * A choice by its lower-case name, as kept in a table or a Strimzi
+	 * {@code spec.state}.
+	 * @param name {@code running}, {@code paused} or {@code stopped}; anything else or
+	 * {@code null} is running
 	 * @return the choice
 	 */
 	public static ChosenState named(String name) {

@@ -13,8 +13,9 @@ import io.slotkeeper.config.ConnectorProperties;
 import io.slotkeeper.config.Secret;
 
 /**
- * One HTTP client per Kafka Connect cluster (address, credentials, timeout), not per connector: each JDK client keeps
- * a selector thread, so they are made once, and discovered connectors that come and go add none.
+ * One HTTP client per Kafka Connect cluster (address, credentials, timeout), not per
+ * connector: each JDK client keeps a selector thread, so they are made once, and
+ * discovered connectors that come and go add none.
  */
 final class ConnectClients {
 
@@ -49,8 +50,8 @@ final class ConnectClients {
 	}
 
 	/**
-	 * A client of one Kafka Connect cluster: JSON asked for, every call bounded by the timeout, basic auth when both
-	 * user and password are given.
+	 * A client of one Kafka Connect cluster: JSON asked for, every call bounded by the
+	 * timeout, basic auth when both user and password are given.
 	 */
 	static RestClient client(RestClient.Builder builder, String url, String username, Secret password,
 			Duration timeout) {

@@ -9,7 +9,8 @@ import org.springframework.web.client.RestClient;
 import io.slotkeeper.config.SlotKeeperProperties;
 
 /**
- * Wires the connector client (Kafka Connect's REST API, or Strimzi's KafkaConnector resources).
+ * Wires the connector client (Kafka Connect's REST API, or Strimzi's KafkaConnector
+ * resources).
  */
 @Configuration(proxyBeanMethods = false)
 class ConnectConfiguration {

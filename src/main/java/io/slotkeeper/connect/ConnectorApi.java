@@ -6,9 +6,10 @@ import io.slotkeeper.config.ConnectorProperties;
 import io.slotkeeper.connect.ConnectorLifecycle.Answer;
 
 /**
- * Where a connector is read and changed: Kafka Connect's REST API ({@link RestConnectorApi}) or the Strimzi operator's
- * {@code KafkaConnector} resource ({@link StrimziConnectorApi}). The handover, the re-snapshot and the checks are
- * written once against this; each call answers what happened, never throws.
+ * Where a connector is read and changed: Kafka Connect's REST API
+ * ({@link RestConnectorApi}) or the Strimzi operator's {@code KafkaConnector} resource
+ * ({@link StrimziConnectorApi}). The handover, the re-snapshot and the checks are written
+ * once against this; each call answers what happened, never throws.
  */
 interface ConnectorApi {
 
@@ -20,8 +21,9 @@ interface ConnectorApi {
 	ConnectorStatus status(ConnectorProperties connector);
 
 	/**
-	 * The connector's status while a change to it is awaited: as {@link #status}, but where the status is only as
-	 * fresh as the last look of someone else (Strimzi's operator, every 2 minutes), asking for a new look first.
+	 * The connector's status while a change to it is awaited: as {@link #status}, but
+	 * where the status is only as fresh as the last look of someone else (Strimzi's
+	 * operator, every 2 minutes), asking for a new look first.
 	 * @param connector the connector
 	 * @return the status; a failure to read it is in its error
 	 */
@@ -30,8 +32,9 @@ interface ConnectorApi {
 	}
 
 	/**
-	 * Says that a wait with {@link #freshStatus} is over: whatever it asked of someone else to look again is taken
-	 * back (Strimzi: slot-keeper's annotation on the resource).
+	 * Says that a wait with {@link #freshStatus} is over: whatever it asked of someone
+	 * else to look again is taken back (Strimzi: slot-keeper's annotation on the
+	 * resource).
 	 * @param connector the connector
 	 */
 	default void settled(ConnectorProperties connector) {
@@ -40,16 +43,17 @@ interface ConnectorApi {
 	/**
 	 * Restarts the connector and its failed tasks.
 	 * @param connector the connector
-	 * @return the outcome; a status of {@code null} means the connector could not be reached
+	 * @return the outcome; a status of {@code null} means the connector could not be
+	 * reached
 	 */
 	ConnectorOutcome restart(ConnectorProperties connector);
 
 	/**
-	 * How many times something else restarted the connector on its own: the Strimzi operator's
-	 * {@code status.autoRestart.count}.
+	 * How many times something else restarted the connector on its own: the Strimzi
+	 * operator's {@code status.autoRestart.count}.
 	 * @param connector the connector
-	 * @return the count (0 when the resource has none), {@code null} when the connector has no such thing or it could
-	 * not be read
+	 * @return the count (0 when the resource has none), {@code null} when the connector
+	 * has no such thing or it could not be read
 	 */
 	default Integer autoRestarts(ConnectorProperties connector) {
 		return null;
@@ -63,16 +67,18 @@ interface ConnectorApi {
 	Answer config(ConnectorProperties connector);
 
 	/**
-	 * The connector's stored offsets, as {@code GET /connectors/{name}/offsets} lists them, asked of Kafka Connect now
-	 * (through a Strimzi resource: a list the operator makes).
+	 * The connector's stored offsets, as {@code GET /connectors/{name}/offsets} lists
+	 * them, asked of Kafka Connect now (through a Strimzi resource: a list the operator
+	 * makes).
 	 * @param connector the connector
 	 * @return {@code {"offsets": [...]}} when they were read
 	 */
 	Answer offsets(ConnectorProperties connector);
 
 	/**
-	 * The connector's offsets as they can be read without changing anything, for a listing: what Kafka Connect stores,
-	 * or what slot-keeper last listed or set through a Strimzi resource.
+	 * The connector's offsets as they can be read without changing anything, for a
+	 * listing: what Kafka Connect stores, or what slot-keeper last listed or set through
+	 * a Strimzi resource.
 	 * @param connector the connector
 	 * @return {@code {"offsets": [...]}} when they could be read
 	 */
@@ -93,10 +99,11 @@ interface ConnectorApi {
 	ChosenState chosenState(ConnectorProperties connector);
 
 	/**
-	 * Puts the connector back into the state its user chose after a stop: resumed when it was running, paused when it
-	 * was paused, left stopped when it was stopped.
+	 * Puts the connector back into the state its user chose after a stop: resumed when it
+	 * was running, paused when it was paused, left stopped when it was stopped.
 	 * @param connector the connector
-	 * @param chosen the state its user chose, as {@link #chosenState} read it before the stop
+	 * @param chosen the state its user chose, as {@link #chosenState} read it before the
+	 * stop
 	 * @return whether it was asked to
 	 */
 	Answer restore(ConnectorProperties connector, ChosenState chosen);

@@ -7,9 +7,10 @@ import org.springframework.web.client.RestClient;
 import io.slotkeeper.config.ConnectorProperties;
 
 /**
- * Reaches a slot's connector the way it is configured: through Kafka Connect's REST API, or through its Strimzi
- * {@code KafkaConnector} resource ({@code connector.strimzi}). Callers ask for a restart or the status without
- * knowing which; {@link ConnectorLifecycle} does the same for the offsets calls.
+ * Reaches a slot's connector the way it is configured: through Kafka Connect's REST API,
+ * or through its Strimzi {@code KafkaConnector} resource ({@code connector.strimzi}).
+ * Callers ask for a restart or the status without knowing which;
+ * {@link ConnectorLifecycle} does the same for the offsets calls.
  */
 public class ConnectorClient {
 
@@ -50,18 +51,19 @@ public class ConnectorClient {
 	}
 
 	/**
-	 * Reads the connector's configuration: Kafka Connect's {@code GET …/config}, or the resource's
-	 * {@code spec.config}.
+	 * Reads the connector's configuration: Kafka Connect's {@code GET …/config}, or the
+	 * resource's {@code spec.config}.
 	 * @param connector the connector
-	 * @return the settings, each value as text, when they were read; failures are reported in the answer
+	 * @return the settings, each value as text, when they were read; failures are
+	 * reported in the answer
 	 */
 	public ConnectorLifecycle.Answer config(ConnectorProperties connector) {
 		return api(connector).config(connector);
 	}
 
 	/**
-	 * The state the connector's user chose for it, read fresh: Kafka Connect's state, or the resource's
-	 * {@code spec.state}.
+	 * The state the connector's user chose for it, read fresh: Kafka Connect's state, or
+	 * the resource's {@code spec.state}.
 	 * @param connector the connector
 	 * @return the choice, {@code null} when it could not be read
 	 */
@@ -104,9 +106,10 @@ public class ConnectorClient {
 	}
 
 	/**
-	 * What a failed call failed with, in one line: the exception's message, where that message ends in the
-	 * {@code ": null"} of a cause without one (an {@code IOException} such as a reset connection), the cause's kind
-	 * and whatever a deeper cause says instead.
+	 * What a failed call failed with, in one line: the exception's message, where that
+	 * message ends in the {@code ": null"} of a cause without one (an {@code IOException}
+	 * such as a reset connection), the cause's kind and whatever a deeper cause says
+	 * instead.
 	 * @param failure what the call threw
 	 * @return the line
 	 */

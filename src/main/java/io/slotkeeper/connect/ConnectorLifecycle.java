@@ -6,9 +6,10 @@ import java.util.Map;
 import io.slotkeeper.config.ConnectorProperties;
 
 /**
- * A connector's calls around its offsets (KIP-875, Kafka Connect 3.6+): stop, read, alter or delete its offsets while
- * it is stopped, resume; and its configuration; each through the REST API or the connector's Strimzi resource, as it
- * is configured. Each answers what happened, never throws.
+ * A connector's calls around its offsets (KIP-875, Kafka Connect 3.6+): stop, read, alter
+ * or delete its offsets while it is stopped, resume; and its configuration; each through
+ * the REST API or the connector's Strimzi resource, as it is configured. Each answers
+ * what happened, never throws.
  */
 public final class ConnectorLifecycle {
 
@@ -69,10 +70,12 @@ public final class ConnectorLifecycle {
 	}
 
 	/**
-	 * The connector's offsets as they can be read without changing anything: as Kafka Connect stores them, or, for a
-	 * Strimzi-managed connector, as slot-keeper last listed or set them.
+	 * The connector's offsets as they can be read without changing anything: as Kafka
+	 * Connect stores them, or, for a Strimzi-managed connector, as slot-keeper last
+	 * listed or set them.
 	 * @param connector the connector
-	 * @return the entries ({@code partition}, {@code offset}), {@code null} when they were not read
+	 * @return the entries ({@code partition}, {@code offset}), {@code null} when they
+	 * were not read
 	 */
 	public List<Map<String, Object>> lastKnownOffsets(ConnectorProperties connector) {
 		Answer answer = this.connectors.api(connector).lastKnownOffsets(connector);
@@ -80,8 +83,9 @@ public final class ConnectorLifecycle {
 	}
 
 	/**
-	 * The connector's offsets listed again now: what Kafka Connect holds (through a Strimzi resource, a list the
-	 * operator makes) rather than what slot-keeper asked for; what can be read without a list when the list fails.
+	 * The connector's offsets listed again now: what Kafka Connect holds (through a
+	 * Strimzi resource, a list the operator makes) rather than what slot-keeper asked
+	 * for; what can be read without a list when the list fails.
 	 * @param connector the connector
 	 * @return the entries, {@code null} when they could not be read
 	 */
@@ -122,7 +126,8 @@ public final class ConnectorLifecycle {
 	/**
 	 * The entries of an offsets listing.
 	 * @param offsetsBody the listing's body
-	 * @return its {@code partition} and {@code offset} entries, {@code null} when it has none
+	 * @return its {@code partition} and {@code offset} entries, {@code null} when it has
+	 * none
 	 */
 	@SuppressWarnings("unchecked")
 	public static List<Map<String, Object>> entries(Object offsetsBody) {
@@ -132,11 +137,13 @@ public final class ConnectorLifecycle {
 
 	/**
 	 * What one call came to.
+	 *
 	 * @param status the HTTP status, {@code null} when the connector could not be reached
 	 * @param body the JSON body, {@code null} when none
 	 * @param error what went wrong, {@code null} on success
-	 * @param unreachable whether the call never reached the connector: Kafka Connect or the Kubernetes API refused,
-	 * timed out or had no such host, or Kafka Connect does not know the connector (yet)
+	 * @param unreachable whether the call never reached the connector: Kafka Connect or
+	 * the Kubernetes API refused, timed out or had no such host, or Kafka Connect does
+	 * not know the connector (yet)
 	 */
 	public record Answer(Integer status, Object body, String error, boolean unreachable) {
 

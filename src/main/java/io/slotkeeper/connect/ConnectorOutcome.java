@@ -5,7 +5,8 @@ package io.slotkeeper.connect;
  *
  * @param connector the connector's name
  * @param restarted whether Kafka Connect accepted the restart (any 2xx)
- * @param status the last HTTP status, {@code null} when Kafka Connect could not be reached
+ * @param status the last HTTP status, {@code null} when Kafka Connect could not be
+ * reached
  * @param attempts calls made, retries of 409 (rebalance) included
  * @param detail what went wrong, {@code null} on success
  */

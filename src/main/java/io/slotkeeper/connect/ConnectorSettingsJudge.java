@@ -13,9 +13,10 @@ import io.slotkeeper.config.ResnapshotProperties;
 import io.slotkeeper.settings.SettingFinding;
 
 /**
- * Judges a Debezium PostgreSQL connector's configuration against what slot-keeper does to its slot: the heartbeat,
- * the recreate's handover and the re-snapshot that closes the gap. Each finding says the setting, its value, why it
- * matters for this slot and what to set, in the form of the server settings audit.
+ * Judges a Debezium PostgreSQL connector's configuration against what slot-keeper does to
+ * its slot: the heartbeat, the recreate's handover and the re-snapshot that closes the
+ * gap. Each finding says the setting, its value, why it matters for this slot and what to
+ * set, in the form of the server settings audit.
  */
 public final class ConnectorSettingsJudge {
 
@@ -33,17 +34,22 @@ public final class ConnectorSettingsJudge {
 	 * What slot-keeper does to the slot a connector consumes.
 	 *
 	 * @param name the slot's name
-	 * @param plugin the slot's output plugin as the server shows it, {@code null} when not read
-	 * @param heartbeat the target's heartbeat settings, {@code null} when no target heartbeats the slot
-	 * @param offsets what a recreate does with the connector's offsets, {@code null} when nothing recreates it
-	 * @param resnapshot how a recreate's gap is closed, {@code null} when nothing recreates it
+	 * @param plugin the slot's output plugin as the server shows it, {@code null} when
+	 * not read
+	 * @param heartbeat the target's heartbeat settings, {@code null} when no target
+	 * heartbeats the slot
+	 * @param offsets what a recreate does with the connector's offsets, {@code null} when
+	 * nothing recreates it
+	 * @param resnapshot how a recreate's gap is closed, {@code null} when nothing
+	 * recreates it
 	 * @param serverVersion the server's {@code server_version_num}, 0 when not known
 	 */
 	public record Slot(String name, String plugin, HeartbeatProperties heartbeat, ConnectorOffsets offsets,
 			ResnapshotProperties resnapshot, int serverVersion) {
 
 		/**
-		 * A slot no target looks after: only what a connector's configuration does on its own is judged.
+		 * A slot no target looks after: only what a connector's configuration does on its
+		 * own is judged.
 		 * @param name the slot's name
 		 * @return the slot
 		 */
@@ -86,21 +92,24 @@ public final class ConnectorSettingsJudge {
 	private static void identity(DebeziumConfig debezium, Slot slot, List<SettingFinding> findings) {
 		String slotName = debezium.get("slot.name", "debezium");
 		if (!slotName.equals(slot.name())) {
-			findings.add(new SettingFinding("slot.name", slotName, SettingFinding.CRITICAL, "the connector reads slot '"
-					+ slotName + "', not '" + slot.name() + "': slot-keeper heartbeats and heals '" + slot.name()
-					+ "' and would hand over a connector that does not read it; set slot.name = " + slot.name()
-					+ " or name the connector under the slot it reads"));
+			findings.add(new SettingFinding("slot.name", slotName, SettingFinding.CRITICAL,
+					"the connector reads slot '" + slotName + "', not '" + slot.name()
+							+ "': slot-keeper heartbeats and heals '" + slot.name()
+							+ "' and would hand over a connector that does not read it; set slot.name = " + slot.name()
+							+ " or name the connector under the slot it reads"));
 		}
 		String plugin = debezium.get("plugin.name", DEFAULT_PLUGIN);
 		if (slot.plugin() != null && !plugin.equals(slot.plugin())) {
 			findings.add(new SettingFinding("plugin.name", plugin + (debezium.has("plugin.name") ? "" : " (default)"),
-					SettingFinding.CRITICAL, "the connector decodes with " + plugin + ", its slot was made with "
-							+ slot.plugin() + " (and a recreate makes it with " + slot.plugin() + " again); set"
-							+ " plugin.name = " + slot.plugin()));
+					SettingFinding.CRITICAL,
+					"the connector decodes with " + plugin + ", its slot was made with " + slot.plugin()
+							+ " (and a recreate makes it with " + slot.plugin() + " again); set" + " plugin.name = "
+							+ slot.plugin()));
 		}
 	}
 
-	private static void heartbeat(DebeziumConfig debezium, HeartbeatProperties heartbeat, List<SettingFinding> findings) {
+	private static void heartbeat(DebeziumConfig debezium, HeartbeatProperties heartbeat,
+			List<SettingFinding> findings) {
 		if (!heartbeat.enabled() || heartbeat.mode() != HeartbeatMode.MESSAGE) {
 			return;
 		}
@@ -108,19 +117,22 @@ public final class ConnectorSettingsJudge {
 		String exclude = debezium.get("message.prefix.exclude.list", null);
 		if (!debezium.excludesMessagePrefix(heartbeat.prefix())) {
 			findings.add(new SettingFinding("message.prefix.exclude.list", (exclude != null) ? exclude : "(unset)",
-					SettingFinding.WARNING, "slot-keeper's beats (prefix '" + heartbeat.prefix() + "', every "
+					SettingFinding.WARNING,
+					"slot-keeper's beats (prefix '" + heartbeat.prefix() + "', every "
 							+ heartbeat.interval().toString().substring(2).toLowerCase(Locale.ROOT) + ") reach the"
 							+ " connector as logical-decoding messages: each is a record of topic '"
-							+ debezium.get("topic.prefix", "<topic.prefix>") + ".message', " + String.format(
-									Locale.ROOT, "%,d", 86_400 / seconds) + " a day, read by whoever reads that topic;"
+							+ debezium.get("topic.prefix", "<topic.prefix>") + ".message', "
+							+ String.format(Locale.ROOT, "%,d", 86_400 / seconds)
+							+ " a day, read by whoever reads that topic;"
 							+ " to keep them out set message.prefix.exclude.list = " + heartbeat.prefix()
 							+ " together with heartbeat.interval.ms (e.g. 10000): excluded beats alone do not move"
 							+ " the connector's offset"));
 			return;
 		}
 		if (debezium.number("heartbeat.interval.ms") <= 0) {
-			findings.add(new SettingFinding("heartbeat.interval.ms", debezium.get("heartbeat.interval.ms", "0 (default)"),
-					SettingFinding.CRITICAL, "slot-keeper's beats are excluded (message.prefix.exclude.list) and"
+			findings.add(new SettingFinding("heartbeat.interval.ms",
+					debezium.get("heartbeat.interval.ms", "0 (default)"), SettingFinding.CRITICAL,
+					"slot-keeper's beats are excluded (message.prefix.exclude.list) and"
 							+ " Debezium writes no heartbeat of its own: on an idle database no record is written, so"
 							+ " the offset and the slot's confirmed position do not move and the slot keeps the"
 							+ " server's WAL as if there were no beats (measured on a real worker: the slot kept all the"
@@ -130,8 +142,7 @@ public final class ConnectorSettingsJudge {
 
 	private static void recreate(DebeziumConfig debezium, Slot slot, List<SettingFinding> findings) {
 		String strategy = debezium.get("offset.mismatch.strategy", DEFAULT_STRATEGY);
-		boolean noResnapshot = slot.resnapshot() == null
-				|| slot.resnapshot().mode() == ResnapshotProperties.Mode.NONE;
+		boolean noResnapshot = slot.resnapshot() == null || slot.resnapshot().mode() == ResnapshotProperties.Mode.NONE;
 		if ("trust_offset".equals(strategy) && slot.offsets() == ConnectorOffsets.LEAVE) {
 			findings.add(new SettingFinding("offset.mismatch.strategy", strategy, SettingFinding.CRITICAL, "with"
 					+ " trust_offset Debezium refuses to start when its slot is ahead of its stored offset, as a"
@@ -140,14 +151,15 @@ public final class ConnectorSettingsJudge {
 					+ " trust_greater_lsn)"));
 		}
 		else if (DEFAULT_STRATEGY.equals(strategy) && slot.offsets() == ConnectorOffsets.LEAVE) {
-			findings.add(new SettingFinding("offset.mismatch.strategy", strategy + (debezium
-				.has("offset.mismatch.strategy") ? "" : " (default)"), SettingFinding.WARNING, "with no_validation"
-						+ " and connector.offsets = leave, a task restarted on a recreated slot either fails (\"…no"
-						+ " longer available on the server\") or streams on from the new slot"
-						+ (slot.serverVersion() >= 150000 ? " (PostgreSQL 15 and later start it at the slot's own"
-								+ " position without a word)" : "")
-						+ (noResnapshot ? "; nothing re-reads the rows written while the slot was lost" : "")
-						+ "; set connector.offsets = align and resnapshot.mode = debezium-signal"));
+			findings.add(new SettingFinding("offset.mismatch.strategy",
+					strategy + (debezium.has("offset.mismatch.strategy") ? "" : " (default)"), SettingFinding.WARNING,
+					"with no_validation"
+							+ " and connector.offsets = leave, a task restarted on a recreated slot either fails (\"…no"
+							+ " longer available on the server\") or streams on from the new slot"
+							+ (slot.serverVersion() >= 150000 ? " (PostgreSQL 15 and later start it at the slot's own"
+									+ " position without a word)" : "")
+							+ (noResnapshot ? "; nothing re-reads the rows written while the slot was lost" : "")
+							+ "; set connector.offsets = align and resnapshot.mode = debezium-signal"));
 		}
 		if (slot.offsets() == ConnectorOffsets.RESET && noResnapshot) {
 			String mode = debezium.get("snapshot.mode", "initial");
@@ -160,19 +172,21 @@ public final class ConnectorSettingsJudge {
 		}
 	}
 
-	private static void signal(DebeziumConfig debezium, ResnapshotProperties resnapshot, List<SettingFinding> findings) {
+	private static void signal(DebeziumConfig debezium, ResnapshotProperties resnapshot,
+			List<SettingFinding> findings) {
 		String collection = debezium.get("signal.data.collection", null);
 		if (collection == null) {
 			findings.add(new SettingFinding("signal.data.collection", "(unset)", SettingFinding.CRITICAL, "the"
 					+ " slot's resnapshot.mode is debezium-signal, and the connector reads no signal table: the"
 					+ " execute-snapshot row slot-keeper inserts after a recreate signals nobody and the gap stays"
-					+ " open; set signal.data.collection = " + ((resnapshot.signalTable() != null)
-							? resnapshot.signalTable() : "<schema.table>")));
+					+ " open; set signal.data.collection = "
+					+ ((resnapshot.signalTable() != null) ? resnapshot.signalTable() : "<schema.table>")));
 		}
 		else if (resnapshot.signalTable() != null && !resnapshot.signalTable().equals(collection)) {
-			findings.add(new SettingFinding("signal.data.collection", collection, SettingFinding.CRITICAL, "slot-keeper"
-					+ " signals in " + resnapshot.signalTable() + " (resnapshot.signal-table), the connector reads"
-					+ " signals from " + collection + ": the row signals nobody; set one to the other"));
+			findings.add(new SettingFinding("signal.data.collection", collection, SettingFinding.CRITICAL,
+					"slot-keeper" + " signals in " + resnapshot.signalTable()
+							+ " (resnapshot.signal-table), the connector reads" + " signals from " + collection
+							+ ": the row signals nobody; set one to the other"));
 		}
 		if ("true".equalsIgnoreCase(debezium.get("read.only", "false").strip())) {
 			findings.add(new SettingFinding("read.only", "true", SettingFinding.WARNING, "Debezium's read.only"
@@ -183,8 +197,9 @@ public final class ConnectorSettingsJudge {
 		}
 		if (debezium.has("signal.enabled.channels") && !debezium.list("signal.enabled.channels").contains("source")) {
 			findings.add(new SettingFinding("signal.enabled.channels", debezium.get("signal.enabled.channels", ""),
-					SettingFinding.CRITICAL, "the connector reads signals only from " + debezium
-						.get("signal.enabled.channels", "") + ", not from its signal table: the execute-snapshot row"
+					SettingFinding.CRITICAL,
+					"the connector reads signals only from " + debezium.get("signal.enabled.channels", "")
+							+ ", not from its signal table: the execute-snapshot row"
 							+ " slot-keeper inserts after a recreate signals nobody; add source to"
 							+ " signal.enabled.channels"));
 		}

@@ -9,15 +9,16 @@ import io.slotkeeper.config.ConnectorDiscoveryProperties;
 import io.slotkeeper.config.StrimziProperties;
 
 /**
- * Where Debezium PostgreSQL connectors are listed: a Kafka Connect cluster's REST API ({@link RestConnectorSource})
- * or the {@code KafkaConnector} resources of a namespace ({@link StrimziConnectorSource}). Discovery is written once
- * against this.
+ * Where Debezium PostgreSQL connectors are listed: a Kafka Connect cluster's REST API
+ * ({@link RestConnectorSource}) or the {@code KafkaConnector} resources of a namespace
+ * ({@link StrimziConnectorSource}). Discovery is written once against this.
  */
 public interface ConnectorSource {
 
 	/**
 	 * What the source is, for logs and the API.
-	 * @return for example {@code kafka-connect http://connect:8083} or {@code strimzi namespace kafka}
+	 * @return for example {@code kafka-connect http://connect:8083} or
+	 * {@code strimzi namespace kafka}
 	 */
 	String describe();
 
@@ -35,12 +36,12 @@ public interface ConnectorSource {
 	 */
 	static List<ConnectorSource> of(ConnectorDiscoveryProperties discovery, StrimziProperties strimzi) {
 		List<ConnectorSource> sources = new ArrayList<>();
-		discovery.kafkaConnect().forEach((cluster) -> sources.add(new RestConnectorSource(RestClient.builder(),
-				cluster, discovery)));
+		discovery.kafkaConnect()
+			.forEach((cluster) -> sources.add(new RestConnectorSource(RestClient.builder(), cluster, discovery)));
 		if (!discovery.strimziNamespaces().isEmpty()) {
 			KafkaConnectorResources resources = new KafkaConnectorResources(strimzi);
-			discovery.strimziNamespaces().forEach((namespace) -> sources.add(new StrimziConnectorSource(resources,
-					namespace, discovery)));
+			discovery.strimziNamespaces()
+				.forEach((namespace) -> sources.add(new StrimziConnectorSource(resources, namespace, discovery)));
 		}
 		return sources;
 	}

@@ -10,8 +10,9 @@ import java.util.stream.Collectors;
 import io.slotkeeper.config.ConnectorProperties;
 
 /**
- * Waiting for a connector to get somewhere during a handover: running (or failed anew), or stopped with its tasks
- * gone; its status read fresh every {@link #CHECK_EVERY}, at most the connector's {@code running-timeout}.
+ * Waiting for a connector to get somewhere during a handover: running (or failed anew),
+ * or stopped with its tasks gone; its status read fresh every {@link #CHECK_EVERY}, at
+ * most the connector's {@code running-timeout}.
  */
 public final class ConnectorWaits {
 
@@ -30,11 +31,14 @@ public final class ConnectorWaits {
 	/**
 	 * Waits until the connector and its tasks run, or it failed anew.
 	 * @param connector the connector
-	 * @param before its status before a restart, whose failures are not taken for new ones; {@code null} when none
+	 * @param before its status before a restart, whose failures are not taken for new
+	 * ones; {@code null} when none
 	 * @return its status at the end
 	 */
-	// A failed task, or a Connect that cannot be read, will not run by itself: no point waiting for it. But a restart
-	// is asynchronous: until the status has moved on from the failures it had before, they are the old ones.
+	// A failed task, or a Connect that cannot be read, will not run by itself: no point
+	// waiting for it. But a restart
+	// is asynchronous: until the status has moved on from the failures it had before,
+	// they are the old ones.
 	public ConnectorStatus running(ConnectorProperties connector, ConnectorStatus before) {
 		Set<ConnectorStatus.Task> stale = failures(before);
 		AtomicBoolean movedOn = new AtomicBoolean(stale.isEmpty());
@@ -47,26 +51,29 @@ public final class ConnectorWaits {
 	}
 
 	private static Set<ConnectorStatus.Task> failures(ConnectorStatus status) {
-		return (status == null) ? Set.of() : status.tasks().stream().filter((task) -> "FAILED".equals(task.state()))
-			.collect(Collectors.toSet());
+		return (status == null) ? Set.of()
+				: status.tasks().stream().filter((task) -> "FAILED".equals(task.state())).collect(Collectors.toSet());
 	}
 
 	/**
 	 * Waits until the connector is STOPPED with its tasks gone.
 	 * @param connector the connector
 	 */
-	// Stopped means its tasks are gone too: Connect says STOPPED a moment before the last task has let go.
+	// Stopped means its tasks are gone too: Connect says STOPPED a moment before the last
+	// task has let go.
 	public void stopped(ConnectorProperties connector) {
 		until(connector, (status) -> "STOPPED".equals(status.state()) && status.tasks().isEmpty());
 	}
 
 	/**
-	 * Waits until the connector's status is what is waited for, at most its {@code running-timeout}.
+	 * Waits until the connector's status is what is waited for, at most its
+	 * {@code running-timeout}.
 	 * @param connector the connector
 	 * @param done what is waited for
 	 * @return its status at the end
 	 */
-	// Bounded by running-timeout: a connector that never gets there is reported with the state it was in.
+	// Bounded by running-timeout: a connector that never gets there is reported with the
+	// state it was in.
 	public ConnectorStatus until(ConnectorProperties connector, Predicate<ConnectorStatus> done) {
 		Instant deadline = Instant.now().plus(connector.runningTimeout());
 		ConnectorStatus status = this.connectors.freshStatus(connector);

@@ -7,8 +7,9 @@ import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
 /**
- * A Debezium connector's configuration read as Debezium reads it: unset settings take their defaults, lists are
- * comma-separated, prefix lists are regular expressions that match the whole prefix, ignoring case.
+ * A Debezium connector's configuration read as Debezium reads it: unset settings take
+ * their defaults, lists are comma-separated, prefix lists are regular expressions that
+ * match the whole prefix, ignoring case.
  */
 final class DebeziumConfig {
 
@@ -41,13 +42,13 @@ final class DebeziumConfig {
 	}
 
 	List<String> list(String setting) {
-		return Arrays.stream(get(setting, "").split(",")).map(String::strip).filter((item) -> !item.isEmpty())
-			.toList();
+		return Arrays.stream(get(setting, "").split(",")).map(String::strip).filter((item) -> !item.isEmpty()).toList();
 	}
 
 	/**
-	 * Whether logical-decoding messages of a prefix are dropped by the connector: named by
-	 * {@code message.prefix.exclude.list}, or left out of a {@code message.prefix.include.list}.
+	 * Whether logical-decoding messages of a prefix are dropped by the connector: named
+	 * by {@code message.prefix.exclude.list}, or left out of a
+	 * {@code message.prefix.include.list}.
 	 */
 	boolean excludesMessagePrefix(String prefix) {
 		if (has("message.prefix.include.list")) {

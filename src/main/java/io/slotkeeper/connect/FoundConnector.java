@@ -8,12 +8,14 @@ import io.slotkeeper.config.ConnectorProperties;
 import io.slotkeeper.config.ServerUrls;
 
 /**
- * A Debezium PostgreSQL connector as a source listed it: how to reach it, and the part of its configuration that says
- * which slot it consumes and how it is re-snapshotted. Nothing else of its configuration is kept: it may hold the
- * database password.
+ * A Debezium PostgreSQL connector as a source listed it: how to reach it, and the part of
+ * its configuration that says which slot it consumes and how it is re-snapshotted.
+ * Nothing else of its configuration is kept: it may hold the database password.
  *
- * @param source where it was listed, for example {@code kafka-connect http://connect:8083}
- * @param connector how slot-keeper reaches it: its REST API, or its {@code KafkaConnector} resource
+ * @param source where it was listed, for example
+ * {@code kafka-connect http://connect:8083}
+ * @param connector how slot-keeper reaches it: its REST API, or its
+ * {@code KafkaConnector} resource
  * @param config the kept settings ({@link #KEPT}) as the source gave them
  * @param state its state as the source last reported it, {@code null} when unknown
  */
@@ -46,7 +48,8 @@ public record FoundConnector(String source, ConnectorProperties connector, Map<S
 	}
 
 	/**
-	 * The slot it consumes: {@code slot.name}, Debezium's default {@code debezium} when unset.
+	 * The slot it consumes: {@code slot.name}, Debezium's default {@code debezium} when
+	 * unset.
 	 * @return the slot's name
 	 */
 	public String slot() {
@@ -54,7 +57,8 @@ public record FoundConnector(String source, ConnectorProperties connector, Map<S
 	}
 
 	/**
-	 * Its {@code database.hostname} and {@code database.port} (5432 when unset) as one {@code host:port}.
+	 * Its {@code database.hostname} and {@code database.port} (5432 when unset) as one
+	 * {@code host:port}.
 	 * @return the endpoint in lower case, {@code null} when it names no host
 	 */
 	public String endpoint() {
@@ -63,8 +67,7 @@ public record FoundConnector(String source, ConnectorProperties connector, Map<S
 			return null;
 		}
 		String bracketed = (host.contains(":") && !host.startsWith("[")) ? "[" + host.strip() + "]" : host.strip();
-		return ServerUrls.endpoint(bracketed + ":" + this.config.getOrDefault("database.port",
-				"5432").strip());
+		return ServerUrls.endpoint(bracketed + ":" + this.config.getOrDefault("database.port", "5432").strip());
 	}
 
 	/**
@@ -76,7 +79,8 @@ public record FoundConnector(String source, ConnectorProperties connector, Map<S
 	}
 
 	/**
-	 * Whether a connector class is Debezium's PostgreSQL connector, by its full name or Kafka Connect's alias.
+	 * Whether a connector class is Debezium's PostgreSQL connector, by its full name or
+	 * Kafka Connect's alias.
 	 * @param connectorClass the class as configured
 	 * @return whether it is
 	 */

@@ -4,8 +4,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The one way this package walks JSON read as plain maps (Kafka Connect's answers, Kubernetes resources): anything
- * that is not an object reads as an empty one, so that a missing or odd field never throws.
+ * The one way this package walks JSON read as plain maps (Kafka Connect's answers,
+ * Kubernetes resources): anything that is not an object reads as an empty one, so that a
+ * missing or odd field never throws.
  */
 public final class JsonObjects {
 

@@ -17,9 +17,10 @@ import io.slotkeeper.config.StrimziProperties;
 import io.slotkeeper.kubernetes.KubernetesApi;
 
 /**
- * Strimzi {@code KafkaConnector} resources and slot-keeper's offsets ConfigMaps through the Kubernetes API: read,
- * JSON merge-patch, create; and the {@code KafkaConnect} resources, read only. The {@code kafka.strimzi.io} version is the configured one, or the one the API server
- * serves ({@code v1} preferred over {@code v1beta2}), asked once.
+ * Strimzi {@code KafkaConnector} resources and slot-keeper's offsets ConfigMaps through
+ * the Kubernetes API: read, JSON merge-patch, create; and the {@code KafkaConnect}
+ * resources, read only. The {@code kafka.strimzi.io} version is the configured one, or
+ * the one the API server serves ({@code v1} preferred over {@code v1beta2}), asked once.
  */
 final class KafkaConnectorResources {
 
@@ -46,7 +47,8 @@ final class KafkaConnectorResources {
 	}
 
 	/**
-	 * A {@code KafkaConnect} resource, whose {@code status.url} is its workers' REST address.
+	 * A {@code KafkaConnect} resource, whose {@code status.url} is its workers' REST
+	 * address.
 	 */
 	Reply kafkaConnect(String namespace, String name) {
 		return onGroup("kafkaconnects", namespace, name, (path) -> send("GET", path, null, null));
@@ -86,16 +88,20 @@ final class KafkaConnectorResources {
 		return onGroup("kafkaconnectors", namespace, name, call);
 	}
 
-	// The version is asked once; a server that serves neither is asked again at the next call (Strimzi installed
+	// The version is asked once; a server that serves neither is asked again at the next
+	// call (Strimzi installed
 	// later). A null name is the namespace's list.
 	private Reply onGroup(String resources, String namespace, String name, Function<String, Reply> call) {
 		if (this.version == null) {
 			Reply group = send("GET", GROUP, null, null);
 			this.version = group.ok() ? preferred(group) : null;
 			if (this.version == null) {
-				return group.unreachable() ? group : new Reply(group.status(), Map.of(), "the Kubernetes API serves no"
-						+ " kafka.strimzi.io v1 or v1beta2 (" + ((group.error() != null) ? group.error()
-								: "neither listed") + "): is Strimzi installed?", false);
+				return group.unreachable() ? group
+						: new Reply(group.status(), Map.of(),
+								"the Kubernetes API serves no" + " kafka.strimzi.io v1 or v1beta2 ("
+										+ ((group.error() != null) ? group.error() : "neither listed")
+										+ "): is Strimzi installed?",
+								false);
 			}
 		}
 		return call.apply(GROUP + "/" + this.version + "/namespaces/" + namespace + "/" + resources
@@ -104,7 +110,8 @@ final class KafkaConnectorResources {
 
 	private static String preferred(Reply group) {
 		List<String> versions = ((List<?>) group.object().getOrDefault("versions", List.of())).stream()
-			.map((each) -> String.valueOf(JsonObjects.asMap(each).get("version"))).toList();
+			.map((each) -> String.valueOf(JsonObjects.asMap(each).get("version")))
+			.toList();
 		return versions.contains("v1") ? "v1" : versions.contains("v1beta2") ? "v1beta2" : null;
 	}
 
@@ -116,22 +123,26 @@ final class KafkaConnectorResources {
 			}
 			request.method(method, (body != null) ? HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(body))
 					: HttpRequest.BodyPublishers.noBody());
-			HttpResponse<String> response = this.api.client().send(request.build(), HttpResponse.BodyHandlers.ofString());
+			HttpResponse<String> response = this.api.client()
+				.send(request.build(), HttpResponse.BodyHandlers.ofString());
 			int status = response.statusCode();
 			Map<String, Object> object = JsonObjects.asMap(parse(response.body()));
 			if (status / 100 == 2) {
 				return new Reply(status, object, null, false);
 			}
 			String message = String.valueOf(object.getOrDefault("message", ConnectorClient.firstLine(response.body())));
-			return new Reply(status, object, "the Kubernetes API answered " + status + " to " + method + " " + path + ": "
-					+ message + ((status == 401 || status == 403) ? " (slot-keeper's service account needs the Role"
-							+ " that the chart's connectors.strimzi.namespaces creates)" : ""), false);
+			return new Reply(status, object,
+					"the Kubernetes API answered " + status + " to " + method + " " + path + ": " + message
+							+ ((status == 401 || status == 403) ? " (slot-keeper's service account needs the Role"
+									+ " that the chart's connectors.strimzi.namespaces creates)" : ""),
+					false);
 		}
 		catch (KubernetesApi.TokenUnreadable ex) {
 			return new Reply(null, Map.of(), ex.getMessage(), false);
 		}
 		catch (HttpTimeoutException ex) {
-			return new Reply(null, Map.of(), "the Kubernetes API did not answer " + method + " " + path + " in time", true);
+			return new Reply(null, Map.of(), "the Kubernetes API did not answer " + method + " " + path + " in time",
+					true);
 		}
 		catch (IOException ex) {
 			return new Reply(null, Map.of(), "the Kubernetes API could not be reached at " + this.api.apiServer() + " ("
@@ -154,6 +165,7 @@ final class KafkaConnectorResources {
 
 	/**
 	 * What the Kubernetes API answered.
+	 *
 	 * @param status the HTTP status, {@code null} when it was not reached
 	 * @param object the JSON object answered, empty when none
 	 * @param error what went wrong, {@code null} on a 2xx

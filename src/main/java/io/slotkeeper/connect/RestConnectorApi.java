@@ -17,14 +17,17 @@ import io.slotkeeper.config.ConnectorProperties;
 import io.slotkeeper.connect.ConnectorLifecycle.Answer;
 
 /**
- * Kafka Connect's REST API: {@code POST /connectors/{name}/restart?includeTasks=true&onlyFailed=true}, retrying a 409
- * (the cluster is rebalancing) a few times, {@code GET …/status}, {@code …/config}, and the offsets calls of KIP-875.
- * Every call is bounded by the connector's timeout; the basic-auth password is sent, never logged. A worker that is
- * starting counts as not reached: it refuses connections, then answers every path with Jetty's 404 error page (JSON
- * {@code {"message":"Not Found","url":…,"status":"404"}} when JSON is asked for) until its REST resources are up
- * (≈2 s), and 404 "Connector … not found" / "No status found for connector …" for a connector it has not read yet;
- * the connector is back within seconds. Only Connect's JSON 404 of a route it does not
- * have (before 3.6: no offsets API) is an answer.
+ * Kafka Connect's REST API: {@code POST
+ * /connectors/{name}/restart?includeTasks=true&onlyFailed=true}, retrying a 409 (the
+ * cluster is rebalancing) a few times, {@code GET …/status}, {@code …/config}, and the
+ * offsets calls of KIP-875. Every call is bounded by the connector's timeout; the
+ * basic-auth password is sent, never logged. A worker that is starting counts as not
+ * reached: it refuses connections, then answers every path with Jetty's 404 error page
+ * (JSON {@code {"message":"Not Found","url":…,"status":"404"}} when JSON is asked for)
+ * until its REST resources are up (≈2 s), and 404 "Connector … not found" / "No status
+ * found for connector …" for a connector it has not read yet; the connector is back
+ * within seconds. Only Connect's JSON 404 of a route it does not have (before 3.6: no
+ * offsets API) is an answer.
  */
 final class RestConnectorApi implements ConnectorApi {
 
@@ -106,7 +109,8 @@ final class RestConnectorApi implements ConnectorApi {
 	@Override
 	public Answer restore(ConnectorProperties connector, ChosenState chosen) {
 		return switch (chosen) {
-			case RUNNING -> call(connector, (client) -> client.put().uri("/connectors/{name}/resume", connector.name()));
+			case RUNNING ->
+				call(connector, (client) -> client.put().uri("/connectors/{name}/resume", connector.name()));
 			case PAUSED -> call(connector, (client) -> client.put().uri("/connectors/{name}/pause", connector.name()));
 			case STOPPED -> new Answer(204, null, null);
 		};
@@ -124,8 +128,8 @@ final class RestConnectorApi implements ConnectorApi {
 
 	@Override
 	public Answer alterOffsets(ConnectorProperties connector, Map<String, Object> offsets) {
-		return call(connector, (client) -> client.patch().uri("/connectors/{name}/offsets", connector.name())
-			.body(offsets));
+		return call(connector,
+				(client) -> client.patch().uri("/connectors/{name}/offsets", connector.name()).body(offsets));
 	}
 
 	@Override
@@ -145,8 +149,8 @@ final class RestConnectorApi implements ConnectorApi {
 		}
 		catch (RestClientResponseException ex) {
 			String error = "Kafka Connect answered " + ex.getStatusCode().value() + ": " + body(ex);
-			return notReadyYet(ex) ? Answer.unreachable(error + " (Kafka Connect is starting or does not know the"
-					+ " connector yet)")
+			return notReadyYet(ex)
+					? Answer.unreachable(error + " (Kafka Connect is starting or does not know the" + " connector yet)")
 					: new Answer(ex.getStatusCode().value(), null, error);
 		}
 		catch (RestClientException ex) {
@@ -154,20 +158,23 @@ final class RestConnectorApi implements ConnectorApi {
 		}
 	}
 
-	// Jetty pretty-prints its JSON error page over several lines: one line of it says more than its first.
+	// Jetty pretty-prints its JSON error page over several lines: one line of it says
+	// more than its first.
 	static String body(RestClientResponseException ex) {
 		String body = ex.getResponseBodyAsString().strip();
 		return ConnectorClient.firstLine(body.startsWith("{") ? body.replaceAll("\\s*\\R\\s*", " ") : body);
 	}
 
-	// A starting worker's answers — Jetty's own error page (HTML, or JSON without Connect's error_code when JSON is
-	// asked for), then Connect's "not found" for a connector it has not read yet — as opposed to Connect's JSON 404 of
+	// A starting worker's answers — Jetty's own error page (HTML, or JSON without
+	// Connect's error_code when JSON is
+	// asked for), then Connect's "not found" for a connector it has not read yet — as
+	// opposed to Connect's JSON 404 of
 	// a route an old Connect does not have.
 	private static boolean notReadyYet(RestClientResponseException ex) {
 		String body = ex.getResponseBodyAsString();
-		return ex.getStatusCode().value() == 404 && (!body.contains("\"error_code\"")
-				|| body.contains("No status found for connector")
-				|| (body.contains("Connector ") && body.contains(" not found")));
+		return ex.getStatusCode().value() == 404
+				&& (!body.contains("\"error_code\"") || body.contains("No status found for connector")
+						|| (body.contains("Connector ") && body.contains(" not found")));
 	}
 
 	/**

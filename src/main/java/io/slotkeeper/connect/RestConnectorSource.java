@@ -13,9 +13,9 @@ import io.slotkeeper.config.ConnectorDiscoveryProperties.KafkaConnectProperties;
 import io.slotkeeper.config.ConnectorProperties;
 
 /**
- * The connectors of one Kafka Connect cluster, listed with their configuration and status in one call
- * ({@code GET /connectors?expand=info&expand=status}); each found one is reached through the same REST API, with the
- * cluster's credentials.
+ * The connectors of one Kafka Connect cluster, listed with their configuration and status
+ * in one call ({@code GET /connectors?expand=info&expand=status}); each found one is
+ * reached through the same REST API, with the cluster's credentials.
  */
 final class RestConnectorSource implements ConnectorSource {
 
@@ -45,20 +45,19 @@ final class RestConnectorSource implements ConnectorSource {
 			body = this.client.get().uri("/connectors?expand=info&expand=status").retrieve().body(Object.class);
 		}
 		catch (RestClientResponseException ex) {
-			return new Listing(List.of(), "Kafka Connect answered " + ex.getStatusCode().value() + ": "
-					+ RestConnectorApi.body(ex));
+			return new Listing(List.of(),
+					"Kafka Connect answered " + ex.getStatusCode().value() + ": " + RestConnectorApi.body(ex));
 		}
 		catch (RestClientException ex) {
-			return new Listing(List.of(), "Kafka Connect could not be reached: "
-					+ ConnectorClient.failure(ex));
+			return new Listing(List.of(), "Kafka Connect could not be reached: " + ConnectorClient.failure(ex));
 		}
 		List<FoundConnector> found = new ArrayList<>();
 		JsonObjects.asMap(body).forEach((name, expanded) -> {
-			Map<String, Object> config = JsonObjects.asMap(
-					JsonObjects.asMap(JsonObjects.asMap(expanded).get("info")).get("config"));
+			Map<String, Object> config = JsonObjects
+				.asMap(JsonObjects.asMap(JsonObjects.asMap(expanded).get("info")).get("config"));
 			if (FoundConnector.postgres(config.get("connector.class"))) {
-				String state = ConnectorStatus.of(name, JsonObjects.asMap(
-						JsonObjects.asMap(expanded).get("status"))).state();
+				String state = ConnectorStatus.of(name, JsonObjects.asMap(JsonObjects.asMap(expanded).get("status")))
+					.state();
 				found.add(new FoundConnector(describe(), reach(name), FoundConnector.kept(config), state));
 			}
 		});

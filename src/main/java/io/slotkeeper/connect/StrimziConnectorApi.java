@@ -15,17 +15,21 @@ import io.slotkeeper.connect.KafkaConnectorResources.Reply;
 import static io.slotkeeper.connect.JsonObjects.at;
 
 /**
- * A connector changed the way the Strimzi operator lets a third party change it: through its {@code KafkaConnector}
- * resource, never Kafka Connect's REST API (closed to other pods by Strimzi's NetworkPolicy, its state changes
- * reverted at the next reconcile). Stop and resume set {@code spec.state} (the state it had is kept in the annotation
- * {@code slotkeeper.io/state-before-stop} until the resume puts it back); offsets are listed, altered and reset
- * through {@code spec.listOffsets} / {@code spec.alterOffsets} and the annotation {@code strimzi.io/connector-offsets}
- * with slot-keeper's ConfigMap {@code <connector>-slotkeeper-offsets}, done when the operator removed the annotation
- * and failed when it set a Warning condition; a restart is the annotations {@code strimzi.io/restart} and
- * {@code strimzi.io/restart-task}. The status is the resource's {@code status.connectorStatus}, Kafka Connect's own,
- * as the operator last saw it, and {@link StrimziOperatorWaits} asks it to look again while a change is awaited; or,
- * with {@code status-from: worker}, the worker's own, read by {@link WorkerStatuses} where it can be. The state
- * changes are {@link StrimziStates}', the offsets {@link StrimziOffsets}', the restarts {@link StrimziRestarts}'.
+ * A connector changed the way the Strimzi operator lets a third party change it: through
+ * its {@code KafkaConnector} resource, never Kafka Connect's REST API (closed to other
+ * pods by Strimzi's NetworkPolicy, its state changes reverted at the next reconcile).
+ * Stop and resume set {@code spec.state} (the state it had is kept in the annotation
+ * {@code slotkeeper.io/state-before-stop} until the resume puts it back); offsets are
+ * listed, altered and reset through {@code spec.listOffsets} / {@code spec.alterOffsets}
+ * and the annotation {@code strimzi.io/connector-offsets} with slot-keeper's ConfigMap
+ * {@code <connector>-slotkeeper-offsets}, done when the operator removed the annotation
+ * and failed when it set a Warning condition; a restart is the annotations
+ * {@code strimzi.io/restart} and {@code strimzi.io/restart-task}. The status is the
+ * resource's {@code status.connectorStatus}, Kafka Connect's own, as the operator last
+ * saw it, and {@link StrimziOperatorWaits} asks it to look again while a change is
+ * awaited; or, with {@code status-from: worker}, the worker's own, read by
+ * {@link WorkerStatuses} where it can be. The state changes are {@link StrimziStates}',
+ * the offsets {@link StrimziOffsets}', the restarts {@link StrimziRestarts}'.
  */
 final class StrimziConnectorApi implements ConnectorApi {
 
@@ -43,7 +47,8 @@ final class StrimziConnectorApi implements ConnectorApi {
 
 	/**
 	 * @param settings how the Kubernetes API is reached, and where states are read
-	 * @param worker Kafka Connect's REST API, read (never changed) with {@code status-from: worker}
+	 * @param worker Kafka Connect's REST API, read (never changed) with
+	 * {@code status-from: worker}
 	 */
 	StrimziConnectorApi(StrimziProperties settings, ConnectorApi worker) {
 		this.resources = new KafkaConnectorResources(settings);
@@ -85,8 +90,8 @@ final class StrimziConnectorApi implements ConnectorApi {
 
 	@Override
 	public ConnectorStatus freshStatus(ConnectorProperties connector) {
-		Optional<ConnectorStatus> live = (this.workers != null) ? fromWorker(connector,
-				this.resources.connector(connector)) : Optional.empty();
+		Optional<ConnectorStatus> live = (this.workers != null)
+				? fromWorker(connector, this.resources.connector(connector)) : Optional.empty();
 		if (live.isPresent()) {
 			return live.get();
 		}

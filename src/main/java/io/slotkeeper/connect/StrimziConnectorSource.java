@@ -11,8 +11,9 @@ import io.slotkeeper.config.ConnectorProperties;
 import io.slotkeeper.config.StrimziConnectorProperties;
 
 /**
- * The {@code KafkaConnector} resources of one namespace, listed through the Kubernetes API; each found one is changed
- * through its resource ({@link StrimziConnectorApi}), never through Kafka Connect's REST API.
+ * The {@code KafkaConnector} resources of one namespace, listed through the Kubernetes
+ * API; each found one is changed through its resource ({@link StrimziConnectorApi}),
+ * never through Kafka Connect's REST API.
  */
 final class StrimziConnectorSource implements ConnectorSource {
 
@@ -24,7 +25,8 @@ final class StrimziConnectorSource implements ConnectorSource {
 
 	private final ConnectorDiscoveryProperties discovery;
 
-	StrimziConnectorSource(KafkaConnectorResources resources, String namespace, ConnectorDiscoveryProperties discovery) {
+	StrimziConnectorSource(KafkaConnectorResources resources, String namespace,
+			ConnectorDiscoveryProperties discovery) {
 		this.resources = resources;
 		this.namespace = namespace;
 		this.discovery = discovery;
@@ -48,11 +50,14 @@ final class StrimziConnectorSource implements ConnectorSource {
 			Map<String, Object> spec = JsonObjects.asMap(resource.get("spec"));
 			Object name = JsonObjects.asMap(resource.get("metadata")).get("name");
 			if (name != null && FoundConnector.postgres(spec.get("class"))) {
-				// The resource keeps the class beside the configuration, where Kafka Connect keeps it inside.
+				// The resource keeps the class beside the configuration, where Kafka
+				// Connect keeps it inside.
 				Map<String, Object> config = new LinkedHashMap<>(JsonObjects.asMap(spec.get("config")));
 				config.put("connector.class", spec.get("class"));
-				String state = ConnectorStatus.of(name.toString(), JsonObjects.asMap(
-						JsonObjects.asMap(resource.get("status")).get("connectorStatus"))).state();
+				String state = ConnectorStatus
+					.of(name.toString(),
+							JsonObjects.asMap(JsonObjects.asMap(resource.get("status")).get("connectorStatus")))
+					.state();
 				found.add(new FoundConnector(describe(), reach(name.toString()), FoundConnector.kept(config), state));
 			}
 		}

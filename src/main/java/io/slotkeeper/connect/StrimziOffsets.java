@@ -15,10 +15,11 @@ import static io.slotkeeper.connect.JsonObjects.at;
 import static io.slotkeeper.connect.StrimziConnectorApi.describe;
 
 /**
- * A Strimzi-managed connector's offsets, changed the way the operator lets a third party change them: listed, altered
- * and reset through {@code spec.listOffsets} / {@code spec.alterOffsets} and the annotation
- * {@code strimzi.io/connector-offsets}, with slot-keeper's ConfigMap {@code <connector>-slotkeeper-offsets}; done when
- * the operator removed the annotation, failed when it set a Warning condition.
+ * A Strimzi-managed connector's offsets, changed the way the operator lets a third party
+ * change them: listed, altered and reset through {@code spec.listOffsets} /
+ * {@code spec.alterOffsets} and the annotation {@code strimzi.io/connector-offsets}, with
+ * slot-keeper's ConfigMap {@code <connector>-slotkeeper-offsets}; done when the operator
+ * removed the annotation, failed when it set a Warning condition.
  */
 final class StrimziOffsets {
 
@@ -36,7 +37,8 @@ final class StrimziOffsets {
 	}
 
 	/**
-	 * Asks the operator to list the offsets into slot-keeper's ConfigMap, then reads them there.
+	 * Asks the operator to list the offsets into slot-keeper's ConfigMap, then reads them
+	 * there.
 	 * @param connector the connector
 	 * @return {@code {"offsets": [...]}} when listed
 	 */
@@ -48,7 +50,8 @@ final class StrimziOffsets {
 		return lastListed(connector);
 	}
 
-	// What the last list or alter left in slot-keeper's ConfigMap: reading the live offsets would change the resource.
+	// What the last list or alter left in slot-keeper's ConfigMap: reading the live
+	// offsets would change the resource.
 	Answer lastListed(ConnectorProperties connector) {
 		Reply map = this.resources.configMap(connector.strimzi().namespace(), configMapName(connector));
 		Object offsets = at(map.object(), "data").get("offsets.json");
@@ -62,15 +65,16 @@ final class StrimziOffsets {
 		if (!written.ok()) {
 			return written.answer(null);
 		}
-		return annotateOffsets(connector, "alter", Map.of("alterOffsets", Map.of("fromConfigMap",
-				Map.of("name", configMapName(connector)))));
+		return annotateOffsets(connector, "alter",
+				Map.of("alterOffsets", Map.of("fromConfigMap", Map.of("name", configMapName(connector)))));
 	}
 
 	Answer reset(ConnectorProperties connector) {
 		return annotateOffsets(connector, "reset", Map.of());
 	}
 
-	// The operator acts on the annotation at its next reconcile (a change to the resource is one): it removes the
+	// The operator acts on the annotation at its next reconcile (a change to the resource
+	// is one): it removes the
 	// annotation once Kafka Connect accepted, or keeps it and sets a Warning condition.
 	private Answer annotateOffsets(ConnectorProperties connector, String operation, Map<String, Object> spec) {
 		Reply resource = this.resources.connector(connector);
@@ -82,8 +86,8 @@ final class StrimziOffsets {
 			return ConnectorLifecycle.Answer.unreachable(unreachable.get());
 		}
 		Set<String> warnedBefore = StrimziOperatorWaits.warnings(resource.object());
-		Map<String, Object> patch = new HashMap<>(Map.of("metadata", Map.of("annotations",
-				Map.of(OFFSETS_ANNOTATION, operation))));
+		Map<String, Object> patch = new HashMap<>(
+				Map.of("metadata", Map.of("annotations", Map.of(OFFSETS_ANNOTATION, operation))));
 		if (!spec.isEmpty()) {
 			patch.put("spec", spec);
 		}
@@ -91,8 +95,9 @@ final class StrimziOffsets {
 		if (!patched.ok()) {
 			return patched.answer(null);
 		}
-		Reply done = this.operator.awaitResource(connector, (now) -> !at(now, "metadata", "annotations")
-			.containsKey(OFFSETS_ANNOTATION) || StrimziOperatorWaits.warning(now, warnedBefore).isPresent());
+		Reply done = this.operator.awaitResource(connector,
+				(now) -> !at(now, "metadata", "annotations").containsKey(OFFSETS_ANNOTATION)
+						|| StrimziOperatorWaits.warning(now, warnedBefore).isPresent());
 		if (!done.ok()) {
 			this.operator.withdraw(connector, Set.of(OFFSETS_ANNOTATION));
 			return done.answer(null);

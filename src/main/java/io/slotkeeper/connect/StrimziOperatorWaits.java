@@ -16,11 +16,13 @@ import io.slotkeeper.connect.KafkaConnectorResources.Reply;
 import static io.slotkeeper.connect.JsonObjects.at;
 
 /**
- * Waiting for the Strimzi operator to act on a {@code KafkaConnector}: it acts at its reconciles, on every change to
- * the resource and otherwise every 2 minutes, and says what it did in the resource (an annotation removed, a Warning
- * condition, the status). A wait asks it to look again by setting slot-keeper's annotation
- * {@code slotkeeper.io/refreshed-at}, at most every 2 s; a resource NotReady without {@code connectorStatus} is one
- * whose Kafka Connect the operator cannot reach; every wait is bounded by the connector's {@code running-timeout}.
+ * Waiting for the Strimzi operator to act on a {@code KafkaConnector}: it acts at its
+ * reconciles, on every change to the resource and otherwise every 2 minutes, and says
+ * what it did in the resource (an annotation removed, a Warning condition, the status). A
+ * wait asks it to look again by setting slot-keeper's annotation
+ * {@code slotkeeper.io/refreshed-at}, at most every 2 s; a resource NotReady without
+ * {@code connectorStatus} is one whose Kafka Connect the operator cannot reach; every
+ * wait is bounded by the connector's {@code running-timeout}.
  */
 final class StrimziOperatorWaits {
 
@@ -42,11 +44,13 @@ final class StrimziOperatorWaits {
 		Instant last = this.lastNudge.get(key);
 		if (last == null || !now.isBefore(last.plus(NUDGE_EVERY))) {
 			this.lastNudge.put(key, now);
-			this.resources.patchConnector(connector, Map.of("metadata", Map.of("annotations", Map.of(REFRESHED_AT, now.toString()))));
+			this.resources.patchConnector(connector,
+					Map.of("metadata", Map.of("annotations", Map.of(REFRESHED_AT, now.toString()))));
 		}
 	}
 
-	// A wait that asked the operator to look again takes its annotation back when it ends: nothing of slot-keeper's
+	// A wait that asked the operator to look again takes its annotation back when it
+	// ends: nothing of slot-keeper's
 	// stays on the user's resource.
 	void settle(ConnectorProperties connector) {
 		if (this.lastNudge.remove(connector.strimzi().namespace() + "/" + connector.strimzi().name()) != null) {
@@ -54,7 +58,8 @@ final class StrimziOperatorWaits {
 		}
 	}
 
-	// Left in place, a refused or unreachable change would be made by a later reconcile, at a moment nobody chose.
+	// Left in place, a refused or unreachable change would be made by a later reconcile,
+	// at a moment nobody chose.
 	void withdraw(ConnectorProperties connector, Set<String> keys) {
 		Map<String, Object> annotations = new HashMap<>();
 		keys.forEach((key) -> annotations.put(key, null));
@@ -62,9 +67,10 @@ final class StrimziOperatorWaits {
 	}
 
 	/**
-	 * The offsets Warning conditions a resource has, each as its reason, message and transition time: taken before a
-	 * change is asked for, so that a Warning the operator sets after is told from an older one by what it is, not by
-	 * its time (an operator whose clock is behind stamps a new one earlier than slot-keeper's clock says).
+	 * The offsets Warning conditions a resource has, each as its reason, message and
+	 * transition time: taken before a change is asked for, so that a Warning the operator
+	 * sets after is told from an older one by what it is, not by its time (an operator
+	 * whose clock is behind stamps a new one earlier than slot-keeper's clock says).
 	 * @param resource the resource
 	 * @return the Warnings, each as one text
 	 */
@@ -73,7 +79,8 @@ final class StrimziOperatorWaits {
 		if (!(conditions instanceof List<?> list)) {
 			return Set.of();
 		}
-		return list.stream().map(JsonObjects::asMap)
+		return list.stream()
+			.map(JsonObjects::asMap)
 			.filter((condition) -> "Warning".equals(condition.get("type"))
 					&& String.valueOf(condition.get("reason")).endsWith("Offsets"))
 			.map((condition) -> condition.get("reason") + ": " + condition.get("message") + " @"
@@ -88,14 +95,18 @@ final class StrimziOperatorWaits {
 	 * @return the Warning's reason and message
 	 */
 	static Optional<String> warning(Map<String, Object> resource, Set<String> before) {
-		return warnings(resource).stream().filter((warning) -> !before.contains(warning))
+		return warnings(resource).stream()
+			.filter((warning) -> !before.contains(warning))
 			.map((warning) -> warning.substring(0, warning.lastIndexOf(" @")))
 			.findFirst();
 	}
 
-	// The operator reads the connector through Kafka Connect: a NotReady resource without connectorStatus is one whose
-	// Connect it cannot reach (a worker down), so a change now would wait in vain; the handover waits instead.
-	// Said, it also asks the operator to look again: otherwise a Connect back up is only noticed at its next full
+	// The operator reads the connector through Kafka Connect: a NotReady resource without
+	// connectorStatus is one whose
+	// Connect it cannot reach (a worker down), so a change now would wait in vain; the
+	// handover waits instead.
+	// Said, it also asks the operator to look again: otherwise a Connect back up is only
+	// noticed at its next full
 	// reconciliation, minutes later.
 	Optional<String> connectUnreachable(ConnectorProperties connector, Map<String, Object> resource) {
 		Map<String, Object> status = at(resource, "status");
@@ -113,8 +124,11 @@ final class StrimziOperatorWaits {
 		if (!(conditions instanceof List<?> list)) {
 			return Optional.empty();
 		}
-		return list.stream().map(JsonObjects::asMap).filter((c) -> "NotReady".equals(c.get("type")))
-			.map((c) -> "NotReady, " + c.get("reason") + ": " + c.get("message")).findFirst();
+		return list.stream()
+			.map(JsonObjects::asMap)
+			.filter((c) -> "NotReady".equals(c.get("type")))
+			.map((c) -> "NotReady, " + c.get("reason") + ": " + c.get("message"))
+			.findFirst();
 	}
 
 	Reply awaitResource(ConnectorProperties connector, Predicate<Map<String, Object>> done) {
@@ -135,9 +149,11 @@ final class StrimziOperatorWaits {
 				return new Reply(null, resource.object(), unreachable.get(), true);
 			}
 			if (!Instant.now().isBefore(deadline) || !ConnectorClient.pause(ConnectorWaits.CHECK_EVERY)) {
-				return new Reply(resource.status(), resource.object(), "the Strimzi operator did not act on "
-						+ describe(connector) + " within " + connector.runningTimeout().toSeconds() + " s (is it running"
-						+ " and watching namespace " + connector.strimzi().namespace() + "?)", false);
+				return new Reply(resource.status(), resource.object(),
+						"the Strimzi operator did not act on " + describe(connector) + " within "
+								+ connector.runningTimeout().toSeconds() + " s (is it running"
+								+ " and watching namespace " + connector.strimzi().namespace() + "?)",
+						false);
 			}
 			nudge(connector);
 			resource = this.resources.connector(connector);

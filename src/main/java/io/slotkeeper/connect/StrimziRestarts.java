@@ -12,9 +12,10 @@ import io.slotkeeper.connect.KafkaConnectorResources.Reply;
 import static io.slotkeeper.connect.JsonObjects.at;
 
 /**
- * A Strimzi-managed connector restarted as the operator lets a third party: the annotations {@code strimzi.io/restart}
- * and {@code strimzi.io/restart-task}, done when the operator removed them; or, where the operator's own
- * {@code autoRestart} is on, a stop and start through {@code spec.state}.
+ * A Strimzi-managed connector restarted as the operator lets a third party: the
+ * annotations {@code strimzi.io/restart} and {@code strimzi.io/restart-task}, done when
+ * the operator removed them; or, where the operator's own {@code autoRestart} is on, a
+ * stop and start through {@code spec.state}.
  */
 final class StrimziRestarts {
 
@@ -45,30 +46,38 @@ final class StrimziRestarts {
 		Optional<String> unreachable = resource.ok() ? this.operator.connectUnreachable(connector, resource.object())
 				: Optional.of(resource.error());
 		if (unreachable.isPresent()) {
-			return new ConnectorOutcome(connector.name(), false, (resource.ok() || resource.unreachable()) ? null
-					: resource.status(), 1, unreachable.get());
+			return new ConnectorOutcome(connector.name(), false,
+					(resource.ok() || resource.unreachable()) ? null : resource.status(), 1, unreachable.get());
 		}
-		// The restart annotations are acted on in the reconcile that then reads the status and auto-restarts a task
-		// still FAILED: two restarts, counted as the operator's own, which lengthens its backoff for the next real
-		// failure. A stop and start through spec.state leaves no FAILED task for it to see.
+		// The restart annotations are acted on in the reconcile that then reads the
+		// status and auto-restarts a task
+		// still FAILED: two restarts, counted as the operator's own, which lengthens its
+		// backoff for the next real
+		// failure. A stop and start through spec.state leaves no FAILED task for it to
+		// see.
 		if (Boolean.TRUE.equals(at(resource.object(), "spec", "autoRestart").get("enabled"))) {
 			return restartThroughState(connector);
 		}
 		ConnectorStatus before = current.apply(resource);
 		Map<String, Object> annotations = new HashMap<>(Map.of(RESTART, "true"));
-		before.tasks().stream().filter((task) -> "FAILED".equals(task.state())).findFirst()
+		before.tasks()
+			.stream()
+			.filter((task) -> "FAILED".equals(task.state()))
+			.findFirst()
 			.ifPresent((task) -> annotations.put(RESTART_TASK, Integer.toString(task.id())));
-		Reply patched = this.resources.patchConnector(connector, Map.of("metadata", Map.of("annotations", annotations)));
+		Reply patched = this.resources.patchConnector(connector,
+				Map.of("metadata", Map.of("annotations", annotations)));
 		if (!patched.ok()) {
 			return new ConnectorOutcome(connector.name(), false, patched.unreachable() ? null : patched.status(), 1,
 					patched.error());
 		}
-		Reply done = this.operator.awaitResource(connector, (now) -> annotations.keySet().stream()
-			.noneMatch(at(now, "metadata", "annotations")::containsKey));
+		Reply done = this.operator.awaitResource(connector,
+				(now) -> annotations.keySet().stream().noneMatch(at(now, "metadata", "annotations")::containsKey));
 		if (done.ok()) {
 			return new ConnectorOutcome(connector.name(), true, patched.status(), 1, null);
 		}
-		// However the wait ended, a restart left in place would fire at a later reconcile, at a moment nobody chose.
+		// However the wait ended, a restart left in place would fire at a later
+		// reconcile, at a moment nobody chose.
 		this.operator.withdraw(connector, annotations.keySet());
 		return new ConnectorOutcome(connector.name(), false, done.unreachable() ? null : patched.status(), 1,
 				done.error());
@@ -80,13 +89,14 @@ final class StrimziRestarts {
 			return new ConnectorOutcome(connector.name(), false, stopped.unreachable() ? null : stopped.status(), 1,
 					stopped.error());
 		}
-		Reply done = this.operator.awaitResource(connector, (now) -> "STOPPED".equals(at(now, "status",
-				"connectorStatus", "connector").get("state")));
-		// Put back whatever the wait came to: a restart never leaves the connector stopped.
+		Reply done = this.operator.awaitResource(connector,
+				(now) -> "STOPPED".equals(at(now, "status", "connectorStatus", "connector").get("state")));
+		// Put back whatever the wait came to: a restart never leaves the connector
+		// stopped.
 		Answer restored = this.states.restore(connector, ChosenState.RUNNING);
 		String error = !done.ok() ? done.error() : !restored.ok() ? "start: " + restored.error() : null;
-		return new ConnectorOutcome(connector.name(), error == null, (done.unreachable() || restored.unreachable())
-				? null : restored.status(), 1, error);
+		return new ConnectorOutcome(connector.name(), error == null,
+				(done.unreachable() || restored.unreachable()) ? null : restored.status(), 1, error);
 	}
 
 }

@@ -10,9 +10,9 @@ import io.slotkeeper.connect.KafkaConnectorResources.Reply;
 import static io.slotkeeper.connect.JsonObjects.at;
 
 /**
- * A Strimzi-managed connector's state as its user chose it and as slot-keeper changes it: stop and resume set
- * {@code spec.state}, the state it had kept in the annotation {@code slotkeeper.io/state-before-stop} until the resume
- * puts exactly that back.
+ * A Strimzi-managed connector's state as its user chose it and as slot-keeper changes it:
+ * stop and resume set {@code spec.state}, the state it had kept in the annotation
+ * {@code slotkeeper.io/state-before-stop} until the resume puts exactly that back.
  */
 final class StrimziStates {
 
@@ -37,7 +37,8 @@ final class StrimziStates {
 		return resource.ok() ? chosenState(resource.object()) : null;
 	}
 
-	// slot-keeper's own stop keeps what the user had in the annotation; spec.pause (before spec.state, deprecated) is
+	// slot-keeper's own stop keeps what the user had in the annotation; spec.pause
+	// (before spec.state, deprecated) is
 	// what spec.state leaves unsaid.
 	static ChosenState chosenState(Map<String, Object> resource) {
 		Map<String, Object> spec = at(resource, "spec");
@@ -51,7 +52,8 @@ final class StrimziStates {
 	}
 
 	/**
-	 * Sets {@code spec.state: stopped}, keeping the state the resource had in an annotation.
+	 * Sets {@code spec.state: stopped}, keeping the state the resource had in an
+	 * annotation.
 	 * @param connector the connector
 	 * @return the answer
 	 */
@@ -69,7 +71,8 @@ final class StrimziStates {
 		return this.resources.patchConnector(connector, patch).answer(null);
 	}
 
-	// The resource's spec.state goes back to exactly what it was (removed where the user had none), whatever the
+	// The resource's spec.state goes back to exactly what it was (removed where the user
+	// had none), whatever the
 	// choice read: the annotation is the resource's own record of it.
 	Answer restore(ConnectorProperties connector, ChosenState chosen) {
 		Reply resource = this.resources.connector(connector);
@@ -81,8 +84,9 @@ final class StrimziStates {
 		annotations.put(STATE_BEFORE_STOP, null);
 		Map<String, Object> spec = new HashMap<>();
 		spec.put("state", (before == null) ? chosen.lowerCase() : UNSET.equals(before) ? null : before);
-		return this.resources.patchConnector(connector, Map.of("spec", spec, "metadata", Map.of("annotations",
-				annotations))).answer(null);
+		return this.resources
+			.patchConnector(connector, Map.of("spec", spec, "metadata", Map.of("annotations", annotations)))
+			.answer(null);
 	}
 
 }

@@ -14,14 +14,17 @@ import io.slotkeeper.config.ConnectorProperties;
 import static io.slotkeeper.connect.JsonObjects.at;
 
 /**
- * Kafka Connect's own status of a connector that Strimzi manages ({@code slotkeeper.strimzi.status-from: worker}):
- * {@code GET /connectors/{name}/status} at the REST address in {@code status.url} of the {@code KafkaConnect} that the
- * {@code KafkaConnector}'s {@code strimzi.io/cluster} label names. Read only: a change through REST would be reverted
- * by the operator, a read is not. Only an http or https address is called; it is kept for 10 minutes while it
- * answers. When the address or the worker cannot be read, the caller falls back to the resource's status; a read that
- * failed slowly (a NetworkPolicy that drops the packets, a worker that hangs) is not tried again for a minute, so that
- * it costs one timeout a minute rather than one a poll.
- * A cluster that cannot be read is said once in a WARN line, and once more when it is read again.
+ * Kafka Connect's own status of a connector that Strimzi manages
+ * ({@code slotkeeper.strimzi.status-from: worker}): {@code GET /connectors/{name}/status}
+ * at the REST address in {@code status.url} of the {@code KafkaConnect} that the
+ * {@code KafkaConnector}'s {@code strimzi.io/cluster} label names. Read only: a change
+ * through REST would be reverted by the operator, a read is not. Only an http or https
+ * address is called; it is kept for 10 minutes while it answers. When the address or the
+ * worker cannot be read, the caller falls back to the resource's status; a read that
+ * failed slowly (a NetworkPolicy that drops the packets, a worker that hangs) is not
+ * tried again for a minute, so that it costs one timeout a minute rather than one a poll.
+ * A cluster that cannot be read is said once in a WARN line, and once more when it is
+ * read again.
  */
 final class WorkerStatuses {
 
@@ -29,7 +32,8 @@ final class WorkerStatuses {
 
 	private static final String CLUSTER_LABEL = "strimzi.io/cluster";
 
-	// Only a plain http(s) base URL is called: the address comes from a resource, not from slot-keeper's own settings.
+	// Only a plain http(s) base URL is called: the address comes from a resource, not
+	// from slot-keeper's own settings.
 	private static final Pattern HTTP = Pattern.compile("^https?://[^\\s?#@]+$");
 
 	private static final long ADDRESS_KEPT_NANOS = Duration.ofMinutes(10).toNanos();
@@ -62,7 +66,8 @@ final class WorkerStatuses {
 		String namespace = connector.strimzi().namespace();
 		Object name = at(resource, "metadata", "labels").get(CLUSTER_LABEL);
 		if (name == null) {
-			// Each unlabelled connector on its own: under one "<namespace>/null" only the first was ever named.
+			// Each unlabelled connector on its own: under one "<namespace>/null" only the
+			// first was ever named.
 			String described = StrimziConnectorApi.describe(connector);
 			failed(described, described, described + " has no " + CLUSTER_LABEL + " label", 0);
 			return Optional.empty();
@@ -73,8 +78,8 @@ final class WorkerStatuses {
 		if (cluster != null && cluster.resting(started)) {
 			return Optional.empty();
 		}
-		String url = (cluster != null && cluster.addressFresh(started)) ? cluster.url() : address(namespace, key,
-				name.toString(), started);
+		String url = (cluster != null && cluster.addressFresh(started)) ? cluster.url()
+				: address(namespace, key, name.toString(), started);
 		if (url == null) {
 			return Optional.empty();
 		}
@@ -97,8 +102,9 @@ final class WorkerStatuses {
 		KafkaConnectorResources.Reply connect = this.resources.kafkaConnect(namespace, name);
 		Object url = at(connect.object(), "status").get("url");
 		if (!connect.ok() || url == null || !HTTP.matcher(url.toString()).matches()) {
-			String why = !connect.ok() ? connect.error() : (url == null) ? "KafkaConnect " + key
-					+ " has no status.url yet" : "KafkaConnect " + key + "'s status.url is not an http or https URL";
+			String why = !connect.ok() ? connect.error()
+					: (url == null) ? "KafkaConnect " + key + " has no status.url yet"
+							: "KafkaConnect " + key + "'s status.url is not an http or https URL";
 			failed(key, "KafkaConnect " + key, why, System.nanoTime() - started);
 			return null;
 		}
@@ -110,9 +116,12 @@ final class WorkerStatuses {
 	private void failed(String key, String subject, String why, long tookNanos) {
 		long now = System.nanoTime();
 		Cluster before = this.clusters.get(key);
-		// A slow failure rests the cluster for a minute; a quick one (refused, 404) costs nothing to try again.
-		// The address is read again at the next try: the KafkaConnect may have been replaced by one of another name.
-		this.clusters.put(key, new Cluster(null, 0, why, (tookNanos > SLOW_NANOS) ? now : now - RETRY_AFTER_SLOW_NANOS));
+		// A slow failure rests the cluster for a minute; a quick one (refused, 404) costs
+		// nothing to try again.
+		// The address is read again at the next try: the KafkaConnect may have been
+		// replaced by one of another name.
+		this.clusters.put(key,
+				new Cluster(null, 0, why, (tookNanos > SLOW_NANOS) ? now : now - RETRY_AFTER_SLOW_NANOS));
 		if (before == null || before.failure() == null) {
 			logger.warn("Connector states of {} are read from their KafkaConnector resources, as fresh as the"
 					+ " operator's last reconcile, until a worker can be read: {}", subject, why);

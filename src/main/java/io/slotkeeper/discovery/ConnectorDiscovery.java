@@ -25,13 +25,14 @@ import io.slotkeeper.fleet.RepeatingTasks;
 import io.slotkeeper.fleet.Target;
 
 /**
- * Lists every source of connectors on its own schedule (a Kafka Connect that is down or hangs delays only its own
- * listing) and, after each listing, matches all connectors found to the fleet's slots ({@link ConnectorMatches}): each
- * target is given the policies of its slots' connectors. A source that cannot be listed keeps its last listing, so
- * that a heal while Kafka Connect is down still hands the slot over to its connector once it answers. Exports
- * {@code slotkeeper_connectors_discovered} (connectors that are their slot's) and
- * {@code slotkeeper_connectors_unprotected} (Debezium connectors whose slot is on no target), and warns once of each
- * unprotected connector.
+ * Lists every source of connectors on its own schedule (a Kafka Connect that is down or
+ * hangs delays only its own listing) and, after each listing, matches all connectors
+ * found to the fleet's slots ({@link ConnectorMatches}): each target is given the
+ * policies of its slots' connectors. A source that cannot be listed keeps its last
+ * listing, so that a heal while Kafka Connect is down still hands the slot over to its
+ * connector once it answers. Exports {@code slotkeeper_connectors_discovered} (connectors
+ * that are their slot's) and {@code slotkeeper_connectors_unprotected} (Debezium
+ * connectors whose slot is on no target), and warns once of each unprotected connector.
  */
 public class ConnectorDiscovery extends RepeatingTasks implements FleetListener {
 
@@ -71,8 +72,9 @@ public class ConnectorDiscovery extends RepeatingTasks implements FleetListener 
 		this.ownNamespace = ownNamespace;
 		this.servers = fleet.servers().stream().map((server) -> server.properties()).toList();
 		this.settings = settings;
-		this.listings = sources.stream().map((source) -> new SourceListing(source, settings.interval(), clock,
-				this::listed)).toList();
+		this.listings = sources.stream()
+			.map((source) -> new SourceListing(source, settings.interval(), clock, this::listed))
+			.toList();
 		Gauge.builder("slotkeeper.connectors.discovered", this.used, Number::doubleValue)
 			.description("Debezium PostgreSQL connectors found in Kafka Connect or Strimzi resources that are their"
 					+ " slot's connector")
@@ -83,7 +85,8 @@ public class ConnectorDiscovery extends RepeatingTasks implements FleetListener 
 			.register(registry);
 	}
 
-	// A listing makes calls per source and per connector, each up to its timeout: a hung API must not look like a hung
+	// A listing makes calls per source and per connector, each up to its timeout: a hung
+	// API must not look like a hung
 	// lane before those calls have had their time, so the bound is generous.
 	@Override
 	protected Duration roundBound() {
@@ -97,13 +100,14 @@ public class ConnectorDiscovery extends RepeatingTasks implements FleetListener 
 	}
 
 	/**
-	 * Gives a target that joined the policies of the connectors already found for its slots. Called with the
-	 * fleet's lock held: it reads only what the last listing left.
+	 * Gives a target that joined the policies of the connectors already found for its
+	 * slots. Called with the fleet's lock held: it reads only what the last listing left.
 	 * @param target the target
 	 */
 	@Override
 	public void joined(Target target) {
-		// Matched among all targets, so that a connector two targets could be is given to neither.
+		// Matched among all targets, so that a connector two targets could be is given to
+		// neither.
 		List<Target> targets = new ArrayList<>(this.fleet.all());
 		if (!targets.contains(target)) {
 			targets.add(target);
@@ -113,8 +117,9 @@ public class ConnectorDiscovery extends RepeatingTasks implements FleetListener 
 	}
 
 	/**
-	 * Every connector of the last listings matched to the fleet as it is now (a database found since the last listing
-	 * included), with the target whose slot it consumes, or why none.
+	 * Every connector of the last listings matched to the fleet as it is now (a database
+	 * found since the last listing included), with the target whose slot it consumes, or
+	 * why none.
 	 * @return the matches
 	 */
 	List<ConnectorMatch> matches() {
@@ -139,7 +144,8 @@ public class ConnectorDiscovery extends RepeatingTasks implements FleetListener 
 		Set<String> unprotectedNow = new HashSet<>();
 		for (ConnectorMatch match : now.all()) {
 			String key = match.connector().source() + "/" + match.connector().name() + "/" + match.target();
-			// Right after start a server's databases may not have joined yet: unprotected is said when it lasts.
+			// Right after start a server's databases may not have joined yet: unprotected
+			// is said when it lasts.
 			if (match.unprotected()) {
 				unprotectedNow.add(key);
 			}

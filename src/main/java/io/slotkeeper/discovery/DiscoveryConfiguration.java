@@ -18,7 +18,8 @@ import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.fleet.LaneWatch;
 
 /**
- * Wires the scans of the configured servers, and the listings of connectors, onto the fleet.
+ * Wires the scans of the configured servers, and the listings of connectors, onto the
+ * fleet.
  */
 @Configuration(proxyBeanMethods = false)
 class DiscoveryConfiguration {
@@ -38,7 +39,8 @@ class DiscoveryConfiguration {
 		return discovery;
 	}
 
-	// Where short host names are resolved: the configured namespace, or the pod's; none outside a pod.
+	// Where short host names are resolved: the configured namespace, or the pod's; none
+	// outside a pod.
 	private static String ownNamespace(SlotKeeperProperties properties) {
 		String configured = properties.api().kubernetes().namespace();
 		if (configured != null && !configured.isBlank()) {

@@ -13,9 +13,11 @@ import io.slotkeeper.fleet.LaneWatch;
 import io.slotkeeper.fleet.RepeatingTasks;
 
 /**
- * Scans every configured server on its own schedule ({@link RepeatingTasks}: a server that is down or hangs delays
- * only its own scan) and exports {@code slotkeeper_server_databases{server}}, how many of its databases are targets,
- * and {@code slotkeeper_server_databases_uncovered{server}}, how many should be but are not for want of sessions.
+ * Scans every configured server on its own schedule ({@link RepeatingTasks}: a server
+ * that is down or hangs delays only its own scan) and exports
+ * {@code slotkeeper_server_databases{server}}, how many of its databases are targets, and
+ * {@code slotkeeper_server_databases_uncovered{server}}, how many should be but are not
+ * for want of sessions.
  */
 public class ServerDiscovery extends RepeatingTasks {
 
@@ -41,8 +43,8 @@ public class ServerDiscovery extends RepeatingTasks {
 			.description("Databases of a configured server that are targets: found holding a logical slot, or listed")
 			.tag("server", scan.server().name())
 			.register(registry));
-		this.scans.forEach((scan) -> Gauge.builder("slotkeeper.server.databases.uncovered", scan.uncovered(),
-				Number::doubleValue)
+		this.scans.forEach((scan) -> Gauge
+			.builder("slotkeeper.server.databases.uncovered", scan.uncovered(), Number::doubleValue)
 			.description("Databases of a configured server that should be targets but are not, for want of sessions"
 					+ " (max-sessions)")
 			.tag("server", scan.server().name())
@@ -50,7 +52,9 @@ public class ServerDiscovery extends RepeatingTasks {
 	}
 
 	private static Duration longestScan(Fleet fleet) {
-		return fleet.servers().stream().map((server) -> server.properties().connection().pooledStatementBound())
+		return fleet.servers()
+			.stream()
+			.map((server) -> server.properties().connection().pooledStatementBound())
 			.max(Duration::compareTo)
 			.orElse(Duration.ofSeconds(1));
 	}

@@ -9,10 +9,11 @@ import org.springframework.boot.health.contributor.HealthContributor;
 import org.springframework.boot.health.contributor.HealthIndicator;
 
 /**
- * The {@code servers} health, one child per configured server: UP with how many of its databases are targets, DOWN
- * when its slots could not be read at the last scan (its databases stay targets) or when some of its databases are
- * not targets for want of sessions ({@code uncovered}), UNKNOWN before the first scan.
- * Not part of liveness or readiness.
+ * The {@code servers} health, one child per configured server: UP with how many of its
+ * databases are targets, DOWN when its slots could not be read at the last scan (its
+ * databases stay targets) or when some of its databases are not targets for want of
+ * sessions ({@code uncovered}), UNKNOWN before the first scan. Not part of liveness or
+ * readiness.
  */
 final class ServerHealth {
 

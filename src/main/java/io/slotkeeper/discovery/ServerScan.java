@@ -22,10 +22,11 @@ import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.replication.SlotPoll;
 
 /**
- * One server's scan, every {@code slots-poll-interval}: which of its databases should be targets (those listed, or
- * those holding a logical slot, less the excluded), each new one joining the fleet, each gone for
- * {@code retire-after} leaving it. A scan that cannot read the server changes nothing: targets are never retired
- * because their server is down.
+ * One server's scan, every {@code slots-poll-interval}: which of its databases should be
+ * targets (those listed, or those holding a logical slot, less the excluded), each new
+ * one joining the fleet, each gone for {@code retire-after} leaving it. A scan that
+ * cannot read the server changes nothing: targets are never retired because their server
+ * is down.
  */
 final class ServerScan implements RepeatingTask {
 
@@ -155,8 +156,8 @@ final class ServerScan implements RepeatingTask {
 	private Duration failed(Throwable ex, Instant now) {
 		FailureDescription failure = FailureDescription.of(ex, now);
 		if (this.state.error() == null) {
-			logger.warn("Reading the slots of server '{}' failed: {}; its {} databases stay targets", this.server.name(),
-					failure.message(), this.targets.size());
+			logger.warn("Reading the slots of server '{}' failed: {}; its {} databases stay targets",
+					this.server.name(), failure.message(), this.targets.size());
 		}
 		ScanState last = this.state;
 		this.state = new ScanState(now, failure.message(), this.targets.size(), last.uncovered(), last.maxSessions(),
@@ -172,12 +173,14 @@ final class ServerScan implements RepeatingTask {
 
 	/**
 	 * What the last scan found.
+	 *
 	 * @param at when it ended, {@code null} before the first
 	 * @param error why it could not read the server, {@code null} when it could
 	 * @param databases how many of the server's databases are targets
 	 * @param uncovered databases that should be targets but are not, for want of sessions
 	 * @param maxSessions the session budget, 0 before it is known
-	 * @param sessionsNeeded sessions the server's databases would need, with the polling session
+	 * @param sessionsNeeded sessions the server's databases would need, with the polling
+	 * session
 	 */
 	record ScanState(Instant at, String error, int databases, List<String> uncovered, int maxSessions,
 			int sessionsNeeded) {

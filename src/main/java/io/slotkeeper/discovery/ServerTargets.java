@@ -18,9 +18,10 @@ import io.slotkeeper.fleet.Server;
 import io.slotkeeper.fleet.ServerDatabase;
 
 /**
- * The targets a server's scans made of its databases: each joined to the fleet under its folded name (unless a
- * configured target has that name, or another database folds to it too), and retired once its database has been
- * unwanted for {@code retire-after}; each join and retirement logged and audited.
+ * The targets a server's scans made of its databases: each joined to the fleet under its
+ * folded name (unless a configured target has that name, or another database folds to it
+ * too), and retired once its database has been unwanted for {@code retire-after}; each
+ * join and retirement logged and audited.
  */
 final class ServerTargets {
 
@@ -68,12 +69,15 @@ final class ServerTargets {
 		}
 	}
 
-	// Databases whose names fold to one target name (a checksum collision): none of them is taken, whichever came
-	// first, so that no two instances can give one database two names or one name two databases.
+	// Databases whose names fold to one target name (a checksum collision): none of them
+	// is taken, whichever came
+	// first, so that no two instances can give one database two names or one name two
+	// databases.
 	Set<String> sharedNames(Set<String> wanted) {
 		Map<String, List<String>> byName = new LinkedHashMap<>();
-		wanted.forEach((database) -> byName.computeIfAbsent(TargetNames.of(this.server.name(), database),
-				(name) -> new ArrayList<>()).add(database));
+		wanted.forEach((database) -> byName
+			.computeIfAbsent(TargetNames.of(this.server.name(), database), (name) -> new ArrayList<>())
+			.add(database));
 		Set<String> shared = new HashSet<>();
 		byName.forEach((name, databases) -> {
 			if (databases.size() > 1) {
@@ -94,14 +98,14 @@ final class ServerTargets {
 		String name = TargetNames.of(this.server.name(), database);
 		if (this.fleet.find(name).isPresent()) {
 			if (this.clashes.add(database)) {
-				logger.warn("Database '{}' of server '{}' is not heartbeated: its target name '{}' is a configured"
-						+ " target's; list it in the server's exclude or rename the target", database,
-						this.server.name(), name);
+				logger.warn(
+						"Database '{}' of server '{}' is not heartbeated: its target name '{}' is a configured"
+								+ " target's; list it in the server's exclude or rename the target",
+						database, this.server.name(), name);
 			}
 			return;
 		}
-		this.fleet.join(new ServerDatabase(this.server, database),
-				this.server.properties().target(name, database));
+		this.fleet.join(new ServerDatabase(this.server, database), this.server.properties().target(name, database));
 		this.targets.put(database, name);
 		logger.info("Database '{}' of server '{}' joined the fleet as target '{}'", database, this.server.name(), name);
 		this.auditor.recordOutcome(Auditor.SELF, "target.discovered", name, null,
@@ -123,8 +127,9 @@ final class ServerTargets {
 				database, this.server.name(), since);
 		this.auditor.recordOutcome(Auditor.SELF, "target.retired", name, null,
 				Auditor.parameters("server", this.server.name(), "database", database, "since", since.toString()),
-				new Auditor.Summary("done", 200, "no logical slot in database '" + database + "' for "
-						+ grace.toSeconds() + " s", Map.of(), null));
+				new Auditor.Summary("done", 200,
+						"no logical slot in database '" + database + "' for " + grace.toSeconds() + " s", Map.of(),
+						null));
 	}
 
 }

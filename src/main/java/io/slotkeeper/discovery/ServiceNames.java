@@ -6,9 +6,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Host names as Kubernetes resolves them: a short name ({@code postgres}) is a Service of the namespace it is
- * resolved in, so it is qualified with that namespace before two names are compared, and the longer forms of a Service
- * name ({@code postgres.team-a}, {@code postgres.team-a.svc}, {@code postgres.team-a.svc.cluster.local}) are one name.
+ * Host names as Kubernetes resolves them: a short name ({@code postgres}) is a Service of
+ * the namespace it is resolved in, so it is qualified with that namespace before two
+ * names are compared, and the longer forms of a Service name ({@code postgres.team-a},
+ * {@code postgres.team-a.svc}, {@code postgres.team-a.svc.cluster.local}) are one name.
  * An address, {@code localhost} or any other name is kept as it is.
  */
 final class ServiceNames {
@@ -23,8 +24,8 @@ final class ServiceNames {
 	/**
 	 * An endpoint with its host as {@code service.namespace} where it names a Service.
 	 * @param endpoint {@code host:port}, in lower case
-	 * @param namespace the namespace a short name is resolved in, {@code null} when unknown (a short name is then
-	 * kept short, and matches only a short name)
+	 * @param namespace the namespace a short name is resolved in, {@code null} when
+	 * unknown (a short name is then kept short, and matches only a short name)
 	 * @return the endpoint to compare
 	 */
 	static String qualified(String endpoint, String namespace) {
@@ -42,8 +43,8 @@ final class ServiceNames {
 	}
 
 	/**
-	 * The namespace a URL's host is a Service of: the one it names, or, for a short name, the namespace it is resolved
-	 * in.
+	 * The namespace a URL's host is a Service of: the one it names, or, for a short name,
+	 * the namespace it is resolved in.
 	 * @param url an {@code http(s)://} URL, such as a Kafka Connect worker's
 	 * @param own the namespace a short name is resolved in, {@code null} when unknown
 	 * @return the namespace, {@code null} when the host is an address or an outside name

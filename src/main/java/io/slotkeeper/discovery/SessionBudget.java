@@ -6,8 +6,9 @@ import java.sql.SQLException;
 import java.sql.Statement;
 
 /**
- * How many sessions slot-keeper may keep open to one server: the configured {@code max-sessions}, else a tenth of
- * what the server gives non-superusers, so that a server of many databases is never filled by its keeper.
+ * How many sessions slot-keeper may keep open to one server: the configured
+ * {@code max-sessions}, else a tenth of what the server gives non-superusers, so that a
+ * server of many databases is never filled by its keeper.
  *
  * @param sessions the most sessions at once
  * @param derived whether it was derived from the server's settings rather than configured
@@ -15,7 +16,8 @@ import java.sql.Statement;
 record SessionBudget(int sessions, boolean derived) {
 
 	/**
-	 * A tenth of the connections left to non-superusers, at least two (one database and the polling session).
+	 * A tenth of the connections left to non-superusers, at least two (one database and
+	 * the polling session).
 	 * @param maxConnections the server's {@code max_connections}
 	 * @param reserved its {@code superuser_reserved_connections}
 	 * @return the budget
@@ -40,7 +42,8 @@ record SessionBudget(int sessions, boolean derived) {
 	}
 
 	/**
-	 * How many databases can be targets: every session but the server's own polling session.
+	 * How many databases can be targets: every session but the server's own polling
+	 * session.
 	 * @return the number
 	 */
 	int databases() {

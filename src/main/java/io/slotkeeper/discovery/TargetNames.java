@@ -6,12 +6,14 @@ import java.util.regex.Pattern;
 import java.util.zip.CRC32;
 
 /**
- * The target name of a server's database, a function of the server's and the database's names alone, so that every
- * instance, whenever it started and in whatever order the databases appeared, gives a database the same name (the
- * owner lock is keyed by it). A database named in PostgreSQL's plain form ({@code [a-z0-9]} words joined by single
- * underscores) is {@code <server>-<database>} with its underscores made dashes; that form maps no two databases to
- * one name. Any other name (capitals, dashes, dots, long) is made lower case with every run of other characters a
- * dash, shortened to fit 63 characters, and ends with a checksum of the database's own name.
+ * The target name of a server's database, a function of the server's and the database's
+ * names alone, so that every instance, whenever it started and in whatever order the
+ * databases appeared, gives a database the same name (the owner lock is keyed by it). A
+ * database named in PostgreSQL's plain form ({@code [a-z0-9]} words joined by single
+ * underscores) is {@code <server>-<database>} with its underscores made dashes; that form
+ * maps no two databases to one name. Any other name (capitals, dashes, dots, long) is
+ * made lower case with every run of other characters a dash, shortened to fit 63
+ * characters, and ends with a checksum of the database's own name.
  */
 final class TargetNames {
 

@@ -17,15 +17,17 @@ import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.replication.SlotRepository;
 
 /**
- * Whether each logical slot of a target's primary would survive a failover to each replica (PostgreSQL 17 failover
- * slots): the replica must synchronize slots ({@code sync_replication_slots}, {@code hot_standby_feedback},
- * {@code primary_slot_name}, {@code dbname} in {@code primary_conninfo}) and hold a synchronized, permanent, valid copy
- * whose confirmed position is close to the primary's.
+ * Whether each logical slot of a target's primary would survive a failover to each
+ * replica (PostgreSQL 17 failover slots): the replica must synchronize slots
+ * ({@code sync_replication_slots}, {@code hot_standby_feedback},
+ * {@code primary_slot_name}, {@code dbname} in {@code primary_conninfo}) and hold a
+ * synchronized, permanent, valid copy whose confirmed position is close to the primary's.
  */
 public final class FailoverChecks {
 
 	/**
-	 * How far a replica's copy may be behind the primary's confirmed position and still count as ready.
+	 * How far a replica's copy may be behind the primary's confirmed position and still
+	 * count as ready.
 	 */
 	static final long LAG_BOUND_BYTES = 16L << 20;
 
@@ -33,8 +35,10 @@ public final class FailoverChecks {
 			+ " pg_catalog.current_setting('hot_standby_feedback'), pg_catalog.current_setting('primary_slot_name', true),"
 			+ " (SELECT setting FROM pg_catalog.pg_settings WHERE name = 'primary_conninfo'), pg_catalog.pg_is_in_recovery()";
 
-	// An entry that is no active physical slot makes the primary hold back every failover slot's consumer; so does
-	// an invalidated one, although its standby may stream through it (active). invalidation_reason is PostgreSQL 17's,
+	// An entry that is no active physical slot makes the primary hold back every failover
+	// slot's consumer; so does
+	// an invalidated one, although its standby may stream through it (active).
+	// invalidation_reason is PostgreSQL 17's,
 	// read through to_jsonb so that the statement parses on every version.
 	private static final String STALE_STANDBY_SLOTS = "SELECT pg_catalog.string_agg(trim(s.name), ', ') FROM"
 			+ " pg_catalog.unnest(pg_catalog.string_to_array(pg_catalog.current_setting('synchronized_standby_slots', true), ',')) AS s(name)"
@@ -46,16 +50,20 @@ public final class FailoverChecks {
 	}
 
 	/**
-	 * The readiness of every logical slot, by slot, then by replica, and the orphans found on the replicas.
+	 * The readiness of every logical slot, by slot, then by replica, and the orphans
+	 * found on the replicas.
 	 * @param target the target
 	 * @param slots the primary's slots, from this poll
-	 * @return a reason per slot and replica, {@code null} for a ready copy, empty when the target has no replicas;
-	 * and the replicas' slots that block the synchronization of a failover slot of the same name
+	 * @return a reason per slot and replica, {@code null} for a ready copy, empty when
+	 * the target has no replicas; and the replicas' slots that block the synchronization
+	 * of a failover slot of the same name
 	 */
 	public static Report check(Target target, List<ReplicationSlot> slots) {
 		Map<String, Map<String, String>> reasons = new LinkedHashMap<>();
 		List<Orphan> orphans = new ArrayList<>();
-		List<Node> replicas = target.nodes().select(Target.ALL_NODES).stream()
+		List<Node> replicas = target.nodes()
+			.select(Target.ALL_NODES)
+			.stream()
 			.filter((node) -> !node.primary())
 			.toList();
 		if (replicas.isEmpty()) {
@@ -101,7 +109,8 @@ public final class FailoverChecks {
 				String problem = setup(connection);
 				if (problem == null) {
 					for (ReplicationSlot slot : logical) {
-						SlotRepository.find(connection, slot.slotName()).ifPresent((copy) -> copies.put(slot.slotName(), copy));
+						SlotRepository.find(connection, slot.slotName())
+							.ifPresent((copy) -> copies.put(slot.slotName(), copy));
 					}
 				}
 				return problem;
@@ -139,7 +148,8 @@ public final class FailoverChecks {
 			if (settings.getString(3) == null || settings.getString(3).isBlank()) {
 				return "primary_slot_name not set";
 			}
-			// Only a superuser or pg_read_all_settings sees primary_conninfo: without it, this check is skipped.
+			// Only a superuser or pg_read_all_settings sees primary_conninfo: without it,
+			// this check is skipped.
 			String conninfo = settings.getString(4);
 			if (conninfo != null && !conninfo.contains("dbname=")) {
 				return "dbname missing from primary_conninfo";
@@ -172,24 +182,30 @@ public final class FailoverChecks {
 		return null;
 	}
 
-	// The slot sync worker refuses to overwrite a slot it did not create, and stops syncing while one is there.
+	// The slot sync worker refuses to overwrite a slot it did not create, and stops
+	// syncing while one is there.
 	private static boolean orphan(ReplicationSlot primary, ReplicationSlot copy) {
 		return Boolean.TRUE.equals(primary.failover()) && copy != null && !Boolean.TRUE.equals(copy.synced());
 	}
 
 	/**
 	 * What one check found.
-	 * @param reasons by slot, then by replica, why the copy is not ready; {@code null} for a ready one
+	 *
+	 * @param reasons by slot, then by replica, why the copy is not ready; {@code null}
+	 * for a ready one
 	 * @param orphans the replicas' slots that block synchronization
 	 */
 	public record Report(Map<String, Map<String, String>> reasons, List<Orphan> orphans) {
 	}
 
 	/**
-	 * A slot on a replica that has the name of a failover slot on the primary but is not its synchronized copy.
+	 * A slot on a replica that has the name of a failover slot on the primary but is not
+	 * its synchronized copy.
+	 *
 	 * @param node the replica's name
 	 * @param slot the slot's name
-	 * @param etag the replica's slot's entity tag, so that a drop acts only on the slot that was found
+	 * @param etag the replica's slot's entity tag, so that a drop acts only on the slot
+	 * that was found
 	 */
 	public record Orphan(String node, String slot, String etag) {
 	}

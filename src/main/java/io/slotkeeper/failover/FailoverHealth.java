@@ -14,17 +14,19 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 import io.slotkeeper.fleet.Target;
 
 /**
- * The {@code failover} health, one child per target with replicas: DOWN when a logical slot would not survive a
- * failover to a replica ({@code notReady} says which and why) or a replica holds an orphan that blocks
- * synchronization ({@code orphans}, by replica), UP when every one would, UNKNOWN before the first check. Not part of
- * liveness or readiness.
+ * The {@code failover} health, one child per target with replicas: DOWN when a logical
+ * slot would not survive a failover to a replica ({@code notReady} says which and why) or
+ * a replica holds an orphan that blocks synchronization ({@code orphans}, by replica), UP
+ * when every one would, UNKNOWN before the first check. Not part of liveness or
+ * readiness.
  */
 public final class FailoverHealth {
 
 	private FailoverHealth() {
 	}
 
-	// A server's databases have no replicas: only configured targets can have a child, so the fleet's changes do not
+	// A server's databases have no replicas: only configured targets can have a child, so
+	// the fleet's changes do not
 	// matter here.
 	public static HealthContributor of(List<Target> targets, FailoverStates states) {
 		Map<String, HealthIndicator> children = new LinkedHashMap<>();
@@ -43,8 +45,9 @@ public final class FailoverHealth {
 		}
 		Map<String, String> notReady = states.notReady(target);
 		Map<String, List<String>> orphans = new TreeMap<>();
-		states.orphans(target).forEach((orphan) -> orphans.computeIfAbsent(orphan.node(), (node) -> new ArrayList<>())
-			.add(orphan.slot()));
+		states.orphans(target)
+			.forEach(
+					(orphan) -> orphans.computeIfAbsent(orphan.node(), (node) -> new ArrayList<>()).add(orphan.slot()));
 		if (notReady.isEmpty() && orphans.isEmpty()) {
 			return Health.up().build();
 		}
@@ -52,7 +55,9 @@ public final class FailoverHealth {
 		if (!orphans.isEmpty()) {
 			health.withDetail("orphans", orphans);
 		}
-		return health.withDetail("reason", "these slots would not survive a failover to a replica; see docs/healing-and-failover.md, Failover")
+		return health
+			.withDetail("reason",
+					"these slots would not survive a failover to a replica; see docs/healing-and-failover.md, Failover")
 			.build();
 	}
 

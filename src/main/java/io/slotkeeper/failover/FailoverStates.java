@@ -15,8 +15,9 @@ import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.support.SteadyGauge;
 
 /**
- * The failover readiness of every target's logical slots as its last poll checked them, for the listing, the
- * {@code failover} health and {@code slotkeeper_slot_failover_ready{target,slot,node}}; and the orphans on its
+ * The failover readiness of every target's logical slots as its last poll checked them,
+ * for the listing, the {@code failover} health and
+ * {@code slotkeeper_slot_failover_ready{target,slot,node}}; and the orphans on its
  * replicas, as {@code slotkeeper_slot_orphan{target,slot,node}}.
  */
 public final class FailoverStates {
@@ -36,14 +37,19 @@ public final class FailoverStates {
 		this.orphans.put(target.name(), List.copyOf(report.orphans()));
 		this.orphanGauges.computeIfAbsent(target.name(), (name) -> new SteadyGauge("slotkeeper.slot.orphan",
 				"1 when the replica's slot of this name is not synchronized from the primary's failover slot and blocks"
-						+ " its synchronization, 0 when not", null, registry))
+						+ " its synchronization, 0 when not",
+				null, registry))
 			.set(rows(target.name(), reasons, (slot, node) -> orphan(target.name(), node, slot) ? 1 : 0));
-		this.gauges.computeIfAbsent(target.name(), (name) -> new SteadyGauge("slotkeeper.slot.failover.ready",
-				"1 when the replica holds a copy of the slot that would survive a failover, 0 when not", null, registry))
+		this.gauges
+			.computeIfAbsent(target.name(),
+					(name) -> new SteadyGauge("slotkeeper.slot.failover.ready",
+							"1 when the replica holds a copy of the slot that would survive a failover, 0 when not",
+							null, registry))
 			.set(rows(target.name(), reasons, (slot, node) -> (reasons.get(slot).get(node) == null) ? 1 : 0));
 	}
 
-	// One row per logical slot and replica that could be checked: none before PostgreSQL 17.
+	// One row per logical slot and replica that could be checked: none before PostgreSQL
+	// 17.
 	private static Map<Tags, Number> rows(String target, Map<String, Map<String, String>> reasons,
 			ToIntBiFunction<String, String> value) {
 		Map<Tags, Number> rows = new LinkedHashMap<>();
@@ -59,8 +65,9 @@ public final class FailoverStates {
 	 * A slot's readiness, summed up over the target's replicas.
 	 * @param target the target's name
 	 * @param slot the slot's name
-	 * @return ready when every replica is, else the first replica's reason; {@link FailoverReadiness#NONE} when the
-	 * target has no replicas or the slot is not logical
+	 * @return ready when every replica is, else the first replica's reason;
+	 * {@link FailoverReadiness#NONE} when the target has no replicas or the slot is not
+	 * logical
 	 */
 	public FailoverReadiness of(String target, String slot) {
 		Map<String, String> byNode = this.byTarget.getOrDefault(target, Map.of()).get(slot);
@@ -108,7 +115,8 @@ public final class FailoverStates {
 	 * @param target the target's name
 	 * @param node the replica's name
 	 * @param slot the slot's name
-	 * @return whether it blocks the synchronization of the primary's failover slot of that name
+	 * @return whether it blocks the synchronization of the primary's failover slot of
+	 * that name
 	 */
 	public boolean orphan(String target, String node, String slot) {
 		return orphans(target).stream().anyMatch((orphan) -> orphan.node().equals(node) && orphan.slot().equals(slot));
@@ -123,7 +131,8 @@ public final class FailoverStates {
 		return !this.byTarget.getOrDefault(target, Map.of()).isEmpty();
 	}
 
-	// The gauges' series went with the target's meters (TargetMeters); a target of the same name that joins later
+	// The gauges' series went with the target's meters (TargetMeters); a target of the
+	// same name that joins later
 	// registers new ones.
 	public void forget(String target) {
 		this.byTarget.remove(target);
@@ -131,4 +140,5 @@ public final class FailoverStates {
 		this.gauges.remove(target);
 		this.orphanGauges.remove(target);
 	}
+
 }

@@ -18,10 +18,12 @@ import io.slotkeeper.fleet.ServerChange;
 import io.slotkeeper.fleet.Target;
 
 /**
- * Notices when another server answers for a target's primary: a failover is logged, audited as
- * {@code target.failover} (actor {@code slot-keeper}, both servers and timelines), counted in
- * {@code slotkeeper_target_failovers_total}, and {@link TargetFailedOver} published, so that the target's slots are
- * polled at once, since the slots that survived are now on another server. A restart of the same server is only logged.
+ * Notices when another server answers for a target's primary: a failover is logged,
+ * audited as {@code target.failover} (actor {@code slot-keeper}, both servers and
+ * timelines), counted in {@code slotkeeper_target_failovers_total}, and
+ * {@link TargetFailedOver} published, so that the target's slots are polled at once,
+ * since the slots that survived are now on another server. A restart of the same server
+ * is only logged.
  */
 public final class FailoverWatch implements FleetListener {
 
@@ -51,10 +53,11 @@ public final class FailoverWatch implements FleetListener {
 
 	@Override
 	public void joined(Target target) {
-		this.failovers.put(target.name(), Counter.builder("slotkeeper.target.failovers")
-			.description("Times another server took over as the target's primary, as this instance noticed")
-			.tag("target", target.name())
-			.register(this.registry));
+		this.failovers.put(target.name(),
+				Counter.builder("slotkeeper.target.failovers")
+					.description("Times another server took over as the target's primary, as this instance noticed")
+					.tag("target", target.name())
+					.register(this.registry));
 		target.nodes().onServerChange(this::changed);
 	}
 

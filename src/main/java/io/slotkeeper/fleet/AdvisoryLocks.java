@@ -6,8 +6,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 
 /**
- * PostgreSQL session-level advisory locks that coordinate slot-keeper instances through the target itself: a fixed
- * 64-bit key per purpose and target, derived from the product's name, so that every instance computes the same one.
+ * PostgreSQL session-level advisory locks that coordinate slot-keeper instances through
+ * the target itself: a fixed 64-bit key per purpose and target, derived from the
+ * product's name, so that every instance computes the same one.
  */
 public final class AdvisoryLocks {
 
@@ -15,7 +16,8 @@ public final class AdvisoryLocks {
 	}
 
 	/**
-	 * The key of the lock held by the instance that owns a target (heartbeats and healing).
+	 * The key of the lock held by the instance that owns a target (heartbeats and
+	 * healing).
 	 * @param target the target's name
 	 * @return the key
 	 */
@@ -33,8 +35,8 @@ public final class AdvisoryLocks {
 	}
 
 	/**
-	 * The key of the lock that serializes the WAL-limit raise of one server, taken in the database where the raise is
-	 * recorded.
+	 * The key of the lock that serializes the WAL-limit raise of one server, taken in the
+	 * database where the raise is recorded.
 	 * @param server the server's key
 	 * @return the key
 	 */
@@ -54,9 +56,10 @@ public final class AdvisoryLocks {
 	}
 
 	/**
-	 * Whether this session, in a statement of its own, still holds a lock it took: behind a pooler in transaction
-	 * mode the next statement runs in another server session, which does not. Taking the lock again succeeds only in
-	 * the session that holds it, and the release that follows leaves it held once, as before; neither touches the
+	 * Whether this session, in a statement of its own, still holds a lock it took: behind
+	 * a pooler in transaction mode the next statement runs in another server session,
+	 * which does not. Taking the lock again succeeds only in the session that holds it,
+	 * and the release that follows leaves it held once, as before; neither touches the
 	 * server's shared lock table, unlike a look at {@code pg_locks}.
 	 * @param connection the session that took it
 	 * @param key the key
@@ -96,11 +99,13 @@ public final class AdvisoryLocks {
 	}
 
 	/**
-	 * Which session of the database holds a lock, in words: a lock that stays taken names a session to look at (one
-	 * whose client is gone holds it until the server ends it).
+	 * Which session of the database holds a lock, in words: a lock that stays taken names
+	 * a session to look at (one whose client is gone holds it until the server ends it).
 	 * @param connection a session in the lock's database
 	 * @param key the key
-	 * @return for example {@code pid 4711 (slot-keeper, idle since 2026-12-06T07:00:50Z)}, {@code null} when free
+	 * @return for example
+	 * {@code pid 4711 (slot-keeper, idle since 2026-12-06T07:00:50Z)}, {@code null} when
+	 * free
 	 * @throws SQLException when the server refuses
 	 */
 	public static String holder(Connection connection, long key) throws SQLException {

@@ -7,8 +7,9 @@ import java.util.Deque;
 import java.util.List;
 
 /**
- * The heartbeats this instance wrote into a target lately: enough to look back a few intervals when checking whether
- * consumers acknowledge them. The heartbeat writes it; the slot insights read it.
+ * The heartbeats this instance wrote into a target lately: enough to look back a few
+ * intervals when checking whether consumers acknowledge them. The heartbeat writes it;
+ * the slot insights read it.
  */
 public final class BeatLog {
 
@@ -37,6 +38,7 @@ public final class BeatLog {
 
 	/**
 	 * A heartbeat written by this instance.
+	 *
 	 * @param lsn the LSN it wrote
 	 * @param at when it was written
 	 */

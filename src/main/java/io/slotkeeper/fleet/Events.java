@@ -8,9 +8,10 @@ import org.slf4j.event.Level;
 import org.slf4j.spi.LoggingEventBuilder;
 
 /**
- * Log lines that are also events: the same text as ever, plus fields a log store can query — {@code event.action}
- * and the event's own fields as key-value pairs, which structured logging ({@code logging.structured.format.console})
- * writes as JSON fields; and the target a worker runs for in the MDC ({@value #TARGET}). One line per change (a
+ * Log lines that are also events: the same text as ever, plus fields a log store can
+ * query — {@code event.action} and the event's own fields as key-value pairs, which
+ * structured logging ({@code logging.structured.format.console}) writes as JSON fields;
+ * and the target a worker runs for in the MDC ({@value #TARGET}). One line per change (a
  * target going DOWN, an owner changing, a slot healed), never one per beat.
  */
 public final class Events {
@@ -36,7 +37,8 @@ public final class Events {
 			Object... arguments) {
 		LoggingEventBuilder event = logger.atLevel(level).setMessage(message).addKeyValue("event.action", action);
 		fields.forEach((name, value) -> {
-			// The MDC may name the target already: the same field twice would make the JSON line invalid.
+			// The MDC may name the target already: the same field twice would make the
+			// JSON line invalid.
 			if (value != null && !(TARGET.equals(name) && value.equals(MDC.get(TARGET)))) {
 				event.addKeyValue(name, value);
 			}
@@ -48,8 +50,8 @@ public final class Events {
 	}
 
 	/**
-	 * Names the target in the MDC of this thread until the returned handle is closed, so that every line logged
-	 * meanwhile carries it.
+	 * Names the target in the MDC of this thread until the returned handle is closed, so
+	 * that every line logged meanwhile carries it.
 	 * @param target the target's name
 	 * @return closes the MDC entry
 	 */

@@ -12,14 +12,15 @@ import io.slotkeeper.problem.ProblemException;
  * A failure as operators see it: one line of text and the SQLState, nothing secret.
  *
  * @param message what went wrong, first line only
- * @param sqlState the SQLState when the failure came from the driver or the server, else {@code null}
+ * @param sqlState the SQLState when the failure came from the driver or the server, else
+ * {@code null}
  * @param at when it happened
  */
 public record FailureDescription(String message, String sqlState, Instant at) {
 
 	/**
-	 * Describes a failure. Server errors keep only the server's primary message (no query text, no detail that
-	 * could quote data); other exceptions keep their first line.
+	 * Describes a failure. Server errors keep only the server's primary message (no query
+	 * text, no detail that could quote data); other exceptions keep their first line.
 	 * @param failure the failure
 	 * @param at when it happened
 	 * @return the description

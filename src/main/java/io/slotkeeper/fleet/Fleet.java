@@ -17,9 +17,10 @@ import io.slotkeeper.problem.ProblemException;
 import io.slotkeeper.problem.ProblemKind;
 
 /**
- * Every target at run time, by name: the configured ones in configuration order, then the databases of configured
- * servers as they are found. The one registry of targets; features {@linkplain #watch(FleetListener) watch} it to
- * start and stop their work per target, so that a configured target and a discovered one are served by the same code.
+ * Every target at run time, by name: the configured ones in configuration order, then the
+ * databases of configured servers as they are found. The one registry of targets;
+ * features {@linkplain #watch(FleetListener) watch} it to start and stop their work per
+ * target, so that a configured target and a discovered one are served by the same code.
  */
 public final class Fleet implements AutoCloseable {
 
@@ -40,7 +41,8 @@ public final class Fleet implements AutoCloseable {
 	/**
 	 * Builds the configured targets and servers; nothing connects until a node is used.
 	 * @param targets the configured targets, names unique
-	 * @param servers the configured servers, names unique; their databases join as they are found
+	 * @param servers the configured servers, names unique; their databases join as they
+	 * are found
 	 * @param connector opens every session
 	 * @param instance this instance, among those sharing the targets
 	 */
@@ -51,15 +53,15 @@ public final class Fleet implements AutoCloseable {
 		this.plan = new OwnershipPlan(targets.stream().map(TargetProperties::name).toList());
 		Map<ServerEndpoint, SharedReading> readings = new HashMap<>();
 		targets.forEach((target) -> this.byName.put(target.name(), configuredTarget(target, readings)));
-		servers.forEach((server) -> this.servers.put(server.name(),
-				new Server(server, connector, Clock.systemUTC())));
+		servers.forEach((server) -> this.servers.put(server.name(), new Server(server, connector, Clock.systemUTC())));
 	}
 
 	private Target newTarget(TargetProperties properties, ServerDatabase origin) {
 		return new Target(properties, this.connector, this.instance, this.plan, this.presences, origin, null);
 	}
 
-	// Targets configured on one server as one role share a reading of its slots, as a configured server's databases do.
+	// Targets configured on one server as one role share a reading of its slots, as a
+	// configured server's databases do.
 	private Target configuredTarget(TargetProperties properties, Map<ServerEndpoint, SharedReading> readings) {
 		Target.Reading reading = ServerEndpoint.of(properties)
 			.map((located) -> new Target.Reading(readings.computeIfAbsent(located.endpoint(),
@@ -80,7 +82,8 @@ public final class Fleet implements AutoCloseable {
 	 * One target.
 	 * @param name its name
 	 * @return the target
-	 * @throws ProblemException ({@link ProblemKind#TARGET_NOT_FOUND}) when none has that name
+	 * @throws ProblemException ({@link ProblemKind#TARGET_NOT_FOUND}) when none has that
+	 * name
 	 */
 	public Target get(String name) {
 		return find(name).orElseThrow(() -> new ProblemException(ProblemKind.TARGET_NOT_FOUND,
@@ -114,13 +117,14 @@ public final class Fleet implements AutoCloseable {
 	}
 
 	/**
-	 * The connection settings of every configured target and server: what bounds the sessions of any target, now or
-	 * found later.
+	 * The connection settings of every configured target and server: what bounds the
+	 * sessions of any target, now or found later.
 	 * @return the settings
 	 */
 	public List<ConnectionProperties> connections() {
 		List<ConnectionProperties> connections = new ArrayList<>();
-		all().stream().filter((target) -> target.origin().isEmpty())
+		all().stream()
+			.filter((target) -> target.origin().isEmpty())
 			.forEach((target) -> connections.add(target.properties().connection()));
 		this.servers.values().forEach((server) -> connections.add(server.properties().connection()));
 		return connections;
@@ -135,7 +139,8 @@ public final class Fleet implements AutoCloseable {
 	}
 
 	/**
-	 * Tells a listener of every target now and of every one that joins or leaves from now on.
+	 * Tells a listener of every target now and of every one that joins or leaves from now
+	 * on.
 	 * @param listener the listener
 	 */
 	public synchronized void watch(FleetListener listener) {
@@ -162,7 +167,8 @@ public final class Fleet implements AutoCloseable {
 	}
 
 	/**
-	 * Takes a discovered target out of the fleet, tells every listener (last watching first), then closes it.
+	 * Takes a discovered target out of the fleet, tells every listener (last watching
+	 * first), then closes it.
 	 * @param name the target's name
 	 * @return whether the fleet had it
 	 */
@@ -176,7 +182,8 @@ public final class Fleet implements AutoCloseable {
 			this.byName.remove(name);
 			this.plan.remove(name);
 		}
-		// Outside the lock: a listener may wait for its work in flight on the target, and the fleet stays readable.
+		// Outside the lock: a listener may wait for its work in flight on the target, and
+		// the fleet stays readable.
 		List<FleetListener> reversed = new ArrayList<>(this.listeners);
 		Collections.reverse(reversed);
 		reversed.forEach((listener) -> listener.left(target));

@@ -11,8 +11,8 @@ import org.springframework.boot.health.contributor.HealthContributors;
 import org.springframework.boot.health.contributor.HealthIndicator;
 
 /**
- * A health with one child per target of the fleet, read from the fleet at each request: a target that joins shows,
- * one that leaves goes.
+ * A health with one child per target of the fleet, read from the fleet at each request: a
+ * target that joins shows, one that leaves goes.
  */
 public final class FleetHealth implements CompositeHealthContributor {
 

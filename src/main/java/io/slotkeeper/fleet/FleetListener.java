@@ -1,8 +1,8 @@
 package io.slotkeeper.fleet;
 
 /**
- * What a feature does when a target joins or leaves the fleet: configured targets join once at start, a server's
- * databases join as they are found and leave when retired.
+ * What a feature does when a target joins or leaves the fleet: configured targets join
+ * once at start, a server's databases join as they are found and leave when retired.
  */
 public interface FleetListener {
 
@@ -13,8 +13,9 @@ public interface FleetListener {
 	void joined(Target target);
 
 	/**
-	 * A target left: stop what the feature does for it and forget it. Listeners are told in the reverse order of
-	 * their joining, so that one may still find what an earlier one keeps of the target.
+	 * A target left: stop what the feature does for it and forget it. Listeners are told
+	 * in the reverse order of their joining, so that one may still find what an earlier
+	 * one keeps of the target.
 	 * @param target the target
 	 */
 	default void left(Target target) {

@@ -6,15 +6,18 @@ import java.util.TreeMap;
 import java.util.stream.Collectors;
 
 /**
- * The rows deleted from a slot's tables while it was lost, as the table counters ({@code n_tup_del}) count them: a
- * re-snapshot re-reads the rows that exist, so these never reach the consumer, and an upserting sink keeps them for
- * good. Counted from the last reading before the lost slot's last confirmed position, so a delete the consumer did
- * see just before it may be counted too: an upper bound, never less than what was lost while the counters hold.
+ * The rows deleted from a slot's tables while it was lost, as the table counters
+ * ({@code n_tup_del}) count them: a re-snapshot re-reads the rows that exist, so these
+ * never reach the consumer, and an upserting sink keeps them for good. Counted from the
+ * last reading before the lost slot's last confirmed position, so a delete the consumer
+ * did see just before it may be counted too: an upper bound, never less than what was
+ * lost while the counters hold.
  *
  * @param tables the deletes counted, by table, only those with one or more
- * @param unknown the tables whose deletes cannot be told, each with why (truncated or rewritten, counters reset, not
- * in both readings)
- * @param unknownBecause why no table's deletes can be told, {@code null} when they were counted
+ * @param unknown the tables whose deletes cannot be told, each with why (truncated or
+ * rewritten, counters reset, not in both readings)
+ * @param unknownBecause why no table's deletes can be told, {@code null} when they were
+ * counted
  * @param measured from which reading to which they were counted, {@code null} when not
  */
 public record GapDeletes(Map<String, Long> tables, Map<String, String> unknown, String unknownBecause,
@@ -79,16 +82,23 @@ public record GapDeletes(Map<String, Long> tables, Map<String, String> unknown, 
 
 	/**
 	 * The count in a few words, for the audit.
-	 * @return for example {@code public.orders 3; unknown: public.items (its file changed: …)}
+	 * @return for example
+	 * {@code public.orders 3; unknown: public.items (its file changed: …)}
 	 */
 	public String describe() {
 		if (this.unknownBecause != null) {
 			return "unknown: " + this.unknownBecause;
 		}
-		String counted = this.tables.isEmpty() ? "none counted" : new TreeMap<>(this.tables).entrySet().stream()
-			.map((entry) -> entry.getKey() + " " + entry.getValue()).collect(Collectors.joining(", "));
-		return counted + (this.unknown.isEmpty() ? "" : "; unknown: " + new TreeMap<>(this.unknown).entrySet().stream()
-			.map((entry) -> entry.getKey() + " (" + entry.getValue() + ")").collect(Collectors.joining(", ")));
+		String counted = this.tables.isEmpty() ? "none counted"
+				: new TreeMap<>(this.tables).entrySet()
+					.stream()
+					.map((entry) -> entry.getKey() + " " + entry.getValue())
+					.collect(Collectors.joining(", "));
+		return counted + (this.unknown.isEmpty() ? ""
+				: "; unknown: " + new TreeMap<>(this.unknown).entrySet()
+					.stream()
+					.map((entry) -> entry.getKey() + " (" + entry.getValue() + ")")
+					.collect(Collectors.joining(", ")));
 	}
 
 }

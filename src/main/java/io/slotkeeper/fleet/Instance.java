@@ -7,18 +7,20 @@ import java.security.NoSuchAlgorithmException;
 import java.util.UUID;
 
 /**
- * This slot-keeper instance among those sharing targets: its identity and the 31-bit key under which the others see
- * it in each target's database (a presence lock on its heartbeat session).
+ * This slot-keeper instance among those sharing targets: its identity and the 31-bit key
+ * under which the others see it in each target's database (a presence lock on its
+ * heartbeat session).
  *
- * @param id the identity: {@code slotkeeper.instance-id}, else the host name (the pod's name on OpenShift) and the
- * process id, else random
+ * @param id the identity: {@code slotkeeper.instance-id}, else the host name (the pod's
+ * name on OpenShift) and the process id, else random
  * @param key the positive key derived from it
  */
 public record Instance(String id, int key) {
 
 	/**
 	 * The instance for an identity.
-	 * @param configured {@code slotkeeper.instance-id}, empty for the host name and process id, or a random identity
+	 * @param configured {@code slotkeeper.instance-id}, empty for the host name and
+	 * process id, or a random identity
 	 * @return the instance
 	 */
 	public static Instance of(String configured) {

@@ -16,7 +16,8 @@ public enum Lane {
 	CONNECT,
 
 	/**
-	 * Failed last time: may hold its thread for a timeout again; never takes the threads of the other lanes.
+	 * Failed last time: may hold its thread for a timeout again; never takes the threads
+	 * of the other lanes.
 	 */
 	RETRY
 

@@ -9,9 +9,10 @@ import org.springframework.boot.health.contributor.HealthContributor;
 import org.springframework.boot.health.contributor.HealthIndicator;
 
 /**
- * The {@code lanes} health: DOWN while a round of a lane that talks to a server has run past its bound
- * ({@link LaneWatch}), with each such round's lane, target, time and where its thread waits; UP otherwise. Not part of
- * liveness or readiness: a restart would not make a hung server answer.
+ * The {@code lanes} health: DOWN while a round of a lane that talks to a server has run
+ * past its bound ({@link LaneWatch}), with each such round's lane, target, time and where
+ * its thread waits; UP otherwise. Not part of liveness or readiness: a restart would not
+ * make a hung server answer.
  */
 final class LaneHealth {
 

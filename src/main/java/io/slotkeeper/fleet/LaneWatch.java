@@ -21,13 +21,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Watches the rounds of every lane that talks to a server (heartbeats, polls, discovery, heals, handovers, the
- * connector checks, the WAL-limit guard): each round is begun with the bound its work fits, and one that has not ended
- * within it is reported — a gauge per lane, the {@code lanes} health, a line in the log with where its thread waits —
- * and recovered as its lane says ({@link Recovery}): interrupted, and where the lane can, no longer waited for, so that
- * the next round does not queue behind it; a heal or handover, which stopped midway could leave a connector stopped,
- * is only reported. Every statement has its socket and statement timeouts, so a round past its bound is a defect to be seen, not a
- * wait to be expected.
+ * Watches the rounds of every lane that talks to a server (heartbeats, polls, discovery,
+ * heals, handovers, the connector checks, the WAL-limit guard): each round is begun with
+ * the bound its work fits, and one that has not ended within it is reported — a gauge per
+ * lane, the {@code lanes} health, a line in the log with where its thread waits — and
+ * recovered as its lane says ({@link Recovery}): interrupted, and where the lane can, no
+ * longer waited for, so that the next round does not queue behind it; a heal or handover,
+ * which stopped midway could leave a connector stopped, is only reported. Every statement
+ * has its socket and statement timeouts, so a round past its bound is a defect to be
+ * seen, not a wait to be expected.
  */
 public final class LaneWatch implements AutoCloseable {
 
@@ -66,14 +68,17 @@ public final class LaneWatch implements AutoCloseable {
 	}
 
 	/**
-	 * Declares a lane, so that its gauge is there from the start (0 while no round of it is overdue).
+	 * Declares a lane, so that its gauge is there from the start (0 while no round of it
+	 * is overdue).
 	 * @param lane the lane's name
 	 */
 	public void declare(String lane) {
 		if (this.lanes.add(lane)) {
-			Gauge.builder("slotkeeper.lane.overdue", () -> this.rounds.stream()
-				.filter((round) -> round.lane().equals(lane) && round.overdue(this.clock.instant()))
-				.count())
+			Gauge
+				.builder("slotkeeper.lane.overdue",
+						() -> this.rounds.stream()
+							.filter((round) -> round.lane().equals(lane) && round.overdue(this.clock.instant()))
+							.count())
 				.description("Rounds of the lane that have not finished within their bound (a hung statement or call):"
 						+ " each is logged with where it waits, interrupted and no longer waited for")
 				.tag("lane", lane)
@@ -137,7 +142,8 @@ public final class LaneWatch implements AutoCloseable {
 		return Optional.ofNullable(this.longest.get(lane));
 	}
 
-	// A scheduled task that throws is never run again: the watch must outlive whatever one look meets.
+	// A scheduled task that throws is never run again: the watch must outlive whatever
+	// one look meets.
 	private void checkSafely() {
 		try {
 			check();
@@ -152,7 +158,8 @@ public final class LaneWatch implements AutoCloseable {
 		for (Round round : this.rounds) {
 			if (round.overdue(now) && round.recovered.compareAndSet(false, true)) {
 				Recovery recovery = round.recover();
-				logger.warn("A round of lane {}{} has not finished after {} ms (its bound is {} ms): it waits in {}; {}",
+				logger.warn(
+						"A round of lane {}{} has not finished after {} ms (its bound is {} ms): it waits in {}; {}",
 						round.lane(), (round.target() != null) ? " for target '" + round.target() + "'" : "",
 						Duration.between(round.started(), now).toMillis(), round.bound().toMillis(), round.waitsIn(),
 						recovery.said());
@@ -179,7 +186,8 @@ public final class LaneWatch implements AutoCloseable {
 	public record Recovery(boolean interrupts, Runnable then, String said) {
 
 		/**
-		 * The round's thread is interrupted; the lane's next round is the round's own to schedule.
+		 * The round's thread is interrupted; the lane's next round is the round's own to
+		 * schedule.
 		 * @return the recovery
 		 */
 		public static Recovery interrupting() {
@@ -197,7 +205,8 @@ public final class LaneWatch implements AutoCloseable {
 		}
 
 		/**
-		 * The round is only reported: stopping it midway would do more harm than its wait.
+		 * The round is only reported: stopping it midway would do more harm than its
+		 * wait.
 		 * @param why why it is not interrupted
 		 * @return the recovery
 		 */
@@ -291,7 +300,8 @@ public final class LaneWatch implements AutoCloseable {
 			return this.recovered.get();
 		}
 
-		// Where the thread is, and the first frame of code not the JDK's: which call of which library waits.
+		// Where the thread is, and the first frame of code not the JDK's: which call of
+		// which library waits.
 		String waitsIn() {
 			StackTraceElement[] stack = this.thread.getStackTrace();
 			if (stack.length == 0) {

@@ -28,8 +28,8 @@ public final class Lsn {
 	 * @return {@code X/Y}, upper-case hexadecimal
 	 */
 	public static String format(long position) {
-		return Long.toHexString(position >>> 32).toUpperCase() + "/" + Long.toHexString(position & 0xFFFFFFFFL)
-			.toUpperCase();
+		return Long.toHexString(position >>> 32).toUpperCase() + "/"
+				+ Long.toHexString(position & 0xFFFFFFFFL).toUpperCase();
 	}
 
 	/**

@@ -10,8 +10,9 @@ import io.slotkeeper.config.Secret;
 import io.slotkeeper.config.TargetProperties;
 
 /**
- * One server of a target: its primary or a replica. It knows how to reach the server, keeps a small pool for it, and
- * remembers the version and the identity of the server that answered last.
+ * One server of a target: its primary or a replica. It knows how to reach the server,
+ * keeps a small pool for it, and remembers the version and the identity of the server
+ * that answered last.
  */
 public final class Node implements AutoCloseable {
 
@@ -36,7 +37,8 @@ public final class Node implements AutoCloseable {
 	private volatile ServerIdentity identity;
 
 	/**
-	 * The name of the node through which a configured server's slots are read; its target is the server's name.
+	 * The name of the node through which a configured server's slots are read; its target
+	 * is the server's name.
 	 */
 	static final String SERVER = "server";
 
@@ -78,18 +80,21 @@ public final class Node implements AutoCloseable {
 
 	/**
 	 * The node as operators read it in messages.
-	 * @return for example {@code target 'orders'}, {@code replica 'r1' of target 'orders'} or {@code server 'rbac-db'}
+	 * @return for example {@code target 'orders'},
+	 * {@code replica 'r1' of target 'orders'} or {@code server 'rbac-db'}
 	 */
 	public String describe() {
 		if (SERVER.equals(this.name)) {
 			return "server '" + this.target + "'";
 		}
-		return primary() ? "target '" + this.target + "'" : "replica '" + this.name + "' of target '" + this.target + "'";
+		return primary() ? "target '" + this.target + "'"
+				: "replica '" + this.name + "' of target '" + this.target + "'";
 	}
 
 	/**
 	 * The node as the subject of a sentence.
-	 * @return for example {@code Target 'orders'} or {@code Replica 'r1' of target 'orders'}
+	 * @return for example {@code Target 'orders'} or
+	 * {@code Replica 'r1' of target 'orders'}
 	 */
 	public String subject() {
 		String described = describe();
@@ -136,7 +141,8 @@ public final class Node implements AutoCloseable {
 		return this.identity;
 	}
 
-	// Sessions of the heartbeat and of the pool may answer at once: the identity is swapped once per change.
+	// Sessions of the heartbeat and of the pool may answer at once: the identity is
+	// swapped once per change.
 	synchronized void answered(ServerVersion version, ServerIdentity identity) {
 		ServerIdentity before = this.identity;
 		this.version = version;
@@ -156,11 +162,13 @@ public final class Node implements AutoCloseable {
 	}
 
 	/**
-	 * Runs work on a pooled connection, turning what the driver throws into the problem an operator sees.
+	 * Runs work on a pooled connection, turning what the driver throws into the problem
+	 * an operator sees.
 	 * @param <T> what the work returns
 	 * @param work the work
 	 * @return what the work returned
-	 * @throws io.slotkeeper.problem.ProblemException when the node cannot be reached or refuses
+	 * @throws io.slotkeeper.problem.ProblemException when the node cannot be reached or
+	 * refuses
 	 */
 	public <T> T withConnection(SqlWork<T> work) {
 		try (Connection connection = connection()) {

@@ -12,15 +12,17 @@ import com.zaxxer.hikari.HikariDataSource;
 import org.springframework.jdbc.datasource.AbstractDataSource;
 
 /**
- * A node's small connection pool for API calls and slot polling, apart from the heartbeat's own session so that
- * neither waits for the other. Every pooled connection is opened by {@link NodeConnector}, with its timeouts and
- * session options. The pool is made on first use and holds no idle connection for long.
+ * A node's small connection pool for API calls and slot polling, apart from the
+ * heartbeat's own session so that neither waits for the other. Every pooled connection is
+ * opened by {@link NodeConnector}, with its timeouts and session options. The pool is
+ * made on first use and holds no idle connection for long.
  */
 final class NodePool implements AutoCloseable {
 
 	private static final int MAX_CONNECTIONS = 4;
 
-	// One housekeeping thread for every pool: Hikari would start one per pool, a thousand for a thousand targets.
+	// One housekeeping thread for every pool: Hikari would start one per pool, a thousand
+	// for a thousand targets.
 	private static final ScheduledThreadPoolExecutor HOUSEKEEPING = housekeeping();
 
 	private final Node node;
@@ -31,8 +33,10 @@ final class NodePool implements AutoCloseable {
 
 	private volatile boolean reachable;
 
-	// The session that found the node reachable, kept for the pool's next new connection: opening a session costs
-	// the server more than anything slot-keeper then asks of it, and a fleet's first polls would open two per target.
+	// The session that found the node reachable, kept for the pool's next new connection:
+	// opening a session costs
+	// the server more than anything slot-keeper then asks of it, and a fleet's first
+	// polls would open two per target.
 	private final AtomicReference<NodeSession> probe = new AtomicReference<>();
 
 	NodePool(Node node, NodeConnector connector) {
@@ -40,9 +44,12 @@ final class NodePool implements AutoCloseable {
 		this.connector = connector;
 	}
 
-	// Hikari waits its whole connection timeout (twice the connect timeout and a second) for a node that refuses, and
-	// a bounded number of workers serve every target: until the node answered since its last failure, one attempt of
-	// slot-keeper's own finds out at once (or within the connect timeout, for one that does not answer).
+	// Hikari waits its whole connection timeout (twice the connect timeout and a second)
+	// for a node that refuses, and
+	// a bounded number of workers serve every target: until the node answered since its
+	// last failure, one attempt of
+	// slot-keeper's own finds out at once (or within the connect timeout, for one that
+	// does not answer).
 	Connection connection() throws SQLException {
 		if (!this.reachable) {
 			keepProbe(this.connector.open(this.node));
@@ -98,7 +105,8 @@ final class NodePool implements AutoCloseable {
 		Duration connect = this.node.connectionProperties().connectTimeout();
 		config.setConnectionTimeout(connect.multipliedBy(2).plusSeconds(1).toMillis());
 		config.setValidationTimeout(Math.min(connect.toMillis(), Duration.ofSeconds(5).toMillis()));
-		// A node that is down at start-up must not stop slot-keeper: the pool starts empty and fills on demand.
+		// A node that is down at start-up must not stop slot-keeper: the pool starts
+		// empty and fills on demand.
 		config.setInitializationFailTimeout(-1);
 		return new HikariDataSource(config);
 	}

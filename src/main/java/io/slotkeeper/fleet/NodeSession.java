@@ -12,7 +12,8 @@ import java.sql.SQLException;
 public record NodeSession(Connection connection, ServerVersion version) implements AutoCloseable {
 
 	/**
-	 * Closes the connection, ignoring failures: a connection being dropped after an error may already be broken.
+	 * Closes the connection, ignoring failures: a connection being dropped after an error
+	 * may already be broken.
 	 */
 	@Override
 	public void close() {
@@ -20,7 +21,8 @@ public record NodeSession(Connection connection, ServerVersion version) implemen
 			this.connection.close();
 		}
 		catch (SQLException ex) {
-			// Nothing to do: the server side ends the session on its own when the socket goes.
+			// Nothing to do: the server side ends the session on its own when the socket
+			// goes.
 		}
 	}
 

@@ -8,14 +8,16 @@ import java.sql.SQLInvalidAuthorizationSpecException;
 import java.sql.Statement;
 
 /**
- * Tables slot-keeper keeps in a target's database, made on first use and checked before each use: a table another
- * role made first under the same name, or one with a trigger or a rule, would run that role's code with slot-keeper's
- * rights (its REPLICATION attribute among them), so it is refused, never written to.
+ * Tables slot-keeper keeps in a target's database, made on first use and checked before
+ * each use: a table another role made first under the same name, or one with a trigger or
+ * a rule, would run that role's code with slot-keeper's rights (its REPLICATION attribute
+ * among them), so it is refused, never written to.
  */
 public final class OwnTables {
 
 	/**
-	 * The SQLState of a refusal: insufficient privilege, as the table is not slot-keeper's to trust.
+	 * The SQLState of a refusal: insufficient privilege, as the table is not
+	 * slot-keeper's to trust.
 	 */
 	public static final String REFUSED = "42501";
 
@@ -34,20 +36,21 @@ public final class OwnTables {
 	/**
 	 * Creates a table when it is missing and checks that it is slot-keeper's own.
 	 * @param connection the session
-	 * @param qualifiedName {@code schema.table} or {@code table} (then in {@code public}), plain lower-case
-	 * identifiers
+	 * @param qualifiedName {@code schema.table} or {@code table} (then in
+	 * {@code public}), plain lower-case identifiers
 	 * @param columns the column definitions for {@code CREATE TABLE}
-	 * @param ownSchema whether the schema is slot-keeper's too (created when missing, and its owner checked), so that
-	 * no other role can put another table in its place later
-	 * @throws SQLException when the server refuses, or with SQLState {@value #REFUSED} and the reason when the table or
-	 * its schema is not slot-keeper's to trust
+	 * @param ownSchema whether the schema is slot-keeper's too (created when missing, and
+	 * its owner checked), so that no other role can put another table in its place later
+	 * @throws SQLException when the server refuses, or with SQLState {@value #REFUSED}
+	 * and the reason when the table or its schema is not slot-keeper's to trust
 	 */
 	public static void create(Connection connection, String qualifiedName, String columns, boolean ownSchema)
 			throws SQLException {
 		String[] name = SqlIdentifiers.split(qualifiedName);
 		String refusal = refusal(connection, name, ownSchema);
 		if (MISSING.equals(refusal) && ownSchema) {
-			// Nothing is made in a schema another role owns: it could replace or drop what slot-keeper made there.
+			// Nothing is made in a schema another role owns: it could replace or drop
+			// what slot-keeper made there.
 			refusal = schemaRefusal(connection, name[0]);
 		}
 		if (MISSING.equals(refusal)) {
@@ -67,14 +70,15 @@ public final class OwnTables {
 	}
 
 	/**
-	 * Whether a table slot-keeper makes exists, and is slot-keeper's own; checked before reading it, as a view or a
-	 * row-level security policy another role put in its place would run that role's code.
+	 * Whether a table slot-keeper makes exists, and is slot-keeper's own; checked before
+	 * reading it, as a view or a row-level security policy another role put in its place
+	 * would run that role's code.
 	 * @param connection the session
 	 * @param qualifiedName {@code schema.table}, plain lower-case identifiers
 	 * @param ownSchema whether the schema must be slot-keeper's too
 	 * @return whether it exists
-	 * @throws SQLException when the server refuses, or with SQLState {@value #REFUSED} and the reason when it exists but
-	 * is not slot-keeper's to trust
+	 * @throws SQLException when the server refuses, or with SQLState {@value #REFUSED}
+	 * and the reason when it exists but is not slot-keeper's to trust
 	 */
 	public static boolean exists(Connection connection, String qualifiedName, boolean ownSchema) throws SQLException {
 		String[] name = SqlIdentifiers.split(qualifiedName);
@@ -83,8 +87,8 @@ public final class OwnTables {
 			return false;
 		}
 		if (refusal != null) {
-			throw new SQLInvalidAuthorizationSpecException(name[0] + "." + name[1] + " is not slot-keeper's own: "
-					+ refusal + "; it is never read", REFUSED);
+			throw new SQLInvalidAuthorizationSpecException(
+					name[0] + "." + name[1] + " is not slot-keeper's own: " + refusal + "; it is never read", REFUSED);
 		}
 		return true;
 	}

@@ -7,8 +7,9 @@ import org.slf4j.LoggerFactory;
 import org.slf4j.event.Level;
 
 /**
- * Whether this instance owns a target (holds its owner lock, heartbeats and heals it), and which instance should. The
- * heartbeat, which holds the lock on its session, writes it; healing and the gauges read it.
+ * Whether this instance owns a target (holds its owner lock, heartbeats and heals it),
+ * and which instance should. The heartbeat, which holds the lock on its session, writes
+ * it; healing and the gauges read it.
  */
 public final class Ownership {
 
@@ -39,7 +40,8 @@ public final class Ownership {
 
 	/**
 	 * The ownership as last learnt.
-	 * @return {@code true} owner, {@code false} standing by, {@code null} not known (no session)
+	 * @return {@code true} owner, {@code false} standing by, {@code null} not known (no
+	 * session)
 	 */
 	public Boolean state() {
 		return this.owner;
@@ -61,13 +63,15 @@ public final class Ownership {
 	}
 
 	/**
-	 * Records that the session holding (or trying for) the lock is gone: the server released the lock with it.
+	 * Records that the session holding (or trying for) the lock is gone: the server
+	 * released the lock with it.
 	 */
 	public void forgotten() {
 		if (Boolean.TRUE.equals(this.owner)) {
-			Events.log(logger, Level.INFO, "ownership.released", Map.of(Events.TARGET, this.rendezvous.target(),
-					"slotkeeper.instance", this.rendezvous.self().id()), "Instance '{}' no longer owns target '{}': its "
-							+ "session ended", this.rendezvous.self().id(), this.rendezvous.target());
+			Events.log(logger, Level.INFO, "ownership.released",
+					Map.of(Events.TARGET, this.rendezvous.target(), "slotkeeper.instance", this.rendezvous.self().id()),
+					"Instance '{}' no longer owns target '{}': its " + "session ended", this.rendezvous.self().id(),
+					this.rendezvous.target());
 		}
 		this.owner = null;
 	}

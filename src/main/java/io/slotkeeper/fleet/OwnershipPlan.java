@@ -9,11 +9,13 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Which instance should own each target of the fleet: rendezvous hashing with bounded loads. Targets are taken in
- * name order, each to the instance that scores highest for it among those whose share is not full (at most
- * ⌈targets ÷ instances⌉), so that every instance that knows the same targets and instances computes the same plan,
- * the shares differ by one at most, and an instance that goes moves few targets besides its own. The instances are
- * those up for any target as last read there. Thread-safe: each target's heartbeat reports what it read.
+ * Which instance should own each target of the fleet: rendezvous hashing with bounded
+ * loads. Targets are taken in name order, each to the instance that scores highest for it
+ * among those whose share is not full (at most ⌈targets ÷ instances⌉), so that every
+ * instance that knows the same targets and instances computes the same plan, the shares
+ * differ by one at most, and an instance that goes moves few targets besides its own. The
+ * instances are those up for any target as last read there. Thread-safe: each target's
+ * heartbeat reports what it read.
  */
 public final class OwnershipPlan {
 
@@ -55,7 +57,8 @@ public final class OwnershipPlan {
 	}
 
 	/**
-	 * Records which instances are up for a target, and plans again when the fleet's instances changed.
+	 * Records which instances are up for a target, and plans again when the fleet's
+	 * instances changed.
 	 * @param target the target's name
 	 * @param live the instances' keys
 	 */
@@ -70,8 +73,9 @@ public final class OwnershipPlan {
 	}
 
 	/**
-	 * The instance that should own a target: the planned one while it is up for the target, else the one that scores
-	 * highest among those that are (the plan catches up once every target has been read again).
+	 * The instance that should own a target: the planned one while it is up for the
+	 * target, else the one that scores highest among those that are (the plan catches up
+	 * once every target has been read again).
 	 * @param target the target's name
 	 * @param live the instances up for the target
 	 * @return the instance's key
@@ -81,7 +85,9 @@ public final class OwnershipPlan {
 		if (planned != null && live.contains(planned)) {
 			return planned;
 		}
-		return live.stream().max(Comparator.comparingLong((Integer key) -> Rendezvous.score(target, key))).orElseThrow();
+		return live.stream()
+			.max(Comparator.comparingLong((Integer key) -> Rendezvous.score(target, key)))
+			.orElseThrow();
 	}
 
 	/**

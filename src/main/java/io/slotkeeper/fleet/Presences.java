@@ -13,12 +13,14 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The instances up for each target of a server, read from {@code pg_locks} once per server for every target on it.
- * Reading {@code pg_locks} walks the server's whole lock table while holding every lock-manager partition, and every
- * advisory lock taken or released anywhere on the server waits for it: read once per target, a thousand targets made
- * the server spend most of its CPU there and stalled their heartbeats (measured in {@code bench/results/RESULTS.md},
- * section 7). One reading serves every target of the server for {@link #MAX_AGE}, or for its interval where that is
- * shorter, so that a look again soon after a claim sees instances that announced themselves since.
+ * The instances up for each target of a server, read from {@code pg_locks} once per
+ * server for every target on it. Reading {@code pg_locks} walks the server's whole lock
+ * table while holding every lock-manager partition, and every advisory lock taken or
+ * released anywhere on the server waits for it: read once per target, a thousand targets
+ * made the server spend most of its CPU there and stalled their heartbeats (measured in
+ * {@code bench/results/RESULTS.md}, section 7). One reading serves every target of the
+ * server for {@link #MAX_AGE}, or for its interval where that is shorter, so that a look
+ * again soon after a claim sees instances that announced themselves since.
  */
 public final class Presences {
 
@@ -34,7 +36,8 @@ public final class Presences {
 	private final Map<Object, Server> servers = new ConcurrentHashMap<>();
 
 	/**
-	 * The keys of the instances whose presence for a target is held now, as read at most {@code maxAge} ago.
+	 * The keys of the instances whose presence for a target is held now, as read at most
+	 * {@code maxAge} ago.
 	 * @param node the target's primary, which says which server the connection is on
 	 * @param connection a session on that server, used when a new reading is due
 	 * @param database the database the target's presences are held in
@@ -51,7 +54,8 @@ public final class Presences {
 			.getOrDefault(new Presence(database, presence), Set.of());
 	}
 
-	// The same running server however its targets' URLs name it; a node whose server is not known yet, or that is
+	// The same running server however its targets' URLs name it; a node whose server is
+	// not known yet, or that is
 	// reached over a Unix socket, reads for itself.
 	private static Object server(Node node) {
 		ServerIdentity identity = node.identity();
@@ -83,7 +87,8 @@ public final class Presences {
 					ResultSet result = statement.executeQuery()) {
 				while (result.next()) {
 					read.computeIfAbsent(new Presence(Objects.requireNonNull(result.getString(1)), result.getLong(2)),
-							(key) -> new HashSet<>()).add((int) result.getLong(3));
+							(key) -> new HashSet<>())
+						.add((int) result.getLong(3));
 				}
 			}
 			this.last = read;

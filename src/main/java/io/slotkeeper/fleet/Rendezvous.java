@@ -11,17 +11,21 @@ import java.util.TreeSet;
 import io.slotkeeper.config.HeartbeatCadence;
 
 /**
- * Which of the instances up for a target should own it, by the fleet's {@link OwnershipPlan} (rendezvous hashing of
- * the target's name with each instance's key, with bounded loads). An instance is up for a target while its heartbeat
- * session holds its presence lock in the target's database; each instance reads the others' there. The owner lock
- * stays the only safety: this only decides who tries for it. Used under the heartbeat's lock.
+ * Which of the instances up for a target should own it, by the fleet's
+ * {@link OwnershipPlan} (rendezvous hashing of the target's name with each instance's
+ * key, with bounded loads). An instance is up for a target while its heartbeat session
+ * holds its presence lock in the target's database; each instance reads the others'
+ * there. The owner lock stays the only safety: this only decides who tries for it. Used
+ * under the heartbeat's lock.
  */
 public final class Rendezvous {
 
 	private final String target;
 
-	// The first half of the two-key advisory lock that says "this instance is up for this target"; the second is the
-	// instance's key. Per target, since one instance has a session per target and several may share a database.
+	// The first half of the two-key advisory lock that says "this instance is up for this
+	// target"; the second is the
+	// instance's key. Per target, since one instance has a session per target and several
+	// may share a database.
 	private final int presence;
 
 	private final Instance self;
@@ -38,7 +42,8 @@ public final class Rendezvous {
 
 	private volatile Set<Integer> live = Set.of();
 
-	// The database the heartbeat's session is in, where its presence is held; learnt when it announces itself.
+	// The database the heartbeat's session is in, where its presence is held; learnt when
+	// it announces itself.
 	private String database;
 
 	private long refreshedAt;
@@ -57,9 +62,11 @@ public final class Rendezvous {
 
 	/**
 	 * Says on a new session that this instance is up for the target.
-	 * @param connection the heartbeat's session, which holds the presence for as long as it lives
-	 * @return whether it could: {@code false} when another session holds the same presence (an earlier session the
-	 * server has not ended yet, or two instances with one identity)
+	 * @param connection the heartbeat's session, which holds the presence for as long as
+	 * it lives
+	 * @return whether it could: {@code false} when another session holds the same
+	 * presence (an earlier session the server has not ended yet, or two instances with
+	 * one identity)
 	 * @throws SQLException when the server refuses
 	 */
 	public boolean announce(Connection connection) throws SQLException {
@@ -77,15 +84,17 @@ public final class Rendezvous {
 	}
 
 	/**
-	 * @return whether the view of the instances up is older than its refresh period (two intervals, 10 s to 5 min)
+	 * @return whether the view of the instances up is older than its refresh period (two
+	 * intervals, 10 s to 5 min)
 	 */
 	public boolean due() {
 		return this.refreshedAt == 0 || System.nanoTime() - this.refreshedAt > this.refreshEvery.toNanos();
 	}
 
 	/**
-	 * Makes the view due again after a while, sooner than its period: a new owner looks again, since instances that
-	 * start together announce themselves one target at a time.
+	 * Makes the view due again after a while, sooner than its period: a new owner looks
+	 * again, since instances that start together announce themselves one target at a
+	 * time.
 	 * @param after how long from now
 	 */
 	public void recheckAfter(Duration after) {
@@ -93,8 +102,8 @@ public final class Rendezvous {
 	}
 
 	/**
-	 * Reads which instances are up for the target, from a reading of the server's presences that serves all its
-	 * targets for a moment ({@link Presences}).
+	 * Reads which instances are up for the target, from a reading of the server's
+	 * presences that serves all its targets for a moment ({@link Presences}).
 	 * @param connection the heartbeat's session, after {@link #announce(Connection)}
 	 * @return the instances' keys, this one's included
 	 * @throws SQLException when the server refuses
@@ -112,8 +121,8 @@ public final class Rendezvous {
 	}
 
 	/**
-	 * @return whether this instance should own the target by the plan, given who is up for it as last read
-	 * ({@code true} before the first read)
+	 * @return whether this instance should own the target by the plan, given who is up
+	 * for it as last read ({@code true} before the first read)
 	 */
 	public boolean preferred() {
 		return this.live.isEmpty() || this.plan.owner(this.target, this.live) == this.self.key();

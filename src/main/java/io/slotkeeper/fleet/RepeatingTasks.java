@@ -15,10 +15,11 @@ import org.slf4j.MDC;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Runs one task per target, each on its own schedule, from start to stop of the application. One timer thread only
- * keeps time; runs happen on a bounded number of workers in three {@link WorkerLanes lanes}, and a task schedules
- * its next run only when its current one has ended, so a dead, slow or hung target holds at most one worker, in the
- * retry lane, and does not delay the targets that answer.
+ * Runs one task per target, each on its own schedule, from start to stop of the
+ * application. One timer thread only keeps time; runs happen on a bounded number of
+ * workers in three {@link WorkerLanes lanes}, and a task schedules its next run only when
+ * its current one has ended, so a dead, slow or hung target holds at most one worker, in
+ * the retry lane, and does not delay the targets that answer.
  */
 public abstract class RepeatingTasks implements SmartLifecycle {
 
@@ -45,9 +46,10 @@ public abstract class RepeatingTasks implements SmartLifecycle {
 	/**
 	 * Creates the runner; nothing runs before {@link #start()}.
 	 * @param name the threads' name, for example {@code heartbeat}
-	 * @param shutdownWait how long stopping waits for runs in flight: the longest one run takes
-	 * @param lanes the watch of every lane: a run that has not ended within {@link #roundBound()} is reported and
-	 * interrupted
+	 * @param shutdownWait how long stopping waits for runs in flight: the longest one run
+	 * takes
+	 * @param lanes the watch of every lane: a run that has not ended within
+	 * {@link #roundBound()} is reported and interrupted
 	 * @param quick at most this many threads for runs on open, healthy sessions
 	 * @param connect at most this many for first connections and reconnections
 	 * @param retry at most this many for runs after a failure
@@ -61,14 +63,15 @@ public abstract class RepeatingTasks implements SmartLifecycle {
 	}
 
 	/**
-	 * How many times its longest statement a run may take before it is reported: a run is a few statements, each bound
-	 * by its timeouts.
+	 * How many times its longest statement a run may take before it is reported: a run is
+	 * a few statements, each bound by its timeouts.
 	 */
 	public static final int ROUND_BOUND = 6;
 
 	/**
 	 * How long one run may take before it is reported and interrupted.
-	 * @return {@link #ROUND_BOUND} times the longest statement, unless the tasks know their work better
+	 * @return {@link #ROUND_BOUND} times the longest statement, unless the tasks know
+	 * their work better
 	 */
 	protected Duration roundBound() {
 		return this.shutdownWait.multipliedBy(ROUND_BOUND);
@@ -81,7 +84,8 @@ public abstract class RepeatingTasks implements SmartLifecycle {
 	protected abstract List<? extends RepeatingTask> tasks();
 
 	/**
-	 * Starts a task that joined after start, after its first delay; before start, {@link #tasks()} must list it.
+	 * Starts a task that joined after start, after its first delay; before start,
+	 * {@link #tasks()} must list it.
 	 * @param task the task
 	 */
 	protected synchronized void joined(RepeatingTask task) {
@@ -144,8 +148,10 @@ public abstract class RepeatingTasks implements SmartLifecycle {
 		schedule(task, runOnce(task));
 	}
 
-	// Any throwable, even an Error, must leave the schedule going; every line the run logs names its target. A run
-	// past its bound is interrupted by the watch; another is not started beside it, as a task's runs share its state.
+	// Any throwable, even an Error, must leave the schedule going; every line the run
+	// logs names its target. A run
+	// past its bound is interrupted by the watch; another is not started beside it, as a
+	// task's runs share its state.
 	private Duration runOnce(RepeatingTask task) {
 		String target = task.about();
 		try (MDC.MDCCloseable about = (target != null) ? Events.about(target) : null;
@@ -159,7 +165,8 @@ public abstract class RepeatingTasks implements SmartLifecycle {
 	}
 
 	/**
-	 * Runs a task once more now, outside its schedule, which goes on as it was; nothing happens while stopped.
+	 * Runs a task once more now, outside its schedule, which goes on as it was; nothing
+	 * happens while stopped.
 	 * @param task the task
 	 */
 	public void runSoon(RepeatingTask task) {
@@ -175,7 +182,8 @@ public abstract class RepeatingTasks implements SmartLifecycle {
 	}
 
 	/**
-	 * Stops scheduling, lets runs in flight finish (each bounded by its own timeouts) and returns.
+	 * Stops scheduling, lets runs in flight finish (each bounded by its own timeouts) and
+	 * returns.
 	 */
 	@Override
 	public synchronized void stop() {
@@ -189,7 +197,8 @@ public abstract class RepeatingTasks implements SmartLifecycle {
 		this.workers.shutdown();
 		try {
 			if (!this.workers.awaitTermination(this.shutdownWait)) {
-				logger.warn("{} runs still going after {} ms; interrupting them", this.name, this.shutdownWait.toMillis());
+				logger.warn("{} runs still going after {} ms; interrupting them", this.name,
+						this.shutdownWait.toMillis());
 				this.workers.shutdownNow();
 			}
 		}

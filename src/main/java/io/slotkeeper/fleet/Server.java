@@ -5,9 +5,11 @@ import java.time.Clock;
 import io.slotkeeper.config.ServerProperties;
 
 /**
- * One configured server at run time: its configuration and the one session through which its slots are read for all
- * of its databases. A read younger than most of a poll interval is shared, so that however many of the server's
- * databases poll, {@code pg_replication_slots} (one view for the whole server) is read about once per interval.
+ * One configured server at run time: its configuration and the one session through which
+ * its slots are read for all of its databases. A read younger than most of a poll
+ * interval is shared, so that however many of the server's databases poll,
+ * {@code pg_replication_slots} (one view for the whole server) is read about once per
+ * interval.
  */
 public final class Server implements AutoCloseable {
 
@@ -42,7 +44,8 @@ public final class Server implements AutoCloseable {
 	}
 
 	/**
-	 * The node slot-keeper reads the server's slots through: the database the server's URL names.
+	 * The node slot-keeper reads the server's slots through: the database the server's
+	 * URL names.
 	 * @return the node
 	 */
 	public Node node() {
@@ -50,24 +53,29 @@ public final class Server implements AutoCloseable {
 	}
 
 	/**
-	 * What a read of the server's own session returns, read again only when the last one is older than nine tenths
-	 * of the poll interval: callers take turns, and all of them get the same reading (or the same failure).
+	 * What a read of the server's own session returns, read again only when the last one
+	 * is older than nine tenths of the poll interval: callers take turns, and all of them
+	 * get the same reading (or the same failure).
 	 * @param <T> what the read returns; every caller must pass the same work
 	 * @param work the read
 	 * @return its result
-	 * @throws io.slotkeeper.problem.ProblemException when the server cannot be reached or refuses
+	 * @throws io.slotkeeper.problem.ProblemException when the server cannot be reached or
+	 * refuses
 	 */
 	public <T> T shared(SqlWork<T> work) {
 		return shared(work, false);
 	}
 
 	/**
-	 * As {@link #shared(SqlWork)}, or a reading made now, which the next callers then share.
+	 * As {@link #shared(SqlWork)}, or a reading made now, which the next callers then
+	 * share.
 	 * @param <T> what the read returns; every caller must pass the same work
 	 * @param work the read
-	 * @param now whether the reading must be made now: after a change, or for an operator who waits for it
+	 * @param now whether the reading must be made now: after a change, or for an operator
+	 * who waits for it
 	 * @return its result
-	 * @throws io.slotkeeper.problem.ProblemException when the server cannot be reached or refuses
+	 * @throws io.slotkeeper.problem.ProblemException when the server cannot be reached or
+	 * refuses
 	 */
 	public <T> T shared(SqlWork<T> work, boolean now) {
 		return this.reading.read(this.node, work, this.properties.slotsPollInterval(), now);

@@ -13,8 +13,9 @@ import io.slotkeeper.config.Secret;
 import io.slotkeeper.config.TargetProperties;
 
 /**
- * Where a configured target's URL leads apart from its database, and as whom: targets with one endpoint are on one
- * server and see the same of it, so they can share one reading of its slots ({@link SharedReading}).
+ * Where a configured target's URL leads apart from its database, and as whom: targets
+ * with one endpoint are on one server and see the same of it, so they can share one
+ * reading of its slots ({@link SharedReading}).
  *
  * @param address what the URL says besides the database: hosts, ports and parameters
  * @param username the role
@@ -35,8 +36,8 @@ record ServerEndpoint(Map<String, String> address, String username, Secret passw
 	/**
 	 * Where a target's URL leads.
 	 * @param target the target's configuration
-	 * @return the endpoint and database; empty when the URL names no database (the server would pick the role's
-	 * name) or PgJDBC cannot read it
+	 * @return the endpoint and database; empty when the URL names no database (the server
+	 * would pick the role's name) or PgJDBC cannot read it
 	 */
 	static Optional<Located> of(TargetProperties target) {
 		Properties parsed = Driver.parseURL(target.url(), null);

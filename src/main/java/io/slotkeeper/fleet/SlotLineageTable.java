@@ -15,18 +15,21 @@ import java.util.Map;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The table of the slots' lineage in a target's database ({@value #TABLE}, in a schema of slot-keeper's own): read
- * only where slot-keeper made it, made at the first recreate, its later columns added then.
+ * The table of the slots' lineage in a target's database ({@value #TABLE}, in a schema of
+ * slot-keeper's own): read only where slot-keeper made it, made at the first recreate,
+ * its later columns added then.
  */
 final class SlotLineageTable {
 
 	static final String TABLE = "slotkeeper.slot_lineage";
 
-	// Added after the table's first version: a table made by it gets them at the next recreate.
+	// Added after the table's first version: a table made by it gets them at the next
+	// recreate.
 	private static final String RESNAPSHOT_COLUMNS = "resnapshot_at timestamptz, resnapshot_read text[],"
 			+ " resnapshot_skipped text[], gap_deletes text";
 
-	// One statement, one lock of the table: a table of the first version gets every column at once.
+	// One statement, one lock of the table: a table of the first version gets every
+	// column at once.
 	private static final String ADD_RESNAPSHOT_COLUMNS = "ALTER TABLE " + TABLE + " ADD COLUMN IF NOT EXISTS "
 			+ String.join(", ADD COLUMN IF NOT EXISTS ", RESNAPSHOT_COLUMNS.split(", ?"));
 
@@ -43,7 +46,8 @@ final class SlotLineageTable {
 	private static final String RESNAPSHOTTED = "UPDATE " + TABLE + " SET resnapshot_at = ?, resnapshot_read = ?,"
 			+ " resnapshot_skipped = ? WHERE slot = ? AND epoch = ?";
 
-	// A table made before the re-snapshot columns lacks them until the next recreate adds them.
+	// A table made before the re-snapshot columns lacks them until the next recreate adds
+	// them.
 	private static final String UNDEFINED_COLUMN = "42703";
 
 	private static final String NEXT = "INSERT INTO " + TABLE + " AS l (slot, epoch, recreated_at,"
@@ -56,7 +60,8 @@ final class SlotLineageTable {
 	private SlotLineageTable() {
 	}
 
-	// Empty where the table is not slot-keeper's or lacks the later columns (until the next recreate adds them).
+	// Empty where the table is not slot-keeper's or lacks the later columns (until the
+	// next recreate adds them).
 	static Map<String, SlotLineage> read(Connection connection) throws SQLException {
 		Map<String, SlotLineage> found = new HashMap<>();
 		if (!OwnTables.exists(connection, TABLE, true)) {
@@ -65,9 +70,11 @@ final class SlotLineageTable {
 		try (Statement statement = connection.createStatement(); ResultSet row = statement.executeQuery(READ)) {
 			while (row.next()) {
 				Timestamp resnapshotAt = row.getTimestamp(5);
-				found.put(row.getString(1), new SlotLineage(row.getInt(2), row.getTimestamp(3).toInstant(),
-						row.getString(4), (resnapshotAt != null) ? new SlotLineage.Resnapshotted(resnapshotAt.toInstant(),
-								texts(row.getArray(6)), texts(row.getArray(7))) : null, deletes(row.getString(8))));
+				found.put(row.getString(1),
+						new SlotLineage(row.getInt(2), row.getTimestamp(3).toInstant(), row.getString(4),
+								(resnapshotAt != null) ? new SlotLineage.Resnapshotted(resnapshotAt.toInstant(),
+										texts(row.getArray(6)), texts(row.getArray(7))) : null,
+								deletes(row.getString(8))));
 			}
 		}
 		catch (SQLException ex) {
@@ -98,8 +105,7 @@ final class SlotLineageTable {
 		}
 	}
 
-	static void deletesCounted(Connection connection, String slot, int epoch, GapDeletes counted)
-			throws SQLException {
+	static void deletesCounted(Connection connection, String slot, int epoch, GapDeletes counted) throws SQLException {
 		if (!OwnTables.exists(connection, TABLE, true)) {
 			return;
 		}

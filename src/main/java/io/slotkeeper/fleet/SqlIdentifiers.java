@@ -5,8 +5,8 @@ import java.util.regex.Pattern;
 import io.slotkeeper.config.SlotPolicyProperties;
 
 /**
- * Quotes validated SQL identifiers. Values are always bound as parameters; identifiers cannot be, so they are
- * checked against a strict pattern first and then quoted.
+ * Quotes validated SQL identifiers. Values are always bound as parameters; identifiers
+ * cannot be, so they are checked against a strict pattern first and then quoted.
  */
 public final class SqlIdentifiers {
 
@@ -18,8 +18,10 @@ public final class SqlIdentifiers {
 	}
 
 	/**
-	 * Quotes a replication slot's name for a replication command, which takes no parameters.
-	 * @param slot 1 to 63 lower-case letters, digits and underscores, as slot names are checked everywhere
+	 * Quotes a replication slot's name for a replication command, which takes no
+	 * parameters.
+	 * @param slot 1 to 63 lower-case letters, digits and underscores, as slot names are
+	 * checked everywhere
 	 * @return the quoted name
 	 * @throws IllegalArgumentException when it is not such a name
 	 */
@@ -31,8 +33,9 @@ public final class SqlIdentifiers {
 	}
 
 	/**
-	 * Quotes {@code name} or {@code schema.name}; a name without a schema is in {@code public}, as slot-keeper's
-	 * sessions search only {@code pg_catalog} (see {@link NodeConnector#SEARCH_PATH}).
+	 * Quotes {@code name} or {@code schema.name}; a name without a schema is in
+	 * {@code public}, as slot-keeper's sessions search only {@code pg_catalog} (see
+	 * {@link NodeConnector#SEARCH_PATH}).
 	 * @param qualifiedName one or two lower-case identifiers separated by a dot
 	 * @return the quoted form, for example {@code "public"."slotkeeper_heartbeat"}
 	 * @throws IllegalArgumentException when a part is not a plain lower-case identifier

@@ -5,6 +5,7 @@ import java.sql.SQLException;
 
 /**
  * Work on a connection.
+ *
  * @param <T> what it returns
  */
 @FunctionalInterface

@@ -5,9 +5,10 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 
 /**
- * {@code pg_log_standby_snapshot()} on a primary (PostgreSQL 16+): a running-transactions record, which a standby
- * needs before it can create a logical slot or move one, without waiting for the background writer's (at most every
- * 15 s). Needs superuser or an explicit GRANT in the database of the session.
+ * {@code pg_log_standby_snapshot()} on a primary (PostgreSQL 16+): a running-transactions
+ * record, which a standby needs before it can create a logical slot or move one, without
+ * waiting for the background writer's (at most every 15 s). Needs superuser or an
+ * explicit GRANT in the database of the session.
  */
 public final class StandbySnapshots {
 
@@ -17,10 +18,12 @@ public final class StandbySnapshots {
 	/**
 	 * Logs a snapshot.
 	 * @param primary a session on the primary
-	 * @throws SQLException when the server refuses (42501 without the privilege, 42883 before 16)
+	 * @throws SQLException when the server refuses (42501 without the privilege, 42883
+	 * before 16)
 	 */
 	public static void log(Connection primary) throws SQLException {
-		try (PreparedStatement statement = primary.prepareStatement("SELECT pg_catalog.pg_log_standby_snapshot()::text")) {
+		try (PreparedStatement statement = primary
+			.prepareStatement("SELECT pg_catalog.pg_log_standby_snapshot()::text")) {
 			statement.execute();
 		}
 	}

@@ -18,29 +18,35 @@ import io.slotkeeper.config.ResnapshotProperties;
 import io.slotkeeper.config.SlotPolicyProperties;
 
 /**
- * The table write counters of a target's database as sampled while its slots are healthy, for a re-snapshot of only
- * the tables a recreate skipped changes of ({@code resnapshot.tables: changed}) and the count of the rows deleted in
- * a recreate's gap ({@link GapDeletes}). Every instance samples on its
- * heartbeat session every few beats; kept here are the newest reading every such slot had confirmed when it was taken
+ * The table write counters of a target's database as sampled while its slots are healthy,
+ * for a re-snapshot of only the tables a recreate skipped changes of
+ * ({@code resnapshot.tables: changed}) and the count of the rows deleted in a recreate's
+ * gap ({@link GapDeletes}). Every instance samples on its heartbeat session every few
+ * beats; kept here are the newest reading every such slot had confirmed when it was taken
  * (the one a loss is measured from) and the few after it.
  */
 public final class TableCounters {
 
-	// Newer readings than the one every slot confirmed: enough for a consumer that lags a few samples behind.
+	// Newer readings than the one every slot confirmed: enough for a consumer that lags a
+	// few samples behind.
 	private static final int NEWER_KEPT = 8;
 
 	/**
-	 * The most tables of one database sampled: past it, the database is not sampled (a re-snapshot then reads every
-	 * table) and the {@code slots} health says so. Nine readings of 20,000 tables, their names and unchanged counters shared, took 4.6 MB
+	 * The most tables of one database sampled: past it, the database is not sampled (a
+	 * re-snapshot then reads every table) and the {@code slots} health says so. Nine
+	 * readings of 20,000 tables, their names and unchanged counters shared, took 4.6 MB
 	 * of heap in {@code TableCountersTests}: at this cap, about half that per target.
 	 */
 	public static final int MOST_TABLES = 10_000;
 
-	// Apart from the beat's statement timeout: a large catalog must not make the heartbeat session time out.
+	// Apart from the beat's statement timeout: a large catalog must not make the
+	// heartbeat session time out.
 	private static final String TIMEOUT = "SELECT pg_catalog.set_config('statement_timeout', '10s', true)";
 
-	// Only while every such slot is read: a slot just recreated (its consumer not yet handed over) or whose consumer
-	// is gone must not move the reading a loss is measured from past the lost slot's last position.
+	// Only while every such slot is read: a slot just recreated (its consumer not yet
+	// handed over) or whose consumer
+	// is gone must not move the reading a loss is measured from past the lost slot's last
+	// position.
 	private static final String CONFIRMED = "SELECT pg_catalog.min(confirmed_flush_lsn)::text FROM"
 			+ " pg_catalog.pg_replication_slots WHERE slot_name = ANY (?) AND database = pg_catalog.current_database()"
 			+ " HAVING pg_catalog.bool_and(active)";
@@ -56,9 +62,10 @@ public final class TableCounters {
 	private volatile boolean sampled;
 
 	/**
-	 * Whether a slot's table counters are sampled: its gap is closed by a re-snapshot, which re-reads the rows that
-	 * exist, so the deletes it cannot bring back are counted ({@link GapDeletes}), and with {@code tables: changed}
-	 * only the tables written to are read again.
+	 * Whether a slot's table counters are sampled: its gap is closed by a re-snapshot,
+	 * which re-reads the rows that exist, so the deletes it cannot bring back are counted
+	 * ({@link GapDeletes}), and with {@code tables: changed} only the tables written to
+	 * are read again.
 	 * @param policy the slot's policy
 	 * @return whether they are
 	 */
@@ -81,7 +88,8 @@ public final class TableCounters {
 	 * @param connection a session on the primary in the target's database, in autocommit
 	 * @param slots the slots whose re-snapshot reads only changed tables
 	 * @param tables the tables to sample, {@code null} for every table
-	 * @throws SQLException when the server refuses; the next sample is taken when due again
+	 * @throws SQLException when the server refuses; the next sample is taken when due
+	 * again
 	 */
 	public void sample(Connection connection, List<String> slots, Collection<String> tables) throws SQLException {
 		sample(connection, slots, tables, MOST_TABLES);
@@ -133,7 +141,8 @@ public final class TableCounters {
 	}
 
 	/**
-	 * The newest reading taken before a position: nothing committed after it is in its counters.
+	 * The newest reading taken before a position: nothing committed after it is in its
+	 * counters.
 	 * @param lsn the position, such as the last one a lost slot's consumer confirmed
 	 * @return the reading, empty when none is that old
 	 */

@@ -10,10 +10,12 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * One reading of a database's table counters ({@code pg_stat_user_tables}, by {@code schema.table}), with the
- * server's WAL insert position and clock read just after them: every change the counters hold was committed before
- * {@code lsn}. Each table's writes ({@code n_tup_ins + n_tup_upd + n_tup_del}), deletes ({@code n_tup_del}) and file
- * ({@code pg_relation_filenode}, which a {@code TRUNCATE} changes without counting a delete).
+ * One reading of a database's table counters ({@code pg_stat_user_tables}, by
+ * {@code schema.table}), with the server's WAL insert position and clock read just after
+ * them: every change the counters hold was committed before {@code lsn}. Each table's
+ * writes ({@code n_tup_ins + n_tup_upd + n_tup_del}), deletes ({@code n_tup_del}) and
+ * file ({@code pg_relation_filenode}, which a {@code TRUNCATE} changes without counting a
+ * delete).
  *
  * @param at the server's clock when the counters were read
  * @param lsn the WAL insert position read after the counters
@@ -25,7 +27,8 @@ public record TableWrites(Instant at, long lsn, int serverVersion, Map<String, C
 	private static final String COUNTERS = "SELECT schemaname || '.' || relname, n_tup_ins + n_tup_upd + n_tup_del,"
 			+ " n_tup_del, pg_catalog.pg_relation_filenode(relid) FROM pg_catalog.pg_stat_user_tables";
 
-	// A separate statement after the counters: its position is later than every commit they count.
+	// A separate statement after the counters: its position is later than every commit
+	// they count.
 	private static final String POSITION = "SELECT pg_catalog.pg_current_wal_insert_lsn()::text,"
 			+ " pg_catalog.clock_timestamp(), pg_catalog.current_setting('server_version_num')::int";
 
@@ -56,7 +59,8 @@ public record TableWrites(Instant at, long lsn, int serverVersion, Map<String, C
 	/**
 	 * Reads the counters.
 	 * @param connection a session on the primary, in the tables' database, in autocommit
-	 * @param tables the tables to read, {@code schema.table} each; {@code null} for every table
+	 * @param tables the tables to read, {@code schema.table} each; {@code null} for every
+	 * table
 	 * @return the reading
 	 * @throws SQLException when the server refuses
 	 */
@@ -65,13 +69,16 @@ public record TableWrites(Instant at, long lsn, int serverVersion, Map<String, C
 	}
 
 	/**
-	 * Reads the counters of at most a number of tables, sharing with an earlier reading each name and each table's
-	 * counters that did not change, so that readings kept cost little more than one.
+	 * Reads the counters of at most a number of tables, sharing with an earlier reading
+	 * each name and each table's counters that did not change, so that readings kept cost
+	 * little more than one.
 	 * @param connection a session on the primary, in the tables' database, in autocommit
-	 * @param tables the tables to read, {@code schema.table} each; {@code null} for every table
+	 * @param tables the tables to read, {@code schema.table} each; {@code null} for every
+	 * table
 	 * @param most how many tables at most
 	 * @param earlier the reading to share with, {@code null} for none
-	 * @return the reading, {@code null} when the database has more tables than {@code most}
+	 * @return the reading, {@code null} when the database has more tables than
+	 * {@code most}
 	 * @throws SQLException when the server refuses
 	 */
 	public static TableWrites read(Connection connection, Collection<String> tables, int most, TableWrites earlier)
@@ -80,8 +87,9 @@ public record TableWrites(Instant at, long lsn, int serverVersion, Map<String, C
 		Map<String, Counts> known = (earlier != null) ? earlier.counts() : Map.of();
 		Map<String, String> names = new HashMap<>();
 		known.keySet().forEach((name) -> names.put(name, name));
-		try (PreparedStatement statement = connection.prepareStatement(((tables == null) ? COUNTERS
-				: COUNTERS + " WHERE schemaname || '.' || relname = ANY (?)") + " LIMIT ?")) {
+		try (PreparedStatement statement = connection
+			.prepareStatement(((tables == null) ? COUNTERS : COUNTERS + " WHERE schemaname || '.' || relname = ANY (?)")
+					+ " LIMIT ?")) {
 			int next = 1;
 			if (tables != null) {
 				statement.setArray(next++, connection.createArrayOf("text", tables.toArray()));
@@ -108,8 +116,9 @@ public record TableWrites(Instant at, long lsn, int serverVersion, Map<String, C
 	}
 
 	/**
-	 * Whether a table was written to between an earlier reading and this one: its counter moved (a counter that went
-	 * down, after a statistics reset or a crash, moved too), or either reading lacks it.
+	 * Whether a table was written to between an earlier reading and this one: its counter
+	 * moved (a counter that went down, after a statistics reset or a crash, moved too),
+	 * or either reading lacks it.
 	 * @param earlier the earlier reading
 	 * @param table {@code schema.table}
 	 * @return whether it may have changed

@@ -6,8 +6,9 @@ import io.slotkeeper.config.TargetProperties;
 import io.slotkeeper.problem.ProblemException;
 
 /**
- * One target at run time: its configuration, its primary and replicas ({@link TargetNodes}), its slot policies
- * ({@link SlotPolicies}), whether this instance owns it, and the heartbeats written into it.
+ * One target at run time: its configuration, its primary and replicas
+ * ({@link TargetNodes}), its slot policies ({@link SlotPolicies}), whether this instance
+ * owns it, and the heartbeats written into it.
  */
 public final class Target implements AutoCloseable {
 
@@ -62,8 +63,8 @@ public final class Target implements AutoCloseable {
 	}
 
 	/**
-	 * The database the target is, where known without a session: a discovered target's, or the one a configured
-	 * target's URL names.
+	 * The database the target is, where known without a session: a discovered target's,
+	 * or the one a configured target's URL names.
 	 * @return the database's name
 	 */
 	public Optional<String> database() {
@@ -72,14 +73,16 @@ public final class Target implements AutoCloseable {
 	}
 
 	/**
-	 * Reads the target's server, or hands out a reading of it that another target made within nine tenths of this
-	 * one's poll interval: a discovered target shares its configured server's (failures too), a configured one shares
-	 * with the targets configured on the same server as the same role, reading through its own primary when a new
-	 * reading is due.
+	 * Reads the target's server, or hands out a reading of it that another target made
+	 * within nine tenths of this one's poll interval: a discovered target shares its
+	 * configured server's (failures too), a configured one shares with the targets
+	 * configured on the same server as the same role, reading through its own primary
+	 * when a new reading is due.
 	 * @param <T> what the read returns; every target of a server must pass the same work
-	 * @param work the read, of what the whole server shows (such as {@code pg_replication_slots})
-	 * @param now whether the reading must be made now (after a change, or for an operator who waits for it); the
-	 * other targets then share it
+	 * @param work the read, of what the whole server shows (such as
+	 * {@code pg_replication_slots})
+	 * @param now whether the reading must be made now (after a change, or for an operator
+	 * who waits for it); the other targets then share it
 	 * @return the reading
 	 * @throws ProblemException when the server cannot be reached or refuses
 	 */
@@ -126,7 +129,8 @@ public final class Target implements AutoCloseable {
 	}
 
 	/**
-	 * Its slots' policies: the configured ones and those made for the connectors discovered consuming its slots.
+	 * Its slots' policies: the configured ones and those made for the connectors
+	 * discovered consuming its slots.
 	 * @return the policies
 	 */
 	public SlotPolicies slots() {
@@ -142,7 +146,8 @@ public final class Target implements AutoCloseable {
 	}
 
 	/**
-	 * Its database's table write counters, sampled for the slots whose re-snapshot reads only changed tables.
+	 * Its database's table write counters, sampled for the slots whose re-snapshot reads
+	 * only changed tables.
 	 * @return the samples
 	 */
 	public TableCounters tableCounters() {

@@ -4,8 +4,9 @@ import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 
 /**
- * Removes every meter of a target that left the fleet (those tagged with its name), so that a retired database's
- * series end instead of keeping their last values. Watching first, it is told last, when nothing updates them anymore.
+ * Removes every meter of a target that left the fleet (those tagged with its name), so
+ * that a retired database's series end instead of keeping their last values. Watching
+ * first, it is told last, when nothing updates them anymore.
  */
 final class TargetMeters implements FleetListener {
 

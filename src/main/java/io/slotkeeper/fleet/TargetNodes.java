@@ -13,8 +13,8 @@ import io.slotkeeper.problem.ProblemException;
 import io.slotkeeper.problem.ProblemKind;
 
 /**
- * A target's primary and replicas, each a {@link Node} with its own pool, and what they say when another server
- * answers for one of them (a failover).
+ * A target's primary and replicas, each a {@link Node} with its own pool, and what they
+ * say when another server answers for one of them (a failover).
  */
 public final class TargetNodes implements AutoCloseable {
 
@@ -33,9 +33,9 @@ public final class TargetNodes implements AutoCloseable {
 		this.primary = new Node(properties.name(), TargetProperties.PRIMARY, properties.url(), properties.username(),
 				properties.password(), properties.connection(), connector, this::changed);
 		properties.replicas()
-			.forEach((replica) -> this.replicas.put(replica.name(), new Node(properties.name(), replica.name(),
-					replica.url(), replica.username(), replica.password(), properties.connection(), connector,
-					this::changed)));
+			.forEach((replica) -> this.replicas.put(replica.name(),
+					new Node(properties.name(), replica.name(), replica.url(), replica.username(), replica.password(),
+							properties.connection(), connector, this::changed)));
 	}
 
 	/**
@@ -50,7 +50,8 @@ public final class TargetNodes implements AutoCloseable {
 	 * One node by name.
 	 * @param name {@code primary}, a replica's name, or {@code null} for the primary
 	 * @return the node
-	 * @throws ProblemException ({@link ProblemKind#NODE_NOT_FOUND}) when the target has no such replica
+	 * @throws ProblemException ({@link ProblemKind#NODE_NOT_FOUND}) when the target has
+	 * no such replica
 	 */
 	public Node named(String name) {
 		if (name == null || TargetProperties.PRIMARY.equals(name)) {
@@ -58,8 +59,8 @@ public final class TargetNodes implements AutoCloseable {
 		}
 		Node replica = this.replicas.get(name);
 		if (replica == null) {
-			throw new ProblemException(ProblemKind.NODE_NOT_FOUND, "Target '" + this.target + "' has no replica '" + name
-					+ "' (nodes: primary and slotkeeper.targets[].replicas).")
+			throw new ProblemException(ProblemKind.NODE_NOT_FOUND, "Target '" + this.target + "' has no replica '"
+					+ name + "' (nodes: primary and slotkeeper.targets[].replicas).")
 				.with("target", this.target);
 		}
 		return replica;
@@ -67,7 +68,8 @@ public final class TargetNodes implements AutoCloseable {
 
 	/**
 	 * The nodes a selector names.
-	 * @param selector {@value Target#ALL_NODES} for every node, else as {@link #named(String)}
+	 * @param selector {@value Target#ALL_NODES} for every node, else as
+	 * {@link #named(String)}
 	 * @return the nodes, primary first
 	 */
 	public List<Node> select(String selector) {
@@ -81,7 +83,8 @@ public final class TargetNodes implements AutoCloseable {
 
 	/**
 	 * Calls a listener whenever another server answers for one of the target's nodes.
-	 * @param listener the listener; it runs on the thread that opened the session, and must not block it long
+	 * @param listener the listener; it runs on the thread that opened the session, and
+	 * must not block it long
 	 */
 	public void onServerChange(Consumer<ServerChange> listener) {
 		this.listeners.add(listener);

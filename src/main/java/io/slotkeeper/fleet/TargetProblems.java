@@ -9,10 +9,11 @@ import io.slotkeeper.problem.ProblemException;
 import io.slotkeeper.problem.ProblemKind;
 
 /**
- * Turns a node's refusal or failure into the problem an operator expects, from its SQLState: 42501 insufficient
- * privilege (with the REPLICATION hint), 55P03 change in progress, 55006 and 42710 conflict, 42704 no such slot,
- * 0A000 not supported, 08xxx and 57P01 unavailable, 57014 timed out, anything else a database error. The problem
- * carries the SQLState and the server's message, never the query.
+ * Turns a node's refusal or failure into the problem an operator expects, from its
+ * SQLState: 42501 insufficient privilege (with the REPLICATION hint), 55P03 change in
+ * progress, 55006 and 42710 conflict, 42704 no such slot, 0A000 not supported, 08xxx and
+ * 57P01 unavailable, 57014 timed out, anything else a database error. The problem carries
+ * the SQLState and the server's message, never the query.
  */
 public final class TargetProblems {
 
@@ -34,8 +35,8 @@ public final class TargetProblems {
 			return insufficientPrivilege(node, message).with("sqlState", description.sqlState());
 		}
 		else if (state.equals("55P03")) {
-			problem = new ProblemException(ProblemKind.CHANGE_IN_PROGRESS, "Another change to the slots of "
-					+ node.describe() + " is in progress; try again: " + message);
+			problem = new ProblemException(ProblemKind.CHANGE_IN_PROGRESS,
+					"Another change to the slots of " + node.describe() + " is in progress; try again: " + message);
 		}
 		else if (state.equals("55006") || state.equals("42710")) {
 			problem = new ProblemException(ProblemKind.CONFLICT, message);
@@ -61,9 +62,10 @@ public final class TargetProblems {
 	}
 
 	/**
-	 * The role slot-keeper logs in as lacks a privilege: the problem names the one the server's message is about (the
-	 * REPLICATION attribute for slot changes, {@code CONNECT} or {@code CREATE} on the database, a schema's, table's,
-	 * function's or parameter's), with the statement that grants it.
+	 * The role slot-keeper logs in as lacks a privilege: the problem names the one the
+	 * server's message is about (the REPLICATION attribute for slot changes,
+	 * {@code CONNECT} or {@code CREATE} on the database, a schema's, table's, function's
+	 * or parameter's), with the statement that grants it.
 	 * @param node the node
 	 * @param message what the server (or the pre-check) said
 	 * @return the problem to throw
@@ -71,19 +73,22 @@ public final class TargetProblems {
 	public static ProblemException insufficientPrivilege(Node node, String message) {
 		String role = (node.username() != null) ? node.username() : "<role>";
 		String grant = grantFor(message, role);
-		return located(new ProblemException(ProblemKind.INSUFFICIENT_PRIVILEGE, message
-				+ ((grant != null) ? ". The role of " + node.describe() + " needs " + grant : "")), node);
+		return located(
+				new ProblemException(ProblemKind.INSUFFICIENT_PRIVILEGE,
+						message + ((grant != null) ? ". The role of " + node.describe() + " needs " + grant : "")),
+				node);
 	}
 
 	private static final Pattern DENIED_FOR = Pattern
 		.compile("permission denied for (database|schema|table|relation|sequence|function|procedure) \"?([^\"]+)\"?");
 
 	/**
-	 * What grants the privilege a server's 42501 message is about, {@code null} when the message names its own remedy
-	 * or none is known.
+	 * What grants the privilege a server's 42501 message is about, {@code null} when the
+	 * message names its own remedy or none is known.
 	 * @param message the server's message
 	 * @param role the role slot-keeper logs in as
-	 * @return for example {@code CREATE on database app: GRANT CREATE ON DATABASE app TO keeper;}
+	 * @return for example
+	 * {@code CREATE on database app: GRANT CREATE ON DATABASE app TO keeper;}
 	 */
 	public static String grantFor(String message, String role) {
 		String said = (message == null) ? "" : message;
@@ -100,7 +105,8 @@ public final class TargetProblems {
 				case "database" -> "CONNECT on database " + object + " to log in, and CREATE on it for slot-keeper's"
 						+ " own schema (heal ledger, handovers, lineage, WAL-limit raise): GRANT CONNECT, CREATE ON"
 						+ " DATABASE " + object + " TO " + role + ";";
-				case "schema" -> "USAGE on schema " + object + ": GRANT USAGE ON SCHEMA " + object + " TO " + role + ";";
+				case "schema" ->
+					"USAGE on schema " + object + ": GRANT USAGE ON SCHEMA " + object + " TO " + role + ";";
 				case "function", "procedure" -> "EXECUTE on " + object + " (a function's privileges are per database):"
 						+ " GRANT EXECUTE ON FUNCTION " + object + " TO " + role + ";";
 				default -> "the privilege on " + denied.group(1) + " " + object + " that the statement needs (GRANT …"

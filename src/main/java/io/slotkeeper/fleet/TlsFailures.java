@@ -6,7 +6,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * TLS failures to a target in an operator's words: which check failed and what to change, instead of the JDK's
+ * TLS failures to a target in an operator's words: which check failed and what to change,
+ * instead of the JDK's
  * {@code PKIX path building failed: sun.security.provider.certpath…}.
  */
 final class TlsFailures {

@@ -10,11 +10,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A bounded number of threads for many targets' runs, in three {@link Lane lanes}, so that the runs that may block for
- * a timeout never delay the ones that do not: a run on an open, healthy session takes a millisecond (quick); one that
- * must connect may hold its thread for the connect timeout (connect); one whose last run failed is likely to again
- * (retry), and retries never take the threads of first connections and reconnections. Each lane queues beyond its
- * threads, so a fleet with many dead or hung targets costs a fixed number of threads, not one each.
+ * A bounded number of threads for many targets' runs, in three {@link Lane lanes}, so
+ * that the runs that may block for a timeout never delay the ones that do not: a run on
+ * an open, healthy session takes a millisecond (quick); one that must connect may hold
+ * its thread for the connect timeout (connect); one whose last run failed is likely to
+ * again (retry), and retries never take the threads of first connections and
+ * reconnections. Each lane queues beyond its threads, so a fleet with many dead or hung
+ * targets costs a fixed number of threads, not one each.
  */
 final class WorkerLanes {
 
@@ -58,7 +60,8 @@ final class WorkerLanes {
 		this.lanes.values().forEach(ThreadPoolExecutor::shutdownNow);
 	}
 
-	// A thread is added only when none is idle, up to the bound; past it runs queue. An idle lane shrinks to none
+	// A thread is added only when none is idle, up to the bound; past it runs queue. An
+	// idle lane shrinks to none
 	// after 30 s.
 	private static ThreadPoolExecutor lane(int threads, ThreadFactory factory) {
 		GrowingQueue queue = new GrowingQueue();
@@ -78,6 +81,7 @@ final class WorkerLanes {
 
 	/**
 	 * How many threads each lane may have.
+	 *
 	 * @param quick runs on open, healthy sessions
 	 * @param connect first connections and reconnections
 	 * @param retry runs after a failure
@@ -85,7 +89,8 @@ final class WorkerLanes {
 	record Sizes(int quick, int connect, int retry) {
 	}
 
-	// The executor grows past its core only when its queue refuses: this one refuses while no thread is idle and
+	// The executor grows past its core only when its queue refuses: this one refuses
+	// while no thread is idle and
 	// the bound is not reached, so that runs are queued only once every thread is busy.
 	private static final class GrowingQueue extends LinkedBlockingQueue<Runnable> {
 

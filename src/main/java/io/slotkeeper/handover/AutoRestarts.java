@@ -1,9 +1,10 @@
 package io.slotkeeper.handover;
 
 /**
- * The Strimzi operator's own restarts ({@code spec.autoRestart}) during a handover. Its count sets the backoff of its
- * next restart and, with {@code maxRestarts}, when it gives up: a handover that raised it left the operator slower to
- * restart the next real failure, so the handover says so, and why.
+ * The Strimzi operator's own restarts ({@code spec.autoRestart}) during a handover. Its
+ * count sets the backoff of its next restart and, with {@code maxRestarts}, when it gives
+ * up: a handover that raised it left the operator slower to restart the next real
+ * failure, so the handover says so, and why.
  */
 final class AutoRestarts {
 
@@ -13,7 +14,8 @@ final class AutoRestarts {
 	/**
 	 * The handover, with a warning when the operator's count moved while it ran.
 	 * @param done the handover
-	 * @param before the count before slot-keeper changed anything, {@code null} when there is none
+	 * @param before the count before slot-keeper changed anything, {@code null} when
+	 * there is none
 	 * @param after the count now, {@code null} when there is none
 	 * @return the handover, its warning extended when the count rose
 	 */

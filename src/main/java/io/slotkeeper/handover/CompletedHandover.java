@@ -8,11 +8,13 @@ import io.slotkeeper.resnapshot.Resnapshot;
  * A connector handover completed at a slot poll, after it was kept.
  *
  * @param slot the slot
- * @param position the position the connector's offsets were set to, {@code null} when the slot had none
+ * @param position the position the connector's offsets were set to, {@code null} when the
+ * slot had none
  * @param keptAt when the handover was kept
  * @param reason why it was kept
  * @param connector what became of the connector
- * @param resnapshot the re-snapshot sent, or why not; {@code null} when the slot asks for none
+ * @param resnapshot the re-snapshot sent, or why not; {@code null} when the slot asks for
+ * none
  */
 public record CompletedHandover(String slot, Long position, Instant keptAt, String reason, ConnectorHandover connector,
 		Resnapshot resnapshot) {

@@ -9,21 +9,27 @@ import io.slotkeeper.connect.ConnectorStatus;
  * What became of a slot's connector after the slot was recreated.
  *
  * @param connector the connector's name
- * @param method {@code align} (offsets set to the new slot's position), {@code reset} (offsets deleted),
- * {@code restart} (offsets left alone: the connector and its failed tasks restarted) or {@code pending} (Kafka Connect
- * could not be reached: nothing changed yet, the handover is completed once it answers)
- * @param reason why that method rather than the configured one, {@code null} when it is the configured one (for
- * example Debezium's own {@code offset.mismatch.strategy})
- * @param running whether the connector and all its tasks were RUNNING within {@code running-timeout}
- * @param offsetsBefore its stored offsets before, as Kafka Connect listed them; {@code null} when not read
+ * @param method {@code align} (offsets set to the new slot's position), {@code reset}
+ * (offsets deleted), {@code restart} (offsets left alone: the connector and its failed
+ * tasks restarted) or {@code pending} (Kafka Connect could not be reached: nothing
+ * changed yet, the handover is completed once it answers)
+ * @param reason why that method rather than the configured one, {@code null} when it is
+ * the configured one (for example Debezium's own {@code offset.mismatch.strategy})
+ * @param running whether the connector and all its tasks were RUNNING within
+ * {@code running-timeout}
+ * @param offsetsBefore its stored offsets before, as Kafka Connect listed them;
+ * {@code null} when not read
  * @param offsetsAfter its stored offsets after the change; {@code null} when not read
  * @param state its status at the end, the failed task's first trace line included
- * @param warning what did not go as configured and what to do about it, {@code null} when all did
- * @param leftAs {@code stopped} or {@code paused} when the connector's user had stopped or paused it before the
- * handover, which then aligned its offsets and left it so; {@code null} when it was meant to run
- * @param completedFrom the {@link HandoverPhase#name() phase} it was completed from, what reading the connector
- * before the change found: {@code stopped}, {@code left-alone}, {@code self-healing}, {@code refused},
- * {@code unreachable}, or {@code planned} when nothing was read before
+ * @param warning what did not go as configured and what to do about it, {@code null} when
+ * all did
+ * @param leftAs {@code stopped} or {@code paused} when the connector's user had stopped
+ * or paused it before the handover, which then aligned its offsets and left it so;
+ * {@code null} when it was meant to run
+ * @param completedFrom the {@link HandoverPhase#name() phase} it was completed from, what
+ * reading the connector before the change found: {@code stopped}, {@code left-alone},
+ * {@code self-healing}, {@code refused}, {@code unreachable}, or {@code planned} when
+ * nothing was read before
  */
 public record ConnectorHandover(String connector, String method, String reason, boolean running,
 		List<Map<String, Object>> offsetsBefore, List<Map<String, Object>> offsetsAfter, ConnectorStatus state,
@@ -43,8 +49,9 @@ public record ConnectorHandover(String connector, String method, String reason, 
 	}
 
 	/**
-	 * Whether the connector reads the new slot, or will once its user starts it again: it runs, or it was left
-	 * stopped or paused as its user had it (a re-snapshot signal then waits in the slot until it runs).
+	 * Whether the connector reads the new slot, or will once its user starts it again: it
+	 * runs, or it was left stopped or paused as its user had it (a re-snapshot signal
+	 * then waits in the slot until it runs).
 	 * @return whether the handover is complete
 	 */
 	public boolean handedOver() {

@@ -17,14 +17,18 @@ import io.slotkeeper.connect.ConnectorStatus;
 import io.slotkeeper.connect.ConnectorWaits;
 
 /**
- * Makes a slot's connector resume after the slot is recreated. With {@code offsets: align} (default) or
- * {@code reset}: before the drop, read the connector's offsets and stop it; after the create, align its offsets to
- * the new slot's confirmed position (or delete them), resume it and wait until it and its tasks run. Align was chosen
- * as the default because it puts Debezium exactly where the new slot starts whatever its {@code snapshot.mode}, where a
- * reset makes {@code initial} connectors snapshot everything again. Kafka Connect without the offsets API (before
- * 3.6) gets a restart, and the answer says the connector will likely fail and what to do. A Kafka Connect that
- * cannot be reached makes the handover {@link ConnectorHandover#PENDING}: the caller keeps it and completes it later
- * with {@link #plan}, {@link Handover#readAndStop()} and {@link #complete}, which align to the position it kept.
+ * Makes a slot's connector resume after the slot is recreated. With
+ * {@code offsets: align} (default) or {@code reset}: before the drop, read the
+ * connector's offsets and stop it; after the create, align its offsets to the new slot's
+ * confirmed position (or delete them), resume it and wait until it and its tasks run.
+ * Align was chosen as the default because it puts Debezium exactly where the new slot
+ * starts whatever its {@code snapshot.mode}, where a reset makes {@code initial}
+ * connectors snapshot everything again. Kafka Connect without the offsets API (before
+ * 3.6) gets a restart, and the answer says the connector will likely fail and what to do.
+ * A Kafka Connect that cannot be reached makes the handover
+ * {@link ConnectorHandover#PENDING}: the caller keeps it and completes it later with
+ * {@link #plan}, {@link Handover#readAndStop()} and {@link #complete}, which align to the
+ * position it kept.
  */
 public final class ConnectorHandovers {
 
@@ -64,10 +68,12 @@ public final class ConnectorHandovers {
 	}
 
 	/**
-	 * The handover of one recreate that an earlier attempt began: the state the user chose was read then, before
-	 * slot-keeper stopped the connector, and is what it is put back into.
+	 * The handover of one recreate that an earlier attempt began: the state the user
+	 * chose was read then, before slot-keeper stopped the connector, and is what it is
+	 * put back into.
 	 * @param connector the slot's connector
-	 * @param chosen the state the user chose, {@code null} when the earlier attempt did not read it
+	 * @param chosen the state the user chose, {@code null} when the earlier attempt did
+	 * not read it
 	 * @return the handover
 	 */
 	public Handover plan(ConnectorProperties connector, ChosenState chosen) {
@@ -75,10 +81,11 @@ public final class ConnectorHandovers {
 	}
 
 	/**
-	 * After the slot was created again: align or reset the offsets, resume, and wait until it runs; or restart.
+	 * After the slot was created again: align or reset the offsets, resume, and wait
+	 * until it runs; or restart.
 	 * @param handover the handover, stopped or not
-	 * @param newPosition the new slot's confirmed position as a byte position (Debezium's {@code lsn}), {@code null}
-	 * when it has none
+	 * @param newPosition the new slot's confirmed position as a byte position (Debezium's
+	 * {@code lsn}), {@code null} when it has none
 	 * @return what became of the connector; failures are reported, never thrown
 	 */
 	public ConnectorHandover complete(Handover handover, Long newPosition) {
@@ -86,11 +93,13 @@ public final class ConnectorHandovers {
 	}
 
 	/**
-	 * As {@link #complete(Handover, Long)}, with the position read only once the connector is STOPPED: a connector that
-	 * ran on meanwhile (a worker that came back resumes it from its stale offset, and the server streams from the
-	 * slot's start) has moved the slot on, and Debezium fails a task whose offset is behind its slot.
+	 * As {@link #complete(Handover, Long)}, with the position read only once the
+	 * connector is STOPPED: a connector that ran on meanwhile (a worker that came back
+	 * resumes it from its stale offset, and the server streams from the slot's start) has
+	 * moved the slot on, and Debezium fails a task whose offset is behind its slot.
 	 * @param handover the handover, stopped or not
-	 * @param positionOnceStopped the position to align to, asked after the connector stopped
+	 * @param positionOnceStopped the position to align to, asked after the connector
+	 * stopped
 	 * @return what became of the connector; failures are reported, never thrown
 	 */
 	public ConnectorHandover complete(Handover handover, Supplier<Long> positionOnceStopped) {
@@ -99,7 +108,8 @@ public final class ConnectorHandovers {
 				this.lifecycle.autoRestarts(handover.connector()));
 		handover.completed(done);
 		this.log.record(done);
-		// A pending one is said once by whoever kept it (the heal's log line and audit), not at every later attempt.
+		// A pending one is said once by whoever kept it (the heal's log line and audit),
+		// not at every later attempt.
 		if (!done.running() && !done.pending()) {
 			logger.warn("Connector '{}' is not running after its slot was recreated: {}", done.connector(),
 					done.describe());
@@ -108,15 +118,16 @@ public final class ConnectorHandovers {
 	}
 
 	/**
-	 * After a recreate that failed: resumes a connector the handover stopped, its offsets untouched.
+	 * After a recreate that failed: resumes a connector the handover stopped, its offsets
+	 * untouched.
 	 * @param handover the handover
 	 */
 	public void abandon(Handover handover) {
 		if (handover.stopped()) {
 			ConnectorLifecycle.Answer resume = this.lifecycle.restore(handover.connector(), handover.chosenState());
 			logger.warn("The recreate of the slot of connector '{}' failed after the connector was stopped: {}",
-					handover.connector().name(), resume.ok() ? "it was put back as it was ("
-							+ handover.chosenState().lowerCase() + ")"
+					handover.connector().name(),
+					resume.ok() ? "it was put back as it was (" + handover.chosenState().lowerCase() + ")"
 							: "resuming it failed too (" + resume.error() + "): resume it by hand");
 		}
 	}
@@ -135,7 +146,8 @@ public final class ConnectorHandovers {
 		return restart(handover, phase);
 	}
 
-	// Its offsets left alone (as configured, Debezium healing itself, or refused): restarted, unless its user stopped it.
+	// Its offsets left alone (as configured, Debezium healing itself, or refused):
+	// restarted, unless its user stopped it.
 	private ConnectorHandover restart(Handover handover, HandoverPhase phase) {
 		ConnectorProperties connector = handover.connector();
 		String selfHealing = (phase instanceof HandoverPhase.SelfHealing healing) ? healing.reason() : null;
@@ -162,7 +174,8 @@ public final class ConnectorHandovers {
 				state, warning, null, phase.name());
 	}
 
-	// Stopped with its offsets read: aligned to the new slot (or reset), then put back as its user had it.
+	// Stopped with its offsets read: aligned to the new slot (or reset), then put back as
+	// its user had it.
 	private ConnectorHandover changeOffsets(Handover handover, HandoverPhase.Stopped stopped,
 			Supplier<Long> positionOnceStopped) {
 		ConnectorProperties connector = handover.connector();
@@ -190,25 +203,29 @@ public final class ConnectorHandovers {
 		String method = connector.offsets().name().toLowerCase();
 		if (chosen != ChosenState.RUNNING) {
 			// The user's stop or pause stands: aligned, and left as it was.
-			ConnectorStatus state = this.waits.until(connector, (status) -> chosen.name().equals(status.state())
-					|| status.error() != null);
-			return new ConnectorHandover(connector.name(), method, null, false, stopped.offsetsBefore(), after,
-					state, warning, chosen.lowerCase(), stopped.name());
+			ConnectorStatus state = this.waits.until(connector,
+					(status) -> chosen.name().equals(status.state()) || status.error() != null);
+			return new ConnectorHandover(connector.name(), method, null, false, stopped.offsetsBefore(), after, state,
+					warning, chosen.lowerCase(), stopped.name());
 		}
 		ConnectorStatus state = this.waits.running(connector, null);
 		return new ConnectorHandover(connector.name(), method, null, state.running(), stopped.offsetsBefore(), after,
 				state, warning, null, stopped.name());
 	}
 
-	// Kafka Connect refuses an offsets change of a connector that is not STOPPED: after slot-keeper's own stop answered,
-	// that is something driving it back, such as the Strimzi operator reconciling its KafkaConnector resource.
+	// Kafka Connect refuses an offsets change of a connector that is not STOPPED: after
+	// slot-keeper's own stop answered,
+	// that is something driving it back, such as the Strimzi operator reconciling its
+	// KafkaConnector resource.
 	private static boolean revertedBehindUs(ConnectorProperties connector, ConnectorLifecycle.Answer change) {
 		return !connector.managedByStrimzi() && Integer.valueOf(400).equals(change.status()) && change.error() != null
 				&& change.error().contains("STOPPED state");
 	}
 
-	// Connect down is the usual order of things (the consumer's outage is why the slot was lost): a restart or a
-	// stale offset now would leave the task FAILED for good, so the handover waits for Connect to answer.
+	// Connect down is the usual order of things (the consumer's outage is why the slot
+	// was lost): a restart or a
+	// stale offset now would leave the task FAILED for good, so the handover waits for
+	// Connect to answer.
 	private ConnectorHandover pending(ConnectorProperties connector, String unreachable, HandoverPhase phase) {
 		return new ConnectorHandover(connector.name(), ConnectorHandover.PENDING, null, false, null, null, null,
 				unreachable + ": the handover is kept and completed once Kafka Connect answers", null, phase.name());

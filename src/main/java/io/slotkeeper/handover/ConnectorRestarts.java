@@ -7,8 +7,8 @@ import io.slotkeeper.problem.ProblemException;
 import io.slotkeeper.problem.ProblemKind;
 
 /**
- * A connector restart an operator asks for: the connector and its failed tasks, or the problem Kafka Connect's
- * refusal comes to.
+ * A connector restart an operator asks for: the connector and its failed tasks, or the
+ * problem Kafka Connect's refusal comes to.
  */
 public class ConnectorRestarts {
 
@@ -27,7 +27,8 @@ public class ConnectorRestarts {
 	 * @param target the target
 	 * @param slot the slot's name
 	 * @return what the restart came to
-	 * @throws ProblemException ({@link ProblemKind#CONNECTOR_RESTART_FAILED}) when Kafka Connect did not accept it
+	 * @throws ProblemException ({@link ProblemKind#CONNECTOR_RESTART_FAILED}) when Kafka
+	 * Connect did not accept it
 	 */
 	public ConnectorOutcome restart(Target target, String slot) {
 		ConnectorOutcome outcome = this.connectors.restart(target.slots().connector(slot));

@@ -11,9 +11,10 @@ import io.slotkeeper.connect.ChosenState;
 import io.slotkeeper.connect.ConnectorLifecycle;
 
 /**
- * One recreate's handover of its connector, moving through its {@link HandoverPhase phases}: planned;
- * {@link #readAndStop()} runs before the drop, under the change lock, and moves it to what it could do;
- * {@link ConnectorHandovers#complete} completes it after the create.
+ * One recreate's handover of its connector, moving through its {@link HandoverPhase
+ * phases}: planned; {@link #readAndStop()} runs before the drop, under the change lock,
+ * and moves it to what it could do; {@link ConnectorHandovers#complete} completes it
+ * after the create.
  */
 public final class Handover {
 
@@ -71,8 +72,9 @@ public final class Handover {
 	}
 
 	/**
-	 * The state the connector's user chose for it, as read before slot-keeper stopped it (or as kept by an earlier
-	 * attempt of the same handover): the state the handover leaves it in.
+	 * The state the connector's user chose for it, as read before slot-keeper stopped it
+	 * (or as kept by an earlier attempt of the same handover): the state the handover
+	 * leaves it in.
 	 * @return the choice, {@code null} while it was not read
 	 */
 	public ChosenState chosenState() {
@@ -80,15 +82,17 @@ public final class Handover {
 	}
 
 	/**
-	 * Why Kafka Connect could not be reached before the change, {@code null} when it answered: the handover is then
-	 * kept to be completed once it answers, rather than reported as a Connect without the offsets API.
+	 * Why Kafka Connect could not be reached before the change, {@code null} when it
+	 * answered: the handover is then kept to be completed once it answers, rather than
+	 * reported as a Connect without the offsets API.
 	 * @return what the call failed with
 	 */
 	public String unreachable() {
 		return (this.phase instanceof HandoverPhase.Unreachable unreachable) ? unreachable.error() : null;
 	}
 
-	// The operator's count before slot-keeper changed anything: read with the connector, or now when it was not read.
+	// The operator's count before slot-keeper changed anything: read with the connector,
+	// or now when it was not read.
 	Integer restartsBefore() {
 		return (this.phase instanceof HandoverPhase.Read read) ? read.restartsBefore()
 				: this.lifecycle.autoRestarts(this.connector);
@@ -116,10 +120,12 @@ public final class Handover {
 	}
 
 	/**
-	 * Reads the connector's configuration and offsets and stops it, unless its offsets are left alone or Debezium
-	 * heals itself: moves the handover from {@link HandoverPhase.Planned} to the phase that found. Never throws: a
-	 * refusal is kept as {@link HandoverPhase.Refused}, and the connector is then restarted after the create instead;
-	 * a Kafka Connect that cannot be reached as {@link HandoverPhase.Unreachable}.
+	 * Reads the connector's configuration and offsets and stops it, unless its offsets
+	 * are left alone or Debezium heals itself: moves the handover from
+	 * {@link HandoverPhase.Planned} to the phase that found. Never throws: a refusal is
+	 * kept as {@link HandoverPhase.Refused}, and the connector is then restarted after
+	 * the create instead; a Kafka Connect that cannot be reached as
+	 * {@link HandoverPhase.Unreachable}.
 	 */
 	public void readAndStop() {
 		this.phase = read();
@@ -152,16 +158,15 @@ public final class Handover {
 		ChosenState chosen = (this.chosenEarlier != null) ? this.chosenEarlier
 				: this.lifecycle.chosenState(this.connector);
 		if (chosen == null) {
-			return new HandoverPhase.Unreachable("the state of connector " + this.connector.name()
-					+ " could not be read", restarts);
+			return new HandoverPhase.Unreachable(
+					"the state of connector " + this.connector.name() + " could not be read", restarts);
 		}
 		ConnectorLifecycle.Answer stop = this.lifecycle.stop(this.connector);
 		if (stop.unreachable()) {
 			return new HandoverPhase.Unreachable(stop.error(), restarts);
 		}
 		if (!stop.ok()) {
-			return new HandoverPhase.Refused(NO_OFFSETS_API + " (stop: " + stop.error() + ")", offsetsBefore,
-					restarts);
+			return new HandoverPhase.Refused(NO_OFFSETS_API + " (stop: " + stop.error() + ")", offsetsBefore, restarts);
 		}
 		return new HandoverPhase.Stopped(chosen, configBefore, offsetsBefore, restarts);
 	}

@@ -16,12 +16,13 @@ import io.slotkeeper.handover.PendingHandovers.Pending;
 import io.slotkeeper.resnapshot.Resnapshots;
 
 /**
- * Completes the handovers that waited for Kafka Connect ({@link PendingHandovers}), under the target's change lock so
- * that two instances, or a recreate running meanwhile, never hand one connector over twice: the connector is stopped,
- * its offsets set to the position the recreate kept (or the slot's confirmed position now, when it moved on), it is
- * resumed and awaited, exactly as a recreate with Connect up
- * does; then the re-snapshot its slot asks for is sent. A lock another holds, or a Connect still unreachable, leaves
- * it for the next poll.
+ * Completes the handovers that waited for Kafka Connect ({@link PendingHandovers}), under
+ * the target's change lock so that two instances, or a recreate running meanwhile, never
+ * hand one connector over twice: the connector is stopped, its offsets set to the
+ * position the recreate kept (or the slot's confirmed position now, when it moved on), it
+ * is resumed and awaited, exactly as a recreate with Connect up does; then the
+ * re-snapshot its slot asks for is sent. A lock another holds, or a Connect still
+ * unreachable, leaves it for the next poll.
  */
 public final class HandoverCompletions {
 
@@ -51,7 +52,8 @@ public final class HandoverCompletions {
 			try {
 				List<Completion> done = new ArrayList<>();
 				for (Pending waiting : this.pending.waiting(connection, target)) {
-					Optional<ConnectorProperties> connector = target.slots().connectorOf(waiting.slot())
+					Optional<ConnectorProperties> connector = target.slots()
+						.connectorOf(waiting.slot())
 						.filter((configured) -> configured.name().equals(waiting.connector()));
 					if (connector.isEmpty() && !target.slots().connectorsKnown()) {
 						continue;
@@ -83,10 +85,11 @@ public final class HandoverCompletions {
 				AdvisoryLocks.unlock(connection, key);
 			}
 		});
-		// Sent after the lock is let go: the signal takes a session of its own from the same pool.
+		// Sent after the lock is let go: the signal takes a session of its own from the
+		// same pool.
 		return completed.stream()
-			.map((done) -> new CompletedHandover(done.pending().slot(), done.position(),
-					done.pending().since(), done.pending().reason(), done.connector(),
+			.map((done) -> new CompletedHandover(done.pending().slot(), done.position(), done.pending().since(),
+					done.pending().reason(), done.connector(),
 					this.resnapshots.afterRecreate(target, done.pending().slot(), done.connector().handedOver())))
 			.toList();
 	}

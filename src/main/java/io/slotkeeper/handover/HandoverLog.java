@@ -5,8 +5,8 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The last handover of each connector, on this instance: what the slot API and the {@code slots} health show until
- * the next one.
+ * The last handover of each connector, on this instance: what the slot API and the
+ * {@code slots} health show until the next one.
  */
 public final class HandoverLog {
 

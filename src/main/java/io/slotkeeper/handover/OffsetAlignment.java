@@ -11,9 +11,10 @@ import io.slotkeeper.connect.ConnectorLifecycle;
 import io.slotkeeper.connect.JsonObjects;
 
 /**
- * A Debezium PostgreSQL connector's offsets set to a new slot's position ({@code connector.offsets: align}): every
- * partition it stored (or the one its {@code topic.prefix} names) at {@code lsn} and {@code lsn_proc}, so that its
- * task starts where the slot does instead of failing on a position the slot no longer has.
+ * A Debezium PostgreSQL connector's offsets set to a new slot's position
+ * ({@code connector.offsets: align}): every partition it stored (or the one its
+ * {@code topic.prefix} names) at {@code lsn} and {@code lsn_proc}, so that its task
+ * starts where the slot does instead of failing on a position the slot no longer has.
  */
 final class OffsetAlignment {
 
@@ -30,8 +31,8 @@ final class OffsetAlignment {
 		if (partitions.isEmpty()) {
 			Object prefix = stopped.config().get("topic.prefix");
 			if (prefix == null) {
-				return new ConnectorLifecycle.Answer(null, null, "it has no stored offsets and no topic.prefix to name"
-						+ " its partition");
+				return new ConnectorLifecycle.Answer(null, null,
+						"it has no stored offsets and no topic.prefix to name" + " its partition");
 			}
 			partitions.add(Map.of("server", prefix));
 		}

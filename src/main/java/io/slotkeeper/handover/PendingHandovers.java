@@ -22,12 +22,14 @@ import io.slotkeeper.fleet.OwnTables;
 import io.slotkeeper.fleet.Target;
 
 /**
- * The connector handovers to complete at the next slot poll: those that wait for Kafka Connect to answer, and those of
- * connectors whose task failed on a stale offset, kept in the target's own database (table
- * {@code slotkeeper.handovers}, beside the heal attempts): the consumer being down is usually why its slot was lost,
- * so the handover outlives this instance — a restart, or another instance taking over, completes it. A handover that
- * cannot be written there (no privilege, a table another role made, the primary gone) is kept in this instance's
- * memory and said in the log. One row per slot: a later recreate's position replaces an earlier one's.
+ * The connector handovers to complete at the next slot poll: those that wait for Kafka
+ * Connect to answer, and those of connectors whose task failed on a stale offset, kept in
+ * the target's own database (table {@code slotkeeper.handovers}, beside the heal
+ * attempts): the consumer being down is usually why its slot was lost, so the handover
+ * outlives this instance — a restart, or another instance taking over, completes it. A
+ * handover that cannot be written there (no privilege, a table another role made, the
+ * primary gone) is kept in this instance's memory and said in the log. One row per slot:
+ * a later recreate's position replaces an earlier one's.
  */
 public final class PendingHandovers {
 
@@ -40,10 +42,12 @@ public final class PendingHandovers {
 
 	private final Map<String, Map<String, Pending>> memory = new ConcurrentHashMap<>();
 
-	// Another instance may keep one after this one read the table empty: a read that old is read again.
+	// Another instance may keep one after this one read the table empty: a read that old
+	// is read again.
 	private static final Duration READ_AGAIN = Duration.ofMinutes(1);
 
-	// When each target's table was read empty since this instance last kept one there: polls in between read nothing.
+	// When each target's table was read empty since this instance last kept one there:
+	// polls in between read nothing.
 	private final Map<String, Instant> none = new ConcurrentHashMap<>();
 
 	/**
@@ -60,7 +64,8 @@ public final class PendingHandovers {
 				try (Statement alter = connection.createStatement()) {
 					alter.execute("ALTER TABLE " + TABLE + " ADD COLUMN IF NOT EXISTS chosen text");
 				}
-				try (PreparedStatement upsert = connection.prepareStatement("INSERT INTO " + TABLE + " (slot, connector,"
+				try (PreparedStatement upsert = connection.prepareStatement("INSERT INTO " + TABLE
+						+ " (slot, connector,"
 						+ " position, since, reason, chosen) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (slot) DO UPDATE SET"
 						+ " connector = EXCLUDED.connector, position = EXCLUDED.position, since = EXCLUDED.since,"
 						+ " reason = EXCLUDED.reason, chosen = EXCLUDED.chosen")) {
@@ -77,9 +82,12 @@ public final class PendingHandovers {
 			forget(target, pending.slot());
 		}
 		catch (RuntimeException ex) {
-			this.memory.computeIfAbsent(target.name(), (name) -> new ConcurrentHashMap<>()).put(pending.slot(), pending);
-			logger.warn("The pending handover of connector '{}' (target '{}', slot '{}') is kept in this instance's"
-					+ " memory only: writing {} failed: {}", pending.connector(), target.name(), pending.slot(), TABLE,
+			this.memory.computeIfAbsent(target.name(), (name) -> new ConcurrentHashMap<>())
+				.put(pending.slot(), pending);
+			logger.warn(
+					"The pending handover of connector '{}' (target '{}', slot '{}') is kept in this instance's"
+							+ " memory only: writing {} failed: {}",
+					pending.connector(), target.name(), pending.slot(), TABLE,
 					FailureDescription.of(ex, Instant.now()).message());
 		}
 	}
@@ -87,7 +95,8 @@ public final class PendingHandovers {
 	/**
 	 * Whether the target may have handovers waiting, without reading its database.
 	 * @param target the target
-	 * @return {@code false} when its table was read empty within a minute, and none was kept since
+	 * @return {@code false} when its table was read empty within a minute, and none was
+	 * kept since
 	 */
 	boolean mayHave(Target target) {
 		Instant empty = this.none.get(target.name());
@@ -118,8 +127,8 @@ public final class PendingHandovers {
 						+ " FROM " + TABLE + " h ORDER BY slot");
 					ResultSet result = select.executeQuery()) {
 				while (result.next()) {
-					waiting.add(new Pending(result.getString(1), result.getString(2),
-							(Long) result.getObject(3), result.getTimestamp(4).toInstant(), result.getString(5),
+					waiting.add(new Pending(result.getString(1), result.getString(2), (Long) result.getObject(3),
+							result.getTimestamp(4).toInstant(), result.getString(5),
 							(result.getString(6) != null) ? ChosenState.named(result.getString(6)) : null));
 				}
 			}
@@ -159,16 +168,21 @@ public final class PendingHandovers {
 
 	/**
 	 * A handover waiting for Kafka Connect.
+	 *
 	 * @param slot the recreated slot
 	 * @param connector the connector's name
-	 * @param position the slot's confirmed position to align to (Debezium's {@code lsn}), {@code null} when it had none
+	 * @param position the slot's confirmed position to align to (Debezium's {@code lsn}),
+	 * {@code null} when it had none
 	 * @param since when it was kept
-	 * @param reason why the connector is handed over: its slot recreated while Kafka Connect could not be reached, or
-	 * its task failed on a stored offset that predates its slot
-	 * @param chosen the state the connector's user chose, read before slot-keeper stopped it, {@code null} when it
-	 * was not read: the completion puts it back into that state, not into the one slot-keeper's own stop left
+	 * @param reason why the connector is handed over: its slot recreated while Kafka
+	 * Connect could not be reached, or its task failed on a stored offset that predates
+	 * its slot
+	 * @param chosen the state the connector's user chose, read before slot-keeper stopped
+	 * it, {@code null} when it was not read: the completion puts it back into that state,
+	 * not into the one slot-keeper's own stop left
 	 */
-	public record Pending(String slot, String connector, Long position, Instant since, String reason, ChosenState chosen) {
+	public record Pending(String slot, String connector, Long position, Instant since, String reason,
+			ChosenState chosen) {
 	}
 
 }

@@ -11,8 +11,8 @@ import org.slf4j.LoggerFactory;
 import io.slotkeeper.fleet.Lsn;
 
 /**
- * Where a connector is aligned to once it is stopped: the slot's confirmed position after the stopped task let go of
- * it, or the position kept when that is later.
+ * Where a connector is aligned to once it is stopped: the slot's confirmed position after
+ * the stopped task let go of it, or the position kept when that is later.
  */
 public final class ReleasedPosition {
 
@@ -23,15 +23,19 @@ public final class ReleasedPosition {
 	private ReleasedPosition() {
 	}
 
-	// The slot may have moved on since it was read: a worker that came back runs its connector from the stale offset,
-	// and the server streams (and the task confirms) from the slot's start instead. Debezium fails a task whose offset
-	// is behind the slot's confirmed position, so the offsets go to the later of the two; the re-snapshot covers what
+	// The slot may have moved on since it was read: a worker that came back runs its
+	// connector from the stale offset,
+	// and the server streams (and the task confirms) from the slot's start instead.
+	// Debezium fails a task whose offset
+	// is behind the slot's confirmed position, so the offsets go to the later of the two;
+	// the re-snapshot covers what
 	// lies between.
 	public static Long read(Connection connection, String slot, Long kept) {
 		try (PreparedStatement statement = connection.prepareStatement("SELECT active, confirmed_flush_lsn::text FROM"
 				+ " pg_catalog.pg_replication_slots WHERE slot_name = ?")) {
 			statement.setString(1, slot);
-			// A stopped task lets go of the slot a moment after Connect says STOPPED, confirming what it read last.
+			// A stopped task lets go of the slot a moment after Connect says STOPPED,
+			// confirming what it read last.
 			for (int attempt = 0; attempt < RELEASE_CHECKS; attempt++) {
 				try (ResultSet row = statement.executeQuery()) {
 					if (!row.next() || row.getString(2) == null) {
@@ -47,7 +51,8 @@ public final class ReleasedPosition {
 			return kept;
 		}
 		catch (SQLException ex) {
-			logger.warn("The position of slot '{}' could not be read ({}): its connector is aligned to the position kept",
+			logger.warn(
+					"The position of slot '{}' could not be read ({}): its connector is aligned to the position kept",
 					slot, ex.getSQLState());
 			return kept;
 		}

@@ -27,18 +27,23 @@ import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.watching.ConnectorStates;
 
 /**
- * {@code on-failed: restart} for one target: a connector, or a task of it, FAILED for {@value #GRACE_SECONDS} s while
- * its slot is healthy is restarted (its failed tasks), by the target's owner, at most {@code max-restarts-per-hour}
- * times an hour; audited as {@value #ACTION} and counted in {@code slotkeeper_connector_restarts_total}. What healing
- * repairs is left to it (a lost or missing slot, a task failed on an offset older than its slot), and what a user chose
- * stays chosen: a connector stopped or paused, even between the status and the restart, is never restarted.
+ * {@code on-failed: restart} for one target: a connector, or a task of it, FAILED for
+ * {@value #GRACE_SECONDS} s while its slot is healthy is restarted (its failed tasks), by
+ * the target's owner, at most {@code max-restarts-per-hour} times an hour; audited as
+ * {@value #ACTION} and counted in {@code slotkeeper_connector_restarts_total}. What
+ * healing repairs is left to it (a lost or missing slot, a task failed on an offset older
+ * than its slot), and what a user chose stays chosen: a connector stopped or paused, even
+ * between the status and the restart, is never restarted.
  */
 final class FailedRestarts {
 
 	/** The audit's action. */
 	static final String ACTION = "connector.restart";
 
-	/** How long a failure stands before the restart: Kafka Connect's, Debezium's or Strimzi's own go first. */
+	/**
+	 * How long a failure stands before the restart: Kafka Connect's, Debezium's or
+	 * Strimzi's own go first.
+	 */
 	static final int GRACE_SECONDS = 5;
 
 	private static final Duration GRACE = Duration.ofSeconds(GRACE_SECONDS);
@@ -65,7 +70,8 @@ final class FailedRestarts {
 	}
 
 	/**
-	 * Restarts the failed connectors of the target's slots whose policy says {@code on-failed: restart}, when due.
+	 * Restarts the failed connectors of the target's slots whose policy says
+	 * {@code on-failed: restart}, when due.
 	 * @param target the target
 	 * @param states the connectors' states as the last poll asked
 	 * @param slots the primary's slots as the last poll read them
@@ -85,7 +91,8 @@ final class FailedRestarts {
 				failure.since = null;
 				continue;
 			}
-			// A status read just after a restart may still show the failure the restart ends.
+			// A status read just after a restart may still show the failure the restart
+			// ends.
 			Instant checked = Objects.requireNonNullElse(status.checkedAt(), now);
 			Instant lastRestart = failure.restarts.peekLast();
 			Instant seen = (lastRestart == null) ? checked : latest(checked, lastRestart.plus(GRACE));
@@ -123,8 +130,8 @@ final class FailedRestarts {
 		failure.since = null;
 		ConnectorOutcome outcome = this.connectors.restart(policy.connector());
 		Map<String, Object> parameters = Auditor.parameters("onFailed", "restart", "connector", connector);
-		String detail = (outcome.restarted() ? "restarted its failed tasks: " : "restart failed: " + outcome.detail()
-				+ "; it was ") + status.summary();
+		String detail = (outcome.restarted() ? "restarted its failed tasks: "
+				: "restart failed: " + outcome.detail() + "; it was ") + status.summary();
 		this.auditor.recordOutcome(Auditor.SELF, ACTION, target.name(), policy.name(), parameters,
 				new Auditor.Summary(outcome.restarted() ? "done" : "failed",
 						Objects.requireNonNullElse(outcome.status(), 502), detail, Map.of(), null));
@@ -132,7 +139,8 @@ final class FailedRestarts {
 		count(target, policy, outcome.restarted() ? "done" : "failed");
 	}
 
-	// Exported at 0 from the start, so that an alert on their increase sees the first one.
+	// Exported at 0 from the start, so that an alert on their increase sees the first
+	// one.
 	private Failure firstSeen(Target target, SlotPolicyProperties policy) {
 		for (String outcome : List.of("done", "failed", "refused")) {
 			counter(target, policy, outcome);
@@ -156,7 +164,8 @@ final class FailedRestarts {
 		return one.isBefore(other) ? other : one;
 	}
 
-	// One slot's connector: since when it has been seen FAILED, and the restarts of the last hour.
+	// One slot's connector: since when it has been seen FAILED, and the restarts of the
+	// last hour.
 	private static final class Failure {
 
 		private volatile Instant since;

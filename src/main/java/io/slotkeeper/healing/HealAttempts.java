@@ -15,9 +15,10 @@ import io.slotkeeper.slot.changing.RecreateResult;
 import io.slotkeeper.slot.changing.SlotAudit;
 
 /**
- * One heal of a lost or missing slot, within its budget ({@link HealBudget}): the recreate run, counted, audited as
- * {@code slot.heal} by {@code slot-keeper} and logged; a failed one counted towards its retry's doubling delay. A
- * retry that fails as the attempt before it did is neither audited nor logged again.
+ * One heal of a lost or missing slot, within its budget ({@link HealBudget}): the
+ * recreate run, counted, audited as {@code slot.heal} by {@code slot-keeper} and logged;
+ * a failed one counted towards its retry's doubling delay. A retry that fails as the
+ * attempt before it did is neither audited nor logged again.
  */
 final class HealAttempts {
 
@@ -62,21 +63,21 @@ final class HealAttempts {
 			this.budget.succeeded(target, slot, now);
 			logger.warn("Slot '{}' of target '{}' was {} and is recreated; its consumer skips {} to {}{}", slot,
 					target.name(), (parameters == LOST) ? "lost" : "missing", result.skipped().fromLsn(),
-					result.skipped().toLsn(),
-					(result.connector() != null) ? "; " + result.connector().describe() : "");
+					result.skipped().toLsn(), (result.connector() != null) ? "; " + result.connector().describe() : "");
 			return true;
 		}
 		catch (RuntimeException ex) {
 			HealRetry next = this.budget.failed(target, slot, now, ex.getMessage());
 			if (retry == null || !next.detail().equals(retry.detail())) {
-				logger.warn("Healing slot '{}' of target '{}' failed: {}; trying again in {} s", slot,
-						target.name(), ex.getMessage(), next.delay().toSeconds());
+				logger.warn("Healing slot '{}' of target '{}' failed: {}; trying again in {} s", slot, target.name(),
+						ex.getMessage(), next.delay().toSeconds());
 			}
 			return false;
 		}
 	}
 
-	// A retry that fails as the attempt before it did is not audited again: a slot refused at every poll would push
+	// A retry that fails as the attempt before it did is not audited again: a slot
+	// refused at every poll would push
 	// operators' entries out of the journal.
 	private RecreateResult audited(Target target, String slot, Map<String, Object> parameters, HealRetry retry,
 			Supplier<RecreateResult> recreate) {
@@ -90,7 +91,8 @@ final class HealAttempts {
 			}
 			throw ex;
 		}
-		this.auditor.recordOutcome(Auditor.SELF, "slot.heal", target.name(), slot, parameters, SlotAudit.recreated(result));
+		this.auditor.recordOutcome(Auditor.SELF, "slot.heal", target.name(), slot, parameters,
+				SlotAudit.recreated(result));
 		return result;
 	}
 

@@ -13,10 +13,11 @@ import io.slotkeeper.config.SlotPolicyProperties;
 import io.slotkeeper.fleet.Target;
 
 /**
- * Whether a slot may be healed now: its attempts in the last hour against {@code max-recreations-per-hour}, counted
- * where every instance sees them ({@link HealLedger}), once per instance life where the ledger cannot be kept, and
- * the doubling delay after a failed attempt ({@link HealRetry}). Stopping is said once, logged and audited as a
- * refusal, and lifted when the slot is usable again.
+ * Whether a slot may be healed now: its attempts in the last hour against
+ * {@code max-recreations-per-hour}, counted where every instance sees them
+ * ({@link HealLedger}), once per instance life where the ledger cannot be kept, and the
+ * doubling delay after a failed attempt ({@link HealRetry}). Stopping is said once,
+ * logged and audited as a refusal, and lifted when the slot is usable again.
  */
 final class HealBudget {
 
@@ -50,13 +51,17 @@ final class HealBudget {
 		}
 		int used = this.ledger.attempts(target, slot, now);
 		if (used >= policy.maxRecreationsPerHour()) {
-			return stop(target, slot, "healing stopped: slot was recreated or tried " + used + " times in the last hour"
-					+ " (max-recreations-per-hour " + policy.maxRecreationsPerHour() + "); find why it keeps being lost");
+			return stop(target, slot,
+					"healing stopped: slot was recreated or tried " + used + " times in the last hour"
+							+ " (max-recreations-per-hour " + policy.maxRecreationsPerHour()
+							+ "); find why it keeps being lost");
 		}
-		// A refused ledger only: a write that failed once (an outage) is tried again at the next heal.
+		// A refused ledger only: a write that failed once (an outage) is tried again at
+		// the next heal.
 		String notKept = this.ledger.refusedBecause(target.name());
 		if (notKept != null && used >= 1) {
-			// Counted only in memory, a budget starts from zero at every restart: a crash loop would recreate the slot
+			// Counted only in memory, a budget starts from zero at every restart: a crash
+			// loop would recreate the slot
 			// at every start. Without the ledger a slot is healed once per instance life.
 			return stop(target, slot, "healing stopped: slot was recreated or tried once by this instance and "
 					+ notKept + "; so a slot is healed once per instance life");
@@ -92,8 +97,8 @@ final class HealBudget {
 	}
 
 	/**
-	 * A slot usable again (an operator fixed it by hand): the budget still counts, but healing is no longer said to
-	 * be stopped.
+	 * A slot usable again (an operator fixed it by hand): the budget still counts, but
+	 * healing is no longer said to be stopped.
 	 * @return whether it had been stopped
 	 */
 	boolean usableAgain(String target, String slot) {

@@ -15,12 +15,14 @@ import io.slotkeeper.fleet.Target;
 import io.slotkeeper.fleet.TargetProblems;
 
 /**
- * The heal attempts of the last hour per slot, kept in the target's own database (table {@code slotkeeper.heals}, in
- * a schema of slot-keeper's own, with a primary key so that a {@code FOR ALL TABLES} publication allows its
- * {@code DELETE}): the one store that every instance, the next owner after a failover of the pod or a restart among
- * them, reaches, and that lives exactly as long as the slots it counts. An attempt that cannot be written there is
- * counted in this instance's memory and the {@code slots} health says why; where the role may not keep the table at
- * all (no privilege, a read-only server, a table or schema another role made first), it stays in memory.
+ * The heal attempts of the last hour per slot, kept in the target's own database (table
+ * {@code slotkeeper.heals}, in a schema of slot-keeper's own, with a primary key so that
+ * a {@code FOR ALL TABLES} publication allows its {@code DELETE}): the one store that
+ * every instance, the next owner after a failover of the pod or a restart among them,
+ * reaches, and that lives exactly as long as the slots it counts. An attempt that cannot
+ * be written there is counted in this instance's memory and the {@code slots} health says
+ * why; where the role may not keep the table at all (no privilege, a read-only server, a
+ * table or schema another role made first), it stays in memory.
  */
 final class HealLedger {
 
@@ -43,7 +45,8 @@ final class HealLedger {
 	}
 
 	/**
-	 * The ledger the application uses: in each target's database, in memory where that is refused.
+	 * The ledger the application uses: in each target's database, in memory where that is
+	 * refused.
 	 * @return the ledger
 	 */
 	static HealLedger inTargets() {
@@ -59,7 +62,8 @@ final class HealLedger {
 	}
 
 	/**
-	 * The attempts to heal a slot within the hour before {@code now}, in the database and in memory.
+	 * The attempts to heal a slot within the hour before {@code now}, in the database and
+	 * in memory.
 	 * @param target the target
 	 * @param slot the slot's name
 	 * @param now the time
@@ -103,7 +107,8 @@ final class HealLedger {
 	/**
 	 * Where a target's heal attempts are counted, for the {@code slots} health.
 	 * @param target the target's name
-	 * @return why they are in memory, {@code null} while they are in the database (or nothing was healed yet)
+	 * @return why they are in memory, {@code null} while they are in the database (or
+	 * nothing was healed yet)
 	 */
 	String inMemoryBecause(String target) {
 		String refused = this.inMemoryBecause.get(target);
@@ -111,8 +116,9 @@ final class HealLedger {
 	}
 
 	/**
-	 * Why a target's heal attempts can never be kept in its database (no privilege, a table another role made), as
-	 * opposed to a write that failed once and is tried again.
+	 * Why a target's heal attempts can never be kept in its database (no privilege, a
+	 * table another role made), as opposed to a write that failed once and is tried
+	 * again.
 	 * @param target the target's name
 	 * @return the reason, {@code null} while the table is usable
 	 */
@@ -147,8 +153,10 @@ final class HealLedger {
 		}
 	}
 
-	// A refusal (no privilege, a table another role made) stands; any other failure (an outage, a primary that is a
-	// standby for a while) is said until the next write succeeds, and the table is tried again next time.
+	// A refusal (no privilege, a table another role made) stands; any other failure (an
+	// outage, a primary that is a
+	// standby for a while) is said until the next write succeeds, and the table is tried
+	// again next time.
 	private void unusable(Target target, SQLException failure) {
 		String state = String.valueOf(failure.getSQLState());
 		String message = FailureDescription.of(failure, Instant.now()).message();

@@ -4,8 +4,8 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * When a failed heal may be tried again: doubling from 30 s up to 10 minutes, and how it failed, so that a retry that
- * fails the same way is neither audited nor logged again.
+ * When a failed heal may be tried again: doubling from 30 s up to 10 minutes, and how it
+ * failed, so that a retry that fails the same way is neither audited nor logged again.
  *
  * @param notBefore the earliest time of the next attempt
  * @param delay the delay that led to it

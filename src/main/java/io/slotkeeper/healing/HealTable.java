@@ -10,8 +10,9 @@ import java.time.Instant;
 import io.slotkeeper.fleet.OwnTables;
 
 /**
- * The heal ledger's table in a target's database ({@value #TABLE}, in slot-keeper's own schema): one row per heal
- * attempt, the last hour's counted against the budget, rows older than a day removed with each new one.
+ * The heal ledger's table in a target's database ({@value #TABLE}, in slot-keeper's own
+ * schema): one row per heal attempt, the last hour's counted against the budget, rows
+ * older than a day removed with each new one.
  */
 final class HealTable {
 

@@ -13,8 +13,9 @@ import io.slotkeeper.watching.PollFollowers;
 import io.slotkeeper.watching.SlotWatch;
 
 /**
- * What follows each poll, as the poller asks for it: per target, its {@link PollDuties} (healing through the
- * {@link SlotHealer}, the connectors' handovers and restarts, the WAL-limit guard, the failover checks).
+ * What follows each poll, as the poller asks for it: per target, its {@link PollDuties}
+ * (healing through the {@link SlotHealer}, the connectors' handovers and restarts, the
+ * WAL-limit guard, the failover checks).
  */
 public final class Healing implements PollFollowers {
 

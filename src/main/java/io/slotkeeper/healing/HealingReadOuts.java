@@ -7,8 +7,8 @@ import io.slotkeeper.settings.RaisedLimit;
 import io.slotkeeper.watching.SlotHealthReadOuts;
 
 /**
- * What healing says of a target in its {@code slots} health and on the page, read off the healer this instance heals
- * with.
+ * What healing says of a target in its {@code slots} health and on the page, read off the
+ * healer this instance heals with.
  */
 final class HealingReadOuts implements SlotHealthReadOuts {
 

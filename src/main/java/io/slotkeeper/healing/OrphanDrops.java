@@ -15,10 +15,11 @@ import io.slotkeeper.fleet.Target;
 import io.slotkeeper.slot.changing.SlotService;
 
 /**
- * Drops the orphans whose slot's policy says {@code on-orphan: drop}, on the instance that owns the target, through
- * the same path as the API: the change lock, never an active slot, and {@code If-Match} with the tag the check saw,
- * so that a synchronized copy that has replaced the orphan meanwhile is left alone. Audited as {@code slot.heal}; a
- * drop that fails as the one before it did is not audited again.
+ * Drops the orphans whose slot's policy says {@code on-orphan: drop}, on the instance
+ * that owns the target, through the same path as the API: the change lock, never an
+ * active slot, and {@code If-Match} with the tag the check saw, so that a synchronized
+ * copy that has replaced the orphan meanwhile is left alone. Audited as
+ * {@code slot.heal}; a drop that fails as the one before it did is not audited again.
  */
 final class OrphanDrops {
 
@@ -38,7 +39,10 @@ final class OrphanDrops {
 	boolean drop(Target target, List<FailoverChecks.Orphan> orphans) {
 		boolean dropped = false;
 		for (FailoverChecks.Orphan orphan : orphans) {
-			boolean policy = target.slots().policy(orphan.slot()).filter((slot) -> slot.onOrphan() == OnOrphan.DROP).isPresent();
+			boolean policy = target.slots()
+				.policy(orphan.slot())
+				.filter((slot) -> slot.onOrphan() == OnOrphan.DROP)
+				.isPresent();
 			if (policy && target.ownership().owned()) {
 				dropped |= dropOne(target, orphan);
 			}
@@ -63,12 +67,16 @@ final class OrphanDrops {
 			return false;
 		}
 		this.failures.remove(key);
-		this.auditor.recordOutcome(Auditor.SELF, "slot.heal", target.name(), orphan.slot(), parameters,
-				new Auditor.Summary("done", 204, "dropped the orphan on " + orphan.node()
-						+ " that blocked the synchronization of the primary's failover slot", Map.of(), null));
-		logger.warn("Dropped slot '{}' on replica '{}' of target '{}': it was an orphan that blocked the"
-				+ " synchronization of the primary's failover slot of that name", orphan.slot(), orphan.node(),
-				target.name());
+		this.auditor
+			.recordOutcome(Auditor.SELF, "slot.heal", target.name(), orphan.slot(), parameters,
+					new Auditor.Summary("done", 204,
+							"dropped the orphan on " + orphan.node()
+									+ " that blocked the synchronization of the primary's failover slot",
+							Map.of(), null));
+		logger.warn(
+				"Dropped slot '{}' on replica '{}' of target '{}': it was an orphan that blocked the"
+						+ " synchronization of the primary's failover slot of that name",
+				orphan.slot(), orphan.node(), target.name());
 		return true;
 	}
 

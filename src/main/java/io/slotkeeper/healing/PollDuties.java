@@ -23,10 +23,11 @@ import io.slotkeeper.watching.SlotSightings;
 import io.slotkeeper.watching.SlotWatch;
 
 /**
- * What one target's poll hands to {@link FollowUps} once it has read the slots, each on its own lane so that a slow
- * Kafka Connect or a long heal delays only itself: heal the lost and missing slots (and read again once one was),
- * guard the server's WAL limit, ask Kafka Connect about the slots' connectors, complete and align handovers, restart
- * failed connectors, check the replicas for failover.
+ * What one target's poll hands to {@link FollowUps} once it has read the slots, each on
+ * its own lane so that a slow Kafka Connect or a long heal delays only itself: heal the
+ * lost and missing slots (and read again once one was), guard the server's WAL limit, ask
+ * Kafka Connect about the slots' connectors, complete and align handovers, restart failed
+ * connectors, check the replicas for failover.
  */
 final class PollDuties implements PollFollowers.TargetDuties {
 
@@ -54,8 +55,8 @@ final class PollDuties implements PollFollowers.TargetDuties {
 
 	private final MeterRegistry registry;
 
-	PollDuties(Target target, Supplier<List<Target>> fleet, SlotHealer healer, SlotWatch watch,
-			MeterRegistry registry, Clock clock) {
+	PollDuties(Target target, Supplier<List<Target>> fleet, SlotHealer healer, SlotWatch watch, MeterRegistry registry,
+			Clock clock) {
 		this.target = target;
 		this.fleet = fleet;
 		this.healer = healer;
@@ -78,18 +79,20 @@ final class PollDuties implements PollFollowers.TargetDuties {
 
 	@Override
 	public void follow(SlotPoll poll, List<ReplicationSlot> serverSlots, FollowUps followUps, Runnable readAgain) {
-		// Policies are read at each poll: a discovered connector can bring one, or its recreate, at any time.
+		// Policies are read at each poll: a discovered connector can bring one, or its
+		// recreate, at any time.
 		List<SlotPolicyProperties> policies = this.target.slots().policies();
 		if (policies.stream().anyMatch(SlotPolicyProperties::actsOnLoss)) {
 			followUps.heal(this.target.name(), () -> heal(poll, readAgain));
 		}
-		// What stands is shown from the poll's own thread, so that a busy or stuck guard lane cannot hide it.
+		// What stands is shown from the poll's own thread, so that a busy or stuck guard
+		// lane cannot hide it.
 		KeepSizeGuard keepSize = this.healer.keepSize();
 		if (keepSize.concerns(this.target)) {
-			this.settings.acted(this.target.name(), keepSize.observe(this.target, this.fleet.get(), serverSlots,
-					poll.settings()));
-			followUps.guardKeepSize(this.target.name(), () -> keepSize.guard(this.target, this.fleet.get(),
-					serverSlots, poll.settings(), this.insights::of));
+			this.settings.acted(this.target.name(),
+					keepSize.observe(this.target, this.fleet.get(), serverSlots, poll.settings()));
+			followUps.guardKeepSize(this.target.name(), () -> keepSize.guard(this.target, this.fleet.get(), serverSlots,
+					poll.settings(), this.insights::of));
 		}
 		else {
 			this.settings.acted(this.target.name(), List.of());
@@ -114,11 +117,12 @@ final class PollDuties implements PollFollowers.TargetDuties {
 		}
 	}
 
-	// As for the slots' own meters, an instance standing by exports nothing: the owner does, so an alert fires once.
+	// As for the slots' own meters, an instance standing by exports nothing: the owner
+	// does, so an alert fires once.
 	private void handOver(SlotPoll poll) {
 		List<ReplicationSlot> slots = Boolean.FALSE.equals(this.target.ownership().state()) ? List.of() : poll.slots();
-		this.healer.connectors().alignStaleOffsets(this.target, this.staleOffsets.update(this.target, this.connectors,
-				slots));
+		this.healer.connectors()
+			.alignStaleOffsets(this.target, this.staleOffsets.update(this.target, this.connectors, slots));
 		this.healer.connectors().completeHandovers(this.target);
 		this.restarts.restartFailed(this.target, this.connectors, slots);
 	}
@@ -126,8 +130,9 @@ final class PollDuties implements PollFollowers.TargetDuties {
 	private void heal(SlotPoll poll, Runnable readAgain) {
 		boolean healed = this.healer.heal(this.target, poll.slots());
 		healed |= this.healer.healMissing(this.target, this.sightings.missing(this.target.name()));
-		this.healer.connectors().handOverMadeAnew(this.target, this.sightings.takeMadeAnew(this.target.name()),
-				(slot) -> this.sightings.again(this.target.name(), slot));
+		this.healer.connectors()
+			.handOverMadeAnew(this.target, this.sightings.takeMadeAnew(this.target.name()),
+					(slot) -> this.sightings.again(this.target.name(), slot));
 		if (healed) {
 			readAgain.run();
 		}

@@ -8,8 +8,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * How many times healing recreated each slot within the last hour, so that a slot lost again and again stops being
- * recreated.
+ * How many times healing recreated each slot within the last hour, so that a slot lost
+ * again and again stops being recreated.
  */
 final class RecreationBudget {
 

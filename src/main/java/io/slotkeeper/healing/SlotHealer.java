@@ -20,10 +20,12 @@ import io.slotkeeper.slot.changing.SlotService;
 import io.slotkeeper.watching.SlotSightings;
 
 /**
- * Heals lost slots whose policy says {@code on-lost: recreate}: on the instance that owns the target, it recreates
- * the slot through the same path as the API (change lock, connector restart, skipped range, audit as
- * {@code slot-keeper}), at most {@code max-recreations-per-hour} attempts per slot, counted where every instance sees
- * them ({@link HealLedger}). Past that it stops and says why. Each attempt is a {@link HealAttempts}' own.
+ * Heals lost slots whose policy says {@code on-lost: recreate}: on the instance that owns
+ * the target, it recreates the slot through the same path as the API (change lock,
+ * connector restart, skipped range, audit as {@code slot-keeper}), at most
+ * {@code max-recreations-per-hour} attempts per slot, counted where every instance sees
+ * them ({@link HealLedger}). Past that it stops and says why. Each attempt is a
+ * {@link HealAttempts}' own.
  */
 final class SlotHealer {
 
@@ -58,8 +60,8 @@ final class SlotHealer {
 	}
 
 	/**
-	 * What the owner does for the connectors of slots made anew, beside healing: handovers, stale offsets,
-	 * re-snapshot rechecks.
+	 * What the owner does for the connectors of slots made anew, beside healing:
+	 * handovers, stale offsets, re-snapshot rechecks.
 	 * @return those duties
 	 */
 	ConnectorDuties connectors() {
@@ -71,8 +73,9 @@ final class SlotHealer {
 	}
 
 	/**
-	 * The guard of {@code slots[n].on-outage}: raises the server's {@code max_slot_wal_keep_size} while an opted-in
-	 * slot's consumer is gone and its budget is low, and puts it back.
+	 * The guard of {@code slots[n].on-outage}: raises the server's
+	 * {@code max_slot_wal_keep_size} while an opted-in slot's consumer is gone and its
+	 * budget is low, and puts it back.
 	 * @return the guard
 	 */
 	KeepSizeGuard keepSize() {
@@ -92,7 +95,8 @@ final class SlotHealer {
 				logger.info("Slot '{}' of target '{}' is usable again: healing resumes for it", slot.slotName(),
 						target.name());
 			}
-			Optional<SlotPolicyProperties> policy = target.slots().policy(slot.slotName())
+			Optional<SlotPolicyProperties> policy = target.slots()
+				.policy(slot.slotName())
 				.filter((candidate) -> candidate.onLost() == OnLost.RECREATE);
 			if (slot.invalidated() && policy.isPresent() && target.ownership().owned()) {
 				healed |= this.attempts.attempt(target, slot.slotName(), policy.get(), HealAttempts.LOST,
@@ -103,7 +107,8 @@ final class SlotHealer {
 	}
 
 	/**
-	 * Creates again the missing slots of one poll whose policy says {@code on-missing: recreate}, as last seen.
+	 * Creates again the missing slots of one poll whose policy says
+	 * {@code on-missing: recreate}, as last seen.
 	 * @param target the target
 	 * @param missing the configured slots the primary does not have
 	 * @return whether a slot was created

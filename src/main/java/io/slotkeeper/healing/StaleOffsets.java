@@ -15,10 +15,11 @@ import io.slotkeeper.support.SteadyGauge;
 import io.slotkeeper.watching.ConnectorStates;
 
 /**
- * The slots of one target whose connector's task failed on a stored offset older than the slot, which it never gets
- * past by itself: exported by the target's owner as {@code slotkeeper_connector_stale_offset{target,slot}} (1 or 0
- * for every slot with a connector on the primary), shown in the {@code slots} health, and handed to healing. A slot
- * that is lost is not counted: its own alert and heal cover it.
+ * The slots of one target whose connector's task failed on a stored offset older than the
+ * slot, which it never gets past by itself: exported by the target's owner as
+ * {@code slotkeeper_connector_stale_offset{target,slot}} (1 or 0 for every slot with a
+ * connector on the primary), shown in the {@code slots} health, and handed to healing. A
+ * slot that is lost is not counted: its own alert and heal cover it.
  */
 final class StaleOffsets {
 
@@ -27,9 +28,11 @@ final class StaleOffsets {
 	private volatile Map<String, Stale> stale = Map.of();
 
 	StaleOffsets(MeterRegistry registry) {
-		this.gauge = new SteadyGauge("slotkeeper.connector.stale.offset", "1 when the slot's connector has a task FAILED"
-				+ " because its stored offset is older than the slot (Debezium: no longer available on the server), 0"
-				+ " when not", null, registry);
+		this.gauge = new SteadyGauge("slotkeeper.connector.stale.offset",
+				"1 when the slot's connector has a task FAILED"
+						+ " because its stored offset is older than the slot (Debezium: no longer available on the server), 0"
+						+ " when not",
+				null, registry);
 	}
 
 	/**
@@ -71,8 +74,10 @@ final class StaleOffsets {
 
 	/**
 	 * A slot whose connector failed on a stale offset.
+	 *
 	 * @param slot the slot as the poll read it
-	 * @param summary the connector's state in a few words, the failed task's trace included
+	 * @param summary the connector's state in a few words, the failed task's trace
+	 * included
 	 */
 	record Stale(ReplicationSlot slot, String summary) {
 	}

@@ -13,9 +13,10 @@ import io.slotkeeper.fleet.Events;
 import io.slotkeeper.fleet.FailureDescription;
 
 /**
- * Logs one target's heartbeat failures without flooding: a new failure at WARN (with its stack trace when it is not
- * an SQL error), the same failure again at DEBUG, the recovery at INFO; the target going DOWN (at
- * {@code unhealthy-after} failures) and UP again are events ({@code heartbeat.down}, {@code heartbeat.up}).
+ * Logs one target's heartbeat failures without flooding: a new failure at WARN (with its
+ * stack trace when it is not an SQL error), the same failure again at DEBUG, the recovery
+ * at INFO; the target going DOWN (at {@code unhealthy-after} failures) and UP again are
+ * events ({@code heartbeat.down}, {@code heartbeat.up}).
  */
 final class FailureLog {
 

@@ -11,9 +11,10 @@ import io.slotkeeper.fleet.NodeConnector;
 import io.slotkeeper.fleet.Target;
 
 /**
- * What one heartbeat attempt of a target does, on its own session and booked by its ledger: connect when the session
- * is gone, claim the target, write the beat, read the lineage when due; or, after a beat its consumers confirmed, the
- * standby snapshot. Not thread-safe: {@link TargetHeartbeat} runs one attempt at a time.
+ * What one heartbeat attempt of a target does, on its own session and booked by its
+ * ledger: connect when the session is gone, claim the target, write the beat, read the
+ * lineage when due; or, after a beat its consumers confirmed, the standby snapshot. Not
+ * thread-safe: {@link TargetHeartbeat} runs one attempt at a time.
  */
 final class HeartbeatAttempts {
 
@@ -38,12 +39,14 @@ final class HeartbeatAttempts {
 	}
 
 	/**
-	 * The scheduled attempt: the standby snapshot that follows a confirmed beat, else a beat.
+	 * The scheduled attempt: the standby snapshot that follows a confirmed beat, else a
+	 * beat.
 	 * @return when to run next
 	 */
 	Duration scheduled() {
 		try {
-			// A session that idled past its timeout (a paused schedule) is gone, and its follow-up with it.
+			// A session that idled past its timeout (a paused schedule) is gone, and its
+			// follow-up with it.
 			if (this.snapshots.awaiting() && !this.closed && this.session.isOpen()) {
 				return this.snapshots.followUp(this.session.connection(), this.writer, this.ledger);
 			}
@@ -56,7 +59,8 @@ final class HeartbeatAttempts {
 		}
 	}
 
-	// A scheduled heartbeat writes only on the instance that owns the target; one asked for by an operator writes
+	// A scheduled heartbeat writes only on the instance that owns the target; one asked
+	// for by an operator writes
 	// anyway, since heartbeats from several instances are harmless.
 	HeartbeatOutcome beat(boolean evenIfStandby) {
 		long start = System.nanoTime();
@@ -103,7 +107,8 @@ final class HeartbeatAttempts {
 	}
 
 	/**
-	 * The lane the next attempt should run in: retrying after failures, connecting without a session, else quick.
+	 * The lane the next attempt should run in: retrying after failures, connecting
+	 * without a session, else quick.
 	 */
 	Lane lane() {
 		return this.ledger.failing() ? Lane.RETRY : (this.session.isOpen() ? Lane.QUICK : Lane.CONNECT);

@@ -57,14 +57,14 @@ class HeartbeatController {
 	}
 
 	@PostMapping("/{target}/heartbeat")
-	@ApiResponse(responseCode = "200", description = "Written (HeartbeatResult), or with dryRun=true what would be "
-			+ "written (HeartbeatPlan)", content = @Content(schema = @Schema(oneOf = { HeartbeatResult.class,
-					HeartbeatPlan.class })))
+	@ApiResponse(responseCode = "200",
+			description = "Written (HeartbeatResult), or with dryRun=true what would be " + "written (HeartbeatPlan)",
+			content = @Content(schema = @Schema(oneOf = { HeartbeatResult.class, HeartbeatPlan.class })))
 	@Operation(summary = "Write a heartbeat now and return its LSN and duration", description = "Audited as "
 			+ "heartbeat, dry runs included. 409 when heartbeats are disabled for the target.")
 	Object beat(@PathVariable @Pattern(regexp = TargetProperties.NAME_PATTERN) String target,
-			@Parameter(description = "answer what would be written; write nothing")
-			@RequestParam(defaultValue = "false") boolean dryRun) {
+			@Parameter(description = "answer what would be written; write nothing") @RequestParam(
+					defaultValue = "false") boolean dryRun) {
 		Map<String, Object> parameters = Auditor.parameters("dryRun", dryRun);
 		if (dryRun) {
 			return this.auditor.run("heartbeat", target, null, parameters, () -> HeartbeatPlan.of(enabled(target)),
@@ -97,7 +97,8 @@ class HeartbeatController {
 		TargetHeartbeat heartbeat = heartbeat(target);
 		if (!heartbeat.target().properties().heartbeat().enabled()) {
 			throw new ProblemException(ProblemKind.HEARTBEAT_DISABLED, "Heartbeats are disabled for target '" + target
-					+ "' (slotkeeper.targets[].heartbeat.enabled=false).").with("target", target);
+					+ "' (slotkeeper.targets[].heartbeat.enabled=false).")
+				.with("target", target);
 		}
 		return heartbeat;
 	}

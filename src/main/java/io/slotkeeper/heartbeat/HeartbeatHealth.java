@@ -12,9 +12,9 @@ import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.fleet.FleetHealth;
 
 /**
- * The {@code heartbeat} health: one child per target, with the target's status as details. It is not part of the
- * liveness or readiness groups, so a target that is down never restarts or unroutes slot-keeper, whose API is how
- * operators fix it.
+ * The {@code heartbeat} health: one child per target, with the target's status as
+ * details. It is not part of the liveness or readiness groups, so a target that is down
+ * never restarts or unroutes slot-keeper, whose API is how operators fix it.
  */
 final class HeartbeatHealth {
 

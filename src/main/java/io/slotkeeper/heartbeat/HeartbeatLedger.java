@@ -20,8 +20,8 @@ import io.slotkeeper.fleet.ServerVersion;
 import io.slotkeeper.fleet.Target;
 
 /**
- * Books what each heartbeat attempt came to: the state, the meters, the log lines, the backoff after failures and the
- * target's beat log. Callers hold the heartbeat's lock.
+ * Books what each heartbeat attempt came to: the state, the meters, the log lines, the
+ * backoff after failures and the target's beat log. Callers hold the heartbeat's lock.
  */
 final class HeartbeatLedger {
 
@@ -96,7 +96,8 @@ final class HeartbeatLedger {
 		return new HeartbeatOutcome(null, now, took, failure, retry);
 	}
 
-	// A refusal is reported once (status, health, one log line) and the heartbeat goes on without the snapshot; asked
+	// A refusal is reported once (status, health, one log line) and the heartbeat goes on
+	// without the snapshot; asked
 	// for explicitly, that is a warning, while auto only tells which floor applies.
 	void standbySnapshot(String outcome, StandbySnapshotMode mode) {
 		if (outcome == null) {

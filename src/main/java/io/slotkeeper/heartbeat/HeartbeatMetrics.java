@@ -16,10 +16,12 @@ import io.slotkeeper.fleet.Target;
 
 /**
  * The meters of one target's heartbeat, tagged {@code target}. In Prometheus they read
- * {@code slotkeeper_heartbeat_emissions_total}, {@code _failures_total}, {@code _connection_attempts_total},
- * {@code _consecutive_failures}, {@code _last_success_timestamp_seconds} (0 before the first success) and
- * {@code _duration_seconds} (successful heartbeats only), {@code _owner} and, for enabled targets,
- * {@code _interval_seconds}. Gauges read the heartbeat's state and the target's ownership, never the heartbeat.
+ * {@code slotkeeper_heartbeat_emissions_total}, {@code _failures_total},
+ * {@code _connection_attempts_total}, {@code _consecutive_failures},
+ * {@code _last_success_timestamp_seconds} (0 before the first success) and
+ * {@code _duration_seconds} (successful heartbeats only), {@code _owner} and, for enabled
+ * targets, {@code _interval_seconds}. Gauges read the heartbeat's state and the target's
+ * ownership, never the heartbeat.
  */
 final class HeartbeatMetrics {
 
@@ -49,7 +51,8 @@ final class HeartbeatMetrics {
 			.description("Connections opened or tried for heartbeats")
 			.tags(tags)
 			.register(registry);
-		// Twelve fixed buckets rather than Micrometer's percentile histogram (dozens per target): a thousand targets
+		// Twelve fixed buckets rather than Micrometer's percentile histogram (dozens per
+		// target): a thousand targets
 		// must not make a scrape of tens of thousands of series.
 		this.duration = Timer.builder("slotkeeper.heartbeat.duration")
 			.description("Time a successful heartbeat took, connecting included")
@@ -71,7 +74,8 @@ final class HeartbeatMetrics {
 			.register(registry);
 		HeartbeatProperties settings = target.properties().heartbeat();
 		if (settings.enabled()) {
-			// Alerts compare the time since the last success with each target's own interval.
+			// Alerts compare the time since the last success with each target's own
+			// interval.
 			Gauge.builder("slotkeeper.heartbeat.interval", settings.interval(), (value) -> value.toNanos() / 1e9)
 				.description("The target's heartbeat interval; absent while its heartbeat is disabled")
 				.baseUnit("seconds")

@@ -14,16 +14,20 @@ import io.slotkeeper.fleet.RepeatingTasks;
 import io.slotkeeper.fleet.Target;
 
 /**
- * Runs every enabled target's heartbeat on its own schedule ({@link RepeatingTasks}: a dead, slow or hung target holds
- * at most one worker of the retry lane and does not delay the targets that answer). On stop, heartbeats in flight finish.
+ * Runs every enabled target's heartbeat on its own schedule ({@link RepeatingTasks}: a
+ * dead, slow or hung target holds at most one worker of the retry lane and does not delay
+ * the targets that answer). On stop, heartbeats in flight finish.
  */
 public class HeartbeatScheduler extends RepeatingTasks implements FleetListener {
 
 	private static final Logger logger = LoggerFactory.getLogger(HeartbeatScheduler.class);
 
-	// A beat on an open session takes about a millisecond: a few threads serve a thousand targets at 1 s. Connecting
-	// takes a few milliseconds, or the connect timeout for a target that does not answer; the retry lane bounds what
-	// dead and hung targets cost (each holds one of its threads for its connect or statement timeout).
+	// A beat on an open session takes about a millisecond: a few threads serve a thousand
+	// targets at 1 s. Connecting
+	// takes a few milliseconds, or the connect timeout for a target that does not answer;
+	// the retry lane bounds what
+	// dead and hung targets cost (each holds one of its threads for its connect or
+	// statement timeout).
 	private static final int QUICK_THREADS = 16;
 
 	private static final int CONNECT_THREADS = 16;
@@ -37,7 +41,8 @@ public class HeartbeatScheduler extends RepeatingTasks implements FleetListener 
 	private final boolean changes;
 
 	/**
-	 * Creates the scheduler of every target's heartbeat, the fleet's targets now and those that join later.
+	 * Creates the scheduler of every target's heartbeat, the fleet's targets now and
+	 * those that join later.
 	 * @param heartbeats the heartbeats; disabled ones are not scheduled
 	 * @param fleet the fleet, watched
 	 * @param shutdownWait how long stopping waits for heartbeats in flight
@@ -68,7 +73,8 @@ public class HeartbeatScheduler extends RepeatingTasks implements FleetListener 
 	@Override
 	protected List<TargetHeartbeat> tasks() {
 		List<TargetHeartbeat> all = this.heartbeats.all();
-		List<TargetHeartbeat> enabled = all.stream().filter((t) -> t.target().properties().heartbeat().enabled())
+		List<TargetHeartbeat> enabled = all.stream()
+			.filter((t) -> t.target().properties().heartbeat().enabled())
 			.toList();
 		if (all.isEmpty() && this.changes) {
 			logger.info("No targets yet: the configured servers' databases are heartbeated as they are found");
@@ -77,7 +83,8 @@ public class HeartbeatScheduler extends RepeatingTasks implements FleetListener 
 			logger.warn("No targets are configured (slotkeeper.targets is empty): slot-keeper idles");
 		}
 		else {
-			// A thousand targets would make one unreadable line: the first few stand for the rest.
+			// A thousand targets would make one unreadable line: the first few stand for
+			// the rest.
 			List<String> described = enabled.stream().limit(LISTED).map(HeartbeatScheduler::describe).toList();
 			logger.info("Heartbeating {} of {} targets: {}{}", enabled.size(), all.size(), described,
 					(enabled.size() > LISTED) ? " and " + (enabled.size() - LISTED) + " more" : "");

@@ -13,9 +13,10 @@ import io.slotkeeper.fleet.SessionSilence;
 import io.slotkeeper.fleet.Target;
 
 /**
- * The heartbeat's own session on a target's primary, prepared for the heartbeat's mode, and the owner lock it holds:
- * the server releases that lock with the session, so ownership lives and dies with it. The server ends the session
- * when it falls silent (see {@link #idleTimeout(Target)}), so a frozen or cut-off owner frees the lock for another
+ * The heartbeat's own session on a target's primary, prepared for the heartbeat's mode,
+ * and the owner lock it holds: the server releases that lock with the session, so
+ * ownership lives and dies with it. The server ends the session when it falls silent (see
+ * {@link #idleTimeout(Target)}), so a frozen or cut-off owner frees the lock for another
  * instance. What it learns about ownership it writes into the target.
  */
 final class HeartbeatSession {
@@ -55,27 +56,32 @@ final class HeartbeatSession {
 	}
 
 	/**
-	 * How long the server lets the session idle before it ends it and frees the owner lock: two intervals, a
-	 * statement and a second. A healthy owner leaves it idle for one interval; the second is the margin for a beat
-	 * that waited for a busy instance's workers or a busy server, since ending a session that is merely late costs a
+	 * How long the server lets the session idle before it ends it and frees the owner
+	 * lock: two intervals, a statement and a second. A healthy owner leaves it idle for
+	 * one interval; the second is the margin for a beat that waited for a busy instance's
+	 * workers or a busy server, since ending a session that is merely late costs a
 	 * reconnection, which costs the server more than the beat did.
 	 * @param target the target
 	 * @return the timeout
 	 */
 	static Duration idleTimeout(Target target) {
-		return target.properties().heartbeat().cadence()
+		return target.properties()
+			.heartbeat()
+			.cadence()
 			.sessionIdle(target.properties().connection().statementTimeout());
 	}
 
 	/**
-	 * How much longer than {@link #idleTimeout(Target)} a session may stay idle once its beats ran late: a frozen
-	 * owner that had been late before it froze is taken over within this many idle timeouts.
+	 * How much longer than {@link #idleTimeout(Target)} a session may stay idle once its
+	 * beats ran late: a frozen owner that had been late before it froze is taken over
+	 * within this many idle timeouts.
 	 */
 	static final int LATE_FACTOR = 4;
 
 	/**
-	 * The idle timeout that leaves a late session room: unchanged while the session idled at most half of it, else
-	 * twice as long (or three times the idle gap, if longer), at most the ceiling.
+	 * The idle timeout that leaves a late session room: unchanged while the session idled
+	 * at most half of it, else twice as long (or three times the idle gap, if longer), at
+	 * most the ceiling.
 	 * @param granted the session's idle timeout now
 	 * @param idled how long it has just idled
 	 * @param ceiling the longest allowed
@@ -90,7 +96,8 @@ final class HeartbeatSession {
 		return (wanted.compareTo(ceiling) < 0) ? wanted : ceiling;
 	}
 
-	// A session idle for longer than its timeout has been ended by the server (a disabled heartbeat's, say).
+	// A session idle for longer than its timeout has been ended by the server (a disabled
+	// heartbeat's, say).
 	boolean isOpen() {
 		if (this.session != null && System.nanoTime() - this.lastUsed > this.granted.toNanos()) {
 			drop();
@@ -118,11 +125,12 @@ final class HeartbeatSession {
 	}
 
 	/**
-	 * Keeps the server from ending a session that is merely late. Beats run late when the instance or the server is
-	 * busy; a session the server ends for it costs a reconnection, which costs the server more than the beat did, so
-	 * beats fall further behind and more sessions end: the fleet never settles. A session that idled for more than
-	 * half its idle timeout is given more room first (see {@link #lateRoom}), in one statement, at most
-	 * {@value #LATE_FACTOR} times the usual.
+	 * Keeps the server from ending a session that is merely late. Beats run late when the
+	 * instance or the server is busy; a session the server ends for it costs a
+	 * reconnection, which costs the server more than the beat did, so beats fall further
+	 * behind and more sessions end: the fleet never settles. A session that idled for
+	 * more than half its idle timeout is given more room first (see {@link #lateRoom}),
+	 * in one statement, at most {@value #LATE_FACTOR} times the usual.
 	 * @throws SQLException when the server refuses or does not answer in time
 	 */
 	void keepUp() throws SQLException {
@@ -133,8 +141,9 @@ final class HeartbeatSession {
 		}
 		SessionSilence.allow(this.session, room);
 		this.lastUsed = System.nanoTime();
-		logger.info("The heartbeat of target '{}' ran {} ms after the last statement of its session (idle timeout {} ms):"
-				+ " the instance or the server is busy; the server now ends the session after {} ms of silence",
+		logger.info(
+				"The heartbeat of target '{}' ran {} ms after the last statement of its session (idle timeout {} ms):"
+						+ " the instance or the server is busy; the server now ends the session after {} ms of silence",
 				this.target.name(), idled.toMillis(), this.granted.toMillis(), room.toMillis());
 		this.granted = room;
 	}
@@ -149,8 +158,8 @@ final class HeartbeatSession {
 	}
 
 	/**
-	 * Reads what other features need from this session that every instance holds anyway, when due
-	 * ({@link LineageSampler}).
+	 * Reads what other features need from this session that every instance holds anyway,
+	 * when due ({@link LineageSampler}).
 	 */
 	void readLineageIfDue() {
 		this.lineage.readIfDue(this::connection);

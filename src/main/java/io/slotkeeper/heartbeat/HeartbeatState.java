@@ -7,16 +7,18 @@ import io.slotkeeper.config.HeartbeatProperties;
 import io.slotkeeper.fleet.FailureDescription;
 
 /**
- * The running totals of one target's heartbeat; immutable, replaced after each change by a named transition, so that
- * readers always see one consistent set.
+ * The running totals of one target's heartbeat; immutable, replaced after each change by
+ * a named transition, so that readers always see one consistent set.
  *
  * @param lastSuccess the last heartbeat written, {@code null} before the first
- * @param lastError the last failure, {@code null} before the first; it stays after a recovery
+ * @param lastError the last failure, {@code null} before the first; it stays after a
+ * recovery
  * @param consecutiveFailures failures since the last success
  * @param totals counts since start
  * @param connected whether the heartbeat's session is open
  * @param lastStandbyAt when this instance last stood by for another owner
- * @param standbySnapshot what the last {@code pg_log_standby_snapshot()} came to, {@code null} when not asked for
+ * @param standbySnapshot what the last {@code pg_log_standby_snapshot()} came to,
+ * {@code null} when not asked for
  */
 record HeartbeatState(Success lastSuccess, FailureDescription lastError, int consecutiveFailures, Totals totals,
 		boolean connected, Instant lastStandbyAt, String standbySnapshot) {
@@ -58,25 +60,27 @@ record HeartbeatState(Success lastSuccess, FailureDescription lastError, int con
 	}
 
 	/**
-	 * The status with its health: UNKNOWN when heartbeats are disabled; DOWN after {@code unhealthy-after}
-	 * consecutive failures, or when no heartbeat succeeded for three intervals (counted from start before the first
-	 * success); UP otherwise.
+	 * The status with its health: UNKNOWN when heartbeats are disabled; DOWN after
+	 * {@code unhealthy-after} consecutive failures, or when no heartbeat succeeded for
+	 * three intervals (counted from start before the first success); UP otherwise.
 	 */
 	HeartbeatStatus assess(HeartbeatProperties heartbeat, Instant startedAt, Instant now, Facts facts) {
 		if (!heartbeat.enabled()) {
 			return toStatus("UNKNOWN", null, heartbeat, facts);
 		}
 		if (this.consecutiveFailures >= heartbeat.unhealthyAfter()) {
-			return toStatus("DOWN", this.consecutiveFailures + " consecutive failures (unhealthy-after is "
-					+ heartbeat.unhealthyAfter() + ")" + ((this.lastError != null) ? ", the last: "
-							+ this.lastError.message() : ""), heartbeat, facts);
+			return toStatus("DOWN",
+					this.consecutiveFailures + " consecutive failures (unhealthy-after is " + heartbeat.unhealthyAfter()
+							+ ")" + ((this.lastError != null) ? ", the last: " + this.lastError.message() : ""),
+					heartbeat, facts);
 		}
 		Duration stale = heartbeat.cadence().staleAfter();
 		Instant since = latest(latest((this.lastSuccess != null) ? this.lastSuccess.at() : null, this.lastStandbyAt),
 				startedAt);
 		if (Duration.between(since, now).compareTo(stale) > 0) {
-			return toStatus("DOWN", "no successful heartbeat for more than three intervals (" + stale.toMillis()
-					+ " ms)", heartbeat, facts);
+			return toStatus("DOWN",
+					"no successful heartbeat for more than three intervals (" + stale.toMillis() + " ms)", heartbeat,
+					facts);
 		}
 		return toStatus("UP", null, heartbeat, facts);
 	}
@@ -98,6 +102,7 @@ record HeartbeatState(Success lastSuccess, FailureDescription lastError, int con
 
 	/**
 	 * A heartbeat written.
+	 *
 	 * @param at when
 	 * @param lsn the LSN it wrote
 	 * @param took how long it took, connecting included
@@ -107,6 +112,7 @@ record HeartbeatState(Success lastSuccess, FailureDescription lastError, int con
 
 	/**
 	 * Counts since start.
+	 *
 	 * @param emissions heartbeats written
 	 * @param failures heartbeats that failed
 	 * @param connectionAttempts sessions opened or tried
@@ -129,8 +135,11 @@ record HeartbeatState(Success lastSuccess, FailureDescription lastError, int con
 
 	/**
 	 * What the status shows that the target, not the heartbeat, knows.
-	 * @param serverVersion the primary's version as of its last session, {@code null} before one
-	 * @param owner whether this instance owns the target, {@code null} before the first try
+	 *
+	 * @param serverVersion the primary's version as of its last session, {@code null}
+	 * before one
+	 * @param owner whether this instance owns the target, {@code null} before the first
+	 * try
 	 */
 	record Facts(String serverVersion, Boolean owner) {
 	}

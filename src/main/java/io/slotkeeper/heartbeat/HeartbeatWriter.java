@@ -52,7 +52,8 @@ interface HeartbeatWriter {
 	}
 
 	/**
-	 * {@code pg_logical_emit_message} with bound parameters; the function returns the message's LSN.
+	 * {@code pg_logical_emit_message} with bound parameters; the function returns the
+	 * message's LSN.
 	 */
 	record MessageWriter(boolean transactional, String prefix, String content) implements HeartbeatWriter {
 
@@ -70,12 +71,13 @@ interface HeartbeatWriter {
 	}
 
 	/**
-	 * An upsert of row 1 of the heartbeat table, so that consumers without logical messages see a change when the
-	 * table is in their publication.
+	 * An upsert of row 1 of the heartbeat table, so that consumers without logical
+	 * messages see a change when the table is in their publication.
 	 */
 	record TableWriter(String table, boolean createTable) implements HeartbeatWriter {
 
-		// A table slot-keeper creates is checked at every new session: a table another role put there first, or a
+		// A table slot-keeper creates is checked at every new session: a table another
+		// role put there first, or a
 		// trigger on it, would run that role's code as slot-keeper.
 		@Override
 		public void prepare(Connection connection) throws SQLException {
@@ -106,7 +108,8 @@ interface HeartbeatWriter {
 			try (Statement statement = connection.createStatement()) {
 				statement.execute(this.query);
 			}
-			try (PreparedStatement statement = connection.prepareStatement("SELECT pg_catalog.pg_current_wal_lsn()::text")) {
+			try (PreparedStatement statement = connection
+				.prepareStatement("SELECT pg_catalog.pg_current_wal_lsn()::text")) {
 				return queryForText(statement);
 			}
 		}

@@ -16,8 +16,9 @@ import io.slotkeeper.fleet.NodeConnector;
 import io.slotkeeper.fleet.Target;
 
 /**
- * The heartbeat of every target of the fleet, in the fleet's order. Targets are found in the fleet; this only says
- * which heartbeat is a target's, made when the target joins the fleet and closed when it leaves.
+ * The heartbeat of every target of the fleet, in the fleet's order. Targets are found in
+ * the fleet; this only says which heartbeat is a target's, made when the target joins the
+ * fleet and closed when it leaves.
  */
 public class Heartbeats implements AutoCloseable, FleetListener {
 
@@ -77,7 +78,8 @@ public class Heartbeats implements AutoCloseable, FleetListener {
 	}
 
 	/**
-	 * The longest a single attempt of any target can take: connecting, then one statement and the client's margin.
+	 * The longest a single attempt of any target can take: connecting, then one statement
+	 * and the client's margin.
 	 * @return the bound
 	 */
 	public Duration longestAttempt() {

@@ -16,10 +16,11 @@ import io.slotkeeper.fleet.TableCounters;
 import io.slotkeeper.fleet.Target;
 
 /**
- * Reads a target's slot lineage again every {@value #LINEAGE_BEATS} intervals (and on a session's first beat), and
- * samples the table write counters its re-snapshots and gap counts need, on the heartbeat's session that every
- * instance holds anyway: a recreate made by another instance shows here without a session of its own. A failure is
- * logged and tried again when due: the beat goes on.
+ * Reads a target's slot lineage again every {@value #LINEAGE_BEATS} intervals (and on a
+ * session's first beat), and samples the table write counters its re-snapshots and gap
+ * counts need, on the heartbeat's session that every instance holds anyway: a recreate
+ * made by another instance shows here without a session of its own. A failure is logged
+ * and tried again when due: the beat goes on.
  */
 final class LineageSampler {
 
@@ -45,10 +46,13 @@ final class LineageSampler {
 		sampleTableWrites(connection);
 	}
 
-	// As often as the lineage and on the same session: a re-snapshot of only the changed tables, and the count of a
+	// As often as the lineage and on the same session: a re-snapshot of only the changed
+	// tables, and the count of a
 	// gap's deletes, need no other.
 	private void sampleTableWrites(Supplier<Connection> connection) {
-		List<SlotPolicyProperties> changedOnly = this.target.slots().policies().stream()
+		List<SlotPolicyProperties> changedOnly = this.target.slots()
+			.policies()
+			.stream()
 			.filter(TableCounters::sampledFor)
 			.toList();
 		if (changedOnly.isEmpty()) {
@@ -60,8 +64,8 @@ final class LineageSampler {
 			.flatMap((policy) -> policy.resnapshot().collections().stream())
 			.collect(Collectors.toSet()) : null;
 		try {
-			this.target.tableCounters().sample(connection.get(),
-					changedOnly.stream().map(SlotPolicyProperties::name).toList(), tables);
+			this.target.tableCounters()
+				.sample(connection.get(), changedOnly.stream().map(SlotPolicyProperties::name).toList(), tables);
 		}
 		catch (SQLException ex) {
 			logger.debug("The table counters of target '{}' could not be read: {}", this.target.name(),

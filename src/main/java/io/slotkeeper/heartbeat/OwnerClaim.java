@@ -15,9 +15,10 @@ import io.slotkeeper.fleet.Rendezvous;
 import io.slotkeeper.fleet.Target;
 
 /**
- * The owner lock of a target, on the heartbeat's session: taken by the instance the rendezvous plan prefers, or by
- * another when the preferred one left it free for longer than the server keeps a silent session; handed over when
- * the preferred instance is up again. What it learns it writes into the target's ownership.
+ * The owner lock of a target, on the heartbeat's session: taken by the instance the
+ * rendezvous plan prefers, or by another when the preferred one left it free for longer
+ * than the server keeps a silent session; handed over when the preferred instance is up
+ * again. What it learns it writes into the target's ownership.
  */
 final class OwnerClaim {
 
@@ -43,8 +44,9 @@ final class OwnerClaim {
 	}
 
 	/**
-	 * Takes the owner lock when this instance should own the target, or when nobody holds it and the instance that
-	 * should has not taken it for two intervals; hands it over when another instance up should own it.
+	 * Takes the owner lock when this instance should own the target, or when nobody holds
+	 * it and the instance that should has not taken it for two intervals; hands it over
+	 * when another instance up should own it.
 	 * @param session the heartbeat's session
 	 * @return whether this instance owns the target now
 	 */
@@ -60,7 +62,8 @@ final class OwnerClaim {
 		}
 		rendezvous.refresh(this.session.get());
 		if (!rendezvous.preferred()) {
-			// Not the owner before the lock is free, so that no moment has two instances acting as owners.
+			// Not the owner before the lock is free, so that no moment has two instances
+			// acting as owners.
 			this.target.ownership().learnt(false);
 			AdvisoryLocks.unlock(this.session.get(), this.ownerKey);
 			logger.info("Handing target '{}' over to the instance that should own it", this.target.name());
@@ -68,7 +71,8 @@ final class OwnerClaim {
 		return this.target.ownership().owned();
 	}
 
-	// A free lock means the owner is gone: read who is up before deciding whether to keep it.
+	// A free lock means the owner is gone: read who is up before deciding whether to keep
+	// it.
 	private boolean claimFree() throws SQLException {
 		Rendezvous rendezvous = this.target.ownership().rendezvous();
 		if (rendezvous.due()) {
@@ -99,8 +103,10 @@ final class OwnerClaim {
 		return held;
 	}
 
-	// The instance that should own the target is up but has left it free for longer than the server would keep a
-	// silent session of it, so it is not gone but stuck: this one owns the target until its next look at who is up.
+	// The instance that should own the target is up but has left it free for longer than
+	// the server would keep a
+	// silent session of it, so it is not gone but stuck: this one owns the target until
+	// its next look at who is up.
 	private boolean overdue() {
 		long now = System.nanoTime();
 		if (this.freeSince == 0) {

@@ -6,8 +6,9 @@ import org.springframework.util.backoff.ExponentialBackOff;
 import io.slotkeeper.config.BackoffProperties;
 
 /**
- * The delays between retries after failed heartbeats: doubling from {@code min} up to {@code max}, each varied
- * randomly by up to {@code jitter} of itself and kept within {@code [min, max]}.
+ * The delays between retries after failed heartbeats: doubling from {@code min} up to
+ * {@code max}, each varied randomly by up to {@code jitter} of itself and kept within
+ * {@code [min, max]}.
  */
 final class RetryDelays {
 
@@ -18,7 +19,8 @@ final class RetryDelays {
 		long min = properties.min().toMillis();
 		ExponentialBackOff backOff = new ExponentialBackOff(min, 2.0);
 		backOff.setMaxInterval(properties.max().toMillis());
-		// Spring scales the jitter with the delay (jitter x delay / initial), so a fraction of the first delay is
+		// Spring scales the jitter with the delay (jitter x delay / initial), so a
+		// fraction of the first delay is
 		// that fraction of every delay.
 		backOff.setJitter(Math.round(properties.jitter() * min));
 		return backOff;

@@ -14,12 +14,14 @@ import io.slotkeeper.fleet.NodeSession;
 import io.slotkeeper.fleet.StandbySnapshots;
 
 /**
- * The heartbeat's standby snapshot, ordered so that the target's slots move to it within the beat. A slot's
- * {@code restart_lsn} only moves to a running-transactions record decoded while no earlier one is pending, and a
- * pending one is applied when the consumer confirms past it. So after the beat's record this waits (without holding
- * a worker: each check is a run of its own) until every active logical slot of the database confirmed it, which
- * applies whatever was pending; then it logs a snapshot, which becomes the pending candidate, and a second record,
- * whose confirmation applies it. Callers hold the heartbeat's lock.
+ * The heartbeat's standby snapshot, ordered so that the target's slots move to it within
+ * the beat. A slot's {@code restart_lsn} only moves to a running-transactions record
+ * decoded while no earlier one is pending, and a pending one is applied when the consumer
+ * confirms past it. So after the beat's record this waits (without holding a worker: each
+ * check is a run of its own) until every active logical slot of the database confirmed
+ * it, which applies whatever was pending; then it logs a snapshot, which becomes the
+ * pending candidate, and a second record, whose confirmation applies it. Callers hold the
+ * heartbeat's lock.
  */
 final class SnapshotOrder {
 
@@ -54,8 +56,8 @@ final class SnapshotOrder {
 	/**
 	 * Decides for a new session whether its beats log snapshots.
 	 * @param session the new session on the primary
-	 * @return {@code ok} when auto found them allowed, or why this session's beats will not, for the operator;
-	 * {@code null} when off, or on (the first snapshot tells)
+	 * @return {@code ok} when auto found them allowed, or why this session's beats will
+	 * not, for the operator; {@code null} when off, or on (the first snapshot tells)
 	 * @throws SQLException when the privilege check fails
 	 */
 	String opened(NodeSession session) throws SQLException {
@@ -102,8 +104,8 @@ final class SnapshotOrder {
 	}
 
 	/**
-	 * Checks the consumers and, once they confirmed the beat (or waited long enough), logs the snapshot and the
-	 * second record.
+	 * Checks the consumers and, once they confirmed the beat (or waited long enough),
+	 * logs the snapshot and the second record.
 	 * @param connection the heartbeat's session
 	 * @param writer writes the second record
 	 * @param ledger books what the snapshot came to
@@ -120,8 +122,10 @@ final class SnapshotOrder {
 		}
 		this.pending = null;
 		Duration untilNextBeat = Duration.ofNanos(Math.max(0, current.nextBeatAt() - System.nanoTime()));
-		// Nobody here or on a standby would decode it: with auto, the snapshot is not worth its WAL, and the next
-		// look for a consumer is in half a minute (a fleet of idle targets would otherwise double its statements).
+		// Nobody here or on a standby would decode it: with auto, the snapshot is not
+		// worth its WAL, and the next
+		// look for a consumer is in half a minute (a fleet of idle targets would
+		// otherwise double its statements).
 		if (slots[0] == 0 && !this.replicas && this.mode == StandbySnapshotMode.AUTO) {
 			this.idleUntil = System.nanoTime() + IDLE_RECHECK.toNanos();
 			return untilNextBeat;
@@ -135,20 +139,22 @@ final class SnapshotOrder {
 	}
 
 	private static boolean allowed(Connection connection) throws SQLException {
-		try (PreparedStatement statement = connection
-			.prepareStatement("SELECT pg_catalog.has_function_privilege('pg_catalog.pg_log_standby_snapshot()', 'EXECUTE')");
+		try (PreparedStatement statement = connection.prepareStatement(
+				"SELECT pg_catalog.has_function_privilege('pg_catalog.pg_log_standby_snapshot()', 'EXECUTE')");
 				ResultSet result = statement.executeQuery()) {
 			result.next();
 			return result.getBoolean(1);
 		}
 	}
 
-	// Slots without a consumer confirm nothing, so only active ones are waited for: how many, and how many of them
+	// Slots without a consumer confirm nothing, so only active ones are waited for: how
+	// many, and how many of them
 	// have not confirmed the beat yet.
 	private static long[] activeAndBehind(Connection connection, String lsn) throws SQLException {
-		try (PreparedStatement statement = connection.prepareStatement("SELECT pg_catalog.count(*), pg_catalog.count(*) FILTER (WHERE"
-				+ " confirmed_flush_lsn IS NULL OR confirmed_flush_lsn < ?::pg_lsn) FROM pg_catalog.pg_replication_slots"
-				+ " WHERE slot_type = 'logical' AND active AND database = pg_catalog.current_database()")) {
+		try (PreparedStatement statement = connection
+			.prepareStatement("SELECT pg_catalog.count(*), pg_catalog.count(*) FILTER (WHERE"
+					+ " confirmed_flush_lsn IS NULL OR confirmed_flush_lsn < ?::pg_lsn) FROM pg_catalog.pg_replication_slots"
+					+ " WHERE slot_type = 'logical' AND active AND database = pg_catalog.current_database()")) {
 			statement.setString(1, lsn);
 			try (ResultSet result = statement.executeQuery()) {
 				result.next();

@@ -17,8 +17,8 @@ import io.slotkeeper.problem.ProblemException;
 import io.slotkeeper.problem.ProblemKind;
 
 /**
- * The heartbeat of one target: when its attempts ({@link HeartbeatAttempts}) run. One attempt runs at a time; the
- * scheduled one and one asked for through the API take turns.
+ * The heartbeat of one target: when its attempts ({@link HeartbeatAttempts}) run. One
+ * attempt runs at a time; the scheduled one and one asked for through the API take turns.
  */
 public class TargetHeartbeat implements RepeatingTask, AutoCloseable {
 
@@ -58,8 +58,8 @@ public class TargetHeartbeat implements RepeatingTask, AutoCloseable {
 	}
 
 	/**
-	 * @return when the first scheduled heartbeat runs: spread over the first interval (at most 10 s), so that many
-	 * targets do not connect at once
+	 * @return when the first scheduled heartbeat runs: spread over the first interval (at
+	 * most 10 s), so that many targets do not connect at once
 	 */
 	@Override
 	public Duration firstDelay() {
@@ -71,14 +71,15 @@ public class TargetHeartbeat implements RepeatingTask, AutoCloseable {
 	 * Runs one heartbeat now, for an operator.
 	 * @param wait how long to wait for a heartbeat already running
 	 * @return the outcome; failures are recorded, never thrown
-	 * @throws ProblemException ({@link ProblemKind#HEARTBEAT_BUSY}) when the heartbeat already running does not
-	 * finish in time
+	 * @throws ProblemException ({@link ProblemKind#HEARTBEAT_BUSY}) when the heartbeat
+	 * already running does not finish in time
 	 * @throws InterruptedException when interrupted while waiting
 	 */
 	HeartbeatOutcome beatNow(Duration wait) throws InterruptedException {
 		if (!this.lock.tryLock(wait.toMillis(), TimeUnit.MILLISECONDS)) {
-			throw new ProblemException(ProblemKind.HEARTBEAT_BUSY, "A heartbeat to target '" + this.target.name()
-					+ "' is still running; try again shortly.").with("target", this.target.name());
+			throw new ProblemException(ProblemKind.HEARTBEAT_BUSY,
+					"A heartbeat to target '" + this.target.name() + "' is still running; try again shortly.")
+				.with("target", this.target.name());
 		}
 		try {
 			return this.attempts.beat(true);
@@ -89,7 +90,8 @@ public class TargetHeartbeat implements RepeatingTask, AutoCloseable {
 	}
 
 	/**
-	 * Runs one scheduled heartbeat, or the standby snapshot that follows one once its consumers confirmed it.
+	 * Runs one scheduled heartbeat, or the standby snapshot that follows one once its
+	 * consumers confirmed it.
 	 * @return when to run next
 	 */
 	@Override
@@ -110,7 +112,8 @@ public class TargetHeartbeat implements RepeatingTask, AutoCloseable {
 	}
 
 	/**
-	 * Records a failure that escaped {@link #run()}, so that even an error keeps the schedule going.
+	 * Records a failure that escaped {@link #run()}, so that even an error keeps the
+	 * schedule going.
 	 */
 	@Override
 	public Duration escaped(Throwable failure) {
@@ -124,8 +127,9 @@ public class TargetHeartbeat implements RepeatingTask, AutoCloseable {
 	}
 
 	/**
-	 * The status as of now, with its health: DOWN after {@code unhealthy-after} consecutive failures or when no
-	 * heartbeat succeeded for three intervals (counted from start before the first success).
+	 * The status as of now, with its health: DOWN after {@code unhealthy-after}
+	 * consecutive failures or when no heartbeat succeeded for three intervals (counted
+	 * from start before the first success).
 	 * @return the status
 	 */
 	public HeartbeatStatus status() {

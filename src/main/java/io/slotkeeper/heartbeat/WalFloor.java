@@ -4,8 +4,9 @@ import io.slotkeeper.config.HeartbeatProperties;
 import io.slotkeeper.config.StandbySnapshotMode;
 
 /**
- * How much WAL an idle database's slot keeps at least, with a consumer that confirms every heartbeat, and why: it
- * only moves to a running-transactions record decoded while no earlier one was pending (see {@link SnapshotOrder}).
+ * How much WAL an idle database's slot keeps at least, with a consumer that confirms
+ * every heartbeat, and why: it only moves to a running-transactions record decoded while
+ * no earlier one was pending (see {@link SnapshotOrder}).
  */
 final class WalFloor {
 
@@ -17,7 +18,8 @@ final class WalFloor {
 	/**
 	 * Says the floor for a target's heartbeat.
 	 * @param settings the heartbeat's settings
-	 * @param snapshot what the standby snapshot last came to, {@code null} before a session or when off
+	 * @param snapshot what the standby snapshot last came to, {@code null} before a
+	 * session or when off
 	 * @return the floor and its reason, for the operator
 	 */
 	static String describe(HeartbeatProperties settings, String snapshot) {

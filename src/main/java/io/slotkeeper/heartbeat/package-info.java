@@ -1,6 +1,6 @@
 /**
- * The heartbeat engine: one schedule per target, the statement each mode writes, status, health, metrics and the
- * targets API.
+ * The heartbeat engine: one schedule per target, the statement each mode writes, status,
+ * health, metrics and the targets API.
  */
 @ApplicationModule(allowedDependencies = { "audit", "config", "fleet", "problem" })
 package io.slotkeeper.heartbeat;

@@ -17,9 +17,10 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
 /**
- * The Kubernetes API server as the pod's service account reaches it: one HTTP client (trusting the cluster's CA when
- * the server is HTTPS and the CA file exists; HTTP/1.1 on plain HTTP, a local proxy or a test), and requests that
- * carry the service-account token, read from its file at every request since projected tokens rotate. No request or
+ * The Kubernetes API server as the pod's service account reaches it: one HTTP client
+ * (trusting the cluster's CA when the server is HTTPS and the CA file exists; HTTP/1.1 on
+ * plain HTTP, a local proxy or a test), and requests that carry the service-account
+ * token, read from its file at every request since projected tokens rotate. No request or
  * failure ever shows the token.
  */
 public final class KubernetesApi {
@@ -50,7 +51,8 @@ public final class KubernetesApi {
 			}
 		}
 		else {
-			// Plain HTTP (a local proxy, tests): no h2c upgrade dance on every new connection.
+			// Plain HTTP (a local proxy, tests): no h2c upgrade dance on every new
+			// connection.
 			builder.version(HttpClient.Version.HTTP_1_1);
 		}
 		this.client = builder.build();
@@ -73,8 +75,10 @@ public final class KubernetesApi {
 	}
 
 	/**
-	 * A request to a path of the API server with the service-account token, JSON accepted, bounded by the timeout.
-	 * @param path the path, such as {@code /apis/kafka.strimzi.io/v1/namespaces/cdc/kafkaconnectors/orders}
+	 * A request to a path of the API server with the service-account token, JSON
+	 * accepted, bounded by the timeout.
+	 * @param path the path, such as
+	 * {@code /apis/kafka.strimzi.io/v1/namespaces/cdc/kafkaconnectors/orders}
 	 * @return the request's builder, its method and body still to set
 	 * @throws TokenUnreadable when the token file cannot be read
 	 */
@@ -116,7 +120,8 @@ public final class KubernetesApi {
 	}
 
 	/**
-	 * The service-account token file cannot be read: the message says which file and why it may be missing.
+	 * The service-account token file cannot be read: the message says which file and why
+	 * it may be missing.
 	 */
 	public static final class TokenUnreadable extends RuntimeException {
 

@@ -1,6 +1,6 @@
 /**
- * Access to the Kubernetes API server with the pod's service account: what cluster sign-in and Strimzi-managed
- * connectors share.
+ * Access to the Kubernetes API server with the pod's service account: what cluster
+ * sign-in and Strimzi-managed connectors share.
  */
 @ApplicationModule(allowedDependencies = {})
 package io.slotkeeper.kubernetes;

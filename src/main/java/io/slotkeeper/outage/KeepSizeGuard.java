@@ -26,18 +26,22 @@ import io.slotkeeper.settings.ServerSettings;
 import io.slotkeeper.settings.SettingFinding;
 
 /**
- * The opt-in protection of {@code slots[n].on-outage}, one per server: {@code max_slot_wal_keep_size} is the server's,
- * so the slots of every target on it are weighed together, and one instance acts for the server — the owner of its
- * lead target (the first by name of its targets with an {@code on-outage} slot), under a lock in that target's
- * database where the raise is recorded ({@link KeepSizeRecords}). It raises the setting up to the highest cap while a
- * slot's consumer is gone and its outage budget is low, and puts the value back once every slot it was raised for is
- * read again (or gone) and every slot of the server retains less than {@link KeepSizeRaise#PUT_BACK_SHARE} of the
- * value it goes back to. A value an operator set while the raise stood is theirs: it is audited and left alone until
- * the outage is over; a raise made on a former primary is put back there ({@link KeepSizeLeftBehind}). Where the
- * role may not ({@code ALTER SYSTEM} on the parameter and {@code pg_reload_conf()}),
- * nothing is changed and the refusal is said. Each change and refusal is audited ({@code server.keep-size}); what
- * stands is a finding of the settings audit on every target of the server. This class decides; the changes are
- * {@link KeepSizeChanges}', what this instance knows of each server {@link KeepSizeStanding}'s.
+ * The opt-in protection of {@code slots[n].on-outage}, one per server:
+ * {@code max_slot_wal_keep_size} is the server's, so the slots of every target on it are
+ * weighed together, and one instance acts for the server — the owner of its lead target
+ * (the first by name of its targets with an {@code on-outage} slot), under a lock in that
+ * target's database where the raise is recorded ({@link KeepSizeRecords}). It raises the
+ * setting up to the highest cap while a slot's consumer is gone and its outage budget is
+ * low, and puts the value back once every slot it was raised for is read again (or gone)
+ * and every slot of the server retains less than {@link KeepSizeRaise#PUT_BACK_SHARE} of
+ * the value it goes back to. A value an operator set while the raise stood is theirs: it
+ * is audited and left alone until the outage is over; a raise made on a former primary is
+ * put back there ({@link KeepSizeLeftBehind}). Where the role may not
+ * ({@code ALTER SYSTEM} on the parameter and {@code pg_reload_conf()}), nothing is
+ * changed and the refusal is said. Each change and refusal is audited
+ * ({@code server.keep-size}); what stands is a finding of the settings audit on every
+ * target of the server. This class decides; the changes are {@link KeepSizeChanges}',
+ * what this instance knows of each server {@link KeepSizeStanding}'s.
  */
 public final class KeepSizeGuard {
 
@@ -53,7 +57,8 @@ public final class KeepSizeGuard {
 
 	private static final Logger logger = LoggerFactory.getLogger(KeepSizeGuard.class);
 
-	// How long after pg_reload_conf() a reading may still show the value before: every session reloads at its next
+	// How long after pg_reload_conf() a reading may still show the value before: every
+	// session reloads at its next
 	// statement once the postmaster signalled it.
 	private static final Duration RELOADED = Duration.ofSeconds(1);
 
@@ -83,8 +88,8 @@ public final class KeepSizeGuard {
 	}
 
 	/**
-	 * Whether the guard has anything to do after a target's poll: it opted in, or its server has a raise that this
-	 * instance knows of.
+	 * Whether the guard has anything to do after a target's poll: it opted in, or its
+	 * server has a raise that this instance knows of.
 	 * @param target the target
 	 * @return whether to call {@link #guard}
 	 */
@@ -94,14 +99,16 @@ public final class KeepSizeGuard {
 	}
 
 	/**
-	 * What a target's poll shows of its server's raise, on the poll's own thread so that it is said even while the
-	 * guard's lane is busy or stuck: the raise in force, and since when no consumer needs it (every slot it was made
-	 * for and every {@code on-outage} slot of the server is read again, lost or gone).
+	 * What a target's poll shows of its server's raise, on the poll's own thread so that
+	 * it is said even while the guard's lane is busy or stuck: the raise in force, and
+	 * since when no consumer needs it (every slot it was made for and every
+	 * {@code on-outage} slot of the server is read again, lost or gone).
 	 * @param target the target polled
 	 * @param fleet every target of the fleet, of which those of the same server count
 	 * @param slots every slot of the server, as the poll read it
 	 * @param settings the settings the poll read
-	 * @return the findings that stand for the settings audit: a raise in force, or a raise refused
+	 * @return the findings that stand for the settings audit: a raise in force, or a
+	 * raise refused
 	 */
 	public List<SettingFinding> observe(Target target, List<Target> fleet, List<ReplicationSlot> slots,
 			ServerSettings settings) {
@@ -137,17 +144,19 @@ public final class KeepSizeGuard {
 	}
 
 	/**
-	 * The raise of a target's server as its last poll showed it, on the server's lead target only.
+	 * The raise of a target's server as its last poll showed it, on the server's lead
+	 * target only.
 	 * @param target the target's name
-	 * @return the raise, empty when none stands, the target is not the lead or another instance acts for it
+	 * @return the raise, empty when none stands, the target is not the lead or another
+	 * instance acts for it
 	 */
 	public Optional<RaisedLimit> raisedLimit(String target) {
 		return Optional.ofNullable(this.shown.get(target));
 	}
 
 	/**
-	 * Raises, keeps or puts back a server's {@code max_slot_wal_keep_size} after a target's poll; what stands is shown
-	 * by {@link #observe}.
+	 * Raises, keeps or puts back a server's {@code max_slot_wal_keep_size} after a
+	 * target's poll; what stands is shown by {@link #observe}.
 	 * @param target the target polled
 	 * @param fleet every target of the fleet, of which those of the same server count
 	 * @param slots every slot of the server, as the poll read it
@@ -177,7 +186,8 @@ public final class KeepSizeGuard {
 		}
 	}
 
-	// The server's lock in the lead's database: an instance that still believes it owns the lead after losing it waits
+	// The server's lock in the lead's database: an instance that still believes it owns
+	// the lead after losing it waits
 	// for the one that does, and reads the record the other wrote.
 	private void act(KeepSizeServer server, List<ReplicationSlot> slots, ServerSettings settings, long current,
 			BiFunction<String, String, SlotInsight> insights) throws SQLException {
@@ -193,8 +203,10 @@ public final class KeepSizeGuard {
 				}
 				KeepSizeRaise raise = this.records.find(connection, server);
 				this.standing.read(server.key(), raise);
-				// A reading from before the raise took effect (shared with another target, or read as the server
-				// reloaded) would look like a value someone changed by hand: wait for a later one.
+				// A reading from before the raise took effect (shared with another
+				// target, or read as the server
+				// reloaded) would look like a value someone changed by hand: wait for a
+				// later one.
 				if (raise != null && !settings.readAt().isAfter(raise.serverAt().plus(RELOADED))) {
 					return;
 				}
@@ -250,15 +262,18 @@ public final class KeepSizeGuard {
 		}
 	}
 
-	// Another session holds the server's lock: the raise is still read, so that the polls show it, and who holds the
-	// lock is said, since a session whose client is gone holds it until the server ends that session.
+	// Another session holds the server's lock: the raise is still read, so that the polls
+	// show it, and who holds the
+	// lock is said, since a session whose client is gone holds it until the server ends
+	// that session.
 	private void heldElsewhere(Connection connection, KeepSizeServer server, long key) throws SQLException {
 		KeepSizeRaise raise = this.records.read(connection, server.key());
 		this.standing.read(server.key(), raise);
 		String holder = AdvisoryLocks.holder(connection, key);
-		if (raise != null && holder != null && this.standing.waits(server.key(),
-				holder.substring(0, holder.indexOf(" (")), "the WAL-limit guard's lock"
-				+ " in the database of target '" + server.lead().name() + "' is free (held by " + holder + ")")) {
+		if (raise != null && holder != null
+				&& this.standing.waits(server.key(), holder.substring(0, holder.indexOf(" (")),
+						"the WAL-limit guard's lock" + " in the database of target '" + server.lead().name()
+								+ "' is free (held by " + holder + ")")) {
 			logger.info("The WAL-limit guard of server {} waits for its lock, held by {}", server.key(), holder);
 		}
 	}

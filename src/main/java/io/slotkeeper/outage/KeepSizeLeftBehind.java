@@ -23,13 +23,16 @@ import static io.slotkeeper.outage.KeepSizeGuard.ACTION;
 import static io.slotkeeper.outage.KeepSizeGuard.SETTING;
 
 /**
- * A raise left on a former primary: {@code ALTER SYSTEM} wrote it into that server's own {@code postgresql.auto.conf},
- * which is not replicated, so after a switchover or failover the raised value stays with it, now a standby, and would
- * be its limit again once it takes over. The raise was recorded under that server's key ({@link KeepSizeServer#keyOf},
- * its address), which the new primary does not answer to. It is put back there, on the configured replica that is that
- * server and still shows the raised value (one that shows another value is an operator's, left as it is). Until a
- * replica is that server the record stays, tried at every poll, and what to run there is said once. The new primary's
- * value is its own: the guard raises it anew where its slots need the room.
+ * A raise left on a former primary: {@code ALTER SYSTEM} wrote it into that server's own
+ * {@code postgresql.auto.conf}, which is not replicated, so after a switchover or
+ * failover the raised value stays with it, now a standby, and would be its limit again
+ * once it takes over. The raise was recorded under that server's key
+ * ({@link KeepSizeServer#keyOf}, its address), which the new primary does not answer to.
+ * It is put back there, on the configured replica that is that server and still shows the
+ * raised value (one that shows another value is an operator's, left as it is). Until a
+ * replica is that server the record stays, tried at every poll, and what to run there is
+ * said once. The new primary's value is its own: the guard raises it anew where its slots
+ * need the room.
  */
 final class KeepSizeLeftBehind {
 
@@ -49,9 +52,10 @@ final class KeepSizeLeftBehind {
 	}
 
 	/**
-	 * The raises recorded in this database for other servers than {@code server}: a server's key is its primary's
-	 * address, so these were made on a former primary of the same cluster, before a switchover or failover (a
-	 * database is on one cluster, and its copy of the table on every node of it).
+	 * The raises recorded in this database for other servers than {@code server}: a
+	 * server's key is its primary's address, so these were made on a former primary of
+	 * the same cluster, before a switchover or failover (a database is on one cluster,
+	 * and its copy of the table on every node of it).
 	 * @param connection a session in the lead target's database
 	 * @param server the key of the server the lead is on now
 	 * @return the raises, none where the table is missing or not slot-keeper's
@@ -62,8 +66,8 @@ final class KeepSizeLeftBehind {
 			return List.of();
 		}
 		List<String> others = new ArrayList<>();
-		try (PreparedStatement select = connection.prepareStatement("SELECT server FROM " + KeepSizeRecords.TABLE
-				+ " WHERE server <> ?")) {
+		try (PreparedStatement select = connection
+			.prepareStatement("SELECT server FROM " + KeepSizeRecords.TABLE + " WHERE server <> ?")) {
 			select.setString(1, server);
 			try (ResultSet row = select.executeQuery()) {
 				while (row.next()) {
@@ -82,8 +86,9 @@ final class KeepSizeLeftBehind {
 	}
 
 	/**
-	 * Whether the raise was made on another server than the one this session is on: the lead's cached identity may
-	 * still name the former primary for a moment after a switchover, when its value would look like an operator's.
+	 * Whether the raise was made on another server than the one this session is on: the
+	 * lead's cached identity may still name the former primary for a moment after a
+	 * switchover, when its value would look like an operator's.
 	 * @param connection a session on the lead's primary
 	 * @param raise the raise found
 	 * @return whether it was made elsewhere
@@ -109,18 +114,21 @@ final class KeepSizeLeftBehind {
 			if (found != Found.NOT_THERE) {
 				this.records.delete(connection, raise.server());
 				this.warned.remove(raise.server());
-				String detail = (found == Found.PUT_BACK) ? "put back on replica " + replica.name()
-						+ ", the former primary the raise was made on: " + raise.restore()
+				String detail = (found == Found.PUT_BACK)
+						? "put back on replica " + replica.name() + ", the former primary the raise was made on: "
+								+ raise.restore()
 						: "replica " + replica.name() + ", the former primary the raise was made on, no longer shows"
 								+ " the raised " + raise.expectedMegabytes() + "MB: its value is left as it is";
 				logger.info("{} on {}: {}", SETTING, server, detail);
-				this.auditor.recordOutcome(Auditor.SELF, ACTION, lead.name(), raise.slots().get(0),
-						Auditor.parameters("server", server, "to", raise.fromMegabytes() + "MB", "slots", raise.slots()),
+				this.auditor.recordOutcome(
+						Auditor.SELF, ACTION, lead.name(), raise.slots().get(0), Auditor.parameters("server", server,
+								"to", raise.fromMegabytes() + "MB", "slots", raise.slots()),
 						new Auditor.Summary("done", 200, detail, Map.of(), null));
 				return;
 			}
 		}
-		// The former primary may be down for a while yet: kept, and tried at every poll, said once.
+		// The former primary may be down for a while yet: kept, and tried at every poll,
+		// said once.
 		if (this.warned.add(raise.server())) {
 			String left = "the raise to " + raise.expectedMegabytes() + "MB was made on " + server + ", no longer the"
 					+ " primary, and no configured replica is that server now: put back there once it is one, or run "
@@ -130,7 +138,8 @@ final class KeepSizeLeftBehind {
 		}
 	}
 
-	// Only on the server the raise was made on, and only where the raised value still stands: a value set there since
+	// Only on the server the raise was made on, and only where the raised value still
+	// stands: a value set there since
 	// is an operator's.
 	private Found putBack(Node replica, String server, KeepSizeRaise raise) {
 		try (Connection connection = replica.connection()) {

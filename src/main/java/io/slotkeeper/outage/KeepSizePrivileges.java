@@ -8,15 +8,16 @@ import java.sql.Statement;
 import static io.slotkeeper.outage.KeepSizeGuard.SETTING;
 
 /**
- * What slot-keeper's role may do to {@code max_slot_wal_keep_size}, and where the setting's value comes from: read
- * before each raise by the {@link KeepSizeGuard}.
+ * What slot-keeper's role may do to {@code max_slot_wal_keep_size}, and where the
+ * setting's value comes from: read before each raise by the {@link KeepSizeGuard}.
  *
  * @param alterSystem whether the role may {@code ALTER SYSTEM} the setting
  * @param reload whether it may call {@code pg_reload_conf()}
  * @param version the server's major version
- * @param source where the value comes from, as {@code pg_settings.source} says ({@code configuration file},
- * {@code command line}, ...)
- * @param sourceFile the file the value comes from, {@code null} where the role may not see it
+ * @param source where the value comes from, as {@code pg_settings.source} says
+ * ({@code configuration file}, {@code command line}, ...)
+ * @param sourceFile the file the value comes from, {@code null} where the role may not
+ * see it
  * @param database the database asked: a function's privileges are granted per database
  */
 record KeepSizePrivileges(boolean alterSystem, boolean reload, int version, String source, String sourceFile,
@@ -26,10 +27,10 @@ record KeepSizePrivileges(boolean alterSystem, boolean reload, int version, Stri
 
 	static KeepSizePrivileges read(Connection connection) throws SQLException {
 		int version = connection.getMetaData().getDatabaseMajorVersion();
-		// has_parameter_privilege exists from PostgreSQL 15, with GRANT ALTER SYSTEM ON PARAMETER; before, only a
+		// has_parameter_privilege exists from PostgreSQL 15, with GRANT ALTER SYSTEM ON
+		// PARAMETER; before, only a
 		// superuser may.
-		String alter = (version >= 15)
-				? "pg_catalog.has_parameter_privilege('" + SETTING + "', 'ALTER SYSTEM')"
+		String alter = (version >= 15) ? "pg_catalog.has_parameter_privilege('" + SETTING + "', 'ALTER SYSTEM')"
 				: "pg_catalog.current_setting('is_superuser') = 'on'";
 		try (Statement statement = connection.createStatement();
 				ResultSet row = statement.executeQuery("SELECT " + alter + ", pg_catalog.has_function_privilege("
@@ -42,9 +43,10 @@ record KeepSizePrivileges(boolean alterSystem, boolean reload, int version, Stri
 	}
 
 	/**
-	 * The statement that puts a value back as it was: {@code RESET} where it was the default or came from
-	 * {@code postgresql.conf}, {@code SET} where {@code postgresql.auto.conf} held it, or where the role may not see
-	 * which ({@link #restoreNote} then says what that leaves).
+	 * The statement that puts a value back as it was: {@code RESET} where it was the
+	 * default or came from {@code postgresql.conf}, {@code SET} where
+	 * {@code postgresql.auto.conf} held it, or where the role may not see which
+	 * ({@link #restoreNote} then says what that leaves).
 	 * @param megabytes the value before the raise
 	 * @return the statement
 	 */
@@ -55,7 +57,8 @@ record KeepSizePrivileges(boolean alterSystem, boolean reload, int version, Stri
 	}
 
 	/**
-	 * What the put-back may leave in {@code postgresql.auto.conf}, empty when it leaves nothing that was not there.
+	 * What the put-back may leave in {@code postgresql.auto.conf}, empty when it leaves
+	 * nothing that was not there.
 	 * @param role the role slot-keeper logs in as
 	 * @return the note, for the audit
 	 */
@@ -69,14 +72,15 @@ record KeepSizePrivileges(boolean alterSystem, boolean reload, int version, Stri
 	}
 
 	String refusal(String role) {
-		// ALTER SYSTEM writes postgresql.auto.conf, which a command-line option overrides.
+		// ALTER SYSTEM writes postgresql.auto.conf, which a command-line option
+		// overrides.
 		if (!"configuration file".equals(this.source) && !"default".equals(this.source)) {
 			return "its value comes from the " + this.source + ", which ALTER SYSTEM cannot override";
 		}
 		if (!this.alterSystem) {
-			return "role " + role + " may not ALTER SYSTEM " + SETTING + ((this.version >= 15)
-					? " (GRANT ALTER SYSTEM ON PARAMETER " + SETTING + " TO " + role + ")"
-					: " (before PostgreSQL 15 only a superuser may)");
+			return "role " + role + " may not ALTER SYSTEM " + SETTING
+					+ ((this.version >= 15) ? " (GRANT ALTER SYSTEM ON PARAMETER " + SETTING + " TO " + role + ")"
+							: " (before PostgreSQL 15 only a superuser may)");
 		}
 		if (!this.reload) {
 			return "role " + role + " may not call pg_reload_conf() (GRANT EXECUTE ON FUNCTION pg_reload_conf() TO "

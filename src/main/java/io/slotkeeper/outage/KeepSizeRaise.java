@@ -12,35 +12,38 @@ import io.slotkeeper.settings.RaisedLimit;
 import io.slotkeeper.settings.SettingFinding;
 
 /**
- * A raise of a server's {@code max_slot_wal_keep_size} in force, as recorded in the database of the target it was made
- * through ({@link KeepSizeRecords}), so that a restarted or new owner finds it and puts it back.
+ * A raise of a server's {@code max_slot_wal_keep_size} in force, as recorded in the
+ * database of the target it was made through ({@link KeepSizeRecords}), so that a
+ * restarted or new owner finds it and puts it back.
  *
  * @param server the server's key ({@link KeepSizeServer#keyOf})
  * @param fromMegabytes the value before the first raise
- * @param restore the statement that puts it back: {@code RESET} where the value came from {@code postgresql.conf} or
- * was the default, {@code SET} the value itself where {@code postgresql.auto.conf} held it or the role may not see
- * which
+ * @param restore the statement that puts it back: {@code RESET} where the value came from
+ * {@code postgresql.conf} or was the default, {@code SET} the value itself where
+ * {@code postgresql.auto.conf} held it or the role may not see which
  * @param toMegabytes the value slot-keeper set
  * @param slots the slots it was raised for
  * @param at when it was raised first
- * @param serverAt the server's clock when it was last raised, to tell readings from before it
- * @param yieldedTo the value an operator set while the raise stood, {@code null} while none did: slot-keeper then
- * leaves the setting alone (no raise again, no put-back) until the outage is over
+ * @param serverAt the server's clock when it was last raised, to tell readings from
+ * before it
+ * @param yieldedTo the value an operator set while the raise stood, {@code null} while
+ * none did: slot-keeper then leaves the setting alone (no raise again, no put-back) until
+ * the outage is over
  */
 record KeepSizeRaise(String server, long fromMegabytes, String restore, long toMegabytes, List<String> slots,
 		Instant at, Instant serverAt, Long yieldedTo) {
 
-	// The statement is run as it was recorded: only the two forms slot-keeper writes, whatever a row says.
-	private static final java.util.regex.Pattern RESTORES = java.util.regex.Pattern
-		.compile("ALTER SYSTEM (SET " + KeepSizeGuard.SETTING + " = '[0-9]{1,9}MB'|RESET " + KeepSizeGuard.SETTING + ")");
+	// The statement is run as it was recorded: only the two forms slot-keeper writes,
+	// whatever a row says.
+	private static final java.util.regex.Pattern RESTORES = java.util.regex.Pattern.compile(
+			"ALTER SYSTEM (SET " + KeepSizeGuard.SETTING + " = '[0-9]{1,9}MB'|RESET " + KeepSizeGuard.SETTING + ")");
 
 	KeepSizeRaise {
 		if (!RESTORES.matcher(restore).matches()) {
-			throw new IllegalArgumentException("the recorded put-back of " + KeepSizeGuard.SETTING
-					+ " is not a statement slot-keeper writes");
+			throw new IllegalArgumentException(
+					"the recorded put-back of " + KeepSizeGuard.SETTING + " is not a statement slot-keeper writes");
 		}
 	}
-
 
 	KeepSizeRaise to(OutageNeed need, Instant raisedAt) {
 		List<String> all = new ArrayList<>(this.slots);
@@ -70,33 +73,36 @@ record KeepSizeRaise(String server, long fromMegabytes, String restore, long toM
 	}
 
 	/**
-	 * The slot that retains the most WAL of those the old value could lose and the put-back must spare, {@code null}
-	 * when each of them retains less than {@link #PUT_BACK_SHARE} of the value the setting goes back to. Spared are a
-	 * slot a consumer reads (it may be catching up on what the raise kept) and one whose policy asked for room while
-	 * its consumer is gone ({@code on-outage}). A slot that nobody reads and nobody asked room for is the limit's to
-	 * decide, as it was before the raise: waiting for it would keep the raise until that slot alone retained the
+	 * The slot that retains the most WAL of those the old value could lose and the
+	 * put-back must spare, {@code null} when each of them retains less than
+	 * {@link #PUT_BACK_SHARE} of the value the setting goes back to. Spared are a slot a
+	 * consumer reads (it may be catching up on what the raise kept) and one whose policy
+	 * asked for room while its consumer is gone ({@code on-outage}). A slot that nobody
+	 * reads and nobody asked room for is the limit's to decide, as it was before the
+	 * raise: waiting for it would keep the raise until that slot alone retained the
 	 * raised value, hours at a quiet server's WAL rate.
 	 * @param read every slot of the server
 	 * @param optedIn the names of the server's slots whose policy has {@code on-outage}
 	 * @return the slot in the way
 	 */
 	ReplicationSlot inTheWay(List<ReplicationSlot> read, Set<String> optedIn) {
-		return beyondRoom(read).filter((slot) -> Boolean.TRUE.equals(slot.active())
-				|| optedIn.contains(slot.slotName()))
+		return beyondRoom(read)
+			.filter((slot) -> Boolean.TRUE.equals(slot.active()) || optedIn.contains(slot.slotName()))
 			.max(Comparator.comparing(ReplicationSlot::retainedWalBytes))
 			.orElse(null);
 	}
 
 	/**
-	 * The slots that retain at least {@link #PUT_BACK_SHARE} of the value put back and that the put-back does not
-	 * wait for ({@link #inTheWay}): the value put back may invalidate them, as it would have without the raise.
+	 * The slots that retain at least {@link #PUT_BACK_SHARE} of the value put back and
+	 * that the put-back does not wait for ({@link #inTheWay}): the value put back may
+	 * invalidate them, as it would have without the raise.
 	 * @param read every slot of the server
 	 * @param optedIn the names of the server's slots whose policy has {@code on-outage}
 	 * @return their names
 	 */
 	List<String> leftToTheLimit(List<ReplicationSlot> read, Set<String> optedIn) {
-		return beyondRoom(read).filter((slot) -> !Boolean.TRUE.equals(slot.active())
-				&& !optedIn.contains(slot.slotName()))
+		return beyondRoom(read)
+			.filter((slot) -> !Boolean.TRUE.equals(slot.active()) && !optedIn.contains(slot.slotName()))
 			.map(ReplicationSlot::slotName)
 			.toList();
 	}
@@ -109,28 +115,31 @@ record KeepSizeRaise(String server, long fromMegabytes, String restore, long toM
 	}
 
 	/**
-	 * The raise as the settings audit shows it: a warning while a consumer needs it or a put-back may still come, and
-	 * critical once it has stood unneeded for longer than {@link RaisedLimit#OVERDUE}.
+	 * The raise as the settings audit shows it: a warning while a consumer needs it or a
+	 * put-back may still come, and critical once it has stood unneeded for longer than
+	 * {@link RaisedLimit#OVERDUE}.
 	 * @param currentMegabytes the value read now
 	 * @param shown the raise as the polls see it
-	 * @param memoryOnly why the raise is kept only in this instance's memory, {@code null} when it is recorded
+	 * @param memoryOnly why the raise is kept only in this instance's memory,
+	 * {@code null} when it is recorded
 	 * @param now the time now
 	 * @return the finding on {@code max_slot_wal_keep_size}
 	 */
 	SettingFinding finding(long currentMegabytes, RaisedLimit shown, String memoryOnly, Instant now) {
 		if (this.yieldedTo != null) {
-			return new SettingFinding(KeepSizeGuard.SETTING, currentMegabytes + "MB", SettingFinding.WARNING, "set by"
-					+ " an operator while slot-keeper's raise for " + String.join(", ", this.slots) + " stood; left as"
-					+ " it is until their consumers read again");
+			return new SettingFinding(KeepSizeGuard.SETTING, currentMegabytes + "MB", SettingFinding.WARNING,
+					"set by" + " an operator while slot-keeper's raise for " + String.join(", ", this.slots)
+							+ " stood; left as" + " it is until their consumers read again");
 		}
 		String raised = "raised by slot-keeper from " + this.fromMegabytes + "MB at " + this.at + " for "
 				+ String.join(", ", this.slots);
-		String state = (shown.unneededSince() == null) ? ", whose consumer is gone (on-outage); put back when it reads"
-				+ " again" + ((shown.waitingFor() != null) ? " and " + shown.waitingFor() : "")
+		String state = (shown.unneededSince() == null)
+				? ", whose consumer is gone (on-outage); put back when it reads" + " again"
+						+ ((shown.waitingFor() != null) ? " and " + shown.waitingFor() : "")
 				: "; " + shown.unneededNote(now);
 		return new SettingFinding(KeepSizeGuard.SETTING, this.toMegabytes + "MB",
-				shown.overdue(now) ? SettingFinding.CRITICAL : SettingFinding.WARNING, raised + state
-						+ ((memoryOnly != null) ? "; kept in this instance's memory only: " + memoryOnly : ""));
+				shown.overdue(now) ? SettingFinding.CRITICAL : SettingFinding.WARNING,
+				raised + state + ((memoryOnly != null) ? "; kept in this instance's memory only: " + memoryOnly : ""));
 	}
 
 	/**
@@ -140,13 +149,13 @@ record KeepSizeRaise(String server, long fromMegabytes, String restore, long toM
 	 * @return the raise shown
 	 */
 	RaisedLimit shown(Instant unneededSince, String waitingFor) {
-		return new RaisedLimit(this.fromMegabytes, expectedMegabytes(), this.slots, this.at, unneededSince,
-				waitingFor);
+		return new RaisedLimit(this.fromMegabytes, expectedMegabytes(), this.slots, this.at, unneededSince, waitingFor);
 	}
 
 	/**
-	 * The share of the value put back that every slot must retain less than before it is put back: a checkpoint right
-	 * after would otherwise lose the slot the raise protected, while its consumer catches up.
+	 * The share of the value put back that every slot must retain less than before it is
+	 * put back: a checkpoint right after would otherwise lose the slot the raise
+	 * protected, while its consumer catches up.
 	 */
 	static final double PUT_BACK_SHARE = 0.8;
 

@@ -14,9 +14,10 @@ import io.slotkeeper.fleet.OwnTables;
 import io.slotkeeper.fleet.Target;
 
 /**
- * Where a server's WAL-limit raise is kept: table {@code slotkeeper.keep_size_raises} in the database of the target
- * the guard acts through, beside the heal attempts, so that it outlives the instance that made it. Where that table
- * cannot be written (no {@code CREATE} on the database, a table another role made) the raise is kept in this
+ * Where a server's WAL-limit raise is kept: table {@code slotkeeper.keep_size_raises} in
+ * the database of the target the guard acts through, beside the heal attempts, so that it
+ * outlives the instance that made it. Where that table cannot be written (no
+ * {@code CREATE} on the database, a table another role made) the raise is kept in this
  * instance's memory, and {@link #durable} says so.
  */
 final class KeepSizeRecords {
@@ -34,9 +35,9 @@ final class KeepSizeRecords {
 	private final Map<String, String> leadsLookedAround = new ConcurrentHashMap<>();
 
 	/**
-	 * The raise recorded for a server in its lead target's database. A server whose lead changed (a target that
-	 * opted in later, or one that left) has it in the database of the lead before: it moves to the new one's, looked
-	 * for once per lead and instance.
+	 * The raise recorded for a server in its lead target's database. A server whose lead
+	 * changed (a target that opted in later, or one that left) has it in the database of
+	 * the lead before: it moves to the new one's, looked for once per lead and instance.
 	 * @param connection a session in the lead target's database
 	 * @param server the server, with a lead
 	 * @return the raise, {@code null} when none stands
@@ -44,8 +45,8 @@ final class KeepSizeRecords {
 	 */
 	KeepSizeRaise find(Connection connection, KeepSizeServer server) throws SQLException {
 		KeepSizeRaise raise = read(connection, server.key());
-		if (raise != null || server.lead().name().equals(this.leadsLookedAround.put(server.key(),
-				server.lead().name()))) {
+		if (raise != null
+				|| server.lead().name().equals(this.leadsLookedAround.put(server.key(), server.lead().name()))) {
 			return raise;
 		}
 		for (Target other : server.targets()) {
@@ -94,7 +95,8 @@ final class KeepSizeRecords {
 		}
 	}
 
-	// A table another role made in slot-keeper's place is never read: the raise is then this instance's to remember.
+	// A table another role made in slot-keeper's place is never read: the raise is then
+	// this instance's to remember.
 	boolean trusted(Connection connection, String server) throws SQLException {
 		try {
 			return OwnTables.exists(connection, TABLE, true);
@@ -136,8 +138,8 @@ final class KeepSizeRecords {
 		}
 		catch (SQLException ex) {
 			this.memory.put(raise.server(), raise);
-			this.notDurable.put(raise.server(), TABLE + " cannot be written (" + ex.getMessage() + ", SQLState "
-					+ ex.getSQLState() + ")");
+			this.notDurable.put(raise.server(),
+					TABLE + " cannot be written (" + ex.getMessage() + ", SQLState " + ex.getSQLState() + ")");
 		}
 	}
 
@@ -159,7 +161,8 @@ final class KeepSizeRecords {
 	}
 
 	/**
-	 * Why a server's raise is kept only in this instance's memory, {@code null} when it is recorded in the database.
+	 * Why a server's raise is kept only in this instance's memory, {@code null} when it
+	 * is recorded in the database.
 	 * @param server the server's key
 	 * @return the reason
 	 */

@@ -15,9 +15,9 @@ import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.replication.SlotInsight;
 
 /**
- * One server as the WAL-limit guard sees it: its key, the fleet's targets on it, and its lead target, the first by
- * name of those with an {@code on-outage} slot, whose owner acts for the server and in whose database the raise is
- * recorded.
+ * One server as the WAL-limit guard sees it: its key, the fleet's targets on it, and its
+ * lead target, the first by name of those with an {@code on-outage} slot, whose owner
+ * acts for the server and in whose database the raise is recorded.
  *
  * @param key the server's key ({@link #keyOf})
  * @param targets the fleet's targets on the server
@@ -37,13 +37,16 @@ record KeepSizeServer(String key, List<Target> targets, Target lead) {
 			return Optional.empty();
 		}
 		List<Target> targets = fleet.stream().filter((other) -> key.equals(keyOf(other))).toList();
-		Target lead = targets.stream().filter(KeepSizeServer::optedIn).min(Comparator.comparing(Target::name))
+		Target lead = targets.stream()
+			.filter(KeepSizeServer::optedIn)
+			.min(Comparator.comparing(Target::name))
 			.orElse(null);
 		return Optional.of(new KeepSizeServer(key, targets.isEmpty() ? List.of(target) : targets, lead));
 	}
 
 	/**
-	 * The key of a target's server: its primary's address, port and system identifier, as its sessions saw them.
+	 * The key of a target's server: its primary's address, port and system identifier, as
+	 * its sessions saw them.
 	 * @param target the target
 	 * @return the key, {@code null} before a session answered
 	 */
@@ -66,7 +69,8 @@ record KeepSizeServer(String key, List<Target> targets, Target lead) {
 	}
 
 	/**
-	 * The names of the server's slots whose policy asked for room while their consumer is gone.
+	 * The names of the server's slots whose policy asked for room while their consumer is
+	 * gone.
 	 * @return the names
 	 */
 	Set<String> optedInSlots() {
@@ -77,22 +81,24 @@ record KeepSizeServer(String key, List<Target> targets, Target lead) {
 	}
 
 	/**
-	 * Whether a slot of the server whose policy asked for room has lost its consumer: it exists, is not lost, and no
-	 * consumer reads it.
+	 * Whether a slot of the server whose policy asked for room has lost its consumer: it
+	 * exists, is not lost, and no consumer reads it.
 	 * @param slots every slot of the server
 	 * @return whether one has
 	 */
 	boolean consumerGone(List<ReplicationSlot> slots) {
 		Set<String> optedIn = optedInSlots();
-		return slots.stream().anyMatch((slot) -> optedIn.contains(slot.slotName())
-				&& !Boolean.TRUE.equals(slot.active()) && !slot.invalidated());
+		return slots.stream()
+			.anyMatch((slot) -> optedIn.contains(slot.slotName()) && !Boolean.TRUE.equals(slot.active())
+					&& !slot.invalidated());
 	}
 
 	List<SlotPolicyProperties> policies() {
 		return this.targets.stream().flatMap((target) -> target.slots().policies().stream()).toList();
 	}
 
-	// A slot's insight is kept by the target whose policy names it (slot names are the server's, unique on it).
+	// A slot's insight is kept by the target whose policy names it (slot names are the
+	// server's, unique on it).
 	Function<String, SlotInsight> insights(BiFunction<String, String, SlotInsight> byTarget) {
 		return (slot) -> this.targets.stream()
 			.filter((target) -> target.slots().policy(slot).isPresent())

@@ -12,8 +12,8 @@ import io.slotkeeper.settings.SettingFinding;
 import static io.slotkeeper.outage.KeepSizeGuard.SETTING;
 
 /**
- * What this instance knows of each server's WAL-limit raise, for the settings audit: the raise that stands, a raise
- * refused (said once per reason), and why a put-back waits.
+ * What this instance knows of each server's WAL-limit raise, for the settings audit: the
+ * raise that stands, a raise refused (said once per reason), and why a put-back waits.
  */
 final class KeepSizeStanding {
 
@@ -29,7 +29,8 @@ final class KeepSizeStanding {
 		return this.standing.containsKey(server);
 	}
 
-	// Another instance acts for the server: what this one knew of it is no longer its to show.
+	// Another instance acts for the server: what this one knew of it is no longer its to
+	// show.
 	void forget(String server) {
 		this.standing.remove(server);
 		this.refused.remove(server);
@@ -110,7 +111,8 @@ final class KeepSizeStanding {
 	}
 
 	/**
-	 * The findings that stand for the settings audit: a raise refused, or a raise in force.
+	 * The findings that stand for the settings audit: a raise refused, or a raise in
+	 * force.
 	 * @param server the server's key
 	 * @param currentMegabytes the setting's value now
 	 * @param notDurable why the raise is kept in memory only, or {@code null}
@@ -120,12 +122,12 @@ final class KeepSizeStanding {
 	List<SettingFinding> findings(String server, long currentMegabytes, String notDurable, Instant now) {
 		String refusal = this.refused.get(server);
 		if (refusal != null) {
-			return List.of(new SettingFinding(SETTING, currentMegabytes + "MB", SettingFinding.CRITICAL, "cannot be"
-					+ " raised for the slots whose consumer is gone (on-outage): " + refusal));
+			return List.of(new SettingFinding(SETTING, currentMegabytes + "MB", SettingFinding.CRITICAL,
+					"cannot be" + " raised for the slots whose consumer is gone (on-outage): " + refusal));
 		}
 		KeepSizeRaise raise = this.standing.get(server);
-		return (raise == null) ? List.of() : List.of(raise.finding(currentMegabytes, raise.shown(
-				this.unneededSince.get(server), why(this.waiting.get(server))), notDurable, now));
+		return (raise == null) ? List.of() : List.of(raise.finding(currentMegabytes,
+				raise.shown(this.unneededSince.get(server), why(this.waiting.get(server))), notDurable, now));
 	}
 
 	private static String why(Waiting waiting) {

@@ -11,11 +11,13 @@ import io.slotkeeper.replication.SlotBudget;
 import io.slotkeeper.replication.SlotInsight;
 
 /**
- * The slots of one poll that opted in to {@code on-outage} and whose outage budget is below their threshold: what the
- * {@link KeepSizeGuard} raises for, and to how much at most.
+ * The slots of one poll that opted in to {@code on-outage} and whose outage budget is
+ * below their threshold: what the {@link KeepSizeGuard} raises for, and to how much at
+ * most.
  *
  * @param slots their names, in the poll's order
- * @param capMegabytes the highest cap among them (the setting is the server's, one value for all)
+ * @param capMegabytes the highest cap among them (the setting is the server's, one value
+ * for all)
  * @param leastSeconds the shortest budget among them
  */
 record OutageNeed(List<String> slots, long capMegabytes, double leastSeconds) {
@@ -31,7 +33,8 @@ record OutageNeed(List<String> slots, long capMegabytes, double leastSeconds) {
 				.map(SlotPolicyProperties::onOutage)
 				.findFirst()
 				.orElse(null);
-			// A slot a consumer reads is not in an outage, whatever an insight from an earlier poll still says.
+			// A slot a consumer reads is not in an outage, whatever an insight from an
+			// earlier poll still says.
 			if (rule == null || Boolean.TRUE.equals(slot.active())) {
 				continue;
 			}

@@ -24,8 +24,8 @@ import io.slotkeeper.watching.SlotPoller;
 import io.slotkeeper.watching.SlotSnapshot;
 
 /**
- * Puts the overview together from what heartbeats and polls already hold: every target is assessed (for the
- * counts and the order), only the asked page is written out.
+ * Puts the overview together from what heartbeats and polls already hold: every target is
+ * assessed (for the counts and the order), only the asked page is written out.
  */
 public class FleetOverview {
 
@@ -103,8 +103,8 @@ public class FleetOverview {
 				view.heartbeat().owner(), view.heartbeat().walFloor());
 		List<SlotSummary> slots = new ArrayList<>();
 		for (int i = 0; i < assessed.slots().size(); i++) {
-			slots.add(slot(assessed.target(), assessed.slots().get(i), assessed.slotFindings().get(i), withHistory,
-					now));
+			slots.add(
+					slot(assessed.target(), assessed.slots().get(i), assessed.slotFindings().get(i), withHistory, now));
 		}
 		SlotSnapshot snapshot = assessed.snapshot();
 		return new TargetSummary(view.name(), assessed.severity(), Finding.texts(assessed.findings()), heartbeat,
@@ -116,12 +116,11 @@ public class FleetOverview {
 	private SlotSummary slot(Target target, SlotView view, List<Finding> findings, boolean withHistory, Instant now) {
 		ReplicationSlot slot = view.slot();
 		ConnectorStatus status = view.connector();
-		SlotSummary.Connector connector = (status != null)
-				? new SlotSummary.Connector(status.connector(), status.state(), status.running(), status.summary(),
-						Boolean.TRUE.equals(view.connectorDiscovered()))
+		SlotSummary.Connector connector = (status != null) ? new SlotSummary.Connector(status.connector(),
+				status.state(), status.running(), status.summary(), Boolean.TRUE.equals(view.connectorDiscovered()))
 				: null;
-		RetainedHistory.Series series = withHistory
-				? this.history.of(target.name(), slot.slotName(), now).orElse(null) : null;
+		RetainedHistory.Series series = withHistory ? this.history.of(target.name(), slot.slotName(), now).orElse(null)
+				: null;
 		return new SlotSummary(slot.slotName(), slot.slotType(), slot.database(), slot.plugin(), slot.active(),
 				slot.walStatus(), slot.retainedWalBytes(), slot.safeWalSizeBytes(), view.insight().secondsToLoss(),
 				view.insight().diagnosis(), view.missing(), connector, view.failover().failoverReady(),
@@ -153,7 +152,8 @@ public class FleetOverview {
 	 *
 	 * @param page the page, from 0
 	 * @param size targets per page
-	 * @param search a part of a target's or slot's name, case ignored; {@code null} or empty for every target
+	 * @param search a part of a target's or slot's name, case ignored; {@code null} or
+	 * empty for every target
 	 * @param problemsOnly only targets that are not OK
 	 * @param history whether slots carry their last hour of retained WAL
 	 */

@@ -15,8 +15,8 @@ import java.util.List;
  * @param pages pages of matching targets
  * @param targets this page's targets, worst first, then by name
  */
-public record Overview(Instant generatedAt, String instance, Counts counts, int page, int size, int matching,
-		int pages, List<TargetSummary> targets) {
+public record Overview(Instant generatedAt, String instance, Counts counts, int page, int size, int matching, int pages,
+		List<TargetSummary> targets) {
 
 	/**
 	 * How many targets and slots there are, and how many are in trouble.
@@ -28,8 +28,7 @@ public record Overview(Instant generatedAt, String instance, Counts counts, int 
 	 * @param slotsDown slots whose severity is down
 	 * @param slotsWarning slots whose severity is warning
 	 */
-	public record Counts(int targets, int targetsDown, int targetsWarning, int slots, int slotsDown,
-			int slotsWarning) {
+	public record Counts(int targets, int targetsDown, int targetsWarning, int slots, int slotsDown, int slotsWarning) {
 	}
 
 }

@@ -34,16 +34,16 @@ class OverviewController {
 			description = "From the last heartbeat and slot poll of each target: no query to any target, so a down "
 					+ "or hung one cannot hold it. Ordered down, warning, unknown, ok, then by name; counts are the "
 					+ "whole fleet's whatever the filter. Each problem is said in words.")
-	Overview overview(@Parameter(description = "page, from 0") @RequestParam(defaultValue = "0") @Min(0)
-	@Max(100_000) int page,
-			@Parameter(description = "targets per page") @RequestParam(defaultValue = "50") @Min(1)
-			@Max(MAX_SIZE) int size,
-			@Parameter(description = "part of a target's or slot's name, case ignored")
-			@RequestParam(required = false) @Pattern(regexp = "^[A-Za-z0-9_.-]{0,63}$") String search,
-			@Parameter(description = "only targets with a problem") @RequestParam(defaultValue = "false")
-			boolean problemsOnly,
-			@Parameter(description = "each slot's retained WAL over the last hour")
-			@RequestParam(defaultValue = "false") boolean history) {
+	Overview overview(
+			@Parameter(description = "page, from 0") @RequestParam(defaultValue = "0") @Min(0) @Max(100_000) int page,
+			@Parameter(description = "targets per page") @RequestParam(
+					defaultValue = "50") @Min(1) @Max(MAX_SIZE) int size,
+			@Parameter(description = "part of a target's or slot's name, case ignored") @RequestParam(
+					required = false) @Pattern(regexp = "^[A-Za-z0-9_.-]{0,63}$") String search,
+			@Parameter(description = "only targets with a problem") @RequestParam(
+					defaultValue = "false") boolean problemsOnly,
+			@Parameter(description = "each slot's retained WAL over the last hour") @RequestParam(
+					defaultValue = "false") boolean history) {
 		return this.overview.page(new FleetOverview.Query(page, size, search, problemsOnly, history));
 	}
 

@@ -11,13 +11,15 @@ import com.fasterxml.jackson.annotation.JsonValue;
 public enum Severity {
 
 	/**
-	 * Something is broken now: a heartbeat failing, a slot lost or missing, a connector failed.
+	 * Something is broken now: a heartbeat failing, a slot lost or missing, a connector
+	 * failed.
 	 */
 	DOWN,
 
 	/**
-	 * Something will break or needs a look: stale data, a slot past its limit or soon lost, a consumer not
-	 * confirming, a connector not running, a slot that would not survive a failover.
+	 * Something will break or needs a look: stale data, a slot past its limit or soon
+	 * lost, a consumer not confirming, a connector not running, a slot that would not
+	 * survive a failover.
 	 */
 	WARNING,
 

@@ -12,9 +12,10 @@ import io.slotkeeper.settings.SettingFinding;
 import io.slotkeeper.watching.SlotInsights;
 
 /**
- * What is wrong with one slot, by the rules of the {@code slots} health (lost, missing, a failed connector are
- * down) and its warnings (past the limit, soon lost, not confirmed, not streaming, not failover-ready, its
- * connector's settings defeating what slot-keeper does).
+ * What is wrong with one slot, by the rules of the {@code slots} health (lost, missing, a
+ * failed connector are down) and its warnings (past the limit, soon lost, not confirmed,
+ * not streaming, not failover-ready, its connector's settings defeating what slot-keeper
+ * does).
  */
 final class SlotFindings {
 
@@ -34,11 +35,13 @@ final class SlotFindings {
 		}
 		connector(view.connector(), findings);
 		if (view.connectorSettings() != null) {
-			view.connectorSettings().findings().stream()
+			view.connectorSettings()
+				.findings()
+				.stream()
 				.filter((finding) -> !SettingFinding.INFO.equals(finding.severity()))
-				.forEach((finding) -> findings.add(new Finding(Severity.WARNING, "connector "
-						+ view.connectorSettings().connector() + ", " + finding.setting() + " = " + finding.value()
-						+ " (" + finding.severity() + "): " + finding.message())));
+				.forEach((finding) -> findings.add(new Finding(Severity.WARNING,
+						"connector " + view.connectorSettings().connector() + ", " + finding.setting() + " = "
+								+ finding.value() + " (" + finding.severity() + "): " + finding.message())));
 		}
 		if ("unreserved".equals(slot.walStatus())) {
 			findings.add(new Finding(Severity.WARNING, slot.slotName() + " is past max_slot_wal_keep_size: it will be "
@@ -47,20 +50,20 @@ final class SlotFindings {
 		Double secondsToLoss = view.insight().soonestLoss();
 		if (secondsToLoss != null && secondsToLoss < lossWarning.toSeconds()) {
 			SlotBudget budget = view.insight().budget();
-			findings.add(new Finding(Severity.WARNING, slot.slotName() + " will be lost in about "
-					+ Durations.words(Math.round(secondsToLoss))
-					+ ((budget != null && secondsToLoss.equals(budget.secondsLeft()))
-							? ", its consumer gone for " + Durations.words(budget.goneSeconds())
-									+ ", at the WAL the server wrote over the last hour"
-							: " at the rate its safe_wal_size shrinks")));
+			findings.add(new Finding(Severity.WARNING,
+					slot.slotName() + " will be lost in about " + Durations.words(Math.round(secondsToLoss))
+							+ ((budget != null && secondsToLoss.equals(budget.secondsLeft()))
+									? ", its consumer gone for " + Durations.words(budget.goneSeconds())
+											+ ", at the WAL the server wrote over the last hour"
+									: " at the rate its safe_wal_size shrinks")));
 		}
 		String diagnosis = view.insight().diagnosis();
 		if (diagnosis != null && !view.missing() && !slot.invalidated() && !SlotInsights.OK.equals(diagnosis)) {
 			findings.add(new Finding(Severity.WARNING, slot.slotName() + ": " + diagnosis));
 		}
 		if (Boolean.FALSE.equals(view.failover().failoverReady())) {
-			findings.add(new Finding(Severity.WARNING, slot.slotName() + " would not survive a failover: "
-					+ view.failover().failoverReason()));
+			findings.add(new Finding(Severity.WARNING,
+					slot.slotName() + " would not survive a failover: " + view.failover().failoverReason()));
 		}
 		return findings;
 	}

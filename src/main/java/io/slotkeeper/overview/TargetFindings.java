@@ -13,8 +13,9 @@ import io.slotkeeper.settings.RaisedLimit;
 import io.slotkeeper.watching.SlotSnapshot;
 
 /**
- * What is wrong with a target itself: its heartbeat DOWN (failing or stale), its slots unread, unreadable or stale, a
- * round of one of its lanes past its bound, its server's WAL-limit raise standing with no consumer needing it.
+ * What is wrong with a target itself: its heartbeat DOWN (failing or stale), its slots
+ * unread, unreadable or stale, a round of one of its lanes past its bound, its server's
+ * WAL-limit raise standing with no consumer needing it.
  */
 final class TargetFindings {
 
@@ -24,14 +25,16 @@ final class TargetFindings {
 	static List<Finding> of(TargetProperties target, HeartbeatStatus heartbeat, SlotSnapshot snapshot,
 			List<LaneWatch.Overdue> overdue, Optional<RaisedLimit> raise, Instant now) {
 		List<Finding> findings = new ArrayList<>();
-		overdue.forEach((round) -> findings.add(new Finding(Severity.WARNING, "a round of lane " + round.lane()
-				+ " has not finished after " + round.running().toSeconds() + " s (its bound is "
-				+ round.bound().toSeconds() + " s): interrupted, the lane goes on without it")));
+		overdue.forEach((round) -> findings.add(new Finding(Severity.WARNING,
+				"a round of lane " + round.lane() + " has not finished after " + round.running().toSeconds()
+						+ " s (its bound is " + round.bound().toSeconds()
+						+ " s): interrupted, the lane goes on without it")));
 		raise.filter((limit) -> limit.unneededSince() != null)
 			.ifPresent((limit) -> findings.add(new Finding(limit.overdue(now) ? Severity.DOWN : Severity.WARNING,
-					"max_slot_wal_keep_size raised to " + limit.toMegabytes() + "MB " + Durations.words(
-							limit.ageSeconds(now)) + " ago: " + limit.unneededNote(now))));
-		// The heartbeat's health already counts a stale beat as DOWN, and knows that an instance standing by for
+					"max_slot_wal_keep_size raised to " + limit.toMegabytes() + "MB "
+							+ Durations.words(limit.ageSeconds(now)) + " ago: " + limit.unneededNote(now))));
+		// The heartbeat's health already counts a stale beat as DOWN, and knows that an
+		// instance standing by for
 		// another one's beats is not stale.
 		if ("DOWN".equals(heartbeat.health())) {
 			findings.add(new Finding(Severity.DOWN, "heartbeat DOWN: " + heartbeat.reason()));
@@ -44,9 +47,9 @@ final class TargetFindings {
 					+ ((snapshot.lastGoodAt() != null) ? " (shown as read at " + snapshot.lastGoodAt() + ")" : "")));
 		}
 		else if (snapshot.stale(target.slotsPollInterval(), now)) {
-			findings.add(new Finding(Severity.WARNING, "slots last read "
-					+ Durations.words(Duration.between(snapshot.at(), now).toSeconds()) + " ago: the target is slow "
-					+ "to answer"));
+			findings.add(new Finding(Severity.WARNING,
+					"slots last read " + Durations.words(Duration.between(snapshot.at(), now).toSeconds())
+							+ " ago: the target is slow " + "to answer"));
 		}
 		return findings;
 	}

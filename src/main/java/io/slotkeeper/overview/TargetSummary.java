@@ -13,15 +13,19 @@ import io.slotkeeper.settings.SettingFinding;
  * @param problems what is wrong with it and its slots, in words, worst first
  * @param heartbeat its heartbeat
  * @param serverVersion the server's version as of the last connection
- * @param lastFailoverAt when this instance last noticed another server take over as primary
- * @param slotsReadAt when the slots shown were read (the last good poll), {@code null} before one
- * @param slotsError why the last poll failed (the slots shown are then those of the last good one)
+ * @param lastFailoverAt when this instance last noticed another server take over as
+ * primary
+ * @param slotsReadAt when the slots shown were read (the last good poll), {@code null}
+ * before one
+ * @param slotsError why the last poll failed (the slots shown are then those of the last
+ * good one)
  * @param slots its primary's slots, the configured missing ones included
- * @param settings what the settings audit of its server found, the most severe first; none before its first poll
+ * @param settings what the settings audit of its server found, the most severe first;
+ * none before its first poll
  */
 public record TargetSummary(String name, Severity severity, List<String> problems, Heartbeat heartbeat,
-		String serverVersion, Instant lastFailoverAt, Instant slotsReadAt, String slotsError,
-		List<SlotSummary> slots, List<SettingFinding> settings) {
+		String serverVersion, Instant lastFailoverAt, Instant slotsReadAt, String slotsError, List<SlotSummary> slots,
+		List<SettingFinding> settings) {
 
 	/**
 	 * A target's heartbeat.
@@ -32,7 +36,8 @@ public record TargetSummary(String name, Severity severity, List<String> problem
 	 * @param mode the heartbeat mode
 	 * @param interval the interval, ISO-8601
 	 * @param lastSuccessAt when the last heartbeat succeeded
-	 * @param owner whether this instance owns the target; {@code false} when another one does
+	 * @param owner whether this instance owns the target; {@code false} when another one
+	 * does
 	 * @param walFloor how much WAL an idle slot keeps at least, and why
 	 */
 	public record Heartbeat(boolean enabled, String health, String reason, String mode, String interval,

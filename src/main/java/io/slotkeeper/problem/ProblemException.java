@@ -5,8 +5,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * A problem the domain reports: its kind, a detail for the operator and optional members (target, slot, SQLState…)
- * that help them. Nothing here knows about HTTP.
+ * A problem the domain reports: its kind, a detail for the operator and optional members
+ * (target, slot, SQLState…) that help them. Nothing here knows about HTTP.
  */
 public class ProblemException extends RuntimeException {
 

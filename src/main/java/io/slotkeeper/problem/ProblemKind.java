@@ -1,9 +1,10 @@
 package io.slotkeeper.problem;
 
 /**
- * What went wrong, as the domain says it. Each kind is either a <em>refusal</em> (the request, as it stands, is not
- * acceptable and nothing changed) or a <em>failure</em> (the target or a dependency failed while slot-keeper tried).
- * Only the API turns a kind into an HTTP status, a type URI and a title.
+ * What went wrong, as the domain says it. Each kind is either a <em>refusal</em> (the
+ * request, as it stands, is not acceptable and nothing changed) or a <em>failure</em>
+ * (the target or a dependency failed while slot-keeper tried). Only the API turns a kind
+ * into an HTTP status, a type URI and a title.
  */
 public enum ProblemKind {
 
@@ -25,7 +26,10 @@ public enum ProblemKind {
 	/** A recreate was asked for a slot that is not invalidated. */
 	SLOT_NOT_INVALIDATED(true),
 
-	/** Another (Patroni, CloudNativePG, slot sync) drops and creates the slot: its policy says {@code managed-by}. */
+	/**
+	 * Another (Patroni, CloudNativePG, slot sync) drops and creates the slot: its policy
+	 * says {@code managed-by}.
+	 */
 	SLOT_MANAGED_ELSEWHERE(true),
 
 	/** The server's version (or role) cannot do this. */
@@ -46,7 +50,10 @@ public enum ProblemKind {
 	/** The server refused because of the object's state (in use, duplicate). */
 	CONFLICT(true),
 
-	/** The slot is no longer the one the caller saw: its entity tag does not match {@code If-Match}. */
+	/**
+	 * The slot is no longer the one the caller saw: its entity tag does not match
+	 * {@code If-Match}.
+	 */
 	SLOT_CHANGED(true),
 
 	/** Heartbeats are disabled for the target. */
@@ -74,8 +81,10 @@ public enum ProblemKind {
 	}
 
 	/**
-	 * Whether this kind is a refusal: the request was not acceptable as it stands and nothing changed.
-	 * @return {@code true} for a refusal, {@code false} for a failure of the target or a dependency
+	 * Whether this kind is a refusal: the request was not acceptable as it stands and
+	 * nothing changed.
+	 * @return {@code true} for a refusal, {@code false} for a failure of the target or a
+	 * dependency
 	 */
 	public boolean refusal() {
 		return this.refusal;

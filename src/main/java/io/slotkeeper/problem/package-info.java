@@ -1,5 +1,6 @@
 /**
- * Problems as the domain reports them: a kind (refusal or failure) and a detail; the API maps them to HTTP.
+ * Problems as the domain reports them: a kind (refusal or failure) and a detail; the API
+ * maps them to HTTP.
  */
 @ApplicationModule(allowedDependencies = {})
 package io.slotkeeper.problem;

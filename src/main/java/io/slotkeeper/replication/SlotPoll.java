@@ -12,8 +12,9 @@ import java.util.Objects;
 import io.slotkeeper.settings.ServerSettings;
 
 /**
- * One poll's reading of a node, on one connection: the slots, the database the session is in, the walsenders'
- * commands and the server's settings for the audit.
+ * One poll's reading of a node, on one connection: the slots, the database the session is
+ * in, the walsenders' commands and the server's settings for the audit.
+ *
  * @param slots every slot of the server
  * @param database the database the target connects to
  * @param walsenderCommands the last command of each walsender, by process
@@ -23,8 +24,9 @@ public record SlotPoll(List<ReplicationSlot> slots, String database, Map<Integer
 		ServerSettings settings) {
 
 	/**
-	 * The part of a server's reading that is one database's: its logical slots, as if read from it
-	 * ({@code pg_replication_slots} is one view for the whole server, read once and dealt to its databases).
+	 * The part of a server's reading that is one database's: its logical slots, as if
+	 * read from it ({@code pg_replication_slots} is one view for the whole server, read
+	 * once and dealt to its databases).
 	 * @param database the database
 	 * @return the reading
 	 */
@@ -34,7 +36,8 @@ public record SlotPoll(List<ReplicationSlot> slots, String database, Map<Integer
 	}
 
 	/**
-	 * The whole reading as a session in another database of the same server would have read it.
+	 * The whole reading as a session in another database of the same server would have
+	 * read it.
 	 * @param database the database
 	 * @return the reading
 	 */
@@ -43,8 +46,8 @@ public record SlotPoll(List<ReplicationSlot> slots, String database, Map<Integer
 	}
 
 	/**
-	 * What a poll reads, on one connection: the slots, the database the session is in, the walsenders' commands and the
-	 * server's settings for the audit.
+	 * What a poll reads, on one connection: the slots, the database the session is in,
+	 * the walsenders' commands and the server's settings for the audit.
 	 * @param connection a connection to the node
 	 * @return the poll
 	 * @throws SQLException when the server refuses
@@ -55,8 +58,10 @@ public record SlotPoll(List<ReplicationSlot> slots, String database, Map<Integer
 				ServerSettings.read(connection));
 	}
 
-	// For a logical consumer the command is its START_REPLICATION with the options it asked for. Other roles'
-	// sessions show only to a superuser or a member of pg_read_all_stats. Only the consumers of slots matter, and
+	// For a logical consumer the command is its START_REPLICATION with the options it
+	// asked for. Other roles'
+	// sessions show only to a superuser or a member of pg_read_all_stats. Only the
+	// consumers of slots matter, and
 	// pg_stat_activity copies every backend's status: a server without one is not asked.
 	private static Map<Integer, String> walsenderCommands(Connection connection, List<ReplicationSlot> slots)
 			throws SQLException {

@@ -5,8 +5,8 @@ import io.slotkeeper.problem.ProblemException;
 import io.slotkeeper.problem.ProblemKind;
 
 /**
- * Slot changes and reads refused by slot-keeper's own rules, before anything runs on the server; each names the
- * target, the node (for a replica) and the slot.
+ * Slot changes and reads refused by slot-keeper's own rules, before anything runs on the
+ * server; each names the target, the node (for a replica) and the slot.
  */
 public final class SlotProblems {
 
@@ -41,8 +41,9 @@ public final class SlotProblems {
 	 * @return the problem, with {@code activePid}
 	 */
 	public static ProblemException active(Node node, ReplicationSlot slot) {
-		return at(node, slot.slotName(), ProblemKind.SLOT_ACTIVE, "Slot '" + slot.slotName() + "' is in use by backend "
-				+ slot.activePid() + "; stop its consumer first, or pass force=true to end that backend's session.")
+		return at(node, slot.slotName(), ProblemKind.SLOT_ACTIVE,
+				"Slot '" + slot.slotName() + "' is in use by backend " + slot.activePid()
+						+ "; stop its consumer first, or pass force=true to end that backend's session.")
 			.with("activePid", slot.activePid());
 	}
 
@@ -53,9 +54,10 @@ public final class SlotProblems {
 	 * @return the problem
 	 */
 	public static ProblemException healthy(Node node, ReplicationSlot slot) {
-		return at(node, slot.slotName(), ProblemKind.SLOT_NOT_INVALIDATED, "Slot '" + slot.slotName() + "' is "
-				+ slot.walStatus() + ", not lost: recreating it would make its consumer skip changes. Pass force=true"
-				+ " to recreate it anyway.");
+		return at(node, slot.slotName(), ProblemKind.SLOT_NOT_INVALIDATED,
+				"Slot '" + slot.slotName() + "' is " + slot.walStatus()
+						+ ", not lost: recreating it would make its consumer skip changes. Pass force=true"
+						+ " to recreate it anyway.");
 	}
 
 	/**
@@ -66,9 +68,9 @@ public final class SlotProblems {
 	 * @return the problem, with the slot's current {@code etag}
 	 */
 	public static ProblemException changed(Node node, ReplicationSlot slot, String ifMatch) {
-		return at(node, slot.slotName(), ProblemKind.SLOT_CHANGED, "Slot '" + slot.slotName() + "' is no longer the"
-				+ " one you saw (If-Match " + ifMatch + ", now " + slot.etag() + "): read it again and decide on what it"
-				+ " is now.")
+		return at(node, slot.slotName(), ProblemKind.SLOT_CHANGED,
+				"Slot '" + slot.slotName() + "' is no longer the" + " one you saw (If-Match " + ifMatch + ", now "
+						+ slot.etag() + "): read it again and decide on what it" + " is now.")
 			.with("etag", slot.etag());
 	}
 
@@ -88,16 +90,17 @@ public final class SlotProblems {
 	}
 
 	/**
-	 * A slot another manages was lost again before its connector could be handed over to the slot made anew.
+	 * A slot another manages was lost again before its connector could be handed over to
+	 * the slot made anew.
 	 * @param node the node
 	 * @param slot the slot's name
 	 * @param manager who manages it, as configured
 	 * @return the problem
 	 */
 	public static ProblemException lostAgain(Node node, String slot, String manager) {
-		return at(node, slot, ProblemKind.SLOT_MANAGED_ELSEWHERE, "Slot '" + slot + "' was lost again before its"
-				+ " connector was handed over to the slot " + manager + " made anew: the handover waits for the next"
-				+ " slot " + manager + " makes.")
+		return at(node, slot, ProblemKind.SLOT_MANAGED_ELSEWHERE,
+				"Slot '" + slot + "' was lost again before its" + " connector was handed over to the slot " + manager
+						+ " made anew: the handover waits for the next" + " slot " + manager + " makes.")
 			.with("managedBy", manager);
 	}
 

@@ -14,12 +14,14 @@ import java.util.Optional;
 import io.slotkeeper.fleet.Node;
 
 /**
- * The SQL that reads slots, one place per query. The listing names only the columns the server's version has; the
- * others are selected as typed NULLs so that every version reads the same way. Values are always bound.
+ * The SQL that reads slots, one place per query. The listing names only the columns the
+ * server's version has; the others are selected as typed NULLs so that every version
+ * reads the same way. Values are always bound.
  */
 public final class SlotRepository {
 
-	// On a standby the WAL position is what it has replayed; pg_current_wal_lsn() fails during recovery.
+	// On a standby the WAL position is what it has replayed; pg_current_wal_lsn() fails
+	// during recovery.
 	private static final String CURRENT_LSN = "(CASE WHEN pg_catalog.pg_is_in_recovery() THEN pg_catalog.pg_last_wal_replay_lsn()"
 			+ " ELSE pg_catalog.pg_current_wal_lsn() END)";
 
@@ -40,8 +42,8 @@ public final class SlotRepository {
 				+ column(major, 17, "inactive_since", "timestamptz") + ", "
 				+ column(major, 17, "invalidation_reason", "text") + ", " + column(major, 17, "failover", "boolean")
 				+ ", " + column(major, 17, "synced", "boolean") + ", " + column(major, 18, "two_phase_at", "text") + ","
-				+ " (" + CURRENT_LSN + " - restart_lsn)::bigint AS retained_wal,"
-				+ " (" + CURRENT_LSN + " - confirmed_flush_lsn)::bigint AS confirmed_flush_lag,"
+				+ " (" + CURRENT_LSN + " - restart_lsn)::bigint AS retained_wal," + " (" + CURRENT_LSN
+				+ " - confirmed_flush_lsn)::bigint AS confirmed_flush_lag,"
 				+ " GREATEST(pg_catalog.age(xmin), pg_catalog.age(catalog_xmin))::bigint AS xid_age"
 				+ " FROM pg_catalog.pg_replication_slots" + (oneSlot ? " WHERE slot_name = ?" : "");
 	}
@@ -120,14 +122,17 @@ public final class SlotRepository {
 	}
 
 	private static String queryForString(Connection connection, String sql) throws SQLException {
-		try (PreparedStatement statement = connection.prepareStatement(sql); ResultSet result = statement.executeQuery()) {
+		try (PreparedStatement statement = connection.prepareStatement(sql);
+				ResultSet result = statement.executeQuery()) {
 			result.next();
 			return result.getString(1);
 		}
 	}
 
-	// By position: a lookup by name for every cell was an eighth of the JVM's work reading a hundred slots, on every
-	// poll and listing. The labels are checked once per result, so a column moved in the listing without moving here
+	// By position: a lookup by name for every cell was an eighth of the JVM's work
+	// reading a hundred slots, on every
+	// poll and listing. The labels are checked once per result, so a column moved in the
+	// listing without moving here
 	// fails loudly.
 	private static List<ReplicationSlot> read(PreparedStatement statement) throws SQLException {
 		List<ReplicationSlot> slots = new ArrayList<>();
@@ -161,7 +166,8 @@ public final class SlotRepository {
 					.build());
 			}
 		}
-		// Sorted here, not by the server, where sorting a hundred rows was a quarter of the query. Slot names are
+		// Sorted here, not by the server, where sorting a hundred rows was a quarter of
+		// the query. Slot names are
 		// [a-z0-9_] only, so this order is the server's.
 		slots.sort(Comparator.comparing(ReplicationSlot::slotName));
 		return slots;

@@ -5,8 +5,8 @@ import java.time.Instant;
 import io.slotkeeper.fleet.ServerIdentity;
 
 /**
- * What slot-keeper last saw of a configured slot, kept so that a slot that disappears (a failover to a server that
- * never had it) can be described, and created again as it was.
+ * What slot-keeper last saw of a configured slot, kept so that a slot that disappears (a
+ * failover to a server that never had it) can be described, and created again as it was.
  *
  * @param server the server it was on, {@code address:port}
  * @param timeline that server's timeline, {@code null} when unknown

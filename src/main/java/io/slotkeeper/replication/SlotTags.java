@@ -3,8 +3,8 @@ package io.slotkeeper.replication;
 import io.micrometer.core.instrument.Tags;
 
 /**
- * Slot meters' tags: {@code target, slot, slot_type, database} (database empty for physical slots), and {@code node}
- * on meters that any node's slot can have.
+ * Slot meters' tags: {@code target, slot, slot_type, database} (database empty for
+ * physical slots), and {@code node} on meters that any node's slot can have.
  */
 public final class SlotTags {
 

@@ -9,23 +9,30 @@ import io.slotkeeper.connect.ConnectorStatus;
 import io.slotkeeper.fleet.FailureDescription;
 
 /**
- * A replication slot as the API shows it: where it lives, what the server says of it, what slot-keeper concluded
- * and its connector's status. The server's columns and the conclusions are flattened into one JSON object.
+ * A replication slot as the API shows it: where it lives, what the server says of it,
+ * what slot-keeper concluded and its connector's status. The server's columns and the
+ * conclusions are flattened into one JSON object.
  *
  * @param node where the slot lives: {@code primary} or a replica's name
  * @param slot the slot as the server shows it
  * @param insight what the last poll concluded, {@link SlotInsight#NONE} when nothing
  * @param connector its Kafka Connect connector's status, when one is configured
- * @param missing whether the slot is configured in {@code slots[]} but the primary does not have it
- * @param lastSeen for a missing slot, what slot-keeper last saw of it, {@code null} when it never did
+ * @param missing whether the slot is configured in {@code slots[]} but the primary does
+ * not have it
+ * @param lastSeen for a missing slot, what slot-keeper last saw of it, {@code null} when
+ * it never did
  * @param failover whether the slot would survive a failover to the target's replicas
- * @param orphan whether this replica's slot has the name of a failover slot on the primary but is not its synchronized
- * copy (left from when the replica was a primary): it blocks synchronization until dropped
- * @param nodeError in a listing of every node, the entry of a node that could not be read: why, and no slot
- * @param connectorDiscovered with a connector, whether it was discovered ({@code slotkeeper.connector-discovery})
- * rather than configured in the slot's policy; {@code null} without one
- * @param connectorSettings with a connector, its configuration as last read and judged against what slot-keeper does
- * to this slot (the connector settings audit); {@code null} without one or before the first read
+ * @param orphan whether this replica's slot has the name of a failover slot on the
+ * primary but is not its synchronized copy (left from when the replica was a primary): it
+ * blocks synchronization until dropped
+ * @param nodeError in a listing of every node, the entry of a node that could not be
+ * read: why, and no slot
+ * @param connectorDiscovered with a connector, whether it was discovered
+ * ({@code slotkeeper.connector-discovery}) rather than configured in the slot's policy;
+ * {@code null} without one
+ * @param connectorSettings with a connector, its configuration as last read and judged
+ * against what slot-keeper does to this slot (the connector settings audit); {@code null}
+ * without one or before the first read
  */
 public record SlotView(String node, @JsonUnwrapped ReplicationSlot slot, @JsonUnwrapped SlotInsight insight,
 		ConnectorStatus connector, boolean missing, SlotSighting lastSeen, @JsonUnwrapped FailoverReadiness failover,
@@ -38,11 +45,13 @@ public record SlotView(String node, @JsonUnwrapped ReplicationSlot slot, @JsonUn
 	 * @return the view
 	 */
 	public static SlotView of(String node, ReplicationSlot slot) {
-		return new SlotView(node, slot, SlotInsight.NONE, null, false, null, FailoverReadiness.NONE, false, null, null, null);
+		return new SlotView(node, slot, SlotInsight.NONE, null, false, null, FailoverReadiness.NONE, false, null, null,
+				null);
 	}
 
 	/**
-	 * A node that could not be read, in a listing of every node: the others are still listed.
+	 * A node that could not be read, in a listing of every node: the others are still
+	 * listed.
 	 * @param node the node's name
 	 * @param failure why it could not be read
 	 * @return the entry
@@ -60,12 +69,15 @@ public record SlotView(String node, @JsonUnwrapped ReplicationSlot slot, @JsonUn
 	 * @return the view, with the options last seen
 	 */
 	public static SlotView missing(String node, String name, SlotSighting lastSeen) {
-		ReplicationSlot row = (lastSeen != null) ? lastSeen.asRow(name) : ReplicationSlot.builder().slotName(name).build();
-		return new SlotView(node, row, SlotInsight.NONE, null, true, lastSeen, FailoverReadiness.NONE, false, null, null, null);
+		ReplicationSlot row = (lastSeen != null) ? lastSeen.asRow(name)
+				: ReplicationSlot.builder().slotName(name).build();
+		return new SlotView(node, row, SlotInsight.NONE, null, true, lastSeen, FailoverReadiness.NONE, false, null,
+				null, null);
 	}
 
 	/**
-	 * The slot's entity tag, as {@code GET} answers it in {@code ETag}; send it as {@code If-Match} with a change.
+	 * The slot's entity tag, as {@code GET} answers it in {@code ETag}; send it as
+	 * {@code If-Match} with a change.
 	 * @return the tag, quoted
 	 */
 	@JsonProperty("etag")
@@ -98,7 +110,8 @@ public record SlotView(String node, @JsonUnwrapped ReplicationSlot slot, @JsonUn
 	 * This view with its connector's status.
 	 * @param status the status
 	 * @param discovered whether the connector was discovered rather than configured
-	 * @param settings its configuration as last judged, {@code null} before the first read
+	 * @param settings its configuration as last judged, {@code null} before the first
+	 * read
 	 * @return a new view
 	 */
 	public SlotView withConnector(ConnectorStatus status, boolean discovered, ConnectorAudit settings) {
@@ -108,7 +121,8 @@ public record SlotView(String node, @JsonUnwrapped ReplicationSlot slot, @JsonUn
 
 	/**
 	 * This replica's slot marked as an orphan, or not.
-	 * @param blocking whether it blocks the synchronization of the primary's failover slot of its name
+	 * @param blocking whether it blocks the synchronization of the primary's failover
+	 * slot of its name
 	 * @return a new view
 	 */
 	public SlotView withOrphan(boolean blocking) {

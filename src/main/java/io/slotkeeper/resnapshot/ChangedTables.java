@@ -15,16 +15,19 @@ import io.slotkeeper.fleet.Target;
 import io.slotkeeper.support.DueRechecks;
 
 /**
- * Which tables a re-snapshot after a recreate reads when the slot's settings say {@code tables: changed}: those whose
- * write counters moved between the last reading taken before the lost slot's last confirmed position (pinned at the
- * recreate) and a reading when the signal is sent. Every table when no such reading exists, or before PostgreSQL 15,
- * whose statistics collector may drop counts. The skipped tables are read once more {@code recheckAfter} the
- * recreate, since a backend may show its commits in the counters up to 60 s late; those that moved then get a second
- * signal. Held in this instance's memory: after a restart, a re-snapshot reads every table.
+ * Which tables a re-snapshot after a recreate reads when the slot's settings say
+ * {@code tables: changed}: those whose write counters moved between the last reading
+ * taken before the lost slot's last confirmed position (pinned at the recreate) and a
+ * reading when the signal is sent. Every table when no such reading exists, or before
+ * PostgreSQL 15, whose statistics collector may drop counts. The skipped tables are read
+ * once more {@code recheckAfter} the recreate, since a backend may show its commits in
+ * the counters up to 60 s late; those that moved then get a second signal. Held in this
+ * instance's memory: after a restart, a re-snapshot reads every table.
  */
 final class ChangedTables {
 
-	// PostgreSQL 15 keeps the counters in shared memory; before it, a statistics collector over UDP may lose some.
+	// PostgreSQL 15 keeps the counters in shared memory; before it, a statistics
+	// collector over UDP may lose some.
 	private static final int SHARED_STATS_VERSION = 150000;
 
 	private final Map<String, Pin> pins = new ConcurrentHashMap<>();
@@ -32,8 +35,8 @@ final class ChangedTables {
 	private final DueRechecks<Recheck> rechecks = new DueRechecks<>(Recheck::due);
 
 	/**
-	 * At a recreate: keeps the reading the slot's lost range is measured from, when its settings ask for only the
-	 * changed tables.
+	 * At a recreate: keeps the reading the slot's lost range is measured from, when its
+	 * settings ask for only the changed tables.
 	 */
 	void pin(Target target, String slot, String previousConfirmedFlushLsn) {
 		if (!asked(target, slot)) {
@@ -45,15 +48,16 @@ final class ChangedTables {
 	}
 
 	/**
-	 * The reading pinned at the slot's last recreate, taken: {@code null} when none was (its settings read every
-	 * table, or this instance did not recreate it).
+	 * The reading pinned at the slot's last recreate, taken: {@code null} when none was
+	 * (its settings read every table, or this instance did not recreate it).
 	 */
 	Pin take(Target target, String slot) {
 		return this.pins.remove(key(target.name(), slot));
 	}
 
 	static boolean asked(Target target, String slot) {
-		return target.slots().policy(slot)
+		return target.slots()
+			.policy(slot)
 			.map((policy) -> policy.resnapshot().tables() == ResnapshotProperties.Tables.CHANGED)
 			.orElse(false);
 	}
@@ -64,8 +68,8 @@ final class ChangedTables {
 	 * @param now a reading taken now
 	 * @param collections the slot's tables
 	 * @param settings the slot's re-snapshot settings
-	 * @param columnTypes the types of the tables' update columns ({@link UpdateColumns#types}), {@code null} for one
-	 * that does not exist
+	 * @param columnTypes the types of the tables' update columns
+	 * ({@link UpdateColumns#types}), {@code null} for one that does not exist
 	 * @return the tables to read and, for the answer, those skipped and why
 	 */
 	static Choice choose(Pin pin, TableWrites now, List<String> collections, ResnapshotProperties settings,
@@ -98,16 +102,20 @@ final class ChangedTables {
 				});
 			}
 			else {
-				skipped.add(new SkippedTable(table, "no row inserted, updated or deleted since "
-						+ pin.before().at() + " (its write counters did not move)"));
+				skipped.add(new SkippedTable(table, "no row inserted, updated or deleted since " + pin.before().at()
+						+ " (its write counters did not move)"));
 			}
 		}
-		return new Choice(read, new TableChoice("only the tables written to since " + pin.before().at()
-				+ ", the last reading before the slot's last confirmed position", skipped, conditions, whole));
+		return new Choice(read,
+				new TableChoice(
+						"only the tables written to since " + pin.before().at()
+								+ ", the last reading before the slot's last confirmed position",
+						skipped, conditions, whole));
 	}
 
 	/**
-	 * After a signal: reads the skipped tables again once the recreate is {@code recheckAfter} old.
+	 * After a signal: reads the skipped tables again once the recreate is
+	 * {@code recheckAfter} old.
 	 */
 	void recheckLater(Target target, String slot, Pin pin, TableWrites sent, TableChoice choice,
 			Duration recheckAfter) {
@@ -115,8 +123,8 @@ final class ChangedTables {
 		if (choice.skipped().isEmpty() || !Instant.now().isBefore(due)) {
 			return;
 		}
-		this.rechecks.put(target.name(), slot, new Recheck(slot, sent,
-				choice.skipped().stream().map(SkippedTable::table).toList(), due));
+		this.rechecks.put(target.name(), slot,
+				new Recheck(slot, sent, choice.skipped().stream().map(SkippedTable::table).toList(), due));
 	}
 
 	boolean waiting(Target target) {
@@ -136,7 +144,9 @@ final class ChangedTables {
 
 	/**
 	 * The reading a recreate's lost range is measured from.
-	 * @param before the newest reading before the lost slot's last confirmed position, {@code null} when none
+	 *
+	 * @param before the newest reading before the lost slot's last confirmed position,
+	 * {@code null} when none
 	 * @param at when the slot was recreated
 	 */
 	record Pin(TableWrites before, Instant at) {
@@ -144,6 +154,7 @@ final class ChangedTables {
 
 	/**
 	 * Tables skipped by a signal, to read again.
+	 *
 	 * @param slot the slot
 	 * @param sent the reading the signal was chosen from
 	 * @param tables the tables it skipped
@@ -154,6 +165,7 @@ final class ChangedTables {
 
 	/**
 	 * The tables chosen.
+	 *
 	 * @param read those to read
 	 * @param answer what the answer says
 	 */

@@ -11,8 +11,10 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.slotkeeper.fleet.Target;
 
 /**
- * What re-snapshots are counted as: {@code slotkeeper_slot_resnapshots_total{target,slot,outcome}} for the signals,
- * {@code slotkeeper_slot_resnapshot_tables_total{target,slot,decision}} for the tables they read and skipped.
+ * What re-snapshots are counted as:
+ * {@code slotkeeper_slot_resnapshots_total{target,slot,outcome}} for the signals,
+ * {@code slotkeeper_slot_resnapshot_tables_total{target,slot,decision}} for the tables
+ * they read and skipped.
  */
 final class ResnapshotMeters {
 
@@ -28,7 +30,8 @@ final class ResnapshotMeters {
 		signals(target.name(), slot, outcome).increment();
 	}
 
-	// At 0 before the first re-snapshot: an alert on the counter's increase then sees the first one too.
+	// At 0 before the first re-snapshot: an alert on the counter's increase then sees the
+	// first one too.
 	void prime(Target target, String slot) {
 		if (this.primed.add(target.name() + "/" + slot)) {
 			List.of("sent", "skipped", "failed").forEach((outcome) -> signals(target.name(), slot, outcome));

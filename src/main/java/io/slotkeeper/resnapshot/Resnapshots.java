@@ -14,11 +14,12 @@ import io.slotkeeper.fleet.Target;
 import io.slotkeeper.problem.ProblemException;
 
 /**
- * Asks Debezium to read again what a recreate skipped: one {@code execute-snapshot} row in the connector's signal
- * table on the target's primary, with the tables to snapshot ({@link SignalPlans}, written by {@link SignalRows}).
- * With {@code resnapshot.tables: changed}, after a recreate only the tables written to while the slot was lost
- * ({@link ChangedTables}), and a second signal for skipped ones whose counters moved by the recheck. Counted by
- * {@link ResnapshotMeters}.
+ * Asks Debezium to read again what a recreate skipped: one {@code execute-snapshot} row
+ * in the connector's signal table on the target's primary, with the tables to snapshot
+ * ({@link SignalPlans}, written by {@link SignalRows}). With
+ * {@code resnapshot.tables: changed}, after a recreate only the tables written to while
+ * the slot was lost ({@link ChangedTables}), and a second signal for skipped ones whose
+ * counters moved by the recheck. Counted by {@link ResnapshotMeters}.
  */
 public final class Resnapshots {
 
@@ -42,14 +43,16 @@ public final class Resnapshots {
 	 * @param target the target
 	 * @param slot the slot
 	 * @return the signal
-	 * @throws ProblemException when it could not be sent: what is missing, or the role's privilege
+	 * @throws ProblemException when it could not be sent: what is missing, or the role's
+	 * privilege
 	 */
 	public Signal plan(Target target, String slot) {
 		return this.plans.plan(target, slot);
 	}
 
 	/**
-	 * Sends the signal for every table, after checking the role may insert into the signal table.
+	 * Sends the signal for every table, after checking the role may insert into the
+	 * signal table.
 	 * @param target the target
 	 * @param slot the slot
 	 * @return what was sent
@@ -75,8 +78,10 @@ public final class Resnapshots {
 					UpdateColumns.types(connection, settings, signal.collections()));
 			this.changed.recheckLater(target, slot, pin, now, choice.answer(), settings.recheckAfter());
 			List<String> skipped = choice.answer().skipped().stream().map(SkippedTable::table).toList();
-			Resnapshot decided = choice.read().isEmpty() ? new Resnapshot(null, List.of(), null, "no table of the"
-					+ " slot was written to while it was lost, so none is read again", choice.answer())
+			Resnapshot decided = choice.read().isEmpty()
+					? new Resnapshot(null, List.of(), null,
+							"no table of the" + " slot was written to while it was lost, so none is read again",
+							choice.answer())
 					: SignalRows.insert(connection, target, slot, signal, choice.read(), choice.answer(),
 							choice.answer().conditions());
 			return SignalRows.remember(connection, target, slot, decided, skipped);
@@ -87,8 +92,9 @@ public final class Resnapshots {
 	}
 
 	/**
-	 * Reads the tables a signal after a recreate skipped once more, when due, and sends a second signal for those
-	 * whose counters moved since (commits the counters showed late, or written since).
+	 * Reads the tables a signal after a recreate skipped once more, when due, and sends a
+	 * second signal for those whose counters moved since (commits the counters showed
+	 * late, or written since).
 	 * @param target the target
 	 * @return the second signals, by slot; empty when none was due or none moved
 	 */
@@ -114,11 +120,14 @@ public final class Resnapshots {
 	}
 
 	/**
-	 * Exports the re-snapshot counters of the target's slots that ask for a signal, at 0 until one is sent.
+	 * Exports the re-snapshot counters of the target's slots that ask for a signal, at 0
+	 * until one is sent.
 	 * @param target the target
 	 */
 	public void prime(Target target) {
-		target.slots().policies().stream()
+		target.slots()
+			.policies()
+			.stream()
 			.filter((policy) -> policy.resnapshot().mode() == ResnapshotProperties.Mode.DEBEZIUM_SIGNAL)
 			.forEach((policy) -> this.meters.prime(target, policy.name()));
 	}
@@ -133,7 +142,8 @@ public final class Resnapshots {
 	}
 
 	/**
-	 * At a recreate on the primary: keeps what the re-snapshot of only the changed tables measures from.
+	 * At a recreate on the primary: keeps what the re-snapshot of only the changed tables
+	 * measures from.
 	 * @param target the target
 	 * @param slot the slot
 	 * @param previousConfirmedFlushLsn the lost slot's last confirmed position
@@ -143,10 +153,12 @@ public final class Resnapshots {
 	}
 
 	/**
-	 * After a recreate: sends the signal when the slot's settings ask for one and its connector runs again.
+	 * After a recreate: sends the signal when the slot's settings ask for one and its
+	 * connector runs again.
 	 * @param target the target
 	 * @param slot the slot
-	 * @param connectorRunning whether its connector runs again ({@code true} when it has none)
+	 * @param connectorRunning whether its connector runs again ({@code true} when it has
+	 * none)
 	 * @return what was sent, or why not; {@code null} when none is asked for
 	 */
 	public Resnapshot afterRecreate(Target target, String slot, boolean connectorRunning) {
@@ -160,7 +172,8 @@ public final class Resnapshots {
 		}
 		try {
 			ChangedTables.Pin pin = this.changed.take(target, slot);
-			// Not recreated by this instance, or not since it started: nothing to measure from, so every table.
+			// Not recreated by this instance, or not since it started: nothing to measure
+			// from, so every table.
 			return send(target, slot, (pin == null && ChangedTables.asked(target, slot))
 					? new ChangedTables.Pin(null, Instant.now()) : pin);
 		}
@@ -171,19 +184,24 @@ public final class Resnapshots {
 	}
 
 	/**
-	 * After a recreate whose connector handover waits for Kafka Connect: nothing is sent yet.
+	 * After a recreate whose connector handover waits for Kafka Connect: nothing is sent
+	 * yet.
 	 * @param target the target
 	 * @param slot the slot
 	 * @return why not yet, {@code null} when none is asked for
 	 */
 	public Resnapshot deferred(Target target, String slot) {
-		return asked(target, slot) ? new Resnapshot(null, null, null, "deferred: sent once Kafka Connect answers and"
-				+ " the connector's handover is complete", null) : null;
+		return asked(target, slot)
+				? new Resnapshot(null, null, null,
+						"deferred: sent once Kafka Connect answers and" + " the connector's handover is complete", null)
+				: null;
 	}
 
 	private static boolean asked(Target target, String slot) {
-		return target.slots().policy(slot)
-			.map((policy) -> policy.resnapshot().mode() == ResnapshotProperties.Mode.DEBEZIUM_SIGNAL).orElse(false);
+		return target.slots()
+			.policy(slot)
+			.map((policy) -> policy.resnapshot().mode() == ResnapshotProperties.Mode.DEBEZIUM_SIGNAL)
+			.orElse(false);
 	}
 
 }

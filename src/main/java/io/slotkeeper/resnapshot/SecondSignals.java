@@ -11,8 +11,9 @@ import io.slotkeeper.fleet.TableWrites;
 import io.slotkeeper.fleet.Target;
 
 /**
- * The second signal after a recreate's re-snapshot of only the changed tables: the tables it skipped whose write
- * counters moved by the recheck (commits the server counted late, or written since), kept with the slot's lineage.
+ * The second signal after a recreate's re-snapshot of only the changed tables: the tables
+ * it skipped whose write counters moved by the recheck (commits the server counted late,
+ * or written since), kept with the slot's lineage.
  */
 final class SecondSignals {
 
@@ -28,23 +29,28 @@ final class SecondSignals {
 	 * @return the second signal, {@code null} when no table moved
 	 * @throws SQLException when the server refuses
 	 */
-	static Resnapshot send(Connection connection, Target target, ChangedTables.Recheck recheck,
-			Signal signal) throws SQLException {
+	static Resnapshot send(Connection connection, Target target, ChangedTables.Recheck recheck, Signal signal)
+			throws SQLException {
 		TableWrites now = TableWrites.read(connection, recheck.tables());
-		List<String> moved = recheck.tables().stream().filter((table) -> now.movedSince(recheck.sent(), table)).toList();
+		List<String> moved = recheck.tables()
+			.stream()
+			.filter((table) -> now.movedSince(recheck.sent(), table))
+			.toList();
 		if (moved.isEmpty()) {
 			return null;
 		}
 		SignalRows.mayInsert(connection, target, recheck.slot(), signal.table());
-		TableChoice why = new TableChoice("tables skipped by the signal after the recreate whose write counters moved"
-				+ " since " + recheck.sent().at() + ": commits the server counted late, or written since", List.of(),
-				Map.of(), Map.of());
+		TableChoice why = new TableChoice(
+				"tables skipped by the signal after the recreate whose write counters moved" + " since "
+						+ recheck.sent().at() + ": commits the server counted late, or written since",
+				List.of(), Map.of(), Map.of());
 		Resnapshot again = SignalRows.insert(connection, target, recheck.slot(), signal, moved, why, Map.of());
 		SlotLineage.Resnapshotted first = target.lineages().of(recheck.slot()).resnapshot();
 		List<String> read = new ArrayList<>((first != null) ? first.read() : List.of());
 		read.addAll(moved);
-		SignalRows.remember(connection, target, recheck.slot(), new Resnapshot(again.signalId(), read,
-				again.sentAt(), null, null), recheck.tables().stream().filter((table) -> !moved.contains(table)).toList());
+		SignalRows.remember(connection, target, recheck.slot(),
+				new Resnapshot(again.signalId(), read, again.sentAt(), null, null),
+				recheck.tables().stream().filter((table) -> !moved.contains(table)).toList());
 		return again;
 	}
 

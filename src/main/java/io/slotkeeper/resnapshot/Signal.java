@@ -4,6 +4,7 @@ import java.util.List;
 
 /**
  * What a re-snapshot would insert.
+ *
  * @param table the signal table
  * @param collections the tables to snapshot
  * @param type {@code incremental} or {@code blocking}

@@ -12,9 +12,10 @@ import io.slotkeeper.problem.ProblemException;
 import io.slotkeeper.replication.SlotProblems;
 
 /**
- * What a slot's re-snapshot signal names: the signal table and the tables, from the slot's {@code resnapshot}
- * settings, else from its connector's configuration ({@code signal.data.collection}, {@code table.include.list}, plain
- * names only), the signal table itself left out.
+ * What a slot's re-snapshot signal names: the signal table and the tables, from the
+ * slot's {@code resnapshot} settings, else from its connector's configuration
+ * ({@code signal.data.collection}, {@code table.include.list}, plain names only), the
+ * signal table itself left out.
  */
 final class SignalPlans {
 
@@ -34,21 +35,26 @@ final class SignalPlans {
 		String table = (settings.signalTable() != null) ? settings.signalTable()
 				: (String) config.get("signal.data.collection");
 		if (table == null || !table.matches(ResnapshotProperties.TABLE)) {
-			throw unsupported(target, slot, (table == null) ? "no signal table: set resnapshot.signal-table or the"
-					+ " connector's signal.data.collection" : "the signal table '" + table + "' is not a plain schema.table");
+			throw unsupported(target, slot,
+					(table == null)
+							? "no signal table: set resnapshot.signal-table or the"
+									+ " connector's signal.data.collection"
+							: "the signal table '" + table + "' is not a plain schema.table");
 		}
 		List<String> collections = (settings.collections() != null) ? settings.collections()
 				: included((String) config.get("table.include.list"), target, slot);
 		collections = collections.stream().filter((collection) -> !collection.equals(table)).toList();
 		if (collections.isEmpty()) {
-			throw unsupported(target, slot, "no tables to snapshot: set resnapshot.collections or the connector's"
-					+ " table.include.list");
+			throw unsupported(target, slot,
+					"no tables to snapshot: set resnapshot.collections or the connector's" + " table.include.list");
 		}
 		return new Signal(table, collections, settings.type().name().toLowerCase());
 	}
 
 	static ResnapshotProperties settings(Target target, String slot) {
-		return target.slots().policy(slot).map((policy) -> policy.resnapshot())
+		return target.slots()
+			.policy(slot)
+			.map((policy) -> policy.resnapshot())
 			.orElse(ResnapshotProperties.of(ResnapshotProperties.Mode.NONE));
 	}
 

@@ -22,9 +22,10 @@ import io.slotkeeper.fleet.TargetProblems;
 import io.slotkeeper.replication.SlotProblems;
 
 /**
- * The rows a re-snapshot writes on the target's primary: the privilege check before anything, the
- * {@code execute-snapshot} row in Debezium's signal table (a checked, quoted identifier; the values bound), and what
- * it asked for kept with the slot's lineage.
+ * The rows a re-snapshot writes on the target's primary: the privilege check before
+ * anything, the {@code execute-snapshot} row in Debezium's signal table (a checked,
+ * quoted identifier; the values bound), and what it asked for kept with the slot's
+ * lineage.
  */
 final class SignalRows {
 
@@ -35,11 +36,13 @@ final class SignalRows {
 	private SignalRows() {
 	}
 
-	// Kept with the slot's lineage, so that the listing of every instance shows what the epoch's re-snapshot read.
+	// Kept with the slot's lineage, so that the listing of every instance shows what the
+	// epoch's re-snapshot read.
 	static Resnapshot remember(Connection connection, Target target, String slot, Resnapshot sent,
 			List<String> skipped) {
-		SlotLineage.Resnapshotted kept = new SlotLineage.Resnapshotted((sent.sentAt() != null) ? sent.sentAt()
-				: Instant.now(), (sent.signalId() != null) ? sent.collections() : List.of(), skipped);
+		SlotLineage.Resnapshotted kept = new SlotLineage.Resnapshotted(
+				(sent.sentAt() != null) ? sent.sentAt() : Instant.now(),
+				(sent.signalId() != null) ? sent.collections() : List.of(), skipped);
 		try {
 			target.lineages().resnapshotted(connection, slot, kept);
 		}
@@ -49,30 +52,37 @@ final class SignalRows {
 		return sent;
 	}
 
-	// Checked before anything is written: a missing table or privilege is said, and nothing is inserted.
+	// Checked before anything is written: a missing table or privilege is said, and
+	// nothing is inserted.
 	static void mayInsert(Connection connection, Target target, String slot, String table) throws SQLException {
-		try (PreparedStatement check = connection.prepareStatement("SELECT t IS NOT NULL, t IS NOT NULL AND"
-				+ " pg_catalog.has_table_privilege(t, 'INSERT')"
-				+ " FROM (SELECT pg_catalog.to_regclass(?) AS t) AS signal_table")) {
+		try (PreparedStatement check = connection
+			.prepareStatement("SELECT t IS NOT NULL, t IS NOT NULL AND" + " pg_catalog.has_table_privilege(t, 'INSERT')"
+					+ " FROM (SELECT pg_catalog.to_regclass(?) AS t) AS signal_table")) {
 			check.setString(1, table);
 			try (ResultSet result = check.executeQuery()) {
 				result.next();
 				if (!result.getBoolean(1)) {
-					throw SlotProblems.unsupported(target.primary(), slot, "No re-snapshot signal: the signal table "
-							+ table + " does not exist.");
+					throw SlotProblems.unsupported(target.primary(), slot,
+							"No re-snapshot signal: the signal table " + table + " does not exist.");
 				}
 				if (!result.getBoolean(2)) {
-					throw TargetProblems.insufficientPrivilege(target.primary(), "permission denied to insert into the"
-							+ " signal table " + table + ": GRANT INSERT ON " + table + " TO the role"
-							+ " slot-keeper logs in as").with("slot", slot).with("sqlState", "42501");
+					throw TargetProblems
+						.insufficientPrivilege(target.primary(),
+								"permission denied to insert into the" + " signal table " + table + ": GRANT INSERT ON "
+										+ table + " TO the role" + " slot-keeper logs in as")
+						.with("slot", slot)
+						.with("sqlState", "42501");
 				}
 			}
 		}
 	}
 
-	// One execute-snapshot row; conditions narrow a table's reads (Debezium's additional-conditions). The table is
-	// the application's, not slot-keeper's: whatever code it would run on an insert would run as slot-keeper's role,
-	// so the insert is refused unless the table is on SignalTableCheck's allow-list, checked under a lock that keeps
+	// One execute-snapshot row; conditions narrow a table's reads (Debezium's
+	// additional-conditions). The table is
+	// the application's, not slot-keeper's: whatever code it would run on an insert would
+	// run as slot-keeper's role,
+	// so the insert is refused unless the table is on SignalTableCheck's allow-list,
+	// checked under a lock that keeps
 	// anything from being added until the row is in.
 	static Resnapshot insert(Connection connection, Target target, String slot, Signal signal, List<String> tables,
 			TableChoice choice, Map<String, String> conditions) throws SQLException {
@@ -81,7 +91,8 @@ final class SignalRows {
 		data.put("data-collections", tables);
 		data.put("type", signal.type());
 		if (!conditions.isEmpty()) {
-			data.put("additional-conditions", conditions.entrySet().stream()
+			data.put("additional-conditions", conditions.entrySet()
+				.stream()
 				.map((condition) -> Map.of("data-collection", condition.getKey(), "filter", condition.getValue()))
 				.toList());
 		}
@@ -100,8 +111,8 @@ final class SignalRows {
 						+ " of the table's owner would run as slot-keeper's role (make the table so, or insert the"
 						+ " signal yourself).");
 			}
-			try (PreparedStatement insert = connection.prepareStatement("INSERT INTO " + table
-					+ " (id, type, data) VALUES (?, 'execute-snapshot', ?)")) {
+			try (PreparedStatement insert = connection
+				.prepareStatement("INSERT INTO " + table + " (id, type, data) VALUES (?, 'execute-snapshot', ?)")) {
 				insert.setString(1, id);
 				insert.setString(2, JSON.writeValueAsString(data));
 				insert.executeUpdate();

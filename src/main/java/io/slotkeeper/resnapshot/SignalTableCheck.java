@@ -9,12 +9,14 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Whether Debezium's signal table is one slot-keeper may insert into. The table is the application's, so whatever
- * code it would run on an insert would run as slot-keeper's role; the check is an allow-list of what such a table
- * is: a plain heap table of exactly Debezium's three signal columns, in Debezium's order, of built-in text types,
- * with no default, generated or identity column, no domain, no constraint but NOT NULL, primary key and unique
- * (their indexes plain B-trees of built-in operator classes), no trigger, rule, row-level security, inheritance or
- * partitioning. Anything not on the list is refused with what it is.
+ * Whether Debezium's signal table is one slot-keeper may insert into. The table is the
+ * application's, so whatever code it would run on an insert would run as slot-keeper's
+ * role; the check is an allow-list of what such a table is: a plain heap table of exactly
+ * Debezium's three signal columns, in Debezium's order, of built-in text types, with no
+ * default, generated or identity column, no domain, no constraint but NOT NULL, primary
+ * key and unique (their indexes plain B-trees of built-in operator classes), no trigger,
+ * rule, row-level security, inheritance or partitioning. Anything not on the list is
+ * refused with what it is.
  */
 final class SignalTableCheck {
 
@@ -26,7 +28,8 @@ final class SignalTableCheck {
 	private static final String TABLE = "SELECT c.relkind, am.amname, c.relrowsecurity OR c.relforcerowsecurity,"
 			+ " c.relhasrules, c.relispartition,"
 			+ " EXISTS (SELECT FROM pg_catalog.pg_inherits h WHERE h.inhrelid = c.oid OR h.inhparent = c.oid),"
-			// Foreign keys that point at the table give it internal triggers of PostgreSQL's own; none fires on insert.
+			// Foreign keys that point at the table give it internal triggers of
+			// PostgreSQL's own; none fires on insert.
 			+ " EXISTS (SELECT FROM pg_catalog.pg_trigger g JOIN pg_catalog.pg_proc f ON f.oid = g.tgfoid"
 			+ " WHERE g.tgrelid = c.oid AND NOT (g.tgisinternal"
 			+ " AND f.pronamespace = 'pg_catalog'::pg_catalog.regnamespace)),"
@@ -41,7 +44,8 @@ final class SignalTableCheck {
 			+ " FROM pg_catalog.pg_class c LEFT JOIN pg_catalog.pg_am am ON am.oid = c.relam"
 			+ " WHERE c.oid = pg_catalog.to_regclass(?)";
 
-	// A domain or a type of the owner's own is not named by format_type as a built-in one.
+	// A domain or a type of the owner's own is not named by format_type as a built-in
+	// one.
 	private static final String COLUMNS_SQL = "SELECT a.attname, pg_catalog.format_type(t.oid, NULL),"
 			+ " t.typnamespace = 'pg_catalog'::pg_catalog.regnamespace AND t.typtype = 'b',"
 			+ " a.atthasdef, a.attgenerated <> '', a.attidentity <> ''"
@@ -51,7 +55,10 @@ final class SignalTableCheck {
 	private SignalTableCheck() {
 	}
 
-	/** What keeps slot-keeper from inserting into the table, or {@code null} when nothing does. */
+	/**
+	 * What keeps slot-keeper from inserting into the table, or {@code null} when nothing
+	 * does.
+	 */
 	static String refusal(Connection connection, String table) throws SQLException {
 		Shape shape;
 		try (PreparedStatement read = connection.prepareStatement(TABLE)) {
@@ -128,8 +135,7 @@ final class SignalTableCheck {
 	}
 
 	/** One column as the catalog has it. */
-	record Column(String name, String type, boolean builtIn, boolean hasDefault, boolean generated,
-			boolean identity) {
+	record Column(String name, String type, boolean builtIn, boolean hasDefault, boolean generated, boolean identity) {
 
 		String refusal() {
 			if (!this.builtIn || !TEXT_TYPES.contains(this.type)) {

@@ -2,6 +2,7 @@ package io.slotkeeper.resnapshot;
 
 /**
  * A table a re-snapshot left out.
+ *
  * @param table {@code schema.table}
  * @param why why
  */

@@ -13,11 +13,13 @@ import java.util.Optional;
 import io.slotkeeper.config.ResnapshotProperties;
 
 /**
- * The update columns ({@code resnapshot.update-columns}) of a slot's tables as the server has them, read when a heal
- * chooses its tables: a table is narrowed to the lost window only by a {@code timestamp with time zone} column, whose
- * values are instants. A column that does not exist, or of another type, reads the table whole, saying why: a
- * {@code timestamp without time zone} holds the wall time of a zone its writers chose and the server does not know,
- * so a window placed on it would miss the rows of writers west of it.
+ * The update columns ({@code resnapshot.update-columns}) of a slot's tables as the server
+ * has them, read when a heal chooses its tables: a table is narrowed to the lost window
+ * only by a {@code timestamp with time zone} column, whose values are instants. A column
+ * that does not exist, or of another type, reads the table whole, saying why: a
+ * {@code timestamp without time zone} holds the wall time of a zone its writers chose and
+ * the server does not know, so a window placed on it would miss the rows of writers west
+ * of it.
  */
 final class UpdateColumns {
 
@@ -31,7 +33,8 @@ final class UpdateColumns {
 	 * @param connection a session in the tables' database
 	 * @param settings the slot's re-snapshot settings
 	 * @param tables the slot's tables, {@code schema.table}
-	 * @return the type of each table's update column by table, {@code null} for a column that does not exist
+	 * @return the type of each table's update column by table, {@code null} for a column
+	 * that does not exist
 	 * @throws SQLException when the catalog cannot be read
 	 */
 	static Map<String, String> types(Connection connection, ResnapshotProperties settings, List<String> tables)
@@ -56,7 +59,8 @@ final class UpdateColumns {
 	}
 
 	/**
-	 * Why a table with an update column is read whole, {@code null} when it can be narrowed.
+	 * Why a table with an update column is read whole, {@code null} when it can be
+	 * narrowed.
 	 * @param column the column
 	 * @param type its type, {@code null} when it does not exist
 	 * @return the reason

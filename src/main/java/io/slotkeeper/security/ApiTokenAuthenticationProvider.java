@@ -19,9 +19,10 @@ import io.slotkeeper.config.ApiProperties;
 import io.slotkeeper.config.ApiRole;
 
 /**
- * Authenticates a bearer token by hashing it with SHA-256 and comparing the hash with every configured one in
- * constant time, so that neither the comparison nor which token matched shows in the response time. A viewer gets
- * {@code ROLE_VIEWER}; an operator gets {@code ROLE_VIEWER} and {@code ROLE_OPERATOR}.
+ * Authenticates a bearer token by hashing it with SHA-256 and comparing the hash with
+ * every configured one in constant time, so that neither the comparison nor which token
+ * matched shows in the response time. A viewer gets {@code ROLE_VIEWER}; an operator gets
+ * {@code ROLE_VIEWER} and {@code ROLE_OPERATOR}.
  */
 public class ApiTokenAuthenticationProvider implements AuthenticationProvider {
 
@@ -36,16 +37,18 @@ public class ApiTokenAuthenticationProvider implements AuthenticationProvider {
 	public ApiTokenAuthenticationProvider(ApiProperties properties) {
 		this.tokens = properties.tokens()
 			.stream()
-			.map((token) -> new KnownToken(token.name(), HexFormat.of().parseHex(token.sha256()), authorities(token.role())))
+			.map((token) -> new KnownToken(token.name(), HexFormat.of().parseHex(token.sha256()),
+					authorities(token.role())))
 			.toList();
 		if (this.tokens.isEmpty() && !properties.kubernetes().enabled()) {
 			logger.warn("No API tokens are configured (slotkeeper.api.tokens is empty): every /api call is refused");
 		}
 		else {
-			logger.info("API tokens configured: {}", properties.tokens()
-				.stream()
-				.map((token) -> token.name() + " (" + token.role().name().toLowerCase() + ")")
-				.toList());
+			logger.info("API tokens configured: {}",
+					properties.tokens()
+						.stream()
+						.map((token) -> token.name() + " (" + token.role().name().toLowerCase() + ")")
+						.toList());
 		}
 	}
 
@@ -59,7 +62,8 @@ public class ApiTokenAuthenticationProvider implements AuthenticationProvider {
 		byte[] presented = TokenHashes.sha256(String.valueOf(authentication.getCredentials()));
 		KnownToken match = null;
 		for (KnownToken token : this.tokens) {
-			// Every token is compared, match or not, so the time taken does not tell which one matched.
+			// Every token is compared, match or not, so the time taken does not tell
+			// which one matched.
 			if (MessageDigest.isEqual(token.sha256(), presented)) {
 				match = token;
 			}
@@ -74,7 +78,6 @@ public class ApiTokenAuthenticationProvider implements AuthenticationProvider {
 	public boolean supports(Class<?> authentication) {
 		return PreAuthenticatedAuthenticationToken.class.isAssignableFrom(authentication);
 	}
-
 
 	private record KnownToken(String name, byte[] sha256, List<GrantedAuthority> authorities) {
 	}

@@ -20,8 +20,9 @@ import org.springframework.security.web.authentication.preauth.PreAuthenticatedA
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * Reads {@code Authorization: Bearer <token>}. No header leaves the request anonymous (open endpoints stay open,
- * the rest answer 401); a header that is malformed or holds an unknown token is answered 401 at once.
+ * Reads {@code Authorization: Bearer <token>}. No header leaves the request anonymous
+ * (open endpoints stay open, the rest answer 401); a header that is malformed or holds an
+ * unknown token is answered 401 at once.
  */
 class BearerTokenFilter extends OncePerRequestFilter {
 

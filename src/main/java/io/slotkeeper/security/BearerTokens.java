@@ -8,9 +8,9 @@ import org.springframework.security.web.authentication.preauth.PreAuthenticatedA
 import io.slotkeeper.security.cluster.ClusterTokens;
 
 /**
- * Every way a bearer token signs in: a configured static token first (compared in constant time, no I/O), then, when
- * cluster sign-in is on, the caller's own Kubernetes token. A static token therefore keeps working while the
- * Kubernetes API server is down.
+ * Every way a bearer token signs in: a configured static token first (compared in
+ * constant time, no I/O), then, when cluster sign-in is on, the caller's own Kubernetes
+ * token. A static token therefore keeps working while the Kubernetes API server is down.
  */
 class BearerTokens implements AuthenticationProvider {
 

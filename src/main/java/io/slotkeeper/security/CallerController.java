@@ -12,15 +12,16 @@ import org.springframework.web.bind.annotation.RestController;
 import io.slotkeeper.audit.Actor;
 
 /**
- * Who the caller's token says it is, so that a page shows an operator's buttons and hides them from a viewer.
+ * Who the caller's token says it is, so that a page shows an operator's buttons and hides
+ * them from a viewer.
  */
 @RestController
 @Tag(name = "caller", description = "The caller's token name and role")
 class CallerController {
 
 	@GetMapping("/api/v1/me")
-	@Operation(summary = "The name, role and groups of the caller", description = "operator may change things, "
-			+ "viewer may only read. The token itself is never answered.")
+	@Operation(summary = "The name, role and groups of the caller",
+			description = "operator may change things, " + "viewer may only read. The token itself is never answered.")
 	Caller me(Authentication authentication) {
 		boolean operator = authentication.getAuthorities()
 			.stream()

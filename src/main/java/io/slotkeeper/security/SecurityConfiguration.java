@@ -26,11 +26,12 @@ import io.slotkeeper.config.SlotKeeperProperties;
 import io.slotkeeper.security.cluster.ClusterTokens;
 
 /**
- * Who may call what. {@code /api/**} needs a bearer token, static or (when on) the caller's own cluster token: a
- * viewer may GET, an operator may also change things.
- * Health, Prometheus, info, the API documentation and the operator's page (static files: its data comes from the API,
- * with the token the reader pastes) are open; every other endpoint is closed. Stateless: no session, no cookie, so no
- * CSRF token either. The page is served with a strict Content-Security-Policy: its own scripts and styles only, no
+ * Who may call what. {@code /api/**} needs a bearer token, static or (when on) the
+ * caller's own cluster token: a viewer may GET, an operator may also change things.
+ * Health, Prometheus, info, the API documentation and the operator's page (static files:
+ * its data comes from the API, with the token the reader pastes) are open; every other
+ * endpoint is closed. Stateless: no session, no cookie, so no CSRF token either. The page
+ * is served with a strict Content-Security-Policy: its own scripts and styles only, no
  * inline script, no frame, no form target, no other origin.
  */
 @Configuration(proxyBeanMethods = false)
@@ -57,7 +58,8 @@ class SecurityConfiguration {
 	@Bean
 	SecurityFilterChain securityFilterChain(HttpSecurity http, BearerTokens provider,
 			@Qualifier("handlerExceptionResolver") HandlerExceptionResolver resolver) throws Exception {
-		// Security errors are raised before Spring MVC; handing them to the resolver lets the one exception
+		// Security errors are raised before Spring MVC; handing them to the resolver lets
+		// the one exception
 		// handler answer them as problems like every other error.
 		AuthenticationEntryPoint entryPoint = (request, response, ex) -> resolver.resolveException(request, response,
 				null, ex);
@@ -76,12 +78,13 @@ class SecurityConfiguration {
 			.requestCache(AbstractHttpConfigurer::disable)
 			.sessionManagement((sessions) -> sessions.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
 			.addFilterBefore(new BearerTokenFilter(provider, entryPoint), AuthorizationFilter.class)
-			.exceptionHandling((exceptions) -> exceptions.authenticationEntryPoint(entryPoint)
-				.accessDeniedHandler(deniedHandler))
+			.exceptionHandling(
+					(exceptions) -> exceptions.authenticationEntryPoint(entryPoint).accessDeniedHandler(deniedHandler))
 			.authorizeHttpRequests((requests) -> requests
 				.requestMatchers("/actuator/health", "/actuator/health/**", "/actuator/prometheus", "/actuator/info")
 				.permitAll()
-				.requestMatchers("/v3/api-docs", "/v3/api-docs/**", "/v3/api-docs.yaml", "/swagger-ui.html", "/swagger-ui/**")
+				.requestMatchers("/v3/api-docs", "/v3/api-docs/**", "/v3/api-docs.yaml", "/swagger-ui.html",
+						"/swagger-ui/**")
 				.permitAll()
 				.requestMatchers("/error")
 				.permitAll()

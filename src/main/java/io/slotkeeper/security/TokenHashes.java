@@ -28,7 +28,8 @@ public final class TokenHashes {
 	}
 
 	/**
-	 * The SHA-256 of a token as 64 lower-case hexadecimal digits, as {@code sha256sum} prints it.
+	 * The SHA-256 of a token as 64 lower-case hexadecimal digits, as {@code sha256sum}
+	 * prints it.
 	 * @param token the clear token
 	 * @return its hash
 	 */

@@ -1,6 +1,6 @@
 /**
- * API security: bearer tokens checked against configured SHA-256 hashes, viewer and operator roles, and which
- * endpoints are open.
+ * API security: bearer tokens checked against configured SHA-256 hashes, viewer and
+ * operator roles, and which endpoints are open.
  */
 @ApplicationModule(allowedDependencies = { "audit", "config", "kubernetes", "support" })
 package io.slotkeeper.security;

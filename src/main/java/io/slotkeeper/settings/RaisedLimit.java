@@ -5,26 +5,29 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * A raise of a server's {@code max_slot_wal_keep_size} that slot-keeper made and that stands, as the owner of the
- * server's lead target last saw it at a poll: what the {@code slots} health, the gauges and the page say of it. A raise
- * that no consumer needs any longer (every slot it was made for, and every {@code on-outage} slot of the server, is read
- * again, lost or gone) should be put back within a few polls; one that stands unneeded for longer than
- * {@link #OVERDUE} is a put-back that is stuck, and the limit that keeps the disk from filling is not in force.
+ * A raise of a server's {@code max_slot_wal_keep_size} that slot-keeper made and that
+ * stands, as the owner of the server's lead target last saw it at a poll: what the
+ * {@code slots} health, the gauges and the page say of it. A raise that no consumer needs
+ * any longer (every slot it was made for, and every {@code on-outage} slot of the server,
+ * is read again, lost or gone) should be put back within a few polls; one that stands
+ * unneeded for longer than {@link #OVERDUE} is a put-back that is stuck, and the limit
+ * that keeps the disk from filling is not in force.
  *
  * @param fromMegabytes the value it goes back to
  * @param toMegabytes the value slot-keeper set
  * @param slots the slots it was made for
  * @param raisedAt when it was made, as recorded
  * @param unneededSince since when no consumer needs it, {@code null} while one does
- * @param waitingFor what the put-back waits for, {@code null} when nothing is known to hold it
+ * @param waitingFor what the put-back waits for, {@code null} when nothing is known to
+ * hold it
  */
 public record RaisedLimit(long fromMegabytes, long toMegabytes, List<String> slots, Instant raisedAt,
 		Instant unneededSince, String waitingFor) {
 
 	/**
-	 * How long a raise may stand unneeded before it is a stuck put-back: long enough for an ordinary put-back, which
-	 * waits for a consumer that catches up and for its slot's position to move at the server's next
-	 * running-transactions record (every 15 s).
+	 * How long a raise may stand unneeded before it is a stuck put-back: long enough for
+	 * an ordinary put-back, which waits for a consumer that catches up and for its slot's
+	 * position to move at the server's next running-transactions record (every 15 s).
 	 */
 	public static final Duration OVERDUE = Duration.ofMinutes(5);
 

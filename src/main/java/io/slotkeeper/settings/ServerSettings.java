@@ -14,12 +14,15 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * What a server is configured to do to its slots, as {@code pg_settings} shows it, with what it uses of them: read
- * with each poll (two cheap statements on the poll's session). A setting the server's version lacks is absent.
+ * What a server is configured to do to its slots, as {@code pg_settings} shows it, with
+ * what it uses of them: read with each poll (two cheap statements on the poll's session).
+ * A setting the server's version lacks is absent.
  *
- * @param settings the audited settings by name, each as the server shows it ({@code setting} and {@code unit})
- * @param readAt when they were read, by the server's clock: the polls of one server share a reading, and the WAL
- * rate must pair each position with the time it was read, not with the time a poll was handed it
+ * @param settings the audited settings by name, each as the server shows it
+ * ({@code setting} and {@code unit})
+ * @param readAt when they were read, by the server's clock: the polls of one server share
+ * a reading, and the WAL rate must pair each position with the time it was read, not with
+ * the time a poll was handed it
  * @param walPositionBytes where the server's WAL was then, in bytes from its start
  * @param slotsInUse how many replication slots exist
  * @param walSendersInUse how many WAL senders are running
@@ -35,7 +38,8 @@ public record ServerSettings(Map<String, Setting> settings, Instant readAt, long
 			"idle_replication_slot_timeout", "wal_sender_timeout", "max_replication_slots", "max_wal_senders",
 			"synchronized_standby_slots");
 
-	// pg_settings and pg_replication_slots are readable by every role; pg_stat_replication's rows are counted for any.
+	// pg_settings and pg_replication_slots are readable by every role;
+	// pg_stat_replication's rows are counted for any.
 	private static final String SETTINGS = "SELECT name, setting, unit FROM pg_catalog.pg_settings WHERE name IN ("
 			+ String.join(", ", AUDITED.stream().map((name) -> "'" + name + "'").toList()) + ")";
 
@@ -84,7 +88,8 @@ public record ServerSettings(Map<String, Setting> settings, Instant readAt, long
 	 * One setting as {@code pg_settings} shows it.
 	 *
 	 * @param setting its value in its unit, as text
-	 * @param unit its unit ({@code MB}, {@code 8kB}, {@code ms}, {@code s}…), {@code null} when it has none
+	 * @param unit its unit ({@code MB}, {@code 8kB}, {@code ms}, {@code s}…),
+	 * {@code null} when it has none
 	 */
 	public record Setting(String setting, String unit) {
 
@@ -123,7 +128,8 @@ public record ServerSettings(Map<String, Setting> settings, Instant readAt, long
 		}
 
 		/**
-		 * The value with its unit: {@code 64MB}, {@code 60000ms}, {@code logical}; {@code -1} (unlimited) bare.
+		 * The value with its unit: {@code 64MB}, {@code 60000ms}, {@code logical};
+		 * {@code -1} (unlimited) bare.
 		 * @return the value and its unit
 		 */
 		public String shown() {
@@ -131,7 +137,8 @@ public record ServerSettings(Map<String, Setting> settings, Instant readAt, long
 			return unitless ? this.setting : this.setting + this.unit;
 		}
 
-		// Memory units may carry a multiplier: 8kB for settings in blocks, 16MB for settings in WAL segments.
+		// Memory units may carry a multiplier: 8kB for settings in blocks, 16MB for
+		// settings in WAL segments.
 		private Optional<Long> unitBytes() {
 			if (this.unit == null) {
 				return Optional.empty();

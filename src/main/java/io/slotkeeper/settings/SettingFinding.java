@@ -8,8 +8,8 @@ import java.util.List;
  *
  * @param setting the setting it is about, as {@code pg_settings} names it
  * @param value the setting's value with its unit, as the server shows it
- * @param severity {@code critical} (a slot is lost or cannot work as things stand), {@code warning} (a plausible
- * event loses a slot or fills the disk) or {@code info}
+ * @param severity {@code critical} (a slot is lost or cannot work as things stand),
+ * {@code warning} (a plausible event loses a slot or fills the disk) or {@code info}
  * @param message what it means for the target's slots and what to do
  */
 public record SettingFinding(String setting, String value, String severity, String message) {
@@ -26,7 +26,7 @@ public record SettingFinding(String setting, String value, String severity, Stri
 	/**
 	 * Findings by severity: critical, warning, info.
 	 */
-	public static final Comparator<SettingFinding> MOST_SEVERE_FIRST = Comparator.comparing((finding) -> List
-		.of(CRITICAL, WARNING, INFO).indexOf(finding.severity()));
+	public static final Comparator<SettingFinding> MOST_SEVERE_FIRST = Comparator
+		.comparing((finding) -> List.of(CRITICAL, WARNING, INFO).indexOf(finding.severity()));
 
 }

@@ -10,7 +10,8 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Every target's server settings as its polls last read and judged them, with the WAL rate measured over its polls.
+ * Every target's server settings as its polls last read and judged them, with the WAL
+ * rate measured over its polls.
  */
 public final class SettingsAudit {
 
@@ -26,7 +27,8 @@ public final class SettingsAudit {
 	 * Judges what a poll read.
 	 * @param target the target's name
 	 * @param read the settings read with the poll
-	 * @param outage the consumer outage the target's slots must survive (its {@code loss-warning})
+	 * @param outage the consumer outage the target's slots must survive (its
+	 * {@code loss-warning})
 	 * @param now when it was read
 	 * @return the target's settings as now judged: the findings and the WAL rate
 	 */
@@ -52,8 +54,8 @@ public final class SettingsAudit {
 	}
 
 	/**
-	 * What slot-keeper itself does to a target's settings (a raise in force, a raise refused), shown with the findings
-	 * of the poll that told it and of every poll after.
+	 * What slot-keeper itself does to a target's settings (a raise in force, a raise
+	 * refused), shown with the findings of the poll that told it and of every poll after.
 	 * @param target the target's name
 	 * @param findings the findings that stand, none when nothing does
 	 */
@@ -64,9 +66,10 @@ public final class SettingsAudit {
 		else {
 			this.actions.put(target, List.copyOf(findings));
 		}
-		this.views.computeIfPresent(target, (name, view) -> new SettingsView(name, view.readAt(),
-				view.walBytesPerSecond(), view.settings(), view.slotsInUse(), view.walSendersInUse(),
-				merged(findings, this.judged.getOrDefault(name, List.of()))));
+		this.views.computeIfPresent(target,
+				(name, view) -> new SettingsView(name, view.readAt(), view.walBytesPerSecond(), view.settings(),
+						view.slotsInUse(), view.walSendersInUse(),
+						merged(findings, this.judged.getOrDefault(name, List.of()))));
 	}
 
 	/**

@@ -40,8 +40,9 @@ class SettingsController {
 	SettingsView settings(@PathVariable @Pattern(regexp = TargetProperties.NAME_PATTERN) String target) {
 		Target found = this.fleet.get(target);
 		return this.audit.of(found.name())
-			.orElseThrow(() -> new ProblemException(ProblemKind.TARGET_UNAVAILABLE, "Target '" + target
-					+ "' has not been polled successfully yet: its settings are read with its slots.")
+			.orElseThrow(() -> new ProblemException(ProblemKind.TARGET_UNAVAILABLE,
+					"Target '" + target
+							+ "' has not been polled successfully yet: its settings are read with its slots.")
 				.with("target", target));
 	}
 

@@ -9,11 +9,13 @@ import java.util.Optional;
 import io.slotkeeper.settings.ServerSettings.Setting;
 
 /**
- * Judges a server's settings for the slots on it: each finding says the setting, its value and why it matters here.
+ * Judges a server's settings for the slots on it: each finding says the setting, its
+ * value and why it matters here.
  */
 final class SettingsJudge {
 
-	// Debezium confirms its position every 10 s (status.update.interval.ms); a walsender must wait for more than that.
+	// Debezium confirms its position every 10 s (status.update.interval.ms); a walsender
+	// must wait for more than that.
 	static final Duration CONSUMER_STATUS_INTERVAL = Duration.ofSeconds(10);
 
 	private static final double CROWDED = 0.8;
@@ -24,8 +26,10 @@ final class SettingsJudge {
 	/**
 	 * What is wrong or risky with a server's settings.
 	 * @param read the settings as read
-	 * @param walBytesPerSecond the WAL the server writes, measured over the last hour; empty before two readings
-	 * @param outage the consumer outage the target's slots must survive (its {@code loss-warning})
+	 * @param walBytesPerSecond the WAL the server writes, measured over the last hour;
+	 * empty before two readings
+	 * @param outage the consumer outage the target's slots must survive (its
+	 * {@code loss-warning})
 	 * @return the findings, the most severe first
 	 */
 	static List<SettingFinding> judge(ServerSettings read, Optional<Double> walBytesPerSecond, Duration outage) {
@@ -35,11 +39,13 @@ final class SettingsJudge {
 		read.get("idle_replication_slot_timeout").ifPresent((idle) -> idleTimeout(idle, outage, findings));
 		read.get("wal_sender_timeout").ifPresent((timeout) -> senderTimeout(timeout, findings));
 		read.get("synchronized_standby_slots").ifPresent((names) -> standbySlots(read, names, findings));
-		read.get("max_replication_slots").ifPresent((max) -> room("max_replication_slots", max, read.slotsInUse(),
-				"replication slots",
-				"a new connector cannot create its slot, and a recreate after a drop races any other creation", findings));
-		read.get("max_wal_senders").ifPresent((max) -> room("max_wal_senders", max, read.walSendersInUse(), "WAL senders",
-				"a consumer or standby that reconnects is refused", findings));
+		read.get("max_replication_slots")
+			.ifPresent((max) -> room("max_replication_slots", max, read.slotsInUse(), "replication slots",
+					"a new connector cannot create its slot, and a recreate after a drop races any other creation",
+					findings));
+		read.get("max_wal_senders")
+			.ifPresent((max) -> room("max_wal_senders", max, read.walSendersInUse(), "WAL senders",
+					"a consumer or standby that reconnects is refused", findings));
 		findings.sort(SettingFinding.MOST_SEVERE_FIRST);
 		return findings;
 	}
@@ -86,8 +92,10 @@ final class SettingsJudge {
 	}
 
 	private static void idleTimeout(Setting idle, Duration outage, List<SettingFinding> findings) {
-		idle.duration().filter((timeout) -> !timeout.isZero() && timeout.compareTo(outage) < 0).ifPresent((timeout) ->
-				findings.add(new SettingFinding("idle_replication_slot_timeout", idle.shown(), SettingFinding.CRITICAL,
+		idle.duration()
+			.filter((timeout) -> !timeout.isZero() && timeout.compareTo(outage) < 0)
+			.ifPresent((timeout) -> findings
+				.add(new SettingFinding("idle_replication_slot_timeout", idle.shown(), SettingFinding.CRITICAL,
 						"the server invalidates a slot no consumer has read for " + words(timeout) + " (reason"
 								+ " idle_timeout): a consumer down longer, such as Kafka Connect restarting or being"
 								+ " upgraded, loses its slot; the target's loss-warning asks for " + words(outage))));
@@ -112,18 +120,19 @@ final class SettingsJudge {
 		Arrays.stream(names.setting().split(","))
 			.map(String::trim)
 			.filter((name) -> !name.isEmpty() && !read.physicalSlots().contains(name))
-			.forEach((name) -> findings.add(new SettingFinding("synchronized_standby_slots", names.shown(),
-					SettingFinding.CRITICAL, "names " + name + ", which is not a valid physical slot on this server: the"
-							+ " changes of failover slots wait for it, so their consumers stop receiving")));
+			.forEach((name) -> findings
+				.add(new SettingFinding("synchronized_standby_slots", names.shown(), SettingFinding.CRITICAL,
+						"names " + name + ", which is not a valid physical slot on this server: the"
+								+ " changes of failover slots wait for it, so their consumers stop receiving")));
 	}
 
 	private static void room(String name, Setting max, int used, String what, String consequence,
 			List<SettingFinding> findings) {
-		max.number().filter((limit) -> limit > 0 && used >= CROWDED * limit).ifPresent((limit) ->
-				findings.add(new SettingFinding(name, max.shown(),
-						(used >= limit) ? SettingFinding.CRITICAL : SettingFinding.WARNING,
-						used + " of " + limit + " " + what + " in use: " + ((used >= limit) ? "" : "once all are, ")
-								+ consequence)));
+		max.number()
+			.filter((limit) -> limit > 0 && used >= CROWDED * limit)
+			.ifPresent((limit) -> findings.add(new SettingFinding(name, max.shown(),
+					(used >= limit) ? SettingFinding.CRITICAL : SettingFinding.WARNING, used + " of " + limit + " "
+							+ what + " in use: " + ((used >= limit) ? "" : "once all are, ") + consequence)));
 	}
 
 	static String words(Duration duration) {

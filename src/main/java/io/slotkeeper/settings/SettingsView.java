@@ -9,8 +9,8 @@ import java.util.Map;
  *
  * @param target the target
  * @param readAt when they were read
- * @param walBytesPerSecond the WAL the server wrote per second over the last hour of polls; {@code null} before two
- * polls
+ * @param walBytesPerSecond the WAL the server wrote per second over the last hour of
+ * polls; {@code null} before two polls
  * @param settings each audited setting the server's version has, with its unit
  * @param slotsInUse replication slots that exist
  * @param walSendersInUse WAL senders running

@@ -7,9 +7,9 @@ import java.util.Deque;
 import java.util.Optional;
 
 /**
- * The WAL a server writes per second, over the last hour of one target's polls: what a slot whose consumer stops
- * starts to keep. It keeps one sample a minute and the latest, so a target costs the same at a 1 s poll interval as at
- * 30 s (at most 62 samples).
+ * The WAL a server writes per second, over the last hour of one target's polls: what a
+ * slot whose consumer stops starts to keep. It keeps one sample a minute and the latest,
+ * so a target costs the same at a 1 s poll interval as at 30 s (at most 62 samples).
  */
 final class WalRate {
 
@@ -27,11 +27,13 @@ final class WalRate {
 	 * @param position the WAL position in bytes
 	 */
 	synchronized void record(Instant at, long position) {
-		// The targets of one server share its readings: the same reading handed to a second poll is no new sample.
+		// The targets of one server share its readings: the same reading handed to a
+		// second poll is no new sample.
 		if (this.latest != null && !at.isAfter(this.latest.at())) {
 			return;
 		}
-		// A position that goes back is another server (a failover, a restore): its history is not this one's.
+		// A position that goes back is another server (a failover, a restore): its
+		// history is not this one's.
 		if (this.latest != null && position < this.latest.position()) {
 			this.samples.clear();
 		}

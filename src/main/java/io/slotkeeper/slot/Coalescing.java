@@ -7,11 +7,12 @@ import java.util.concurrent.CompletionException;
 import java.util.function.Supplier;
 
 /**
- * Requests for the same thing that arrive together are answered by one piece of work, as a database groups commits:
- * each caller gets the result of work that <em>started after it arrived</em> (never an older answer), and while one
- * run is in flight every caller that arrives meanwhile waits for it to end and is then served by a single next run.
- * A failure is every waiter's of that run. Dashboards polling one listing at once cost one query and one JSON
- * rendering per round instead of one per caller.
+ * Requests for the same thing that arrive together are answered by one piece of work, as
+ * a database groups commits: each caller gets the result of work that <em>started after
+ * it arrived</em> (never an older answer), and while one run is in flight every caller
+ * that arrives meanwhile waits for it to end and is then served by a single next run. A
+ * failure is every waiter's of that run. Dashboards polling one listing at once cost one
+ * query and one JSON rendering per round instead of one per caller.
  *
  * @param <K> what identifies the work
  * @param <V> its result
@@ -75,7 +76,8 @@ final class Coalescing<K, V> {
 	}
 
 	/**
-	 * How many keys have callers gathering or a run in flight: none once every caller is answered.
+	 * How many keys have callers gathering or a run in flight: none once every caller is
+	 * answered.
 	 * @return the count
 	 */
 	synchronized int busy() {

@@ -12,7 +12,8 @@ import io.slotkeeper.slot.changing.ChangePlan;
 import io.slotkeeper.slot.changing.SlotAudit;
 
 /**
- * What every slot change of the API shares: the dry run answered as a {@link SlotPlan}, audited like the change.
+ * What every slot change of the API shares: the dry run answered as a {@link SlotPlan},
+ * audited like the change.
  */
 class SlotChanges {
 

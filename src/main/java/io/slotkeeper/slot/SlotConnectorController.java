@@ -20,8 +20,8 @@ import io.slotkeeper.handover.ConnectorRestarts;
 import io.slotkeeper.slot.changing.SlotAudit;
 
 /**
- * A slot's Kafka Connect connector: its status as Kafka Connect sees it now, and a restart of it and its failed
- * tasks, audited.
+ * A slot's Kafka Connect connector: its status as Kafka Connect sees it now, and a
+ * restart of it and its failed tasks, audited.
  */
 @RestController
 @RequestMapping("/api/v1/targets/{target}/slots")
@@ -50,8 +50,7 @@ class SlotConnectorController {
 	ConnectorOutcome restartConnector(@PathVariable @Pattern(regexp = TargetProperties.NAME_PATTERN) String target,
 			@PathVariable @Pattern(regexp = NAME) String slot) {
 		return this.auditor.run("connector.restart", target, slot, Map.of(),
-				() -> this.restarts.restart(this.fleet.get(target), slot),
-				SlotAudit::restarted);
+				() -> this.restarts.restart(this.fleet.get(target), slot), SlotAudit::restarted);
 	}
 
 	@GetMapping("/{slot}/connector")

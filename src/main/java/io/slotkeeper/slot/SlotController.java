@@ -38,7 +38,8 @@ import io.slotkeeper.slot.changing.SlotAudit;
 import io.slotkeeper.slot.changing.SlotService;
 
 /**
- * The replication-slot runbook as REST calls. Every change accepts {@code dryRun=true} and is audited.
+ * The replication-slot runbook as REST calls. Every change accepts {@code dryRun=true}
+ * and is audited.
  */
 @RestController
 @RequestMapping("/api/v1/targets/{target}/slots")
@@ -85,8 +86,8 @@ class SlotController {
 			@RequestParam(required = false) @Size(max = 63) String database,
 			@RequestParam(required = false) @Pattern(regexp = "^(reserved|extended|unreserved|lost)$") String walStatus,
 			@RequestParam(required = false) Boolean active,
-			@Parameter(description = "primary (default), a replica's name, or all") @RequestParam(required = false)
-			@Pattern(regexp = NODE) String node) {
+			@Parameter(description = "primary (default), a replica's name, or all") @RequestParam(
+					required = false) @Pattern(regexp = NODE) String node) {
 		return ResponseEntity.ok()
 			.contentType(MediaType.APPLICATION_JSON)
 			.body(this.listings.list(this.fleet.get(target), node, new SlotFilter(database, walStatus, active)));
@@ -112,8 +113,8 @@ class SlotController {
 			@Valid @RequestBody CreateSlotRequest request,
 			@Parameter(description = NODE_DOC) @RequestParam(required = false) @Pattern(regexp = NODE) String node,
 			@Parameter(description = SlotChanges.DRY_RUN) @RequestParam(defaultValue = "false") boolean dryRun) {
-		Map<String, Object> parameters = Auditor.parameters("dryRun", dryRun, "node", node, "type", request.type(), "plugin",
-				request.plugin(), "twoPhase", request.twoPhase(), "failover", request.failover());
+		Map<String, Object> parameters = Auditor.parameters("dryRun", dryRun, "node", node, "type", request.type(),
+				"plugin", request.plugin(), "twoPhase", request.twoPhase(), "failover", request.failover());
 		if (dryRun) {
 			return this.changes.planned("slot.create", target, request.name(), parameters,
 					(found) -> this.slots.planCreate(found, node, request.toSpec(target)));
@@ -121,8 +122,9 @@ class SlotController {
 		SlotView created = this.auditor.run("slot.create", target, request.name(), parameters,
 				() -> this.slots.create(this.fleet.get(target), node, request.toSpec(target)),
 				(done) -> SlotAudit.done(201));
-		return ResponseEntity.created(URI.create("/api/v1/targets/" + target + "/slots/" + request.name()
-				+ ((node != null) ? "?node=" + node : "")))
+		return ResponseEntity
+			.created(URI.create(
+					"/api/v1/targets/" + target + "/slots/" + request.name() + ((node != null) ? "?node=" + node : "")))
 			.body(created);
 	}
 
@@ -134,15 +136,17 @@ class SlotController {
 			+ "it) unless force=true, which ends that backend's session first.")
 	ResponseEntity<Object> drop(@PathVariable @Pattern(regexp = TargetProperties.NAME_PATTERN) String target,
 			@PathVariable @Pattern(regexp = NAME) String slot,
-			@Parameter(description = "end the session holding an active slot")
-			@RequestParam(defaultValue = "false") boolean force,
+			@Parameter(description = "end the session holding an active slot") @RequestParam(
+					defaultValue = "false") boolean force,
 			@Parameter(description = NODE_DOC) @RequestParam(required = false) @Pattern(regexp = NODE) String node,
 			@Parameter(description = SlotChanges.DRY_RUN) @RequestParam(defaultValue = "false") boolean dryRun,
-			@Parameter(description = SlotChanges.IF_MATCH) @RequestHeader(name = HttpHeaders.IF_MATCH, required = false)
-			String ifMatch) {
+			@Parameter(description = SlotChanges.IF_MATCH) @RequestHeader(name = HttpHeaders.IF_MATCH,
+					required = false) String ifMatch) {
 		Map<String, Object> parameters = SlotChanges.parameters(force, dryRun, node, ifMatch);
-		return dryRun ? this.changes.planned("slot.drop", target, slot, parameters,
-				(found) -> this.slots.planDrop(found, node, slot, force, ifMatch)) : dropped(target, slot, parameters,
+		return dryRun
+				? this.changes.planned("slot.drop", target, slot, parameters,
+						(found) -> this.slots.planDrop(found, node, slot, force, ifMatch))
+				: dropped(target, slot, parameters,
 						() -> this.slots.drop(this.fleet.get(target), node, slot, force, ifMatch));
 	}
 
@@ -155,23 +159,26 @@ class SlotController {
 	}
 
 	@PostMapping("/{slot}/recreate")
-	@ApiResponse(responseCode = "200", description = "Recreated (RecreateResult), or with dryRun=true what would be "
-			+ "done (SlotPlan)", content = @Content(schema = @Schema(oneOf = { RecreateResult.class, SlotPlan.class })))
+	@ApiResponse(responseCode = "200",
+			description = "Recreated (RecreateResult), or with dryRun=true what would be " + "done (SlotPlan)",
+			content = @Content(schema = @Schema(oneOf = { RecreateResult.class, SlotPlan.class })))
 	@Operation(summary = "Drop a slot and create it again with the same options",
 			description = "Refused with 409 unless the slot is invalidated (wal_status lost) or force=true. The answer "
 					+ "names the skipped LSN range that the consumer will never see, and restarts the slot's "
 					+ "connector when one is configured.")
 	ResponseEntity<Object> recreate(@PathVariable @Pattern(regexp = TargetProperties.NAME_PATTERN) String target,
 			@PathVariable @Pattern(regexp = NAME) String slot,
-			@Parameter(description = "recreate a slot that is not invalidated; end the session holding it")
-			@RequestParam(defaultValue = "false") boolean force,
+			@Parameter(
+					description = "recreate a slot that is not invalidated; end the session holding it") @RequestParam(
+							defaultValue = "false") boolean force,
 			@Parameter(description = NODE_DOC) @RequestParam(required = false) @Pattern(regexp = NODE) String node,
 			@Parameter(description = SlotChanges.DRY_RUN) @RequestParam(defaultValue = "false") boolean dryRun,
-			@Parameter(description = SlotChanges.IF_MATCH) @RequestHeader(name = HttpHeaders.IF_MATCH, required = false)
-			String ifMatch) {
+			@Parameter(description = SlotChanges.IF_MATCH) @RequestHeader(name = HttpHeaders.IF_MATCH,
+					required = false) String ifMatch) {
 		Map<String, Object> parameters = SlotChanges.parameters(force, dryRun, node, ifMatch);
-		return dryRun ? this.changes.planned("slot.recreate", target, slot, parameters,
-				(found) -> this.slots.recreates().planRecreate(found, node, slot, force, ifMatch))
+		return dryRun
+				? this.changes.planned("slot.recreate", target, slot, parameters,
+						(found) -> this.slots.recreates().planRecreate(found, node, slot, force, ifMatch))
 				: ResponseEntity.ok(this.auditor.run("slot.recreate", target, slot, parameters,
 						() -> this.slots.recreates().recreate(this.fleet.get(target), node, slot, force, ifMatch),
 						SlotAudit::recreated));

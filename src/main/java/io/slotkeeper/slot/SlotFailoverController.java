@@ -29,7 +29,8 @@ import io.slotkeeper.slot.changing.SlotAudit;
 import io.slotkeeper.slot.changing.SlotService;
 
 /**
- * Makes a primary's slot failover-safe, or no longer synchronized: {@code PATCH} with {@code {"failover": true}}.
+ * Makes a primary's slot failover-safe, or no longer synchronized: {@code PATCH} with
+ * {@code {"failover": true}}.
  */
 @RestController
 @RequestMapping("/api/v1/targets/{target}/slots")
@@ -52,8 +53,10 @@ class SlotFailoverController {
 	}
 
 	@PatchMapping("/{slot}")
-	@ApiResponse(responseCode = "200", description = "Changed (SlotView, with its new ETag), or with dryRun=true what"
-			+ " would be done (SlotPlan)", content = @Content(schema = @Schema(oneOf = { SlotView.class, SlotPlan.class })))
+	@ApiResponse(responseCode = "200",
+			description = "Changed (SlotView, with its new ETag), or with dryRun=true what"
+					+ " would be done (SlotPlan)",
+			content = @Content(schema = @Schema(oneOf = { SlotView.class, SlotPlan.class })))
 	@Operation(summary = "Switch a primary slot's failover flag (PostgreSQL 17+)",
 			description = "Runs ALTER_REPLICATION_SLOT … (FAILOVER true|false) over a replication connection: a "
 					+ "failover slot is synchronized to standbys that set sync_replication_slots. The server waits "
@@ -62,8 +65,8 @@ class SlotFailoverController {
 					+ "physical or temporary slot, and on a standby.")
 	ResponseEntity<Object> patch(@PathVariable @Pattern(regexp = TargetProperties.NAME_PATTERN) String target,
 			@PathVariable @Pattern(regexp = SlotController.NAME) String slot, @Valid @RequestBody SlotPatch request,
-			@Parameter(description = "end the session holding an active slot")
-			@RequestParam(defaultValue = "false") boolean force,
+			@Parameter(description = "end the session holding an active slot") @RequestParam(
+					defaultValue = "false") boolean force,
 			@Parameter(description = SlotChanges.DRY_RUN) @RequestParam(defaultValue = "false") boolean dryRun,
 			@Parameter(description = SlotChanges.IF_MATCH) @RequestHeader(name = HttpHeaders.IF_MATCH,
 					required = false) String ifMatch) {

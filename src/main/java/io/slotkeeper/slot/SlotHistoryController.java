@@ -22,7 +22,8 @@ import io.slotkeeper.watching.RetainedHistory;
 import io.slotkeeper.watching.SlotWatch;
 
 /**
- * A slot's retained WAL over the last hour, from the polls: what the operator's page draws.
+ * A slot's retained WAL over the last hour, from the polls: what the operator's page
+ * draws.
  */
 @RestController
 @RequestMapping("/api/v1/targets/{target}/slots")
@@ -49,8 +50,10 @@ class SlotHistoryController {
 			@PathVariable @Pattern(regexp = SlotController.NAME) String slot) {
 		Target found = this.fleet.get(target);
 		RetainedHistory.Series series = this.history.of(found.name(), slot, this.clock.instant())
-			.orElseThrow(() -> new ProblemException(ProblemKind.SLOT_NOT_FOUND, "No poll of target '" + target
-					+ "' saw slot '" + slot + "' retain WAL in the last hour.").with("target", target).with("slot", slot));
+			.orElseThrow(() -> new ProblemException(ProblemKind.SLOT_NOT_FOUND,
+					"No poll of target '" + target + "' saw slot '" + slot + "' retain WAL in the last hour.")
+				.with("target", target)
+				.with("slot", slot));
 		return new SlotHistory(found.name(), slot, series.from(), series.stepSeconds(), series.retainedWalBytes());
 	}
 
@@ -61,7 +64,8 @@ class SlotHistoryController {
 	 * @param slot the slot
 	 * @param from the start of the first step
 	 * @param stepSeconds seconds per step
-	 * @param retainedWalBytes the most WAL the slot retained in each step, {@code null} where no poll read it
+	 * @param retainedWalBytes the most WAL the slot retained in each step, {@code null}
+	 * where no poll read it
 	 */
 	record SlotHistory(String target, String slot, Instant from, int stepSeconds, List<Long> retainedWalBytes) {
 	}

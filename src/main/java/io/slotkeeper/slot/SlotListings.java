@@ -10,14 +10,16 @@ import io.slotkeeper.replication.SlotView;
 import io.slotkeeper.support.RecentlyUsed;
 
 /**
- * The slot listing as the API sends it. Read from the server and rendered as JSON once for every caller that asked
- * for the same listing (target, node, filters) while the previous one was being read, each answer read after its
- * caller asked (see {@link Coalescing}); a listing equal to the last one of its kind (idle slots, nothing concluded
- * anew) is not rendered again.
+ * The slot listing as the API sends it. Read from the server and rendered as JSON once
+ * for every caller that asked for the same listing (target, node, filters) while the
+ * previous one was being read, each answer read after its caller asked (see
+ * {@link Coalescing}); a listing equal to the last one of its kind (idle slots, nothing
+ * concluded anew) is not rendered again.
  */
 class SlotListings {
 
-	// Listings remembered for their rendering: a handful per target viewed, a bounded memory however many filters.
+	// Listings remembered for their rendering: a handful per target viewed, a bounded
+	// memory however many filters.
 	private static final int REMEMBERED = 64;
 
 	private final SlotReader reader;

@@ -21,7 +21,8 @@ public record SlotPlan(boolean dryRun, String action, String target, String slot
 
 	static SlotPlan of(ChangePlan plan) {
 		if (!plan.refused()) {
-			return new SlotPlan(true, plan.action(), plan.target(), plan.slot(), List.copyOf(plan.steps()), false, null);
+			return new SlotPlan(true, plan.action(), plan.target(), plan.slot(), List.copyOf(plan.steps()), false,
+					null);
 		}
 		ProblemTypes.ProblemType type = ProblemTypes.of(plan.refusal().kind());
 		return new SlotPlan(true, plan.action(), plan.target(), plan.slot(), List.of(), true,
@@ -30,6 +31,7 @@ public record SlotPlan(boolean dryRun, String action, String target, String slot
 
 	/**
 	 * Why a change would be refused: the problem the real call would answer.
+	 *
 	 * @param status its HTTP status
 	 * @param type its problem type
 	 * @param detail its detail

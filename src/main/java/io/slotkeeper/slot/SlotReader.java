@@ -21,11 +21,12 @@ import io.slotkeeper.watching.SlotSnapshot;
 import io.slotkeeper.watching.SlotWatch;
 
 /**
- * Reads slots for the API: a node's listing or every node's, one slot, and a slot's connector as Kafka Connect sees
- * it now. Slots of the primary carry what the last poll concluded and their connector's state as that poll checked
- * it (with {@code checkedAt}), so that a slow Kafka Connect never holds a listing (one slot's connector view asks it
- * now, with its offsets and last handover); the primary's listing also shows
- * the configured slots it does not have, as missing, with what was last seen of them.
+ * Reads slots for the API: a node's listing or every node's, one slot, and a slot's
+ * connector as Kafka Connect sees it now. Slots of the primary carry what the last poll
+ * concluded and their connector's state as that poll checked it (with {@code checkedAt}),
+ * so that a slow Kafka Connect never holds a listing (one slot's connector view asks it
+ * now, with its offsets and last handover); the primary's listing also shows the
+ * configured slots it does not have, as missing, with what was last seen of them.
  */
 public class SlotReader {
 
@@ -44,7 +45,8 @@ public class SlotReader {
 		this.handovers = handovers;
 	}
 
-	// Every node's listing is read when one node is down, exactly when failover triage needs it: that node has an
+	// Every node's listing is read when one node is down, exactly when failover triage
+	// needs it: that node has an
 	// entry saying why.
 	List<SlotView> list(Target target, String node, SlotFilter filter) {
 		List<SlotView> slots = new ArrayList<>();
@@ -75,9 +77,10 @@ public class SlotReader {
 	}
 
 	/**
-	 * The primary's slots as its last poll read them, with what is concluded of them now (insight, failover
-	 * readiness, connector state as last checked) and the configured slots it did not have: no query, so that a
-	 * view of the whole fleet costs no round trip to any target.
+	 * The primary's slots as its last poll read them, with what is concluded of them now
+	 * (insight, failover readiness, connector state as last checked) and the configured
+	 * slots it did not have: no query, so that a view of the whole fleet costs no round
+	 * trip to any target.
 	 * @param target the target
 	 * @param snapshot its last poll
 	 * @return the slots, the missing ones last
@@ -99,7 +102,8 @@ public class SlotReader {
 
 	SlotView get(Target target, String node, String slot) {
 		Node where = target.nodes().named(node);
-		return enrich(target, where, where.withConnection((connection) -> SlotRepository.require(connection, where, slot)));
+		return enrich(target, where,
+				where.withConnection((connection) -> SlotRepository.require(connection, where, slot)));
 	}
 
 	SlotConnectorView connectorStatus(Target target, String slot) {
@@ -115,9 +119,12 @@ public class SlotReader {
 		}
 		SlotView concluded = view.withInsight(this.watch.insights().of(target.name(), slot.slotName()))
 			.withFailover(this.watch.failover().of(target.name(), slot.slotName()));
-		return target.slots().connectorOf(slot.slotName())
-			.map((connector) -> concluded.withConnector(this.watch.connectors().of(target.name(), slot.slotName())
-				.orElseGet(() -> ConnectorStatus.notCheckedYet(connector.name())),
+		return target.slots()
+			.connectorOf(slot.slotName())
+			.map((connector) -> concluded.withConnector(
+					this.watch.connectors()
+						.of(target.name(), slot.slotName())
+						.orElseGet(() -> ConnectorStatus.notCheckedYet(connector.name())),
 					target.slots().connectorDiscovered(slot.slotName()),
 					this.watch.connectors().audit(target.name(), slot.slotName()).orElse(null)))
 			.orElse(concluded);

@@ -28,7 +28,8 @@ import io.slotkeeper.slot.changing.ChangePlan;
 import io.slotkeeper.slot.changing.SlotService;
 
 /**
- * Asks a slot's Debezium connector to read its tables again, on demand: one {@code execute-snapshot} signal row.
+ * Asks a slot's Debezium connector to read its tables again, on demand: one
+ * {@code execute-snapshot} signal row.
  */
 @RestController
 @RequestMapping("/api/v1/targets/{target}/slots")
@@ -51,9 +52,10 @@ class SlotResnapshotController {
 	}
 
 	@PostMapping("/{slot}/resnapshot")
-	@ApiResponse(responseCode = "200", description = "Sent (signalId, collections, sentAt), or with dryRun=true what"
-			+ " would be sent (SlotPlan)", content = @Content(schema = @Schema(oneOf = { Resnapshot.class,
-					SlotPlan.class })))
+	@ApiResponse(responseCode = "200",
+			description = "Sent (signalId, collections, sentAt), or with dryRun=true what"
+					+ " would be sent (SlotPlan)",
+			content = @Content(schema = @Schema(oneOf = { Resnapshot.class, SlotPlan.class })))
 	@Operation(summary = "Send Debezium an execute-snapshot signal for the slot's tables",
 			description = "Inserts one row into the signal table (resnapshot.signal-table, else the connector's "
 					+ "signal.data.collection) asking for the tables in resnapshot.collections, else the connector's "
@@ -67,9 +69,10 @@ class SlotResnapshotController {
 			return this.changes.planned("slot.resnapshot", target, slot, parameters, (found) -> {
 				try {
 					Signal signal = this.slots.followUps().resnapshots().plan(found, slot);
-					return new ChangePlan("slot.resnapshot", target, slot, List.of("insert an execute-snapshot signal ("
-							+ signal.type() + ") into " + signal.table() + " for " + String.join(", ",
-									signal.collections())), null);
+					return new ChangePlan("slot.resnapshot", target, slot,
+							List.of("insert an execute-snapshot signal (" + signal.type() + ") into " + signal.table()
+									+ " for " + String.join(", ", signal.collections())),
+							null);
 				}
 				catch (ProblemException refusal) {
 					return new ChangePlan("slot.resnapshot", target, slot, List.of(), refusal);
@@ -78,8 +81,9 @@ class SlotResnapshotController {
 		}
 		return ResponseEntity.ok(this.auditor.run("slot.resnapshot", target, slot, parameters,
 				() -> this.slots.followUps().resnapshots().send(this.fleet.get(target), slot),
-				(sent) -> new Auditor.Summary("done", 200, "signal " + sent.signalId() + " for "
-						+ String.join(", ", sent.collections()), Map.of(), null)));
+				(sent) -> new Auditor.Summary("done", 200,
+						"signal " + sent.signalId() + " for " + String.join(", ", sent.collections()), Map.of(),
+						null)));
 	}
 
 }

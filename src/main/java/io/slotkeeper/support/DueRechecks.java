@@ -8,8 +8,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
- * Work to do again for a target's slot once it is due, at most one per slot: a later one replaces an earlier. Taking
- * the due ones removes them, so two heals of one target never take the same.
+ * Work to do again for a target's slot once it is due, at most one per slot: a later one
+ * replaces an earlier. Taking the due ones removes them, so two heals of one target never
+ * take the same.
+ *
  * @param <R> what is done again
  */
 public final class DueRechecks<R> {

@@ -5,8 +5,10 @@ import java.util.Map;
 import java.util.function.Predicate;
 
 /**
- * A bounded map that forgets its least recently used entry first, safe to share between threads: the memory of
- * answers that a caller may ask for again (listings, token reviews), however many different questions are asked.
+ * A bounded map that forgets its least recently used entry first, safe to share between
+ * threads: the memory of answers that a caller may ask for again (listings, token
+ * reviews), however many different questions are asked.
+ *
  * @param <K> the question
  * @param <V> its answer
  */
@@ -42,7 +44,8 @@ public final class RecentlyUsed<K, V> {
 	}
 
 	/**
-	 * The answer kept for a question while it is still good; one that is no longer good is forgotten.
+	 * The answer kept for a question while it is still good; one that is no longer good
+	 * is forgotten.
 	 * @param key the question
 	 * @param good whether an answer may still be given
 	 * @return its answer, {@code null} when none is kept or it was no longer good

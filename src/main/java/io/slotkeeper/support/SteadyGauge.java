@@ -8,10 +8,12 @@ import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 
 /**
- * A gauge of many series, one per set of tags, whose series stay registered from one reading to the next: a reading
- * changes their values in place, adds the new ones and removes those it no longer has. (A {@link MultiGauge} given
- * each reading with {@code overwrite} removes every series and registers it again, and a scrape in between finds the
- * series, or the whole metric, gone: a gap in every graph, and an alert on its absence fired for nothing.)
+ * A gauge of many series, one per set of tags, whose series stay registered from one
+ * reading to the next: a reading changes their values in place, adds the new ones and
+ * removes those it no longer has. (A {@link MultiGauge} given each reading with
+ * {@code overwrite} removes every series and registers it again, and a scrape in between
+ * finds the series, or the whole metric, gone: a gap in every graph, and an alert on its
+ * absence fired for nothing.)
  */
 public final class SteadyGauge {
 
@@ -38,9 +40,10 @@ public final class SteadyGauge {
 	public void set(Map<Tags, ? extends Number> reading) {
 		reading.forEach((tags, value) -> this.values.put(tags, value.doubleValue()));
 		this.gauge.register(reading.keySet()
-			.stream()
-			.<MultiGauge.Row<?>>map((tags) -> MultiGauge.Row.of(tags, this.values,
-					(current) -> current.getOrDefault(tags, Double.NaN)))
+			.stream().<MultiGauge
+					.Row<?>>map(
+							(tags) -> MultiGauge.Row.of(tags, this.values,
+									(current) -> current.getOrDefault(tags, Double.NaN)))
 			.toList(), false);
 		this.values.keySet().retainAll(reading.keySet());
 	}

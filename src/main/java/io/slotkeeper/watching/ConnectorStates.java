@@ -24,9 +24,10 @@ import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.settings.SettingFinding;
 
 /**
- * The state of every slot's connector as the last slot poll of its target asked Kafka Connect, so that a listing
- * never waits for Kafka Connect: a slow or hung one delays only its own target's poll. With it, each connector's
- * configuration as last read (once a minute) and judged against what slot-keeper does to its slot.
+ * The state of every slot's connector as the last slot poll of its target asked Kafka
+ * Connect, so that a listing never waits for Kafka Connect: a slow or hung one delays
+ * only its own target's poll. With it, each connector's configuration as last read (once
+ * a minute) and judged against what slot-keeper does to its slot.
  */
 public final class ConnectorStates {
 
@@ -55,7 +56,8 @@ public final class ConnectorStates {
 	}
 
 	/**
-	 * Reads the state of each of a target's connectors again, and its configuration when due.
+	 * Reads the state of each of a target's connectors again, and its configuration when
+	 * due.
 	 * @param target the target
 	 * @param slots its slots, as the poll read them
 	 */
@@ -89,12 +91,15 @@ public final class ConnectorStates {
 		}
 		Map<String, String> config = new TreeMap<>();
 		body.forEach((key, value) -> config.put(String.valueOf(key), (value != null) ? String.valueOf(value) : null));
-		String plugin = slots.stream().filter((slot) -> policy.name().equals(slot.slotName())).findFirst()
-			.map(ReplicationSlot::plugin).orElse(null);
+		String plugin = slots.stream()
+			.filter((slot) -> policy.name().equals(slot.slotName()))
+			.findFirst()
+			.map(ReplicationSlot::plugin)
+			.orElse(null);
 		ServerVersion version = target.primary().version();
-		List<SettingFinding> findings = ConnectorSettingsJudge.judge(config, new ConnectorSettingsJudge.Slot(
-				policy.name(), plugin, target.properties().heartbeat(), policy.connector().offsets(),
-				policy.resnapshot(), (version != null) ? version.number() : 0));
+		List<SettingFinding> findings = ConnectorSettingsJudge.judge(config,
+				new ConnectorSettingsJudge.Slot(policy.name(), plugin, target.properties().heartbeat(),
+						policy.connector().offsets(), policy.resnapshot(), (version != null) ? version.number() : 0));
 		return new ConnectorAudit(name, FoundConnector.kept(config), findings, Instant.now(), null);
 	}
 
@@ -125,23 +130,28 @@ public final class ConnectorStates {
 	 */
 	public Map<Tags, List<SettingFinding>> findings(String target) {
 		Map<Tags, List<SettingFinding>> findings = new java.util.HashMap<>();
-		this.audits.getOrDefault(target, Map.of()).forEach((slot, audit) -> findings.put(Tags.of("target", target,
-				"slot", slot, "connector", audit.connector()), audit.findings()));
+		this.audits.getOrDefault(target, Map.of())
+			.forEach((slot, audit) -> findings
+				.put(Tags.of("target", target, "slot", slot, "connector", audit.connector()), audit.findings()));
 		return findings;
 	}
 
 	/**
-	 * The slots whose connector a recreate left not running and that still does not run, as last checked.
+	 * The slots whose connector a recreate left not running and that still does not run,
+	 * as last checked.
 	 * @param target the target
 	 * @return by slot, what the last handover came to, its warning and trace included
 	 */
 	public Map<String, String> notRunningAfterHandover(Target target) {
 		Map<String, String> slots = new TreeMap<>();
-		target.slots().policies().stream().filter((policy) -> policy.connector() != null).forEach((policy) ->
-				this.handovers.last(policy.connector().name())
-					.filter((handover) -> !handover.running())
-					.filter((handover) -> of(target.name(), policy.name()).map((now) -> !now.running()).orElse(true))
-					.ifPresent((handover) -> slots.put(policy.name(), handover.describe())));
+		target.slots()
+			.policies()
+			.stream()
+			.filter((policy) -> policy.connector() != null)
+			.forEach((policy) -> this.handovers.last(policy.connector().name())
+				.filter((handover) -> !handover.running())
+				.filter((handover) -> of(target.name(), policy.name()).map((now) -> !now.running()).orElse(true))
+				.ifPresent((handover) -> slots.put(policy.name(), handover.describe())));
 		return slots;
 	}
 

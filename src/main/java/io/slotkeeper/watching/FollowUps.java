@@ -21,10 +21,11 @@ import io.slotkeeper.fleet.Events;
 import io.slotkeeper.fleet.LaneWatch;
 
 /**
- * Where the slow follow-ups of a slot poll run: asking Kafka Connect about the slots' connectors (up to a timeout per
- * connector) and healing (a recreate and its connector handover, which may take minutes). They run on threads of
- * their own, a few for each kind, one run per target and kind at a time, so that a hung Kafka Connect delays only what
- * waits for it, never the polls of other targets, which take a statement's time.
+ * Where the slow follow-ups of a slot poll run: asking Kafka Connect about the slots'
+ * connectors (up to a timeout per connector) and healing (a recreate and its connector
+ * handover, which may take minutes). They run on threads of their own, a few for each
+ * kind, one run per target and kind at a time, so that a hung Kafka Connect delays only
+ * what waits for it, never the polls of other targets, which take a statement's time.
  */
 public final class FollowUps implements AutoCloseable {
 
@@ -34,13 +35,17 @@ public final class FollowUps implements AutoCloseable {
 
 	private static final Logger logger = LoggerFactory.getLogger(FollowUps.class);
 
-	// Multiples of the longest statement on a pooled connection that a round of each kind may take: the guard runs a
-	// handful of statements, a connector check a call per connector, a heal or handover waits on Kafka Connect.
+	// Multiples of the longest statement on a pooled connection that a round of each kind
+	// may take: the guard runs a
+	// handful of statements, a connector check a call per connector, a heal or handover
+	// waits on Kafka Connect.
 	private static final Map<String, Integer> BOUNDS = Map.of("keep-size", 10, "connector-checks", 20, "heal", 60,
 			"handover", 60, "resnapshot", 60);
 
-	// A heal, handover or re-snapshot round stops a connector, drops and creates slots, and resumes: interrupted or
-	// run twice, it could leave the connector stopped. Its rounds are reported past their bound, never given up on.
+	// A heal, handover or re-snapshot round stops a connector, drops and creates slots,
+	// and resumes: interrupted or
+	// run twice, it could leave the connector stopped. Its rounds are reported past their
+	// bound, never given up on.
 	private static final Set<String> STOPPED_MIDWAY_HARMS = Set.of("heal", "handover", "resnapshot");
 
 	private final boolean pooled;
@@ -68,11 +73,12 @@ public final class FollowUps implements AutoCloseable {
 	}
 
 	/**
-	 * Follow-ups on threads of their own, each round watched: one that has not ended within its bound is reported and
-	 * no longer waited for, its pool made anew, so that the next poll's follow-up runs.
+	 * Follow-ups on threads of their own, each round watched: one that has not ended
+	 * within its bound is reported and no longer waited for, its pool made anew, so that
+	 * the next poll's follow-up runs.
 	 * @param lanes the watch of every lane
-	 * @param statementBound the longest one statement on a pooled connection can take, of which each kind's bound is a
-	 * multiple
+	 * @param statementBound the longest one statement on a pooled connection can take, of
+	 * which each kind's bound is a multiple
 	 * @return the follow-ups; close them when the poller stops
 	 */
 	static FollowUps pooled(LaneWatch lanes, Duration statementBound) {
@@ -80,7 +86,8 @@ public final class FollowUps implements AutoCloseable {
 	}
 
 	/**
-	 * Follow-ups run on the calling thread, for a poll outside the schedule whose caller waits for all of it.
+	 * Follow-ups run on the calling thread, for a poll outside the schedule whose caller
+	 * waits for all of it.
 	 * @return the follow-ups
 	 */
 	static FollowUps inline() {
@@ -88,8 +95,9 @@ public final class FollowUps implements AutoCloseable {
 	}
 
 	/**
-	 * Makes the threads again after {@link #close()}: a poller stopped and started again (a lifecycle restart, a
-	 * paused test context) must heal and ask Kafka Connect again, not have every follow-up refused without a word.
+	 * Makes the threads again after {@link #close()}: a poller stopped and started again
+	 * (a lifecycle restart, a paused test context) must heal and ask Kafka Connect again,
+	 * not have every follow-up refused without a word.
 	 */
 	synchronized void open() {
 		if (!this.pooled) {
@@ -115,7 +123,8 @@ public final class FollowUps implements AutoCloseable {
 		submit(this.heals, target, "heal", work);
 	}
 
-	// A lane of its own: the raise is for the very outage in which handovers wait on a hung Kafka Connect.
+	// A lane of its own: the raise is for the very outage in which handovers wait on a
+	// hung Kafka Connect.
 	/**
 	 * Runs the WAL-limit guard after a target's poll.
 	 * @param target the target's name
@@ -152,7 +161,8 @@ public final class FollowUps implements AutoCloseable {
 		submit(this.checks, target, "connector-checks", work);
 	}
 
-	// A target whose last follow-up of this kind still runs (Kafka Connect hung) gets no second one queued behind it.
+	// A target whose last follow-up of this kind still runs (Kafka Connect hung) gets no
+	// second one queued behind it.
 	private void submit(Executor executor, String target, String kind, Runnable work) {
 		String key = kind + "/" + target;
 		Object token = new Object();
@@ -161,8 +171,8 @@ public final class FollowUps implements AutoCloseable {
 		}
 		try {
 			executor.execute(() -> {
-				try (MDC.MDCCloseable about = Events.about(target); LaneWatch.Round round = watch(kind, target, key,
-						token)) {
+				try (MDC.MDCCloseable about = Events.about(target);
+						LaneWatch.Round round = watch(kind, target, key, token)) {
 					work.run();
 				}
 				catch (RuntimeException ex) {
@@ -182,14 +192,14 @@ public final class FollowUps implements AutoCloseable {
 		if (this.lanes == null) {
 			return null;
 		}
-		LaneWatch.Recovery recovery = STOPPED_MIDWAY_HARMS.contains(kind)
-				? LaneWatch.Recovery.reportingOnly("a heal or handover stopped midway could leave its connector stopped;"
-						+ " it is said until it ends")
+		LaneWatch.Recovery recovery = STOPPED_MIDWAY_HARMS.contains(kind) ? LaneWatch.Recovery.reportingOnly(
+				"a heal or handover stopped midway could leave its connector stopped;" + " it is said until it ends")
 				: LaneWatch.Recovery.interruptingAndGoingOn(() -> abandon(kind, key, token));
 		return this.lanes.begin(kind, target, this.statementBound.multipliedBy(BOUNDS.get(kind)), recovery);
 	}
 
-	// The round's thread may never come back: its key is freed, and its pool made anew so that the next round of its
+	// The round's thread may never come back: its key is freed, and its pool made anew so
+	// that the next round of its
 	// kind does not queue behind it; rounds already running in the old pool finish there.
 	private synchronized void abandon(String kind, String key, Object token) {
 		this.running.remove(key, token);
@@ -204,7 +214,8 @@ public final class FollowUps implements AutoCloseable {
 		}
 	}
 
-	// Rounds queued behind the hung one move to the new pool: other targets' rounds must not wait for it either.
+	// Rounds queued behind the hung one move to the new pool: other targets' rounds must
+	// not wait for it either.
 	private static Executor replace(Executor old, String prefix, int threads) {
 		ThreadPoolExecutor fresh = pool(prefix, threads);
 		if (old instanceof ThreadPoolExecutor pool) {

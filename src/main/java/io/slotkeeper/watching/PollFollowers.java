@@ -9,9 +9,10 @@ import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.replication.SlotPoll;
 
 /**
- * What follows each poll of a target beyond reading it: healing, the connectors' handovers and restarts, the WAL-limit
- * guard, the failover checks. The healing module provides it; the poller calls it without knowing what it does, so
- * that watching never depends on the features that act on what it sees.
+ * What follows each poll of a target beyond reading it: healing, the connectors'
+ * handovers and restarts, the WAL-limit guard, the failover checks. The healing module
+ * provides it; the poller calls it without knowing what it does, so that watching never
+ * depends on the features that act on what it sees.
  */
 public interface PollFollowers {
 
@@ -39,7 +40,8 @@ public interface PollFollowers {
 		void follow(SlotPoll poll, List<ReplicationSlot> serverSlots, FollowUps followUps, Runnable readAgain);
 
 		/**
-		 * The slots whose connector's task failed on a stored offset older than the slot, as last found.
+		 * The slots whose connector's task failed on a stored offset older than the slot,
+		 * as last found.
 		 * @return by slot, the connector's state in a few words
 		 */
 		Map<String, String> staleOffsets();

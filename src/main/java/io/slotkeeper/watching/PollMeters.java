@@ -10,9 +10,10 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 
 /**
- * One target's poll meters: {@code slotkeeper_slot_poll_age_seconds} (since the last good poll, or since start before
- * the first), {@code slotkeeper_slot_poll_failures_total} and {@code slotkeeper_slot_poll_interval_seconds}, for an
- * alert on a stale poll: the slot gauges of a failed poll keep their last values, and this says how old they are.
+ * One target's poll meters: {@code slotkeeper_slot_poll_age_seconds} (since the last good
+ * poll, or since start before the first), {@code slotkeeper_slot_poll_failures_total} and
+ * {@code slotkeeper_slot_poll_interval_seconds}, for an alert on a stale poll: the slot
+ * gauges of a failed poll keep their last values, and this says how old they are.
  */
 final class PollMeters {
 

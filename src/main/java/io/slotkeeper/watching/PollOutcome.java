@@ -14,9 +14,10 @@ import io.slotkeeper.fleet.Target;
 import io.slotkeeper.replication.SlotView;
 
 /**
- * What one target's last poll came to: the slots it read (or, after a failure, the last ones read, marked by their
- * age and the failure), its meters, and the lane its next run takes (quick after a success, retry after a failure).
- * A failure is logged once, when the polls start failing, not at every poll.
+ * What one target's last poll came to: the slots it read (or, after a failure, the last
+ * ones read, marked by their age and the failure), its meters, and the lane its next run
+ * takes (quick after a success, retry after a failure). A failure is logged once, when
+ * the polls start failing, not at every poll.
  */
 final class PollOutcome {
 

@@ -14,10 +14,11 @@ import java.util.stream.Collectors;
 import io.slotkeeper.replication.ReplicationSlot;
 
 /**
- * The WAL each slot of a target's primary retained over the last hour, from the polls slot-keeper makes anyway:
- * one point per {@value #STEP_SECONDS} s, the most retained in that step (what the disk had to hold), at most
- * {@value #POINTS} points per slot. Bounded: about 1.5 KB per slot whatever the poll interval; a slot the primary no
- * longer has is forgotten at the next poll.
+ * The WAL each slot of a target's primary retained over the last hour, from the polls
+ * slot-keeper makes anyway: one point per {@value #STEP_SECONDS} s, the most retained in
+ * that step (what the disk had to hold), at most {@value #POINTS} points per slot.
+ * Bounded: about 1.5 KB per slot whatever the poll interval; a slot the primary no longer
+ * has is forgotten at the next poll.
  */
 public final class RetainedHistory {
 
@@ -66,7 +67,8 @@ public final class RetainedHistory {
 	 *
 	 * @param from the start of the first step
 	 * @param stepSeconds seconds per step
-	 * @param retainedWalBytes the most WAL the slot retained in each step, {@code null} where no poll read it
+	 * @param retainedWalBytes the most WAL the slot retained in each step, {@code null}
+	 * where no poll read it
 	 */
 	public record Series(Instant from, int stepSeconds, List<Long> retainedWalBytes) {
 
@@ -116,8 +118,7 @@ public final class RetainedHistory {
 				points.add(seen ? this.values[index] : null);
 			}
 			return (first < 0) ? Optional.empty()
-					: Optional.of(new Series(Instant.ofEpochSecond((long) first * STEP_SECONDS), STEP_SECONDS,
-							points));
+					: Optional.of(new Series(Instant.ofEpochSecond((long) first * STEP_SECONDS), STEP_SECONDS, points));
 		}
 
 	}
@@ -125,4 +126,5 @@ public final class RetainedHistory {
 	void forget(String target) {
 		this.byTarget.remove(target);
 	}
+
 }

@@ -22,12 +22,15 @@ import io.slotkeeper.replication.SlotView;
 import io.slotkeeper.support.SteadyGauge;
 
 /**
- * The slot gauges of one target's primary, rewritten after each poll so that the meters of slots that disappeared go with them:
- * {@code slotkeeper_slot_retained_wal_bytes}, {@code _safe_wal_size_bytes} (absent when unlimited),
- * {@code _active}, {@code _wal_status{wal_status}} (1 for the current status, 0 for the others) and
- * {@code _inactive_seconds}, {@code _heartbeat_acknowledged}, {@code _seconds_to_loss} and
- * {@code _outage_budget_seconds} (each absent while
- * unknown), {@code slotkeeper_slot_missing{target,slot}} for the slots configured in {@code slots[]}; also removes {@code slotkeeper_slot_recreations_total} of a primary's slot that is gone.
+ * The slot gauges of one target's primary, rewritten after each poll so that the meters
+ * of slots that disappeared go with them: {@code slotkeeper_slot_retained_wal_bytes},
+ * {@code _safe_wal_size_bytes} (absent when unlimited), {@code _active},
+ * {@code _wal_status{wal_status}} (1 for the current status, 0 for the others) and
+ * {@code _inactive_seconds}, {@code _heartbeat_acknowledged}, {@code _seconds_to_loss}
+ * and {@code _outage_budget_seconds} (each absent while unknown),
+ * {@code slotkeeper_slot_missing{target,slot}} for the slots configured in
+ * {@code slots[]}; also removes {@code slotkeeper_slot_recreations_total} of a primary's
+ * slot that is gone.
  */
 final class SlotGauges {
 
@@ -57,7 +60,8 @@ final class SlotGauges {
 
 	private final SteadyGauge xidAge;
 
-	// Before PostgreSQL 17 the server does not say since when a slot is inactive: the poller remembers it.
+	// Before PostgreSQL 17 the server does not say since when a slot is inactive: the
+	// poller remembers it.
 	private final Map<String, Instant> inactiveSince = new HashMap<>();
 
 	private Set<String> known = Set.of();
@@ -67,23 +71,24 @@ final class SlotGauges {
 		this.registry = registry;
 		this.retained = gauge("slotkeeper.slot.retained.wal", "WAL the slot pins: current LSN minus restart_lsn",
 				"bytes");
-		this.safeWalSize = gauge("slotkeeper.slot.safe.wal.size", "WAL that can still be written before the slot is at"
-				+ " risk (max_slot_wal_keep_size)", "bytes");
+		this.safeWalSize = gauge("slotkeeper.slot.safe.wal.size",
+				"WAL that can still be written before the slot is at" + " risk (max_slot_wal_keep_size)", "bytes");
 		this.active = gauge("slotkeeper.slot.active", "1 while a consumer streams from the slot");
 		this.walStatus = gauge("slotkeeper.slot.wal.status", "1 for the slot's current wal_status, 0 for the others");
-		this.inactive = gauge("slotkeeper.slot.inactive", "How long no consumer has streamed from the slot; 0 while"
-				+ " active", "seconds");
-		this.acknowledged = gauge("slotkeeper.slot.heartbeat.acknowledged", "1 when the slot's consumer confirmed past"
-				+ " the heartbeat due by now, 0 when it did not");
-		// No base unit: the name already says seconds, and Prometheus would append it again.
-		this.secondsToLoss = gauge("slotkeeper.slot.seconds.to.loss", "Estimated seconds until the slot is lost, at the"
-				+ " rate its safe_wal_size shrinks");
+		this.inactive = gauge("slotkeeper.slot.inactive",
+				"How long no consumer has streamed from the slot; 0 while" + " active", "seconds");
+		this.acknowledged = gauge("slotkeeper.slot.heartbeat.acknowledged",
+				"1 when the slot's consumer confirmed past" + " the heartbeat due by now, 0 when it did not");
+		// No base unit: the name already says seconds, and Prometheus would append it
+		// again.
+		this.secondsToLoss = gauge("slotkeeper.slot.seconds.to.loss",
+				"Estimated seconds until the slot is lost, at the" + " rate its safe_wal_size shrinks");
 		this.budget = gauge("slotkeeper.slot.outage.budget.seconds", "Seconds a slot no consumer reads has left before"
 				+ " it is lost, at the WAL the server wrote per second over the last hour");
 		this.xidAge = gauge("slotkeeper.slot.xid.age", "Transactions since the oldest xmin or catalog_xmin the slot"
 				+ " holds back (age()): VACUUM cannot freeze past it", "transactions");
-		this.missing = gauge("slotkeeper.slot.missing", "1 when a slot configured in slots[] is not on the primary, 0"
-				+ " when it is");
+		this.missing = gauge("slotkeeper.slot.missing",
+				"1 when a slot configured in slots[] is not on the primary, 0" + " when it is");
 	}
 
 	void update(List<SlotView> slots, Instant now) {
@@ -99,7 +104,8 @@ final class SlotGauges {
 		Set<String> names = new HashSet<>();
 		for (SlotView view : slots) {
 			ReplicationSlot slot = view.slot();
-			// The epoch is a label, so that a recreated slot is a new series: a dashboard shows where one ends.
+			// The epoch is a label, so that a recreated slot is a new series: a dashboard
+			// shows where one ends.
 			SlotLineage lineage = view.insight().lineage();
 			Tags tags = SlotTags.of(this.target, slot)
 				.and("lineage", String.valueOf((lineage != null) ? lineage.epoch() : SlotLineage.FIRST.epoch()));
@@ -155,8 +161,8 @@ final class SlotGauges {
 	}
 
 	/**
-	 * Removes every slot series of the target, while another instance owns it and exports them: each slot alert
-	 * then fires once, not once per pod.
+	 * Removes every slot series of the target, while another instance owns it and exports
+	 * them: each slot alert then fires once, not once per pod.
 	 */
 	void withdraw() {
 		for (SteadyGauge gauge : List.of(this.retained, this.safeWalSize, this.active, this.walStatus, this.inactive,
@@ -170,8 +176,7 @@ final class SlotGauges {
 		absent.forEach((slot) -> names.add(slot.name()));
 		Map<Tags, Number> rows = new LinkedHashMap<>();
 		for (SlotPolicyProperties policy : configured) {
-			rows.put(Tags.of("target", this.target, "slot", policy.name()),
-					names.contains(policy.name()) ? 1 : 0);
+			rows.put(Tags.of("target", this.target, "slot", policy.name()), names.contains(policy.name()) ? 1 : 0);
 		}
 		this.missing.set(rows);
 	}

@@ -18,14 +18,16 @@ import io.slotkeeper.replication.SlotView;
 import io.slotkeeper.settings.RaisedLimit;
 
 /**
- * The {@code slots} health, one child per target from its last poll: DOWN when a slot is invalidated (lost, or on
- * PostgreSQL 18 idle too long), a slot configured in {@code slots[]} is missing, or a recreate left the slot's
- * connector not running and it still does not run ({@code connectorNotRunning}, with the task's trace), or a
- * connector's task failed on a stored offset older than its slot ({@code connectorStaleOffset}), UP
- * otherwise with a warning detail naming unreserved slots, UNKNOWN before the first poll, when the last poll failed
- * or when no poll ended for three intervals;
- * {@code healingStopped} says why healing gave up on a slot; {@code keepSizeRaise} shows a WAL-limit raise that stands
- * (on its server's lead target), DOWN once it has stood unneeded for longer than {@link RaisedLimit#OVERDUE}.
+ * The {@code slots} health, one child per target from its last poll: DOWN when a slot is
+ * invalidated (lost, or on PostgreSQL 18 idle too long), a slot configured in
+ * {@code slots[]} is missing, or a recreate left the slot's connector not running and it
+ * still does not run ({@code connectorNotRunning}, with the task's trace), or a
+ * connector's task failed on a stored offset older than its slot
+ * ({@code connectorStaleOffset}), UP otherwise with a warning detail naming unreserved
+ * slots, UNKNOWN before the first poll, when the last poll failed or when no poll ended
+ * for three intervals; {@code healingStopped} says why healing gave up on a slot;
+ * {@code keepSizeRaise} shows a WAL-limit raise that stands (on its server's lead
+ * target), DOWN once it has stood unneeded for longer than {@link RaisedLimit#OVERDUE}.
  * Not part of liveness or readiness.
  */
 final class SlotHealth {
@@ -49,7 +51,8 @@ final class SlotHealth {
 			String budgetInMemory, String tablesNotSampled, Optional<RaisedLimit> raisedLimit) {
 		Instant now = Instant.now();
 		if (snapshot.error() != null) {
-			Health.Builder failed = Health.unknown().withDetail("polledAt", snapshot.at())
+			Health.Builder failed = Health.unknown()
+				.withDetail("polledAt", snapshot.at())
 				.withDetail("error", snapshot.error());
 			if (snapshot.lastGoodAt() != null) {
 				failed.withDetail("lastGoodPollAt", snapshot.lastGoodAt());
@@ -57,7 +60,8 @@ final class SlotHealth {
 			return failed.build();
 		}
 		if (snapshot.stale(target.slotsPollInterval(), now)) {
-			return Health.unknown().withDetail("polledAt", snapshot.at())
+			return Health.unknown()
+				.withDetail("polledAt", snapshot.at())
 				.withDetail("reason", "no poll ended for more than three intervals: the target is slow to answer")
 				.build();
 		}
@@ -74,8 +78,9 @@ final class SlotHealth {
 			health.withDetail("connectorStaleOffset", staleOffsets);
 		}
 		if (!missing.isEmpty()) {
-			health.withDetail("missing", missing).withDetail("missingReason", "slots configured in slots[] are not on"
-					+ " the primary (a failover to a server that never had them?): their consumers cannot stream");
+			health.withDetail("missing", missing)
+				.withDetail("missingReason", "slots configured in slots[] are not on"
+						+ " the primary (a failover to a server that never had them?): their consumers cannot stream");
 		}
 		health.withDetail("polledAt", snapshot.at()).withDetail("slots", snapshot.slots().size());
 		if (!invalidated.isEmpty()) {

@@ -6,9 +6,10 @@ import java.util.Optional;
 import io.slotkeeper.settings.RaisedLimit;
 
 /**
- * What the feature acting on a target's slots says of it in the {@code slots} health and on the page: why healing
- * stopped, where heal attempts are counted, a WAL-limit raise that stands. The healing module provides it; health
- * and the page ask it directly, not through the poller.
+ * What the feature acting on a target's slots says of it in the {@code slots} health and
+ * on the page: why healing stopped, where heal attempts are counted, a WAL-limit raise
+ * that stands. The healing module provides it; health and the page ask it directly, not
+ * through the poller.
  */
 public interface SlotHealthReadOuts {
 
@@ -27,9 +28,11 @@ public interface SlotHealthReadOuts {
 	String healingBudgetInMemoryBecause(String target);
 
 	/**
-	 * The raise of the target's server's {@code max_slot_wal_keep_size} that stands, as its last poll showed it.
+	 * The raise of the target's server's {@code max_slot_wal_keep_size} that stands, as
+	 * its last poll showed it.
 	 * @param target the target's name
-	 * @return the raise, empty when none stands, the target is not its server's lead, or another instance acts
+	 * @return the raise, empty when none stands, the target is not its server's lead, or
+	 * another instance acts
 	 */
 	Optional<RaisedLimit> raisedLimit(String target);
 

@@ -23,10 +23,12 @@ import io.slotkeeper.replication.SlotInsight;
 import io.slotkeeper.replication.SlotPoll;
 
 /**
- * Why is my slot stuck? At every poll, for every logical slot of the target's own database: did its consumer confirm
- * the heartbeat written {@code ack-intervals} intervals ago, and if not, why — no consumer, a consumer that does not
- * confirm, or a message heartbeat that a pgoutput consumer did not ask for. And for every slot with a WAL limit: how
- * soon it will be lost at the rate its {@code safe_wal_size} shrank over the last minute of polls.
+ * Why is my slot stuck? At every poll, for every logical slot of the target's own
+ * database: did its consumer confirm the heartbeat written {@code ack-intervals}
+ * intervals ago, and if not, why — no consumer, a consumer that does not confirm, or a
+ * message heartbeat that a pgoutput consumer did not ask for. And for every slot with a
+ * WAL limit: how soon it will be lost at the rate its {@code safe_wal_size} shrank over
+ * the last minute of polls.
  */
 public final class SlotInsights {
 
@@ -35,7 +37,8 @@ public final class SlotInsights {
 	public static final String INACTIVE = "inactive";
 
 	/**
-	 * The start of the diagnosis of a slot the server invalidated, followed by the server's reason.
+	 * The start of the diagnosis of a slot the server invalidated, followed by the
+	 * server's reason.
 	 */
 	public static final String INVALIDATED = "invalidated: ";
 
@@ -44,7 +47,8 @@ public final class SlotInsights {
 	public static final String NO_MESSAGES = "message mode but the consumer did not ask for messages"
 			+ " — use table mode with the table in the publication";
 
-	// How a walsender's START_REPLICATION shows that its consumer asked pgoutput for logical messages.
+	// How a walsender's START_REPLICATION shows that its consumer asked pgoutput for
+	// logical messages.
 	private static final Pattern ASKS_FOR_MESSAGES = Pattern.compile("\"?messages\"?\\s+'(true|on|1)'",
 			Pattern.CASE_INSENSITIVE);
 
@@ -52,17 +56,20 @@ public final class SlotInsights {
 
 	private final Map<String, Map<String, SlotInsight>> insights = new ConcurrentHashMap<>();
 
-	// safe_wal_size samples of the last minute per slot: a rate over a minute is steadier than one between two polls.
+	// safe_wal_size samples of the last minute per slot: a rate over a minute is steadier
+	// than one between two polls.
 	private final Map<String, Map<String, Deque<Sample>>> samples = new ConcurrentHashMap<>();
 
 	// When a poll first saw each slot inactive, for servers before 17 that do not say.
 	private final Map<String, Map<String, Instant>> inactiveSeen = new ConcurrentHashMap<>();
 
 	/**
-	 * Concludes, for every slot of one poll, from the heartbeats the target's beat log holds.
+	 * Concludes, for every slot of one poll, from the heartbeats the target's beat log
+	 * holds.
 	 * @param target the target
 	 * @param poll what the poll read
-	 * @param walBytesPerSecond the WAL the server wrote per second over the last hour, when known
+	 * @param walBytesPerSecond the WAL the server wrote per second over the last hour,
+	 * when known
 	 * @param now when
 	 */
 	void update(Target target, SlotPoll poll, Optional<Double> walBytesPerSecond, Instant now) {
@@ -70,7 +77,8 @@ public final class SlotInsights {
 		HeartbeatProperties heartbeat = target.properties().heartbeat();
 		Map<String, Deque<Sample>> history = this.samples.computeIfAbsent(target.name(),
 				(name) -> new ConcurrentHashMap<>());
-		Map<String, Instant> gone = this.inactiveSeen.computeIfAbsent(target.name(), (name) -> new ConcurrentHashMap<>());
+		Map<String, Instant> gone = this.inactiveSeen.computeIfAbsent(target.name(),
+				(name) -> new ConcurrentHashMap<>());
 		Map<String, SlotInsight> current = new HashMap<>();
 		for (ReplicationSlot slot : poll.slots()) {
 			boolean ours = slot.logical() && Objects.equals(slot.database(), poll.database());
@@ -84,9 +92,10 @@ public final class SlotInsights {
 			while (slotHistory.size() > 1 && slotHistory.peekFirst().at().isBefore(now.minus(RATE_WINDOW))) {
 				slotHistory.removeFirst();
 			}
-			current.put(slot.slotName(), new SlotInsight(acknowledged, lastAcknowledged, diagnosis,
-					secondsToLoss(slotHistory.peekFirst(), slot, now), budget(slot, gone, walBytesPerSecond, now),
-					target.lineages().of(slot.slotName())));
+			current.put(slot.slotName(),
+					new SlotInsight(acknowledged, lastAcknowledged, diagnosis,
+							secondsToLoss(slotHistory.peekFirst(), slot, now),
+							budget(slot, gone, walBytesPerSecond, now), target.lineages().of(slot.slotName())));
 			if (slot.safeWalSizeBytes() != null) {
 				slotHistory.addLast(new Sample(slot.safeWalSizeBytes(), now));
 			}
@@ -170,7 +179,8 @@ public final class SlotInsights {
 		return Math.max(0, slot.safeWalSizeBytes()) / (shrunk / seconds);
 	}
 
-	// Before PostgreSQL 17 the server does not say since when a slot is inactive: the first poll that saw it so does.
+	// Before PostgreSQL 17 the server does not say since when a slot is inactive: the
+	// first poll that saw it so does.
 	private static SlotBudget budget(ReplicationSlot slot, Map<String, Instant> gone, Optional<Double> rate,
 			Instant now) {
 		if (!slot.logical() || !Boolean.FALSE.equals(slot.active()) || slot.invalidated()) {
@@ -194,4 +204,5 @@ public final class SlotInsights {
 		this.insights.remove(target);
 		this.samples.remove(target);
 	}
+
 }

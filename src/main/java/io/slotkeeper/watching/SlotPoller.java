@@ -20,9 +20,9 @@ import io.slotkeeper.fleet.RepeatingTasks;
 import io.slotkeeper.fleet.Target;
 
 /**
- * Reads every target's slots every {@code slots-poll-interval} for the slot metrics, the {@code slots} health, healing
- * and the connectors' states. Each target polls on its own schedule ({@link RepeatingTasks}): a down or hung target
- * delays only its own poll.
+ * Reads every target's slots every {@code slots-poll-interval} for the slot metrics, the
+ * {@code slots} health, healing and the connectors' states. Each target polls on its own
+ * schedule ({@link RepeatingTasks}): a down or hung target delays only its own poll.
  */
 public class SlotPoller extends RepeatingTasks implements FleetListener {
 
@@ -49,7 +49,8 @@ public class SlotPoller extends RepeatingTasks implements FleetListener {
 	private final FollowUps followUps;
 
 	/**
-	 * Creates the poller, which also heals, of the fleet's targets now and of those that join later.
+	 * Creates the poller, which also heals, of the fleet's targets now and of those that
+	 * join later.
 	 * @param fleet the targets to poll, watched
 	 * @param followers what follows each poll: healing, handovers, the WAL-limit guard
 	 * @param watch where the polls' conclusions, connectors' states and sightings go
@@ -72,8 +73,7 @@ public class SlotPoller extends RepeatingTasks implements FleetListener {
 	@Override
 	public void joined(Target target) {
 		TargetPoll poll = new TargetPoll(target, this.followers.of(target, this.fleet::all, this.watch), this.watch,
-				this.registry, this.clock,
-				this.followUps);
+				this.registry, this.clock, this.followUps);
 		this.polls.put(target.name(), poll);
 		joined(poll);
 	}
@@ -97,7 +97,9 @@ public class SlotPoller extends RepeatingTasks implements FleetListener {
 	}
 
 	private static Duration longestPoll(Fleet fleet) {
-		return fleet.connections().stream().map(ConnectionProperties::pooledStatementBound)
+		return fleet.connections()
+			.stream()
+			.map(ConnectionProperties::pooledStatementBound)
 			.max(Duration::compareTo)
 			.orElse(Duration.ofSeconds(1));
 	}
@@ -108,7 +110,8 @@ public class SlotPoller extends RepeatingTasks implements FleetListener {
 	}
 
 	/**
-	 * The slots whose connector's task failed on a stored offset older than the slot, as last found.
+	 * The slots whose connector's task failed on a stored offset older than the slot, as
+	 * last found.
 	 * @param target the target's name
 	 * @return by slot, the connector's state in a few words
 	 */
@@ -128,7 +131,8 @@ public class SlotPoller extends RepeatingTasks implements FleetListener {
 	}
 
 	/**
-	 * Polls one target now, outside its schedule, on this thread, healing and asking Kafka Connect on it too.
+	 * Polls one target now, outside its schedule, on this thread, healing and asking
+	 * Kafka Connect on it too.
 	 * @param target the target's name
 	 */
 	void poll(String target) {
@@ -160,7 +164,8 @@ public class SlotPoller extends RepeatingTasks implements FleetListener {
 	}
 
 	/**
-	 * Polls one target as soon as a worker can, outside its schedule, reading its server as it is then.
+	 * Polls one target as soon as a worker can, outside its schedule, reading its server
+	 * as it is then.
 	 * @param target the target's name
 	 */
 	void pollSoon(String target) {

@@ -16,9 +16,10 @@ import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.replication.SlotSighting;
 
 /**
- * The configured slots of every target as its polls last saw them, and those its primary does not have: missing,
- * with what was last seen of them (on which server, at which confirmed position); and the slots another manages
- * ({@code managed-by}) that were seen lost or missing and then usable again: made anew by their manager.
+ * The configured slots of every target as its polls last saw them, and those its primary
+ * does not have: missing, with what was last seen of them (on which server, at which
+ * confirmed position); and the slots another manages ({@code managed-by}) that were seen
+ * lost or missing and then usable again: made anew by their manager.
  */
 public final class SlotSightings {
 
@@ -26,13 +27,15 @@ public final class SlotSightings {
 
 	private final Map<String, List<Missing>> missing = new ConcurrentHashMap<>();
 
-	// Per target, the slots another manages that were last seen lost (their sighting then) or missing (their last).
+	// Per target, the slots another manages that were last seen lost (their sighting
+	// then) or missing (their last).
 	private final Map<String, Map<String, SlotSighting>> gone = new ConcurrentHashMap<>();
 
 	private final Map<String, List<MadeAnew>> madeAnew = new ConcurrentHashMap<>();
 
 	void update(Target target, List<ReplicationSlot> slots, Instant at) {
-		Map<String, SlotSighting> targetSeen = this.seen.computeIfAbsent(target.name(), (name) -> new ConcurrentHashMap<>());
+		Map<String, SlotSighting> targetSeen = this.seen.computeIfAbsent(target.name(),
+				(name) -> new ConcurrentHashMap<>());
 		Set<String> present = slots.stream().map(ReplicationSlot::slotName).collect(Collectors.toSet());
 		List<Missing> absent = new ArrayList<>();
 		watchManagedElsewhere(target, slots, present, targetSeen, at);
@@ -47,13 +50,15 @@ public final class SlotSightings {
 		this.missing.put(target.name(), List.copyOf(absent));
 	}
 
-	// A slot is made anew when it was seen lost, or seen and then missing, and is now there and usable.
+	// A slot is made anew when it was seen lost, or seen and then missing, and is now
+	// there and usable.
 	private void watchManagedElsewhere(Target target, List<ReplicationSlot> slots, Set<String> present,
 			Map<String, SlotSighting> targetSeen, Instant at) {
 		Map<String, SlotSighting> targetGone = this.gone.computeIfAbsent(target.name(),
 				(name) -> new ConcurrentHashMap<>());
 		for (ReplicationSlot slot : slots) {
-			Optional<SlotPolicyProperties> policy = target.slots().policy(slot.slotName())
+			Optional<SlotPolicyProperties> policy = target.slots()
+				.policy(slot.slotName())
 				.filter((candidate) -> !candidate.managedBySlotKeeper());
 			if (policy.isEmpty()) {
 				continue;
@@ -89,7 +94,8 @@ public final class SlotSightings {
 	}
 
 	/**
-	 * Keeps a slot made anew for the next call of {@link #takeMadeAnew(String)}, after a handover that failed.
+	 * Keeps a slot made anew for the next call of {@link #takeMadeAnew(String)}, after a
+	 * handover that failed.
 	 * @param target the target's name
 	 * @param made the slot
 	 */
@@ -118,9 +124,12 @@ public final class SlotSightings {
 	}
 
 	/**
-	 * A slot another manages ({@code managed-by}) that it made anew after it was lost or missing.
+	 * A slot another manages ({@code managed-by}) that it made anew after it was lost or
+	 * missing.
+	 *
 	 * @param policy its policy
-	 * @param lastSeen what was last seen of it: lost, at the position it was lost at; or before it went missing
+	 * @param lastSeen what was last seen of it: lost, at the position it was lost at; or
+	 * before it went missing
 	 * @param now the slot as it is now
 	 */
 	public record MadeAnew(SlotPolicyProperties policy, SlotSighting lastSeen, ReplicationSlot now) {
@@ -128,6 +137,7 @@ public final class SlotSightings {
 
 	/**
 	 * A configured slot the primary does not have.
+	 *
 	 * @param policy its policy
 	 * @param lastSeen what was last seen of it, {@code null} when never since start
 	 */

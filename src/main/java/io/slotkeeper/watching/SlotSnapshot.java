@@ -13,14 +13,16 @@ import io.slotkeeper.replication.SlotView;
  * One target's slots as of the last poll.
  *
  * @param at when the poll ended
- * @param slots the slots read with what the poll concluded; after a failed poll, those of the last good one
+ * @param slots the slots read with what the poll concluded; after a failed poll, those of
+ * the last good one
  * @param error why the poll failed, {@code null} when it did not
  * @param lastGoodAt when the last good poll ended, {@code null} before one
  */
 public record SlotSnapshot(Instant at, List<SlotView> slots, FailureDescription error, Instant lastGoodAt) {
 
 	/**
-	 * Whether no poll ended for more than three intervals and a second: the target is slow to answer.
+	 * Whether no poll ended for more than three intervals and a second: the target is
+	 * slow to answer.
 	 * @param pollInterval the target's {@code slots-poll-interval}
 	 * @param now the time to judge by
 	 * @return whether the snapshot is stale

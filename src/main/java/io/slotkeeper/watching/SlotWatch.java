@@ -6,8 +6,8 @@ import io.slotkeeper.handover.HandoverLog;
 import io.slotkeeper.settings.SettingsAudit;
 
 /**
- * What every target's poll keeps for the API to read: conclusions, connectors' states and configured slots as last
- * seen (and missing).
+ * What every target's poll keeps for the API to read: conclusions, connectors' states and
+ * configured slots as last seen (and missing).
  *
  * @param insights what polls concluded about each slot
  * @param connectors the connectors' states as polls checked them
@@ -38,8 +38,8 @@ public record SlotWatch(SlotInsights insights, ConnectorStates connectors, SlotS
 	}
 
 	/**
-	 * Forgets everything kept of a target that left the fleet, so that a retired database costs nothing and one that
-	 * joins again starts afresh.
+	 * Forgets everything kept of a target that left the fleet, so that a retired database
+	 * costs nothing and one that joins again starts afresh.
 	 * @param target the target's name
 	 */
 	void forget(String target) {

@@ -22,9 +22,10 @@ import io.slotkeeper.settings.SettingsAudit;
 import io.slotkeeper.settings.SettingsView;
 
 /**
- * One target's slot poll, repeated every {@code slots-poll-interval}: read the slots, conclude, update the gauges,
- * then hand the slow follow-ups to its {@link PollFollowers} (healing, connectors, failover). A failed poll keeps the last
- * slots and gauges, marked by their age, so that alerts on them do not resolve because the target went away.
+ * One target's slot poll, repeated every {@code slots-poll-interval}: read the slots,
+ * conclude, update the gauges, then hand the slow follow-ups to its {@link PollFollowers}
+ * (healing, connectors, failover). A failed poll keeps the last slots and gauges, marked
+ * by their age, so that alerts on them do not resolve because the target went away.
  */
 final class TargetPoll implements RepeatingTask {
 
@@ -81,7 +82,8 @@ final class TargetPoll implements RepeatingTask {
 		return this.duties.staleOffsets();
 	}
 
-	// Spread a little, so that many targets do not all borrow their first connection at the same moment.
+	// Spread a little, so that many targets do not all borrow their first connection at
+	// the same moment.
 	@Override
 	public String about() {
 		return this.target.name();
@@ -101,8 +103,8 @@ final class TargetPoll implements RepeatingTask {
 	}
 
 	/**
-	 * Makes the next run read the server as it is then, not a reading another target of the server made shortly
-	 * before: after the server behind the target changed.
+	 * Makes the next run read the server as it is then, not a reading another target of
+	 * the server made shortly before: after the server behind the target changed.
 	 */
 	void readNowNext() {
 		this.readNowNext = true;
@@ -115,7 +117,8 @@ final class TargetPoll implements RepeatingTask {
 		poll(FollowUps.inline(), true);
 	}
 
-	// A run outside the schedule (after a failover) may meet the scheduled one, or a heal's read after it: they take
+	// A run outside the schedule (after a failover) may meet the scheduled one, or a
+	// heal's read after it: they take
 	// turns.
 	private synchronized Duration poll(FollowUps followUps, boolean readNow) {
 		Instant now = this.clock.instant();
@@ -139,13 +142,15 @@ final class TargetPoll implements RepeatingTask {
 		}
 	}
 
-	// A reading another target of the server made within most of the interval serves a scheduled poll; one after a
+	// A reading another target of the server made within most of the interval serves a
+	// scheduled poll; one after a
 	// heal or for a caller who waits must see the server as it is now.
 	private SlotPoll read(Instant now, boolean readNow) {
 		SlotPoll server = this.target.readServer(SlotPoll::read, readNow);
 		this.serverSlots = server.slots();
 		String database = this.target.database().orElse(server.database());
-		// A discovered target shows its own database's slots, a configured one every slot of its server.
+		// A discovered target shows its own database's slots, a configured one every slot
+		// of its server.
 		SlotPoll poll = this.target.origin().isPresent() ? server.dealtTo(database) : server.in(database);
 		this.sightings.update(this.target, poll.slots(), now);
 		SettingsView judged = this.settings.update(this.target.name(), poll.settings(),
@@ -158,7 +163,8 @@ final class TargetPoll implements RepeatingTask {
 			.map((slot) -> SlotView.of(this.target.primary().name(), slot)
 				.withInsight(this.insights.of(this.target.name(), slot.slotName())))
 			.toList();
-		// An instance standing by for another's ownership exports nothing of the slots: the owner does. Without a known
+		// An instance standing by for another's ownership exports nothing of the slots:
+		// the owner does. Without a known
 		// owner (no heartbeat session, heartbeat disabled) every instance exports them.
 		if (Boolean.FALSE.equals(this.target.ownership().state())) {
 			this.gauges.withdraw();

@@ -16,8 +16,8 @@ import io.slotkeeper.handover.HandoverLog;
 import io.slotkeeper.settings.SettingsAudit;
 
 /**
- * Wires the watch over every target's slots: polling, insights, gauges and the {@code slots} health; what follows
- * each poll is the {@link PollFollowers} bean's.
+ * Wires the watch over every target's slots: polling, insights, gauges and the
+ * {@code slots} health; what follows each poll is the {@link PollFollowers} bean's.
  */
 @Configuration(proxyBeanMethods = false)
 class WatchingConfiguration {

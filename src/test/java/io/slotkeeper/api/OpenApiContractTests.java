@@ -15,8 +15,10 @@ import io.slotkeeper.testbed.OpenApiResponses;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code openapi.yaml} at the repository root is the API's contract: it must be what the running application
- * serves. {@code ./mvnw test -Dtest=OpenApiContractTests -Dopenapi.write=true} rewrites it from the application.
+ * {@code openapi.yaml} at the repository root is the API's contract: it must be what the
+ * running application serves.
+ * {@code ./mvnw test -Dtest=OpenApiContractTests -Dopenapi.write=true} rewrites it from
+ * the application.
  */
 class OpenApiContractTests extends ApplicationTestSupport {
 
@@ -24,8 +26,14 @@ class OpenApiContractTests extends ApplicationTestSupport {
 
 	@Test
 	void openapiYamlIsWhatTheApplicationServes() throws IOException {
-		String served = new String(client().get().uri("/v3/api-docs.yaml").exchange().expectStatus().isOk()
-			.expectBody().returnResult().getResponseBodyContent(), StandardCharsets.UTF_8);
+		String served = new String(client().get()
+			.uri("/v3/api-docs.yaml")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody()
+			.returnResult()
+			.getResponseBodyContent(), StandardCharsets.UTF_8);
 		if (Boolean.getBoolean("openapi.write")) {
 			Files.writeString(CONTRACT, served);
 		}
@@ -52,8 +60,15 @@ class OpenApiContractTests extends ApplicationTestSupport {
 		paths.put("/api/v1/audit", "/api/v1/audit");
 		paths.put("/api/v1/me", "/api/v1/me");
 		paths.forEach((template, uri) -> {
-			String body = new String(client().get().uri(uri).header("Authorization", "Bearer " + VIEWER).exchange()
-				.expectStatus().isOk().expectBody().returnResult().getResponseBodyContent(), StandardCharsets.UTF_8);
+			String body = new String(client().get()
+				.uri(uri)
+				.header("Authorization", "Bearer " + VIEWER)
+				.exchange()
+				.expectStatus()
+				.isOk()
+				.expectBody()
+				.returnResult()
+				.getResponseBodyContent(), StandardCharsets.UTF_8);
 			assertThat(contract.outside(template, body)).as("GET " + uri + " against " + template).isEmpty();
 		});
 	}

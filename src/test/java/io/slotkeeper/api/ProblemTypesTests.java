@@ -23,9 +23,9 @@ class ProblemTypesTests {
 
 	@Test
 	void refusalsAreClientErrorsAndFailuresAreServerErrors() {
-		assertThat(EnumSet.allOf(ProblemKind.class)).allSatisfy((kind) -> assertThat(ProblemTypes.status(kind))
-			.as("%s", kind)
-			.isBetween(kind.refusal() ? 400 : 500, kind.refusal() ? 499 : 599));
+		assertThat(EnumSet.allOf(ProblemKind.class))
+			.allSatisfy((kind) -> assertThat(ProblemTypes.status(kind)).as("%s", kind)
+				.isBetween(kind.refusal() ? 400 : 500, kind.refusal() ? 499 : 599));
 	}
 
 	@Test

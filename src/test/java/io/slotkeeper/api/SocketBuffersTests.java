@@ -12,8 +12,8 @@ import io.slotkeeper.ApplicationTestSupport;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The API's Tomcat writes a response in pieces of 64 KiB, not 8 KiB, and holds at most 512 connections, so that the
- * larger buffers stay bounded in memory.
+ * The API's Tomcat writes a response in pieces of 64 KiB, not 8 KiB, and holds at most
+ * 512 connections, so that the larger buffers stay bounded in memory.
  */
 class SocketBuffersTests extends ApplicationTestSupport {
 
@@ -24,7 +24,8 @@ class SocketBuffersTests extends ApplicationTestSupport {
 	void theApiWritesInPiecesOf64KibAndBoundsItsConnections() {
 		Connector connector = ((TomcatWebServer) this.context.getWebServer()).getTomcat().getConnector();
 		assertThat(String.valueOf(connector.getProperty("socket.appWriteBufSize")))
-			.isEqualTo(String.valueOf(SocketBuffersConfiguration.WRITE_BUFFER_BYTES)).isEqualTo("65536");
+			.isEqualTo(String.valueOf(SocketBuffersConfiguration.WRITE_BUFFER_BYTES))
+			.isEqualTo("65536");
 		assertThat(String.valueOf(connector.getProperty("maxConnections"))).isEqualTo("512");
 	}
 

@@ -29,10 +29,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The application as the chart runs it — its own JVM, configured through environment variables, console logs in
- * Elastic Common Schema JSON — on a real server: every line is JSON, an audit entry is an event whose fields are
- * fields, a target going DOWN and an instance taking a target are events, lines about a target carry it from the
- * MDC, and neither the database password nor the API token is anywhere in the output.
+ * The application as the chart runs it — its own JVM, configured through environment
+ * variables, console logs in Elastic Common Schema JSON — on a real server: every line is
+ * JSON, an audit entry is an event whose fields are fields, a target going DOWN and an
+ * instance taking a target are events, lines about a target carry it from the MDC, and
+ * neither the database password nor the API token is anywhere in the output.
  */
 class StructuredLogsTests {
 
@@ -74,17 +75,26 @@ class StructuredLogsTests {
 		Process application = builder.start();
 		try {
 			HttpClient http = HttpClient.newHttpClient();
-			await().atMost(Duration.ofSeconds(90)).ignoreExceptions().until(() -> http.send(HttpRequest
-				.newBuilder(URI.create("http://localhost:" + port + "/actuator/health/liveness")).build(),
-					HttpResponse.BodyHandlers.ofString()).statusCode() == 200);
+			await().atMost(Duration.ofSeconds(90))
+				.ignoreExceptions()
+				.until(() -> http
+					.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/actuator/health/liveness"))
+						.build(), HttpResponse.BodyHandlers.ofString())
+					.statusCode() == 200);
 			SlotRecipes.lose(server, "logs", "logs_lost");
-			await().atMost(Duration.ofSeconds(30)).until(() -> http.send(HttpRequest
-				.newBuilder(URI.create("http://localhost:" + port + "/api/v1/targets/logs/slots/logs_lost/recreate"))
-				.header("Authorization", "Bearer " + TOKEN)
-				.POST(HttpRequest.BodyPublishers.noBody())
-				.build(), HttpResponse.BodyHandlers.ofString()).statusCode() == 200);
-			await().atMost(Duration.ofSeconds(30)).until(() -> event(lines(out), "heartbeat.down").isPresent()
-					&& event(lines(out), "ownership.acquired").isPresent() && event(lines(out), "slot.recreate").isPresent());
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> http
+					.send(HttpRequest
+						.newBuilder(URI
+							.create("http://localhost:" + port + "/api/v1/targets/logs/slots/logs_lost/recreate"))
+						.header("Authorization", "Bearer " + TOKEN)
+						.POST(HttpRequest.BodyPublishers.noBody())
+						.build(), HttpResponse.BodyHandlers.ofString())
+					.statusCode() == 200);
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> event(lines(out), "heartbeat.down").isPresent()
+						&& event(lines(out), "ownership.acquired").isPresent()
+						&& event(lines(out), "slot.recreate").isPresent());
 		}
 		catch (RuntimeException | AssertionError ex) {
 			throw new AssertionError("the application's output:\n" + tail(out) + "\nits errors:\n"
@@ -96,7 +106,8 @@ class StructuredLogsTests {
 		}
 		List<JsonNode> lines = lines(out);
 		String text = Files.readString(out);
-		assertThat(text.lines().filter((line) -> !line.isBlank())).allSatisfy((line) -> assertThat(line).startsWith("{"));
+		assertThat(text.lines().filter((line) -> !line.isBlank()))
+			.allSatisfy((line) -> assertThat(line).startsWith("{"));
 		assertThat(text).doesNotContain(PASSWORD).doesNotContain(TOKEN);
 
 		JsonNode recreate = event(lines, "slot.recreate").orElseThrow();
@@ -112,12 +123,12 @@ class StructuredLogsTests {
 		JsonNode down = event(lines, "heartbeat.down").orElseThrow();
 		assertThat(down.at("/slotkeeper/target").asString()).isEqualTo("gone");
 		assertThat(down.at("/error/message").asString()).contains("127.0.0.1");
-		assertThat(event(lines, "ownership.acquired").orElseThrow().at("/slotkeeper/target").asString()).isEqualTo("logs");
-		assertThat(lines).as("a worker's own lines name their target from the MDC")
-			.anySatisfy((line) -> {
-				assertThat(line.at("/event/action").isMissingNode()).isTrue();
-				assertThat(line.at("/slotkeeper/target").asString()).isEqualTo("gone");
-			});
+		assertThat(event(lines, "ownership.acquired").orElseThrow().at("/slotkeeper/target").asString())
+			.isEqualTo("logs");
+		assertThat(lines).as("a worker's own lines name their target from the MDC").anySatisfy((line) -> {
+			assertThat(line.at("/event/action").isMissingNode()).isTrue();
+			assertThat(line.at("/slotkeeper/target").asString()).isEqualTo("gone");
+		});
 		System.out.println("An audit event as emitted:\n" + JSON.writeValueAsString(recreate));
 	}
 
@@ -135,7 +146,8 @@ class StructuredLogsTests {
 		return lines;
 	}
 
-	// The test's class path without the test classes, whose logback-test.xml would replace Spring Boot's own
+	// The test's class path without the test classes, whose logback-test.xml would
+	// replace Spring Boot's own
 	// logging configuration, the one that writes structured logs.
 	private static String applicationClassPath() {
 		String all = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));

@@ -22,9 +22,10 @@ import io.slotkeeper.testbed.PostgresServer;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The API's own cost, measured from a separate process, wrk ({@code apt-get install wrk}; without it the section says
- * so and measures nothing); {@code /actuator/health/liveness} is the floor (HTTP and the filter chain), the listing
- * adds the query, the JSON and the token check.
+ * The API's own cost, measured from a separate process, wrk ({@code apt-get install wrk};
+ * without it the section says so and measures nothing); {@code /actuator/health/liveness}
+ * is the floor (HTTP and the filter chain), the listing adds the query, the JSON and the
+ * token check.
  */
 final class ApiBench {
 
@@ -64,12 +65,14 @@ final class ApiBench {
 				int calls = 0;
 				String floorUrl = BenchSupport.base(app) + "/actuator/health/liveness";
 				String listingUrl = BenchSupport.base(app) + "/api/v1/targets/bench/slots";
-				// Both paths compiled before either is measured: the first window would otherwise pay the JIT.
+				// Both paths compiled before either is measured: the first window would
+				// otherwise pay the JIT.
 				run(wrk(floorUrl, "-", CONNECTIONS, WARM_UP));
 				run(wrk(listingUrl, BenchSupport.TOKEN, CONNECTIONS, WARM_UP));
 				for (int slots : new int[] { 10, 100 }) {
 					for (; made < slots; made++) {
-						server.execute(database, "SELECT pg_create_logical_replication_slot('api_" + made + "', 'pgoutput')");
+						server.execute(database,
+								"SELECT pg_create_logical_replication_slot('api_" + made + "', 'pgoutput')");
 					}
 					await().atMost(Duration.ofSeconds(10)).until(() -> connect.requests().size() >= CONNECTORS);
 					int before = connect.requests().size();
@@ -92,8 +95,9 @@ final class ApiBench {
 		report.section("## 4. API: `GET /api/v1/targets/{t}/slots`, measured from outside\n\n" + generator + " for "
 				+ WINDOW.toSeconds() + " s after a 3 s warm-up, against the application in the benchmark's JVM (2 cores"
 				+ " shared by both and PostgreSQL), first `/actuator/health/liveness` — the floor: HTTP, the security"
-				+ " filter chain, a tiny JSON — then the listing with a bearer token, " + CONNECTORS + " of its slots with"
-				+ " a Kafka Connect connector configured; both warmed up for " + WARM_UP.toSeconds() + " s first. Listings"
+				+ " filter chain, a tiny JSON — then the listing with a bearer token, " + CONNECTORS
+				+ " of its slots with" + " a Kafka Connect connector configured; both warmed up for "
+				+ WARM_UP.toSeconds() + " s first. Listings"
 				+ " asked for together are read and rendered once (a caller never gets a reading older than its"
 				+ " request): the 32-connection columns show that, *one client* (1 connection) the cost of one listing"
 				+ " on its own. Query alone: the listing's SQL on one connection, 1,000 runs, median.\n\n"
@@ -140,11 +144,13 @@ final class ApiBench {
 	}
 
 	static Load parseWrk(String output) {
-		return new Load(latency(output, "50%").first(), latency(output, "99%").first(), latency(output, "Latency").max(),
-				number(output, "Requests/sec:\\s+([0-9.]+)"), (long) number(output, "Non-2xx or 3xx responses:\\s+(\\d+)"));
+		return new Load(latency(output, "50%").first(), latency(output, "99%").first(),
+				latency(output, "Latency").max(), number(output, "Requests/sec:\\s+([0-9.]+)"),
+				(long) number(output, "Non-2xx or 3xx responses:\\s+(\\d+)"));
 	}
 
-	// "    50%    6.10ms", and the Latency line "Latency   6.2ms  1.1ms  40.3ms  90%": avg, stdev, max.
+	// " 50% 6.10ms", and the Latency line "Latency 6.2ms 1.1ms 40.3ms 90%": avg, stdev,
+	// max.
 	private static Millis latency(String output, String label) {
 		Matcher line = Pattern.compile("(?m)^\\s*" + Pattern.quote(label) + "\\s+(.*)$").matcher(output);
 		if (!line.find()) {
@@ -182,8 +188,9 @@ final class ApiBench {
 
 	private static double[] rawListingMicros(PostgresServer server, String database, int runs) throws Exception {
 		double[] micros = new double[runs];
-		try (Connection connection = server.connect(database); PreparedStatement statement = connection
-			.prepareStatement(SlotListing.sql(connection.getMetaData().getDatabaseMajorVersion()))) {
+		try (Connection connection = server.connect(database);
+				PreparedStatement statement = connection
+					.prepareStatement(SlotListing.sql(connection.getMetaData().getDatabaseMajorVersion()))) {
 			for (int i = 0; i < runs; i++) {
 				long t = System.nanoTime();
 				try (ResultSet result = statement.executeQuery()) {

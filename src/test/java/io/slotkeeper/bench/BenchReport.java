@@ -20,7 +20,8 @@ import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.style.Styler;
 
 /**
- * Collects the benchmark's sections and charts and writes {@code bench/results/RESULTS.md}.
+ * Collects the benchmark's sections and charts and writes
+ * {@code bench/results/RESULTS.md}.
  */
 final class BenchReport {
 
@@ -58,7 +59,8 @@ final class BenchReport {
 		}
 	}
 
-	// A run of some sections only (-Dtest=SlotKeeperBench#method) keeps the other sections of the file as they were,
+	// A run of some sections only (-Dtest=SlotKeeperBench#method) keeps the other
+	// sections of the file as they were,
 	// in the order of their numbers.
 	private List<String> merged() throws IOException {
 		Path file = RESULTS.resolve("RESULTS.md");
@@ -78,16 +80,22 @@ final class BenchReport {
 	}
 
 	static String table(List<String> header, List<List<Object>> rows) {
-		StringBuilder table = new StringBuilder("| " + String.join(" | ", header) + " |\n|"
-				+ " --- |".repeat(header.size()) + "\n");
+		StringBuilder table = new StringBuilder(
+				"| " + String.join(" | ", header) + " |\n|" + " --- |".repeat(header.size()) + "\n");
 		for (List<Object> row : rows) {
-			table.append("| ").append(row.stream().map(String::valueOf).collect(Collectors.joining(" | "))).append(" |\n");
+			table.append("| ")
+				.append(row.stream().map(String::valueOf).collect(Collectors.joining(" | ")))
+				.append(" |\n");
 		}
 		return table.toString();
 	}
 
 	static void xyChart(String file, String title, String xTitle, String yTitle, Map<String, double[][]> series) {
-		XYChart chart = new XYChartBuilder().width(900).height(500).title(title).xAxisTitle(xTitle).yAxisTitle(yTitle)
+		XYChart chart = new XYChartBuilder().width(900)
+			.height(500)
+			.title(title)
+			.xAxisTitle(xTitle)
+			.yAxisTitle(yTitle)
 			.build();
 		chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW).setMarkerSize(0);
 		series.forEach((name, points) -> chart.addSeries(name, points[0], points[1]));
@@ -119,7 +127,8 @@ final class BenchReport {
 
 	static long rssKib(long pid) {
 		try {
-			return Files.readAllLines(Path.of("/proc/" + pid + "/status")).stream()
+			return Files.readAllLines(Path.of("/proc/" + pid + "/status"))
+				.stream()
 				.filter((line) -> line.startsWith("VmRSS:"))
 				.map((line) -> Long.parseLong(line.replaceAll("\\D", "")))
 				.findFirst()

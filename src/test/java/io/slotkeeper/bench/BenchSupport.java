@@ -33,7 +33,8 @@ import io.slotkeeper.testbed.PostgresServer;
 import static org.awaitility.Awaitility.await;
 
 /**
- * What the benchmark's scenarios share: the application on a target, the heartbeat engine alone, and a few readings.
+ * What the benchmark's scenarios share: the application on a target, the heartbeat engine
+ * alone, and a few readings.
  */
 final class BenchSupport {
 
@@ -86,7 +87,8 @@ final class BenchSupport {
 
 	static int threadsOf(long pid) {
 		try {
-			return Files.readAllLines(Path.of("/proc/" + pid + "/status")).stream()
+			return Files.readAllLines(Path.of("/proc/" + pid + "/status"))
+				.stream()
 				.filter((line) -> line.startsWith("Threads:"))
 				.map((line) -> Integer.parseInt(line.replaceAll("\\D", "")))
 				.findFirst()
@@ -120,8 +122,8 @@ final class BenchSupport {
 			NodeConnector connector = new NodeConnector();
 			this.fleet = new Fleet(targets, List.of(), connector, instance);
 			this.heartbeats = new Heartbeats(this.fleet, connector, new SimpleMeterRegistry(), Clock.systemUTC());
-			this.scheduler = new HeartbeatScheduler(this.heartbeats, this.fleet,
-					this.heartbeats.longestAttempt(), new LaneWatch(new SimpleMeterRegistry(), Clock.systemUTC()));
+			this.scheduler = new HeartbeatScheduler(this.heartbeats, this.fleet, this.heartbeats.longestAttempt(),
+					new LaneWatch(new SimpleMeterRegistry(), Clock.systemUTC()));
 			this.scheduler.start();
 		}
 

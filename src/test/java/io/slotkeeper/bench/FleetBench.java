@@ -29,7 +29,8 @@ import static io.slotkeeper.testbed.TestTargets.target;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The heartbeat engine with many targets on one instance, some of them hung, and a fleet shared by three instances.
+ * The heartbeat engine with many targets on one instance, some of them hung, and a fleet
+ * shared by three instances.
  */
 final class FleetBench {
 
@@ -51,9 +52,10 @@ final class FleetBench {
 				List<TargetProperties> targets = new ArrayList<>();
 				for (int i = 0; i < size.targets(); i++) {
 					targets.add((i < size.hung())
-							? target("fleet-" + i, "jdbc:postgresql://127.0.0.1:" + silent.port() + "/hung",
-									"username", "nobody", "heartbeat.interval", "1s")
-							: target("fleet-" + i, server, databases.get(i % databases.size()), "heartbeat.interval", "1s"));
+							? target("fleet-" + i, "jdbc:postgresql://127.0.0.1:" + silent.port() + "/hung", "username",
+									"nobody", "heartbeat.interval", "1s")
+							: target("fleet-" + i, server, databases.get(i % databases.size()), "heartbeat.interval",
+									"1s"));
 				}
 				int baseline = threads.getThreadCount();
 				threads.resetPeakThreadCount();
@@ -116,8 +118,10 @@ final class FleetBench {
 		try {
 			long start = System.nanoTime();
 			instances.forEach((instance) -> engines.add(new BenchSupport.Engine(targets, instance)));
-			watcher.scheduleAtFixedRate(() -> targets.forEach((target) -> mostOwners.accumulateAndGet((int) engines
-				.stream().filter((engine) -> owns(engine, target.name())).count(), Math::max)), 0, 10, TimeUnit.MILLISECONDS);
+			watcher.scheduleAtFixedRate(
+					() -> targets.forEach((target) -> mostOwners.accumulateAndGet(
+							(int) engines.stream().filter((engine) -> owns(engine, target.name())).count(), Math::max)),
+					0, 10, TimeUnit.MILLISECONDS);
 			await().atMost(Duration.ofMinutes(2)).until(() -> asPlanned(engines, targets));
 			double settled = (System.nanoTime() - start) / 1e9;
 			List<Long> owned = engines.stream().map(BenchSupport.Engine::owned).toList();
@@ -125,11 +129,14 @@ final class FleetBench {
 			BenchSupport.Engine stopped = engines.remove(0);
 			long moving = stopped.owned();
 			long stop = System.nanoTime();
-			List<String> theirs = targets.stream().map(TargetProperties::name).filter((name) -> owns(stopped, name))
+			List<String> theirs = targets.stream()
+				.map(TargetProperties::name)
+				.filter((name) -> owns(stopped, name))
 				.toList();
 			stopped.close();
-			await().atMost(Duration.ofMinutes(1)).until(() -> theirs.stream()
-				.allMatch((name) -> engines.stream().filter((engine) -> owns(engine, name)).count() == 1));
+			await().atMost(Duration.ofMinutes(1))
+				.until(() -> theirs.stream()
+					.allMatch((name) -> engines.stream().filter((engine) -> owns(engine, name)).count() == 1));
 			double moved = (System.nanoTime() - stop) / 1e6;
 			await().atMost(Duration.ofMinutes(1)).until(() -> asPlanned(engines, targets));
 			double rebalanced = (System.nanoTime() - stop) / 1e9;
@@ -160,19 +167,25 @@ final class FleetBench {
 	private static boolean asPlanned(List<BenchSupport.Engine> engines, List<TargetProperties> targets) {
 		Map<String, Integer> plan = OwnershipPlan.plan(targets.stream().map(TargetProperties::name).toList(),
 				engines.stream().map(FleetBench::key).collect(Collectors.toSet()));
-		return targets.stream().allMatch((target) -> engines.stream()
-			.allMatch((engine) -> owns(engine, target.name()) == (key(engine) == plan.get(target.name()))));
+		return targets.stream()
+			.allMatch((target) -> engines.stream()
+				.allMatch((engine) -> owns(engine, target.name()) == (key(engine) == plan.get(target.name()))));
 	}
 
 	private static int key(BenchSupport.Engine engine) {
 		return engine.fleet.all().get(0).ownership().rendezvous().self().key();
 	}
 
-	// What each instance would own if every target went to its highest score, without bounded loads.
+	// What each instance would own if every target went to its highest score, without
+	// bounded loads.
 	private static List<Long> plainShares(List<TargetProperties> targets, List<Instance> instances) {
-		return instances.stream().map((instance) -> targets.stream().filter((target) -> instances.stream()
-			.max(Comparator.comparingLong((Instance each) -> Rendezvous.score(target.name(), each.key())))
-			.orElseThrow() == instance).count()).toList();
+		return instances.stream()
+			.map((instance) -> targets.stream()
+				.filter((target) -> instances.stream()
+					.max(Comparator.comparingLong((Instance each) -> Rendezvous.score(target.name(), each.key())))
+					.orElseThrow() == instance)
+				.count())
+			.toList();
 	}
 
 }

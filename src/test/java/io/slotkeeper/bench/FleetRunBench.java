@@ -30,10 +30,12 @@ import io.slotkeeper.testbed.SilentServer;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A fleet of targets run by the whole application, as it ships: the jar in a JVM of its own with the image's JVM
- * options and the heap of the chart's memory limit, configured from a YAML file, for minutes. Counts what an operator
- * sees (targets UP in the {@code heartbeat} health, beats and connection attempts from {@code /actuator/prometheus})
- * and what the server sees (idle-session terminations in its log, sessions held, its CPU).
+ * A fleet of targets run by the whole application, as it ships: the jar in a JVM of its
+ * own with the image's JVM options and the heap of the chart's memory limit, configured
+ * from a YAML file, for minutes. Counts what an operator sees (targets UP in the
+ * {@code heartbeat} health, beats and connection attempts from
+ * {@code /actuator/prometheus}) and what the server sees (idle-session terminations in
+ * its log, sessions held, its CPU).
  */
 final class FleetRunBench {
 
@@ -41,10 +43,12 @@ final class FleetRunBench {
 
 	private static final Duration SETTLE = Duration.ofSeconds(60);
 
-	// How long the bench keeps looking for all targets UP, so that a fleet slower than the goal gets a figure too.
+	// How long the bench keeps looking for all targets UP, so that a fleet slower than
+	// the goal gets a figure too.
 	private static final Duration SETTLE_LIMIT = Duration.ofSeconds(180);
 
-	private static final Pattern METRIC = Pattern.compile("^(slotkeeper_heartbeat_\\w+)\\{[^}]*target=\"([^\"]+)\"[^}]*} (\\S+)");
+	private static final Pattern METRIC = Pattern
+		.compile("^(slotkeeper_heartbeat_\\w+)\\{[^}]*target=\"([^\"]+)\"[^}]*} (\\S+)");
 
 	private static final JsonMapper json = JsonMapper.builder().build();
 
@@ -52,7 +56,8 @@ final class FleetRunBench {
 	}
 
 	/**
-	 * One run: how many targets, at which interval, and how many of them hang (a host that accepts and never answers).
+	 * One run: how many targets, at which interval, and how many of them hang (a host
+	 * that accepts and never answers).
 	 */
 	record Scenario(String name, int targets, Duration interval, int hung) {
 
@@ -85,7 +90,8 @@ final class FleetRunBench {
 			}
 			Figures f = run(server, serverLog, databases, scenario, window);
 			rows.add(List.of(scenario.name(), scenario.targets() + " (" + scenario.hung() + " hung)",
-					scenario.interval().toSeconds() + " s", window.toMinutes() + " min", String.format("%.1f", f.ready()),
+					scenario.interval().toSeconds() + " s", window.toMinutes() + " min",
+					String.format("%.1f", f.ready()),
 					(f.allUp() != null) ? String.format("%.0f", f.allUp()) : "**never**",
 					f.minUpAfterSettle() + " / " + scenario.live(), f.upAtEnd() + " / " + scenario.live(),
 					String.format("%.1f of %.1f", f.beatsPerSecond(), f.expectedBeatsPerSecond()),
@@ -93,24 +99,28 @@ final class FleetRunBench {
 					String.format("%.2f / %.2f", f.appCpuPer1000(), f.serverCpuPer1000()), f.sessions(), f.threads(),
 					f.rssMib()));
 		}
-		report.section("## 7. A fleet run by the whole application\n\nThe application as it ships, in a JVM of its own: the"
-				+ " image's JVM options and the heap of the chart's 512 Mi limit (`"
-				+ StartUpBench.Dockerfile.read().chartHeap() + "`), configured from a YAML file;"
-				+ " " + targets + " targets over " + databases.size() + " databases of one PostgreSQL server on the same"
-				+ " machine, no consumers; hung targets point at a port that accepts and never answers. *All UP*: seconds"
-				+ " from process start until every live target's `heartbeat` health is UP (looked for up to "
-				+ SETTLE_LIMIT.toSeconds() + " s; the goal is " + SETTLE.toSeconds()
-				+ " s). Then the window's minutes of running (" + window.toMinutes() + " in this run), sampled"
-				+ " every " + SAMPLE.toSeconds()
-				+ " s: the fewest live targets UP, beats per second (from `slotkeeper_heartbeat_emissions_total`) against"
-				+ " live targets ÷ interval, the server's idle-session terminations in its log (until all UP or the"
-				+ " first minute, whichever is later / after),"
-				+ " connection attempts to live targets after that (reconnects), CPU seconds of the"
-				+ " application and of the server per 1,000 beats, slot-keeper's sessions on the server, the"
-				+ " application's threads and RSS at the end.\n\n"
-				+ BenchReport.table(List.of("run", "targets", "interval", "window", "ready (s)", "all UP (s)", "fewest UP",
-						"UP at end", "beats/s", "idle kills", "reconnects", "CPU s / 1,000 beats (app / server)",
-						"sessions", "threads", "RSS (MiB)"), rows));
+		report.section(
+				"## 7. A fleet run by the whole application\n\nThe application as it ships, in a JVM of its own: the"
+						+ " image's JVM options and the heap of the chart's 512 Mi limit (`"
+						+ StartUpBench.Dockerfile.read().chartHeap() + "`), configured from a YAML file;" + " "
+						+ targets + " targets over " + databases.size()
+						+ " databases of one PostgreSQL server on the same"
+						+ " machine, no consumers; hung targets point at a port that accepts and never answers. *All UP*: seconds"
+						+ " from process start until every live target's `heartbeat` health is UP (looked for up to "
+						+ SETTLE_LIMIT.toSeconds() + " s; the goal is " + SETTLE.toSeconds()
+						+ " s). Then the window's minutes of running (" + window.toMinutes() + " in this run), sampled"
+						+ " every " + SAMPLE.toSeconds()
+						+ " s: the fewest live targets UP, beats per second (from `slotkeeper_heartbeat_emissions_total`) against"
+						+ " live targets ÷ interval, the server's idle-session terminations in its log (until all UP or the"
+						+ " first minute, whichever is later / after),"
+						+ " connection attempts to live targets after that (reconnects), CPU seconds of the"
+						+ " application and of the server per 1,000 beats, slot-keeper's sessions on the server, the"
+						+ " application's threads and RSS at the end.\n\n"
+						+ BenchReport.table(
+								List.of("run", "targets", "interval", "window", "ready (s)", "all UP (s)", "fewest UP",
+										"UP at end", "beats/s", "idle kills", "reconnects",
+										"CPU s / 1,000 beats (app / server)", "sessions", "threads", "RSS (MiB)"),
+								rows));
 	}
 
 	static Figures run(PostgresServer server, Path serverLog, List<String> databases, Scenario scenario,
@@ -194,13 +204,15 @@ final class FleetRunBench {
 	}
 
 	/**
-	 * Starts the application as it ships, in a JVM of its own: the image's JVM options, the heap of the chart's
-	 * 512 Mi limit, the configuration file given; its output goes to {@code application.log} in the work directory.
+	 * Starts the application as it ships, in a JVM of its own: the image's JVM options,
+	 * the heap of the chart's 512 Mi limit, the configuration file given; its output goes
+	 * to {@code application.log} in the work directory.
 	 */
 	static Process launch(Path work, String classPath, Path config, int port) throws IOException {
 		List<String> command = new ArrayList<>(List.of(StartUpBench.java()));
 		StartUpBench.Dockerfile image = StartUpBench.Dockerfile.read();
-		command.addAll(image.runOptions(work.resolve("none.jsa")).stream()
+		command.addAll(image.runOptions(work.resolve("none.jsa"))
+			.stream()
 			.filter((option) -> !option.startsWith("-XX:SharedArchiveFile="))
 			.toList());
 		if (Boolean.getBoolean("bench.fleet-run-diagnose")) {
@@ -215,7 +227,8 @@ final class FleetRunBench {
 	}
 
 	static void awaitReady(HttpClient http, String base) {
-		await().pollInterval(Duration.ofMillis(50)).atMost(Duration.ofSeconds(120))
+		await().pollInterval(Duration.ofMillis(50))
+			.atMost(Duration.ofSeconds(120))
 			.until(() -> status(http, base + "/actuator/health/readiness") == 200);
 	}
 
@@ -226,9 +239,15 @@ final class FleetRunBench {
 			String database = databases.get(i % databases.size());
 			String url = (i < scenario.hung()) ? "jdbc:postgresql://127.0.0.1:" + silentPort + "/" + database
 					: server.jdbcUrl(database);
-			yaml.append("    - name: t").append(i).append("\n      url: ").append(url).append("\n      username: ")
-				.append(server.user()).append("\n      heartbeat: { interval: ")
-				.append(scenario.interval().toMillis()).append("ms }\n")
+			yaml.append("    - name: t")
+				.append(i)
+				.append("\n      url: ")
+				.append(url)
+				.append("\n      username: ")
+				.append(server.user())
+				.append("\n      heartbeat: { interval: ")
+				.append(scenario.interval().toMillis())
+				.append("ms }\n")
 				.append(System.getProperty("bench.fleet-run-target-extra", ""));
 		}
 		Path file = work.resolve("targets.yaml");
@@ -238,15 +257,17 @@ final class FleetRunBench {
 
 	// Live targets whose heartbeat health is UP.
 	static int up(HttpClient http, String base, Set<String> hung) throws Exception {
-		// An application short of heap may never answer: the sample fails instead of hanging the run.
-		HttpResponse<String> response = http.send(
-				HttpRequest.newBuilder(URI.create(base + "/actuator/health/heartbeat")).timeout(Duration.ofSeconds(30))
-					.build(),
-				HttpResponse.BodyHandlers.ofString());
+		// An application short of heap may never answer: the sample fails instead of
+		// hanging the run.
+		HttpResponse<String> response = http
+			.send(HttpRequest.newBuilder(URI.create(base + "/actuator/health/heartbeat"))
+				.timeout(Duration.ofSeconds(30))
+				.build(), HttpResponse.BodyHandlers.ofString());
 		JsonNode components = json.readTree(response.body()).path("components");
 		int up = 0;
 		for (Map.Entry<String, JsonNode> entry : components.properties()) {
-			// Before its first beat a target is UP for three intervals: a target counts once it has written one.
+			// Before its first beat a target is UP for three intervals: a target counts
+			// once it has written one.
 			JsonNode health = entry.getValue();
 			if (!hung.contains(entry.getKey()) && "UP".equals(health.path("status").asString())
 					&& health.path("details").has("lastSuccessAt")) {
@@ -258,8 +279,10 @@ final class FleetRunBench {
 
 	static Map<String, Double> metrics(HttpClient http, String base) throws Exception {
 		long start = System.nanoTime();
-		String body = http.send(HttpRequest.newBuilder(URI.create(base + "/actuator/prometheus")).build(),
-				HttpResponse.BodyHandlers.ofString()).body();
+		String body = http
+			.send(HttpRequest.newBuilder(URI.create(base + "/actuator/prometheus")).build(),
+					HttpResponse.BodyHandlers.ofString())
+			.body();
 		System.out.printf("/actuator/prometheus answered in %d ms: %d lines, %d KiB%n",
 				(System.nanoTime() - start) / 1_000_000, body.lines().count(), body.length() >> 10);
 		Map<String, Double> values = new HashMap<>();
@@ -274,8 +297,10 @@ final class FleetRunBench {
 
 	static double sum(Map<String, Double> after, Map<String, Double> before, String metric,
 			java.util.function.Predicate<String> target) {
-		return after.entrySet().stream()
-			.filter((e) -> e.getKey().startsWith(metric + " ") && target.test(e.getKey().substring(metric.length() + 1)))
+		return after.entrySet()
+			.stream()
+			.filter((e) -> e.getKey().startsWith(metric + " ")
+					&& target.test(e.getKey().substring(metric.length() + 1)))
 			.mapToDouble((e) -> e.getValue() - before.getOrDefault(e.getKey(), 0.0))
 			.sum();
 	}
@@ -308,22 +333,31 @@ final class FleetRunBench {
 		Path data = Path.of(server.queryForString("postgres", "SHOW data_directory"));
 		long postmaster = Long.parseLong(Files.readAllLines(data.resolve("postmaster.pid")).get(0).trim());
 		long ticks = ticks(postmaster, true);
-		for (ProcessHandle child : ProcessHandle.of(postmaster).map(ProcessHandle::children).orElse(Stream.empty())
+		for (ProcessHandle child : ProcessHandle.of(postmaster)
+			.map(ProcessHandle::children)
+			.orElse(Stream.empty())
 			.toList()) {
 			ticks += ticks(child.pid(), false);
 		}
 		return ticks;
 	}
 
-	// User and system ticks of the server's processes, apart: whether its CPU goes to queries or to the kernel.
+	// User and system ticks of the server's processes, apart: whether its CPU goes to
+	// queries or to the kernel.
 	private static long[] serverCpuSplit(PostgresServer server) throws IOException {
 		Path data = Path.of(server.queryForString("postgres", "SHOW data_directory"));
 		long postmaster = Long.parseLong(Files.readAllLines(data.resolve("postmaster.pid")).get(0).trim());
 		long[] split = new long[2];
-		Stream.concat(Stream.of(postmaster), ProcessHandle.of(postmaster).map(ProcessHandle::children)
-			.orElse(Stream.empty()).map(ProcessHandle::pid)).forEach((pid) -> {
+		Stream
+			.concat(Stream.of(postmaster),
+					ProcessHandle.of(postmaster)
+						.map(ProcessHandle::children)
+						.orElse(Stream.empty())
+						.map(ProcessHandle::pid))
+			.forEach((pid) -> {
 				try {
-					String[] fields = Files.readString(Path.of("/proc/" + pid + "/stat")).replaceFirst(".*\\) ", "")
+					String[] fields = Files.readString(Path.of("/proc/" + pid + "/stat"))
+						.replaceFirst(".*\\) ", "")
 						.split(" ");
 					boolean postmasterItself = pid == postmaster;
 					split[0] += Long.parseLong(fields[11]) + (postmasterItself ? Long.parseLong(fields[13]) : 0);
@@ -343,7 +377,8 @@ final class FleetRunBench {
 			return withChildren ? own + Long.parseLong(fields[13]) + Long.parseLong(fields[14]) : own;
 		}
 		catch (IOException | RuntimeException ex) {
-			// A child that ended between listing and reading: its time is the postmaster's now.
+			// A child that ended between listing and reading: its time is the
+			// postmaster's now.
 			return 0;
 		}
 	}
@@ -352,7 +387,8 @@ final class FleetRunBench {
 		return (System.nanoTime() - since) / 1e9;
 	}
 
-	// -Dbench.fleet-run-diagnose=true: what the server's sessions of slot-keeper are doing and where the
+	// -Dbench.fleet-run-diagnose=true: what the server's sessions of slot-keeper are
+	// doing and where the
 	// application's heartbeat threads are, at each sample.
 	private static void diagnose(Scenario scenario, long start, int up, PostgresServer server, Process process)
 			throws Exception {
@@ -375,10 +411,17 @@ final class FleetRunBench {
 			}
 			String[] lines = thread.split("\n");
 			String lane = lines[0].replaceAll("^\"([a-z-]+?)-?\\d*\".*", "$1");
-			String frame = Stream.of(lines).filter((l) -> l.contains("io.slotkeeper")).findFirst().orElse("idle").trim();
+			String frame = Stream.of(lines)
+				.filter((l) -> l.contains("io.slotkeeper"))
+				.findFirst()
+				.orElse("idle")
+				.trim();
 			where.merge(lane + " " + frame, 1, Integer::sum);
 		}
-		where.entrySet().stream().sorted(Map.Entry.<String, Integer>comparingByValue().reversed()).limit(12)
+		where.entrySet()
+			.stream()
+			.sorted(Map.Entry.<String, Integer>comparingByValue().reversed())
+			.limit(12)
 			.forEach((e) -> System.out.println("  " + e.getValue() + " " + e.getKey()));
 	}
 

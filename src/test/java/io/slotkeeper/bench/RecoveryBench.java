@@ -28,16 +28,17 @@ final class RecoveryBench {
 			lossy.execute("app", "CREATE TABLE orders (id bigserial PRIMARY KEY, item text)",
 					"SELECT pg_create_logical_replication_slot('healed', 'pgoutput')");
 			Map<String, String> healing = Map.of("slotkeeper.targets[0].slots-poll-interval", "1s",
-					"slotkeeper.targets[0].slots[0].name", "healed", "slotkeeper.targets[0].slots[0].on-lost", "recreate",
-					"slotkeeper.targets[0].slots[0].max-recreations-per-hour", "100",
+					"slotkeeper.targets[0].slots[0].name", "healed", "slotkeeper.targets[0].slots[0].on-lost",
+					"recreate", "slotkeeper.targets[0].slots[0].max-recreations-per-hour", "100",
 					"slotkeeper.targets[0].slots[0].connector.url", connect.url(),
 					"slotkeeper.targets[0].slots[0].connector.name", "bench-connector");
 			double[] millis = new double[20];
 			try (ConfigurableApplicationContext app = BenchSupport.app(lossy, "app", healing)) {
 				for (int run = 0; run < millis.length; run++) {
 					int before = connect.changes().size();
-					await().atMost(Duration.ofSeconds(10)).until(() -> "reserved".equals(lossy.queryForString("postgres",
-							"SELECT wal_status FROM pg_replication_slots WHERE slot_name = 'healed'")));
+					await().atMost(Duration.ofSeconds(10))
+						.until(() -> "reserved".equals(lossy.queryForString("postgres",
+								"SELECT wal_status FROM pg_replication_slots WHERE slot_name = 'healed'")));
 					SlotRecipes.lose(lossy, "app", "healed");
 					long lost = System.nanoTime();
 					await().atMost(Duration.ofSeconds(10)).until(() -> connect.changes().size() > before);

@@ -19,9 +19,10 @@ import static io.slotkeeper.testbed.TestTargets.target;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Retained WAL of idle databases' slots while a neighbour writes, with plain heartbeats and with heartbeats ordered
- * with a standby snapshot, side by side: two servers (a running-transactions record is cluster-wide, so ordered
- * beats would move the plain runs' slots too), each with the same neighbour load, in the same run.
+ * Retained WAL of idle databases' slots while a neighbour writes, with plain heartbeats
+ * and with heartbeats ordered with a standby snapshot, side by side: two servers (a
+ * running-transactions record is cluster-wide, so ordered beats would move the plain
+ * runs' slots too), each with the same neighbour load, in the same run.
  */
 final class RetainedWalBench {
 
@@ -57,11 +58,12 @@ final class RetainedWalBench {
 		List<TargetProperties> targets = new ArrayList<>();
 		for (Run run : runs) {
 			String database = run.server().createDatabase();
-			run.server().execute(database,
-					"CREATE TABLE slotkeeper_heartbeat (id integer PRIMARY KEY, beat_at timestamptz NOT NULL)",
-					"CREATE TABLE orders (id bigserial PRIMARY KEY)",
-					"CREATE PUBLICATION pub FOR TABLE orders, slotkeeper_heartbeat",
-					"SELECT pg_create_logical_replication_slot('" + run.slot() + "', 'pgoutput')");
+			run.server()
+				.execute(database,
+						"CREATE TABLE slotkeeper_heartbeat (id integer PRIMARY KEY, beat_at timestamptz NOT NULL)",
+						"CREATE TABLE orders (id bigserial PRIMARY KEY)",
+						"CREATE PUBLICATION pub FOR TABLE orders, slotkeeper_heartbeat",
+						"SELECT pg_create_logical_replication_slot('" + run.slot() + "', 'pgoutput')");
 			closing.add(new LogicalConsumer(run.server(), database, run.slot(), "pub", run.messages()));
 			if (run.mode() != null) {
 				targets.add(target(run.slot(), run.server(), database, "heartbeat.mode", run.mode(),
@@ -95,13 +97,18 @@ final class RetainedWalBench {
 		}
 	}
 
-	private static void report(BenchReport report, List<Run> runs, Map<String, List<double[]>> samples,
-			double elapsed, List<Neighbour> neighbours, Duration window) {
+	private static void report(BenchReport report, List<Run> runs, Map<String, List<double[]>> samples, double elapsed,
+			List<Neighbour> neighbours, Duration window) {
 		double plainRate = neighbours.get(0).rate(elapsed);
 		double orderedRate = neighbours.get(1).rate(elapsed);
 		Map<String, Double> steady = new LinkedHashMap<>();
-		runs.forEach((run) -> steady.put(run.label(), samples.get(run.label()).stream()
-			.filter((p) -> p[0] >= elapsed / 2).mapToDouble((p) -> p[1]).max().orElse(0)));
+		runs.forEach((run) -> steady.put(run.label(),
+				samples.get(run.label())
+					.stream()
+					.filter((p) -> p[0] >= elapsed / 2)
+					.mapToDouble((p) -> p[1])
+					.max()
+					.orElse(0)));
 		List<List<Object>> rows = new ArrayList<>();
 		int met = 0;
 		for (int seconds : INTERVALS) {
@@ -142,8 +149,8 @@ final class RetainedWalBench {
 		return String.format("%.0f (%.1f s)", max, max * 1048576 / rate);
 	}
 
-	private static Map<String, double[][]> series(List<Run> runs, Map<String, List<double[]>> samples,
-			String prefix, String also) {
+	private static Map<String, double[][]> series(List<Run> runs, Map<String, List<double[]>> samples, String prefix,
+			String also) {
 		Map<String, double[][]> series = new LinkedHashMap<>();
 		for (Run run : runs) {
 			if (run.label().startsWith(prefix) || run.label().equals(also)) {
@@ -156,8 +163,8 @@ final class RetainedWalBench {
 	}
 
 	/**
-	 * About 5 MB/s into a database of its own: 400 rows of 1.3 KB every 100 ms, the table emptied every minute to
-	 * bound the disk.
+	 * About 5 MB/s into a database of its own: 400 rows of 1.3 KB every 100 ms, the table
+	 * emptied every minute to bound the disk.
 	 */
 	private static final class Neighbour {
 
@@ -184,7 +191,8 @@ final class RetainedWalBench {
 			this.writer.scheduleAtFixedRate(() -> this.server.execute(this.database,
 					(this.batches.incrementAndGet() % 600 == 0) ? "TRUNCATE load"
 							: "INSERT INTO load (payload) SELECT repeat(md5(random()::text), 40)"
-									+ " FROM generate_series(1, 400)"), 0, 100, TimeUnit.MILLISECONDS);
+									+ " FROM generate_series(1, 400)"),
+					0, 100, TimeUnit.MILLISECONDS);
 		}
 
 		void stop() {

@@ -22,11 +22,12 @@ import io.slotkeeper.testbed.PostgresTestBed;
 import static org.awaitility.Awaitility.await;
 
 /**
- * One server of many databases kept two ways by the whole application, side by side: one {@code targets} entry per
- * database, or one {@code servers} entry that finds them. Each database holds a logical slot. Measured per way, once
- * every database is UP: the server's sessions of slot-keeper, the application's threads, heap and RSS, beats and
- * reads of {@code pg_replication_slots} per second over the window, and how long a new database's slot waits for
- * its first beat.
+ * One server of many databases kept two ways by the whole application, side by side: one
+ * {@code targets} entry per database, or one {@code servers} entry that finds them. Each
+ * database holds a logical slot. Measured per way, once every database is UP: the
+ * server's sessions of slot-keeper, the application's threads, heap and RSS, beats and
+ * reads of {@code pg_replication_slots} per second over the window, and how long a new
+ * database's slot waits for its first beat.
  */
 final class ServerEntryBench {
 
@@ -48,15 +49,16 @@ final class ServerEntryBench {
 	static void run(BenchReport report) throws Exception {
 		int count = Integer.getInteger("bench.server-entry-databases", 200);
 		Duration window = Duration.ofSeconds(Long.getLong("bench.server-entry-seconds", 120));
-		try (PostgresServer server = PostgresTestBed.dedicated(Map.of("max_connections", "1000",
-				"max_replication_slots", String.valueOf(count + 10), "shared_preload_libraries",
-				"pg_stat_statements"))) {
+		try (PostgresServer server = PostgresTestBed
+			.dedicated(Map.of("max_connections", "1000", "max_replication_slots", String.valueOf(count + 10),
+					"shared_preload_libraries", "pg_stat_statements"))) {
 			server.execute("postgres", "CREATE EXTENSION pg_stat_statements");
 			List<String> databases = new ArrayList<>();
 			for (int i = 0; i < count; i++) {
 				String database = "kept" + i;
 				server.execute("postgres", "CREATE DATABASE " + database);
-				server.execute(database, "SELECT pg_create_logical_replication_slot('cdc_" + database + "', 'pgoutput')");
+				server.execute(database,
+						"SELECT pg_create_logical_replication_slot('cdc_" + database + "', 'pgoutput')");
 				databases.add(database);
 			}
 			Figures targets = run(server, targetsYaml(server, databases), count, window, false);
@@ -64,10 +66,11 @@ final class ServerEntryBench {
 			List<List<Object>> rows = List.of(row(count + " `targets` entries", targets),
 					row("1 `servers` entry", servers));
 			report.section("## 9. One server of many databases: a server entry against a target per database\n\n"
-					+ count + " databases of one PostgreSQL server, each with a logical slot, kept by the application as"
+					+ count
+					+ " databases of one PostgreSQL server, each with a logical slot, kept by the application as"
 					+ " it ships (a JVM of its own, `" + StartUpBench.Dockerfile.read().chartHeap()
-					+ "`), heartbeat every 10 s, slots read every 30 s; measured"
-					+ " over " + window.toSeconds() + " s once every database was UP. *Reads/s*: calls of the slot"
+					+ "`), heartbeat every 10 s, slots read every 30 s; measured" + " over " + window.toSeconds()
+					+ " s once every database was UP. *Reads/s*: calls of the slot"
 					+ " listing on the server (`pg_stat_statements`). *New slot*: a database created with a slot while"
 					+ " the application runs, until its first beat. A target configured per database reads, lists and"
 					+ " exports every slot of its server (its own and the other databases'), so that N targets on one"
@@ -89,8 +92,13 @@ final class ServerEntryBench {
 	private static String targetsYaml(PostgresServer server, List<String> databases) {
 		StringBuilder yaml = new StringBuilder("logging.level.root: WARN\nslotkeeper:\n  targets:\n");
 		for (String database : databases) {
-			yaml.append("    - name: ").append(database).append("\n      url: ").append(server.jdbcUrl(database))
-				.append("\n      username: ").append(server.user()).append('\n');
+			yaml.append("    - name: ")
+				.append(database)
+				.append("\n      url: ")
+				.append(server.jdbcUrl(database))
+				.append("\n      username: ")
+				.append(server.user())
+				.append('\n');
 		}
 		return yaml.toString();
 	}
@@ -114,7 +122,8 @@ final class ServerEntryBench {
 		try {
 			FleetRunBench.awaitReady(http, base);
 			try {
-				await().pollInterval(Duration.ofSeconds(1)).atMost(Duration.ofMinutes(3))
+				await().pollInterval(Duration.ofSeconds(1))
+					.atMost(Duration.ofMinutes(3))
 					.until(() -> !process.isAlive() || upOrNone(http, base) == count);
 			}
 			catch (ConditionTimeoutException ex) {
@@ -165,7 +174,8 @@ final class ServerEntryBench {
 			server.execute("postgres", "CREATE DATABASE late");
 			server.execute("late", "SELECT pg_create_logical_replication_slot('cdc_late', 'pgoutput')");
 			long created = System.nanoTime();
-			await().pollInterval(Duration.ofMillis(200)).atMost(Duration.ofMinutes(2))
+			await().pollInterval(Duration.ofMillis(200))
+				.atMost(Duration.ofMinutes(2))
 				.until(() -> FleetRunBench.up(http, base, Set.of()) == count + 1);
 			newSlot = String.format("%.1f s", FleetRunBench.seconds(created));
 		}
@@ -189,8 +199,10 @@ final class ServerEntryBench {
 	}
 
 	private static long heapBytes(HttpClient http, String base) throws IOException, InterruptedException {
-		String body = http.send(HttpRequest.newBuilder(URI.create(base + "/actuator/prometheus")).build(),
-				HttpResponse.BodyHandlers.ofString()).body();
+		String body = http
+			.send(HttpRequest.newBuilder(URI.create(base + "/actuator/prometheus")).build(),
+					HttpResponse.BodyHandlers.ofString())
+			.body();
 		return (long) body.lines()
 			.filter((line) -> line.startsWith("jvm_memory_used_bytes{area=\"heap\""))
 			.mapToDouble((line) -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)))

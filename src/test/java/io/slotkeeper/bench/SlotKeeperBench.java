@@ -21,9 +21,10 @@ import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.PostgresTestBed;
 
 /**
- * slot-keeper measured against the alternatives on embedded PostgreSQL, in one run: {@code ./mvnw -Pbench test}.
- * Writes {@code bench/results/RESULTS.md} and PNG charts. Not part of the test run. Each section is a class of its
- * own; this one orders them and shares the server.
+ * slot-keeper measured against the alternatives on embedded PostgreSQL, in one run:
+ * {@code ./mvnw -Pbench test}. Writes {@code bench/results/RESULTS.md} and PNG charts.
+ * Not part of the test run. Each section is a class of its own; this one orders them and
+ * shares the server.
  */
 @Tag("bench")
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -49,10 +50,11 @@ class SlotKeeperBench {
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
-		// The server's log in files of its own, so that the fleet run can count what the server did to sessions.
-		Map<String, String> settings = new java.util.HashMap<>(Map.of("max_connections", "2600",
-				"max_replication_slots", "256", "max_slot_wal_keep_size", "-1", "logging_collector", "on",
-				"log_directory", serverLog.toString()));
+		// The server's log in files of its own, so that the fleet run can count what the
+		// server did to sessions.
+		Map<String, String> settings = new java.util.HashMap<>(
+				Map.of("max_connections", "2600", "max_replication_slots", "256", "max_slot_wal_keep_size", "-1",
+						"logging_collector", "on", "log_directory", serverLog.toString()));
 		if (Boolean.getBoolean("bench.fleet-run-diagnose")) {
 			settings.put("shared_preload_libraries", "pg_stat_statements");
 			settings.put("pg_stat_statements.track", "all");

@@ -24,9 +24,10 @@ import io.slotkeeper.testbed.PostgresServer;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Start-up and footprint of the whole application in a JVM of its own: plain (Java's defaults) and as the image
- * ships it (the JVM options of the Dockerfile's ENTRYPOINT, the class-data-sharing archive made by the same training
- * run, the heap the chart's 512 Mi limit gives), with 0, 10 and 1,000 targets, the application's classes in a jar next
+ * Start-up and footprint of the whole application in a JVM of its own: plain (Java's
+ * defaults) and as the image ships it (the JVM options of the Dockerfile's ENTRYPOINT,
+ * the class-data-sharing archive made by the same training run, the heap the chart's 512
+ * Mi limit gives), with 0, 10 and 1,000 targets, the application's classes in a jar next
  * to its runtime dependencies, as in the image.
  */
 final class StartUpBench {
@@ -51,7 +52,8 @@ final class StartUpBench {
 		training.addAll(List.of("-cp", classPath, SlotKeeperApplication.class.getName(), "--server.port=0",
 				"--management.server.port=0"));
 		Process trained = new ProcessBuilder(training).redirectErrorStream(true)
-			.redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+			.redirectOutput(ProcessBuilder.Redirect.DISCARD)
+			.start();
 		if (!trained.waitFor(3, TimeUnit.MINUTES) || !Files.exists(archive)) {
 			throw new IllegalStateException("the training run wrote no archive: " + training);
 		}
@@ -77,8 +79,10 @@ final class StartUpBench {
 					heap[r] = one[3];
 				}
 				rows.add(List.of(count, mode.name(), String.format("%.2f", BenchReport.median(ready)),
-						String.format("%.2f–%.2f", min(ready), max(ready)), String.format("%.0f", BenchReport.median(rss)),
-						String.format("%.0f", BenchReport.median(threads)), String.format("%.1f", BenchReport.median(heap))));
+						String.format("%.2f–%.2f", min(ready), max(ready)),
+						String.format("%.0f", BenchReport.median(rss)),
+						String.format("%.0f", BenchReport.median(threads)),
+						String.format("%.1f", BenchReport.median(heap))));
 			}
 		}
 		report.section("## 6. Start-up and footprint\n\nThe whole application in a JVM of its own per start, its"
@@ -90,10 +94,10 @@ final class StartUpBench {
 				+ String.join(" ", image.runOptions(Path.of("application.jsa"))) + "`), the archive made by the"
 				+ " Dockerfile's training run (`" + String.join(" ", image.trainingOptions(Path.of("application.jsa")))
 				+ "`), and the heap the chart's 512 Mi limit gives (`" + image.chartHeap()
-				+ "`). Targets: 30 s interval, on "
-				+ databases.size() + " databases of one server.\n\n"
-				+ BenchReport.table(List.of("targets", "JVM", "ready (s)", "range", "RSS (MiB)", "threads",
-						"live heap (MiB)"), rows)
+				+ "`). Targets: 30 s interval, on " + databases.size() + " databases of one server.\n\n"
+				+ BenchReport.table(
+						List.of("targets", "JVM", "ready (s)", "range", "RSS (MiB)", "threads", "live heap (MiB)"),
+						rows)
 				+ "\nAfter the last start with 1,000 targets, " + RUNNING.toSeconds() + " s more of running: "
 				+ String.join("; ", running) + ".\n");
 	}
@@ -113,7 +117,8 @@ final class StartUpBench {
 		try {
 			HttpClient http = HttpClient.newHttpClient();
 			HttpRequest readiness = HttpRequest
-				.newBuilder(URI.create("http://localhost:" + port + "/actuator/health/readiness")).build();
+				.newBuilder(URI.create("http://localhost:" + port + "/actuator/health/readiness"))
+				.build();
 			await().pollInterval(Duration.ofMillis(20)).atMost(Duration.ofSeconds(60)).until(() -> {
 				try {
 					return http.send(readiness, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
@@ -124,7 +129,8 @@ final class StartUpBench {
 			});
 			double ready = (System.nanoTime() - start) / 1e9;
 			if (count > 0) {
-				await("every target's heartbeat session, the application's log in " + log).atMost(Duration.ofSeconds(60))
+				await("every target's heartbeat session, the application's log in " + log)
+					.atMost(Duration.ofSeconds(60))
 					.until(() -> BenchSupport.sessions(server) >= count);
 			}
 			double[] figures = { ready, BenchReport.rssKib(process.pid()) / 1024.0,
@@ -132,10 +138,16 @@ final class StartUpBench {
 			if (running != null) {
 				long cpuBefore = cpuTicks(process.pid());
 				BenchSupport.idle(RUNNING);
-				// A JVM that ran out of heap exits (ExitOnOutOfMemoryError): that is the figure then.
-				running.add(!process.isAlive() ? mode.name() + ": **exited** before the minute was over ("
-						+ Files.readAllLines(log).stream().filter((line) -> line.contains("OutOfMemoryError")).findFirst()
-							.orElse("exit code " + process.exitValue()) + ")"
+				// A JVM that ran out of heap exits (ExitOnOutOfMemoryError): that is the
+				// figure then.
+				running.add(!process.isAlive()
+						? mode.name() + ": **exited** before the minute was over ("
+								+ Files.readAllLines(log)
+									.stream()
+									.filter((line) -> line.contains("OutOfMemoryError"))
+									.findFirst()
+									.orElse("exit code " + process.exitValue())
+								+ ")"
 						: mode.name() + ": " + String.format("%.1f", (cpuTicks(process.pid()) - cpuBefore) / 100.0)
 								+ " s of CPU, RSS " + (BenchReport.rssKib(process.pid()) >> 10) + " MiB, "
 								+ BenchSupport.threadsOf(process.pid()) + " threads, " + BenchSupport.sessions(server)
@@ -154,16 +166,21 @@ final class StartUpBench {
 		StringBuilder yaml = new StringBuilder("slotkeeper:\n  targets:");
 		yaml.append((count == 0) ? " []\n" : "\n");
 		for (int i = 0; i < count; i++) {
-			yaml.append("    - name: t").append(i).append("\n      url: ")
-				.append(server.jdbcUrl(databases.get(i % databases.size()))).append("\n      username: ")
-				.append(server.user()).append("\n      heartbeat: { interval: 30s }\n");
+			yaml.append("    - name: t")
+				.append(i)
+				.append("\n      url: ")
+				.append(server.jdbcUrl(databases.get(i % databases.size())))
+				.append("\n      username: ")
+				.append(server.user())
+				.append("\n      heartbeat: { interval: 30s }\n");
 		}
 		Path file = work.resolve("targets-" + count + ".yaml");
 		Files.writeString(file, yaml);
 		return file;
 	}
 
-	// The application's classes in a jar (class-data sharing takes jars, not directories), then the runtime
+	// The application's classes in a jar (class-data sharing takes jars, not
+	// directories), then the runtime
 	// dependencies that the bench profile lists.
 	static String classPath(Path work) throws IOException {
 		Path listing = Path.of("target/runtime-classpath.txt");
@@ -172,8 +189,10 @@ final class StartUpBench {
 		}
 		Path jar = work.resolve("slot-keeper.jar");
 		Path classes = Path.of("target/classes");
-		try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar)); Stream<Path> files = Files.walk(classes)) {
-			// Directory entries too: component scanning finds a package in a jar through its directory entry.
+		try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar));
+				Stream<Path> files = Files.walk(classes)) {
+			// Directory entries too: component scanning finds a package in a jar through
+			// its directory entry.
 			for (Path file : files.filter((path) -> !path.equals(classes)).toList()) {
 				String name = classes.relativize(file).toString().replace('\\', '/');
 				out.putNextEntry(new JarEntry(Files.isDirectory(file) ? name + "/" : name));
@@ -186,11 +205,13 @@ final class StartUpBench {
 		return jar + java.io.File.pathSeparator + Files.readString(listing).trim();
 	}
 
-	// The heap in use right after a full collection: what the targets keep, not what is waiting to be collected.
+	// The heap in use right after a full collection: what the targets keep, not what is
+	// waiting to be collected.
 	private static double liveHeapMib(long pid) throws Exception {
 		String jcmd = Path.of(java()).resolveSibling("jcmd").toString();
 		Process collect = new ProcessBuilder(jcmd, String.valueOf(pid), "GC.run").redirectErrorStream(true)
-			.redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+			.redirectOutput(ProcessBuilder.Redirect.DISCARD)
+			.start();
 		collect.waitFor(60, TimeUnit.SECONDS);
 		Process info = new ProcessBuilder(jcmd, String.valueOf(pid), "GC.heap_info").redirectErrorStream(true).start();
 		String heap = new String(info.getInputStream().readAllBytes());
@@ -220,11 +241,13 @@ final class StartUpBench {
 	}
 
 	/**
-	 * The JVM options of the Dockerfile: the training run's and the ENTRYPOINT's, with the archive's path replaced.
+	 * The JVM options of the Dockerfile: the training run's and the ENTRYPOINT's, with
+	 * the archive's path replaced.
 	 */
 	record Dockerfile(List<String> training, List<String> entrypoint, Map<String, String> nativeEnvironment) {
 
-		// JAVA_TOOL_OPTIONS come first, then the ENTRYPOINT's options, as the JVM reads them.
+		// JAVA_TOOL_OPTIONS come first, then the ENTRYPOINT's options, as the JVM reads
+		// them.
 		static Dockerfile read() throws IOException {
 			String text = Files.readString(Path.of("Dockerfile")).replace("\\\n", " ");
 			Matcher run = Pattern.compile("RUN java ((?:-\\S+\\s+)+)-jar").matcher(text);
@@ -240,7 +263,8 @@ final class StartUpBench {
 				entrypoint.add(quoted.group(1));
 			}
 			options.addAll(entrypoint.subList(1, entrypoint.indexOf("-jar")));
-			// What the image's environment tells the C library rather than the JVM, such as MALLOC_ARENA_MAX.
+			// What the image's environment tells the C library rather than the JVM, such
+			// as MALLOC_ARENA_MAX.
 			Map<String, String> environment = new java.util.TreeMap<>();
 			Matcher variable = Pattern.compile("\\b(MALLOC_[A-Z_]+)=(\\S+)").matcher(text);
 			while (variable.find()) {
@@ -257,7 +281,8 @@ final class StartUpBench {
 		}
 
 		/**
-		 * The heap the image's {@code -XX:MaxRAMPercentage} gives in the chart's default 512 Mi limit.
+		 * The heap the image's {@code -XX:MaxRAMPercentage} gives in the chart's default
+		 * 512 Mi limit.
 		 * @return an {@code -Xmx} option
 		 */
 		String chartHeap() {

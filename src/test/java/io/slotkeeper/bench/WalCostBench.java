@@ -26,15 +26,21 @@ final class WalCostBench {
 
 	static void run(BenchReport report, PostgresServer server) throws Exception {
 		String database = server.createDatabase();
-		server.execute(database, "CREATE TABLE slotkeeper_heartbeat (id integer PRIMARY KEY, beat_at timestamptz NOT NULL)",
+		server.execute(database,
+				"CREATE TABLE slotkeeper_heartbeat (id integer PRIMARY KEY, beat_at timestamptz NOT NULL)",
 				"CREATE TABLE debezium_heartbeat (id serial PRIMARY KEY, text varchar(255))",
-				"CREATE TABLE one_row (id integer PRIMARY KEY, beat_at timestamptz)", "INSERT INTO one_row VALUES (1, now())");
+				"CREATE TABLE one_row (id integer PRIMARY KEY, beat_at timestamptz)",
+				"INSERT INTO one_row VALUES (1, now())");
 		Map<String, String> ways = new LinkedHashMap<>();
-		ways.put("slot-keeper message, non-transactional", "SELECT pg_logical_emit_message(false, 'slotkeeper_heartbeat', '')");
-		ways.put("slot-keeper message, transactional", "SELECT pg_logical_emit_message(true, 'slotkeeper_heartbeat', '')");
-		ways.put("slot-keeper table (upsert of one row)", "INSERT INTO slotkeeper_heartbeat (id, beat_at) VALUES (1, now())"
-				+ " ON CONFLICT (id) DO UPDATE SET beat_at = EXCLUDED.beat_at");
-		ways.put("Debezium heartbeat.action.query INSERT", "INSERT INTO debezium_heartbeat (text) VALUES ('heartbeat')");
+		ways.put("slot-keeper message, non-transactional",
+				"SELECT pg_logical_emit_message(false, 'slotkeeper_heartbeat', '')");
+		ways.put("slot-keeper message, transactional",
+				"SELECT pg_logical_emit_message(true, 'slotkeeper_heartbeat', '')");
+		ways.put("slot-keeper table (upsert of one row)",
+				"INSERT INTO slotkeeper_heartbeat (id, beat_at) VALUES (1, now())"
+						+ " ON CONFLICT (id) DO UPDATE SET beat_at = EXCLUDED.beat_at");
+		ways.put("Debezium heartbeat.action.query INSERT",
+				"INSERT INTO debezium_heartbeat (text) VALUES ('heartbeat')");
 		ways.put("UPDATE of one row", "UPDATE one_row SET beat_at = now() WHERE id = 1");
 		ways.put("CREATE/DROP table (PeerDB's original)", "CREATE TABLE hb_trick (); DROP TABLE hb_trick");
 		ways.put("slot-keeper ordered beat: message, standby snapshot, message",
@@ -47,10 +53,12 @@ final class WalCostBench {
 		for (Map.Entry<String, String> way : ways.entrySet()) {
 			double[] perBeat = new double[repetitions];
 			for (int r = 0; r < repetitions; r++) {
-				try (Connection connection = server.connect(database); Statement statement = connection.createStatement()) {
+				try (Connection connection = server.connect(database);
+						Statement statement = connection.createStatement()) {
 					long start = BenchSupport.lsn(statement);
 					for (int i = 0; i < beats; i++) {
-						// " ;; " separates statements that the heartbeat runs one by one, each in its own transaction.
+						// " ;; " separates statements that the heartbeat runs one by one,
+						// each in its own transaction.
 						for (String sql : way.getValue().split(" ;; ")) {
 							statement.execute(sql);
 						}

@@ -29,9 +29,11 @@ import org.springframework.core.env.SystemEnvironmentPropertySource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Every multi-word property of the configuration, found by walking the records, set through an environment variable
- * in both forms Spring binds: the dashed name with underscores ({@code SLOTS_POLL_INTERVAL}) and without dashes
- * ({@code SLOTSPOLLINTERVAL}). Each must start and bind its value; a misspelt variable must still stop start-up.
+ * Every multi-word property of the configuration, found by walking the records, set
+ * through an environment variable in both forms Spring binds: the dashed name with
+ * underscores ({@code SLOTS_POLL_INTERVAL}) and without dashes
+ * ({@code SLOTSPOLLINTERVAL}). Each must start and bind its value; a misspelt variable
+ * must still stop start-up.
  */
 class EnvironmentVariablesTests {
 
@@ -58,7 +60,8 @@ class EnvironmentVariablesTests {
 		return properties.stream();
 	}
 
-	// Collects, for each leaf whose name has several words, its words per level and the components to read it back.
+	// Collects, for each leaf whose name has several words, its words per level and the
+	// components to read it back.
 	private static void walk(Class<?> record, List<List<String>> path, List<RecordComponent> components,
 			List<Arguments> found) {
 		for (RecordComponent component : record.getRecordComponents()) {
@@ -184,8 +187,8 @@ class EnvironmentVariablesTests {
 	}
 
 	private static String variable(List<List<String>> path, String joiner) {
-		return "SLOTKEEPER_" + String.join("_", path.stream().map((words) -> String.join(joiner, words)).toList())
-			.toUpperCase();
+		return "SLOTKEEPER_"
+				+ String.join("_", path.stream().map((words) -> String.join(joiner, words)).toList()).toUpperCase();
 	}
 
 	private static void assertBinds(String variable, List<RecordComponent> chain) {

@@ -7,8 +7,9 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Every rule derived from the heartbeat interval, at a short, the default and a long interval: the bounds hold at
- * both ends, and the bound values are what the health, the sessions and ownership were built on.
+ * Every rule derived from the heartbeat interval, at a short, the default and a long
+ * interval: the bounds hold at both ends, and the bound values are what the health, the
+ * sessions and ownership were built on.
  */
 class HeartbeatCadenceTests {
 

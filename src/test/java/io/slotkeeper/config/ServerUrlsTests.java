@@ -5,14 +5,15 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * What a PgJDBC URL names, as connectors are matched to it: every host with its port (5432 unless said), in lower
- * case, IPv6 in brackets; and its database, decoded.
+ * What a PgJDBC URL names, as connectors are matched to it: every host with its port
+ * (5432 unless said), in lower case, IPv6 in brackets; and its database, decoded.
  */
 class ServerUrlsTests {
 
 	@Test
 	void everyHostOfAUrlIsNamedWithItsPortOrPostgresDefault() {
-		assertThat(ServerUrls.endpoints("jdbc:postgresql://RBAC-db:5433,rbac-db-2,[fd00::5]:5434,[fd00::6]/postgres?ssl=1"))
+		assertThat(ServerUrls
+			.endpoints("jdbc:postgresql://RBAC-db:5433,rbac-db-2,[fd00::5]:5434,[fd00::6]/postgres?ssl=1"))
 			.containsExactly("rbac-db:5433", "rbac-db-2:5432", "[fd00::5]:5434", "[fd00::6]:5432");
 		assertThat(ServerUrls.endpoints("jdbc:postgresql:orders")).as("no host").isEmpty();
 	}

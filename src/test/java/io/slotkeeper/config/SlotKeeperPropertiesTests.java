@@ -52,7 +52,8 @@ class SlotKeeperPropertiesTests {
 			ConnectionProperties connection = context.getBean(SlotKeeperProperties.class).targets().get(0).connection();
 			assertThat(connection.statementTimeout()).isEqualTo(Duration.ofSeconds(5));
 			assertThat(connection.connectTimeout()).isEqualTo(Duration.ofSeconds(5));
-			assertThat(heartbeat.backoff()).isEqualTo(new BackoffProperties(Duration.ofSeconds(1), Duration.ofSeconds(60), 0.25));
+			assertThat(heartbeat.backoff())
+				.isEqualTo(new BackoffProperties(Duration.ofSeconds(1), Duration.ofSeconds(60), 0.25));
 			assertThat(heartbeat.unhealthyAfter()).isEqualTo(3);
 		});
 	}
@@ -67,8 +68,7 @@ class SlotKeeperPropertiesTests {
 	}
 
 	@ParameterizedTest(name = "{0}={1} is refused naming {2}")
-	@CsvSource(delimiter = '|', value = {
-			"slotkeeper.targets[0].name | Orders | slotkeeper.targets[0].name",
+	@CsvSource(delimiter = '|', value = { "slotkeeper.targets[0].name | Orders | slotkeeper.targets[0].name",
 			"slotkeeper.targets[0].name | -orders | slotkeeper.targets[0].name",
 			"slotkeeper.targets[0].url | http://db/orders | slotkeeper.targets[0].url",
 			"slotkeeper.targets[0].heartbeat.interval | 0s | slotkeeper.targets[0].heartbeat.interval",
@@ -120,56 +120,67 @@ class SlotKeeperPropertiesTests {
 			"slotkeeper.targets[0].slots[0].resnapshot.recheck-after | 0s | slotkeeper.targets[0].slots[0].resnapshot.recheckAfter",
 			"slotkeeper.targets[0].slots[0].resnapshot.window-margin | 2d | slotkeeper.targets[0].slots[0].resnapshot.windowMargin" })
 	void invalidValueStopsStartUpNamingTheProperty(String property, String value, String named) {
-		this.runner.withPropertyValues("slotkeeper.targets[0].replicas[0].name=r1",
-				"slotkeeper.targets[0].replicas[0].url=jdbc:postgresql://r1/orders", "slotkeeper.targets[0].slots[0].name=s",
-				"slotkeeper.targets[0].slots[0].on-lost=recreate",
-				"slotkeeper.targets[0].slots[0].connector.url=http://connect:8083",
-				"slotkeeper.targets[0].slots[0].connector.name=orders-cdc")
+		this.runner
+			.withPropertyValues("slotkeeper.targets[0].replicas[0].name=r1",
+					"slotkeeper.targets[0].replicas[0].url=jdbc:postgresql://r1/orders",
+					"slotkeeper.targets[0].slots[0].name=s", "slotkeeper.targets[0].slots[0].on-lost=recreate",
+					"slotkeeper.targets[0].slots[0].connector.url=http://connect:8083",
+					"slotkeeper.targets[0].slots[0].connector.name=orders-cdc")
 			.withPropertyValues("slotkeeper.api.tokens[0].name=ci", "slotkeeper.api.tokens[0].role=operator",
-				"slotkeeper.api.tokens[0].sha256=" + VALID_HASH, property + "=" + value).run((context) -> {
-					assertThat(context).hasFailed();
-					assertThat(startUpMessage(context.getStartupFailure())).contains(named);
-				});
+					"slotkeeper.api.tokens[0].sha256=" + VALID_HASH, property + "=" + value)
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(startUpMessage(context.getStartupFailure())).contains(named);
+			});
 	}
 
 	@Test
 	void aDebeziumSignalWithoutAConnectorNeedsItsTableAndCollectionsAndBadNamesAreRefused() {
-		this.runner.withPropertyValues("slotkeeper.targets[0].slots[0].name=s",
-				"slotkeeper.targets[0].slots[0].resnapshot.mode=debezium-signal")
+		this.runner
+			.withPropertyValues("slotkeeper.targets[0].slots[0].name=s",
+					"slotkeeper.targets[0].slots[0].resnapshot.mode=debezium-signal")
 			.run((context) -> assertThat(startUpMessage(context.getStartupFailure()))
-				.contains("slotkeeper.targets[0].slots[0].resnapshot").contains("needs signal-table and collections"));
-		this.runner.withPropertyValues("slotkeeper.targets[0].slots[0].name=s",
-				"slotkeeper.targets[0].slots[0].resnapshot.mode=debezium-signal",
-				"slotkeeper.targets[0].slots[0].resnapshot.signal-table=public.signal; DROP TABLE x",
-				"slotkeeper.targets[0].slots[0].resnapshot.collections[0]=public.orders")
-			.run((context) -> assertThat(startUpMessage(context.getStartupFailure()))
-				.contains("resnapshot.signalTable").contains("must be schema.table"));
-		this.runner.withPropertyValues("slotkeeper.targets[0].slots[0].name=s",
-				"slotkeeper.targets[0].slots[0].resnapshot.mode=debezium-signal",
-				"slotkeeper.targets[0].slots[0].resnapshot.signal-table=public.debezium_signal",
-				"slotkeeper.targets[0].slots[0].resnapshot.collections[0]=public.orders")
-			.run((context) -> assertThat(context.getBean(SlotKeeperProperties.class).targets().get(0).slots().get(0)
-				.resnapshot().type()).isEqualTo(ResnapshotProperties.Type.INCREMENTAL));
+				.contains("slotkeeper.targets[0].slots[0].resnapshot")
+				.contains("needs signal-table and collections"));
+		this.runner
+			.withPropertyValues("slotkeeper.targets[0].slots[0].name=s",
+					"slotkeeper.targets[0].slots[0].resnapshot.mode=debezium-signal",
+					"slotkeeper.targets[0].slots[0].resnapshot.signal-table=public.signal; DROP TABLE x",
+					"slotkeeper.targets[0].slots[0].resnapshot.collections[0]=public.orders")
+			.run((context) -> assertThat(startUpMessage(context.getStartupFailure())).contains("resnapshot.signalTable")
+				.contains("must be schema.table"));
+		this.runner
+			.withPropertyValues("slotkeeper.targets[0].slots[0].name=s",
+					"slotkeeper.targets[0].slots[0].resnapshot.mode=debezium-signal",
+					"slotkeeper.targets[0].slots[0].resnapshot.signal-table=public.debezium_signal",
+					"slotkeeper.targets[0].slots[0].resnapshot.collections[0]=public.orders")
+			.run((context) -> assertThat(
+					context.getBean(SlotKeeperProperties.class).targets().get(0).slots().get(0).resnapshot().type())
+				.isEqualTo(ResnapshotProperties.Type.INCREMENTAL));
 	}
 
 	@Test
 	void recreatingAMissingSlotNeedsTheHeartbeatThatTakesOwnership() {
-		this.runner.withPropertyValues("slotkeeper.targets[0].heartbeat.enabled=false",
-				"slotkeeper.targets[0].slots[0].name=s", "slotkeeper.targets[0].slots[0].on-missing=recreate")
+		this.runner
+			.withPropertyValues("slotkeeper.targets[0].heartbeat.enabled=false",
+					"slotkeeper.targets[0].slots[0].name=s", "slotkeeper.targets[0].slots[0].on-missing=recreate")
 			.run((context) -> assertThat(startUpMessage(context.getStartupFailure()))
 				.contains("slotkeeper.targets[0].slots[0].onMissing")
 				.contains("recreate needs heartbeat.enabled=true"));
-		this.runner.withPropertyValues("slotkeeper.targets[0].slots[0].name=s",
-				"slotkeeper.targets[0].slots[0].on-missing=recreate")
-			.run((context) -> assertThat(context.getBean(SlotKeeperProperties.class).targets().get(0).slots().get(0)
-				.onMissing()).isEqualTo(OnMissing.RECREATE));
+		this.runner
+			.withPropertyValues("slotkeeper.targets[0].slots[0].name=s",
+					"slotkeeper.targets[0].slots[0].on-missing=recreate")
+			.run((context) -> assertThat(
+					context.getBean(SlotKeeperProperties.class).targets().get(0).slots().get(0).onMissing())
+				.isEqualTo(OnMissing.RECREATE));
 	}
 
 	@Test
 	void aPasswordInAUrlIsRefusedWithoutPrintingIt() {
-		this.runner.withPropertyValues("slotkeeper.targets[0].url=jdbc:postgresql://db/orders?password=leaked-pw-42",
-				"slotkeeper.targets[0].slots[0].name=s", "slotkeeper.targets[0].slots[0].connector.name=c",
-				"slotkeeper.targets[0].slots[0].connector.url=https://connect:leaked-pw-43@connect:8083")
+		this.runner
+			.withPropertyValues("slotkeeper.targets[0].url=jdbc:postgresql://db/orders?password=leaked-pw-42",
+					"slotkeeper.targets[0].slots[0].name=s", "slotkeeper.targets[0].slots[0].connector.name=c",
+					"slotkeeper.targets[0].slots[0].connector.url=https://connect:leaked-pw-43@connect:8083")
 			.run((context) -> assertThat(startUpMessage(context.getStartupFailure()))
 				.contains("slotkeeper.targets[0].url")
 				.contains("must not carry credentials")
@@ -211,7 +222,8 @@ class SlotKeeperPropertiesTests {
 	@Test
 	void duplicateTargetNameIsRefused() {
 		this.runner
-			.withPropertyValues("slotkeeper.targets[1].name=orders", "slotkeeper.targets[1].url=jdbc:postgresql://db2/x")
+			.withPropertyValues("slotkeeper.targets[1].name=orders",
+					"slotkeeper.targets[1].url=jdbc:postgresql://db2/x")
 			.run((context) -> assertThat(startUpMessage(context.getStartupFailure()))
 				.contains("slotkeeper.targets[1].name")
 				.contains("duplicate target name 'orders'"));
@@ -229,9 +241,10 @@ class SlotKeeperPropertiesTests {
 
 	@Test
 	void duplicateTokenNameIsRefused() {
-		this.runner.withPropertyValues("slotkeeper.api.tokens[0].name=ci", "slotkeeper.api.tokens[0].role=viewer",
-				"slotkeeper.api.tokens[0].sha256=" + VALID_HASH, "slotkeeper.api.tokens[1].name=ci",
-				"slotkeeper.api.tokens[1].role=operator", "slotkeeper.api.tokens[1].sha256=" + "b".repeat(64))
+		this.runner
+			.withPropertyValues("slotkeeper.api.tokens[0].name=ci", "slotkeeper.api.tokens[0].role=viewer",
+					"slotkeeper.api.tokens[0].sha256=" + VALID_HASH, "slotkeeper.api.tokens[1].name=ci",
+					"slotkeeper.api.tokens[1].role=operator", "slotkeeper.api.tokens[1].sha256=" + "b".repeat(64))
 			.run((context) -> assertThat(startUpMessage(context.getStartupFailure()))
 				.contains("slotkeeper.api.tokens[1].name"));
 	}
@@ -278,9 +291,8 @@ class SlotKeeperPropertiesTests {
 	@Test
 	void everyStrimziPropertyBindsFromTheUnderscoreFormsPeopleWrite() {
 		Map<String, Object> variables = Map.of("SLOTKEEPER_STRIMZI_API_SERVER", "https://api.cluster:6443",
-				"SLOTKEEPER_STRIMZI_SERVICE_ACCOUNT_TOKEN_FILE", "/run/token",
-				"SLOTKEEPER_STRIMZI_CA_FILE", "/run/ca.crt", "SLOTKEEPER_STRIMZI_TIMEOUT", "9s",
-				"SLOTKEEPER_STRIMZI_API_VERSION", "v1");
+				"SLOTKEEPER_STRIMZI_SERVICE_ACCOUNT_TOKEN_FILE", "/run/token", "SLOTKEEPER_STRIMZI_CA_FILE",
+				"/run/ca.crt", "SLOTKEEPER_STRIMZI_TIMEOUT", "9s", "SLOTKEEPER_STRIMZI_API_VERSION", "v1");
 		fromEnvironment(variables).run((context) -> {
 			assertThat(context).hasNotFailed();
 			StrimziProperties strimzi = context.getBean(SlotKeeperProperties.class).strimzi();
@@ -294,10 +306,12 @@ class SlotKeeperPropertiesTests {
 
 	@Test
 	void aStrimziConnectorNamedOtherwiseThanItsResourceOrWithBasicAuthIsRefused() {
-		this.runner.withPropertyValues("slotkeeper.targets[0].slots[0].name=s",
-				"slotkeeper.targets[0].slots[0].connector.strimzi.namespace=cdc",
-				"slotkeeper.targets[0].slots[0].connector.strimzi.name=orders-debezium",
-				"slotkeeper.targets[0].slots[0].connector.name=other", "slotkeeper.targets[0].slots[0].connector.username=u")
+		this.runner
+			.withPropertyValues("slotkeeper.targets[0].slots[0].name=s",
+					"slotkeeper.targets[0].slots[0].connector.strimzi.namespace=cdc",
+					"slotkeeper.targets[0].slots[0].connector.strimzi.name=orders-debezium",
+					"slotkeeper.targets[0].slots[0].connector.name=other",
+					"slotkeeper.targets[0].slots[0].connector.username=u")
 			.run((context) -> {
 				assertThat(context).hasFailed();
 				assertThat(startUpMessage(context.getStartupFailure()))
@@ -305,13 +319,15 @@ class SlotKeeperPropertiesTests {
 					.contains("must be the KafkaConnector's name (orders-debezium) or left out")
 					.contains("slotkeeper.targets[0].slots[0].connector.username");
 			});
-		this.runner.withPropertyValues("slotkeeper.targets[0].slots[0].name=s",
-				"slotkeeper.targets[0].slots[0].connector.name=orders-debezium").run((context) -> {
-					assertThat(context).hasFailed();
-					assertThat(startUpMessage(context.getStartupFailure()))
-						.contains("slotkeeper.targets[0].slots[0].connector.url")
-						.contains("must be set, or strimzi for a connector that Strimzi manages");
-				});
+		this.runner
+			.withPropertyValues("slotkeeper.targets[0].slots[0].name=s",
+					"slotkeeper.targets[0].slots[0].connector.name=orders-debezium")
+			.run((context) -> {
+				assertThat(context).hasFailed();
+				assertThat(startUpMessage(context.getStartupFailure()))
+					.contains("slotkeeper.targets[0].slots[0].connector.url")
+					.contains("must be set, or strimzi for a connector that Strimzi manages");
+			});
 	}
 
 	@Test
@@ -331,12 +347,14 @@ class SlotKeeperPropertiesTests {
 			assertThat(server.exclude()).containsExactly("scratch", "tmp");
 			assertThat(server.retireAfter()).isEqualTo(Duration.ofMinutes(1));
 			TargetProperties plain = server.target("rbac-db-billing", "billing");
-			assertThat(plain.url()).isEqualTo("jdbc:postgresql://rbac-db:5432,rbac-db-2:5432/billing?sslmode=verify-full");
+			assertThat(plain.url())
+				.isEqualTo("jdbc:postgresql://rbac-db:5432,rbac-db-2:5432/billing?sslmode=verify-full");
 			assertThat(plain.password().reveal()).isEqualTo("from-env");
 			assertThat(plain.heartbeat().interval()).isEqualTo(Duration.ofSeconds(7));
 			assertThat(plain.slots()).isEmpty();
 			TargetProperties overridden = server.target("rbac-db-orders-db", "orders db");
-			assertThat(overridden.url()).isEqualTo("jdbc:postgresql://rbac-db:5432,rbac-db-2:5432/orders%20db?sslmode=verify-full");
+			assertThat(overridden.url())
+				.isEqualTo("jdbc:postgresql://rbac-db:5432,rbac-db-2:5432/orders%20db?sslmode=verify-full");
 			assertThat(overridden.heartbeat().interval()).isEqualTo(Duration.ofSeconds(2));
 			assertThat(overridden.slots().get(0).onLost()).isEqualTo(OnLost.RECREATE);
 		});
@@ -344,36 +362,42 @@ class SlotKeeperPropertiesTests {
 
 	@Test
 	void aServerListingDatabasesOrWithBadCombinationsIsRefusedNamingTheProperty() {
-		this.runner.withPropertyValues("slotkeeper.servers[0].name=rbac-db",
-				"slotkeeper.servers[0].url=jdbc:postgresql://rbac-db/postgres", "slotkeeper.servers[0].databases=orders,billing")
+		this.runner
+			.withPropertyValues("slotkeeper.servers[0].name=rbac-db",
+					"slotkeeper.servers[0].url=jdbc:postgresql://rbac-db/postgres",
+					"slotkeeper.servers[0].databases=orders,billing")
 			.run((context) -> assertThat(context.getBean(SlotKeeperProperties.class).servers().get(0).discovers())
 				.isFalse());
-		this.runner.withPropertyValues("slotkeeper.servers[0].name=rbac-db",
-				"slotkeeper.servers[0].url=jdbc:postgresql:postgres", "slotkeeper.servers[0].databases=auto,orders",
-				"slotkeeper.servers[1].name=rbac-db", "slotkeeper.servers[1].url=jdbc:postgresql://h/x",
-				"slotkeeper.servers[1].databases=orders", "slotkeeper.servers[1].exclude=orders",
-				"slotkeeper.servers[1].overrides[0].name=orders",
-				"slotkeeper.servers[1].overrides[0].heartbeat.enabled=false",
-				"slotkeeper.servers[1].overrides[0].slots[0].name=s",
-				"slotkeeper.servers[1].overrides[0].slots[0].on-lost=recreate")
+		this.runner
+			.withPropertyValues("slotkeeper.servers[0].name=rbac-db",
+					"slotkeeper.servers[0].url=jdbc:postgresql:postgres", "slotkeeper.servers[0].databases=auto,orders",
+					"slotkeeper.servers[1].name=rbac-db", "slotkeeper.servers[1].url=jdbc:postgresql://h/x",
+					"slotkeeper.servers[1].databases=orders", "slotkeeper.servers[1].exclude=orders",
+					"slotkeeper.servers[1].overrides[0].name=orders",
+					"slotkeeper.servers[1].overrides[0].heartbeat.enabled=false",
+					"slotkeeper.servers[1].overrides[0].slots[0].name=s",
+					"slotkeeper.servers[1].overrides[0].slots[0].on-lost=recreate")
 			.run((context) -> assertThat(startUpMessage(context.getStartupFailure()))
 				.contains("slotkeeper.servers[0].url")
-				.contains("slotkeeper.servers[0].databases").contains("must be 'auto' alone")
-				.contains("slotkeeper.servers[1].name").contains("duplicate server name 'rbac-db'")
+				.contains("slotkeeper.servers[0].databases")
+				.contains("must be 'auto' alone")
+				.contains("slotkeeper.servers[1].name")
+				.contains("duplicate server name 'rbac-db'")
 				.contains("slotkeeper.servers[1].exclude")
-				.contains("slotkeeper.servers[1].overrides[0].name").contains("is excluded")
+				.contains("slotkeeper.servers[1].overrides[0].name")
+				.contains("is excluded")
 				.contains("slotkeeper.servers[1].overrides[0].slots[0].onLost"));
 	}
 
 	@Test
 	void connectorDiscoveryFromEnvironmentVariablesBindsAndBadSourcesAliasesAndReplicasAreRefusedNamingTheProperty() {
-		Map<String, Object> variables = Map.of("SLOTKEEPER_CONNECTOR_DISCOVERY_KAFKA_CONNECT_0_URL", "http://connect:8083",
-				"SLOTKEEPER_CONNECTOR_DISCOVERY_KAFKA_CONNECT_0_PASSWORD", "from-env",
+		Map<String, Object> variables = Map.of("SLOTKEEPER_CONNECTOR_DISCOVERY_KAFKA_CONNECT_0_URL",
+				"http://connect:8083", "SLOTKEEPER_CONNECTOR_DISCOVERY_KAFKA_CONNECT_0_PASSWORD", "from-env",
 				"SLOTKEEPER_CONNECTOR_DISCOVERY_STRIMZI_NAMESPACES", "kafka,cdc",
 				"SLOTKEEPER_CONNECTOR_DISCOVERY_ON_LOST", "recreate",
 				"SLOTKEEPER_CONNECTOR_DISCOVERY_RESNAPSHOT_TABLES", "changed", "SLOTKEEPER_SERVERS_0_NAME", "rbac-db",
-				"SLOTKEEPER_SERVERS_0_URL", "jdbc:postgresql://10.0.0.5:5433/postgres",
-				"SLOTKEEPER_SERVERS_0_ALIASES", "rbac-db.prod.svc,[fd00::5]:5433");
+				"SLOTKEEPER_SERVERS_0_URL", "jdbc:postgresql://10.0.0.5:5433/postgres", "SLOTKEEPER_SERVERS_0_ALIASES",
+				"rbac-db.prod.svc,[fd00::5]:5433");
 		fromEnvironment(variables).run((context) -> {
 			assertThat(context).hasNotFailed();
 			SlotKeeperProperties properties = context.getBean(SlotKeeperProperties.class);
@@ -387,22 +411,28 @@ class SlotKeeperPropertiesTests {
 			assertThat(discovery.interval()).isEqualTo(Duration.ofSeconds(60));
 			assertThat(properties.servers().get(0).aliases()).containsExactly("rbac-db.prod.svc", "[fd00::5]:5433");
 		});
-		this.runner.withPropertyValues("slotkeeper.connector-discovery.kafka-connect[0].url=connect:8083",
-				"slotkeeper.connector-discovery.strimzi-namespaces=Kafka_NS",
-				"slotkeeper.connector-discovery.interval=0s", "slotkeeper.servers[0].name=rbac-db",
-				"slotkeeper.servers[0].url=jdbc:postgresql://rbac-db/postgres",
-				"slotkeeper.servers[0].aliases=rbac db", "slotkeeper.servers[0].replicas[0].name=primary",
-				"slotkeeper.servers[0].replicas[0].url=jdbc:postgresql:orders")
+		this.runner
+			.withPropertyValues("slotkeeper.connector-discovery.kafka-connect[0].url=connect:8083",
+					"slotkeeper.connector-discovery.strimzi-namespaces=Kafka_NS",
+					"slotkeeper.connector-discovery.interval=0s", "slotkeeper.servers[0].name=rbac-db",
+					"slotkeeper.servers[0].url=jdbc:postgresql://rbac-db/postgres",
+					"slotkeeper.servers[0].aliases=rbac db", "slotkeeper.servers[0].replicas[0].name=primary",
+					"slotkeeper.servers[0].replicas[0].url=jdbc:postgresql:orders")
 			.run((context) -> assertThat(startUpMessage(context.getStartupFailure()))
-				.contains("slotkeeper.connectorDiscovery.kafkaConnect[0].url").contains("http or https URL")
+				.contains("slotkeeper.connectorDiscovery.kafkaConnect[0].url")
+				.contains("http or https URL")
 				.contains("slotkeeper.connectorDiscovery.strimziNamespaces[0]")
 				.contains("slotkeeper.connectorDiscovery.interval")
-				.contains("slotkeeper.servers[0].aliases[0]").contains("host name or address")
-				.contains("slotkeeper.servers[0].replicas[0].url").contains("must name a host")
-				.contains("slotkeeper.servers[0].replicas[0].name").contains("no replica may be named 'primary'"));
+				.contains("slotkeeper.servers[0].aliases[0]")
+				.contains("host name or address")
+				.contains("slotkeeper.servers[0].replicas[0].url")
+				.contains("must name a host")
+				.contains("slotkeeper.servers[0].replicas[0].name")
+				.contains("no replica may be named 'primary'"));
 	}
 
-	// Variables as the process environment holds them, bound by the rules Spring applies to it.
+	// Variables as the process environment holds them, bound by the rules Spring applies
+	// to it.
 	private static ApplicationContextRunner fromEnvironment(Map<String, Object> variables) {
 		return new ApplicationContextRunner()
 			.withInitializer((context) -> context.getEnvironment()
@@ -424,7 +454,8 @@ class SlotKeeperPropertiesTests {
 	}
 
 	/**
-	 * What Spring Boot prints when start-up fails: the failure analysis where one applies, else the causes.
+	 * What Spring Boot prints when start-up fails: the failure analysis where one
+	 * applies, else the causes.
 	 */
 	private static String startUpMessage(Throwable failure) {
 		assertThat(failure).isNotNull();

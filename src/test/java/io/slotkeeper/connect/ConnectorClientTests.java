@@ -20,7 +20,8 @@ import static io.slotkeeper.testbed.ConnectStub.connector;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The Kafka Connect client against a local HTTP stand-in that records what it receives and answers from a script.
+ * The Kafka Connect client against a local HTTP stand-in that records what it receives
+ * and answers from a script.
  */
 class ConnectorClientTests {
 
@@ -35,19 +36,20 @@ class ConnectorClientTests {
 
 	@Test
 	void aRestartAsksForTheConnectorAndItsFailedTasksWithBasicAuth() {
-		ConnectorOutcome outcome = this.client.restart(connector(this.connect.url(), "username", "connect", "password",
-				"connect-pw"));
+		ConnectorOutcome outcome = this.client
+			.restart(connector(this.connect.url(), "username", "connect", "password", "connect-pw"));
 		assertThat(outcome).isEqualTo(new ConnectorOutcome("orders-cdc", true, 202, 1, null));
-		assertThat(this.connect.requests()).singleElement().isEqualTo(new Request("POST",
-				"/connectors/orders-cdc/restart", "includeTasks=true&onlyFailed=true",
-				"Basic " + Base64.getEncoder().encodeToString("connect:connect-pw".getBytes()), ""));
+		assertThat(this.connect.requests()).singleElement()
+			.isEqualTo(new Request("POST", "/connectors/orders-cdc/restart", "includeTasks=true&onlyFailed=true",
+					"Basic " + Base64.getEncoder().encodeToString("connect:connect-pw".getBytes()), ""));
 	}
 
 	@Test
 	void aRebalanceIsRetriedAndOtherRefusalsAreNot() {
 		this.connect.script(new Answer(409, "{\"message\":\"rebalance in progress\"}"), new Answer(202, "{}"));
-		assertThat(this.client.restart(connector(this.connect.url()))).extracting(ConnectorOutcome::restarted,
-				ConnectorOutcome::attempts).containsExactly(true, 2);
+		assertThat(this.client.restart(connector(this.connect.url())))
+			.extracting(ConnectorOutcome::restarted, ConnectorOutcome::attempts)
+			.containsExactly(true, 2);
 		this.connect.reset();
 		this.connect.script(new Answer(400, "{\"error_code\":400,\"message\":\"bad request\"}"));
 		ConnectorOutcome refused = this.client.restart(connector(this.connect.url()));
@@ -59,9 +61,13 @@ class ConnectorClientTests {
 
 	@Test
 	void aStartingWorkerIsNotReachedYetAndAMissingRouteIsAnAnswer() {
-		// What a real worker answers while it starts: Jetty's error page, then Connect's own "not found".
-		this.connect.script(new Answer(404, "{\n  \"message\" : \"Not Found\",\n  \"url\" : \"/connectors/orders-cdc/restart\","
-				+ "\n  \"status\" : \"404\"\n}"), new Answer(404, "{\"error_code\":404,\"message\":\"Connector orders-cdc not found\"}"),
+		// What a real worker answers while it starts: Jetty's error page, then Connect's
+		// own "not found".
+		this.connect.script(
+				new Answer(404,
+						"{\n  \"message\" : \"Not Found\",\n  \"url\" : \"/connectors/orders-cdc/restart\","
+								+ "\n  \"status\" : \"404\"\n}"),
+				new Answer(404, "{\"error_code\":404,\"message\":\"Connector orders-cdc not found\"}"),
 				new Answer(404, "{\"error_code\":404,\"message\":\"HTTP 404 Not Found\"}"));
 		ConnectorOutcome starting = this.client.restart(connector(this.connect.url()));
 		assertThat(starting.status()).as("not reached: a handover waits").isNull();

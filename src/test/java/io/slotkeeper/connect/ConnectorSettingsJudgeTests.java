@@ -16,7 +16,8 @@ import static io.slotkeeper.testbed.TestTargets.bind;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The connector settings audit's rules, each against a configuration that trips it and one that does not.
+ * The connector settings audit's rules, each against a configuration that trips it and
+ * one that does not.
  */
 class ConnectorSettingsJudgeTests {
 
@@ -26,9 +27,9 @@ class ConnectorSettingsJudgeTests {
 			ResnapshotProperties.of(ResnapshotProperties.Mode.DEBEZIUM_SIGNAL), 170000);
 
 	private static Map<String, String> sound(String... more) {
-		Map<String, String> config = new HashMap<>(Map.of("slot.name", "cdc", "plugin.name", "pgoutput",
-				"topic.prefix", "shop", "message.prefix.exclude.list", "slotkeeper_heartbeat", "heartbeat.interval.ms",
-				"10000", "signal.data.collection", "public.debezium_signal", "database.password", "s3cret"));
+		Map<String, String> config = new HashMap<>(Map.of("slot.name", "cdc", "plugin.name", "pgoutput", "topic.prefix",
+				"shop", "message.prefix.exclude.list", "slotkeeper_heartbeat", "heartbeat.interval.ms", "10000",
+				"signal.data.collection", "public.debezium_signal", "database.password", "s3cret"));
 		for (int i = 0; i < more.length; i += 2) {
 			if (more[i + 1] == null) {
 				config.remove(more[i]);
@@ -54,19 +55,24 @@ class ConnectorSettingsJudgeTests {
 		List<SettingFinding> findings = ConnectorSettingsJudge.judge(sound("message.prefix.exclude.list", null),
 				ALIGNED_WITH_SIGNAL);
 		assertThat(settings(findings)).containsExactly("message.prefix.exclude.list warning");
-		assertThat(findings.get(0).message()).contains("'shop.message'").contains("86,400 a day")
+		assertThat(findings.get(0).message()).contains("'shop.message'")
+			.contains("86,400 a day")
 			.contains("message.prefix.exclude.list = slotkeeper_heartbeat");
 		assertThat(findings.get(0).value()).isEqualTo("(unset)");
 		assertThat(ConnectorSettingsJudge.judge(sound("message.prefix.exclude.list", "other,slotkeeper_.*"),
-				ALIGNED_WITH_SIGNAL)).isEmpty();
-		assertThat(settings(ConnectorSettingsJudge.judge(sound("message.prefix.exclude.list", "other"),
-				ALIGNED_WITH_SIGNAL))).containsExactly("message.prefix.exclude.list warning");
+				ALIGNED_WITH_SIGNAL))
+			.isEmpty();
+		assertThat(settings(
+				ConnectorSettingsJudge.judge(sound("message.prefix.exclude.list", "other"), ALIGNED_WITH_SIGNAL)))
+			.containsExactly("message.prefix.exclude.list warning");
 	}
 
 	@Test
 	void anIncludeListWithoutSlotKeepersPrefixExcludesItToo() {
-		assertThat(ConnectorSettingsJudge.judge(sound("message.prefix.exclude.list", null,
-				"message.prefix.include.list", "app_.*"), ALIGNED_WITH_SIGNAL)).isEmpty();
+		assertThat(ConnectorSettingsJudge.judge(
+				sound("message.prefix.exclude.list", null, "message.prefix.include.list", "app_.*"),
+				ALIGNED_WITH_SIGNAL))
+			.isEmpty();
 		assertThat(settings(ConnectorSettingsJudge.judge(sound("message.prefix.exclude.list", null,
 				"message.prefix.include.list", "app_.*,SLOTKEEPER_HEARTBEAT"), ALIGNED_WITH_SIGNAL)))
 			.containsExactly("message.prefix.exclude.list warning");
@@ -104,8 +110,8 @@ class ConnectorSettingsJudgeTests {
 		assertThat(silent.get(0).message()).contains("PostgreSQL 15").contains("nothing re-reads");
 		assertThat(ConnectorSettingsJudge.judge(sound("offset.mismatch.strategy", "trust_greater_lsn"), leave))
 			.isEmpty();
-		assertThat(ConnectorSettingsJudge.judge(sound("offset.mismatch.strategy", "trust_offset"),
-				ALIGNED_WITH_SIGNAL)).isEmpty();
+		assertThat(ConnectorSettingsJudge.judge(sound("offset.mismatch.strategy", "trust_offset"), ALIGNED_WITH_SIGNAL))
+			.isEmpty();
 	}
 
 	@Test
@@ -141,15 +147,16 @@ class ConnectorSettingsJudgeTests {
 	void aSignalNobodyReadsIsCritical() {
 		assertThat(settings(ConnectorSettingsJudge.judge(sound("signal.data.collection", null), ALIGNED_WITH_SIGNAL)))
 			.containsExactly("signal.data.collection critical");
-		assertThat(settings(ConnectorSettingsJudge.judge(sound("signal.enabled.channels", "kafka"),
-				ALIGNED_WITH_SIGNAL))).containsExactly("signal.enabled.channels critical");
-		assertThat(ConnectorSettingsJudge.judge(sound("signal.enabled.channels", "kafka, source"),
-				ALIGNED_WITH_SIGNAL)).isEmpty();
+		assertThat(
+				settings(ConnectorSettingsJudge.judge(sound("signal.enabled.channels", "kafka"), ALIGNED_WITH_SIGNAL)))
+			.containsExactly("signal.enabled.channels critical");
+		assertThat(ConnectorSettingsJudge.judge(sound("signal.enabled.channels", "kafka, source"), ALIGNED_WITH_SIGNAL))
+			.isEmpty();
 		assertThat(settings(ConnectorSettingsJudge.judge(sound("read.only", "true"), ALIGNED_WITH_SIGNAL)))
 			.containsExactly("read.only warning");
 		assertThat(ConnectorSettingsJudge.judge(sound("read.only", "false"), ALIGNED_WITH_SIGNAL)).isEmpty();
-		Slot otherTable = new Slot("cdc", "pgoutput", EVERY_SECOND, ConnectorOffsets.ALIGN, bind(
-				ResnapshotProperties.class, "mode", "debezium-signal", "signal-table", "ops.signals"), 170000);
+		Slot otherTable = new Slot("cdc", "pgoutput", EVERY_SECOND, ConnectorOffsets.ALIGN,
+				bind(ResnapshotProperties.class, "mode", "debezium-signal", "signal-table", "ops.signals"), 170000);
 		assertThat(settings(ConnectorSettingsJudge.judge(sound(), otherTable)))
 			.containsExactly("signal.data.collection critical");
 		Slot noSignal = new Slot("cdc", "pgoutput", EVERY_SECOND, ConnectorOffsets.ALIGN,
@@ -161,7 +168,8 @@ class ConnectorSettingsJudgeTests {
 	void anUnprotectedConnectorIsJudgedOnlyOnWhatItDoesAlone() {
 		assertThat(ConnectorSettingsJudge.judge(Map.of("slot.name", "x"), Slot.unprotected("x"))).isEmpty();
 		assertThat(settings(ConnectorSettingsJudge.judge(Map.of("slot.name", "x", "slot.drop.on.stop", "TRUE"),
-				Slot.unprotected("x")))).containsExactly("slot.drop.on.stop critical");
+				Slot.unprotected("x"))))
+			.containsExactly("slot.drop.on.stop critical");
 	}
 
 	@Test

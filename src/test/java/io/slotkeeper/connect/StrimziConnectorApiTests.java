@@ -26,9 +26,10 @@ import io.slotkeeper.testbed.TestTargets;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A connector reached through its Strimzi {@code KafkaConnector} resource, on a Kubernetes API stand-in whose
- * operator emulation reconciles it to a Kafka Connect REST stand-in: every change goes through the resource and the
- * operator, none through Connect's REST API.
+ * A connector reached through its Strimzi {@code KafkaConnector} resource, on a
+ * Kubernetes API stand-in whose operator emulation reconciles it to a Kafka Connect REST
+ * stand-in: every change goes through the resource and the operator, none through
+ * Connect's REST API.
  */
 class StrimziConnectorApiTests {
 
@@ -68,8 +69,9 @@ class StrimziConnectorApiTests {
 
 	private ConnectorClient reconciled() throws IOException {
 		this.operator = new StrimziOperator(this.api, this.connect.url(), Duration.ofSeconds(30));
-		this.api.createConnector("cdc", "orders-cdc", Map.of("class", "io.debezium.connector.postgresql.PostgresConnector",
-				"config", Map.of("topic.prefix", "shop", "offset.mismatch.strategy", "no_validation")));
+		this.api.createConnector("cdc", "orders-cdc",
+				Map.of("class", "io.debezium.connector.postgresql.PostgresConnector", "config",
+						Map.of("topic.prefix", "shop", "offset.mismatch.strategy", "no_validation")));
 		return client(this.api.url());
 	}
 
@@ -79,9 +81,10 @@ class StrimziConnectorApiTests {
 		ConnectorLifecycle lifecycle = new ConnectorLifecycle(client);
 		assertThat(lifecycle.stop(this.connector).ok()).isTrue();
 		assertThat(spec()).containsEntry("state", "stopped");
-		assertThat(annotations()).as("the resource had no spec.state").containsEntry(StrimziStates.STATE_BEFORE_STOP,
-				"unset");
-		org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+		assertThat(annotations()).as("the resource had no spec.state")
+			.containsEntry(StrimziStates.STATE_BEFORE_STOP, "unset");
+		org.awaitility.Awaitility.await()
+			.atMost(Duration.ofSeconds(10))
 			.until(() -> "STOPPED".equals(client.status(this.connector).state()));
 		assertThat(this.connect.stopped()).isTrue();
 		assertThat(lifecycle.chosenState(this.connector)).as("the user's, not slot-keeper's stop")
@@ -96,8 +99,9 @@ class StrimziConnectorApiTests {
 	@Test
 	void aConnectorItsUserStoppedIsLeftStoppedAfterSlotKeepersOwnStop() throws IOException {
 		ConnectorClient client = reconciled();
-		this.api.createConnector("cdc", "orders-cdc", Map.of("class", "io.debezium.connector.postgresql.PostgresConnector",
-				"state", "stopped", "config", Map.of("topic.prefix", "shop")));
+		this.api.createConnector("cdc", "orders-cdc",
+				Map.of("class", "io.debezium.connector.postgresql.PostgresConnector", "state", "stopped", "config",
+						Map.of("topic.prefix", "shop")));
 		ConnectorLifecycle lifecycle = new ConnectorLifecycle(client);
 		assertThat(lifecycle.chosenState(this.connector)).isEqualTo(ChosenState.STOPPED);
 		assertThat(lifecycle.stop(this.connector).ok()).isTrue();
@@ -111,10 +115,12 @@ class StrimziConnectorApiTests {
 	void theDeprecatedSpecPauseCountsAsPausedWhereSpecStateSaysNothing() {
 		assertThat(StrimziStates.chosenState(Map.of("spec", Map.of("pause", true)))).isEqualTo(ChosenState.PAUSED);
 		assertThat(StrimziStates.chosenState(Map.of("spec", Map.of("pause", true, "state", "running"))))
-			.as("spec.state wins").isEqualTo(ChosenState.RUNNING);
-		assertThat(StrimziStates.chosenState(Map.of("spec", Map.of("pause", true, "state", "stopped"),
-				"metadata", Map.of("annotations", Map.of(StrimziStates.STATE_BEFORE_STOP, "unset")))))
-			.as("slot-keeper's stop over the user's pause").isEqualTo(ChosenState.PAUSED);
+			.as("spec.state wins")
+			.isEqualTo(ChosenState.RUNNING);
+		assertThat(StrimziStates.chosenState(Map.of("spec", Map.of("pause", true, "state", "stopped"), "metadata",
+				Map.of("annotations", Map.of(StrimziStates.STATE_BEFORE_STOP, "unset")))))
+			.as("slot-keeper's stop over the user's pause")
+			.isEqualTo(ChosenState.PAUSED);
 		assertThat(StrimziStates.chosenState(Map.of("spec", Map.of()))).isEqualTo(ChosenState.RUNNING);
 	}
 
@@ -134,7 +140,8 @@ class StrimziConnectorApiTests {
 	void offsetsAreListedAndAlteredThroughSlotKeepersConfigMapAndTheAnnotationTheOperatorRemoves() throws IOException {
 		this.connect.offsets("[{\"partition\":{\"server\":\"shop\"},\"offset\":{\"lsn\":100}}]");
 		ConnectorLifecycle lifecycle = new ConnectorLifecycle(reconciled());
-		assertThat(lifecycle.lastKnownOffsets(this.connector)).as("nothing listed yet: a listing changes nothing").isNull();
+		assertThat(lifecycle.lastKnownOffsets(this.connector)).as("nothing listed yet: a listing changes nothing")
+			.isNull();
 		assertThat(ConnectorLifecycle.entries(lifecycle.offsets(this.connector).body())).singleElement()
 			.satisfies((entry) -> assertThat(entry.toString()).contains("server=shop").contains("lsn=100"));
 		assertThat(lifecycle.lastKnownOffsets(this.connector)).as("what the listing left").hasSize(1);
@@ -146,7 +153,8 @@ class StrimziConnectorApiTests {
 		assertThat(this.connect.offsets()).contains("4242");
 		assertThat(annotations()).doesNotContainKey(StrimziOffsets.OFFSETS_ANNOTATION);
 		assertThat(this.api.configMap("cdc", "orders-cdc-slotkeeper-offsets").toString())
-			.contains("app.kubernetes.io/managed-by=slot-keeper").contains("4242");
+			.contains("app.kubernetes.io/managed-by=slot-keeper")
+			.contains("4242");
 	}
 
 	@Test
@@ -175,12 +183,15 @@ class StrimziConnectorApiTests {
 	@Test
 	void aRestartOfAConnectorWithAutoRestartIsAStopAndStartThatTheOperatorNeverCountsAsItsOwn() throws IOException {
 		this.operator = new StrimziOperator(this.api, this.connect.url(), Duration.ofSeconds(30));
-		this.api.createConnector("cdc", "orders-cdc", Map.of("class", "io.debezium.connector.postgresql.PostgresConnector",
-				"config", Map.of("topic.prefix", "shop"), "autoRestart", Map.of("enabled", true)));
+		this.api.createConnector("cdc", "orders-cdc",
+				Map.of("class", "io.debezium.connector.postgresql.PostgresConnector", "config",
+						Map.of("topic.prefix", "shop"), "autoRestart", Map.of("enabled", true)));
 		ConnectorClient client = client(this.api.url());
-		org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+		org.awaitility.Awaitility.await()
+			.atMost(Duration.ofSeconds(10))
 			.until(() -> "RUNNING".equals(client.status(this.connector).state()));
-		// The task fails on the lost slot; the operator's next reconcile is the one slot-keeper's change causes. Once
+		// The task fails on the lost slot; the operator's next reconcile is the one
+		// slot-keeper's change causes. Once
 		// stopped and started again, it runs.
 		this.connect.status("{\"name\":\"orders-cdc\",\"connector\":{\"state\":\"RUNNING\"},\"tasks\":[{\"id\":0,"
 				+ "\"state\":\"FAILED\",\"trace\":\"io.debezium.DebeziumException: no longer available\"}]}");
@@ -191,9 +202,12 @@ class StrimziConnectorApiTests {
 		ConnectorOutcome restart = client.restart(this.connector);
 
 		assertThat(restart.restarted()).as(String.valueOf(restart.detail())).isTrue();
-		org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+		org.awaitility.Awaitility.await()
+			.atMost(Duration.ofSeconds(10))
 			.until(() -> "RUNNING".equals(client.status(this.connector).state()) && client.status(this.connector)
-				.tasks().stream().allMatch((task) -> "RUNNING".equals(task.state())));
+				.tasks()
+				.stream()
+				.allMatch((task) -> "RUNNING".equals(task.state())));
 		assertThat(this.operator.autoRestarts()).as("the operator restarted nothing on its own").isZero();
 		assertThat(client.autoRestarts(this.connector)).as("status.autoRestart.count as it was").isZero();
 		assertThat(this.connect.changes()).extracting(ConnectStub.Request::path)
@@ -207,20 +221,22 @@ class StrimziConnectorApiTests {
 	void aConnectTheOperatorCannotReachMakesTheHandoverWaitRatherThanFail() throws IOException {
 		this.connect.close();
 		ConnectorClient client = reconciled();
-		org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+		org.awaitility.Awaitility.await()
+			.atMost(Duration.ofSeconds(10))
 			.until(() -> client.status(this.connector).error() != null);
 		ConnectorLifecycle.Answer listed = new ConnectorLifecycle(client).offsets(this.connector);
 		assertThat(listed.unreachable()).isTrue();
-		assertThat(listed.error()).contains("the Strimzi operator cannot reach Kafka Connect for KafkaConnector"
-				+ " cdc/orders-cdc").contains("NotReady");
+		assertThat(listed.error())
+			.contains("the Strimzi operator cannot reach Kafka Connect for KafkaConnector" + " cdc/orders-cdc")
+			.contains("NotReady");
 		assertThat(client.restart(this.connector).status()).as("a restart waits too").isNull();
 	}
 
 	@Test
-	void aWorkerThatGoesDownBeforeTheOperatorNoticesStillMakesTheRestartWaitAndLeavesNoAnnotation()
-			throws IOException {
+	void aWorkerThatGoesDownBeforeTheOperatorNoticesStillMakesTheRestartWaitAndLeavesNoAnnotation() throws IOException {
 		ConnectorClient client = reconciled();
-		org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+		org.awaitility.Awaitility.await()
+			.atMost(Duration.ofSeconds(10))
 			.until(() -> "RUNNING".equals(client.status(this.connector).state()));
 		this.connect.close();
 		ConnectorOutcome restart = client.restart(this.connector);
@@ -248,12 +264,12 @@ class StrimziConnectorApiTests {
 			old.createConnector("cdc", "orders-cdc", Map.of("config", Map.of()));
 			ConnectorClient client = client(old.url());
 			assertThat(new ConnectorLifecycle(client).config(this.connector).ok()).isTrue();
-			assertThat(old.calls()).contains("GET /apis/kafka.strimzi.io/v1beta2/namespaces/cdc/kafkaconnectors/orders-cdc");
+			assertThat(old.calls())
+				.contains("GET /apis/kafka.strimzi.io/v1beta2/namespaces/cdc/kafkaconnectors/orders-cdc");
 			old.forbid("cdc");
 			ConnectorLifecycle.Answer refused = new ConnectorLifecycle(client).stop(this.connector);
 			assertThat(refused.unreachable()).isFalse();
-			assertThat(refused.error()).contains("403").contains("connectors.strimzi.namespaces")
-				.doesNotContain(TOKEN);
+			assertThat(refused.error()).contains("403").contains("connectors.strimzi.namespaces").doesNotContain(TOKEN);
 		}
 	}
 

@@ -5,7 +5,8 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A failed Debezium task's trace in one line that says the slot was lost, in the words of PostgreSQL 17 and of 18.
+ * A failed Debezium task's trace in one line that says the slot was lost, in the words of
+ * PostgreSQL 17 and of 18.
  */
 class TaskTracesTests {
 

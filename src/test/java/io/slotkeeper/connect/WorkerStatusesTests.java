@@ -24,9 +24,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * {@code slotkeeper.strimzi.status-from: worker}: a Strimzi-managed connector's state is read from its worker, at the
- * address in its {@code KafkaConnect}'s status, as soon as it changes rather than at the operator's next reconcile;
- * nothing is changed through REST; where the worker cannot be read the resource's status serves.
+ * {@code slotkeeper.strimzi.status-from: worker}: a Strimzi-managed connector's state is
+ * read from its worker, at the address in its {@code KafkaConnect}'s status, as soon as
+ * it changes rather than at the operator's next reconcile; nothing is changed through
+ * REST; where the worker cannot be read the resource's status serves.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class WorkerStatusesTests {
@@ -54,19 +55,21 @@ class WorkerStatusesTests {
 	}
 
 	private void connector(Map<String, String> labels) {
-		// The operator looks again only every 10 minutes, and at each write to the resource.
+		// The operator looks again only every 10 minutes, and at each write to the
+		// resource.
 		this.operator = new StrimziOperator(this.api, this.connect.url(), Duration.ofMinutes(10));
 		this.api.createConnector("cdc", "orders-cdc", labels, Map.of("class",
 				"io.debezium.connector.postgresql.PostgresConnector", "config", Map.of("topic.prefix", "shop")));
-		await().atMost(Duration.ofSeconds(10)).until(() -> this.api.connector("cdc", "orders-cdc").get("status")
-			.toString().contains("RUNNING"));
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> this.api.connector("cdc", "orders-cdc").get("status").toString().contains("RUNNING"));
 	}
 
 	@Test
 	void aTaskThatFailedIsSeenAtOnceFromTheWorkerWhileTheResourceStillSaysRunning() throws IOException {
 		this.api.createConnect("cdc", "cdc-connect", this.connect.url());
 		connector(Map.of("strimzi.io/cluster", "cdc-connect"));
-		ConnectorClient worker = StrimziConnectorApiTests.client(this.directory, this.api.url(), StrimziStatusFrom.WORKER);
+		ConnectorClient worker = StrimziConnectorApiTests.client(this.directory, this.api.url(),
+				StrimziStatusFrom.WORKER);
 		ConnectorClient resource = StrimziConnectorApiTests.client(this.directory, this.api.url(),
 				StrimziStatusFrom.RESOURCE);
 
@@ -86,7 +89,8 @@ class WorkerStatusesTests {
 		this.api.createConnect("cdc", "no-address-yet", null);
 		this.api.createConnect("cdc", "odd-address", "file:///etc/passwd");
 		connector(Map.of("strimzi.io/cluster", "unreachable"));
-		ConnectorClient worker = StrimziConnectorApiTests.client(this.directory, this.api.url(), StrimziStatusFrom.WORKER);
+		ConnectorClient worker = StrimziConnectorApiTests.client(this.directory, this.api.url(),
+				StrimziStatusFrom.WORKER);
 		this.connect.status(FAILED);
 
 		for (String cluster : new String[] { "unreachable", "no-address-yet", "odd-address", "missing", null }) {
@@ -98,21 +102,24 @@ class WorkerStatusesTests {
 		}
 	}
 
-	// Two connectors without the label were one "cdc/null" entry: only the first was ever named in a warning.
+	// Two connectors without the label were one "cdc/null" entry: only the first was ever
+	// named in a warning.
 	@Test
 	void eachConnectorWithoutAClusterLabelIsNamedInItsOwnWarning(CapturedOutput output) throws IOException {
 		connector(Map.of("strimzi.io/cluster", "cdc-connect"));
 		this.api.relabel("cdc", "orders-cdc", Map.of());
 		this.api.createConnector("cdc", "billing-cdc", Map.of(), Map.of("class",
 				"io.debezium.connector.postgresql.PostgresConnector", "config", Map.of("topic.prefix", "billing")));
-		ConnectorClient worker = StrimziConnectorApiTests.client(this.directory, this.api.url(), StrimziStatusFrom.WORKER);
+		ConnectorClient worker = StrimziConnectorApiTests.client(this.directory, this.api.url(),
+				StrimziStatusFrom.WORKER);
 
 		worker.status(this.connector);
-		worker.status(TestTargets.bind(ConnectorProperties.class, "strimzi.namespace", "cdc", "strimzi.name",
-				"billing-cdc"));
+		worker.status(
+				TestTargets.bind(ConnectorProperties.class, "strimzi.namespace", "cdc", "strimzi.name", "billing-cdc"));
 
-		assertThat(output.getOut()).contains("KafkaConnector cdc/orders-cdc has no strimzi.io/cluster label",
-				"KafkaConnector cdc/billing-cdc has no strimzi.io/cluster label")
+		assertThat(output.getOut())
+			.contains("KafkaConnector cdc/orders-cdc has no strimzi.io/cluster label",
+					"KafkaConnector cdc/billing-cdc has no strimzi.io/cluster label")
 			.doesNotContain("cdc/null");
 	}
 

@@ -28,19 +28,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Keeps the chart and the application honest with each other: the application.yaml the chart renders binds and
- * validates in the real application, the probe paths answer 200, and every metric the alerts and the dashboard use
- * is one the application exports.
+ * Keeps the chart and the application honest with each other: the application.yaml the
+ * chart renders binds and validates in the real application, the probe paths answer 200,
+ * and every metric the alerts and the dashboard use is one the application exports.
  */
 class ChartAgainstApplicationTests {
 
 	@Test
 	void renderedConfigurationRunsTheApplicationWhichExportsEveryMetricTheChartUses(@TempDir Path config)
 			throws Exception {
-		// A server of its own, set so that what the settings alerts and the outage budget read is exported: a sender
-		// timeout the audit finds too short, and a WAL limit an inactive slot has a budget against.
-		PostgresServer postgres = PostgresTestBed.dedicated(Map.of("wal_sender_timeout", "5s",
-				"max_slot_wal_keep_size", "1GB"));
+		// A server of its own, set so that what the settings alerts and the outage budget
+		// read is exported: a sender
+		// timeout the audit finds too short, and a WAL limit an inactive slot has a
+		// budget against.
+		PostgresServer postgres = PostgresTestBed
+			.dedicated(Map.of("wal_sender_timeout", "5s", "max_slot_wal_keep_size", "1GB"));
 		String database = postgres.createDatabase();
 		String listed = postgres.createDatabase();
 		postgres.execute(database, "SELECT pg_create_logical_replication_slot('chart_slot', 'pgoutput')");
@@ -54,36 +56,47 @@ class ChartAgainstApplicationTests {
 					.set("targets[0].slots[0].name", "chart_slot")
 					.set("targets[0].slots[0].connector.url", connect.url())
 					.set("targets[0].slots[0].connector.name", "chart-connector")
-					// Failed connectors restarted: their counters are exported at 0 before the first.
+					// Failed connectors restarted: their counters are exported at 0
+					// before the first.
 					.set("targets[0].slots[0].onFailed", "restart")
-					// A re-snapshot asked for: its counters are exported at 0 before the first.
+					// A re-snapshot asked for: its counters are exported at 0 before the
+					// first.
 					.set("targets[0].slots[0].resnapshot.mode", "debezium-signal")
-					// The server again as its own "replica": its failover readiness is exported, and never ready.
+					// The server again as its own "replica": its failover readiness is
+					// exported, and never ready.
 					.set("targets[0].replicas[0].name", "self")
 					.set("targets[0].replicas[0].url", postgres.jdbcUrl(database))
 					.set("targets[0].replicas[0].username", postgres.user())
-					// A server configured once: its rendered settings and password bind; it lists one database of
-					// its own, as it would on a shared server holding other applications' slots.
+					// A server configured once: its rendered settings and password bind;
+					// it lists one database of
+					// its own, as it would on a shared server holding other applications'
+					// slots.
 					.set("servers[0].name", "chart-server")
 					.set("servers[0].url", postgres.jdbcUrl("postgres"))
 					.set("servers[0].username", postgres.user())
 					.set("servers[0].password", "server-password")
 					.set("servers[0].databases[0]", listed)
 					.set("servers[0].aliases[0]", "pg.chart.svc")
-					// Connectors discovered from a Kafka Connect whose password comes from the Secret.
+					// Connectors discovered from a Kafka Connect whose password comes
+					// from the Secret.
 					.set("connectors.discovery.kafkaConnect[0].name", "connect")
 					.set("connectors.discovery.kafkaConnect[0].url", connect.url())
 					.set("connectors.discovery.kafkaConnect[0].username", "connect")
 					.set("connectors.discovery.kafkaConnect[0].password", "connect-password")
-					// Cluster sign-in on as well: its rendered settings bind, and static tokens still sign in first.
+					// Cluster sign-in on as well: its rendered settings bind, and static
+					// tokens still sign in first.
 					.set("api.kubernetes.enabled", "true"));
 		Files.writeString(config.resolve("application.yaml"), rendered.applicationYaml());
-		// The values the Deployment's secretKeyRefs would feed, under the same variable names.
-		// Plain text here: JSON console logs would stay on for the rest of this test JVM (StructuredLogsTests runs the
+		// The values the Deployment's secretKeyRefs would feed, under the same variable
+		// names.
+		// Plain text here: JSON console logs would stay on for the rest of this test JVM
+		// (StructuredLogsTests runs the
 		// rendered format in a process of its own).
 		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(SlotKeeperApplication.class).run(
-				"--logging.structured.format.console=", "--server.port=0", "--management.server.port=0", "--spring.config.additional-location=file:" + config + "/",
-				"--SK_TARGET_0_PASSWORD=orders-password", "--SK_SERVER_0_PASSWORD=server-password", "--SK_CONNECT_0_PASSWORD=connect-password", "--SK_TOKEN_0_SHA256=" + TokenHashes.sha256Hex("token-dash"))) {
+				"--logging.structured.format.console=", "--server.port=0", "--management.server.port=0",
+				"--spring.config.additional-location=file:" + config + "/", "--SK_TARGET_0_PASSWORD=orders-password",
+				"--SK_SERVER_0_PASSWORD=server-password", "--SK_CONNECT_0_PASSWORD=connect-password",
+				"--SK_TOKEN_0_SHA256=" + TokenHashes.sha256Hex("token-dash"))) {
 			RestTestClient client = RestTestClient.bindToServer()
 				.baseUrl("http://localhost:" + context.getEnvironment().getProperty("local.server.port"))
 				.build();
@@ -91,14 +104,31 @@ class ChartAgainstApplicationTests {
 				.baseUrl("http://localhost:" + context.getEnvironment().getProperty("local.management.port"))
 				.build();
 			client.get().uri("/actuator/health").exchange().expectStatus().isNotFound();
-			client.get().uri("/api/v1/targets").header("Authorization", "Bearer token-dash").exchange()
-				.expectStatus().isOk().expectBody().jsonPath("$[0].name").isEqualTo("orders");
-			await("the server's listed database joins").atMost(Duration.ofSeconds(15)).untilAsserted(() -> client.get()
-				.uri("/api/v1/targets").header("Authorization", "Bearer token-dash").exchange()
-				.expectBody().jsonPath("$[1].name").isEqualTo("chart-server-" + listed.replace("_", "-")));
-			Map<String, Object> container = get(rendered.one("Deployment"), "spec", "template", "spec", "containers", 0);
+			client.get()
+				.uri("/api/v1/targets")
+				.header("Authorization", "Bearer token-dash")
+				.exchange()
+				.expectStatus()
+				.isOk()
+				.expectBody()
+				.jsonPath("$[0].name")
+				.isEqualTo("orders");
+			await("the server's listed database joins").atMost(Duration.ofSeconds(15))
+				.untilAsserted(() -> client.get()
+					.uri("/api/v1/targets")
+					.header("Authorization", "Bearer token-dash")
+					.exchange()
+					.expectBody()
+					.jsonPath("$[1].name")
+					.isEqualTo("chart-server-" + listed.replace("_", "-")));
+			Map<String, Object> container = get(rendered.one("Deployment"), "spec", "template", "spec", "containers",
+					0);
 			for (String probe : List.of("startupProbe", "livenessProbe", "readinessProbe")) {
-				management.get().uri((String) get(container, probe, "httpGet", "path")).exchange().expectStatus().isOk();
+				management.get()
+					.uri((String) get(container, probe, "httpGet", "path"))
+					.exchange()
+					.expectStatus()
+					.isOk();
 			}
 			Set<String> used = metricNames(rendered.one("PrometheusRule").toString() + rendered.ofKind("ConfigMap")
 				.stream()
@@ -107,8 +137,14 @@ class ChartAgainstApplicationTests {
 			assertThat(used).contains("slotkeeper_heartbeat_consecutive_failures", "slotkeeper_slot_retained_wal_bytes",
 					"slotkeeper_slot_wal_status", "slotkeeper_heartbeat_interval_seconds");
 			await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
-				String scrape = new String(management.get().uri("/actuator/prometheus").exchange().expectStatus().isOk()
-					.expectBody().returnResult().getResponseBodyContent());
+				String scrape = new String(management.get()
+					.uri("/actuator/prometheus")
+					.exchange()
+					.expectStatus()
+					.isOk()
+					.expectBody()
+					.returnResult()
+					.getResponseBodyContent());
 				assertThat(used).allSatisfy((name) -> assertThat(scrape).as("the scrape exports %s", name)
 					.containsPattern("(?m)^" + Pattern.quote(name) + "[{ ]"));
 			});

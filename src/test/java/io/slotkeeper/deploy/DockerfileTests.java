@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The rules an image for OpenShift's restricted SCC must follow, read from the Dockerfile on every machine;
- * {@link ImageTests} builds and runs it where podman can.
+ * The rules an image for OpenShift's restricted SCC must follow, read from the Dockerfile
+ * on every machine; {@link ImageTests} builds and runs it where podman can.
  */
 class DockerfileTests {
 
@@ -31,8 +31,8 @@ class DockerfileTests {
 			assertThat(image.matches()).as("FROM with a tag: %s", line).isTrue();
 			assertThat(image.group(2)).as("tag of %s", line).isNotEqualTo("latest").matches("\\d+(\\.\\d+)*.*");
 		});
-		assertThat(from.get(1)).as("the run stage is a JRE 17+").containsAnyOf("openjdk-17-runtime", "openjdk-21-runtime",
-				"temurin:17-jre", "temurin:21-jre");
+		assertThat(from.get(1)).as("the run stage is a JRE 17+")
+			.containsAnyOf("openjdk-17-runtime", "openjdk-21-runtime", "temurin:17-jre", "temurin:21-jre");
 	}
 
 	@Test
@@ -55,25 +55,29 @@ class DockerfileTests {
 	@Test
 	void containerFriendlyJvmPortAndConfiguration() {
 		String dockerfile = String.join("\n", this.lines);
-		assertThat(dockerfile).contains("-XX:MaxRAMPercentage=").contains("EXPOSE 8080")
+		assertThat(dockerfile).contains("-XX:MaxRAMPercentage=")
+			.contains("EXPOSE 8080")
 			.contains("-Djava.io.tmpdir=/tmp")
 			.contains("SPRING_CONFIG_ADDITIONAL_LOCATION=\"optional:file:/etc/slot-keeper/\"");
 		assertThat(dockerfile).doesNotContain("VOLUME").contains("MANAGEMENT_SERVER_PORT=9090");
 		assertThat(dockerfile).as("a disconnected build fetches no BuildKit frontend").doesNotContain("# syntax=");
-		assertThat(dockerfile).as("what is not heap is bounded too").contains("-XX:MaxMetaspaceSize=",
-				"-XX:ReservedCodeCacheSize=", "-XX:MaxDirectMemorySize=", "-Xss", "MALLOC_ARENA_MAX=");
+		assertThat(dockerfile).as("what is not heap is bounded too")
+			.contains("-XX:MaxMetaspaceSize=", "-XX:ReservedCodeCacheSize=", "-XX:MaxDirectMemorySize=", "-Xss",
+					"MALLOC_ARENA_MAX=");
 	}
 
 	@Test
 	void startsFromAClassDataSharingArchiveMadeByATrainingRunAtBuildTime() {
 		String dockerfile = String.join("\n", this.lines);
-		Matcher training = Pattern.compile("RUN java (-XX:\\+Use\\w+GC) -XX:ArchiveClassesAtExit=(\\S+)"
-				+ " -Dspring.context.exit=onRefresh").matcher(dockerfile);
+		Matcher training = Pattern
+			.compile("RUN java (-XX:\\+Use\\w+GC) -XX:ArchiveClassesAtExit=(\\S+)" + " -Dspring.context.exit=onRefresh")
+			.matcher(dockerfile);
 		assertThat(training.find()).as("a training run writes the archive").isTrue();
 		assertThat(dockerfile.substring(training.start())).as("readable by any UID in group 0")
 			.contains("chmod 644 " + training.group(2));
 		assertThat(this.lines.stream().filter((line) -> line.startsWith("ENTRYPOINT ")).toList()).singleElement()
-			.asString().as("the same collector as the training run, and its archive")
+			.asString()
+			.as("the same collector as the training run, and its archive")
 			.contains("\"" + training.group(1) + "\"", "\"-XX:SharedArchiveFile=" + training.group(2) + "\"");
 	}
 

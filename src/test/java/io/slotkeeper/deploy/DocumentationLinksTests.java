@@ -17,8 +17,9 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * README.md and the pages under {@code docs/}: every relative link names a file that exists, and every anchor a
- * heading of its page as GitHub renders it; README stays short enough to read in minutes and links every page.
+ * README.md and the pages under {@code docs/}: every relative link names a file that
+ * exists, and every anchor a heading of its page as GitHub renders it; README stays short
+ * enough to read in minutes and links every page.
  */
 class DocumentationLinksTests {
 
@@ -61,8 +62,8 @@ class DocumentationLinksTests {
 	}
 
 	/**
-	 * The anchors GitHub gives a page's headings (outside code blocks): lower case, punctuation but hyphens dropped,
-	 * spaces as hyphens.
+	 * The anchors GitHub gives a page's headings (outside code blocks): lower case,
+	 * punctuation but hyphens dropped, spaces as hyphens.
 	 */
 	static Set<String> anchors(Path page) throws IOException {
 		Set<String> anchors = new HashSet<>();
@@ -72,8 +73,11 @@ class DocumentationLinksTests {
 				code = !code;
 			}
 			else if (!code && line.startsWith("#")) {
-				anchors.add(line.replaceFirst("^#+\\s*", "").strip().toLowerCase(Locale.ROOT)
-					.replaceAll("[^\\p{L}\\p{N}_\\- ]", "").replace(' ', '-'));
+				anchors.add(line.replaceFirst("^#+\\s*", "")
+					.strip()
+					.toLowerCase(Locale.ROOT)
+					.replaceAll("[^\\p{L}\\p{N}_\\- ]", "")
+					.replace(' ', '-'));
 			}
 		}
 		return anchors;

@@ -15,7 +15,8 @@ import com.marcnuri.helm.TemplateCommand;
 import org.yaml.snakeyaml.Yaml;
 
 /**
- * The chart at {@code helm/slot-keeper}, rendered by Helm itself (helm-java, native Helm) and parsed.
+ * The chart at {@code helm/slot-keeper}, rendered by Helm itself (helm-java, native Helm)
+ * and parsed.
  */
 final class HelmChart {
 
@@ -85,7 +86,8 @@ final class HelmChart {
 	}
 
 	/**
-	 * Walks a parsed manifest: {@code get(deployment, "spec", "template", "spec", "containers", 0)}.
+	 * Walks a parsed manifest:
+	 * {@code get(deployment, "spec", "template", "spec", "containers", 0)}.
 	 */
 	@SuppressWarnings("unchecked")
 	static <T> T get(Object node, Object... path) {

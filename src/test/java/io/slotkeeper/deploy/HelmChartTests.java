@@ -16,8 +16,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatException;
 
 /**
- * The chart lints strictly, renders every {@code ci/*.yaml}, and renders what OpenShift's restricted-v2 SCC and the
- * application need.
+ * The chart lints strictly, renders every {@code ci/*.yaml}, and renders what OpenShift's
+ * restricted-v2 SCC and the application need.
  */
 class HelmChartTests {
 
@@ -50,7 +50,8 @@ class HelmChartTests {
 		assertThat((List<Object>) get(container, "securityContext", "capabilities", "drop")).containsExactly("ALL");
 		assertThat((Object) get(container, "startupProbe", "httpGet", "path")).isEqualTo("/actuator/health/liveness");
 		assertThat((Object) get(container, "livenessProbe", "httpGet", "path")).isEqualTo("/actuator/health/liveness");
-		assertThat((Object) get(container, "readinessProbe", "httpGet", "path")).isEqualTo("/actuator/health/readiness");
+		assertThat((Object) get(container, "readinessProbe", "httpGet", "path"))
+			.isEqualTo("/actuator/health/readiness");
 		assertThat((Integer) get(pod, "terminationGracePeriodSeconds")).as("longer than the 30 s shutdown phase")
 			.isGreaterThan(30);
 		assertThat((List<Map<String, Object>>) get(container, "volumeMounts"))
@@ -63,7 +64,8 @@ class HelmChartTests {
 			.matches("[0-9a-f]{64}");
 		assertThat((Map<String, Object>) get(deployment, "spec", "strategy")).containsEntry("type", "RollingUpdate");
 		for (Map<String, Object> document : rendered.documents()) {
-			assertThat((Map<String, Object>) get(document, "metadata", "labels")).as("labels of %s", document.get("kind"))
+			assertThat((Map<String, Object>) get(document, "metadata", "labels"))
+				.as("labels of %s", document.get("kind"))
 				.containsKeys("app.kubernetes.io/name", "app.kubernetes.io/instance", "app.kubernetes.io/version",
 						"app.kubernetes.io/managed-by", "helm.sh/chart");
 		}
@@ -84,8 +86,11 @@ class HelmChartTests {
 			}
 		}
 		assertThat(configYaml).doesNotContainPattern("sha256: \"?[0-9a-fA-F]{64}");
-		List<Map<String, Object>> env = get(rendered.one("Deployment"), "spec", "template", "spec", "containers", 0, "env");
-		List<Map<String, Object>> secretEnv = env.stream().filter((e) -> ((String) e.get("name")).startsWith("SK_")).toList();
+		List<Map<String, Object>> env = get(rendered.one("Deployment"), "spec", "template", "spec", "containers", 0,
+				"env");
+		List<Map<String, Object>> secretEnv = env.stream()
+			.filter((e) -> ((String) e.get("name")).startsWith("SK_"))
+			.toList();
 		assertThat(secretEnv).allSatisfy((e) -> {
 			assertThat(e).doesNotContainKey("value");
 			assertThat((String) get(e, "valueFrom", "secretKeyRef", "name")).isNotBlank();
@@ -98,7 +103,8 @@ class HelmChartTests {
 	void existingSecretIsReferencedAndNoSecretIsCreated() {
 		HelmChart.Rendered rendered = HelmChart.render(HelmChart.CHART.resolve("ci/existing-secret-values.yaml"));
 		assertThat(rendered.ofKind("Secret")).isEmpty();
-		List<Map<String, Object>> env = get(rendered.one("Deployment"), "spec", "template", "spec", "containers", 0, "env");
+		List<Map<String, Object>> env = get(rendered.one("Deployment"), "spec", "template", "spec", "containers", 0,
+				"env");
 		assertThat(env).filteredOn((e) -> ((String) e.get("name")).startsWith("SK_"))
 			.extracting((e) -> (String) get(e, "valueFrom", "secretKeyRef", "key"))
 			.containsExactlyInAnyOrder("target-orders-password", "replica-orders-replica1-password",
@@ -131,12 +137,16 @@ class HelmChartTests {
 			assertThat((List<Object>) get(role, "rules", 0, "apiGroups")).containsExactly("slotkeeper.io");
 			assertThat((List<Object>) get(role, "rules", 0, "resources")).containsExactly("slots");
 		});
-		assertThat(on.ofKind("Role")).filteredOn((role) -> ((String) get(role, "metadata", "name")).endsWith("operator"))
+		assertThat(on.ofKind("Role"))
+			.filteredOn((role) -> ((String) get(role, "metadata", "name")).endsWith("operator"))
 			.singleElement()
-			.satisfies((role) -> assertThat((List<Object>) get(role, "rules", 0, "verbs"))
-				.containsExactly("get", "update", "delete"));
-		assertThat(on.applicationYaml()).contains("kubernetes:").contains("namespace: cdc").contains("cache-ttl: 20s")
-			.contains("audiences:").contains("- slot-keeper");
+			.satisfies((role) -> assertThat((List<Object>) get(role, "rules", 0, "verbs")).containsExactly("get",
+					"update", "delete"));
+		assertThat(on.applicationYaml()).contains("kubernetes:")
+			.contains("namespace: cdc")
+			.contains("cache-ttl: 20s")
+			.contains("audiences:")
+			.contains("- slot-keeper");
 	}
 
 	@Test
@@ -157,31 +167,41 @@ class HelmChartTests {
 			.containsExactly("kafkaconnects");
 		assertThat((List<Object>) get(role, "rules", 2, "verbs")).containsExactly("get");
 		assertThat(rendered.text()).doesNotContain("kafkaconnectors/status").doesNotContain("pods/exec");
-		assertThat(rendered.ofKind("NetworkPolicy")).filteredOn((policy) -> "cdc-connect".equals(get(policy, "metadata",
-				"namespace"))).singleElement().satisfies((policy) -> {
-					assertThat((Object) get(policy, "spec", "podSelector", "matchLabels", "strimzi.io/kind"))
-						.isEqualTo("KafkaConnect");
-					assertThat((Object) get(policy, "spec", "ingress", 0, "ports", 0, "port")).isEqualTo(8083);
-					assertThat((Object) get(policy, "spec", "ingress", 0, "from", 0, "podSelector", "matchLabels",
-							"app.kubernetes.io/name")).isEqualTo("slot-keeper");
-				});
-		assertThat(HelmChart.render(HelmChart.CHART.resolve("ci/strimzi-values.yaml"),
-				(command) -> command.set("connectors.strimzi.statusFrom", "resource")).text())
-			.as("statusFrom: resource").doesNotContain("kafkaconnects").doesNotContain("to-kafka-connect");
+		assertThat(rendered.ofKind("NetworkPolicy"))
+			.filteredOn((policy) -> "cdc-connect".equals(get(policy, "metadata", "namespace")))
+			.singleElement()
+			.satisfies((policy) -> {
+				assertThat((Object) get(policy, "spec", "podSelector", "matchLabels", "strimzi.io/kind"))
+					.isEqualTo("KafkaConnect");
+				assertThat((Object) get(policy, "spec", "ingress", 0, "ports", 0, "port")).isEqualTo(8083);
+				assertThat((Object) get(policy, "spec", "ingress", 0, "from", 0, "podSelector", "matchLabels",
+						"app.kubernetes.io/name"))
+					.isEqualTo("slot-keeper");
+			});
+		assertThat(HelmChart
+			.render(HelmChart.CHART.resolve("ci/strimzi-values.yaml"),
+					(command) -> command.set("connectors.strimzi.statusFrom", "resource"))
+			.text()).as("statusFrom: resource").doesNotContain("kafkaconnects").doesNotContain("to-kafka-connect");
 		Map<String, Object> binding = rendered.one("RoleBinding");
 		assertThat((Object) get(binding, "metadata", "namespace")).isEqualTo("cdc-connect");
 		assertThat((Object) get(binding, "subjects", 0, "name"))
 			.isEqualTo(get(rendered.one("Deployment"), "spec", "template", "spec", "serviceAccountName"));
-		assertThat(rendered.applicationYaml()).contains("strimzi:").contains("namespace: cdc-connect")
-			.contains("name: orders-debezium").contains("status-from: worker").doesNotContain("CONNECTOR_PASSWORD");
+		assertThat(rendered.applicationYaml()).contains("strimzi:")
+			.contains("namespace: cdc-connect")
+			.contains("name: orders-debezium")
+			.contains("status-from: worker")
+			.doesNotContain("CONNECTOR_PASSWORD");
 	}
 
 	@Test
 	void logsAreEcsJsonByDefaultAndPlainTextOnRequest() {
 		assertThat(HelmChart.render(HelmChart.CHART.resolve("ci/default-values.yaml")).applicationYaml())
-			.contains("structured:").contains("console: ecs");
-		assertThat(HelmChart.render(HelmChart.CHART.resolve("ci/default-values.yaml"),
-				(command) -> command.set("logging.structured", "")).applicationYaml()).doesNotContain("structured");
+			.contains("structured:")
+			.contains("console: ecs");
+		assertThat(HelmChart
+			.render(HelmChart.CHART.resolve("ci/default-values.yaml"),
+					(command) -> command.set("logging.structured", ""))
+			.applicationYaml()).doesNotContain("structured");
 	}
 
 	@Test
@@ -192,7 +212,8 @@ class HelmChartTests {
 		assertThat((Object) get(route, "spec", "tls", "termination")).isEqualTo("edge");
 		assertThat((Object) get(route, "spec", "to", "name")).isEqualTo("keeper-slot-keeper");
 		assertThat(rendered.one("NetworkPolicy").toString()).contains("network.openshift.io/policy-group=ingress")
-			.contains("network.openshift.io/policy-group=monitoring").contains("sre-tools");
+			.contains("network.openshift.io/policy-group=monitoring")
+			.contains("sre-tools");
 		assertThat(HelmChart.render(HelmChart.CHART.resolve("ci/default-values.yaml")).ofKind("Route")).isEmpty();
 	}
 
@@ -212,15 +233,16 @@ class HelmChartTests {
 		assertThat((Object) get(rules.get(1), "ports", 0, "port")).isEqualTo("http");
 		assertThat(rules.get(1).toString()).contains("policy-group=ingress").doesNotContain("policy-group=monitoring");
 		HelmChart.Rendered monitored = HelmChart.render(HelmChart.CHART.resolve("ci/monitoring-values.yaml"));
-		assertThat((Object) get(monitored.one("ServiceMonitor"), "spec", "endpoints", 0, "port")).isEqualTo("management");
+		assertThat((Object) get(monitored.one("ServiceMonitor"), "spec", "endpoints", 0, "port"))
+			.isEqualTo("management");
 	}
 
 	@Test
 	void bumpingSecretRevisionRollsThePodsOfAnExistingSecret() {
-		java.util.function.Function<String, Object> checksum = (revision) -> get(HelmChart.render(
-				HelmChart.CHART.resolve("ci/default-values.yaml"), (command) -> command.set("existingSecret", "creds")
-					.set("secretRevision", revision)).one("Deployment"), "spec", "template", "metadata", "annotations",
-				"checksum/secret");
+		java.util.function.Function<String, Object> checksum = (revision) -> get(HelmChart
+			.render(HelmChart.CHART.resolve("ci/default-values.yaml"),
+					(command) -> command.set("existingSecret", "creds").set("secretRevision", revision))
+			.one("Deployment"), "spec", "template", "metadata", "annotations", "checksum/secret");
 		assertThat(checksum.apply("2026-12-01")).isNotEqualTo(checksum.apply("2026-12-02"));
 	}
 
@@ -234,17 +256,22 @@ class HelmChartTests {
 		HelmChart.Rendered ingressWithoutLabels = HelmChart.render(HelmChart.CHART.resolve("ci/default-values.yaml"),
 				(command) -> command.set("ingress.enabled", "true"));
 		assertThat((List<Object>) get(ingressWithoutLabels.one("NetworkPolicy"), "spec", "ingress")).hasSize(1);
-		assertThat(HelmChart.render(HelmChart.CHART.resolve("ci/default-values.yaml"),
-				(command) -> command.set("networkPolicy.enabled", "false")).ofKind("NetworkPolicy")).isEmpty();
+		assertThat(HelmChart
+			.render(HelmChart.CHART.resolve("ci/default-values.yaml"),
+					(command) -> command.set("networkPolicy.enabled", "false"))
+			.ofKind("NetworkPolicy")).isEmpty();
 	}
 
 	@Test
 	void aPlainIngressPublishesOnlyTheApiPortAndItsControllerIsAdmitted() {
 		HelmChart.Rendered rendered = HelmChart.render(HelmChart.CHART.resolve("ci/route-values.yaml"),
-				(command) -> command.set("route.enabled", "false").set("ingress.enabled", "true")
-					.set("networkPolicy.ingressControllerNamespaceLabels.kubernetes\\.io/metadata\\.name", "ingress-nginx"));
+				(command) -> command.set("route.enabled", "false")
+					.set("ingress.enabled", "true")
+					.set("networkPolicy.ingressControllerNamespaceLabels.kubernetes\\.io/metadata\\.name",
+							"ingress-nginx"));
 		assertThat((Object) get(rendered.one("Ingress"), "spec", "rules", 0, "http", "paths", 0, "backend", "service",
-				"port", "name")).isEqualTo("http");
+				"port", "name"))
+			.isEqualTo("http");
 		assertThat(rendered.one("NetworkPolicy").toString()).contains("kubernetes.io/metadata.name=ingress-nginx");
 	}
 
@@ -263,34 +290,37 @@ class HelmChartTests {
 		assertThat((Object) get(rendered.one("ServiceMonitor"), "spec", "endpoints", 0, "path"))
 			.isEqualTo("/actuator/prometheus");
 		List<Map<String, Object>> rules = get(rendered.one("PrometheusRule"), "spec", "groups", 0, "rules");
-		assertThat(rules).extracting((rule) -> rule.get("alert")).containsExactly("SlotKeeperHeartbeatFailing",
-				"SlotKeeperHeartbeatStale", "SlotKeeperTargetUnowned", "SlotKeeperSlotPollStale", "SlotKeeperLaneHung",
-				"KeepSizeRaiseNotPutBack", "SlotKeeperServerDatabasesUncovered", "ServerSettingRisksSlots", "ConnectorSettingDefeatsSlotKeeper",
-				"SlotKeeperConnectorUnprotected",
-				"ReplicationSlotLost",
-				"ReplicationSlotMissing", "ConnectorStaleOffset", "ConnectorRestartsSpent",
-				"ReplicationSlotResnapshotNotSent", "ReplicationSlotGapDeletes",
-				"ReplicationSlotNotFailoverReady",
-				"ReplicationSlotOrphan", "ReplicationSlotUnreserved",
-				"ReplicationSlotRetainedWalHigh", "ReplicationSlotInactive", "ReplicationSlotOutageBudgetLow",
-				"ReplicationSlotXidAgeHigh");
+		assertThat(rules).extracting((rule) -> rule.get("alert"))
+			.containsExactly("SlotKeeperHeartbeatFailing", "SlotKeeperHeartbeatStale", "SlotKeeperTargetUnowned",
+					"SlotKeeperSlotPollStale", "SlotKeeperLaneHung", "KeepSizeRaiseNotPutBack",
+					"SlotKeeperServerDatabasesUncovered", "ServerSettingRisksSlots",
+					"ConnectorSettingDefeatsSlotKeeper", "SlotKeeperConnectorUnprotected", "ReplicationSlotLost",
+					"ReplicationSlotMissing", "ConnectorStaleOffset", "ConnectorRestartsSpent",
+					"ReplicationSlotResnapshotNotSent", "ReplicationSlotGapDeletes", "ReplicationSlotNotFailoverReady",
+					"ReplicationSlotOrphan", "ReplicationSlotUnreserved", "ReplicationSlotRetainedWalHigh",
+					"ReplicationSlotInactive", "ReplicationSlotOutageBudgetLow", "ReplicationSlotXidAgeHigh");
 		assertThat(rules).allSatisfy((rule) -> {
 			assertThat((String) get(rule, "annotations", "summary")).isNotBlank();
 			assertThat((String) get(rule, "annotations", "description")).isNotBlank();
 			assertThat((String) get(rule, "annotations", "runbook_url")).contains("docs/runbook.md#");
 		});
 		assertThat(rules).filteredOn((rule) -> "ReplicationSlotRetainedWalHigh".equals(rule.get("alert")))
-			.singleElement().satisfies((rule) -> assertThat(rule.get("expr").toString()).endsWith("> 536870912"));
+			.singleElement()
+			.satisfies((rule) -> assertThat(rule.get("expr").toString()).endsWith("> 536870912"));
 		assertThat(rules).filteredOn((rule) -> "ReplicationSlotInactive".equals(rule.get("alert")))
-			.singleElement().satisfies((rule) -> assertThat(rule.get("for")).isEqualTo("30m"));
+			.singleElement()
+			.satisfies((rule) -> assertThat(rule.get("for")).isEqualTo("30m"));
 		assertThat(rules).filteredOn((rule) -> "ReplicationSlotXidAgeHigh".equals(rule.get("alert")))
-			.singleElement().satisfies((rule) -> assertThat(rule.get("expr").toString())
+			.singleElement()
+			.satisfies((rule) -> assertThat(rule.get("expr").toString())
 				.isEqualTo("slotkeeper_slot_xid_age_transactions > 1000000000"));
-		Map<String, Object> dashboard = rendered.ofKind("ConfigMap").stream()
+		Map<String, Object> dashboard = rendered.ofKind("ConfigMap")
+			.stream()
 			.filter((map) -> map.toString().contains("grafana_dashboard=1"))
 			.findFirst()
 			.orElseThrow();
-		assertThat(get(dashboard, "data", "slot-keeper.json").toString()).contains("slotkeeper_slot_retained_wal_bytes");
+		assertThat(get(dashboard, "data", "slot-keeper.json").toString())
+			.contains("slotkeeper_slot_retained_wal_bytes");
 	}
 
 	@Test
@@ -314,16 +344,19 @@ class HelmChartTests {
 	@Test
 	void valuesThatBreakTheSchemaAreRejected() {
 		Path values = HelmChart.CHART.resolve("ci/default-values.yaml");
-		assertThatException().isThrownBy(() -> HelmChart.render(values, (command) -> command.set("targets[0].name", "Orders_DB")))
+		assertThatException()
+			.isThrownBy(() -> HelmChart.render(values, (command) -> command.set("targets[0].name", "Orders_DB")))
 			.withMessageContaining("name");
-		assertThatException().isThrownBy(() -> HelmChart.render(values, (command) -> command.set("api.tokens[0].role", "admin")))
+		assertThatException()
+			.isThrownBy(() -> HelmChart.render(values, (command) -> command.set("api.tokens[0].role", "admin")))
 			.withMessageContaining("role");
 		assertThatException()
 			.isThrownBy(() -> HelmChart.render(values, (command) -> command.set("targets[0].heartbeat.mode", "notify")))
 			.withMessageContaining("mode");
 		Path servers = HelmChart.CHART.resolve("ci/servers-values.yaml");
 		assertThatException()
-			.isThrownBy(() -> HelmChart.render(servers, (command) -> command.set("servers[0].url", "jdbc:postgresql:db")))
+			.isThrownBy(
+					() -> HelmChart.render(servers, (command) -> command.set("servers[0].url", "jdbc:postgresql:db")))
 			.withMessageContaining("url");
 		assertThatException()
 			.isThrownBy(() -> HelmChart.render(servers, (command) -> command.set("servers[0].databases", "everything")))
@@ -338,7 +371,8 @@ class HelmChartTests {
 			.doesNotContain("billing-password");
 		assertThat(rendered.ofKind("Secret")).singleElement()
 			.satisfies((secret) -> assertThat(secret.toString()).contains("server-rbac-db-password"));
-		List<Map<String, Object>> env = get(rendered.one("Deployment"), "spec", "template", "spec", "containers", 0, "env");
+		List<Map<String, Object>> env = get(rendered.one("Deployment"), "spec", "template", "spec", "containers", 0,
+				"env");
 		assertThat(env).anySatisfy((variable) -> {
 			assertThat(variable.get("name")).isEqualTo("SK_SERVER_0_PASSWORD");
 			assertThat((String) get(variable, "valueFrom", "secretKeyRef", "key")).isEqualTo("server-rbac-db-password");
@@ -355,60 +389,72 @@ class HelmChartTests {
 			.doesNotContain("connect-password");
 		assertThat(rendered.ofKind("Secret")).singleElement()
 			.satisfies((secret) -> assertThat(secret.toString()).contains("connect-kafka-connect-password"));
-		List<Map<String, Object>> env = get(rendered.one("Deployment"), "spec", "template", "spec", "containers", 0, "env");
+		List<Map<String, Object>> env = get(rendered.one("Deployment"), "spec", "template", "spec", "containers", 0,
+				"env");
 		assertThat(env).anySatisfy((variable) -> {
 			assertThat(variable.get("name")).isEqualTo("SK_CONNECT_0_PASSWORD");
 			assertThat((String) get(variable, "valueFrom", "secretKeyRef", "key"))
-				.as("keyed by the cluster's name, not its place in the list").isEqualTo("connect-kafka-connect-password");
+				.as("keyed by the cluster's name, not its place in the list")
+				.isEqualTo("connect-kafka-connect-password");
 		});
-		assertThat(rendered.applicationYaml()).as("the chart's name is not the application's").doesNotContain(
-				"name: kafka-connect");
+		assertThat(rendered.applicationYaml()).as("the chart's name is not the application's")
+			.doesNotContain("name: kafka-connect");
 		assertThat(rendered.ofKind("Role")).singleElement()
 			.satisfies((role) -> assertThat((String) get(role, "metadata", "namespace")).isEqualTo("cdc"));
-		assertThat((Boolean) get(rendered.one("Deployment"), "spec", "template", "spec", "automountServiceAccountToken"))
-			.as("the token lists the namespace's KafkaConnectors").isTrue();
+		assertThat(
+				(Boolean) get(rendered.one("Deployment"), "spec", "template", "spec", "automountServiceAccountToken"))
+			.as("the token lists the namespace's KafkaConnectors")
+			.isTrue();
 		Path servers = HelmChart.CHART.resolve("ci/servers-values.yaml");
-		assertThatException().isThrownBy(() -> HelmChart.render(servers,
-				(command) -> command.set("connectors.discovery.kafkaConnect[0].url", "connect:8083")))
+		assertThatException()
+			.isThrownBy(() -> HelmChart.render(servers,
+					(command) -> command.set("connectors.discovery.kafkaConnect[0].url", "connect:8083")))
 			.withMessageContaining("url");
 	}
 
 	@Test
 	void kafkaConnectPasswordsAreKeyedByNameSoAReorderedListSendsNoneToAnotherCluster() {
-		java.util.function.BiFunction<String, String, List<Map<String, Object>>> env = (first, second) -> get(HelmChart
-			.render(HelmChart.CHART.resolve("ci/default-values.yaml"), (command) -> command
-				.set("connectors.discovery.kafkaConnect[0].name", first)
-				.set("connectors.discovery.kafkaConnect[0].url", "http://" + first + ":8083")
-				.set("connectors.discovery.kafkaConnect[0].username", "u")
-				.set("connectors.discovery.kafkaConnect[0].password", first + "-pw")
-				.set("connectors.discovery.kafkaConnect[1].name", second)
-				.set("connectors.discovery.kafkaConnect[1].url", "http://" + second + ":8083")
-				.set("connectors.discovery.kafkaConnect[1].username", "u")
-				.set("connectors.discovery.kafkaConnect[1].password", second + "-pw"))
-			.one("Deployment"), "spec", "template", "spec", "containers", 0, "env");
+		java.util.function.BiFunction<String, String, List<Map<String, Object>>> env = (first,
+				second) -> get(HelmChart
+					.render(HelmChart.CHART.resolve("ci/default-values.yaml"),
+							(command) -> command.set("connectors.discovery.kafkaConnect[0].name", first)
+								.set("connectors.discovery.kafkaConnect[0].url", "http://" + first + ":8083")
+								.set("connectors.discovery.kafkaConnect[0].username", "u")
+								.set("connectors.discovery.kafkaConnect[0].password", first + "-pw")
+								.set("connectors.discovery.kafkaConnect[1].name", second)
+								.set("connectors.discovery.kafkaConnect[1].url", "http://" + second + ":8083")
+								.set("connectors.discovery.kafkaConnect[1].username", "u")
+								.set("connectors.discovery.kafkaConnect[1].password", second + "-pw"))
+					.one("Deployment"), "spec", "template", "spec", "containers", 0, "env");
 		for (List<Map<String, Object>> variables : List.of(env.apply("east", "west"), env.apply("west", "east"))) {
-			List<String> keys = variables.stream().filter((variable) -> String.valueOf(variable.get("name"))
-				.startsWith("SK_CONNECT_")).map((variable) -> (String) get(variable, "valueFrom", "secretKeyRef", "key"))
+			List<String> keys = variables.stream()
+				.filter((variable) -> String.valueOf(variable.get("name")).startsWith("SK_CONNECT_"))
+				.map((variable) -> (String) get(variable, "valueFrom", "secretKeyRef", "key"))
 				.toList();
 			assertThat(keys).containsExactlyInAnyOrder("connect-east-password", "connect-west-password");
 		}
-		assertThat(env.apply("west", "east")).filteredOn((variable) -> "SK_CONNECT_0_PASSWORD".equals(variable.get("name")))
-			.singleElement().satisfies((variable) -> assertThat((String) get(variable, "valueFrom", "secretKeyRef", "key"))
-				.as("the first entry's password is the first entry's cluster's").isEqualTo("connect-west-password"));
+		assertThat(env.apply("west", "east"))
+			.filteredOn((variable) -> "SK_CONNECT_0_PASSWORD".equals(variable.get("name")))
+			.singleElement()
+			.satisfies((variable) -> assertThat((String) get(variable, "valueFrom", "secretKeyRef", "key"))
+				.as("the first entry's password is the first entry's cluster's")
+				.isEqualTo("connect-west-password"));
 	}
 
 	@Test
 	void withAnExistingSecretAKafkaConnectWithoutAuthNeedsNoKey() {
-		HelmChart.Rendered rendered = HelmChart.render(HelmChart.CHART.resolve("ci/default-values.yaml"), (command) ->
-				command.set("existingSecret", "creds").set("connectors.discovery.kafkaConnect[0].name", "open")
+		HelmChart.Rendered rendered = HelmChart.render(HelmChart.CHART.resolve("ci/default-values.yaml"),
+				(command) -> command.set("existingSecret", "creds")
+					.set("connectors.discovery.kafkaConnect[0].name", "open")
 					.set("connectors.discovery.kafkaConnect[0].url", "http://open:8083")
 					.set("connectors.discovery.kafkaConnect[1].name", "secured")
 					.set("connectors.discovery.kafkaConnect[1].url", "http://secured:8083")
 					.set("connectors.discovery.kafkaConnect[1].username", "u"));
 		List<Map<String, Object>> env = get(rendered.one("Deployment"), "spec", "template", "spec", "containers", 0,
 				"env");
-		assertThat(env).extracting((variable) -> (String) variable.get("name")).filteredOn((name) -> name
-			.startsWith("SK_CONNECT_")).containsExactly("SK_CONNECT_1_PASSWORD");
+		assertThat(env).extracting((variable) -> (String) variable.get("name"))
+			.filteredOn((name) -> name.startsWith("SK_CONNECT_"))
+			.containsExactly("SK_CONNECT_1_PASSWORD");
 	}
 
 }

@@ -21,10 +21,11 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * The image the Dockerfile makes (built once per test JVM, unchanged, by podman on stand-ins for its base images,
- * {@code src/test/image/}) and one container of it run as OpenShift's restricted-v2 SCC runs it, with the chart's
- * default memory limit: an arbitrary UID in group 0, a read-only root file system but a /tmp tmpfs, no capabilities,
- * no new privileges, the configuration mounted read-only as a ConfigMap is.
+ * The image the Dockerfile makes (built once per test JVM, unchanged, by podman on
+ * stand-ins for its base images, {@code src/test/image/}) and one container of it run as
+ * OpenShift's restricted-v2 SCC runs it, with the chart's default memory limit: an
+ * arbitrary UID in group 0, a read-only root file system but a /tmp tmpfs, no
+ * capabilities, no new privileges, the configuration mounted read-only as a ConfigMap is.
  */
 final class ImageContainer implements AutoCloseable {
 
@@ -32,16 +33,19 @@ final class ImageContainer implements AutoCloseable {
 
 	static final String UID = "1000680000";
 
-	// The chart's default memory limit (helm/slot-keeper/values.yaml) and termination grace period.
+	// The chart's default memory limit (helm/slot-keeper/values.yaml) and termination
+	// grace period.
 	static final String MEMORY_LIMIT = "512m";
 
 	static final Duration GRACE = Duration.ofSeconds(45);
 
 	/**
-	 * JVM options (JDK_JAVA_OPTIONS) on top of the image's for a heap in full use: committed whole (initial = maximum),
-	 * touched at start and never given back, and collected in full whenever it has been idle for 10 s, each collection
-	 * logged, so that {@link #fullCollections()} can say what stays live. Without {@code MaxHeapFreeRatio=100} a full
-	 * collection would shrink the heap and the container's memory would no longer be that of a heap in full use.
+	 * JVM options (JDK_JAVA_OPTIONS) on top of the image's for a heap in full use:
+	 * committed whole (initial = maximum), touched at start and never given back, and
+	 * collected in full whenever it has been idle for 10 s, each collection logged, so
+	 * that {@link #fullCollections()} can say what stays live. Without
+	 * {@code MaxHeapFreeRatio=100} a full collection would shrink the heap and the
+	 * container's memory would no longer be that of a heap in full use.
 	 */
 	static final String MEASURED_HEAP = "-XX:InitialRAMPercentage=60 -XX:+AlwaysPreTouch -XX:MaxHeapFreeRatio=100"
 			+ " -Xlog:gc:file=/tmp/gc.log -XX:G1PeriodicGCInterval=10000 -XX:-G1PeriodicGCInvokesConcurrent";
@@ -60,8 +64,8 @@ final class ImageContainer implements AutoCloseable {
 	}
 
 	/**
-	 * Builds the image unless this JVM built it already; skipped, saying why, where no container can run; in CI
-	 * ({@code CI=true}, which installs podman) it fails instead.
+	 * Builds the image unless this JVM built it already; skipped, saying why, where no
+	 * container can run; in CI ({@code CI=true}, which installs podman) it fails instead.
 	 */
 	static synchronized void build() {
 		String why = Podman.whyNotRunnable();
@@ -74,15 +78,17 @@ final class ImageContainer implements AutoCloseable {
 		}
 		Podman.command(Duration.ofMinutes(20), List.of("src/test/image/stand-in-bases.sh", "Dockerfile")).orThrow();
 		long start = System.nanoTime();
-		Podman.run(Duration.ofMinutes(20), "build", "--pull=never", "--network=host", "--volume",
-				Path.of(System.getProperty("user.home"), ".m2") + ":/root/.m2", "--tag", IMAGE, ".")
+		Podman
+			.run(Duration.ofMinutes(20), "build", "--pull=never", "--network=host", "--volume",
+					Path.of(System.getProperty("user.home"), ".m2") + ":/root/.m2", "--tag", IMAGE, ".")
 			.orThrow();
 		System.out.printf("image test: built %s in %.0f s%n", IMAGE, (System.nanoTime() - start) / 1e9);
 		built = true;
 	}
 
 	/**
-	 * A container of the image (not started yet) whose {@code /etc/slot-keeper/application.yaml} is the YAML given.
+	 * A container of the image (not started yet) whose
+	 * {@code /etc/slot-keeper/application.yaml} is the YAML given.
 	 */
 	static ImageContainer configuredWith(String name, String applicationYaml) throws IOException {
 		Path configuration = Files.createTempDirectory("image-test-config");
@@ -123,18 +129,19 @@ final class ImageContainer implements AutoCloseable {
 	}
 
 	/**
-	 * {@code running OOMKilled}, as podman inspects them: {@code "true false"} for a container that runs and was
-	 * never killed for its memory.
+	 * {@code running OOMKilled}, as podman inspects them: {@code "true false"} for a
+	 * container that runs and was never killed for its memory.
 	 */
 	String state() {
-		return Podman.run(Duration.ofMinutes(1), "inspect", "--format", "{{.State.Running}} {{.State.OOMKilled}}",
-				this.name).orThrow();
+		return Podman
+			.run(Duration.ofMinutes(1), "inspect", "--format", "{{.State.Running}} {{.State.OOMKilled}}", this.name)
+			.orThrow();
 	}
 
 	/**
 	 * The container's memory as its cgroup accounts it.
-	 * @return the limit, all that is charged, and the anonymous part (what the kernel cannot reclaim; the rest is page
-	 * cache: the jars, the archive)
+	 * @return the limit, all that is charged, and the anonymous part (what the kernel
+	 * cannot reclaim; the rest is page cache: the jars, the archive)
 	 */
 	Memory memory() {
 		long limit = Long.parseLong(cgroupMemory("memory.max", "memory.limit_in_bytes"));
@@ -147,7 +154,8 @@ final class ImageContainer implements AutoCloseable {
 	}
 
 	/**
-	 * The heap in use right after each full collection so far, from the GC log of {@link #MEASURED_HEAP}.
+	 * The heap in use right after each full collection so far, from the GC log of
+	 * {@link #MEASURED_HEAP}.
 	 * @return MiB, oldest first
 	 */
 	List<Integer> fullCollections() {
@@ -159,15 +167,18 @@ final class ImageContainer implements AutoCloseable {
 		return live;
 	}
 
-	// A file of the container's memory controller: cgroup v2's name, or v1's where the host mounts v1.
+	// A file of the container's memory controller: cgroup v2's name, or v1's where the
+	// host mounts v1.
 	private String cgroupMemory(String v2, String v1) {
 		return exec("sh", "-c", "cat /sys/fs/cgroup/" + v2 + " 2>/dev/null || cat /sys/fs/cgroup/memory/" + v1);
 	}
 
 	int status(String url) {
 		try {
-			return this.http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(2)).build(),
-					HttpResponse.BodyHandlers.discarding()).statusCode();
+			return this.http
+				.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(2)).build(),
+						HttpResponse.BodyHandlers.discarding())
+				.statusCode();
 		}
 		catch (IOException ex) {
 			return -1;
@@ -179,8 +190,10 @@ final class ImageContainer implements AutoCloseable {
 	}
 
 	String get(String url, Duration timeout) throws IOException, InterruptedException {
-		return this.http.send(HttpRequest.newBuilder(URI.create(url)).timeout(timeout).build(),
-				HttpResponse.BodyHandlers.ofString()).body();
+		return this.http
+			.send(HttpRequest.newBuilder(URI.create(url)).timeout(timeout).build(),
+					HttpResponse.BodyHandlers.ofString())
+			.body();
 	}
 
 	@Override

@@ -25,9 +25,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The image at the fleet size the chart's default is sized for: 1,000 targets, each with its heartbeat session, in a
- * container with the chart's 512 Mi limit and the whole heap touched, run as restricted-v2 runs it. Prints what the
- * The memory figures of docs/performance.md come from: start-up, the heap that stays live, the container's memory, threads.
+ * The image at the fleet size the chart's default is sized for: 1,000 targets, each with
+ * its heartbeat session, in a container with the chart's 512 Mi limit and the whole heap
+ * touched, run as restricted-v2 runs it. Prints what the The memory figures of
+ * docs/performance.md come from: start-up, the heap that stays live, the container's
+ * memory, threads.
  */
 @Tag("image")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -63,27 +65,34 @@ class ImageFleetTests {
 	void holdsAThousandTargetsInsideTheChartsMemoryLimitWithTheHeapTouched() throws Exception {
 		StringBuilder yaml = new StringBuilder("slotkeeper:\n  targets:\n");
 		for (int i = 0; i < TARGETS; i++) {
-			yaml.append("    - name: t").append(i).append("\n      url: ")
-				.append(this.server.jdbcUrl(this.databases.get(i % DATABASES))).append("\n      username: ")
-				.append(this.server.user()).append("\n      heartbeat: { interval: 10s }\n");
+			yaml.append("    - name: t")
+				.append(i)
+				.append("\n      url: ")
+				.append(this.server.jdbcUrl(this.databases.get(i % DATABASES)))
+				.append("\n      username: ")
+				.append(this.server.user())
+				.append("\n      heartbeat: { interval: 10s }\n");
 		}
 		try (ImageContainer container = ImageContainer.configuredWith("slot-keeper-image-fleet", yaml.toString())) {
 			long start = System.nanoTime();
 			container.run(List.of("--env", "JDK_JAVA_OPTIONS=" + ImageContainer.MEASURED_HEAP));
 			container.awaitReady(Duration.ofMinutes(3));
 			double ready = seconds(start);
-			await().pollInterval(Duration.ofSeconds(2)).atMost(Duration.ofMinutes(4))
+			await().pollInterval(Duration.ofSeconds(2))
+				.atMost(Duration.ofMinutes(4))
 				.until(() -> up(container) == TARGETS);
 			double allUp = seconds(start);
 
-			// A full collection after every target is up, so that what stays live includes every target's state.
+			// A full collection after every target is up, so that what stays live
+			// includes every target's state.
 			int collections = container.fullCollections().size();
 			List<Integer> live = await().atMost(Duration.ofMinutes(1))
 				.until(container::fullCollections, (all) -> all.size() > collections);
 			ImageContainer.Memory memory = container.memory();
-			System.out.printf("image test: %d targets: ready %.1f s, all UP %.1f s after podman run; heap touched: %s;"
-					+ " live heap %d MiB; %d threads; %d sessions on the server%n", TARGETS, ready, allUp, memory,
-					live.get(live.size() - 1), threads(container), sessions());
+			System.out.printf(
+					"image test: %d targets: ready %.1f s, all UP %.1f s after podman run; heap touched: %s;"
+							+ " live heap %d MiB; %d threads; %d sessions on the server%n",
+					TARGETS, ready, allUp, memory, live.get(live.size() - 1), threads(container), sessions());
 
 			assertThat(up(container)).as("targets UP with their heap in full use").isEqualTo(TARGETS);
 			assertThat(memory.anonymous()).as("anonymous memory with the whole heap touched at 1,000 targets")
@@ -92,7 +101,8 @@ class ImageFleetTests {
 		}
 	}
 
-	// Targets whose heartbeat health is UP once they wrote a beat (before it a target is UP for three intervals).
+	// Targets whose heartbeat health is UP once they wrote a beat (before it a target is
+	// UP for three intervals).
 	private static int up(ImageContainer container) throws Exception {
 		JsonNode components = JSON
 			.readTree(container.get("http://127.0.0.1:9090/actuator/health/heartbeat", Duration.ofSeconds(30)))

@@ -31,10 +31,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The Dockerfile built unchanged by podman (on stand-ins for its base images, {@code src/test/image/}) and the image
- * run as OpenShift's restricted-v2 SCC runs it, with the chart's default memory limit: an arbitrary UID in group 0, a
- * read-only root file system but a /tmp tmpfs, no capabilities, no new privileges. Skipped, saying why, where no
- * container can run; in CI ({@code CI=true}, which installs podman) it fails instead.
+ * The Dockerfile built unchanged by podman (on stand-ins for its base images,
+ * {@code src/test/image/}) and the image run as OpenShift's restricted-v2 SCC runs it,
+ * with the chart's default memory limit: an arbitrary UID in group 0, a read-only root
+ * file system but a /tmp tmpfs, no capabilities, no new privileges. Skipped, saying why,
+ * where no container can run; in CI ({@code CI=true}, which installs podman) it fails
+ * instead.
  */
 @Tag("image")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -60,9 +62,10 @@ class ImageTests {
 
 	@BeforeEach
 	void configureTheContainer() throws IOException {
-		this.container = ImageContainer.configuredWith(CONTAINER, String.join("\n", "slotkeeper:", "  targets:",
-				"    - name: image", "      url: " + this.server.jdbcUrl(this.database),
-				"      username: " + this.server.user(), "      heartbeat: { interval: 1s }", ""));
+		this.container = ImageContainer.configuredWith(CONTAINER,
+				String.join("\n", "slotkeeper:", "  targets:", "    - name: image",
+						"      url: " + this.server.jdbcUrl(this.database), "      username: " + this.server.user(),
+						"      heartbeat: { interval: 1s }", ""));
 	}
 
 	@AfterEach
@@ -81,28 +84,33 @@ class ImageTests {
 
 	@Test
 	void describesItselfRunsAsNonRootInGroupZeroAndShipsAnEmptyTmp() {
-		String labels = Podman.run(Duration.ofMinutes(1), "image", "inspect", "--format",
-				"{{range $k, $v := .Config.Labels}}{{$k}}={{$v}}\n{{end}}", IMAGE)
+		String labels = Podman
+			.run(Duration.ofMinutes(1), "image", "inspect", "--format",
+					"{{range $k, $v := .Config.Labels}}{{$k}}={{$v}}\n{{end}}", IMAGE)
 			.orThrow();
 		assertThat(labels).contains("name=slot-keeper", "io.k8s.display-name=slot-keeper",
 				"org.opencontainers.image.title=slot-keeper", "io.openshift.expose-services=8080:http,9090:management");
-		assertThat(labels.lines().filter((label) -> label.matches(
-				"(name|summary|description|io\\.k8s\\.description|io\\.k8s\\.display-name|usage)=.*")))
+		assertThat(labels.lines()
+			.filter((label) -> label
+				.matches("(name|summary|description|io\\.k8s\\.description|io\\.k8s\\.display-name|usage)=.*")))
 			.hasSize(6)
 			.allSatisfy((label) -> assertThat(label).doesNotContainIgnoringCase("openjdk"));
-		assertThat(Podman.run(Duration.ofMinutes(1), "image", "inspect", "--format", "{{.Config.User}}", IMAGE)
-			.orThrow()).isEqualTo("185");
+		assertThat(
+				Podman.run(Duration.ofMinutes(1), "image", "inspect", "--format", "{{.Config.User}}", IMAGE).orThrow())
+			.isEqualTo("185");
 		assertThat(inImage("find /tmp -mindepth 1")).as("files the build left in /tmp").isEmpty();
 		assertThat(inImage("find /deployments ! -perm -g+r -o ! -group 0")).as("not readable by group 0").isEmpty();
-		assertThat(inImage("find /deployments/lib -newermt @1")).as("dependencies not at the fixed time, whose layer"
-				+ " digest would change with every build").isEmpty();
-		List<String> layers = Podman.run(Duration.ofMinutes(1), "history", "--no-trunc", "--format",
-				"{{.Size}}\t{{.CreatedBy}}", IMAGE)
+		assertThat(inImage("find /deployments/lib -newermt @1"))
+			.as("dependencies not at the fixed time, whose layer" + " digest would change with every build")
+			.isEmpty();
+		List<String> layers = Podman
+			.run(Duration.ofMinutes(1), "history", "--no-trunc", "--format", "{{.Size}}\t{{.CreatedBy}}", IMAGE)
 			.orThrow()
 			.lines()
 			.filter((layer) -> layer.contains("COPY dir:"))
 			.toList();
-		assertThat(layers).as("the dependencies and application layers").hasSize(2)
+		assertThat(layers).as("the dependencies and application layers")
+			.hasSize(2)
 			.noneMatch((layer) -> layer.startsWith("0 B"));
 	}
 
@@ -121,27 +129,34 @@ class ImageTests {
 				+ " for %s s%n", ready, started.group(1), started.group(2));
 
 		await().atMost(Duration.ofSeconds(30))
-			.untilAsserted(() -> assertThat(JSON.readTree(this.container.get("http://127.0.0.1:9090/actuator/health",
-					Duration.ofSeconds(2)))
-				.at("/components/heartbeat/components/image/status")
-				.asString()).isEqualTo("UP"));
+			.untilAsserted(() -> assertThat(
+					JSON.readTree(this.container.get("http://127.0.0.1:9090/actuator/health", Duration.ofSeconds(2)))
+						.at("/components/heartbeat/components/image/status")
+						.asString())
+				.isEqualTo("UP"));
 		long beats = heartbeats();
 		await().atMost(Duration.ofSeconds(10)).until(() -> heartbeats() > beats);
 		assertThat(sessions()).as("slot-keeper's sessions in the target database").isPositive();
 		await().atMost(Duration.ofSeconds(10)).until(() -> decodedMessages().contains("prefix: slotkeeper_heartbeat"));
-		assertThat(this.container.status("http://127.0.0.1:8080/actuator/health")).as("Actuator on the API port").isNotEqualTo(200);
+		assertThat(this.container.status("http://127.0.0.1:8080/actuator/health")).as("Actuator on the API port")
+			.isNotEqualTo(200);
 
 		String process = this.container.exec("cat", "/proc/1/status");
-		assertThat(process).containsPattern("Uid:\\s+" + UID + "\\s").containsPattern("Gid:\\s+0\\s")
-			.containsPattern("CapEff:\\s+0{16}").containsPattern("NoNewPrivs:\\s+1");
-		// podman itself adds the configuration's mount point (and so changes /etc); nothing else may differ.
+		assertThat(process).containsPattern("Uid:\\s+" + UID + "\\s")
+			.containsPattern("Gid:\\s+0\\s")
+			.containsPattern("CapEff:\\s+0{16}")
+			.containsPattern("NoNewPrivs:\\s+1");
+		// podman itself adds the configuration's mount point (and so changes /etc);
+		// nothing else may differ.
 		assertThat(Podman.run(Duration.ofMinutes(1), "diff", this.container.name()).orThrow().lines())
-			.as("files changed outside /tmp").isSubsetOf("C /etc", "A /etc/slot-keeper");
-		assertThat(this.container.exec("sh", "-c", "touch /deployments/x 2>&1 || echo read-only")).contains("read-only");
+			.as("files changed outside /tmp")
+			.isSubsetOf("C /etc", "A /etc/slot-keeper");
+		assertThat(this.container.exec("sh", "-c", "touch /deployments/x 2>&1 || echo read-only"))
+			.contains("read-only");
 
 		long stopping = System.nanoTime();
-		Podman.run(GRACE.plusSeconds(15), "stop", "--time", String.valueOf(GRACE.toSeconds()),
-				this.container.name()).orThrow();
+		Podman.run(GRACE.plusSeconds(15), "stop", "--time", String.valueOf(GRACE.toSeconds()), this.container.name())
+			.orThrow();
 		double stopped = (System.nanoTime() - stopping) / 1e9;
 		System.out.printf("image test: stopped %.2f s after SIGTERM (grace %d s)%n", stopped, GRACE.toSeconds());
 		assertThat(stopped).as("seconds to stop after SIGTERM").isLessThan(GRACE.toSeconds());
@@ -156,7 +171,8 @@ class ImageTests {
 		long beats = heartbeats();
 		await().atMost(Duration.ofSeconds(20)).until(() -> heartbeats() >= beats + 5);
 
-		List<String> loaded = this.container.exec("cat", "/tmp/class-load.log").lines()
+		List<String> loaded = this.container.exec("cat", "/tmp/class-load.log")
+			.lines()
 			.filter((line) -> line.contains("source:"))
 			.toList();
 		long shared = loaded.stream().filter((line) -> line.contains("source: shared objects file")).count();
@@ -175,14 +191,17 @@ class ImageTests {
 	}
 
 	private String inImage(String script) {
-		return Podman.run(Duration.ofMinutes(1), "run", "--rm", "--user", UID + ":0", "--entrypoint", "/bin/sh", IMAGE,
-				"-c", script)
+		return Podman
+			.run(Duration.ofMinutes(1), "run", "--rm", "--user", UID + ":0", "--entrypoint", "/bin/sh", IMAGE, "-c",
+					script)
 			.orThrow();
 	}
 
-	// Beats as the application counts them, on the management port the image opens by default.
+	// Beats as the application counts them, on the management port the image opens by
+	// default.
 	private long heartbeats() throws Exception {
-		Matcher emitted = Pattern.compile("(?m)^slotkeeper_heartbeat_emissions_total\\{[^}]*target=\"image\"[^}]*} ([0-9.E]+)$")
+		Matcher emitted = Pattern
+			.compile("(?m)^slotkeeper_heartbeat_emissions_total\\{[^}]*target=\"image\"[^}]*} ([0-9.E]+)$")
 			.matcher(this.container.get("http://127.0.0.1:9090/actuator/prometheus", Duration.ofSeconds(2)));
 		return emitted.find() ? (long) Double.parseDouble(emitted.group(1)) : 0;
 	}
@@ -193,7 +212,8 @@ class ImageTests {
 				+ " AND application_name = 'slot-keeper'");
 	}
 
-	// What a logical decoder of the target database sees: the heartbeats' messages, read without consuming them.
+	// What a logical decoder of the target database sees: the heartbeats' messages, read
+	// without consuming them.
 	private String decodedMessages() throws Exception {
 		return String.valueOf(query("SELECT string_agg(data, E'\\n') FROM pg_logical_slot_peek_changes('image_test',"
 				+ " NULL, NULL) WHERE data LIKE 'message:%'"));

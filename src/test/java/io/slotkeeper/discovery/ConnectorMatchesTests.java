@@ -23,7 +23,8 @@ class ConnectorMatchesTests {
 	private static final ConnectorDiscoveryProperties DISCOVERY = bind(ConnectorDiscoveryProperties.class,
 			"strimzi-namespaces", "team-a");
 
-	// slot-keeper runs in team-a; its target names the database by the short name of team-a's Service.
+	// slot-keeper runs in team-a; its target names the database by the short name of
+	// team-a's Service.
 	private final Fleet fleet = fleet(target("app", "jdbc:postgresql://postgres/app"),
 			target("other", "jdbc:postgresql://postgres.team-c.svc.cluster.local/app"));
 
@@ -35,9 +36,10 @@ class ConnectorMatchesTests {
 	private static FoundConnector strimzi(String namespace, String name, String host, String slot) {
 		ConnectorProperties reach = bind(ConnectorProperties.class, "strimzi.namespace", namespace, "strimzi.name",
 				name);
-		return new FoundConnector("strimzi " + namespace, reach, Map.of("connector.class",
-				"io.debezium.connector.postgresql.PostgresConnector", "database.hostname", host, "database.dbname",
-				"app", "slot.name", slot), "RUNNING");
+		return new FoundConnector("strimzi " + namespace, reach,
+				Map.of("connector.class", "io.debezium.connector.postgresql.PostgresConnector", "database.hostname",
+						host, "database.dbname", "app", "slot.name", slot),
+				"RUNNING");
 	}
 
 	private List<ConnectorMatch> matches(List<FoundConnector> found) {
@@ -52,9 +54,12 @@ class ConnectorMatchesTests {
 				strimzi("team-b", "c-cdc", "postgres.team-c", "c_slot")));
 		assertThat(matches.get(0).target()).as("team-b's postgres is not team-a's").isNull();
 		assertThat(matches.get(0).problem()).contains("postgres.team-b:5432");
-		assertThat(matches.get(1)).extracting(ConnectorMatch::target, ConnectorMatch::used).containsExactly("app", true);
-		assertThat(matches.get(2)).extracting(ConnectorMatch::target, ConnectorMatch::used).containsExactly("app", true);
-		assertThat(matches.get(3)).extracting(ConnectorMatch::target, ConnectorMatch::used).containsExactly("other", true);
+		assertThat(matches.get(1)).extracting(ConnectorMatch::target, ConnectorMatch::used)
+			.containsExactly("app", true);
+		assertThat(matches.get(2)).extracting(ConnectorMatch::target, ConnectorMatch::used)
+			.containsExactly("app", true);
+		assertThat(matches.get(3)).extracting(ConnectorMatch::target, ConnectorMatch::used)
+			.containsExactly("other", true);
 	}
 
 	@Test
@@ -65,8 +70,8 @@ class ConnectorMatchesTests {
 			List<ConnectorMatch> matches = matches(found);
 			assertThat(matches).allSatisfy((match) -> {
 				assertThat(match.used()).isFalse();
-				assertThat(match.problem()).isEqualTo("slot 'shared' is consumed by connectors first, second: none of"
-						+ " them is used");
+				assertThat(match.problem())
+					.isEqualTo("slot 'shared' is consumed by connectors first, second: none of" + " them is used");
 			});
 			Collections.reverse(found);
 		}
@@ -76,8 +81,10 @@ class ConnectorMatchesTests {
 	void aConnectorThatIsTwoTargetsIsUsedByNone() {
 		try (Fleet twice = fleet(target("app", "jdbc:postgresql://postgres/app"),
 				target("app-again", "jdbc:postgresql://postgres.team-a.svc/app"))) {
-			List<ConnectorMatch> matches = ConnectorMatches.of(twice.all(), List.of(),
-					List.of(strimzi("team-a", "a-cdc", "postgres", "a_slot")), DISCOVERY, "team-a").all();
+			List<ConnectorMatch> matches = ConnectorMatches
+				.of(twice.all(), List.of(), List.of(strimzi("team-a", "a-cdc", "postgres", "a_slot")), DISCOVERY,
+						"team-a")
+				.all();
 			assertThat(matches).singleElement().satisfies((match) -> {
 				assertThat(match.used()).isFalse();
 				assertThat(match.problem()).contains("is more than one target (app, app-again)");
@@ -88,10 +95,13 @@ class ConnectorMatchesTests {
 	@Test
 	void outsideAPodShortNamesAreComparedAsTheyAreAndAServicesLongFormsAsOne() {
 		try (Fleet outside = fleet(target("app", "jdbc:postgresql://pg.prod.svc/app"))) {
-			List<ConnectorMatch> matches = ConnectorMatches.of(outside.all(), List.of(), List.of(strimzi("kafka", "long",
-					"pg.prod.svc.cluster.local", "long_slot"), strimzi("kafka", "short", "pg", "short_slot")),
-					DISCOVERY, null).all();
-			assertThat(matches.get(0)).extracting(ConnectorMatch::target, ConnectorMatch::used).containsExactly("app", true);
+			List<ConnectorMatch> matches = ConnectorMatches.of(outside.all(), List.of(),
+					List.of(strimzi("kafka", "long", "pg.prod.svc.cluster.local", "long_slot"),
+							strimzi("kafka", "short", "pg", "short_slot")),
+					DISCOVERY, null)
+				.all();
+			assertThat(matches.get(0)).extracting(ConnectorMatch::target, ConnectorMatch::used)
+				.containsExactly("app", true);
 			assertThat(matches.get(1).target()).isNull();
 		}
 	}

@@ -22,9 +22,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Two databases whose names fold alike ({@code Orders} and {@code orders}), found by two instances that saw them join
- * in opposite orders: both give each database the same target name, so each database has one owner lock and one
- * owner.
+ * Two databases whose names fold alike ({@code Orders} and {@code orders}), found by two
+ * instances that saw them join in opposite orders: both give each database the same
+ * target name, so each database has one owner lock and one owner.
  */
 class DiscoveredNamesTests {
 
@@ -38,7 +38,8 @@ class DiscoveredNamesTests {
 				instances.add(start(server, 0));
 				await("the first instance finds Orders").atMost(Duration.ofSeconds(30))
 					.until(() -> names(instances.get(0)).size() == 1);
-				// Listed by slot name, orders' slot now comes first: a name given in order of appearance would differ.
+				// Listed by slot name, orders' slot now comes first: a name given in
+				// order of appearance would differ.
 				server.execute("orders", "SELECT pg_create_logical_replication_slot('a_cdc', 'pgoutput')");
 				await("the first instance finds orders").atMost(Duration.ofSeconds(30))
 					.until(() -> names(instances.get(0)).size() == 2);
@@ -57,7 +58,9 @@ class DiscoveredNamesTests {
 							+ " JOIN pg_database d ON d.oid = l.database WHERE l.locktype = 'advisory' AND l.granted"
 							+ " AND d.datname = current_database() AND ((l.classid::bigint << 32) | l.objid::bigint) IN ("
 							+ AdvisoryLocks.ownerKey("main-orders") + ", " + AdvisoryLocks.ownerKey(first.get("Orders"))
-							+ ")")).as("owner locks held in " + database.getKey()).isEqualTo("1");
+							+ ")"))
+						.as("owner locks held in " + database.getKey())
+						.isEqualTo("1");
 				}
 			}
 			finally {
@@ -70,8 +73,7 @@ class DiscoveredNamesTests {
 		return new SpringApplicationBuilder(SlotKeeperApplication.class).run("--server.port=0",
 				"--management.server.port=0", "--slotkeeper.instance-id=names-" + n,
 				"--slotkeeper.servers[0].name=main", "--slotkeeper.servers[0].url=" + server.jdbcUrl("postgres"),
-				"--slotkeeper.servers[0].username=" + server.user(),
-				"--slotkeeper.servers[0].heartbeat.interval=200ms",
+				"--slotkeeper.servers[0].username=" + server.user(), "--slotkeeper.servers[0].heartbeat.interval=200ms",
 				"--slotkeeper.servers[0].slots-poll-interval=200ms");
 	}
 
@@ -86,7 +88,9 @@ class DiscoveredNamesTests {
 
 	private static long owners(List<ConfigurableApplicationContext> instances, String target) {
 		return instances.stream()
-			.filter((instance) -> instance.getBean(Fleet.class).find(target).map((t) -> t.ownership().owned())
+			.filter((instance) -> instance.getBean(Fleet.class)
+				.find(target)
+				.map((t) -> t.ownership().owned())
 				.orElse(false))
 			.count();
 	}

@@ -37,11 +37,13 @@ class FoundPolicyTests {
 		SlotPolicyProperties byDefault = FoundPolicy.of(FOUND, this.fleet.get("app"),
 				bind(ConnectorDiscoveryProperties.class, "strimzi-namespaces", "team-a"));
 		assertThat(byDefault.onFailed()).isEqualTo(OnFailed.ALERT);
-		SlotPolicyProperties restarting = FoundPolicy.of(FOUND, this.fleet.get("app"), bind(
-				ConnectorDiscoveryProperties.class, "strimzi-namespaces", "team-a", "on-failed", "restart",
-				"on-lost", "recreate"));
-		assertThat(restarting).extracting(SlotPolicyProperties::onFailed, SlotPolicyProperties::maxRestartsPerHour,
-				SlotPolicyProperties::onLost).containsExactly(OnFailed.RESTART, 6, OnLost.RECREATE);
+		SlotPolicyProperties restarting = FoundPolicy.of(FOUND, this.fleet.get("app"),
+				bind(ConnectorDiscoveryProperties.class, "strimzi-namespaces", "team-a", "on-failed", "restart",
+						"on-lost", "recreate"));
+		assertThat(restarting)
+			.extracting(SlotPolicyProperties::onFailed, SlotPolicyProperties::maxRestartsPerHour,
+					SlotPolicyProperties::onLost)
+			.containsExactly(OnFailed.RESTART, 6, OnLost.RECREATE);
 	}
 
 }

@@ -29,12 +29,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Servers configured once, on a real PostgreSQL: a database that holds a logical slot joins the fleet as
- * {@code <server>-<database>} with the server's settings and its override, is heartbeated through one session of its
- * own and polled through the server's one session, lists only its own slots, and leaves the fleet (sessions closed,
- * meters gone, audited) once its last logical slot has been gone for {@code retire-after}; a database without a slot or
- * excluded never joins; a listed one joins without a slot; a server that cannot be read is DOWN and retires nothing;
- * databases past a server's session budget do not join and are named in its health.
+ * Servers configured once, on a real PostgreSQL: a database that holds a logical slot
+ * joins the fleet as {@code <server>-<database>} with the server's settings and its
+ * override, is heartbeated through one session of its own and polled through the server's
+ * one session, lists only its own slots, and leaves the fleet (sessions closed, meters
+ * gone, audited) once its last logical slot has been gone for {@code retire-after}; a
+ * database without a slot or excluded never joins; a listed one joins without a slot; a
+ * server that cannot be read is DOWN and retires nothing; databases past a server's
+ * session budget do not join and are named in its health.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @DirtiesContext
@@ -83,7 +85,8 @@ class ServerDiscoveryTests {
 		registry.add("slotkeeper.servers[1].username", server::user);
 		registry.add("slotkeeper.servers[1].databases", () -> "notes");
 		registry.add("slotkeeper.servers[1].heartbeat.interval", () -> "500ms");
-		// The server again as its own "replica": each database's target gets it, in that database.
+		// The server again as its own "replica": each database's target gets it, in that
+		// database.
 		registry.add("slotkeeper.servers[1].replicas[0].name", () -> "self");
 		registry.add("slotkeeper.servers[1].replicas[0].url", () -> server.jdbcUrl("postgres"));
 		registry.add("slotkeeper.servers[2].name", () -> "gone");
@@ -112,14 +115,20 @@ class ServerDiscoveryTests {
 		assertThat(billing.properties().url()).endsWith("/billing");
 		assertThat(this.fleet.find("main-notes")).as("no logical slot").isEmpty();
 		assertThat(this.fleet.find("main-scratch")).as("excluded").isEmpty();
-		await("the listed database joins without a slot").atMost(Duration.ofSeconds(30)).until(() -> up("listed-notes"));
+		await("the listed database joins without a slot").atMost(Duration.ofSeconds(30))
+			.until(() -> up("listed-notes"));
 		assertThat(this.fleet.get("listed-notes").properties().replicas()).singleElement().satisfies((replica) -> {
 			assertThat(replica.url()).as("the server's replica, in the database").endsWith("/notes");
 			assertThat(replica.username()).as("the server's role").isEqualTo(server.user());
 		});
-		client().get().uri("/api/v1/targets/listed-notes/slots?node=self").exchange()
-			.expectStatus().isOk()
-			.expectBody().jsonPath("$").isArray();
+		client().get()
+			.uri("/api/v1/targets/listed-notes/slots?node=self")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody()
+			.jsonPath("$")
+			.isArray();
 		client().get().uri("/api/v1/targets/listed-notes/slots?node=other").exchange().expectStatus().isNotFound();
 		assertThat(audited("target.discovered", "main-billing")).isTrue();
 		assertThat(databasesGauge("main")).isEqualTo(1);
@@ -127,7 +136,8 @@ class ServerDiscoveryTests {
 		server.execute("postgres", "CREATE DATABASE orders");
 		server.execute("orders", "SELECT pg_create_logical_replication_slot('orders_cdc', 'pgoutput')");
 		long created = System.nanoTime();
-		await("a new database with a slot joins within a poll").atMost(Duration.ofSeconds(10)).until(() -> up("main-orders"));
+		await("a new database with a slot joins within a poll").atMost(Duration.ofSeconds(10))
+			.until(() -> up("main-orders"));
 		System.out.printf("a new database's slot was heartbeated %.1f s after it was created (poll 1 s)%n",
 				(System.nanoTime() - created) / 1e9);
 		assertThat(this.fleet.get("main-orders").properties().heartbeat().interval()).isEqualTo(Duration.ofMillis(500));
@@ -135,33 +145,52 @@ class ServerDiscoveryTests {
 		assertThat(sessionsIn("orders")).as("one heartbeat session in a discovered database").isEqualTo(1);
 		assertThat(sessionsIn("billing")).isEqualTo(1);
 
-		String listing = client().get().uri("/api/v1/targets/main-orders/slots").exchange()
-			.expectStatus().isOk().returnResult(String.class).getResponseBody();
+		String listing = client().get()
+			.uri("/api/v1/targets/main-orders/slots")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.returnResult(String.class)
+			.getResponseBody();
 		assertThat(listing).contains("orders_cdc").doesNotContain("billing_cdc").doesNotContain("scratch_cdc");
-		client().get().uri("/api/v1/targets/main-orders").exchange()
-			.expectStatus().isOk()
+		client().get()
+			.uri("/api/v1/targets/main-orders")
+			.exchange()
+			.expectStatus()
+			.isOk()
 			.expectBody()
-			.jsonPath("$.server").isEqualTo("main")
-			.jsonPath("$.database").isEqualTo("orders");
+			.jsonPath("$.server")
+			.isEqualTo("main")
+			.jsonPath("$.database")
+			.isEqualTo("orders");
 
 		server.execute("orders", "SELECT pg_drop_replication_slot('orders_cdc')");
 		await("the target is retired after retire-after").atMost(Duration.ofSeconds(15))
 			.until(() -> this.fleet.find("main-orders").isEmpty());
 		await("audited").atMost(Duration.ofSeconds(5)).until(() -> audited("target.retired", "main-orders"));
-		await("its meters removed").atMost(Duration.ofSeconds(5)).until(() -> this.registry.getMeters().stream()
-			.noneMatch((meter) -> "main-orders".equals(meter.getId().getTag("target"))));
+		await("its meters removed").atMost(Duration.ofSeconds(5))
+			.until(() -> this.registry.getMeters()
+				.stream()
+				.noneMatch((meter) -> "main-orders".equals(meter.getId().getTag("target"))));
 		await("its sessions closed").atMost(Duration.ofSeconds(10)).until(() -> sessionsIn("orders") == 0);
 		assertThat(this.fleet.find("main-billing")).as("the others stay").isPresent();
 		assertThat(databasesGauge("main")).isEqualTo(1);
-		client().get().uri("/actuator/health/servers").exchange()
-			.expectStatus().isEqualTo(503)
+		client().get()
+			.uri("/actuator/health/servers")
+			.exchange()
+			.expectStatus()
+			.isEqualTo(503)
 			.expectBody()
-			.jsonPath("$.components.gone.status").isEqualTo("DOWN")
-			.jsonPath("$.components.gone.details.error").value(String.class,
-					(error) -> assertThat(error).startsWith("Server 'gone' is unavailable"))
-			.jsonPath("$.components.main.status").isEqualTo("UP")
-			.jsonPath("$.components.main.details.databases").isEqualTo(1)
-			.jsonPath("$.components.main.details.maxSessions").isEqualTo(derivedBudget());
+			.jsonPath("$.components.gone.status")
+			.isEqualTo("DOWN")
+			.jsonPath("$.components.gone.details.error")
+			.value(String.class, (error) -> assertThat(error).startsWith("Server 'gone' is unavailable"))
+			.jsonPath("$.components.main.status")
+			.isEqualTo("UP")
+			.jsonPath("$.components.main.details.databases")
+			.isEqualTo(1)
+			.jsonPath("$.components.main.details.maxSessions")
+			.isEqualTo(derivedBudget());
 	}
 
 	@Test
@@ -171,13 +200,20 @@ class ServerDiscoveryTests {
 		assertThat(sessionsIn("tiny2")).isZero();
 		assertThat(this.registry.get("slotkeeper.server.databases.uncovered").tag("server", "small").gauge().value())
 			.isEqualTo(1);
-		client().get().uri("/actuator/health/servers/small").exchange()
-			.expectStatus().isEqualTo(503)
+		client().get()
+			.uri("/actuator/health/servers/small")
+			.exchange()
+			.expectStatus()
+			.isEqualTo(503)
 			.expectBody()
-			.jsonPath("$.status").isEqualTo("DOWN")
-			.jsonPath("$.details.uncovered[0]").isEqualTo("tiny2")
-			.jsonPath("$.details.maxSessions").isEqualTo(2)
-			.jsonPath("$.details.sessionsNeeded").isEqualTo(3);
+			.jsonPath("$.status")
+			.isEqualTo("DOWN")
+			.jsonPath("$.details.uncovered[0]")
+			.isEqualTo("tiny2")
+			.jsonPath("$.details.maxSessions")
+			.isEqualTo(2)
+			.jsonPath("$.details.sessionsNeeded")
+			.isEqualTo(3);
 	}
 
 	@Test
@@ -186,13 +222,16 @@ class ServerDiscoveryTests {
 			.until(() -> up("main-billing") && up("listed-notes"));
 		long before = slotReads();
 		long start = System.nanoTime();
-		await("both stay up for 5 s").during(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(7))
+		await("both stay up for 5 s").during(Duration.ofSeconds(5))
+			.atMost(Duration.ofSeconds(7))
 			.until(() -> up("main-billing") && up("listed-notes"));
 		double seconds = (System.nanoTime() - start) / 1e9;
 		long reads = slotReads() - before;
-		System.out.printf("%d reads of pg_replication_slots in %.1f s for server 'main' (poll 1 s) and 'listed' (30 s)%n",
-				reads, seconds);
-		// Read per database, main's two databases and its scan would read three times a second.
+		System.out.printf(
+				"%d reads of pg_replication_slots in %.1f s for server 'main' (poll 1 s) and 'listed' (30 s)%n", reads,
+				seconds);
+		// Read per database, main's two databases and its scan would read three times a
+		// second.
 		assertThat(reads).isLessThanOrEqualTo((long) (seconds / 0.9) + 3);
 	}
 
@@ -204,8 +243,9 @@ class ServerDiscoveryTests {
 	}
 
 	private boolean audited(String action, String target) {
-		return this.journal.entries().stream().anyMatch((entry) -> action.equals(entry.action())
-				&& target.equals(entry.target()));
+		return this.journal.entries()
+			.stream()
+			.anyMatch((entry) -> action.equals(entry.action()) && target.equals(entry.target()));
 	}
 
 	private double databasesGauge(String server) {

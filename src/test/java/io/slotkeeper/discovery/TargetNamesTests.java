@@ -37,7 +37,8 @@ class TargetNamesTests {
 		List<String> again = new ArrayList<>(databases);
 		Collections.reverse(again);
 		assertThat(again.stream().map((database) -> TargetNames.of("srv", database)).toList())
-			.as("a function of the database alone").containsExactlyInAnyOrderElementsOf(names);
+			.as("a function of the database alone")
+			.containsExactlyInAnyOrderElementsOf(names);
 	}
 
 }

@@ -85,9 +85,12 @@ class FleetTests {
 		ServerIdentity primary = new ServerIdentity("10.0.0.5", 5432, started, 1L, "7300", false);
 		assertThat(primary.sameServerAs(new ServerIdentity("10.0.0.5", 5432, started, 1L, "7300", false))).isTrue();
 		assertThat(primary.sameServerAs(new ServerIdentity("10.0.0.6", 5432, started, 2L, "7300", false)))
-			.as("a promoted standby shares the system identifier but not the address").isFalse();
-		assertThat(primary.sameServerAs(new ServerIdentity("10.0.0.5", 5432, started.plusSeconds(60), 1L, "7300",
-				false))).as("restarted").isFalse();
+			.as("a promoted standby shares the system identifier but not the address")
+			.isFalse();
+		assertThat(
+				primary.sameServerAs(new ServerIdentity("10.0.0.5", 5432, started.plusSeconds(60), 1L, "7300", false)))
+			.as("restarted")
+			.isFalse();
 		assertThat(primary.sameServerAs(null)).isFalse();
 	}
 

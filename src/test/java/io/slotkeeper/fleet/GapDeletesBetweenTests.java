@@ -9,8 +9,9 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * How the deletes between two readings are told: counted where the table kept its file and its counters only grew,
- * unknown (never 0) where it was truncated or rewritten, its counters went back, or a reading lacks it.
+ * How the deletes between two readings are told: counted where the table kept its file
+ * and its counters only grew, unknown (never 0) where it was truncated or rewritten, its
+ * counters went back, or a reading lacks it.
  */
 class GapDeletesBetweenTests {
 
@@ -23,8 +24,10 @@ class GapDeletesBetweenTests {
 	@Test
 	void deletesAreCountedPerTableAndOnlyThoseWithAny() {
 		GapDeletes counted = GapDeletes.between(
-				reading(Map.of("public.a", new TableWrites.Counts(0, 5, 1), "public.b", new TableWrites.Counts(0, 2, 2))),
-				reading(Map.of("public.a", new TableWrites.Counts(0, 8, 1), "public.b", new TableWrites.Counts(0, 2, 2))),
+				reading(Map.of("public.a", new TableWrites.Counts(0, 5, 1), "public.b",
+						new TableWrites.Counts(0, 2, 2))),
+				reading(Map.of("public.a", new TableWrites.Counts(0, 8, 1), "public.b",
+						new TableWrites.Counts(0, 2, 2))),
 				null);
 		assertThat(counted.tables()).containsExactly(Map.entry("public.a", 3L));
 		assertThat(counted.unknown()).isEmpty();
@@ -37,7 +40,8 @@ class GapDeletesBetweenTests {
 		GapDeletes counted = GapDeletes.between(
 				reading(Map.of("public.t", new TableWrites.Counts(0, 0, 1), "public.r", new TableWrites.Counts(0, 9, 2),
 						"public.gone", new TableWrites.Counts(0, 0, 3))),
-				reading(Map.of("public.t", new TableWrites.Counts(0, 0, 7), "public.r", new TableWrites.Counts(0, 1, 2))),
+				reading(Map.of("public.t", new TableWrites.Counts(0, 0, 7), "public.r",
+						new TableWrites.Counts(0, 1, 2))),
 				List.of("public.t", "public.r", "public.gone"));
 		assertThat(counted.tables()).isEmpty();
 		assertThat(counted.unknown()).containsOnlyKeys("public.t", "public.r", "public.gone");

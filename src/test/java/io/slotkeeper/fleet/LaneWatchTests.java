@@ -19,9 +19,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A round of a lane whose statement hangs — sent to a real server through a stalled network on a connection with no
- * socket timeout, the one thing slot-keeper's own sessions never are — is reported past its bound with where it
- * waits, its lane is told to go on without it, and it stops being reported once it ends.
+ * A round of a lane whose statement hangs — sent to a real server through a stalled
+ * network on a connection with no socket timeout, the one thing slot-keeper's own
+ * sessions never are — is reported past its bound with where it waits, its lane is told
+ * to go on without it, and it stops being reported once it ends.
  */
 class LaneWatchTests {
 

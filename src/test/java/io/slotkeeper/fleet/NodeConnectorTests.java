@@ -25,8 +25,8 @@ class NodeConnectorTests {
 	@Test
 	void sessionCarriesApplicationNameServerTimeoutsAndClientTimeout() throws SQLException {
 		String database = this.server.createDatabase();
-		try (NodeSession session = this.connector.open(primary(target("orders", this.server, database,
-				"connection.statement-timeout", "1500ms")));
+		try (NodeSession session = this.connector
+			.open(primary(target("orders", this.server, database, "connection.statement-timeout", "1500ms")));
 				Statement statement = session.connection().createStatement();
 				ResultSet result = statement.executeQuery("SELECT current_setting('application_name'),"
 						+ " current_setting('statement_timeout'), current_setting('lock_timeout'),"
@@ -48,12 +48,13 @@ class NodeConnectorTests {
 		assertThat(node.identity()).as("before any session").isNull();
 		try (NodeSession session = this.connector.open(node)) {
 			ServerIdentity identity = node.identity();
-			assertThat(identity.address()).isEqualTo(this.server.queryForString("postgres", "SELECT inet_server_addr()::text"));
+			assertThat(identity.address())
+				.isEqualTo(this.server.queryForString("postgres", "SELECT inet_server_addr()::text"));
 			assertThat(identity.port()).isEqualTo(this.server.port());
 			assertThat(identity.startedAt()).isBefore(Instant.now()).isAfter(Instant.now().minus(Duration.ofHours(1)));
 			assertThat(identity.timeline()).as("a superuser reads pg_control_checkpoint()").isEqualTo(1L);
-			assertThat(identity.systemIdentifier()).isEqualTo(this.server.queryForString("postgres",
-					"SELECT system_identifier::text FROM pg_control_system()"));
+			assertThat(identity.systemIdentifier()).isEqualTo(
+					this.server.queryForString("postgres", "SELECT system_identifier::text FROM pg_control_system()"));
 			assertThat(identity.inRecovery()).isFalse();
 			assertThat(node.version()).isEqualTo(session.version());
 		}
@@ -63,7 +64,8 @@ class NodeConnectorTests {
 	void aRoleThatMayNotReadTheControlFileStillGetsAnIdentity() throws SQLException {
 		String database = this.server.createDatabase();
 		String role = "plain_" + database;
-		// Function privileges are per database: this changes only the test's own database.
+		// Function privileges are per database: this changes only the test's own
+		// database.
 		this.server.execute(database, "CREATE ROLE " + role + " LOGIN PASSWORD 'plain-pw'",
 				"REVOKE EXECUTE ON FUNCTION pg_control_checkpoint() FROM PUBLIC",
 				"REVOKE EXECUTE ON FUNCTION pg_control_system() FROM PUBLIC");
@@ -90,15 +92,17 @@ class NodeConnectorTests {
 			assertThat(result.getString(2)).isEqualTo("2");
 			assertThat(result.getString(3)).isEqualTo("3");
 			String pid = result.getString(4);
-			org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> "0".equals(this.server
-				.queryForString(database, "SELECT count(*) FROM pg_stat_activity WHERE pid = " + pid)));
+			org.awaitility.Awaitility.await()
+				.atMost(Duration.ofSeconds(10))
+				.until(() -> "0".equals(this.server.queryForString(database,
+						"SELECT count(*) FROM pg_stat_activity WHERE pid = " + pid)));
 		}
 	}
 
 	@Test
 	void anOrdinarySessionHasNoIdleSessionTimeout() throws SQLException {
-		try (NodeSession session = this.connector.open(primary(target("orders", this.server,
-				this.server.createDatabase())));
+		try (NodeSession session = this.connector
+			.open(primary(target("orders", this.server, this.server.createDatabase())));
 				Statement statement = session.connection().createStatement();
 				ResultSet result = statement.executeQuery("SELECT current_setting('idle_session_timeout')")) {
 			result.next();
@@ -109,8 +113,8 @@ class NodeConnectorTests {
 	@Test
 	void statementTimeoutEndsAStatementThatRunsTooLong() throws SQLException {
 		String database = this.server.createDatabase();
-		try (NodeSession session = this.connector.open(primary(target("orders", this.server, database,
-				"connection.statement-timeout", "200ms")));
+		try (NodeSession session = this.connector
+			.open(primary(target("orders", this.server, database, "connection.statement-timeout", "200ms")));
 				Statement statement = session.connection().createStatement()) {
 			assertThatExceptionOfType(SQLException.class).isThrownBy(() -> statement.execute("SELECT pg_sleep(5)"))
 				.satisfies((ex) -> assertThat(ex.getSQLState()).isEqualTo("57014"));
@@ -119,8 +123,8 @@ class NodeConnectorTests {
 
 	@Test
 	void aUrlThatIsNotPgJdbcFailsWithoutQuotingTheUrl() {
-		assertThatExceptionOfType(SQLException.class)
-			.isThrownBy(() -> this.connector.open(primary(target("orders", "jdbc:postgresqlx://db/x?password=leaked-secret"))))
+		assertThatExceptionOfType(SQLException.class).isThrownBy(
+				() -> this.connector.open(primary(target("orders", "jdbc:postgresqlx://db/x?password=leaked-secret"))))
 			.satisfies((ex) -> {
 				assertThat(ex.getMessage()).contains("orders").doesNotContain("leaked-secret");
 				assertThat(ex.getSQLState()).isEqualTo("08001");
@@ -130,8 +134,8 @@ class NodeConnectorTests {
 	@Test
 	void refusedConnectionNamesNoPassword() {
 		assertThatExceptionOfType(SQLException.class)
-			.isThrownBy(() -> this.connector.open(primary(target("orders", "jdbc:postgresql://127.0.0.1:1/x", "password",
-					"do-not-print-me", "connection.connect-timeout", "1s"))))
+			.isThrownBy(() -> this.connector.open(primary(target("orders", "jdbc:postgresql://127.0.0.1:1/x",
+					"password", "do-not-print-me", "connection.connect-timeout", "1s"))))
 			.satisfies((ex) -> {
 				assertThat(ex.getSQLState()).startsWith("08");
 				assertThat(FailureDescription.of(ex, Instant.now()).message()).doesNotContain("do-not-print-me");

@@ -16,8 +16,9 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * A node's pool opens no session it does not use: a new session costs the server more than anything slot-keeper asks
- * of it, and a fleet of a thousand targets opens its pools all at once.
+ * A node's pool opens no session it does not use: a new session costs the server more
+ * than anything slot-keeper asks of it, and a fleet of a thousand targets opens its pools
+ * all at once.
  */
 class NodePoolTests {
 
@@ -25,7 +26,8 @@ class NodePoolTests {
 
 	@Test
 	void theSessionThatFoundTheNodeReachableServesThePoolsFirstConnection() {
-		// Before 15 the statistics collector counts sessions late; from 15 a backend's counts are in when it has exited.
+		// Before 15 the statistics collector counts sessions late; from 15 a backend's
+		// counts are in when it has exited.
 		assumeTrue(this.shared.majorVersion() >= 15, "pg_stat_database counts sessions at exit from PostgreSQL 15");
 		String database = this.shared.createDatabase();
 		try (Fleet fleet = fleet(target("pooled-once", this.shared, database))) {
@@ -34,11 +36,13 @@ class NodePoolTests {
 			int second = primary.withConnection(NodePoolTests::backendPid);
 			assertThat(second).as("the pool's connection is reused").isEqualTo(first);
 		}
-		await().atMost(Duration.ofSeconds(10)).until(() -> "0".equals(this.shared.queryForString("postgres",
-				"SELECT count(*) FROM pg_stat_activity WHERE datname = '" + database + "'")));
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> "0".equals(this.shared.queryForString("postgres",
+					"SELECT count(*) FROM pg_stat_activity WHERE datname = '" + database + "'")));
 		assertThat(this.shared.queryForString("postgres",
 				"SELECT sessions FROM pg_stat_database WHERE datname = '" + database + "'"))
-			.as("sessions opened for two reads through a new pool").isEqualTo("1");
+			.as("sessions opened for two reads through a new pool")
+			.isEqualTo("1");
 	}
 
 	private static int backendPid(java.sql.Connection connection) throws java.sql.SQLException {

@@ -18,9 +18,10 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * Behind PgBouncer in transaction mode a session's statements run in different server sessions, so a session
- * advisory lock and {@code idle_session_timeout} mean nothing and two instances would both own a target: the owner's
- * session is refused with the reason, while ordinary sessions (polls, the API) still work through it.
+ * Behind PgBouncer in transaction mode a session's statements run in different server
+ * sessions, so a session advisory lock and {@code idle_session_timeout} mean nothing and
+ * two instances would both own a target: the owner's session is refused with the reason,
+ * while ordinary sessions (polls, the API) still work through it.
  */
 class PooledConnectionTests {
 
@@ -45,7 +46,8 @@ class PooledConnectionTests {
 		}
 	}
 
-	// PgBouncer opens a server session per client transaction running at once: two at once leave two behind.
+	// PgBouncer opens a server session per client transaction running at once: two at
+	// once leave two behind.
 	private static void openServerSessions(Node node, int count) {
 		CompletableFuture<?>[] running = new CompletableFuture<?>[count];
 		for (int i = 0; i < count; i++) {

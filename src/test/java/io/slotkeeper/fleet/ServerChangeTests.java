@@ -17,7 +17,8 @@ class ServerChangeTests {
 	private static final ServerVersion V17 = new ServerVersion(170006, "17.6");
 
 	private final Target target = fleet(target("orders", "jdbc:postgresql://db/orders", "replicas[0].name", "r1",
-			"replicas[0].url", "jdbc:postgresql://r1/orders")).get("orders");
+			"replicas[0].url", "jdbc:postgresql://r1/orders"))
+		.get("orders");
 
 	private final List<ServerChange> changes = new ArrayList<>();
 
@@ -45,7 +46,8 @@ class ServerChangeTests {
 			assertThat(change.failover()).isTrue();
 			assertThat(change.before().address()).isEqualTo("10.0.0.5");
 			assertThat(change.after().timeline()).isEqualTo(2L);
-			assertThat(change.describe()).contains("10.0.0.5:5432 (timeline 1").contains("-> 10.0.0.6:5432 (timeline 2");
+			assertThat(change.describe()).contains("10.0.0.5:5432 (timeline 1")
+				.contains("-> 10.0.0.6:5432 (timeline 2");
 		});
 		assertThat(this.target.nodes().lastFailover()).contains(this.changes.get(0));
 		this.target.primary().answered(V17, server("10.0.0.6", STARTED.plusSeconds(120), 3, false));
@@ -64,7 +66,8 @@ class ServerChangeTests {
 	void aReplicasChangeIsNoFailoverOfTheTarget() {
 		this.target.nodes().named("r1").answered(V17, server("10.0.0.7", STARTED, 1, true));
 		this.target.nodes().named("r1").answered(V17, server("10.0.0.8", STARTED, 1, true));
-		assertThat(this.changes).singleElement().satisfies((change) -> assertThat(change.node().name()).isEqualTo("r1"));
+		assertThat(this.changes).singleElement()
+			.satisfies((change) -> assertThat(change.node().name()).isEqualTo("r1"));
 		assertThat(this.target.nodes().lastFailover()).isEmpty();
 	}
 

@@ -21,9 +21,10 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Targets configured one by one on the databases of one server, as one role, read the server's slots through one
- * session per poll interval, as the databases of a configured server do: a thousand targets over a hundred databases
- * of one server would otherwise hold a thousand polling sessions (issue #27).
+ * Targets configured one by one on the databases of one server, as one role, read the
+ * server's slots through one session per poll interval, as the databases of a configured
+ * server do: a thousand targets over a hundred databases of one server would otherwise
+ * hold a thousand polling sessions (issue #27).
  */
 class ServerReadingTests {
 
@@ -108,7 +109,8 @@ class ServerReadingTests {
 
 	private static Seen seen(Connection connection) throws SQLException {
 		try (Statement statement = connection.createStatement();
-				ResultSet result = statement.executeQuery("SELECT pg_backend_pid(), current_database(), clock_timestamp()")) {
+				ResultSet result = statement
+					.executeQuery("SELECT pg_backend_pid(), current_database(), clock_timestamp()")) {
 			result.next();
 			return new Seen(result.getInt(1), result.getString(2), result.getTimestamp(3).getTime());
 		}

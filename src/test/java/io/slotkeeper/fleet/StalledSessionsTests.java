@@ -17,9 +17,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * Every kind of session slot-keeper opens gives up on a statement sent into a stalled network within its statement
- * timeout and the socket margin, and says so: the pooled sessions of polls, heals, handovers, discovery and the
- * WAL-limit guard; the owner's session of the heartbeat; the replication session that creates slots. No lane that
+ * Every kind of session slot-keeper opens gives up on a statement sent into a stalled
+ * network within its statement timeout and the socket margin, and says so: the pooled
+ * sessions of polls, heals, handovers, discovery and the WAL-limit guard; the owner's
+ * session of the heartbeat; the replication session that creates slots. No lane that
  * talks to a server can wait on one for good.
  */
 class StalledSessionsTests {

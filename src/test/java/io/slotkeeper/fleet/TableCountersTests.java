@@ -16,8 +16,9 @@ import io.slotkeeper.testbed.PostgresTestBed;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The table counters of a database of 20,000 tables, on a real server: past the cap nothing is kept and the reason is
- * said; under it, readings kept share one copy of each table's name. Prints what nine readings take.
+ * The table counters of a database of 20,000 tables, on a real server: past the cap
+ * nothing is kept and the reason is said; under it, readings kept share one copy of each
+ * table's name. Prints what nine readings take.
  */
 class TableCountersTests {
 

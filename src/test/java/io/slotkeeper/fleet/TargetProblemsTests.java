@@ -16,7 +16,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class TargetProblemsTests {
 
 	private final Target target = fleet(target("orders", "jdbc:postgresql://db/orders", "username", "keeper",
-			"replicas[0].name", "r1", "replicas[0].url", "jdbc:postgresql://r1/orders")).get("orders");
+			"replicas[0].name", "r1", "replicas[0].url", "jdbc:postgresql://r1/orders"))
+		.get("orders");
 
 	@ParameterizedTest(name = "SQLState {0} is {1}")
 	@CsvSource({ "42501, INSUFFICIENT_PRIVILEGE", "55P03, CHANGE_IN_PROGRESS", "55006, CONFLICT", "42710, CONFLICT",
@@ -25,7 +26,8 @@ class TargetProblemsTests {
 	void eachSqlStateBecomesTheProblemOperatorsExpect(String sqlState, ProblemKind kind) {
 		ProblemException problem = TargetProblems.of(this.target.primary(), new SQLException("it failed", sqlState));
 		assertThat(problem.kind()).isEqualTo(kind);
-		assertThat(problem.properties()).containsEntry("sqlState", sqlState).containsEntry("target", "orders")
+		assertThat(problem.properties()).containsEntry("sqlState", sqlState)
+			.containsEntry("target", "orders")
 			.doesNotContainKey("node");
 	}
 
@@ -37,7 +39,8 @@ class TargetProblemsTests {
 
 	@Test
 	void aReplicasProblemNamesTheReplicaAndItsTarget() {
-		ProblemException problem = TargetProblems.of(this.target.nodes().named("r1"), new SQLException("refused", "08001"));
+		ProblemException problem = TargetProblems.of(this.target.nodes().named("r1"),
+				new SQLException("refused", "08001"));
 		assertThat(problem.getMessage()).isEqualTo("Replica 'r1' of target 'orders' is unavailable: refused");
 		assertThat(problem.properties()).containsEntry("target", "orders").containsEntry("node", "r1");
 	}
@@ -52,20 +55,26 @@ class TargetProblemsTests {
 
 	@Test
 	void aMissingPrivilegeOtherThanReplicationIsNamedForWhatItIs() {
-		assertThat(TargetProblems.of(this.target.primary(), new SQLException("permission denied for database orders",
-				"42501")).getMessage()).doesNotContain("REPLICATION")
+		assertThat(TargetProblems
+			.of(this.target.primary(), new SQLException("permission denied for database orders", "42501"))
+			.getMessage())
+			.doesNotContain("REPLICATION")
 			.endsWith("needs CONNECT on database orders to log in, and CREATE on it for slot-keeper's own schema (heal"
 					+ " ledger, handovers, lineage, WAL-limit raise): GRANT CONNECT, CREATE ON DATABASE orders TO"
 					+ " keeper;");
-		assertThat(TargetProblems.of(this.target.primary(), new SQLException("permission denied for schema slotkeeper",
-				"42501")).getMessage()).endsWith("GRANT USAGE ON SCHEMA slotkeeper TO keeper;");
-		assertThat(TargetProblems.of(this.target.primary(), new SQLException("permission denied for function"
-				+ " pg_log_standby_snapshot", "42501")).getMessage())
-			.endsWith("GRANT EXECUTE ON FUNCTION pg_log_standby_snapshot TO keeper;");
+		assertThat(TargetProblems
+			.of(this.target.primary(), new SQLException("permission denied for schema slotkeeper", "42501"))
+			.getMessage()).endsWith("GRANT USAGE ON SCHEMA slotkeeper TO keeper;");
+		assertThat(TargetProblems
+			.of(this.target.primary(),
+					new SQLException("permission denied for function" + " pg_log_standby_snapshot", "42501"))
+			.getMessage()).endsWith("GRANT EXECUTE ON FUNCTION pg_log_standby_snapshot TO keeper;");
 		assertThat(TargetProblems.grantFor("must be superuser or replication role to use replication slots", "keeper"))
 			.startsWith("the REPLICATION attribute");
-		assertThat(TargetProblems.grantFor("permission denied to insert into the signal table t: GRANT INSERT ON t TO"
-				+ " the role", "keeper")).as("a message that names its remedy").isNull();
+		assertThat(TargetProblems.grantFor(
+				"permission denied to insert into the signal table t: GRANT INSERT ON t TO" + " the role", "keeper"))
+			.as("a message that names its remedy")
+			.isNull();
 	}
 
 }

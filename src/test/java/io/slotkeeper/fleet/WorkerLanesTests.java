@@ -10,7 +10,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The lanes bound the threads, keep hung work away from quick work, and keep retries from first connections.
+ * The lanes bound the threads, keep hung work away from quick work, and keep retries from
+ * first connections.
  */
 class WorkerLanesTests {
 

@@ -16,9 +16,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 /**
- * How a connector is handed over to a recreated slot, against a Kafka Connect stand-in that keeps the connector's
- * lifecycle and offsets as Kafka Connect 3.6+ does: aligned, reset or left alone; and a task that fails once resumed
- * is reported at once, not after the whole running-timeout.
+ * How a connector is handed over to a recreated slot, against a Kafka Connect stand-in
+ * that keeps the connector's lifecycle and offsets as Kafka Connect 3.6+ does: aligned,
+ * reset or left alone; and a task that fails once resumed is reported at once, not after
+ * the whole running-timeout.
  */
 class ConnectorHandoversTests {
 
@@ -52,12 +53,17 @@ class ConnectorHandoversTests {
 		assertThatIllegalStateException().as("completed twice").isThrownBy(() -> this.handovers.complete(handover, 1L));
 		assertThat(done.running()).isTrue();
 		assertThat(done.warning()).isNull();
-		assertThat(done.offsetsBefore()).singleElement().extracting((entry) -> entry.get("offset").toString())
-			.asString().contains("lsn=100");
-		assertThat(this.connect.offsets()).contains("\"partition\":{\"server\":\"orders\"}", "\"lsn\":4096",
-				"\"lsn_proc\":4096").doesNotContain("txId");
-		assertThat(done.offsetsAfter()).singleElement().extracting((entry) -> entry.get("offset").toString())
-			.asString().contains("lsn=4096");
+		assertThat(done.offsetsBefore()).singleElement()
+			.extracting((entry) -> entry.get("offset").toString())
+			.asString()
+			.contains("lsn=100");
+		assertThat(this.connect.offsets())
+			.contains("\"partition\":{\"server\":\"orders\"}", "\"lsn\":4096", "\"lsn_proc\":4096")
+			.doesNotContain("txId");
+		assertThat(done.offsetsAfter()).singleElement()
+			.extracting((entry) -> entry.get("offset").toString())
+			.asString()
+			.contains("lsn=4096");
 		assertThat(this.connect.stopped()).isFalse();
 	}
 
@@ -74,18 +80,20 @@ class ConnectorHandoversTests {
 	void aConnectorResumedBehindSlotKeepersBackBetweenStopAndOffsetsSaysToConfigureItsStrimziResource()
 			throws Exception {
 		this.connect.offsets(STORED);
-		Handover handover = this.handovers.plan(ConnectStub.connector(this.connect.url(),
-				"running-timeout", "2s"));
+		Handover handover = this.handovers.plan(ConnectStub.connector(this.connect.url(), "running-timeout", "2s"));
 		handover.readAndStop();
-		// The Strimzi operator's reconcile: the connector back to its resource's spec.state, through the REST API.
-		java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
-				java.net.URI.create(this.connect.url() + "/connectors/orders-cdc/resume"))
-			.PUT(java.net.http.HttpRequest.BodyPublishers.noBody()).build(),
-				java.net.http.HttpResponse.BodyHandlers.discarding());
-		this.connect.scriptStatus(new ConnectStub.Answer(200, "{\"name\":\"orders-cdc\",\"connector\":{\"state\":"
-				+ "\"STOPPED\"},\"tasks\":[]}"));
+		// The Strimzi operator's reconcile: the connector back to its resource's
+		// spec.state, through the REST API.
+		java.net.http.HttpClient.newHttpClient()
+			.send(java.net.http.HttpRequest
+				.newBuilder(java.net.URI.create(this.connect.url() + "/connectors/orders-cdc/resume"))
+				.PUT(java.net.http.HttpRequest.BodyPublishers.noBody())
+				.build(), java.net.http.HttpResponse.BodyHandlers.discarding());
+		this.connect.scriptStatus(new ConnectStub.Answer(200,
+				"{\"name\":\"orders-cdc\",\"connector\":{\"state\":" + "\"STOPPED\"},\"tasks\":[]}"));
 		ConnectorHandover done = this.handovers.complete(handover, 4096L);
-		assertThat(done.warning()).contains("offsets not changed").contains("STOPPED state")
+		assertThat(done.warning()).contains("offsets not changed")
+			.contains("STOPPED state")
 			.contains("its operator reverts state changes made through the REST API")
 			.contains("configure connector.strimzi");
 		assertThat(this.connect.offsets()).isEqualTo(STORED);
@@ -107,21 +115,19 @@ class ConnectorHandoversTests {
 	@Test
 	void resetDeletesTheOffsets() {
 		this.connect.offsets(STORED);
-		Handover handover = this.handovers.plan(ConnectStub.connector(this.connect.url(),
-				"offsets", "reset"));
+		Handover handover = this.handovers.plan(ConnectStub.connector(this.connect.url(), "offsets", "reset"));
 		handover.readAndStop();
 		ConnectorHandover done = this.handovers.complete(handover, 4096L);
 		assertThat(done.method()).isEqualTo("reset");
 		assertThat(this.connect.offsets()).isEqualTo("[]");
-		assertThat(this.connect.changes()).extracting(ConnectStub.Request::method).containsExactly("PUT", "DELETE",
-				"PUT");
+		assertThat(this.connect.changes()).extracting(ConnectStub.Request::method)
+			.containsExactly("PUT", "DELETE", "PUT");
 	}
 
 	@Test
 	void leaveOnlyRestarts() {
 		this.connect.offsets(STORED);
-		Handover handover = this.handovers.plan(ConnectStub.connector(this.connect.url(),
-				"offsets", "leave"));
+		Handover handover = this.handovers.plan(ConnectStub.connector(this.connect.url(), "offsets", "leave"));
 		handover.readAndStop();
 		assertThat(handover.phase().name()).isEqualTo("left-alone");
 		ConnectorHandover done = this.handovers.complete(handover, 4096L);
@@ -135,15 +141,15 @@ class ConnectorHandoversTests {
 
 	@Test
 	void aTaskThatFailsOnceResumedIsReportedWithItsTraceWithoutWaitingTheWholeTimeout() {
-		Handover handover = this.handovers.plan(ConnectStub.connector(this.connect.url(),
-				"running-timeout", "10m"));
+		Handover handover = this.handovers.plan(ConnectStub.connector(this.connect.url(), "running-timeout", "10m"));
 		handover.readAndStop();
 		long readBefore = statusReads();
 		this.connect.status("{\"name\":\"x\",\"connector\":{\"state\":\"RUNNING\"},\"tasks\":[{\"id\":0,\"state\":"
 				+ "\"FAILED\",\"trace\":\"io.debezium.DebeziumException: no longer available on the server\\n\\tat x\"}]}");
 		ConnectorHandover done = this.handovers.complete(handover, 4096L);
-		assertThat(statusReads() - readBefore).as("the failed task ends the wait at its first status read after the"
-				+ " resume").isLessThanOrEqualTo(2);
+		assertThat(statusReads() - readBefore)
+			.as("the failed task ends the wait at its first status read after the" + " resume")
+			.isLessThanOrEqualTo(2);
 		assertThat(done.running()).isFalse();
 		assertThat(done.describe()).contains("not running", "task 0 FAILED",
 				"io.debezium.DebeziumException: no longer available on the server");

@@ -29,9 +29,10 @@ import static io.slotkeeper.testbed.TestTargets.target;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A recreate while Kafka Connect cannot be reached keeps its handover in the target's database; once Connect answers,
- * two instances (two pods, each with its own memory and pool) trying at the same moment hand the connector over once,
- * to the position the recreate kept.
+ * A recreate while Kafka Connect cannot be reached keeps its handover in the target's
+ * database; once Connect answers, two instances (two pods, each with its own memory and
+ * pool) trying at the same moment hand the connector over once, to the position the
+ * recreate kept.
  */
 class HandoverCompletionsTests {
 
@@ -39,7 +40,8 @@ class HandoverCompletionsTests {
 	void aHandoverKeptWhileConnectWasDownIsCompletedOnceByOneOfTwoInstances() throws Exception {
 		PostgresServer server = PostgresTestBed.shared();
 		String database = server.createDatabase();
-		// Slot names are the whole server's: a name of this test's own, dropped at the end, on the shared server.
+		// Slot names are the whole server's: a name of this test's own, dropped at the
+		// end, on the shared server.
 		server.execute(database, "SELECT pg_create_logical_replication_slot('kept_handover', 'pgoutput')");
 		try (ConnectStub connect = new ConnectStub(); TcpProxy proxy = new TcpProxy("127.0.0.1", port(connect))) {
 			connect.offsets("[{\"partition\":{\"server\":\"orders\"},\"offset\":{\"lsn\":100}}]");
@@ -50,15 +52,17 @@ class HandoverCompletionsTests {
 			List<SlotService> services = List.of(service(), service());
 			try {
 				proxy.retarget("127.0.0.1", closedPort());
-				RecreateResult recreated = services.get(0).recreates().recreate(instances.get(0).get("orders"), null,
-						"kept_handover", true, null);
+				RecreateResult recreated = services.get(0)
+					.recreates()
+					.recreate(instances.get(0).get("orders"), null, "kept_handover", true, null);
 				assertThat(recreated.connector().method()).isEqualTo("pending");
 				assertThat(connect.changes()).isEmpty();
-				assertThat(server.queryForString(database, "SELECT slot || ' ' || connector || ' ' || position FROM"
-						+ " slotkeeper.handovers"))
+				assertThat(server.queryForString(database,
+						"SELECT slot || ' ' || connector || ' ' || position FROM" + " slotkeeper.handovers"))
 					.isEqualTo("kept_handover orders-cdc " + Lsn.parse(recreated.skipped().toLsn()));
 				assertThat(services.get(1).followUps().completePendingHandovers(instances.get(1).get("orders")))
-					.as("Connect still down: nothing completed").isEmpty();
+					.as("Connect still down: nothing completed")
+					.isEmpty();
 
 				proxy.retarget("127.0.0.1", port(connect));
 				List<List<CompletedHandover>> completed = race(instances, services);
@@ -66,8 +70,9 @@ class HandoverCompletionsTests {
 				CompletedHandover done = completed.stream().flatMap(List::stream).findFirst().orElseThrow();
 				assertThat(done.connector().method()).isEqualTo("align");
 				assertThat(done.connector().running()).isTrue();
-				assertThat(connect.changes()).extracting(ConnectStub.Request::path).containsExactly(
-						"/connectors/orders-cdc/stop", "/connectors/orders-cdc/offsets", "/connectors/orders-cdc/resume");
+				assertThat(connect.changes()).extracting(ConnectStub.Request::path)
+					.containsExactly("/connectors/orders-cdc/stop", "/connectors/orders-cdc/offsets",
+							"/connectors/orders-cdc/resume");
 				assertThat(connect.offsets()).contains("\"lsn\":" + Lsn.parse(recreated.skipped().toLsn()));
 				assertThat(server.queryForString(database, "SELECT count(*) FROM slotkeeper.handovers")).isEqualTo("0");
 			}
@@ -82,7 +87,8 @@ class HandoverCompletionsTests {
 		return java.net.URI.create(connect.url()).getPort();
 	}
 
-	// A port nothing listens on: Connect's pod gone, the proxy playing its Service refuses what it forwards.
+	// A port nothing listens on: Connect's pod gone, the proxy playing its Service
+	// refuses what it forwards.
 	private static int closedPort() throws java.io.IOException {
 		try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
 			return socket.getLocalPort();

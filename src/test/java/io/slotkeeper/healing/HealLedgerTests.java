@@ -14,8 +14,9 @@ import static io.slotkeeper.testbed.TestTargets.target;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Heal attempts are counted in the target's own database, so that a restarted instance or a new owner honours the
- * hourly budget its predecessor spent; where the role may not keep the table, in memory, and it says so.
+ * Heal attempts are counted in the target's own database, so that a restarted instance or
+ * a new owner honours the hourly budget its predecessor spent; where the role may not
+ * keep the table, in memory, and it says so.
  */
 class HealLedgerTests {
 
@@ -42,7 +43,8 @@ class HealLedgerTests {
 	@Test
 	void theBudgetSurvivesARestartUnderAPublicationForAllTables() {
 		String database = this.server.createDatabase();
-		// What Debezium's default publication.autocreate.mode=all_tables makes: deletes need a replica identity.
+		// What Debezium's default publication.autocreate.mode=all_tables makes: deletes
+		// need a replica identity.
 		this.server.execute(database, "CREATE PUBLICATION dbz_publication FOR ALL TABLES");
 		Instant now = Instant.now();
 		try (Fleet first = fleet(target("orders", this.server, database));
@@ -84,9 +86,11 @@ class HealLedgerTests {
 			HealLedger ledger = HealLedger.inTargets();
 			ledger.record(fleet.get("orders"), "cdc", now, true);
 			assertThat(ledger.attempts(fleet.get("orders"), "cdc", now)).isEqualTo(1);
-			assertThat(ledger.inMemoryBecause("orders")).contains("memory only").contains(HealLedger.TABLE)
-				.contains("permission denied for database").contains("GRANT CONNECT, CREATE ON DATABASE " + database
-						+ " TO " + role).doesNotContain("REPLICATION");
+			assertThat(ledger.inMemoryBecause("orders")).contains("memory only")
+				.contains(HealLedger.TABLE)
+				.contains("permission denied for database")
+				.contains("GRANT CONNECT, CREATE ON DATABASE " + database + " TO " + role)
+				.doesNotContain("REPLICATION");
 		}
 	}
 

@@ -32,8 +32,9 @@ import static io.slotkeeper.testbed.TestTargets.target;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Which lost slots healing recreates, and when it stops: decided without a server, the recreate itself recorded
- * instead of run (the real one is proven in {@code SelfHealingTests}).
+ * Which lost slots healing recreates, and when it stops: decided without a server, the
+ * recreate itself recorded instead of run (the real one is proven in
+ * {@code SelfHealingTests}).
  */
 class SlotHealerTests {
 
@@ -52,7 +53,12 @@ class SlotHealerTests {
 		.get("orders");
 
 	private static ReplicationSlot lost(String name) {
-		return ReplicationSlot.builder().slotName(name).slotType("logical").plugin("pgoutput").walStatus("lost").build();
+		return ReplicationSlot.builder()
+			.slotName(name)
+			.slotType("logical")
+			.plugin("pgoutput")
+			.walStatus("lost")
+			.build();
 	}
 
 	@Test
@@ -70,8 +76,8 @@ class SlotHealerTests {
 	@Test
 	void aMissingSlotWhosePolicySaysSoIsCreatedAgainAsLastSeenAndAudited() {
 		this.target.ownership().learnt(true);
-		SlotSighting seen = new SlotSighting("10.0.0.5:5432", 1L, "pgoutput", "logical", "orders", false, false, "0/100",
-				Instant.parse("2026-12-01T07:59:00Z"));
+		SlotSighting seen = new SlotSighting("10.0.0.5:5432", 1L, "pgoutput", "logical", "orders", false, false,
+				"0/100", Instant.parse("2026-12-01T07:59:00Z"));
 		List<SlotSightings.Missing> missing = List.of(
 				new SlotSightings.Missing(this.target.slots().policy("returning").orElseThrow(), seen),
 				new SlotSightings.Missing(this.target.slots().policy("watched").orElseThrow(), null));
@@ -88,8 +94,11 @@ class SlotHealerTests {
 		this.target.ownership().learnt(false);
 		assertThat(this.healer.heal(this.target, List.of(lost("healed")))).isFalse();
 		this.target.ownership().learnt(true);
-		ReplicationSlot healthy = ReplicationSlot.builder().slotName("healed").slotType("logical")
-			.walStatus("reserved").build();
+		ReplicationSlot healthy = ReplicationSlot.builder()
+			.slotName("healed")
+			.slotType("logical")
+			.walStatus("reserved")
+			.build();
 		assertThat(this.healer.heal(this.target, List.of(lost("watched"), lost("unlisted"), healthy))).isFalse();
 		assertThat(this.slots.recording.recreated).isEmpty();
 		assertThat(this.journal.entries()).isEmpty();
@@ -143,7 +152,8 @@ class SlotHealerTests {
 	@Test
 	void aRetryThatSucceedsIsAuditedAndClearsTheBackoff() {
 		this.target.ownership().learnt(true);
-		this.slots.recording.failWith = new ProblemException(ProblemKind.TARGET_UNAVAILABLE, "Target 'orders' is unavailable");
+		this.slots.recording.failWith = new ProblemException(ProblemKind.TARGET_UNAVAILABLE,
+				"Target 'orders' is unavailable");
 		this.healer.heal(this.target, List.of(lost("healed")));
 		this.slots.recording.failWith = null;
 		this.clock.advance(Duration.ofSeconds(31));
@@ -192,8 +202,11 @@ class SlotHealerTests {
 				throw this.failWith;
 			}
 			this.recreated.add(slot);
-			ReplicationSlot before = ReplicationSlot.builder().slotName(slot).slotType("logical")
-				.confirmedFlushLsn("0/100").build();
+			ReplicationSlot before = ReplicationSlot.builder()
+				.slotName(slot)
+				.slotType("logical")
+				.confirmedFlushLsn("0/100")
+				.build();
 			return new RecreateResult(SlotView.of("primary", before), SlotView.of("primary", before),
 					new RecreateResult.SkippedRange("0/100", "0/200", 256L, null), null, null, null, null);
 		}

@@ -16,21 +16,23 @@ class HeartbeatControllerTests extends ApplicationTestSupport {
 
 	@Test
 	void listsEveryTargetWithItsHeartbeatAndNoSecrets() {
-		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> client().get()
-			.uri("/api/v1/targets/up")
-			.header("Authorization", "Bearer " + VIEWER)
-			.exchange()
-			.expectBody()
-			.jsonPath("$.heartbeat.emissions")
-			.value((emissions) -> assertThat(((Number) emissions).intValue()).isPositive()));
+		await().atMost(Duration.ofSeconds(10))
+			.untilAsserted(() -> client().get()
+				.uri("/api/v1/targets/up")
+				.header("Authorization", "Bearer " + VIEWER)
+				.exchange()
+				.expectBody()
+				.jsonPath("$.heartbeat.emissions")
+				.value((emissions) -> assertThat(((Number) emissions).intValue()).isPositive()));
 		// A fresh application may not have tried the unreachable target yet.
-		await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> client().get()
-			.uri("/api/v1/targets/down")
-			.header("Authorization", "Bearer " + VIEWER)
-			.exchange()
-			.expectBody()
-			.jsonPath("$.heartbeat.lastError.sqlState")
-			.exists());
+		await().atMost(Duration.ofSeconds(10))
+			.untilAsserted(() -> client().get()
+				.uri("/api/v1/targets/down")
+				.header("Authorization", "Bearer " + VIEWER)
+				.exchange()
+				.expectBody()
+				.jsonPath("$.heartbeat.lastError.sqlState")
+				.exists());
 		byte[] body = client().get()
 			.uri("/api/v1/targets")
 			.header("Authorization", "Bearer " + VIEWER)

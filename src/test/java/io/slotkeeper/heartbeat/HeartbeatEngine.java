@@ -13,7 +13,8 @@ import io.slotkeeper.fleet.NodeConnector;
 import io.slotkeeper.fleet.Rendezvous;
 
 /**
- * The heartbeat engine as the application wires it, without the rest of the application, for tests.
+ * The heartbeat engine as the application wires it, without the rest of the application,
+ * for tests.
  */
 final class HeartbeatEngine implements AutoCloseable {
 
@@ -28,8 +29,8 @@ final class HeartbeatEngine implements AutoCloseable {
 	private HeartbeatEngine(NodeConnector connector, Instance instance, TargetProperties... targets) {
 		this.fleet = new Fleet(List.of(targets), List.of(), connector, instance);
 		this.heartbeats = new Heartbeats(this.fleet, connector, this.registry, Clock.systemUTC());
-		this.scheduler = new HeartbeatScheduler(this.heartbeats, this.fleet,
-				this.heartbeats.longestAttempt(), new LaneWatch(this.registry, Clock.systemUTC()));
+		this.scheduler = new HeartbeatScheduler(this.heartbeats, this.fleet, this.heartbeats.longestAttempt(),
+				new LaneWatch(this.registry, Clock.systemUTC()));
 	}
 
 	static HeartbeatEngine started(TargetProperties... targets) {

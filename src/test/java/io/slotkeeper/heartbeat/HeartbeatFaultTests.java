@@ -22,8 +22,8 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * A dead, hung or failing target fails within its timeouts, backs off, recovers, leaks nothing and never delays
- * another target.
+ * A dead, hung or failing target fails within its timeouts, backs off, recovers, leaks
+ * nothing and never delays another target.
  */
 class HeartbeatFaultTests {
 
@@ -34,7 +34,8 @@ class HeartbeatFaultTests {
 		long start = System.nanoTime();
 		try (HeartbeatEngine engine = HeartbeatEngine.started(
 				target("dead", "jdbc:postgresql://127.0.0.1:" + RefusedPort.PORT + "/x", "heartbeat.interval", "100ms",
-						"heartbeat.backoff.min", "100ms", "heartbeat.backoff.max", "800ms", "heartbeat.backoff.jitter", "0"),
+						"heartbeat.backoff.min", "100ms", "heartbeat.backoff.max", "800ms", "heartbeat.backoff.jitter",
+						"0"),
 				target("healthy", this.shared, this.shared.createDatabase(), "heartbeat.interval", "100ms"))) {
 			await().atMost(Duration.ofSeconds(10)).until(() -> engine.status("dead").failures() >= 5);
 			double windowSeconds = (System.nanoTime() - start) / 1e9;
@@ -53,8 +54,9 @@ class HeartbeatFaultTests {
 	@Test
 	void targetThatComesBackBeatsAgainWithinBackoffMax() {
 		try (PostgresServer server = PostgresTestBed.dedicated(Map.of());
-				HeartbeatEngine engine = HeartbeatEngine.started(target("flaky", server, "postgres",
-						"heartbeat.interval", "100ms", "heartbeat.backoff.min", "100ms", "heartbeat.backoff.max", "1s"))) {
+				HeartbeatEngine engine = HeartbeatEngine
+					.started(target("flaky", server, "postgres", "heartbeat.interval", "100ms", "heartbeat.backoff.min",
+							"100ms", "heartbeat.backoff.max", "1s"))) {
 			assumeTrue(server.supportsFaults(), "this backend cannot stop servers");
 			await().atMost(Duration.ofSeconds(10)).until(() -> engine.status("flaky").emissions() >= 1);
 			server.stop();
@@ -62,7 +64,8 @@ class HeartbeatFaultTests {
 			assertThat(engine.status("flaky").health()).isEqualTo("DOWN");
 			server.start();
 			long restarted = System.nanoTime();
-			await().atMost(Duration.ofMillis(1000 + 2000)).until(() -> engine.status("flaky").consecutiveFailures() == 0);
+			await().atMost(Duration.ofMillis(1000 + 2000))
+				.until(() -> engine.status("flaky").consecutiveFailures() == 0);
 			System.out.printf("heartbeat resumed %d ms after the server came back (backoff.max 1000 ms)%n",
 					(System.nanoTime() - restarted) / 1_000_000);
 			assertThat(engine.status("flaky").health()).isEqualTo("UP");
@@ -81,7 +84,8 @@ class HeartbeatFaultTests {
 			HeartbeatOutcome outcome = engine.target("hung").beatNow(Duration.ofSeconds(30));
 			long healthyBeats = engine.status("healthy").emissions() - healthyBefore;
 			assertThat(outcome.succeeded()).isFalse();
-			// Once, not twice: PgJDBC's sslmode=prefer tries again without TLS when the first handshake times out.
+			// Once, not twice: PgJDBC's sslmode=prefer tries again without TLS when the
+			// first handshake times out.
 			System.out.printf("a server that never answers: the attempt failed after %d ms (connect timeout 1 s)%n",
 					outcome.duration().toMillis());
 			assertThat(outcome.duration()).isBetween(Duration.ofMillis(900), Duration.ofMillis(1800));
@@ -94,9 +98,9 @@ class HeartbeatFaultTests {
 	@Test
 	void serverFrozenMidSessionFailsWithinStatementTimeoutAndRecovers() throws InterruptedException {
 		try (PostgresServer server = PostgresTestBed.dedicated(Map.of());
-				HeartbeatEngine engine = HeartbeatEngine.started(target("frozen", server, "postgres",
-						"heartbeat.enabled", "false", "connection.statement-timeout", "500ms",
-						"connection.connect-timeout", "1s"))) {
+				HeartbeatEngine engine = HeartbeatEngine
+					.started(target("frozen", server, "postgres", "heartbeat.enabled", "false",
+							"connection.statement-timeout", "500ms", "connection.connect-timeout", "1s"))) {
 			assumeTrue(server.supportsFaults(), "this backend cannot freeze servers");
 			assertThat(engine.target("frozen").beatNow(Duration.ofSeconds(30)).succeeded()).isTrue();
 			HeartbeatOutcome outcome;
@@ -111,7 +115,9 @@ class HeartbeatFaultTests {
 			assertThat(outcome.duration()).as("500 ms statement timeout + 2 s client margin")
 				.isBetween(Duration.ofMillis(2000), Duration.ofMillis(4000));
 			assertThat(outcome.failure().sqlState()).startsWith("08");
-			assertThat(engine.target("frozen").beatNow(Duration.ofSeconds(30)).succeeded()).as("reconnects once the server answers").isTrue();
+			assertThat(engine.target("frozen").beatNow(Duration.ofSeconds(30)).succeeded())
+				.as("reconnects once the server answers")
+				.isTrue();
 		}
 	}
 
@@ -127,15 +133,20 @@ class HeartbeatFaultTests {
 				.until(() -> engine.status("failing").failures() >= 200 && engine.status("dead").failures() >= 200);
 			assertThat(engine.status("failing").lastError().sqlState()).isEqualTo("22012");
 			assertThat(engine.status("failing").connectionAttempts()).isGreaterThanOrEqualTo(200);
-			assertThat(Integer.parseInt(this.shared.queryForString(database,
-					"SELECT count(*) FROM pg_stat_activity WHERE application_name = 'slot-keeper' AND datname = '"
-							+ database + "'")))
+			assertThat(Integer
+				.parseInt(this.shared.queryForString(database,
+						"SELECT count(*) FROM pg_stat_activity WHERE application_name = 'slot-keeper' AND datname = '"
+								+ database + "'")))
 				.as("sessions of the failing target left open")
 				.isLessThanOrEqualTo(1);
-			// Two targets run at most two attempts at once; a worker that has just ended one may not be idle yet when
-			// the next is due (5 ms later here), so one more thread can appear in the lane the next attempt goes to
-			// (connect or retry), and lingers for its keep-alive: at most one lingering worker per target in each of
-			// the three lanes on a loaded machine (5 was seen in CI). A leak would be hundreds: one per failure cycle.
+			// Two targets run at most two attempts at once; a worker that has just ended
+			// one may not be idle yet when
+			// the next is due (5 ms later here), so one more thread can appear in the
+			// lane the next attempt goes to
+			// (connect or retry), and lingers for its keep-alive: at most one lingering
+			// worker per target in each of
+			// the three lanes on a loaded machine (5 was seen in CI). A leak would be
+			// hundreds: one per failure cycle.
 			assertThat(engine.scheduler.workerThreads()).as("worker threads for two targets after 400 failures")
 				.isLessThanOrEqualTo(6);
 		}
@@ -157,9 +168,9 @@ class HeartbeatFaultTests {
 				return super.open(node, idleSessionTimeout);
 			}
 		};
-		try (HeartbeatEngine engine = HeartbeatEngine.started(faulty, target("faulty", this.shared,
-				this.shared.createDatabase(), "heartbeat.interval", "50ms", "heartbeat.backoff.min", "10ms",
-				"heartbeat.backoff.max", "20ms"))) {
+		try (HeartbeatEngine engine = HeartbeatEngine.started(faulty,
+				target("faulty", this.shared, this.shared.createDatabase(), "heartbeat.interval", "50ms",
+						"heartbeat.backoff.min", "10ms", "heartbeat.backoff.max", "20ms"))) {
 			await().atMost(Duration.ofSeconds(10)).until(() -> engine.status("faulty").emissions() >= 2);
 			HeartbeatStatus status = engine.status("faulty");
 			assertThat(status.failures()).isEqualTo(4);
@@ -171,20 +182,22 @@ class HeartbeatFaultTests {
 	@Test
 	void stopLetsTheHeartbeatInFlightFinishAndClosesSessions() {
 		String database = this.shared.createDatabase();
-		HeartbeatEngine engine = HeartbeatEngine.started(target("slow", this.shared, database, "heartbeat.mode",
-				"query", "heartbeat.query", "SELECT pg_sleep(0.5)", "heartbeat.interval", "10ms",
-				"heartbeat.standby-snapshot", "off"));
+		HeartbeatEngine engine = HeartbeatEngine
+			.started(target("slow", this.shared, database, "heartbeat.mode", "query", "heartbeat.query",
+					"SELECT pg_sleep(0.5)", "heartbeat.interval", "10ms", "heartbeat.standby-snapshot", "off"));
 		await().atMost(Duration.ofSeconds(10)).until(() -> engine.status("slow").emissions() >= 1);
-		await().atMost(Duration.ofSeconds(10)).until(() -> "active".equals(this.shared.queryForString(database,
-				"SELECT state FROM pg_stat_activity WHERE application_name = 'slot-keeper' AND datname = '" + database
-						+ "'")));
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> "active".equals(this.shared.queryForString(database,
+					"SELECT state FROM pg_stat_activity WHERE application_name = 'slot-keeper' AND datname = '"
+							+ database + "'")));
 		long before = engine.status("slow").emissions();
 		engine.close();
 		assertThat(engine.status("slow").emissions()).as("the heartbeat in flight finished").isEqualTo(before + 1);
 		assertThat(engine.status("slow").failures()).isZero();
-		await().atMost(Duration.ofSeconds(5)).until(() -> "0".equals(this.shared.queryForString(database,
-				"SELECT count(*) FROM pg_stat_activity WHERE application_name = 'slot-keeper' AND datname = '" + database
-						+ "'")));
+		await().atMost(Duration.ofSeconds(5))
+			.until(() -> "0".equals(this.shared.queryForString(database,
+					"SELECT count(*) FROM pg_stat_activity WHERE application_name = 'slot-keeper' AND datname = '"
+							+ database + "'")));
 	}
 
 }

@@ -15,7 +15,8 @@ import static io.slotkeeper.testbed.TestTargets.target;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Prints how long one heartbeat takes on loopback, per mode, over an open session. Not part of the test run:
+ * Prints how long one heartbeat takes on loopback, per mode, over an open session. Not
+ * part of the test run:
  * {@code ./mvnw test -Dtest=HeartbeatLatencyBenchmark -Dsurefire.excludedGroups=}.
  */
 @Tag("benchmark")
@@ -26,10 +27,11 @@ class HeartbeatLatencyBenchmark {
 	private static final int BEATS = 3000;
 
 	@ParameterizedTest(name = "{0}")
-	@CsvSource(delimiter = '|', value = { "message transactional | message | true | ''",
-			"message non-transactional | message | false | ''", "table | table | true | ''",
-			"query | query | true | UPDATE beats SET n = n + 1" })
-	void heartbeatDurationOnLoopback(String label, String mode, String transactional, String query) throws InterruptedException {
+	@CsvSource(delimiter = '|',
+			value = { "message transactional | message | true | ''", "message non-transactional | message | false | ''",
+					"table | table | true | ''", "query | query | true | UPDATE beats SET n = n + 1" })
+	void heartbeatDurationOnLoopback(String label, String mode, String transactional, String query)
+			throws InterruptedException {
 		PostgresServer server = PostgresTestBed.shared();
 		String database = server.createDatabase();
 		server.execute(database, "CREATE TABLE beats (n int NOT NULL)", "INSERT INTO beats VALUES (0)");

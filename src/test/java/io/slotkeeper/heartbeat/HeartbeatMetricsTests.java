@@ -16,7 +16,8 @@ class HeartbeatMetricsTests extends ApplicationTestSupport {
 
 	@Test
 	void prometheusShowsEveryHeartbeatMetricPerTarget() {
-		// This application is shared and may just have been resumed from Spring's context cache: wait for a fresh beat.
+		// This application is shared and may just have been resumed from Spring's context
+		// cache: wait for a fresh beat.
 		await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
 			String scrape = scrape();
 			assertThat(value(scrape, "slotkeeper_heartbeat_emissions_total", "up")).isGreaterThanOrEqualTo(2);
@@ -29,7 +30,8 @@ class HeartbeatMetricsTests extends ApplicationTestSupport {
 		assertThat(value(scrape, "slotkeeper_heartbeat_emissions_total", "down")).isZero();
 		assertThat(value(scrape, "slotkeeper_heartbeat_consecutive_failures", "up")).isZero();
 		assertThat(value(scrape, "slotkeeper_heartbeat_consecutive_failures", "down")).isGreaterThanOrEqualTo(2);
-		// A session is reused from beat to beat. It is opened again only after it idled past its idle_session_timeout,
+		// A session is reused from beat to beat. It is opened again only after it idled
+		// past its idle_session_timeout,
 		// as while Spring's test context cache pauses this shared application.
 		assertThat(value(scrape, "slotkeeper_heartbeat_connection_attempts_total", "up")).isGreaterThanOrEqualTo(1)
 			.isLessThan(value(scrape, "slotkeeper_heartbeat_emissions_total", "up"));
@@ -44,8 +46,14 @@ class HeartbeatMetricsTests extends ApplicationTestSupport {
 	}
 
 	private String scrape() {
-		return new String(client().get().uri("/actuator/prometheus").exchange().expectStatus().isOk().expectBody()
-			.returnResult().getResponseBodyContent());
+		return new String(client().get()
+			.uri("/actuator/prometheus")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody()
+			.returnResult()
+			.getResponseBodyContent());
 	}
 
 	private static double value(String scrape, String name, String target) {

@@ -18,7 +18,8 @@ class HeartbeatStateTests {
 	private static final HeartbeatState.Facts FACTS = new HeartbeatState.Facts("17.6", true);
 
 	private final HeartbeatProperties every10s = target("t", "jdbc:postgresql://db/x", "heartbeat.interval", "10s",
-			"heartbeat.unhealthy-after", "3").heartbeat();
+			"heartbeat.unhealthy-after", "3")
+		.heartbeat();
 
 	private final FailureDescription refused = new FailureDescription("refused", "08001", START);
 
@@ -49,8 +50,8 @@ class HeartbeatStateTests {
 		HeartbeatState state = HeartbeatState.EMPTY.failed(this.refused).failed(this.refused).failed(this.refused);
 		HeartbeatStatus status = state.assess(this.every10s, START, START.plusSeconds(1), FACTS);
 		assertThat(status.health()).isEqualTo("DOWN");
-		assertThat(status.reason()).isEqualTo("3 consecutive failures (unhealthy-after is 3), the last: "
-				+ this.refused.message());
+		assertThat(status.reason())
+			.isEqualTo("3 consecutive failures (unhealthy-after is 3), the last: " + this.refused.message());
 		HeartbeatStatus recovered = state.succeeded("0/2", START.plusSeconds(2), Duration.ofMillis(1))
 			.assess(this.every10s, START, START.plusSeconds(3), FACTS);
 		assertThat(recovered.health()).isEqualTo("UP");
@@ -63,7 +64,9 @@ class HeartbeatStateTests {
 
 	@Test
 	void standingByForAnotherOwnerIsHealthyAndClearsTheFailureStreak() {
-		HeartbeatState state = HeartbeatState.EMPTY.failed(this.refused).failed(this.refused).failed(this.refused)
+		HeartbeatState state = HeartbeatState.EMPTY.failed(this.refused)
+			.failed(this.refused)
+			.failed(this.refused)
 			.standingBy(START.plusSeconds(60));
 		HeartbeatStatus status = state.assess(this.every10s, START, START.plusSeconds(70),
 				new HeartbeatState.Facts("17.6", false));
@@ -71,12 +74,15 @@ class HeartbeatStateTests {
 		assertThat(status.consecutiveFailures()).isZero();
 		assertThat(status.owner()).isFalse();
 		assertThat(state.assess(this.every10s, START, START.plusSeconds(91), FACTS).health())
-			.as("three intervals after standing by, with no success").isEqualTo("DOWN");
+			.as("three intervals after standing by, with no success")
+			.isEqualTo("DOWN");
 	}
 
 	@Test
 	void connectionAttemptsAndTheStandbySnapshotOutcomeAreKept() {
-		HeartbeatState state = HeartbeatState.EMPTY.connectionAttempted().connected(true).connectionAttempted()
+		HeartbeatState state = HeartbeatState.EMPTY.connectionAttempted()
+			.connected(true)
+			.connectionAttempted()
 			.standbySnapshot("ok");
 		HeartbeatStatus status = state.assess(this.every10s, START, START, FACTS);
 		assertThat(status.connectionAttempts()).isEqualTo(2);
@@ -89,8 +95,11 @@ class HeartbeatStateTests {
 	@Test
 	void unknownWhenDisabled() {
 		HeartbeatProperties disabled = target("t", "jdbc:postgresql://db/x", "heartbeat.enabled", "false").heartbeat();
-		assertThat(HeartbeatState.EMPTY.failed(this.refused).failed(this.refused).failed(this.refused)
-			.assess(disabled, START, START.plusSeconds(3600), FACTS).health()).isEqualTo("UNKNOWN");
+		assertThat(HeartbeatState.EMPTY.failed(this.refused)
+			.failed(this.refused)
+			.failed(this.refused)
+			.assess(disabled, START, START.plusSeconds(3600), FACTS)
+			.health()).isEqualTo("UNKNOWN");
 	}
 
 }

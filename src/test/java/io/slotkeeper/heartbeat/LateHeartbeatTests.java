@@ -13,9 +13,10 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * Beats that run late, as on a busy instance or server, keep their session: the server must not end a session that is
- * merely waiting for its next beat, since the reconnection costs it more than the beat did and a fleet whose sessions
- * are ended that way falls further behind with every one (issue #27: 11,079 idle-session kills at a 1 s interval).
+ * Beats that run late, as on a busy instance or server, keep their session: the server
+ * must not end a session that is merely waiting for its next beat, since the reconnection
+ * costs it more than the beat did and a fleet whose sessions are ended that way falls
+ * further behind with every one (issue #27: 11,079 idle-session kills at a 1 s interval).
  */
 class LateHeartbeatTests {
 
@@ -25,16 +26,18 @@ class LateHeartbeatTests {
 	void lateBeatsKeepTheirSessionInsteadOfBeingEndedByTheServer() throws Exception {
 		assumeTrue(this.shared.majorVersion() >= 14, "idle_session_timeout exists from PostgreSQL 14");
 		String database = this.shared.createDatabase();
-		// Scheduled beats off: the test plays a busy instance, whose beats come late. Idle timeout: 2 x 1 s + 1 s + 1 s.
-		try (HeartbeatEngine engine = HeartbeatEngine.started(target("late", this.shared, database,
-				"heartbeat.enabled", "false", "heartbeat.interval", "1s", "connection.statement-timeout", "1s"))) {
+		// Scheduled beats off: the test plays a busy instance, whose beats come late.
+		// Idle timeout: 2 x 1 s + 1 s + 1 s.
+		try (HeartbeatEngine engine = HeartbeatEngine.started(target("late", this.shared, database, "heartbeat.enabled",
+				"false", "heartbeat.interval", "1s", "connection.statement-timeout", "1s"))) {
 			TargetHeartbeat heartbeat = engine.target("late");
 			assertThat(HeartbeatSession.idleTimeout(engine.fleet.get("late"))).isEqualTo(Duration.ofSeconds(4));
 			assertThat(heartbeat.beatNow(Duration.ofSeconds(5)).succeeded()).isTrue();
 			String pid = sessionPid(database);
 			awaitIdleFor(database, 2.5);
 			assertThat(heartbeat.beatNow(Duration.ofSeconds(5)).succeeded()).isTrue();
-			// Longer than the usual 4 s: today's code let the server end the session here.
+			// Longer than the usual 4 s: today's code let the server end the session
+			// here.
 			awaitIdleFor(database, 5.5);
 			HeartbeatOutcome late = heartbeat.beatNow(Duration.ofSeconds(5));
 			assertThat(late.succeeded()).isTrue();
@@ -42,7 +45,8 @@ class LateHeartbeatTests {
 			assertThat(engine.status("late").connectionAttempts()).as("sessions opened").isEqualTo(1);
 			assertThat(this.shared.queryForString("postgres", "SELECT coalesce(sum(sessions_fatal), 0) FROM"
 					+ " pg_stat_database WHERE datname = '" + database + "'"))
-				.as("sessions the server ended").isEqualTo("0");
+				.as("sessions the server ended")
+				.isEqualTo("0");
 		}
 	}
 
@@ -66,10 +70,11 @@ class LateHeartbeatTests {
 
 	// The session's own idle time as the server counts it, or until the server ended it.
 	private void awaitIdleFor(String database, double seconds) {
-		await().atMost(Duration.ofSeconds(20)).until(() -> "t".equals(this.shared.queryForString("postgres",
-				"SELECT coalesce(bool_and(state = 'idle' AND now() - state_change >= interval '" + seconds
-						+ " seconds'), true) FROM pg_stat_activity WHERE datname = '" + database
-						+ "' AND application_name = 'slot-keeper'")));
+		await().atMost(Duration.ofSeconds(20))
+			.until(() -> "t".equals(this.shared.queryForString("postgres",
+					"SELECT coalesce(bool_and(state = 'idle' AND now() - state_change >= interval '" + seconds
+							+ " seconds'), true) FROM pg_stat_activity WHERE datname = '" + database
+							+ "' AND application_name = 'slot-keeper'")));
 	}
 
 }

@@ -23,9 +23,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Three instances on the same 30 targets: each target ends up owned by the instance the plan (rendezvous hashing
- * with bounded loads) gives it, ten each, never by two at once; a stopped instance's targets are owned again within
- * about an interval, and the shares are even again once every target was read again.
+ * Three instances on the same 30 targets: each target ends up owned by the instance the
+ * plan (rendezvous hashing with bounded loads) gives it, ten each, never by two at once;
+ * a stopped instance's targets are owned again within about an interval, and the shares
+ * are even again once every target was read again.
  */
 class OwnershipSpreadTests {
 
@@ -42,12 +43,13 @@ class OwnershipSpreadTests {
 			targets.add(target("spread-" + i, this.server, databases.get(i % 3), "heartbeat.interval", "200ms"));
 		}
 		TargetProperties[] all = targets.toArray(TargetProperties[]::new);
-		List<HeartbeatEngine> engines = new ArrayList<>(List.of(HeartbeatEngine.started(all),
-				HeartbeatEngine.started(all), HeartbeatEngine.started(all)));
+		List<HeartbeatEngine> engines = new ArrayList<>(
+				List.of(HeartbeatEngine.started(all), HeartbeatEngine.started(all), HeartbeatEngine.started(all)));
 		Map<String, Integer> mostOwners = new ConcurrentHashMap<>();
 		ScheduledExecutorService watcher = Executors.newSingleThreadScheduledExecutor();
-		watcher.scheduleAtFixedRate(() -> targets.forEach((target) -> mostOwners.merge(target.name(),
-				(int) engines.stream().filter((engine) -> owns(engine, target.name())).count(), Math::max)),
+		watcher.scheduleAtFixedRate(
+				() -> targets.forEach((target) -> mostOwners.merge(target.name(),
+						(int) engines.stream().filter((engine) -> owns(engine, target.name())).count(), Math::max)),
 				0, 5, TimeUnit.MILLISECONDS);
 		try {
 			long start = System.nanoTime();
@@ -58,17 +60,21 @@ class OwnershipSpreadTests {
 				.containsExactlyInAnyOrder(10, 10, 10);
 
 			HeartbeatEngine stopped = engines.remove(0);
-			List<String> moving = targets.stream().map(TargetProperties::name)
-				.filter((name) -> owns(stopped, name)).toList();
+			List<String> moving = targets.stream()
+				.map(TargetProperties::name)
+				.filter((name) -> owns(stopped, name))
+				.toList();
 			long stop = System.nanoTime();
 			stopped.close();
-			await().atMost(Duration.ofSeconds(5)).until(() -> moving.stream()
-				.allMatch((name) -> engines.stream().filter((engine) -> owns(engine, name)).count() == 1));
+			await().atMost(Duration.ofSeconds(5))
+				.until(() -> moving.stream()
+					.allMatch((name) -> engines.stream().filter((engine) -> owns(engine, name)).count() == 1));
 			long moved = (System.nanoTime() - stop) / 1_000_000;
 			await().atMost(Duration.ofSeconds(30)).until(() -> ownedAsPlanned(engines, targets));
-			System.out.printf("stopping one instance: its %d targets owned again in %d ms, shares even again (%s) in"
-					+ " %d ms (interval 200 ms)%n", moving.size(), moved, counts(engines, targets),
-					(System.nanoTime() - stop) / 1_000_000);
+			System.out.printf(
+					"stopping one instance: its %d targets owned again in %d ms, shares even again (%s) in"
+							+ " %d ms (interval 200 ms)%n",
+					moving.size(), moved, counts(engines, targets), (System.nanoTime() - stop) / 1_000_000);
 			assertThat(moving).isNotEmpty();
 			assertThat(counts(engines, targets)).containsExactlyInAnyOrder(15, 15);
 		}
@@ -78,8 +84,8 @@ class OwnershipSpreadTests {
 			engines.forEach(HeartbeatEngine::close);
 		}
 		assertThat(mostOwners).hasSize(TARGETS);
-		assertThat(mostOwners.values()).as("owners of one target at any moment").allSatisfy((count) -> assertThat(count)
-			.isLessThanOrEqualTo(1));
+		assertThat(mostOwners.values()).as("owners of one target at any moment")
+			.allSatisfy((count) -> assertThat(count).isLessThanOrEqualTo(1));
 	}
 
 	private static boolean owns(HeartbeatEngine engine, String target) {
@@ -89,8 +95,10 @@ class OwnershipSpreadTests {
 	private static boolean ownedAsPlanned(List<HeartbeatEngine> engines, List<TargetProperties> targets) {
 		Map<String, Integer> plan = OwnershipPlan.plan(targets.stream().map(TargetProperties::name).toList(),
 				engines.stream().map((engine) -> instance(engine).key()).collect(Collectors.toSet()));
-		return targets.stream().allMatch((target) -> engines.stream()
-			.allMatch((engine) -> owns(engine, target.name()) == (instance(engine).key() == plan.get(target.name()))));
+		return targets.stream()
+			.allMatch((target) -> engines.stream()
+				.allMatch((
+						engine) -> owns(engine, target.name()) == (instance(engine).key() == plan.get(target.name()))));
 	}
 
 	private static Instance instance(HeartbeatEngine engine) {

@@ -18,8 +18,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Two instances keep the same target: exactly one owns it and heartbeats; the other stands by, healthy, and takes
- * over when the owner's session dies, when the owner's network is cut without a reset, and when the owner freezes.
+ * Two instances keep the same target: exactly one owns it and heartbeats; the other
+ * stands by, healthy, and takes over when the owner's session dies, when the owner's
+ * network is cut without a reset, and when the owner freezes.
  */
 class OwnershipTests {
 
@@ -38,7 +39,8 @@ class OwnershipTests {
 			HeartbeatEngine owner = second;
 			HeartbeatEngine standby = first;
 			long ownerBeats = owner.status("shared").emissions();
-			// The standby may have owned the target before the preferred instance was up: it writes nothing now.
+			// The standby may have owned the target before the preferred instance was up:
+			// it writes nothing now.
 			long standbyBeats = standby.status("shared").emissions();
 			await().atMost(Duration.ofSeconds(10)).until(() -> owner.status("shared").emissions() >= ownerBeats + 3);
 			assertThat(standby.status("shared").emissions()).as("the standby writes nothing").isEqualTo(standbyBeats);
@@ -47,9 +49,10 @@ class OwnershipTests {
 			assertThat(owner.registry.get("slotkeeper.heartbeat.owner").gauge().value()).isEqualTo(1);
 
 			long killed = System.nanoTime();
-			this.server.execute(database, "SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory'"
-					+ " AND granted AND ((classid::bigint << 32) | objid::bigint) = "
-					+ AdvisoryLocks.ownerKey("shared"));
+			this.server.execute(database,
+					"SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory'"
+							+ " AND granted AND ((classid::bigint << 32) | objid::bigint) = "
+							+ AdvisoryLocks.ownerKey("shared"));
 			await().atMost(Duration.ofMillis(200 + 1000 + 2000))
 				.until(() -> standby.status("shared").emissions() >= standbyBeats + 1);
 			System.out.printf("takeover: the standby heartbeat %d ms after the owner's session was killed"
@@ -79,7 +82,8 @@ class OwnershipTests {
 				target("shared", this.server, database, QUICK));
 				HeartbeatEngine other = startedAsStandby(owner, target("shared", this.server, database, QUICK))) {
 			long frozen = System.nanoTime();
-			// From the server's side a frozen process is this: its session stays open, idle, holding the lock.
+			// From the server's side a frozen process is this: its session stays open,
+			// idle, holding the lock.
 			owner.scheduler.stop();
 			assertTakenOver(other, frozen, "the owner stopped working, its session open");
 		}
@@ -103,7 +107,8 @@ class OwnershipTests {
 			"connection.connect-timeout", "1s", "heartbeat.backoff.min", "1s", "heartbeat.backoff.max", "1s",
 			"heartbeat.backoff.jitter", "0" };
 
-	// The owner is the instance rendezvous hashing prefers, so that it keeps the target when the other arrives.
+	// The owner is the instance rendezvous hashing prefers, so that it keeps the target
+	// when the other arrives.
 	private static HeartbeatEngine startedAsStandby(HeartbeatEngine owner, TargetProperties target) {
 		await().atMost(Duration.ofSeconds(10)).until(() -> owner.fleet.get("shared").ownership().owned());
 		HeartbeatEngine other = HeartbeatEngine.started(HeartbeatEngine.preferredFirst("shared").get(1), target);
@@ -115,9 +120,10 @@ class OwnershipTests {
 		Duration idle = HeartbeatSession.idleTimeout(other.fleet.get("shared"));
 		Duration interval = other.fleet.get("shared").properties().heartbeat().interval();
 		await().atMost(idle.plus(interval).plusSeconds(2)).until(() -> other.status("shared").emissions() >= 1);
-		System.out.printf("takeover: the other instance heartbeat %d ms after %s (idle_session_timeout %d ms,"
-				+ " interval %d ms)%n", (System.nanoTime() - since) / 1_000_000, what, idle.toMillis(),
-				interval.toMillis());
+		System.out.printf(
+				"takeover: the other instance heartbeat %d ms after %s (idle_session_timeout %d ms,"
+						+ " interval %d ms)%n",
+				(System.nanoTime() - since) / 1_000_000, what, idle.toMillis(), interval.toMillis());
 		assertThat(other.fleet.get("shared").ownership().owned()).isTrue();
 	}
 

@@ -18,8 +18,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The point of the product: an idle database's slot pins WAL that a busy neighbour writes, unless slot-keeper gives
- * its consumer something to confirm.
+ * The point of the product: an idle database's slot pins WAL that a busy neighbour
+ * writes, unless slot-keeper gives its consumer something to confirm.
  */
 @Tag("pg-compat")
 class RetainedWalTests {
@@ -37,9 +37,9 @@ class RetainedWalTests {
 			try (LogicalConsumer unkeptConsumer = new LogicalConsumer(server, unkept, "unkept", "pub", true);
 					LogicalConsumer messageConsumer = new LogicalConsumer(server, messages, "messages", "pub", true);
 					LogicalConsumer tableConsumer = new LogicalConsumer(server, table, "tables", "pub", false);
-					HeartbeatEngine engine = HeartbeatEngine.started(
-							target("messages", server, messages, "heartbeat.interval", "250ms"),
-							target("tables", server, table, "heartbeat.interval", "250ms", "heartbeat.mode", "table"))) {
+					HeartbeatEngine engine = HeartbeatEngine
+						.started(target("messages", server, messages, "heartbeat.interval", "250ms"), target("tables",
+								server, table, "heartbeat.interval", "250ms", "heartbeat.mode", "table"))) {
 				await().atMost(Duration.ofSeconds(10))
 					.until(() -> "3".equals(server.queryForString("postgres",
 							"SELECT count(*) FROM pg_replication_slots WHERE active")));
@@ -48,15 +48,18 @@ class RetainedWalTests {
 				long tablesStart = restartLsn(server, "tables");
 				AtomicLong batches = new AtomicLong();
 				ScheduledExecutorService writer = Executors.newSingleThreadScheduledExecutor();
-				// About 5 MB/s into the neighbour; every 15 batches a CHECKPOINT logs the running-transactions
-				// record that lets slots advance, as the background writer does every 15 s on a real server.
+				// About 5 MB/s into the neighbour; every 15 batches a CHECKPOINT logs the
+				// running-transactions
+				// record that lets slots advance, as the background writer does every 15
+				// s on a real server.
 				writer.scheduleAtFixedRate(() -> {
 					String insert = "INSERT INTO load (payload) SELECT repeat(md5(random()::text), 32) FROM generate_series(1, 400)";
 					server.execute(busy, (batches.incrementAndGet() % 15 == 0) ? new String[] { insert, "CHECKPOINT" }
 							: new String[] { insert });
 				}, 0, 100, TimeUnit.MILLISECONDS);
 				try {
-					await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(200))
+					await().atMost(Duration.ofMinutes(2))
+						.pollInterval(Duration.ofMillis(200))
 						.until(() -> retained(server, "unkept") >= WINDOW_BYTES);
 				}
 				finally {
@@ -66,14 +69,17 @@ class RetainedWalTests {
 				long unkeptRetained = retained(server, "unkept");
 				long messagesRetained = retained(server, "messages");
 				long tablesRetained = retained(server, "tables");
-				System.out.printf("retained WAL after %d MB written next door (PG %d): no heartbeat %d bytes,"
-						+ " message heartbeat %d bytes, table heartbeat %d bytes; %d/%d messages confirmed%n",
+				System.out.printf(
+						"retained WAL after %d MB written next door (PG %d): no heartbeat %d bytes,"
+								+ " message heartbeat %d bytes, table heartbeat %d bytes; %d/%d messages confirmed%n",
 						WINDOW_BYTES >> 20, server.majorVersion(), unkeptRetained, messagesRetained, tablesRetained,
 						messageConsumer.received(), tableConsumer.received());
 				assertThat(restartLsn(server, "unkept")).as("the unkept slot never moves").isEqualTo(unkeptStart);
 				assertThat(unkeptConsumer.received()).isZero();
-				assertThat(restartLsn(server, "messages")).as("message heartbeats move their slot").isGreaterThan(messagesStart);
-				assertThat(restartLsn(server, "tables")).as("table heartbeats move their slot").isGreaterThan(tablesStart);
+				assertThat(restartLsn(server, "messages")).as("message heartbeats move their slot")
+					.isGreaterThan(messagesStart);
+				assertThat(restartLsn(server, "tables")).as("table heartbeats move their slot")
+					.isGreaterThan(tablesStart);
 				assertThat(messagesRetained).isLessThan(unkeptRetained / 4);
 				assertThat(tablesRetained).isLessThan(unkeptRetained / 4);
 				assertThat(engine.status("messages").failures()).isZero();
@@ -104,7 +110,8 @@ class RetainedWalTests {
 
 	private static long retained(PostgresServer server, String slot) {
 		return Long.parseLong(server.queryForString("postgres",
-				"SELECT pg_current_wal_lsn() - restart_lsn FROM pg_replication_slots WHERE slot_name = '" + slot + "'"));
+				"SELECT pg_current_wal_lsn() - restart_lsn FROM pg_replication_slots WHERE slot_name = '" + slot
+						+ "'"));
 	}
 
 }

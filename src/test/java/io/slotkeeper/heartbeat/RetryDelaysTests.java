@@ -17,10 +17,11 @@ class RetryDelaysTests {
 
 	@Test
 	void delaysDoubleFromMinAndStopAtMax() {
-		BackOffExecution delays = RetryDelays.of(new BackoffProperties(Duration.ofMillis(100), Duration.ofMillis(1000), 0))
+		BackOffExecution delays = RetryDelays
+			.of(new BackoffProperties(Duration.ofMillis(100), Duration.ofMillis(1000), 0))
 			.start();
-		assertThat(LongStream.generate(delays::nextBackOff).limit(7).toArray())
-			.containsExactly(100, 200, 400, 800, 1000, 1000, 1000);
+		assertThat(LongStream.generate(delays::nextBackOff).limit(7).toArray()).containsExactly(100, 200, 400, 800,
+				1000, 1000, 1000);
 	}
 
 	@Test
@@ -34,7 +35,8 @@ class RetryDelaysTests {
 			for (int attempt = 0; attempt < 6; attempt++) {
 				long delay = delays.nextBackOff();
 				seen.add(delay);
-				assertThat(delay).isBetween(Math.max(1000, (long) (nominal * 0.75)), Math.min(16000, (long) (nominal * 1.25)));
+				assertThat(delay).isBetween(Math.max(1000, (long) (nominal * 0.75)),
+						Math.min(16000, (long) (nominal * 1.25)));
 				nominal = Math.min(nominal * 2, 16000);
 			}
 		}

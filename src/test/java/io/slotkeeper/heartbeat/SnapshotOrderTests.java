@@ -17,8 +17,9 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * The heartbeat ordered with a standby snapshot of its own: the slot moves to each beat within the beat, where the
- * background writer's records (every 15 s at most) would let it move only every 15 s.
+ * The heartbeat ordered with a standby snapshot of its own: the slot moves to each beat
+ * within the beat, where the background writer's records (every 15 s at most) would let
+ * it move only every 15 s.
  */
 @Tag("pg-compat")
 @Tag("pg-each")
@@ -30,15 +31,15 @@ class SnapshotOrderTests {
 			assumeTrue(server.majorVersion() >= 16, "pg_log_standby_snapshot() exists from 16");
 			String database = idleDatabase(server, "ordered");
 			try (LogicalConsumer consumer = new LogicalConsumer(server, database, "ordered", "pub", true);
-					HeartbeatEngine engine = HeartbeatEngine.started(target("idle", server, database,
-							"heartbeat.interval", "1s"))) {
+					HeartbeatEngine engine = HeartbeatEngine
+						.started(target("idle", server, database, "heartbeat.interval", "1s"))) {
 				for (int beat = 0; beat < 3; beat++) {
 					String before = engine.status("idle").lastLsn();
-					await().atMost(Duration.ofSeconds(3)).until(() -> engine.status("idle").lastLsn() != null
-							&& !engine.status("idle").lastLsn().equals(before));
+					await().atMost(Duration.ofSeconds(3))
+						.until(() -> engine.status("idle").lastLsn() != null
+								&& !engine.status("idle").lastLsn().equals(before));
 					long written = Lsn.parse(engine.status("idle").lastLsn());
-					await("restart_lsn reaches the beat written at " + written)
-						.atMost(Duration.ofMillis(900))
+					await("restart_lsn reaches the beat written at " + written).atMost(Duration.ofMillis(900))
 						.until(() -> restartLsn(server, "ordered") >= written);
 				}
 				HeartbeatStatus status = engine.status("idle");
@@ -56,14 +57,15 @@ class SnapshotOrderTests {
 		String database = idleDatabase(server, "stuck_" + ProcessHandle.current().pid());
 		try (LogicalConsumer stuck = new LogicalConsumer(server, database, "stuck_" + ProcessHandle.current().pid(),
 				"pub", true, false);
-				HeartbeatEngine engine = HeartbeatEngine.started(target("stuck", server, database,
-						"heartbeat.interval", "400ms"))) {
+				HeartbeatEngine engine = HeartbeatEngine
+					.started(target("stuck", server, database, "heartbeat.interval", "400ms"))) {
 			await().atMost(Duration.ofSeconds(10)).until(() -> engine.status("stuck").emissions() >= 6);
 			assertThat(engine.status("stuck").standbySnapshot()).isEqualTo("ok");
 			assertThat(engine.status("stuck").failures()).isZero();
 		}
 		finally {
-			server.execute("postgres", "SELECT pg_drop_replication_slot('stuck_" + ProcessHandle.current().pid() + "')");
+			server.execute("postgres",
+					"SELECT pg_drop_replication_slot('stuck_" + ProcessHandle.current().pid() + "')");
 		}
 	}
 
@@ -71,8 +73,8 @@ class SnapshotOrderTests {
 	void withoutThePrivilegeAutoBeatsPlainlyAndSaysWhichFloorApplies() {
 		PostgresServer server = PostgresTestBed.shared();
 		assumeTrue(server.majorVersion() >= 16, "the privilege matters from 16");
-		try (HeartbeatEngine engine = HeartbeatEngine.started(target("unprivileged", unprivileged(server),
-				"username", "plain", "heartbeat.interval", "100ms"))) {
+		try (HeartbeatEngine engine = HeartbeatEngine.started(
+				target("unprivileged", unprivileged(server), "username", "plain", "heartbeat.interval", "100ms"))) {
 			await().atMost(Duration.ofSeconds(10)).until(() -> engine.status("unprivileged").emissions() >= 3);
 			HeartbeatStatus status = engine.status("unprivileged");
 			assertThat(status.standbySnapshot()).startsWith("not allowed")
@@ -87,12 +89,14 @@ class SnapshotOrderTests {
 	void askedForWithoutThePrivilegeTheRefusalIsReportedOnceAndHeartbeatsGoOn() {
 		PostgresServer server = PostgresTestBed.shared();
 		assumeTrue(server.majorVersion() >= 16, "pg_log_standby_snapshot() exists from 16");
-		try (HeartbeatEngine engine = HeartbeatEngine.started(target("orders", unprivileged(server),
-				"username", "plain", "heartbeat.interval", "100ms", "heartbeat.standby-snapshot", "true"))) {
-			await().atMost(Duration.ofSeconds(10)).until(() -> engine.status("orders").emissions() >= 3
-					&& engine.status("orders").standbySnapshot() != null);
+		try (HeartbeatEngine engine = HeartbeatEngine.started(target("orders", unprivileged(server), "username",
+				"plain", "heartbeat.interval", "100ms", "heartbeat.standby-snapshot", "true"))) {
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> engine.status("orders").emissions() >= 3
+						&& engine.status("orders").standbySnapshot() != null);
 			HeartbeatStatus status = engine.status("orders");
-			assertThat(status.standbySnapshot()).as("true binds to on").startsWith("refused (SQLState 42501)")
+			assertThat(status.standbySnapshot()).as("true binds to on")
+				.startsWith("refused (SQLState 42501)")
 				.contains("GRANT EXECUTE ON FUNCTION pg_log_standby_snapshot()");
 			assertThat(status.failures()).isZero();
 			assertThat(status.health()).isEqualTo("UP");
@@ -103,11 +107,12 @@ class SnapshotOrderTests {
 	void beforeSixteenTheStatusSaysTheSnapshotIsNotAvailable() {
 		PostgresServer server = PostgresTestBed.shared();
 		assumeTrue(server.majorVersion() < 16, "pg_log_standby_snapshot() exists from 16");
-		try (HeartbeatEngine engine = HeartbeatEngine.started(target("old", server, "postgres",
-				"heartbeat.interval", "100ms"))) {
+		try (HeartbeatEngine engine = HeartbeatEngine
+			.started(target("old", server, "postgres", "heartbeat.interval", "100ms"))) {
 			await().atMost(Duration.ofSeconds(10)).until(() -> engine.status("old").emissions() >= 2);
 			HeartbeatStatus status = engine.status("old");
-			assertThat(status.standbySnapshot()).startsWith("not available: pg_log_standby_snapshot() needs PostgreSQL 16");
+			assertThat(status.standbySnapshot())
+				.startsWith("not available: pg_log_standby_snapshot() needs PostgreSQL 16");
 			assertThat(status.walFloor()).startsWith("about interval + 15 s, up to 16 s of WAL");
 			assertThat(status.failures()).isZero();
 		}

@@ -16,8 +16,9 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * A logical slot on a standby (PostgreSQL 16+) with a confirming consumer moves only while the primary produces
- * WAL: slot-keeper heartbeating the primary, with the standby snapshot, is what moves it.
+ * A logical slot on a standby (PostgreSQL 16+) with a confirming consumer moves only
+ * while the primary produces WAL: slot-keeper heartbeating the primary, with the standby
+ * snapshot, is what moves it.
  */
 class StandbySlotTests {
 
@@ -29,8 +30,9 @@ class StandbySlotTests {
 			primary.execute(database, "CREATE TABLE orders (id bigserial PRIMARY KEY)",
 					"CREATE PUBLICATION pub FOR TABLE orders");
 			try (PostgresServer standby = primary.standby()) {
-				await().atMost(Duration.ofSeconds(10)).until(() -> "1".equals(standby.queryForString("postgres",
-						"SELECT count(*) FROM pg_database WHERE datname = '" + database + "'")));
+				await().atMost(Duration.ofSeconds(10))
+					.until(() -> "1".equals(standby.queryForString("postgres",
+							"SELECT count(*) FROM pg_database WHERE datname = '" + database + "'")));
 				Thread creator = new Thread(() -> standby.execute(database,
 						"SELECT pg_create_logical_replication_slot('on_standby', 'pgoutput')"));
 				creator.start();
@@ -41,7 +43,8 @@ class StandbySlotTests {
 				});
 				try (LogicalConsumer consumer = new LogicalConsumer(standby, database, "on_standby", "pub", true)) {
 					String before = confirmed(standby);
-					await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(4))
+					await().during(Duration.ofSeconds(2))
+						.atMost(Duration.ofSeconds(4))
 						.until(() -> confirmed(standby).equals(before));
 					try (HeartbeatEngine engine = HeartbeatEngine.started(target("orders", primary, database,
 							"heartbeat.interval", "200ms", "heartbeat.standby-snapshot", "true"))) {

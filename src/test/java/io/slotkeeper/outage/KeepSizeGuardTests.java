@@ -30,9 +30,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * {@code slots[n].on-outage}: a real consumer stops, the server's WAL runs on, the slot's outage budget falls below
- * the threshold, and slot-keeper raises {@code max_slot_wal_keep_size} to the slot's cap — and puts it back when the
- * consumer reads again; a role that may not change the setting changes nothing and is told why.
+ * {@code slots[n].on-outage}: a real consumer stops, the server's WAL runs on, the slot's
+ * outage budget falls below the threshold, and slot-keeper raises
+ * {@code max_slot_wal_keep_size} to the slot's cap — and puts it back when the consumer
+ * reads again; a role that may not change the setting changes nothing and is told why.
  */
 @Tag("pg-compat")
 class KeepSizeGuardTests {
@@ -78,22 +79,25 @@ class KeepSizeGuardTests {
 			assertThat(entry.outcome()).isEqualTo("done");
 			assertThat(entry.slot()).isEqualTo("guarded");
 			assertThat(entry.parameters()).containsEntry("from", "64MB").containsEntry("to", "1024MB");
-			assertThat(entry.detail()).isEqualTo("raised; put back with: ALTER SYSTEM SET max_slot_wal_keep_size = '64MB'");
+			assertThat(entry.detail())
+				.isEqualTo("raised; put back with: ALTER SYSTEM SET max_slot_wal_keep_size = '64MB'");
 		});
 		await().atMost(Duration.ofSeconds(10)).until(() -> finding().isPresent());
 		assertThat(finding().get().message()).startsWith("raised by slot-keeper from 64MB at ")
 			.endsWith(" for guarded, whose consumer is gone (on-outage); put back when it reads again");
 
 		try (LogicalConsumer back = new LogicalConsumer(server, "app", "guarded", "cdc", false)) {
-			// Put back once the slot retains less than 80 % of 64MB: its restart_lsn moves at a running-transactions
+			// Put back once the slot retains less than 80 % of 64MB: its restart_lsn
+			// moves at a running-transactions
 			// record, which the bgwriter logs at most every 15 s.
 			await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).until(() -> {
 				churn();
 				return "64MB".equals(keepSize());
 			});
 			// Audited once the raise's record is gone, a moment after the value shows.
-			await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(audit()).anySatisfy((entry) ->
-					assertThat(entry.detail()).isEqualTo("put back: ALTER SYSTEM SET max_slot_wal_keep_size = '64MB'")));
+			await().atMost(Duration.ofSeconds(5))
+				.untilAsserted(() -> assertThat(audit()).anySatisfy((entry) -> assertThat(entry.detail())
+					.isEqualTo("put back: ALTER SYSTEM SET max_slot_wal_keep_size = '64MB'")));
 			await().atMost(Duration.ofSeconds(10)).until(() -> finding().isEmpty());
 		}
 	}
@@ -101,32 +105,41 @@ class KeepSizeGuardTests {
 	@Test
 	void aLimitChangedByHandWhileRaisedIsLeftAsItIsInEitherDirection() throws Exception {
 		raisedOnceTheConsumerStops();
-		// Below the cap, while the consumer is still gone: not taken as room to raise again.
+		// Below the cap, while the consumer is still gone: not taken as room to raise
+		// again.
 		server.execute("postgres", "ALTER SYSTEM SET max_slot_wal_keep_size = '200MB'", "SELECT pg_reload_conf()");
 		await().atMost(Duration.ofSeconds(10)).until(() -> refusals().size() == 1);
-		assertThat(refusals()).singleElement().extracting(AuditEntry::detail).isEqualTo("max_slot_wal_keep_size is 200MB, not the 1024MB"
-				+ " slot-keeper set: someone changed it since, so it is left as it is, neither raised again nor put back"
-				+ " to 64MB until the consumers of [guarded] read again");
+		assertThat(refusals()).singleElement()
+			.extracting(AuditEntry::detail)
+			.isEqualTo("max_slot_wal_keep_size is 200MB, not the 1024MB"
+					+ " slot-keeper set: someone changed it since, so it is left as it is, neither raised again nor put back"
+					+ " to 64MB until the consumers of [guarded] read again");
 		for (int i = 0; i < 10; i++) {
 			churn();
 		}
-		await("polls that see the low budget").during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(5))
+		await("polls that see the low budget").during(Duration.ofSeconds(2))
+			.atMost(Duration.ofSeconds(5))
 			.until(() -> "200MB".equals(keepSize()));
 		server.execute("postgres", "ALTER SYSTEM SET max_slot_wal_keep_size = '2GB'", "SELECT pg_reload_conf()");
 		await().atMost(Duration.ofSeconds(10)).until(() -> refusals().size() == 2);
-		assertThat(refusals()).extracting(AuditEntry::detail).anySatisfy((detail) -> assertThat(detail)
-			.startsWith("max_slot_wal_keep_size is 2048MB, not the 200MB an operator set before: someone changed it"
-					+ " since, so it is left as it is"));
+		assertThat(refusals()).extracting(AuditEntry::detail)
+			.anySatisfy((detail) -> assertThat(detail)
+				.startsWith("max_slot_wal_keep_size is 2048MB, not the 200MB an operator set before: someone changed it"
+						+ " since, so it is left as it is"));
 		try (LogicalConsumer back = new LogicalConsumer(server, "app", "guarded", "cdc", false)) {
-			await().atMost(Duration.ofSeconds(30)).until(() -> audit().stream()
-				.anyMatch((entry) -> entry.detail().endsWith("stays at the 2048MB an operator set during the raise")));
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> audit().stream()
+					.anyMatch((entry) -> entry.detail()
+						.endsWith("stays at the 2048MB an operator set during the raise")));
 			assertThat(keepSize()).isEqualTo("2GB");
 			assertThat(audit()).noneMatch((entry) -> entry.detail().startsWith("put back"));
 		}
 	}
 
-	// Seed 5064 of the soak: a slot that no consumer reads and no policy protects kept the raise in force after every
-	// consumer read again, since the put-back waited for every slot of the server to fit the old value, and the raise
+	// Seed 5064 of the soak: a slot that no consumer reads and no policy protects kept
+	// the raise in force after every
+	// consumer read again, since the put-back waited for every slot of the server to fit
+	// the old value, and the raise
 	// had let that slot grow past it.
 	@Test
 	void aSlotNobodyReadsOrProtectsDoesNotHoldTheRaiseInForceOnceTheConsumersReadAgain() throws Exception {
@@ -141,8 +154,9 @@ class KeepSizeGuardTests {
 					churn();
 					return "64MB".equals(keepSize());
 				});
-				await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(audit()).anySatisfy((entry) ->
-						assertThat(entry.detail()).isEqualTo("put back: ALTER SYSTEM SET max_slot_wal_keep_size = '64MB';"
+				await().atMost(Duration.ofSeconds(5))
+					.untilAsserted(() -> assertThat(audit()).anySatisfy((entry) -> assertThat(entry.detail())
+						.isEqualTo("put back: ALTER SYSTEM SET max_slot_wal_keep_size = '64MB';"
 								+ " slots [abandoned] have no consumer and no on-outage policy and retain more than"
 								+ " the 64MB may keep: the limit may invalidate them, as it would have without the"
 								+ " raise")));
@@ -153,7 +167,8 @@ class KeepSizeGuardTests {
 		}
 	}
 
-	// While the raise stands and every consumer reads again, the polls say so, whatever keeps the guard from acting:
+	// While the raise stands and every consumer reads again, the polls say so, whatever
+	// keeps the guard from acting:
 	// here its lock, held by a session the way one whose client is gone holds it.
 	@Test
 	void aRaiseThatNoConsumerNeedsIsShownFromThePollsWithItsAgeAndWhatHoldsItsPutBack() throws Exception {
@@ -172,27 +187,32 @@ class KeepSizeGuardTests {
 							+ " is free (held by pid " + pid + " ("));
 			});
 			io.slotkeeper.settings.RaisedLimit shown = this.app.getBean(io.slotkeeper.watching.SlotHealthReadOuts.class)
-				.raisedLimit("app").orElseThrow();
+				.raisedLimit("app")
+				.orElseThrow();
 			assertThat(shown.slots()).containsExactly("guarded");
 			assertThat(shown.toMegabytes()).isEqualTo(1024);
 			assertThat(shown.unneededSince()).isBefore(Instant.now());
-			assertThat(shown.overdue(shown.unneededSince().plus(io.slotkeeper.settings.RaisedLimit.OVERDUE)
-				.plusSeconds(1))).isTrue();
+			assertThat(shown
+				.overdue(shown.unneededSince().plus(io.slotkeeper.settings.RaisedLimit.OVERDUE).plusSeconds(1)))
+				.isTrue();
 			io.micrometer.core.instrument.MeterRegistry meters = this.app
 				.getBean(io.micrometer.core.instrument.MeterRegistry.class);
-			await().atMost(Duration.ofSeconds(5)).until(() -> meters.get("slotkeeper.server.keep.size.raise.unneeded")
-				.tag("target", "app").gauge().value() >= 1);
+			await().atMost(Duration.ofSeconds(5))
+				.until(() -> meters.get("slotkeeper.server.keep.size.raise.unneeded")
+					.tag("target", "app")
+					.gauge()
+					.value() >= 1);
 			assertThat(meters.get("slotkeeper.server.keep.size.raise").tag("target", "app").gauge().value())
-				.isGreaterThanOrEqualTo(meters.get("slotkeeper.server.keep.size.raise.unneeded").tag("target", "app")
-					.gauge().value());
+				.isGreaterThanOrEqualTo(
+						meters.get("slotkeeper.server.keep.size.raise.unneeded").tag("target", "app").gauge().value());
 			assertThat(keepSize()).as("nothing put back while the lock is held").isEqualTo("1GB");
 			query(holder, "SELECT pg_advisory_unlock(" + key + ")::text");
 			await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).until(() -> {
 				churn();
 				return "64MB".equals(keepSize());
 			});
-			await().atMost(Duration.ofSeconds(5)).until(() -> meters.get("slotkeeper.server.keep.size.raise")
-				.tag("target", "app").gauge().value() == 0);
+			await().atMost(Duration.ofSeconds(5))
+				.until(() -> meters.get("slotkeeper.server.keep.size.raise").tag("target", "app").gauge().value() == 0);
 		}
 	}
 
@@ -205,9 +225,10 @@ class KeepSizeGuardTests {
 	}
 
 	private static long retainedMegabytes(String slot) {
-		return Long.parseLong(server.queryForString("postgres", "SELECT pg_catalog.pg_wal_lsn_diff("
-				+ "pg_catalog.pg_current_wal_lsn(), restart_lsn)::bigint / (1024 * 1024) FROM"
-				+ " pg_catalog.pg_replication_slots WHERE slot_name = '" + slot + "'"));
+		return Long.parseLong(server.queryForString("postgres",
+				"SELECT pg_catalog.pg_wal_lsn_diff("
+						+ "pg_catalog.pg_current_wal_lsn(), restart_lsn)::bigint / (1024 * 1024) FROM"
+						+ " pg_catalog.pg_replication_slots WHERE slot_name = '" + slot + "'"));
 	}
 
 	private List<AuditEntry> refusals() {
@@ -226,8 +247,8 @@ class KeepSizeGuardTests {
 				? "role keeper may not ALTER SYSTEM max_slot_wal_keep_size (GRANT ALTER SYSTEM ON PARAMETER"
 						+ " max_slot_wal_keep_size TO keeper)"
 				: "role keeper may not ALTER SYSTEM max_slot_wal_keep_size (before PostgreSQL 15 only a superuser may)";
-		assertThat(finding().get().message()).isEqualTo("cannot be raised for the slots whose consumer is gone"
-				+ " (on-outage): " + why);
+		assertThat(finding().get().message())
+			.isEqualTo("cannot be raised for the slots whose consumer is gone" + " (on-outage): " + why);
 		assertThat(keepSize()).isEqualTo("64MB");
 		assertThat(audit()).singleElement().satisfies((entry) -> {
 			assertThat(entry.outcome()).isEqualTo("refused");
@@ -252,7 +273,8 @@ class KeepSizeGuardTests {
 		}
 	}
 
-	// A real consumer reads the slot while slot-keeper starts, then stops; WAL runs on until the limit is raised.
+	// A real consumer reads the slot while slot-keeper starts, then stops; WAL runs on
+	// until the limit is raised.
 	private Instant raisedOnceTheConsumerStops() throws Exception {
 		server.execute("postgres", "ALTER SYSTEM SET max_slot_wal_keep_size = '64MB'", "SELECT pg_reload_conf()");
 		LogicalConsumer consumer = new LogicalConsumer(server, "app", "guarded", "cdc", false);
@@ -279,7 +301,8 @@ class KeepSizeGuardTests {
 				"--slotkeeper.targets[0].slots[0].on-outage.when-budget-below=1h", "--logging.level.root=WARN");
 	}
 
-	// About 1 MB of WAL per call, so that the server's rate over the polls is high and a 64 MB budget short.
+	// About 1 MB of WAL per call, so that the server's rate over the polls is high and a
+	// 64 MB budget short.
 	private static void churn() {
 		server.execute("app", "INSERT INTO churn (pad) SELECT repeat('x', 500) FROM generate_series(1, 2000)");
 	}
@@ -305,7 +328,9 @@ class KeepSizeGuardTests {
 	}
 
 	private List<AuditEntry> audit() {
-		return this.app.getBean(AuditJournal.class).entries().stream()
+		return this.app.getBean(AuditJournal.class)
+			.entries()
+			.stream()
 			.filter((entry) -> entry.action().equals(KeepSizeGuard.ACTION))
 			.toList();
 	}

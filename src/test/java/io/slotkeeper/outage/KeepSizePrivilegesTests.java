@@ -5,14 +5,15 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Why the WAL limit may not be raised, in words that name the GRANT to give: per version, per privilege, and a value
- * ALTER SYSTEM cannot override.
+ * Why the WAL limit may not be raised, in words that name the GRANT to give: per version,
+ * per privilege, and a value ALTER SYSTEM cannot override.
  */
 class KeepSizePrivilegesTests {
 
 	@Test
 	void aRoleWithBothPrivilegesOnAValueFromAConfigurationFileMayRaiseIt() {
-		assertThat(new KeepSizePrivileges(true, true, 17, "configuration file", null, "app").refusal("keeper")).isNull();
+		assertThat(new KeepSizePrivileges(true, true, 17, "configuration file", null, "app").refusal("keeper"))
+			.isNull();
 		assertThat(new KeepSizePrivileges(true, true, 13, "configuration file", "/pg/postgresql.conf", "app")
 			.refusal("keeper")).isNull();
 	}
@@ -26,8 +27,9 @@ class KeepSizePrivilegesTests {
 			.isEqualTo("role keeper may not ALTER SYSTEM max_slot_wal_keep_size (before PostgreSQL 15 only a superuser"
 					+ " may)");
 		assertThat(new KeepSizePrivileges(true, false, 17, "configuration file", null, "app").refusal("keeper"))
-			.isEqualTo("role keeper may not call pg_reload_conf() (GRANT EXECUTE ON FUNCTION pg_reload_conf() TO keeper,"
-					+ " in database app)");
+			.isEqualTo(
+					"role keeper may not call pg_reload_conf() (GRANT EXECUTE ON FUNCTION pg_reload_conf() TO keeper,"
+							+ " in database app)");
 	}
 
 	@Test
@@ -38,8 +40,9 @@ class KeepSizePrivilegesTests {
 
 	@Test
 	void theValueIsPutBackWithResetWhereItKnowsItCameFromPostgresqlConfOrWasTheDefault() {
-		assertThat(new KeepSizePrivileges(true, true, 17, "configuration file", "/pg/postgresql.conf", "app")
-			.restore(64)).isEqualTo("ALTER SYSTEM RESET max_slot_wal_keep_size");
+		assertThat(
+				new KeepSizePrivileges(true, true, 17, "configuration file", "/pg/postgresql.conf", "app").restore(64))
+			.isEqualTo("ALTER SYSTEM RESET max_slot_wal_keep_size");
 		assertThat(new KeepSizePrivileges(true, true, 17, "default", null, "app").restore(64))
 			.isEqualTo("ALTER SYSTEM RESET max_slot_wal_keep_size");
 		assertThat(new KeepSizePrivileges(true, true, 17, "configuration file", "/pg/postgresql.auto.conf", "app")

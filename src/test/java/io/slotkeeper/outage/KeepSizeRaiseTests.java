@@ -19,21 +19,32 @@ class KeepSizeRaiseTests {
 			1024, List.of("cdc"), Instant.EPOCH, Instant.EPOCH, null);
 
 	private static ReplicationSlot slot(String name, long retainedMegabytes, String walStatus) {
-		return ReplicationSlot.builder().slotName(name).active(true).walStatus(walStatus)
-			.retainedWalBytes(retainedMegabytes * MB).build();
+		return ReplicationSlot.builder()
+			.slotName(name)
+			.active(true)
+			.walStatus(walStatus)
+			.retainedWalBytes(retainedMegabytes * MB)
+			.build();
 	}
 
 	private static ReplicationSlot unread(String name, long retainedMegabytes) {
-		return ReplicationSlot.builder().slotName(name).active(false).walStatus("extended")
-			.retainedWalBytes(retainedMegabytes * MB).build();
+		return ReplicationSlot.builder()
+			.slotName(name)
+			.active(false)
+			.walStatus("extended")
+			.retainedWalBytes(retainedMegabytes * MB)
+			.build();
 	}
 
 	@Test
 	void theValueIsNotPutBackWhileASlotAConsumerReadsRetainsFourFifthsOfItOrMore() {
 		assertThat(this.raise.inTheWay(List.of(slot("cdc", 10, "reserved"), slot("other", 52, "extended")), Set.of()))
-			.extracting(ReplicationSlot::slotName).isEqualTo("other");
+			.extracting(ReplicationSlot::slotName)
+			.isEqualTo("other");
 		assertThat(this.raise.inTheWay(List.of(slot("cdc", 83, "extended"), slot("other", 52, "extended")), Set.of()))
-			.as("the one retaining most").extracting(ReplicationSlot::slotName).isEqualTo("cdc");
+			.as("the one retaining most")
+			.extracting(ReplicationSlot::slotName)
+			.isEqualTo("cdc");
 	}
 
 	@Test
@@ -49,7 +60,8 @@ class KeepSizeRaiseTests {
 			.isNull();
 		assertThat(this.raise.leftToTheLimit(slots, Set.of())).containsExactly("abandoned");
 		assertThat(this.raise.inTheWay(slots, Set.of("abandoned"))).as("on-outage asked room for it")
-			.extracting(ReplicationSlot::slotName).isEqualTo("abandoned");
+			.extracting(ReplicationSlot::slotName)
+			.isEqualTo("abandoned");
 		assertThat(this.raise.leftToTheLimit(slots, Set.of("abandoned"))).isEmpty();
 	}
 
@@ -63,13 +75,14 @@ class KeepSizeRaiseTests {
 	@Test
 	void aRecordedPutBackIsRunOnlyInTheFormsSlotKeeperWrites() {
 		assertThat(new KeepSizeRaise("server", 64, "ALTER SYSTEM SET max_slot_wal_keep_size = '64MB'", 1024,
-				List.of("cdc"), Instant.EPOCH, Instant.EPOCH, null).restore()).endsWith("'64MB'");
-		assertThatIllegalArgumentException().isThrownBy(() -> new KeepSizeRaise("server",
-				64, "ALTER SYSTEM SET max_slot_wal_keep_size = '64MB'; DROP TABLE x", 1024, List.of("cdc"),
-				Instant.EPOCH, Instant.EPOCH, null));
-		assertThatIllegalArgumentException().isThrownBy(() -> new KeepSizeRaise("server",
-				64, "ALTER SYSTEM SET shared_preload_libraries = 'evil'", 1024, List.of("cdc"), Instant.EPOCH,
-				Instant.EPOCH, null));
+				List.of("cdc"), Instant.EPOCH, Instant.EPOCH, null)
+			.restore()).endsWith("'64MB'");
+		assertThatIllegalArgumentException().isThrownBy(
+				() -> new KeepSizeRaise("server", 64, "ALTER SYSTEM SET max_slot_wal_keep_size = '64MB'; DROP TABLE x",
+						1024, List.of("cdc"), Instant.EPOCH, Instant.EPOCH, null));
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> new KeepSizeRaise("server", 64, "ALTER SYSTEM SET shared_preload_libraries = 'evil'",
+					1024, List.of("cdc"), Instant.EPOCH, Instant.EPOCH, null));
 	}
 
 }

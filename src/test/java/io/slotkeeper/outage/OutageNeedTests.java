@@ -24,8 +24,8 @@ import io.slotkeeper.replication.SlotInsight;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Which slots need more WAL room: opted in, their consumer gone, their budget under their threshold; the cap is the
- * highest among them, as the setting is the server's.
+ * Which slots need more WAL room: opted in, their consumer gone, their budget under their
+ * threshold; the cap is the highest among them, as the setting is the server's.
  */
 class OutageNeedTests {
 
@@ -45,10 +45,11 @@ class OutageNeedTests {
 
 	@Test
 	void aSlotWithoutABudgetNeedsNothing() {
-		// No budget while a consumer reads it; no secondsLeft without a WAL limit or a rate yet.
+		// No budget while a consumer reads it; no secondsLeft without a WAL limit or a
+		// rate yet.
 		Map<String, SlotInsight> insights = Map.of("a", SlotInsight.NONE, "b", budget(null));
-		OutageNeed need = OutageNeed.of(List.of(policy("a", "1GB", Duration.ofHours(1)),
-				policy("b", "1GB", Duration.ofHours(1))), SLOTS,
+		OutageNeed need = OutageNeed.of(
+				List.of(policy("a", "1GB", Duration.ofHours(1)), policy("b", "1GB", Duration.ofHours(1))), SLOTS,
 				(slot) -> insights.getOrDefault(slot, SlotInsight.NONE));
 		assertThat(need.isEmpty()).isTrue();
 	}
@@ -64,8 +65,8 @@ class OutageNeedTests {
 
 	private static SlotPolicyProperties policy(String name, String cap, Duration below) {
 		return new SlotPolicyProperties(name, null, OnLost.ALERT, OnMissing.ALERT, OnOrphan.ALERT,
-				ResnapshotProperties.of(ResnapshotProperties.Mode.NONE),
-				2, new OnOutageProperties(DataSize.parse(cap), below), OnFailed.ALERT, 6, ManagedBy.SLOT_KEEPER);
+				ResnapshotProperties.of(ResnapshotProperties.Mode.NONE), 2,
+				new OnOutageProperties(DataSize.parse(cap), below), OnFailed.ALERT, 6, ManagedBy.SLOT_KEEPER);
 	}
 
 }

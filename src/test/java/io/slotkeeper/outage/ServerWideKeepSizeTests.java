@@ -30,9 +30,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The WAL-limit raise is the server's: two targets of one server that both opt in to {@code on-outage} are weighed
- * together (the value is put back only when every slot of the server can live with it), and the raise is recorded in
- * the database, so that the instance that takes a target over from its owner puts back what the other raised.
+ * The WAL-limit raise is the server's: two targets of one server that both opt in to
+ * {@code on-outage} are weighed together (the value is put back only when every slot of
+ * the server can live with it), and the raise is recorded in the database, so that the
+ * instance that takes a target over from its owner puts back what the other raised.
  */
 class ServerWideKeepSizeTests {
 
@@ -78,26 +79,35 @@ class ServerWideKeepSizeTests {
 		List<AuditEntry> audited;
 		try (LogicalConsumer back = new LogicalConsumer(server, "orders", "orders_cdc", "cdc", false)) {
 			await("not put back while billing's consumer is gone").during(Duration.ofSeconds(8))
-				.atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(500)).until(() -> {
+				.atMost(Duration.ofSeconds(10))
+				.pollInterval(Duration.ofMillis(500))
+				.until(() -> {
 					churn();
 					return "1GB".equals(keepSize());
 				});
-			assertThat(finding(app, "billing")).as("the server's finding on each of its targets").isPresent()
+			assertThat(finding(app, "billing")).as("the server's finding on each of its targets")
+				.isPresent()
 				.isEqualTo(finding(app, "orders"));
 			try (LogicalConsumer billingBack = new LogicalConsumer(server, "billing", "billing_cdc", "cdc", false)) {
 				churnUntil("64MB", Duration.ofSeconds(90));
-				// Read while the consumers still read: once they are closed, the guard may rightly raise again.
-				await().atMost(Duration.ofSeconds(5)).until(() -> audit(app).stream()
-					.anyMatch((entry) -> entry.detail().startsWith("put back")));
+				// Read while the consumers still read: once they are closed, the guard
+				// may rightly raise again.
+				await().atMost(Duration.ofSeconds(5))
+					.until(() -> audit(app).stream().anyMatch((entry) -> entry.detail().startsWith("put back")));
 				audited = audit(app);
 			}
 		}
-		assertThat(server.queryForString("postgres", "SELECT string_agg(wal_status, ',' ORDER BY slot_name)"
-				+ " FROM pg_replication_slots")).as("no slot lost").doesNotContain("lost");
-		// Newest first: one put-back, after the raises (to billing's cap first when its budget fell first).
-		assertThat(audited).filteredOn((entry) -> "done".equals(entry.outcome())).extracting(AuditEntry::detail)
+		assertThat(server.queryForString("postgres",
+				"SELECT string_agg(wal_status, ',' ORDER BY slot_name)" + " FROM pg_replication_slots"))
+			.as("no slot lost")
+			.doesNotContain("lost");
+		// Newest first: one put-back, after the raises (to billing's cap first when its
+		// budget fell first).
+		assertThat(audited).filteredOn((entry) -> "done".equals(entry.outcome()))
+			.extracting(AuditEntry::detail)
 			.startsWith("put back: ALTER SYSTEM SET max_slot_wal_keep_size = '64MB'")
-			.filteredOn((detail) -> detail.startsWith("put back")).hasSize(1);
+			.filteredOn((detail) -> detail.startsWith("put back"))
+			.hasSize(1);
 	}
 
 	@Test
@@ -105,13 +115,15 @@ class ServerWideKeepSizeTests {
 		List<LogicalConsumer> consumers = consumersReading();
 		ConfigurableApplicationContext first = start("first");
 		ConfigurableApplicationContext second = start("second");
-		// billing comes first by name: its owner acts for the server, and the raise is recorded in its database. The
-		// owner ends up being the instance rendezvous hashing prefers: wait for that, so that no hand-over falls
+		// billing comes first by name: its owner acts for the server, and the raise is
+		// recorded in its database. The
+		// owner ends up being the instance rendezvous hashing prefers: wait for that, so
+		// that no hand-over falls
 		// within the raise.
 		ConfigurableApplicationContext owner = (Rendezvous.score("billing", Instance.named("first").key()) > Rendezvous
 			.score("billing", Instance.named("second").key())) ? first : second;
-		await().atMost(Duration.ofSeconds(30)).until(() -> owns(owner, "billing")
-				&& !owns((owner == first) ? second : first, "billing"));
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> owns(owner, "billing") && !owns((owner == first) ? second : first, "billing"));
 		ConfigurableApplicationContext other = (owner == first) ? second : first;
 		for (LogicalConsumer consumer : consumers) {
 			consumer.close();
@@ -130,18 +142,22 @@ class ServerWideKeepSizeTests {
 		try (LogicalConsumer ordersBack = new LogicalConsumer(server, "orders", "orders_cdc", "cdc", false);
 				LogicalConsumer billingBack = new LogicalConsumer(server, "billing", "billing_cdc", "cdc", false)) {
 			churnUntil("64MB", Duration.ofSeconds(90));
-			// Read while the consumers still read: once they are closed, the guard may rightly raise again. The
-			// put-back is audited once its record is gone, a moment after the value shows.
+			// Read while the consumers still read: once they are closed, the guard may
+			// rightly raise again. The
+			// put-back is audited once its record is gone, a moment after the value
+			// shows.
 			await().atMost(Duration.ofSeconds(5)).until(() -> !audit(other).isEmpty());
 			taken = audit(other);
 			recorded = server.queryForString("billing", "SELECT count(*) FROM slotkeeper.keep_size_raises");
 		}
-		assertThat(taken).singleElement().extracting(AuditEntry::detail)
+		assertThat(taken).singleElement()
+			.extracting(AuditEntry::detail)
 			.isEqualTo("put back: ALTER SYSTEM SET max_slot_wal_keep_size = '64MB'");
 		assertThat(recorded).as("the raise forgotten once put back").isEqualTo("0");
 	}
 
-	// Two targets of one server, each with an opted-in slot; the lower cap of billing's is never the one set.
+	// Two targets of one server, each with an opted-in slot; the lower cap of billing's
+	// is never the one set.
 	private ConfigurableApplicationContext start(String instance) {
 		List<String> arguments = new ArrayList<>(List.of("--server.port=0", "--management.server.port=0",
 				"--slotkeeper.instance-id=" + instance, "--logging.level.root=WARN"));
@@ -179,7 +195,8 @@ class ServerWideKeepSizeTests {
 		});
 	}
 
-	// About 1 MB of WAL per call and database, in the slots' publications: a consumer that reads confirms it.
+	// About 1 MB of WAL per call and database, in the slots' publications: a consumer
+	// that reads confirms it.
 	private static void churn() {
 		for (String database : List.of("orders", "billing")) {
 			server.execute(database, "INSERT INTO churn (pad) SELECT repeat('x', 500) FROM generate_series(1, 2000)");
@@ -191,14 +208,20 @@ class ServerWideKeepSizeTests {
 	}
 
 	private static Optional<String> finding(ConfigurableApplicationContext app, String target) {
-		return app.getBean(SlotWatch.class).settings().of(target).flatMap((view) -> view.findings().stream()
-			.filter((finding) -> finding.setting().equals(KeepSizeGuard.SETTING))
-			.map(SettingFinding::message)
-			.findFirst());
+		return app.getBean(SlotWatch.class)
+			.settings()
+			.of(target)
+			.flatMap((view) -> view.findings()
+				.stream()
+				.filter((finding) -> finding.setting().equals(KeepSizeGuard.SETTING))
+				.map(SettingFinding::message)
+				.findFirst());
 	}
 
 	private static List<AuditEntry> audit(ConfigurableApplicationContext app) {
-		return app.getBean(AuditJournal.class).entries().stream()
+		return app.getBean(AuditJournal.class)
+			.entries()
+			.stream()
 			.filter((entry) -> entry.action().equals(KeepSizeGuard.ACTION))
 			.toList();
 	}

@@ -23,8 +23,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The overview and the slot history against a real server (max_slot_wal_keep_size 1 MB) seen by two targets, and a
- * third target on a port nobody listens on.
+ * The overview and the slot history against a real server (max_slot_wal_keep_size 1 MB)
+ * seen by two targets, and a third target on a port nobody listens on.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class FleetOverviewTests {
@@ -91,8 +91,9 @@ class FleetOverviewTests {
 				String body = overview("search=alpha");
 				assertThat(JsonPath.<List<String>>read(body, "$.targets[0].slots[?(@.name == 'ov_lost')].severity"))
 					.containsExactly("down");
-				assertThat(JsonPath.<List<List<String>>>read(body,
-						"$.targets[0].slots[?(@.name == 'ov_lost')].problems").get(0))
+				assertThat(
+						JsonPath.<List<List<String>>>read(body, "$.targets[0].slots[?(@.name == 'ov_lost')].problems")
+							.get(0))
 					.contains("ov_lost was invalidated by the server (wal_removed): it can never be read again "
 							+ "(recreate it)");
 				assertThat(JsonPath.<String>read(body, "$.targets[0].severity")).isEqualTo("down");
@@ -111,10 +112,11 @@ class FleetOverviewTests {
 		assertThat(JsonPath.<List<?>>read(second, "$.targets")).hasSize(1);
 		assertThat(JsonPath.<List<String>>read(overview("search=ALP"), "$.targets[*].name")).containsExactly("alpha");
 		assertThat(JsonPath.<List<String>>read(overview("page=7"), "$.targets")).isEmpty();
-		await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(
-				JsonPath.<List<String>>read(overview("problemsOnly=true"), "$.targets[*].severity"))
-			.isNotEmpty()
-			.doesNotContain("ok"));
+		await().atMost(Duration.ofSeconds(30))
+			.untilAsserted(() -> assertThat(
+					JsonPath.<List<String>>read(overview("problemsOnly=true"), "$.targets[*].severity"))
+				.isNotEmpty()
+				.doesNotContain("ok"));
 	}
 
 	@Test
@@ -125,71 +127,120 @@ class FleetOverviewTests {
 			long retained = Long.parseLong(server().queryForString("postgres", "SELECT pg_current_wal_lsn() - "
 					+ "restart_lsn FROM pg_replication_slots WHERE slot_name = 'ov_history'"));
 			await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
-				String body = viewer().get().uri("/api/v1/targets/beta/slots/ov_history/history").exchange()
-					.expectStatus().isOk().returnResult(String.class).getResponseBody();
+				String body = viewer().get()
+					.uri("/api/v1/targets/beta/slots/ov_history/history")
+					.exchange()
+					.expectStatus()
+					.isOk()
+					.returnResult(String.class)
+					.getResponseBody();
 				assertThat(JsonPath.<Integer>read(body, "$.stepSeconds")).isEqualTo(30);
 				List<Number> points = JsonPath.read(body, "$.retainedWalBytes");
 				assertThat(points.get(points.size() - 1).longValue()).isGreaterThanOrEqualTo(retained);
 			});
 			String withHistory = overview("search=beta&history=true");
 			assertThat(JsonPath.<List<Object>>read(withHistory,
-					"$.targets[0].slots[?(@.name == 'ov_history')].history.retainedWalBytes")).hasSize(1);
+					"$.targets[0].slots[?(@.name == 'ov_history')].history.retainedWalBytes"))
+				.hasSize(1);
 			assertThat(JsonPath.<List<Object>>read(overview("search=beta"),
-					"$.targets[0].slots[?(@.name == 'ov_history')].history")).containsExactly((Object) null);
+					"$.targets[0].slots[?(@.name == 'ov_history')].history"))
+				.containsExactly((Object) null);
 		}
 		finally {
 			server().execute(DATABASE, "SELECT pg_drop_replication_slot('ov_history')");
 		}
-		viewer().get().uri("/api/v1/targets/beta/slots/never_there/history").exchange()
-			.expectStatus().isNotFound()
-			.expectHeader().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON);
+		viewer().get()
+			.uri("/api/v1/targets/beta/slots/never_there/history")
+			.exchange()
+			.expectStatus()
+			.isNotFound()
+			.expectHeader()
+			.contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON);
 	}
 
 	@Test
 	void badQueriesAreProblemsAndTheOverviewNeedsAToken() {
 		for (String query : List.of("size=0", "size=501", "page=-1", "search=a%20b", "search=%27%3B")) {
-			viewer().get().uri("/api/v1/overview?" + query).exchange()
-				.expectStatus().isBadRequest()
-				.expectHeader().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON);
+			viewer().get()
+				.uri("/api/v1/overview?" + query)
+				.exchange()
+				.expectStatus()
+				.isBadRequest()
+				.expectHeader()
+				.contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON);
 		}
-		RestTestClient.bindToServer().baseUrl("http://localhost:" + this.port).build()
-			.get().uri("/api/v1/overview").exchange()
-			.expectStatus().isUnauthorized();
+		RestTestClient.bindToServer()
+			.baseUrl("http://localhost:" + this.port)
+			.build()
+			.get()
+			.uri("/api/v1/overview")
+			.exchange()
+			.expectStatus()
+			.isUnauthorized();
 	}
 
 	@Test
 	void meSaysTheTokensNameAndRoleAndNeverTheToken() {
-		String viewer = viewer().get().uri("/api/v1/me").exchange().expectStatus().isOk()
-			.returnResult(String.class).getResponseBody();
+		String viewer = viewer().get()
+			.uri("/api/v1/me")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.returnResult(String.class)
+			.getResponseBody();
 		assertThat(JsonPath.<String>read(viewer, "$.name")).isEqualTo("dashboard");
 		assertThat(JsonPath.<String>read(viewer, "$.role")).isEqualTo("viewer");
 		assertThat(viewer).doesNotContain(VIEWER);
-		assertThat(JsonPath.<String>read(operator().get().uri("/api/v1/me").exchange().expectStatus().isOk()
-			.returnResult(String.class).getResponseBody(), "$.role")).isEqualTo("operator");
+		assertThat(JsonPath.<String>read(operator().get()
+			.uri("/api/v1/me")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.returnResult(String.class)
+			.getResponseBody(), "$.role")).isEqualTo("operator");
 	}
 
 	@Test
 	void aHeartbeatDryRunSaysWhatItWouldWriteAndBothCallsAreAudited() {
-		String plan = operator().post().uri("/api/v1/targets/alpha/heartbeat?dryRun=true").exchange()
-			.expectStatus().isOk().returnResult(String.class).getResponseBody();
+		String plan = operator().post()
+			.uri("/api/v1/targets/alpha/heartbeat?dryRun=true")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.returnResult(String.class)
+			.getResponseBody();
 		assertThat(JsonPath.<Boolean>read(plan, "$.dryRun")).isTrue();
 		assertThat(JsonPath.<List<String>>read(plan, "$.steps"))
 			.anyMatch((step) -> step.contains("pg_logical_emit_message"));
 		viewer().post().uri("/api/v1/targets/alpha/heartbeat?dryRun=true").exchange().expectStatus().isForbidden();
-		String audit = viewer().get().uri("/api/v1/audit").exchange().expectStatus().isOk()
-			.returnResult(String.class).getResponseBody();
+		String audit = viewer().get()
+			.uri("/api/v1/audit")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.returnResult(String.class)
+			.getResponseBody();
 		assertThat(JsonPath.<List<String>>read(audit,
-				"$[?(@.action == 'heartbeat' && @.target == 'alpha' && @.actor == 'ci')].outcome")).contains("dry-run");
+				"$[?(@.action == 'heartbeat' && @.target == 'alpha' && @.actor == 'ci')].outcome"))
+			.contains("dry-run");
 		operator().post().uri("/api/v1/targets/alpha/heartbeat").exchange().expectStatus().isOk();
-		String after = viewer().get().uri("/api/v1/audit").exchange().expectStatus().isOk()
-			.returnResult(String.class).getResponseBody();
-		assertThat(JsonPath.<List<String>>read(after,
-				"$[?(@.action == 'heartbeat' && @.target == 'alpha')].outcome")).contains("done");
+		String after = viewer().get()
+			.uri("/api/v1/audit")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.returnResult(String.class)
+			.getResponseBody();
+		assertThat(JsonPath.<List<String>>read(after, "$[?(@.action == 'heartbeat' && @.target == 'alpha')].outcome"))
+			.contains("done");
 	}
 
 	private String overview(String query) {
-		return viewer().get().uri("/api/v1/overview?" + query).exchange()
-			.expectStatus().isOk()
+		return viewer().get()
+			.uri("/api/v1/overview?" + query)
+			.exchange()
+			.expectStatus()
+			.isOk()
 			.returnResult(String.class)
 			.getResponseBody();
 	}

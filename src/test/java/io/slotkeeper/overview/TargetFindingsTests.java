@@ -18,8 +18,8 @@ import io.slotkeeper.watching.SlotSnapshot;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A target's own findings follow its heartbeat's health, which already knows staleness and standing by, and its
- * slots' last poll.
+ * A target's own findings follow its heartbeat's health, which already knows staleness
+ * and standing by, and its slots' last poll.
  */
 class TargetFindingsTests {
 
@@ -40,17 +40,20 @@ class TargetFindingsTests {
 	void aDownHeartbeatIsDownWithItsReason() {
 		HeartbeatStatus down = status("DOWN", "3 consecutive failures (unhealthy-after is 3), the last: refused",
 				NOW.minusSeconds(40), true);
-		assertThat(TargetFindings.of(this.target, down, this.fresh, List.of(), Optional.empty(), NOW)).containsExactly(new Finding(Severity.DOWN,
-				"heartbeat DOWN: 3 consecutive failures (unhealthy-after is 3), the last: refused"));
+		assertThat(TargetFindings.of(this.target, down, this.fresh, List.of(), Optional.empty(), NOW))
+			.containsExactly(new Finding(Severity.DOWN,
+					"heartbeat DOWN: 3 consecutive failures (unhealthy-after is 3), the last: refused"));
 	}
 
 	@Test
 	void slotsUnreadUnreadableOrStaleAreSaid() {
 		HeartbeatStatus up = status("UP", null, NOW.minusSeconds(1), true);
-		assertThat(TargetFindings.of(this.target, up, null, List.of(), Optional.empty(), NOW)).extracting(Finding::severity)
+		assertThat(TargetFindings.of(this.target, up, null, List.of(), Optional.empty(), NOW))
+			.extracting(Finding::severity)
 			.containsExactly(Severity.UNKNOWN);
 		SlotSnapshot failed = new SlotSnapshot(NOW, List.of(), new FailureDescription("refused", "08001", NOW), null);
-		assertThat(TargetFindings.of(this.target, up, failed, List.of(), Optional.empty(), NOW)).extracting(Finding::text)
+		assertThat(TargetFindings.of(this.target, up, failed, List.of(), Optional.empty(), NOW))
+			.extracting(Finding::text)
 			.containsExactly("reading the slots failed: refused");
 		SlotSnapshot old = new SlotSnapshot(NOW.minusSeconds(17), List.of(), null, NOW.minusSeconds(17));
 		assertThat(TargetFindings.of(this.target, up, old, List.of(), Optional.empty(), NOW)).extracting(Finding::text)
@@ -71,7 +74,8 @@ class TargetFindingsTests {
 		RaisedLimit unneeded = new RaisedLimit(1, 32, List.of("cdc"), NOW.minusSeconds(600), NOW.minusSeconds(60),
 				"slot abandoned retains less");
 		assertThat(TargetFindings.of(this.target, up, this.fresh, List.of(), Optional.of(unneeded), NOW))
-			.singleElement().satisfies((finding) -> {
+			.singleElement()
+			.satisfies((finding) -> {
 				assertThat(finding.severity()).isEqualTo(Severity.WARNING);
 				assertThat(finding.text()).isEqualTo("max_slot_wal_keep_size raised to 32MB 10 min ago: no consumer has"
 						+ " needed it for 60 s and it is not put back yet: the put-back waits until slot abandoned"
@@ -79,7 +83,8 @@ class TargetFindingsTests {
 			});
 		RaisedLimit stuck = new RaisedLimit(1, 32, List.of("cdc"), NOW.minusSeconds(600), NOW.minusSeconds(301), null);
 		assertThat(TargetFindings.of(this.target, up, this.fresh, List.of(), Optional.of(stuck), NOW))
-			.extracting(Finding::severity).containsExactly(Severity.DOWN);
+			.extracting(Finding::severity)
+			.containsExactly(Severity.DOWN);
 	}
 
 	private static HeartbeatStatus status(String health, String reason, Instant lastSuccessAt, boolean owner) {

@@ -33,16 +33,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The page at a fleet of targets × 3 slots, on real servers: all but two targets on one server whose three slots have
- * streaming consumers, one on a second server whose slots were lost, one on a port nobody listens on. The page shows
- * the two broken ones first, renders one page of 25 targets, and prints how long it takes to load and to refresh
- * (figures, not assertions: the machine's speed is not what this test proves). Its targets stop with the class, so
- * that they do not load the machine under the tests that follow.
+ * The page at a fleet of targets × 3 slots, on real servers: all but two targets on one
+ * server whose three slots have streaming consumers, one on a second server whose slots
+ * were lost, one on a port nobody listens on. The page shows the two broken ones first,
+ * renders one page of 25 targets, and prints how long it takes to load and to refresh
+ * (figures, not assertions: the machine's speed is not what this test proves). Its
+ * targets stop with the class, so that they do not load the machine under the tests that
+ * follow.
  * <p>
- * What it needs: {@code -Dfleet.page.targets} targets (300 by default) with their 2 sessions each on this 2-core
- * machine. The page was measured at 1,000 ({@code -Dfleet.page.targets=1000}); the whole application at 1,000 targets
- * takes about a minute to bring every heartbeat up on 2 cores, which {@code FleetConvergenceTests} and the benchmark
- * measure, so the suite runs a size that comes up in seconds.
+ * What it needs: {@code -Dfleet.page.targets} targets (300 by default) with their 2
+ * sessions each on this 2-core machine. The page was measured at 1,000
+ * ({@code -Dfleet.page.targets=1000}); the whole application at 1,000 targets takes about
+ * a minute to bring every heartbeat up on 2 cores, which {@code FleetConvergenceTests}
+ * and the benchmark measure, so the suite runs a size that comes up in seconds.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @DirtiesContext
@@ -121,7 +124,8 @@ class FleetPageTests {
 
 	@Test
 	void aFleetShowsTheBrokenOnesFirstOnePageAtATime() throws Exception {
-		// Sized for a loaded 2-core machine: every target's two sessions come up beside the suite.
+		// Sized for a loaded 2-core machine: every target's two sessions come up beside
+		// the suite.
 		await().atMost(Duration.ofMinutes(5)).until(() -> overviewBody().contains("\"slots\":" + (TARGETS - 1) * 3));
 		List<Long> apiMillis = new ArrayList<>();
 		int bytes = 0;
@@ -135,7 +139,8 @@ class FleetPageTests {
 			page.open();
 			page.signIn(OPERATOR);
 			await().atMost(Duration.ofSeconds(30)).until(() -> page.loadedAt() != null);
-			// What an on-call engineer meets: the page opened again in a tab that holds the token.
+			// What an on-call engineer meets: the page opened again in a tab that holds
+			// the token.
 			page.driver().navigate().refresh();
 			await().atMost(Duration.ofSeconds(30)).until(() -> page.loadedAt() != null);
 			double load = (Double) number(page, "const m = performance.getEntriesByName('slotkeeper-refresh')[0];"
@@ -150,8 +155,9 @@ class FleetPageTests {
 			assertThat(page.text("page-label")).isEqualTo("Page 1 of " + pages + " (" + TARGETS + " targets)");
 			assertThat(page.driver().findElements(By.cssSelector("#targets article"))).hasSize(25);
 			@SuppressWarnings("unchecked")
-			List<String> firstTwo = (List<String>) page.driver().executeScript("return [...document.querySelectorAll("
-					+ "'#targets article')].slice(0, 2).map((card) => card.dataset.target + ' ' + card.className)");
+			List<String> firstTwo = (List<String>) page.driver()
+				.executeScript("return [...document.querySelectorAll("
+						+ "'#targets article')].slice(0, 2).map((card) => card.dataset.target + ' ' + card.className)");
 			assertThat(firstTwo).containsExactly(String.format("db-%04d target sev-down", BROKEN),
 					String.format("db-%04d target sev-down", DEAD));
 			assertThat(page.rowText("search_cdc")).contains("lost");
@@ -159,7 +165,8 @@ class FleetPageTests {
 			page.screenshot("fleet-" + TARGETS);
 
 			page.driver().findElement(By.id("next")).click();
-			await().atMost(Duration.ofSeconds(30)).until(() -> page.text("page-label").startsWith("Page 2 of " + pages));
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> page.text("page-label").startsWith("Page 2 of " + pages));
 			assertThat(page.driver().findElements(By.cssSelector("#targets article"))).hasSize(25);
 			assertThat(browser.unexpectedProblems()).isEmpty();
 
@@ -173,8 +180,10 @@ class FleetPageTests {
 	}
 
 	private String overviewBody() throws IOException, InterruptedException {
-		HttpRequest request = HttpRequest.newBuilder(URI.create("http://localhost:" + this.port
-				+ "/api/v1/overview?size=25&history=true")).header("Authorization", "Bearer " + VIEWER).build();
+		HttpRequest request = HttpRequest
+			.newBuilder(URI.create("http://localhost:" + this.port + "/api/v1/overview?size=25&history=true"))
+			.header("Authorization", "Bearer " + VIEWER)
+			.build();
 		return HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString()).body();
 	}
 
@@ -185,8 +194,8 @@ class FleetPageTests {
 
 	@SuppressWarnings("unchecked")
 	private static List<Double> measures(PageDriver page, String name) {
-		List<Object> values = (List<Object>) page.driver().executeScript("return performance.getEntriesByName('"
-				+ name + "').map((m) => m.duration)");
+		List<Object> values = (List<Object>) page.driver()
+			.executeScript("return performance.getEntriesByName('" + name + "').map((m) => m.duration)");
 		return values.stream().map((value) -> ((Number) value).doubleValue()).toList();
 	}
 

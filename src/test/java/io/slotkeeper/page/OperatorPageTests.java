@@ -31,10 +31,12 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * The operator's page in Debian's Chromium against the application on a real server whose
- * {@code max_slot_wal_keep_size} is 1 MB (a slot is lost in milliseconds): an operator recreates a lost slot with the
- * buttons, a viewer gets none, a wrong token is told so, no token ever shows in a URL, and an unreachable API is
- * said while the last data stays, and a connector found in a KafkaConnector resource is shown as discovered. Every
- * test fails on a console error or a Content-Security-Policy violation it did not cause on purpose.
+ * {@code max_slot_wal_keep_size} is 1 MB (a slot is lost in milliseconds): an operator
+ * recreates a lost slot with the buttons, a viewer gets none, a wrong token is told so,
+ * no token ever shows in a URL, and an unreachable API is said while the last data stays,
+ * and a connector found in a KafkaConnector resource is shown as discovered. Every test
+ * fails on a console error or a Content-Security-Policy violation it did not cause on
+ * purpose.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class OperatorPageTests {
@@ -73,7 +75,8 @@ class OperatorPageTests {
 		registry.add("slotkeeper.targets[0].username", () -> server().user());
 		registry.add("slotkeeper.targets[0].heartbeat.interval", () -> "1s");
 		registry.add("slotkeeper.targets[0].slots-poll-interval", () -> "300ms");
-		// A recreate of page_orders signals a re-snapshot of only the tables written to while it was lost.
+		// A recreate of page_orders signals a re-snapshot of only the tables written to
+		// while it was lost.
 		registry.add("slotkeeper.targets[0].slots[0].name", () -> "page_orders");
 		registry.add("slotkeeper.targets[0].slots[0].resnapshot.mode", () -> "debezium-signal");
 		registry.add("slotkeeper.targets[0].slots[0].resnapshot.signal-table", () -> "public.debezium_signal");
@@ -104,10 +107,10 @@ class OperatorPageTests {
 	@Test
 	void aConnectorFoundInAKafkaConnectorResourceIsShownOnItsSlotsRowAsDiscovered() {
 		server().execute(DATABASE, "SELECT pg_create_logical_replication_slot('page_found', 'pgoutput')");
-		kubernetes().createConnector("cdc", "shop-found", Map.of("class",
-				"io.debezium.connector.postgresql.PostgresConnector", "config", Map.of("database.hostname",
-						server().host(), "database.port", server().port(), "database.dbname", DATABASE, "slot.name",
-						"page_found")));
+		kubernetes().createConnector("cdc", "shop-found",
+				Map.of("class", "io.debezium.connector.postgresql.PostgresConnector", "config",
+						Map.of("database.hostname", server().host(), "database.port", server().port(),
+								"database.dbname", DATABASE, "slot.name", "page_found")));
 		try (Browser browser = Browser.start()) {
 			PageDriver page = new PageDriver(browser, this.port);
 			page.open();
@@ -115,7 +118,8 @@ class OperatorPageTests {
 			await().atMost(Duration.ofSeconds(30)).until(() -> page.rowText("page_found").contains("shop-found"));
 			assertThat(page.textOf("tr[data-slot='page_found'] .connector .discovered")).isEqualTo("discovered");
 			assertThat(page.driver().findElements(By.cssSelector("tr[data-slot='page_orders'] .connector .discovered")))
-				.as("a slot without a connector shows none").isEmpty();
+				.as("a slot without a connector shows none")
+				.isEmpty();
 			page.screenshot("discovered-connector");
 			assertThat(browser.unexpectedProblems()).isEmpty();
 		}
@@ -126,9 +130,10 @@ class OperatorPageTests {
 
 	@Test
 	void anOperatorRecreatesALostSlotThroughTheButtonsAfterItsDryRun() {
-		// The tables' write counters were read before the slot's first position: its loss is measured from there.
-		await().atMost(Duration.ofSeconds(30)).until(() -> this.fleet.get("shop").tableCounters()
-			.before(Long.MAX_VALUE).isPresent());
+		// The tables' write counters were read before the slot's first position: its loss
+		// is measured from there.
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> this.fleet.get("shop").tableCounters().before(Long.MAX_VALUE).isPresent());
 		server().execute(DATABASE, "SELECT pg_create_logical_replication_slot('page_orders', 'pgoutput')");
 		try (Browser browser = Browser.start()) {
 			PageDriver page = new PageDriver(browser, this.port);
@@ -136,29 +141,38 @@ class OperatorPageTests {
 			page.signIn(OPERATOR);
 			await().atMost(Duration.ofSeconds(30)).until(() -> page.rowText("page_orders").contains("reserved"));
 			assertThat(page.text("who")).isEqualTo("Signed in as ci (operator)");
-			// No consumer reads the slot: the page says for how long, and what it has left at the server's WAL rate.
-			await().atMost(Duration.ofSeconds(30)).until(() -> page.rowText("page_orders"),
-					(row) -> row.matches("(?s).*consumer gone \\d+ (s|min) · lost in \\d+ (s|min|h|d) at [0-9.]+ [kMG]?B/s.*"));
-			// Its chart goes on past now: the WAL it will retain at that rate, up to its limit.
-			await().atMost(Duration.ofSeconds(30)).until(
-					() -> page.attributeOf("tr[data-slot='page_orders'] svg.spark", "aria-label"),
-					(label) -> label.matches("page_orders: retained WAL over the last hour, .*; forecast at [0-9.]+ [kMG]?B/s:"
-							+ " reaches its limit of [0-9.]+ [kMG]?B in \\d+ (s|min|h|d)"));
-			assertThat(page.driver().findElements(By.cssSelector("tr[data-slot='page_orders'] svg.spark .spark-forecast")))
+			// No consumer reads the slot: the page says for how long, and what it has
+			// left at the server's WAL rate.
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> page.rowText("page_orders"), (row) -> row
+					.matches("(?s).*consumer gone \\d+ (s|min) · lost in \\d+ (s|min|h|d) at [0-9.]+ [kMG]?B/s.*"));
+			// Its chart goes on past now: the WAL it will retain at that rate, up to its
+			// limit.
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> page.attributeOf("tr[data-slot='page_orders'] svg.spark", "aria-label"),
+						(label) -> label
+							.matches("page_orders: retained WAL over the last hour, .*; forecast at [0-9.]+ [kMG]?B/s:"
+									+ " reaches its limit of [0-9.]+ [kMG]?B in \\d+ (s|min|h|d)"));
+			assertThat(
+					page.driver().findElements(By.cssSelector("tr[data-slot='page_orders'] svg.spark .spark-forecast")))
 				.hasSize(1);
 			page.screenshot("healthy");
 
 			SlotRecipes.lose(server(), DATABASE, "page_orders");
 			await().atMost(Duration.ofSeconds(30)).until(() -> page.rowText("page_orders").contains("lost"));
-			// The lossy server keeps 1 MB of WAL for its slots: at the rate the loss's WAL switches took it to, far
-			// less than the target's loss-warning of an hour; the page says so apart from the problems.
+			// The lossy server keeps 1 MB of WAL for its slots: at the rate the loss's
+			// WAL switches took it to, far
+			// less than the target's loss-warning of an hour; the page says so apart from
+			// the problems.
 			String settings = "article[data-target='shop'] [data-part='settings']";
-			await().atMost(Duration.ofSeconds(30)).until(() -> page.textOf(settings),
-					(text) -> text.contains("max_slot_wal_keep_size = 1MB: holds about"));
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> page.textOf(settings),
+						(text) -> text.contains("max_slot_wal_keep_size = 1MB: holds about"));
 			assertThat(page.textOf(settings)).startsWith("WARNING");
 			assertThat(page.rowText("page_orders")).contains("invalidated by the server (wal_removed)");
 			assertThat(page.attributeOf("article[data-target='shop']", "class")).contains("sev-down");
-			assertThat(page.textOf("article[data-target='shop'] tr[data-slot='page_orders'] .badge")).isEqualTo("✕ lost");
+			assertThat(page.textOf("article[data-target='shop'] tr[data-slot='page_orders'] .badge"))
+				.isEqualTo("✕ lost");
 			page.screenshot("lost-slot");
 
 			page.press("page_orders", "Recreate");
@@ -170,19 +184,24 @@ class OperatorPageTests {
 			page.screenshot("recreate-dry-run");
 			page.driver().findElement(By.id("action-confirm")).click();
 			await().atMost(Duration.ofSeconds(30)).until(() -> page.text("action-plan").contains("Done."));
-			assertThat(page.text("action-plan")).contains("was recreated at").contains("Skipped WAL")
+			assertThat(page.text("action-plan")).contains("was recreated at")
+				.contains("Skipped WAL")
 				.contains("Re-snapshot: signal for public.orders; skipped as unchanged: public.customers.");
 			page.driver().findElement(By.id("action-cancel")).click();
 
 			await().atMost(Duration.ofSeconds(30)).until(() -> page.rowText("page_orders").contains("reserved"));
 			assertThat(page.rowText("page_orders")).doesNotContain("invalidated");
 			assertThat(lostOnServer("page_orders")).isFalse();
-			// The recreated slot is the next epoch of its name, with where the previous epoch's consumer was.
-			await().atMost(Duration.ofSeconds(30)).until(() -> page.rowText("page_orders"),
-					(row) -> row.matches("(?s).*epoch 2 · recreated \\d+ (s|min) ago · previous at [0-9A-F]+/[0-9A-F]+"
+			// The recreated slot is the next epoch of its name, with where the previous
+			// epoch's consumer was.
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> page.rowText("page_orders"), (row) -> row
+					.matches("(?s).*epoch 2 · recreated \\d+ (s|min) ago · previous at [0-9A-F]+/[0-9A-F]+"
 							+ " · re-snapshot of public.orders, 1 skipped as unchanged \\(public.customers\\).*"));
-			await().atMost(Duration.ofSeconds(30)).until(() -> auditRows(page).stream()
-				.anyMatch((row) -> row.contains("ci") && row.contains("slot.recreate") && row.contains("done (200)")));
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> auditRows(page).stream()
+					.anyMatch((row) -> row.contains("ci") && row.contains("slot.recreate")
+							&& row.contains("done (200)")));
 			assertThat(auditRows(page)).anyMatch((row) -> row.contains("slot.recreate") && row.contains("dry-run"));
 			assertThat(auditRows(page)).anyMatch((row) -> row.contains("slot.recreate")
 					&& row.contains("re-snapshot: signal ") && row.contains("skipped as unchanged: public.customers"));
@@ -196,7 +215,8 @@ class OperatorPageTests {
 			PageDriver page = new PageDriver(browser, this.port);
 			page.open();
 			page.signIn("not-a-configured-token");
-			await().atMost(Duration.ofSeconds(15)).until(() -> page.text("sign-in-error").contains("The token was refused"));
+			await().atMost(Duration.ofSeconds(15))
+				.until(() -> page.text("sign-in-error").contains("The token was refused"));
 			assertThat(page.driver().findElement(By.id("main")).isDisplayed()).isFalse();
 			assertThat(sessionToken(page)).isNull();
 
@@ -213,15 +233,16 @@ class OperatorPageTests {
 			assertThat(page.driver().executeScript("return document.cookie")).isEqualTo("");
 			List<String> urls = browser.requestedUrls();
 			assertThat(urls).anyMatch((url) -> url.contains("/api/v1/overview"));
-			assertThat(urls).noneMatch((url) -> url.contains(VIEWER) || url.contains(OPERATOR)
-					|| url.contains("not-a-configured-token"));
+			assertThat(urls).noneMatch(
+					(url) -> url.contains(VIEWER) || url.contains(OPERATOR) || url.contains("not-a-configured-token"));
 
 			ChromiumNetworkConditions offline = new ChromiumNetworkConditions();
 			offline.setOffline(true);
 			page.driver().setNetworkConditions(offline);
 			await().atMost(Duration.ofSeconds(30)).until(() -> page.text("freshness").startsWith("API unreachable"));
 			assertThat(page.driver().findElements(By.cssSelector("article[data-target='shop']")))
-				.as("the last data stays on screen, marked old").hasSize(1);
+				.as("the last data stays on screen, marked old")
+				.hasSize(1);
 			page.driver().deleteNetworkConditions();
 			await().atMost(Duration.ofSeconds(30)).until(() -> page.text("freshness").startsWith("Updated"));
 			assertThat(browser.unexpectedProblems("/api/v1/me .*status of 401", "ERR_INTERNET_DISCONNECTED")).isEmpty();
@@ -234,8 +255,8 @@ class OperatorPageTests {
 
 	@SuppressWarnings("unchecked")
 	private static List<String> auditRows(PageDriver page) {
-		return (List<String>) page.driver().executeScript("return [...document.querySelectorAll('#audit-rows tr')]"
-				+ ".map((row) => row.innerText)");
+		return (List<String>) page.driver()
+			.executeScript("return [...document.querySelectorAll('#audit-rows tr')]" + ".map((row) => row.innerText)");
 	}
 
 	private static boolean lostOnServer(String slot) {

@@ -14,7 +14,8 @@ import io.slotkeeper.testbed.Browser;
 import static org.awaitility.Awaitility.await;
 
 /**
- * What a test does on the operator's page, in its words: sign in, find a slot's row, press its buttons.
+ * What a test does on the operator's page, in its words: sign in, find a slot's row,
+ * press its buttons.
  */
 final class PageDriver {
 
@@ -63,7 +64,8 @@ final class PageDriver {
 		return driver().findElements(By.cssSelector("tr[data-slot='" + slot + "']"));
 	}
 
-	// Read in one script so that a refresh replacing the element between finding and reading cannot fail the read.
+	// Read in one script so that a refresh replacing the element between finding and
+	// reading cannot fail the read.
 	String rowText(String slot) {
 		return textOf("tr[data-slot='" + slot + "']");
 	}
@@ -73,17 +75,19 @@ final class PageDriver {
 	}
 
 	String textOf(String selector) {
-		Object text = driver().executeScript("const e = document.querySelector(arguments[0]);"
-				+ " return e ? e.innerText : '';", selector);
+		Object text = driver().executeScript(
+				"const e = document.querySelector(arguments[0]);" + " return e ? e.innerText : '';", selector);
 		return String.valueOf(text);
 	}
 
 	String attributeOf(String selector, String attribute) {
-		return (String) driver().executeScript("const e = document.querySelector(arguments[0]);"
-				+ " return e ? e.getAttribute(arguments[1]) : null;", selector, attribute);
+		return (String) driver().executeScript(
+				"const e = document.querySelector(arguments[0]);" + " return e ? e.getAttribute(arguments[1]) : null;",
+				selector, attribute);
 	}
 
-	// A refresh may replace the row between finding the button and clicking it: find it again then.
+	// A refresh may replace the row between finding the button and clicking it: find it
+	// again then.
 	void press(String slot, String button) {
 		await().atMost(Duration.ofSeconds(10)).ignoreException(StaleElementReferenceException.class).until(() -> {
 			rows(slot).get(0).findElement(By.xpath(".//button[normalize-space()='" + button + "']")).click();

@@ -19,12 +19,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A re-snapshot of only the tables written to while a slot was lost, on a real server, configured through environment
- * variables: four captured tables, two written to during the outage (one of them narrowed to the lost window by its
- * update-timestamp column), the slot lost and healed. The signal names those two; the answer says which were skipped
- * and why; a table written to just after the signal (as a commit the server counted late would be) gets a second
- * signal at the recheck; one never written to is never read; what was read and skipped is kept with the slot's
- * lineage. Before PostgreSQL 15 every table is read, saying why.
+ * A re-snapshot of only the tables written to while a slot was lost, on a real server,
+ * configured through environment variables: four captured tables, two written to during
+ * the outage (one of them narrowed to the lost window by its update-timestamp column),
+ * the slot lost and healed. The signal names those two; the answer says which were
+ * skipped and why; a table written to just after the signal (as a commit the server
+ * counted late would be) gets a second signal at the recheck; one never written to is
+ * never read; what was read and skipped is kept with the slot's lineage. Before
+ * PostgreSQL 15 every table is read, saying why.
  */
 @Tag("pg-compat")
 class ChangedTablesResnapshotTests {
@@ -59,64 +61,77 @@ class ChangedTablesResnapshotTests {
 	void onlyTheTablesWrittenToWhileTheSlotWasLostAreReadAgainAndALateOneGetsASecondSignal() {
 		start();
 		Fleet fleet = this.app.getBean(Fleet.class);
-		await().atMost(Duration.ofSeconds(30)).until(() -> fleet.get("shop").tableCounters().before(Long.MAX_VALUE)
-			.isPresent());
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> fleet.get("shop").tableCounters().before(Long.MAX_VALUE).isPresent());
 		this.server.execute(DATABASE, "SELECT pg_create_logical_replication_slot('cdc', 'test_decoding')");
-		await().atMost(Duration.ofSeconds(30)).until(() -> fleet.get("shop").tableCounters()
-			.before(this.target.lsn("SELECT confirmed_flush_lsn FROM pg_replication_slots WHERE slot_name = 'cdc'")).isPresent());
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> fleet.get("shop")
+				.tableCounters()
+				.before(this.target.lsn("SELECT confirmed_flush_lsn FROM pg_replication_slots WHERE slot_name = 'cdc'"))
+				.isPresent());
 		this.server.execute(DATABASE, "UPDATE customers SET name = 'changed', updated_at = now() WHERE id <= 10");
-		// An application west of UTC that stores its wall time: a window from a UTC instant would miss these rows.
+		// An application west of UTC that stores its wall time: a window from a UTC
+		// instant would miss these rows.
 		this.server.execute(DATABASE, "SET TimeZone = 'America/New_York'",
 				"UPDATE local_orders SET updated_at = localtimestamp WHERE id <= 5");
 		SlotRecipes.lose(this.server, DATABASE, "cdc");
 		AuditJournal audit = this.app.getBean(AuditJournal.class);
 		await().atMost(Duration.ofSeconds(60)).until(() -> !SignalledTarget.entries(audit, "slot.heal").isEmpty());
-		// Written after the signal was chosen and before the recheck: what a commit counted late looks like.
+		// Written after the signal was chosen and before the recheck: what a commit
+		// counted late looks like.
 		this.server.execute(DATABASE, "UPDATE products SET name = 'late' WHERE id = 1");
 		String heal = SignalledTarget.entries(audit, "slot.heal").get(0);
 		if (this.target.version() < 150000) {
-			assertThat(heal).contains("for public.orders, public.customers, public.products, public.invoices,"
-					+ " public.local_orders")
-				.contains("PostgreSQL before 15 may lose table counters").doesNotContain("skipped as unchanged");
+			assertThat(heal)
+				.contains("for public.orders, public.customers, public.products, public.invoices,"
+						+ " public.local_orders")
+				.contains("PostgreSQL before 15 may lose table counters")
+				.doesNotContain("skipped as unchanged");
 			assertThat(signals()).isEqualTo("1");
-			assertThat(keptWithTheLineage()).isEqualTo("public.orders,public.customers,public.products,public.invoices,"
-					+ "public.local_orders / ");
+			assertThat(keptWithTheLineage()).isEqualTo(
+					"public.orders,public.customers,public.products,public.invoices," + "public.local_orders / ");
 			return;
 		}
 		assertThat(heal).contains("for public.orders, public.customers, public.local_orders;")
 			.contains("skipped as unchanged: public.products, public.invoices")
 			.contains("narrowed: {public.customers=\"updated_at\" >= '")
 			.contains("read whole: {public.local_orders=its update column updated_at is timestamp without time zone");
-		assertThat(this.server.queryForString(DATABASE, "SELECT string_agg(c, ',') FROM debezium_signal,"
-				+ " jsonb_array_elements_text(data::jsonb -> 'data-collections') AS c")).isEqualTo(
-						"public.orders,public.customers,public.local_orders");
-		String filter = this.server.queryForString(DATABASE, "SELECT data::jsonb -> 'additional-conditions' -> 0 ->>"
-				+ " 'filter' FROM debezium_signal");
+		assertThat(this.server.queryForString(DATABASE,
+				"SELECT string_agg(c, ',') FROM debezium_signal,"
+						+ " jsonb_array_elements_text(data::jsonb -> 'data-collections') AS c"))
+			.isEqualTo("public.orders,public.customers,public.local_orders");
+		String filter = this.server.queryForString(DATABASE,
+				"SELECT data::jsonb -> 'additional-conditions' -> 0 ->>" + " 'filter' FROM debezium_signal");
 		assertThat(this.server.queryForString(DATABASE, "SELECT count(*) FROM customers WHERE " + filter))
-			.as("the window holds the rows written while the slot was lost, and none of the older ones").isEqualTo("10");
+			.as("the window holds the rows written while the slot was lost, and none of the older ones")
+			.isEqualTo("10");
 		assertThat(this.server.queryForString(DATABASE, "SELECT count(*) FROM local_orders WHERE " + filter))
 			.as("the same window on New York wall times misses the 5 rows written then: why local_orders is read whole")
 			.isEqualTo("0");
-		await().atMost(Duration.ofSeconds(30)).until(() -> !SignalledTarget.entries(audit, "slot.resnapshot").isEmpty());
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> !SignalledTarget.entries(audit, "slot.resnapshot").isEmpty());
 		assertThat(SignalledTarget.entries(audit, "slot.resnapshot").get(0)).contains("for public.products")
 			.doesNotContain("public.invoices");
 		assertThat(signals()).isEqualTo("2");
 		// Kept with the slot's epoch, where every instance's listing reads it.
 		assertThat(keptWithTheLineage())
 			.isEqualTo("public.orders,public.customers,public.local_orders,public.products / public.invoices");
-		assertThat(this.server.queryForString(DATABASE, "SELECT count(*) FROM debezium_signal, jsonb_array_elements_text("
-				+ "data::jsonb -> 'data-collections') AS c WHERE c = 'public.invoices'")).isEqualTo("0");
+		assertThat(
+				this.server.queryForString(DATABASE,
+						"SELECT count(*) FROM debezium_signal, jsonb_array_elements_text("
+								+ "data::jsonb -> 'data-collections') AS c WHERE c = 'public.invoices'"))
+			.isEqualTo("0");
 	}
 
 	private void start() {
-		this.app = this.target.start("shop", Map.ofEntries(
-				Map.entry("RESNAPSHOT_COLLECTIONS",
-						"public.orders,public.customers,public.products,public.invoices,public.local_orders"),
-				Map.entry("RESNAPSHOT_TABLES", "changed"),
-				Map.entry("RESNAPSHOT_RECHECK_AFTER", "10s"),
-				Map.entry("RESNAPSHOT_UPDATE_COLUMNS_0", "public.customers.updated_at"),
-				Map.entry("RESNAPSHOT_UPDATE_COLUMNS_1", "public.local_orders.updated_at"),
-				Map.entry("RESNAPSHOT_WINDOW_MARGIN", "0s")));
+		this.app = this.target.start("shop",
+				Map.ofEntries(
+						Map.entry("RESNAPSHOT_COLLECTIONS",
+								"public.orders,public.customers,public.products,public.invoices,public.local_orders"),
+						Map.entry("RESNAPSHOT_TABLES", "changed"), Map.entry("RESNAPSHOT_RECHECK_AFTER", "10s"),
+						Map.entry("RESNAPSHOT_UPDATE_COLUMNS_0", "public.customers.updated_at"),
+						Map.entry("RESNAPSHOT_UPDATE_COLUMNS_1", "public.local_orders.updated_at"),
+						Map.entry("RESNAPSHOT_WINDOW_MARGIN", "0s")));
 	}
 
 	private String keptWithTheLineage() {

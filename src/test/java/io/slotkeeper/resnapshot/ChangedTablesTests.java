@@ -14,9 +14,10 @@ import io.slotkeeper.fleet.TableWrites;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Which tables a re-snapshot of only the changed ones reads: those whose counters moved (up, or down after a reset),
- * those a reading lacks, every table without a reading from before the loss or before PostgreSQL 15; the lost window
- * of a table with an update-timestamp column starting a margin before the reading.
+ * Which tables a re-snapshot of only the changed ones reads: those whose counters moved
+ * (up, or down after a reset), those a reading lacks, every table without a reading from
+ * before the loss or before PostgreSQL 15; the lost window of a table with an
+ * update-timestamp column starting a margin before the reading.
  */
 class ChangedTablesTests {
 
@@ -57,8 +58,8 @@ class ChangedTablesTests {
 		assertThat(unknown.read()).isEqualTo(TABLES);
 		assertThat(unknown.answer().why()).contains("no reading of the table counters from before");
 		TableWrites old = reading(BEFORE, 140000, Map.of("public.a", 5L));
-		ChangedTables.Choice collector = ChangedTables.choose(new ChangedTables.Pin(old, BEFORE), old, TABLES,
-				SETTINGS, INSTANTS);
+		ChangedTables.Choice collector = ChangedTables.choose(new ChangedTables.Pin(old, BEFORE), old, TABLES, SETTINGS,
+				INSTANTS);
 		assertThat(collector.read()).isEqualTo(TABLES);
 		assertThat(collector.answer().why()).contains("before 15");
 		assertThat(collector.answer().conditions()).isEmpty();
@@ -78,7 +79,8 @@ class ChangedTablesTests {
 		Map<String, String> missing = new HashMap<>();
 		missing.put("public.b", null);
 		ChangedTables.Choice absent = ChangedTables.choose(pin, now, TABLES, SETTINGS, missing);
-		assertThat(absent.answer().readWhole().get("public.b")).isEqualTo("its update column updated_at does not exist");
+		assertThat(absent.answer().readWhole().get("public.b"))
+			.isEqualTo("its update column updated_at does not exist");
 		ChangedTables.Choice date = ChangedTables.choose(pin, now, TABLES, SETTINGS, Map.of("public.b", "date"));
 		assertThat(date.answer().readWhole().get("public.b")).contains("is date, not timestamp with time zone");
 	}

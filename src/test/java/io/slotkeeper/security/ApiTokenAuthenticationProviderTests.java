@@ -48,7 +48,8 @@ class ApiTokenAuthenticationProviderTests {
 
 	@Test
 	void withNoTokensConfiguredEveryTokenIsRefused() {
-		ApiTokenAuthenticationProvider none = new ApiTokenAuthenticationProvider(new ApiProperties(List.of(), KubernetesAuthProperties.disabled()));
+		ApiTokenAuthenticationProvider none = new ApiTokenAuthenticationProvider(
+				new ApiProperties(List.of(), KubernetesAuthProperties.disabled()));
 		assertThatExceptionOfType(BadCredentialsException.class)
 			.isThrownBy(() -> none.authenticate(new PreAuthenticatedAuthenticationToken(null, "")));
 		assertThatExceptionOfType(BadCredentialsException.class)

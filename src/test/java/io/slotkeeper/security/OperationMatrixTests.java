@@ -22,9 +22,9 @@ import io.slotkeeper.ApplicationTestSupport;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Every operation of {@code openapi.yaml}, read from the file so that a new one is covered without editing this
- * test: a mutating one answers a viewer 403 and no token 401, before anything runs; a read answers a viewer anything
- * but 401 or 403.
+ * Every operation of {@code openapi.yaml}, read from the file so that a new one is
+ * covered without editing this test: a mutating one answers a viewer 403 and no token
+ * 401, before anything runs; a read answers a viewer anything but 401 or 403.
  */
 class OperationMatrixTests extends ApplicationTestSupport {
 
@@ -45,14 +45,23 @@ class OperationMatrixTests extends ApplicationTestSupport {
 	@ParameterizedTest(name = "{0} {1}")
 	@MethodSource("operations")
 	void aViewerMayReadButNeverChange(String method, String path) {
-		var viewer = client().method(HttpMethod.valueOf(method)).uri(path).header("Authorization", "Bearer " + VIEWER)
-			.contentType(MediaType.APPLICATION_JSON).body("{\"name\":\"matrix_slot\"}").exchange();
+		var viewer = client().method(HttpMethod.valueOf(method))
+			.uri(path)
+			.header("Authorization", "Bearer " + VIEWER)
+			.contentType(MediaType.APPLICATION_JSON)
+			.body("{\"name\":\"matrix_slot\"}")
+			.exchange();
 		if (method.equals("GET")) {
 			viewer.expectStatus().value((status) -> assertThat(status).isNotIn(401, 403));
 			return;
 		}
-		viewer.expectStatus().isForbidden().expectHeader().contentType(MediaType.APPLICATION_PROBLEM_JSON)
-			.expectBody().jsonPath("$.type").isEqualTo("urn:slotkeeper:problem:forbidden");
+		viewer.expectStatus()
+			.isForbidden()
+			.expectHeader()
+			.contentType(MediaType.APPLICATION_PROBLEM_JSON)
+			.expectBody()
+			.jsonPath("$.type")
+			.isEqualTo("urn:slotkeeper:problem:forbidden");
 		client().method(HttpMethod.valueOf(method)).uri(path).exchange().expectStatus().isUnauthorized();
 	}
 

@@ -11,7 +11,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 class ServerSettingsTests {
 
-	// An invalidated physical slot holds back failover slots' consumers as much as a missing one does.
+	// An invalidated physical slot holds back failover slots' consumers as much as a
+	// missing one does.
 	@Test
 	void aPhysicalSlotInvalidatedForRemovedWalIsNotCountedAsAStandbysSlot() throws Exception {
 		PostgresServer server = SlotRecipes.lossyServer("settings_slots");

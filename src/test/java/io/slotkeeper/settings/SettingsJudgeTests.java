@@ -13,8 +13,9 @@ import io.slotkeeper.settings.ServerSettings.Setting;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The judgements no server here can be configured into (PostgreSQL 19's {@code effective_wal_level}, a server without
- * logical decoding) and the arithmetic of the WAL rate, on settings as {@code pg_settings} shows them.
+ * The judgements no server here can be configured into (PostgreSQL 19's
+ * {@code effective_wal_level}, a server without logical decoding) and the arithmetic of
+ * the WAL rate, on settings as {@code pg_settings} shows them.
  */
 class SettingsJudgeTests {
 
@@ -23,13 +24,17 @@ class SettingsJudgeTests {
 	@Test
 	void replicaWalLevelIsCriticalUnlessLogicalDecodingTurnsOnByItself() {
 		assertThat(SettingsJudge.judge(settings(Map.of("wal_level", new Setting("replica", null))), Optional.empty(),
-				HOUR)).singleElement().satisfies((finding) -> {
-					assertThat(finding.severity()).isEqualTo("critical");
-					assertThat(finding.message()).startsWith("logical slots need wal_level = logical");
-				});
-		assertThat(SettingsJudge.judge(settings(Map.of("wal_level", new Setting("replica", null),
-				"effective_wal_level", new Setting("logical", null))), Optional.empty(), HOUR))
-			.singleElement().satisfies((finding) -> {
+				HOUR))
+			.singleElement()
+			.satisfies((finding) -> {
+				assertThat(finding.severity()).isEqualTo("critical");
+				assertThat(finding.message()).startsWith("logical slots need wal_level = logical");
+			});
+		assertThat(SettingsJudge.judge(settings(
+				Map.of("wal_level", new Setting("replica", null), "effective_wal_level", new Setting("logical", null))),
+				Optional.empty(), HOUR))
+			.singleElement()
+			.satisfies((finding) -> {
 				assertThat(finding.setting()).isEqualTo("effective_wal_level");
 				assertThat(finding.severity()).isEqualTo("info");
 				assertThat(finding.message()).contains("dropping or invalidating the last one switches it off");
@@ -42,17 +47,21 @@ class SettingsJudgeTests {
 		assertThat(SettingsJudge.judge(keep, Optional.empty(), HOUR)).as("no rate yet: nothing to say").isEmpty();
 		double oneMegabytePerSecond = 1024 * 1024;
 		assertThat(SettingsJudge.judge(keep, Optional.of(oneMegabytePerSecond), HOUR)).singleElement()
-			.satisfies((finding) -> assertThat(finding.message()).startsWith("holds about 17 min of WAL at the 1.0 MB/s")
-				.endsWith("needs 3.5 GB"));
+			.satisfies(
+					(finding) -> assertThat(finding.message()).startsWith("holds about 17 min of WAL at the 1.0 MB/s")
+						.endsWith("needs 3.5 GB"));
 		assertThat(SettingsJudge.judge(keep, Optional.of(oneMegabytePerSecond / 10), HOUR)).as("holds 2.8 h").isEmpty();
 	}
 
 	@Test
 	void aSenderTimeoutOfZeroNeverDisconnectsADeadConsumer() {
 		assertThat(SettingsJudge.judge(settings(Map.of("wal_sender_timeout", new Setting("0", "ms"))), Optional.empty(),
-				HOUR)).singleElement().satisfies((finding) -> assertThat(finding.message()).startsWith("0: a consumer"));
+				HOUR))
+			.singleElement()
+			.satisfies((finding) -> assertThat(finding.message()).startsWith("0: a consumer"));
 		assertThat(SettingsJudge.judge(settings(Map.of("wal_sender_timeout", new Setting("60000", "ms"))),
-				Optional.empty(), HOUR)).isEmpty();
+				Optional.empty(), HOUR))
+			.isEmpty();
 	}
 
 	@Test
@@ -87,10 +96,11 @@ class SettingsJudgeTests {
 		Instant start = Instant.parse("2026-12-03T00:00:00Z");
 		audit.update("orders", read(start, 0), HOUR, start);
 		audit.update("orders", read(start.plusSeconds(10), 1000), HOUR, start.plusSeconds(10));
-		// The same reading, handed to this target's next poll by another target's of the same server.
+		// The same reading, handed to this target's next poll by another target's of the
+		// same server.
 		audit.update("orders", read(start.plusSeconds(10), 1000), HOUR, start.plusSeconds(19));
-		assertThat(audit.of("orders")).hasValueSatisfying(
-				(view) -> assertThat(view.walBytesPerSecond()).isEqualTo(100.0));
+		assertThat(audit.of("orders"))
+			.hasValueSatisfying((view) -> assertThat(view.walBytesPerSecond()).isEqualTo(100.0));
 	}
 
 	private static ServerSettings read(Instant at, long position) {

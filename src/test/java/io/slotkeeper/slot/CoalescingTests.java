@@ -13,7 +13,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Callers asking together are served by one run, and never by a run that started before they asked.
+ * Callers asking together are served by one run, and never by a run that started before
+ * they asked.
  */
 class CoalescingTests {
 

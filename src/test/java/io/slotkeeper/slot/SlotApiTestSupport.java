@@ -17,14 +17,17 @@ import io.slotkeeper.testbed.SlotRecipes;
 import io.slotkeeper.testbed.TestTokens;
 
 /**
- * The application against a server of its own with {@code max_slot_wal_keep_size=1MB} (so that a slot can be lost
- * in milliseconds) and a Kafka Connect stand-in:
+ * The application against a server of its own with {@code max_slot_wal_keep_size=1MB} (so
+ * that a slot can be lost in milliseconds) and a Kafka Connect stand-in:
  * <ul>
- * <li>target {@code main} logs in as the superuser into database {@code app}; slot {@code debezium} has a connector
- * on the stand-in (basic auth {@code connect}/{@value #CONNECT_PASSWORD}), slot {@code orphan} one on a dead port,
- * slot {@code healing} is recreated when lost (twice an hour at most) and has a connector on the stand-in, slot
- * {@code snapshotted} has one and asks for a re-snapshot through Debezium's signal table {@code debezium_signal};</li>
- * <li>target {@code norepl} logs in as a role without the REPLICATION attribute (nor INSERT on the signal table).</li>
+ * <li>target {@code main} logs in as the superuser into database {@code app}; slot
+ * {@code debezium} has a connector on the stand-in (basic auth
+ * {@code connect}/{@value #CONNECT_PASSWORD}), slot {@code orphan} one on a dead port,
+ * slot {@code healing} is recreated when lost (twice an hour at most) and has a connector
+ * on the stand-in, slot {@code snapshotted} has one and asks for a re-snapshot through
+ * Debezium's signal table {@code debezium_signal};</li>
+ * <li>target {@code norepl} logs in as a role without the REPLICATION attribute (nor
+ * INSERT on the signal table).</li>
  * </ul>
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
@@ -50,7 +53,8 @@ abstract class SlotApiTestSupport {
 			PostgresServer started = PostgresTestBed.dedicated(Map.of("max_slot_wal_keep_size", "1MB"));
 			started.execute("postgres", "CREATE DATABASE " + DATABASE, "CREATE ROLE norepl LOGIN");
 			started.execute(DATABASE, "CREATE TABLE orders (id bigserial PRIMARY KEY, item text)",
-					"CREATE PUBLICATION pub FOR TABLE orders", "CREATE TABLE debezium_signal (id varchar(42) PRIMARY KEY,"
+					"CREATE PUBLICATION pub FOR TABLE orders",
+					"CREATE TABLE debezium_signal (id varchar(42) PRIMARY KEY,"
 							+ " type varchar(32) NOT NULL, data varchar(2048))");
 			Runtime.getRuntime().addShutdownHook(new Thread(started::close));
 			server = started;
@@ -96,12 +100,12 @@ abstract class SlotApiTestSupport {
 	}
 
 	/**
-	 * The recipe from the facts page: with max_slot_wal_keep_size=1MB, a switch and a checkpoint lose a slot.
+	 * The recipe from the facts page: with max_slot_wal_keep_size=1MB, a switch and a
+	 * checkpoint lose a slot.
 	 */
 	static void loseSlot(String slot) {
 		SlotRecipes.lose(server(), DATABASE, slot);
 	}
-
 
 	@DynamicPropertySource
 	static void targets(DynamicPropertyRegistry registry) throws IOException {
@@ -112,7 +116,8 @@ abstract class SlotApiTestSupport {
 		registry.add("slotkeeper.targets[0].username", postgres::user);
 		registry.add("slotkeeper.targets[0].heartbeat.interval", () -> "200ms");
 		registry.add("slotkeeper.targets[0].slots-poll-interval", () -> "200ms");
-		// Heartbeats alone shrink safe_wal_size by hours' worth; warn on any shrinking slot so that tests see it.
+		// Heartbeats alone shrink safe_wal_size by hours' worth; warn on any shrinking
+		// slot so that tests see it.
 		registry.add("slotkeeper.targets[0].loss-warning", () -> "365d");
 		registry.add("slotkeeper.targets[0].slots[0].name", () -> "debezium");
 		registry.add("slotkeeper.targets[0].slots[0].connector.url", () -> connect().url());

@@ -26,9 +26,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Every recreate starts the slot's next epoch: in the recreate's answer, the listing and the overview of every
- * instance, and as the {@code lineage} label of the slot's meters; the previous epoch's last confirmed position is
- * kept with it. Two instances on one target, and a database whose {@code slotkeeper} schema another role owns.
+ * Every recreate starts the slot's next epoch: in the recreate's answer, the listing and
+ * the overview of every instance, and as the {@code lineage} label of the slot's meters;
+ * the previous epoch's last confirmed position is kept with it. Two instances on one
+ * target, and a database whose {@code slotkeeper} schema another role owns.
  */
 @Tag("pg-compat")
 class SlotLineageTests {
@@ -82,10 +83,13 @@ class SlotLineageTests {
 
 	@Test
 	void eachRecreateStartsTheNextEpochOnEveryInstanceWithThePreviousPositionKept() {
-		await().atMost(Duration.ofSeconds(20)).ignoreExceptions()
-			.until(() -> lineage(0, "orders", "cdc").get("epoch").asInt() == 1 && lineage(1, "orders", "cdc").get("epoch").asInt() == 1);
+		await().atMost(Duration.ofSeconds(20))
+			.ignoreExceptions()
+			.until(() -> lineage(0, "orders", "cdc").get("epoch").asInt() == 1
+					&& lineage(1, "orders", "cdc").get("epoch").asInt() == 1);
 		for (int epoch = 2; epoch <= 3; epoch++) {
-			// Through either instance: the one that recreates writes it, the other reads it on its heartbeat session.
+			// Through either instance: the one that recreates writes it, the other reads
+			// it on its heartbeat session.
 			int through = epoch % 2;
 			String before = server.queryForString("app",
 					"SELECT confirmed_flush_lsn::text FROM pg_replication_slots WHERE slot_name = 'cdc'");
@@ -95,30 +99,54 @@ class SlotLineageTests {
 			int expected = epoch;
 			for (int instance = 0; instance < 2; instance++) {
 				int which = instance;
-				JsonNode lineage = await().atMost(Duration.ofSeconds(10)).ignoreExceptions()
+				JsonNode lineage = await().atMost(Duration.ofSeconds(10))
+					.ignoreExceptions()
 					.until(() -> lineage(which, "orders", "cdc"), (read) -> read.get("epoch").asInt() == expected);
 				assertThat(lineage.get("previousConfirmedFlushLsn").asString()).isEqualTo(before);
 				assertThat(lineage.get("recreatedAt").isString()).isTrue();
 			}
-			assertThat(server.queryForString("app", "SELECT epoch || ' ' || previous_confirmed_flush_lsn"
-					+ " FROM slotkeeper.slot_lineage WHERE slot = 'cdc'")).isEqualTo(epoch + " " + before);
+			assertThat(
+					server.queryForString("app",
+							"SELECT epoch || ' ' || previous_confirmed_flush_lsn"
+									+ " FROM slotkeeper.slot_lineage WHERE slot = 'cdc'"))
+				.isEqualTo(epoch + " " + before);
 		}
-		// The owner exports the slot's meters under its epoch; the earlier epochs' series are gone.
+		// The owner exports the slot's meters under its epoch; the earlier epochs' series
+		// are gone.
 		await().atMost(Duration.ofSeconds(10))
-			.until(() -> scrape(0) + scrape(1), (both) -> both.contains("lineage=\"3\",slot=\"cdc\"")
-					&& !both.contains("lineage=\"2\",slot=\"cdc\"") && !both.matches("(?s).*lineage=\"1\",slot=\"cdc\",[^}]*target=\"orders\".*"));
-		assertThat(json.readTree(clients.get(0).get().uri("/api/v1/overview").exchange().expectStatus().isOk()
-			.expectBody(String.class).returnResult().getResponseBody()).toString()).contains("\"epoch\":3");
+			.until(() -> scrape(0) + scrape(1),
+					(both) -> both.contains("lineage=\"3\",slot=\"cdc\"")
+							&& !both.contains("lineage=\"2\",slot=\"cdc\"")
+							&& !both.matches("(?s).*lineage=\"1\",slot=\"cdc\",[^}]*target=\"orders\".*"));
+		assertThat(json
+			.readTree(clients.get(0)
+				.get()
+				.uri("/api/v1/overview")
+				.exchange()
+				.expectStatus()
+				.isOk()
+				.expectBody(String.class)
+				.returnResult()
+				.getResponseBody())
+			.toString()).contains("\"epoch\":3");
 
-		// Dropped through slot-keeper and made again by its name: another slot, the next epoch.
+		// Dropped through slot-keeper and made again by its name: another slot, the next
+		// epoch.
 		String dropped = server.queryForString("app",
 				"SELECT confirmed_flush_lsn::text FROM pg_replication_slots WHERE slot_name = 'cdc'");
 		clients.get(0).delete().uri("/api/v1/targets/orders/slots/cdc").exchange().expectStatus().is2xxSuccessful();
-		clients.get(1).post().uri("/api/v1/targets/orders/slots").contentType(MediaType.APPLICATION_JSON)
-			.body("{\"name\":\"cdc\",\"plugin\":\"pgoutput\"}").exchange().expectStatus().isCreated();
+		clients.get(1)
+			.post()
+			.uri("/api/v1/targets/orders/slots")
+			.contentType(MediaType.APPLICATION_JSON)
+			.body("{\"name\":\"cdc\",\"plugin\":\"pgoutput\"}")
+			.exchange()
+			.expectStatus()
+			.isCreated();
 		for (int instance = 0; instance < 2; instance++) {
 			int which = instance;
-			JsonNode lineage = await().atMost(Duration.ofSeconds(10)).ignoreExceptions()
+			JsonNode lineage = await().atMost(Duration.ofSeconds(10))
+				.ignoreExceptions()
 				.until(() -> lineage(which, "orders", "cdc"), (read) -> read.get("epoch").asInt() == 4);
 			assertThat(lineage.get("previousConfirmedFlushLsn").asString()).isEqualTo(dropped);
 		}
@@ -126,32 +154,58 @@ class SlotLineageTests {
 
 	@Test
 	void aSchemaAnotherRoleOwnsIsNeitherWrittenNorReadAndTheEpochIsCountedInMemory() {
-		await().atMost(Duration.ofSeconds(20)).ignoreExceptions()
+		await().atMost(Duration.ofSeconds(20))
+			.ignoreExceptions()
 			.until(() -> lineage(0, "hostile", "hostile_cdc").get("epoch").asInt() == 1);
 		JsonNode recreated = recreate(0, "hostile", "hostile_cdc");
 		assertThat(recreated.at("/lineage/epoch").asInt()).isEqualTo(2);
-		await().atMost(Duration.ofSeconds(10)).ignoreExceptions()
+		await().atMost(Duration.ofSeconds(10))
+			.ignoreExceptions()
 			.until(() -> lineage(0, "hostile", "hostile_cdc").get("epoch").asInt() == 2);
-		assertThat(server.queryForString("hostile", "SELECT count(*) FROM pg_class c JOIN pg_namespace n"
-				+ " ON n.oid = c.relnamespace WHERE n.nspname = 'slotkeeper'")).as("tables in mallory's schema")
+		assertThat(server.queryForString("hostile",
+				"SELECT count(*) FROM pg_class c JOIN pg_namespace n"
+						+ " ON n.oid = c.relnamespace WHERE n.nspname = 'slotkeeper'"))
+			.as("tables in mallory's schema")
 			.isEqualTo("0");
 	}
 
 	private static JsonNode recreate(int instance, String target, String slot) {
-		return json.readTree(clients.get(instance).post()
+		return json.readTree(clients.get(instance)
+			.post()
 			.uri("/api/v1/targets/" + target + "/slots/" + slot + "/recreate?force=true")
-			.exchange().expectStatus().isOk().expectBody(String.class).returnResult().getResponseBody());
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody(String.class)
+			.returnResult()
+			.getResponseBody());
 	}
 
 	private static JsonNode lineage(int instance, String target, String slot) {
-		return json.readTree(clients.get(instance).get().uri("/api/v1/targets/" + target + "/slots/" + slot).exchange()
-			.expectStatus().isOk().expectBody(String.class).returnResult().getResponseBody()).get("lineage");
+		return json
+			.readTree(clients.get(instance)
+				.get()
+				.uri("/api/v1/targets/" + target + "/slots/" + slot)
+				.exchange()
+				.expectStatus()
+				.isOk()
+				.expectBody(String.class)
+				.returnResult()
+				.getResponseBody())
+			.get("lineage");
 	}
 
 	private static String scrape(int instance) {
 		String port = instances.get(instance).getEnvironment().getProperty("local.management.port");
-		return RestTestClient.bindToServer().baseUrl("http://localhost:" + port).build().get()
-			.uri("/actuator/prometheus").exchange().expectBody(String.class).returnResult().getResponseBody();
+		return RestTestClient.bindToServer()
+			.baseUrl("http://localhost:" + port)
+			.build()
+			.get()
+			.uri("/actuator/prometheus")
+			.exchange()
+			.expectBody(String.class)
+			.returnResult()
+			.getResponseBody();
 	}
 
 }

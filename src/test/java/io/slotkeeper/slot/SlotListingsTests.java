@@ -28,9 +28,10 @@ import static io.slotkeeper.testbed.TestTargets.fleet;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Listings asked for together are answered together, never from before the question, and an unchanged listing is
- * not rendered again — on a real server whose slots change between the questions (the server's listing is every
- * database's: each test filters on its own).
+ * Listings asked for together are answered together, never from before the question, and
+ * an unchanged listing is not rendered again — on a real server whose slots change
+ * between the questions (the server's listing is every database's: each test filters on
+ * its own).
  */
 class SlotListingsTests {
 

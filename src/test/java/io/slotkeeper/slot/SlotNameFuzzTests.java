@@ -15,9 +15,11 @@ import org.springframework.http.MediaType;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Property: whatever a slot or plugin name holds, a name outside {@code ^[a-z0-9_]{1,63}$} is answered 400 before
- * anything runs on the server, never 500. Names are drawn from a seeded generator (quotes, semicolons, comments,
- * unicode, white space, upper case, 64+ characters); the seed is in the test's name to replay a failure.
+ * Property: whatever a slot or plugin name holds, a name outside
+ * {@code ^[a-z0-9_]{1,63}$} is answered 400 before anything runs on the server, never
+ * 500. Names are drawn from a seeded generator (quotes, semicolons, comments, unicode,
+ * white space, upper case, 64+ characters); the seed is in the test's name to replay a
+ * failure.
  */
 class SlotNameFuzzTests extends SlotApiTestSupport {
 
@@ -31,8 +33,8 @@ class SlotNameFuzzTests extends SlotApiTestSupport {
 	@TestFactory
 	Stream<DynamicTest> invalidNamesAreRefusedWith400AndNothingRuns() {
 		Random random = new Random(SEED);
-		List<String> names = new ArrayList<>(List.of("", "a".repeat(64), "x".repeat(200), "slot'; DROP TABLE orders; --",
-				"UPPER", "with space", "dash-ed"));
+		List<String> names = new ArrayList<>(List.of("", "a".repeat(64), "x".repeat(200),
+				"slot'; DROP TABLE orders; --", "UPPER", "with space", "dash-ed"));
 		while (names.size() < 120) {
 			StringBuilder name = new StringBuilder();
 			int pieces = 1 + random.nextInt(12);
@@ -48,33 +50,60 @@ class SlotNameFuzzTests extends SlotApiTestSupport {
 		}
 		String slotsBefore = slotNames();
 		return names.stream().map((name) -> DynamicTest.dynamicTest("seed " + SEED + ": " + printable(name), () -> {
-			int created = operator().post().uri("/api/v1/targets/main/slots").contentType(MediaType.APPLICATION_JSON)
-				.body(Map.of("name", name, "plugin", "pgoutput")).exchange().returnResult(byte[].class)
-				.getStatus().value();
-			int plugin = operator().post().uri("/api/v1/targets/main/slots").contentType(MediaType.APPLICATION_JSON)
-				.body(Map.of("name", "fuzz_target", "plugin", name)).exchange().returnResult(byte[].class)
-				.getStatus().value();
-			int dropped = operator().delete().uri("/api/v1/targets/main/slots/{slot}", name).exchange()
-				.returnResult(byte[].class).getStatus().value();
-			int recreated = operator().post().uri("/api/v1/targets/main/slots/{slot}/recreate?force=true", name)
-				.exchange().returnResult(byte[].class).getStatus().value();
-			int read = viewer().get().uri("/api/v1/targets/main/slots/{slot}", name).exchange()
-				.returnResult(byte[].class).getStatus().value();
+			int created = operator().post()
+				.uri("/api/v1/targets/main/slots")
+				.contentType(MediaType.APPLICATION_JSON)
+				.body(Map.of("name", name, "plugin", "pgoutput"))
+				.exchange()
+				.returnResult(byte[].class)
+				.getStatus()
+				.value();
+			int plugin = operator().post()
+				.uri("/api/v1/targets/main/slots")
+				.contentType(MediaType.APPLICATION_JSON)
+				.body(Map.of("name", "fuzz_target", "plugin", name))
+				.exchange()
+				.returnResult(byte[].class)
+				.getStatus()
+				.value();
+			int dropped = operator().delete()
+				.uri("/api/v1/targets/main/slots/{slot}", name)
+				.exchange()
+				.returnResult(byte[].class)
+				.getStatus()
+				.value();
+			int recreated = operator().post()
+				.uri("/api/v1/targets/main/slots/{slot}/recreate?force=true", name)
+				.exchange()
+				.returnResult(byte[].class)
+				.getStatus()
+				.value();
+			int read = viewer().get()
+				.uri("/api/v1/targets/main/slots/{slot}", name)
+				.exchange()
+				.returnResult(byte[].class)
+				.getStatus()
+				.value();
 			assertThat(List.of(created, plugin)).as("bodies are checked by validation").containsOnly(400);
-			// An empty path segment is another URL (the collection) that does not take DELETE or this POST.
-			assertThat(List.of(dropped, recreated, read)).allSatisfy((status) -> assertThat(status)
-				.isIn(name.isEmpty() ? List.of(400, 404, 405, 200) : List.of(400)));
+			// An empty path segment is another URL (the collection) that does not take
+			// DELETE or this POST.
+			assertThat(List.of(dropped, recreated, read)).allSatisfy(
+					(status) -> assertThat(status).isIn(name.isEmpty() ? List.of(400, 404, 405, 200) : List.of(400)));
 			assertThat(slotNames()).isEqualTo(slotsBefore);
 		}));
 	}
 
 	private static String slotNames() {
-		return server().queryForString("postgres", "SELECT string_agg(slot_name, ',' ORDER BY slot_name) FROM pg_replication_slots");
+		return server().queryForString("postgres",
+				"SELECT string_agg(slot_name, ',' ORDER BY slot_name) FROM pg_replication_slots");
 	}
 
 	private static String printable(String name) {
 		StringBuilder shown = new StringBuilder();
-		name.codePoints().limit(40).forEach((c) -> shown.append((c < 32 || c == 0x202e) ? String.format("\\u%04x", c) : Character.toString(c)));
+		name.codePoints()
+			.limit(40)
+			.forEach(
+					(c) -> shown.append((c < 32 || c == 0x202e) ? String.format("\\u%04x", c) : Character.toString(c)));
 		return shown + ((name.length() > 40) ? "…(" + name.length() + ")" : "");
 	}
 

@@ -27,8 +27,8 @@ class SlotPlanTests {
 				new ProblemException(ProblemKind.SLOT_NOT_INVALIDATED, "Slot 's' is reserved, not lost")));
 		assertThat(plan.wouldBeRefused()).isTrue();
 		assertThat(plan.steps()).isEmpty();
-		assertThat(plan.refusal()).isEqualTo(new SlotPlan.Refusal(409,
-				"urn:slotkeeper:problem:slot-not-invalidated", "Slot 's' is reserved, not lost"));
+		assertThat(plan.refusal()).isEqualTo(new SlotPlan.Refusal(409, "urn:slotkeeper:problem:slot-not-invalidated",
+				"Slot 's' is reserved, not lost"));
 	}
 
 }

@@ -22,7 +22,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 /**
- * A listing never waits for Kafka Connect: it shows each connector's state as the last slot poll checked it.
+ * A listing never waits for Kafka Connect: it shows each connector's state as the last
+ * slot poll checked it.
  */
 class SlotReaderTests {
 
@@ -36,7 +37,8 @@ class SlotReaderTests {
 						"http://127.0.0.1:" + connect.port(), "slots[0].connector.name", "orders-cdc",
 						"slots[0].connector.timeout", "10s"))) {
 			ConnectorClient connectors = new ConnectorClient(RestClient.builder(), Duration.ofMillis(10));
-			SlotReader reader = new SlotReader(connectors, new SlotWatch(connectors), new io.slotkeeper.handover.HandoverLog());
+			SlotReader reader = new SlotReader(connectors, new SlotWatch(connectors),
+					new io.slotkeeper.handover.HandoverLog());
 			long start = System.nanoTime();
 			List<SlotView> listed = assertTimeoutPreemptively(Duration.ofSeconds(2),
 					() -> reader.list(fleet.get("orders"), null, new SlotFilter(null, null, null)));

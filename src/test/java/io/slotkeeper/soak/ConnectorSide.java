@@ -5,9 +5,10 @@ import java.util.Map;
 import io.slotkeeper.testbed.CdcConnector;
 
 /**
- * How a soak pipeline's connector is reached and managed: through Kafka Connect's REST API ({@link RestSide}), or
- * through a Strimzi {@code KafkaConnector} resource that the operator emulation reconciles ({@link StrimziSide}).
- * What differs is slot-keeper's configuration of it and how its user stops it.
+ * How a soak pipeline's connector is reached and managed: through Kafka Connect's REST
+ * API ({@link RestSide}), or through a Strimzi {@code KafkaConnector} resource that the
+ * operator emulation reconciles ({@link StrimziSide}). What differs is slot-keeper's
+ * configuration of it and how its user stops it.
  */
 interface ConnectorSide extends AutoCloseable {
 
@@ -19,7 +20,8 @@ interface ConnectorSide extends AutoCloseable {
 
 	/**
 	 * slot-keeper's environment variables for the slot's connector.
-	 * @param slotPrefix the slot's variable prefix, such as {@code SLOTKEEPER_TARGETS_0_SLOTS_0_}
+	 * @param slotPrefix the slot's variable prefix, such as
+	 * {@code SLOTKEEPER_TARGETS_0_SLOTS_0_}
 	 * @return the variables
 	 */
 	Map<String, String> environment(String slotPrefix);

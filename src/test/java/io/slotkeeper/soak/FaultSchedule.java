@@ -4,8 +4,9 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * The faults of a soak, drawn from a seed: the same seed gives the same kinds, gaps, durations and victims in the same
- * order, so that a failed run can be played again. Each draw consumes the same number of values whatever its kind.
+ * The faults of a soak, drawn from a seed: the same seed gives the same kinds, gaps,
+ * durations and victims in the same order, so that a failed run can be played again. Each
+ * draw consumes the same number of values whatever its kind.
  */
 final class FaultSchedule {
 
@@ -23,19 +24,31 @@ final class FaultSchedule {
 		/** A Kafka Connect worker killed, started again after 5–60 s. */
 		WORKER_RESTART(false),
 
-		/** The connector's task failed (its walsender ended); slot-keeper's {@code on-failed: restart} starts it. */
+		/**
+		 * The connector's task failed (its walsender ended); slot-keeper's
+		 * {@code on-failed: restart} starts it.
+		 */
 		TASK_FAILED(true),
 
 		/** The primary stopped and started again after 2–10 s. */
 		PRIMARY_RESTART(true),
 
-		/** The slot lost on purpose: its consumer failed, WAL pushed past max_slot_wal_keep_size. */
+		/**
+		 * The slot lost on purpose: its consumer failed, WAL pushed past
+		 * max_slot_wal_keep_size.
+		 */
 		SLOT_LOST(true),
 
-		/** The network between slot-keeper and PostgreSQL stalls for 10–90 s: nothing is lost, nothing moves. */
+		/**
+		 * The network between slot-keeper and PostgreSQL stalls for 10–90 s: nothing is
+		 * lost, nothing moves.
+		 */
 		NETWORK_STALL(false),
 
-		/** The connector's user stops it for 10–30 s, then resumes it: {@code PUT …/stop}, or {@code spec.state}. */
+		/**
+		 * The connector's user stops it for 10–30 s, then resumes it: {@code PUT …/stop},
+		 * or {@code spec.state}.
+		 */
 		USER_STOP(false),
 
 		/** The Kubernetes API answers 500 to everything for 10–60 s. */
@@ -45,8 +58,8 @@ final class FaultSchedule {
 		KUBERNETES_API_HANG(false),
 
 		/**
-		 * A planned switchover to the standby once it holds both slots synchronized, the former primary its standby;
-		 * 20–60 s later the same way back.
+		 * A planned switchover to the standby once it holds both slots synchronized, the
+		 * former primary its standby; 20–60 s later the same way back.
 		 */
 		SWITCHOVER(true);
 
@@ -57,10 +70,11 @@ final class FaultSchedule {
 		}
 
 		/**
-		 * How long after its end a fault may leave a pipeline not whole (p99): 60 s where only a repair of
-		 * slot-keeper's makes it whole (a slot recreated, a failed task restarted, as after a primary's restart or a
-		 * switchover, where each task fails with its walsender, or a dead instance's targets taken over); 15 s for
-		 * the others, which end on their own.
+		 * How long after its end a fault may leave a pipeline not whole (p99): 60 s where
+		 * only a repair of slot-keeper's makes it whole (a slot recreated, a failed task
+		 * restarted, as after a primary's restart or a switchover, where each task fails
+		 * with its walsender, or a dead instance's targets taken over); 15 s for the
+		 * others, which end on their own.
 		 * @return the bound, in milliseconds
 		 */
 		long wholeAgainWithinMillis() {
@@ -71,6 +85,7 @@ final class FaultSchedule {
 
 	/**
 	 * One drawn fault.
+	 *
 	 * @param number its place in the run, from 1
 	 * @param kind its kind
 	 * @param gapSeconds how long after the previous fault ended it starts

@@ -8,8 +8,9 @@ import io.slotkeeper.testbed.SlotRecipes;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Plays one fault on the soak's pieces and puts things back as the fault's own end would (the pod started again, the
- * worker up, the network flowing): what slot-keeper repairs is left to it. Returns when the fault is over.
+ * Plays one fault on the soak's pieces and puts things back as the fault's own end would
+ * (the pod started again, the worker up, the network flowing): what slot-keeper repairs
+ * is left to it. Returns when the fault is over.
  */
 final class Injector {
 
@@ -28,7 +29,8 @@ final class Injector {
 	/**
 	 * Plays the fault.
 	 * @param fault the fault
-	 * @return for a lost slot, the milliseconds until it was usable again; -1 for other kinds
+	 * @return for a lost slot, the milliseconds until it was usable again; -1 for other
+	 * kinds
 	 */
 	long play(Fault fault) {
 		Instance victim = this.world.instances.get(fault.victim());
@@ -83,44 +85,54 @@ final class Injector {
 		return -1;
 	}
 
-	// The consumer gone (its task failed), then WAL pushed past the limit: slot-keeper's poll finds the slot lost.
+	// The consumer gone (its task failed), then WAL pushed past the limit: slot-keeper's
+	// poll finds the slot lost.
 	private long loseTheSlot(SoakPipeline pipeline) {
 		crash(pipeline);
 		SlotRecipes.lose(this.world.server, pipeline.database, pipeline.slot, this.world.server::awaitStandbyCaughtUp);
 		long lost = System.nanoTime();
 		await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200)).until(() -> {
-			String status = this.world.server.queryForString("postgres", "SELECT wal_status FROM pg_replication_slots"
-					+ " WHERE slot_name = '" + pipeline.slot + "'");
+			String status = this.world.server.queryForString("postgres",
+					"SELECT wal_status FROM pg_replication_slots" + " WHERE slot_name = '" + pipeline.slot + "'");
 			return status != null && !"lost".equals(status);
 		});
 		return (System.nanoTime() - lost) / 1_000_000;
 	}
 
-	// A task with no walsender at that moment (reconnecting after an earlier fault) cannot be failed this way: the run
-	// says so and goes on, and the verdict judges the pipeline as it ends, rather than the run ending without one.
+	// A task with no walsender at that moment (reconnecting after an earlier fault)
+	// cannot be failed this way: the run
+	// says so and goes on, and the verdict judges the pipeline as it ends, rather than
+	// the run ending without one.
 	private void crash(SoakPipeline pipeline) {
 		try {
 			pipeline.side.connector().crash();
 		}
 		catch (org.awaitility.core.ConditionTimeoutException ex) {
-			System.out.printf("soak: the task of %s did not fail within 120 s of its walsender's end (state %s, slot"
-					+ " active %s); going on%n", pipeline.target, pipeline.side.connector().state(),
+			System.out.printf(
+					"soak: the task of %s did not fail within 120 s of its walsender's end (state %s, slot"
+							+ " active %s); going on%n",
+					pipeline.target, pipeline.side.connector().state(),
 					this.world.server.queryForString("postgres", "SELECT active::text FROM pg_replication_slots"
 							+ " WHERE slot_name = '" + pipeline.slot + "'"));
 		}
 	}
 
-	// As an operator plans one: once the standby holds every captured slot synchronized, persistent and valid. A standby
-	// not ready within a minute is switched to all the same, and counted: its slots are then missing on the new primary.
+	// As an operator plans one: once the standby holds every captured slot synchronized,
+	// persistent and valid. A standby
+	// not ready within a minute is switched to all the same, and counted: its slots are
+	// then missing on the new primary.
 	private void switchOverWhenReady() {
-		String slots = this.world.pipelines.stream().map((pipeline) -> "'" + pipeline.slot + "'")
+		String slots = this.world.pipelines.stream()
+			.map((pipeline) -> "'" + pipeline.slot + "'")
 			.collect(java.util.stream.Collectors.joining(", "));
 		try {
-			await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
+			await().atMost(Duration.ofSeconds(60))
+				.pollInterval(Duration.ofMillis(500))
 				.until(() -> Integer.toString(this.world.pipelines.size())
-					.equals(this.world.server.currentStandby().queryForString("postgres", "SELECT count(*) FROM"
-							+ " pg_replication_slots WHERE slot_name IN (" + slots + ") AND synced AND NOT temporary"
-							+ " AND invalidation_reason IS NULL")));
+					.equals(this.world.server.currentStandby()
+						.queryForString("postgres",
+								"SELECT count(*) FROM" + " pg_replication_slots WHERE slot_name IN (" + slots
+										+ ") AND synced AND NOT temporary" + " AND invalidation_reason IS NULL")));
 		}
 		catch (org.awaitility.core.ConditionTimeoutException ex) {
 			this.switchedUnready++;
@@ -138,7 +150,8 @@ final class Injector {
 		this.userStopped = true;
 		try {
 			await().atMost(Duration.ofSeconds(30)).until(() -> "STOPPED".equals(pipeline.side.connector().state()));
-			await().during(Duration.ofSeconds(seconds)).atMost(Duration.ofSeconds(seconds + 5))
+			await().during(Duration.ofSeconds(seconds))
+				.atMost(Duration.ofSeconds(seconds + 5))
 				.until(() -> "STOPPED".equals(pipeline.side.connector().state()));
 		}
 		catch (org.awaitility.core.ConditionTimeoutException ex) {

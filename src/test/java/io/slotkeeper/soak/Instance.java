@@ -17,9 +17,10 @@ import java.util.Map;
 import io.slotkeeper.SlotKeeperApplication;
 
 /**
- * One slot-keeper instance in a JVM of its own, as a pod runs it: configured through environment variables in the
- * forms people write, killed with {@code SIGKILL}, frozen with {@code SIGSTOP}, started again with the same
- * configuration; its output appended to one log file across its lives.
+ * One slot-keeper instance in a JVM of its own, as a pod runs it: configured through
+ * environment variables in the forms people write, killed with {@code SIGKILL}, frozen
+ * with {@code SIGSTOP}, started again with the same configuration; its output appended to
+ * one log file across its lives.
  */
 final class Instance implements AutoCloseable {
 
@@ -45,9 +46,10 @@ final class Instance implements AutoCloseable {
 	}
 
 	void start() {
-		List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-			.toString(), "-Xmx256m", "-XX:+ExitOnOutOfMemoryError", "-cp", System.getProperty("java.class.path"),
-				SlotKeeperApplication.class.getName()));
+		List<String> command = new ArrayList<>(
+				List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
+						"-XX:+ExitOnOutOfMemoryError", "-cp", System.getProperty("java.class.path"),
+						SlotKeeperApplication.class.getName()));
 		ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
 			.redirectOutput(ProcessBuilder.Redirect.appendTo(this.log.toFile()));
 		builder.environment().putAll(this.environment);
@@ -65,7 +67,8 @@ final class Instance implements AutoCloseable {
 	}
 
 	/**
-	 * Kills it as the kernel kills a pod's process: no shutdown hook runs, its sessions end with its sockets.
+	 * Kills it as the kernel kills a pod's process: no shutdown hook runs, its sessions
+	 * end with its sockets.
 	 */
 	void kill() {
 		signal("KILL");

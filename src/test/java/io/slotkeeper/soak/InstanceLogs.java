@@ -13,8 +13,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * What the instances said in their logs, across their lives: heals, handovers, takeovers, restarts, WAL-limit raises, and per target the most
- * heals in an hour and the deletes reported for its gaps (a recount superseding the count it follows).
+ * What the instances said in their logs, across their lives: heals, handovers, takeovers,
+ * restarts, WAL-limit raises, and per target the most heals in an hour and the deletes
+ * reported for its gaps (a recount superseding the count it follows).
+ *
  * @param heals heals done
  * @param handovers handovers completed after a wait for Kafka Connect
  * @param takeovers times an instance took a target over
@@ -22,22 +24,25 @@ import java.util.regex.Pattern;
  * @param mostHealsInAnHour the most heals of one target in any hour
  * @param restarts failed connectors restarted ({@code on-failed: restart})
  * @param restartsRefused failed connectors left FAILED, their restart budget spent
- * @param raises times the server's {@code max_slot_wal_keep_size} was raised ({@code on-outage})
- * @param putBacks times it was put back, on the primary or on the former primary it was made on
- * @param raisesRefused raises refused or failed (a value ALTER SYSTEM cannot override, a role that may not); not a
- * raise waiting for its former primary to answer as the standby
+ * @param raises times the server's {@code max_slot_wal_keep_size} was raised
+ * ({@code on-outage})
+ * @param putBacks times it was put back, on the primary or on the former primary it was
+ * made on
+ * @param raisesRefused raises refused or failed (a value ALTER SYSTEM cannot override, a
+ * role that may not); not a raise waiting for its former primary to answer as the standby
  */
 record InstanceLogs(int heals, int handovers, int takeovers, Map<String, Long> gapDeletes, int mostHealsInAnHour,
 		int restarts, int restartsRefused, int raises, int putBacks, int raisesRefused) {
 
-	// A raise left on a former primary that is not yet back as the standby: said once, put back when it is (the
+	// A raise left on a former primary that is not yet back as the standby: said once,
+	// put back when it is (the
 	// verdict reads both nodes' value at the end).
 	private static final String AWAITING_FORMER = "no configured replica is that server now";
 
 	private static final Pattern TARGET = Pattern.compile(" target=(\\S+) ");
 
-	private static final Pattern GAP_DELETES = Pattern.compile("audit action=(slot\\.heal|slot\\.gap-deletes"
-			+ "|slot\\.made-anew) .*deletesInGap:([^,}]*)");
+	private static final Pattern GAP_DELETES = Pattern
+		.compile("audit action=(slot\\.heal|slot\\.gap-deletes" + "|slot\\.made-anew) .*deletesInGap:([^,}]*)");
 
 	private static final Pattern COUNT = Pattern.compile("public\\.orders (\\d+)");
 
@@ -77,7 +82,8 @@ record InstanceLogs(int heals, int handovers, int takeovers, Map<String, Long> g
 				boolean done = keepSize && line.contains("outcome=done");
 				raises += (done && line.contains("detail=\"raised")) ? 1 : 0;
 				putBacks += (done && line.contains("detail=\"put back")) ? 1 : 0;
-				raisesRefused += (keepSize && !line.contains("outcome=done") && !line.contains(AWAITING_FORMER)) ? 1 : 0;
+				raisesRefused += (keepSize && !line.contains("outcome=done") && !line.contains(AWAITING_FORMER)) ? 1
+						: 0;
 				Matcher said = GAP_DELETES.matcher(line);
 				if (said.find()) {
 					Matcher count = COUNT.matcher(said.group(2));
@@ -95,10 +101,12 @@ record InstanceLogs(int heals, int handovers, int takeovers, Map<String, Long> g
 		Map<String, Long> reported = new HashMap<>();
 		counts.forEach((name, list) -> reported.put(name, list.stream().mapToLong(Long::longValue).sum()));
 		int most = healed.values().stream().mapToInt(InstanceLogs::mostInAnHour).max().orElse(0);
-		return new InstanceLogs(heals, handovers, takeovers, reported, most, restarts, refused, raises, putBacks, raisesRefused);
+		return new InstanceLogs(heals, handovers, takeovers, reported, most, restarts, refused, raises, putBacks,
+				raisesRefused);
 	}
 
-	// Across both instances' lives: the budget is the slot's, kept in its target's database.
+	// Across both instances' lives: the budget is the slot's, kept in its target's
+	// database.
 	private static int mostInAnHour(List<Instant> times) {
 		List<Instant> sorted = times.stream().sorted().toList();
 		int most = 0;

@@ -11,9 +11,10 @@ import tools.jackson.databind.json.JsonMapper;
 import io.slotkeeper.testbed.TopicReader;
 
 /**
- * What a compacted topic or an upserting sink would hold of {@code public.orders}: per key the last event seen (its
- * {@code version}, or deleted), when the key first arrived, and how many events repeated a version already seen
- * (the duplicates a re-snapshot or a replay brings).
+ * What a compacted topic or an upserting sink would hold of {@code public.orders}: per
+ * key the last event seen (its {@code version}, or deleted), when the key first arrived,
+ * and how many events repeated a version already seen (the duplicates a re-snapshot or a
+ * replay brings).
  */
 final class KeyedTopic implements AutoCloseable {
 

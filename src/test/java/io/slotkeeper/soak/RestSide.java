@@ -6,7 +6,9 @@ import io.slotkeeper.testbed.CdcConnector;
 import io.slotkeeper.testbed.RealKafkaConnect;
 
 /**
- * A connector slot-keeper reaches through Kafka Connect's REST API; its user stops it with {@code PUT …/stop}.
+ * A connector slot-keeper reaches through Kafka Connect's REST API; its user stops it
+ * with {@code PUT …/stop}.
+ *
  * @param connect the worker and its connector
  */
 record RestSide(RealKafkaConnect connect) implements ConnectorSide {

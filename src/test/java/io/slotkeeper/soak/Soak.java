@@ -12,9 +12,10 @@ import io.slotkeeper.soak.FaultSchedule.Fault;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A soak of the whole pipeline: faults drawn from a seed, one after another with a gap of their own, for a given
- * time; then the writers stop, the pipeline is given time to be whole, and the verdict ({@link SoakVerdict}) is taken
- * from the database, the topic and slot-keeper's own words.
+ * A soak of the whole pipeline: faults drawn from a seed, one after another with a gap of
+ * their own, for a given time; then the writers stop, the pipeline is given time to be
+ * whole, and the verdict ({@link SoakVerdict}) is taken from the database, the topic and
+ * slot-keeper's own words.
  */
 final class Soak {
 
@@ -23,7 +24,8 @@ final class Soak {
 
 	/**
 	 * Runs a soak and prints its figures.
-	 * @param seed the seed of the fault schedule (printed first, to play a failed run again)
+	 * @param seed the seed of the fault schedule (printed first, to play a failed run
+	 * again)
 	 * @param length how long faults are injected
 	 * @param kinds the kinds drawn from
 	 * @param minGap the shortest gap between faults, in seconds
@@ -42,7 +44,8 @@ final class Soak {
 			long deadline = System.nanoTime() + length.toNanos();
 			while (true) {
 				Fault fault = schedule.next();
-				long wait = Math.min(fault.gapSeconds() * 1000L, Math.max(0, (deadline - System.nanoTime()) / 1_000_000));
+				long wait = Math.min(fault.gapSeconds() * 1000L,
+						Math.max(0, (deadline - System.nanoTime()) / 1_000_000));
 				pause(wait);
 				if (System.nanoTime() >= deadline) {
 					break;
@@ -60,9 +63,11 @@ final class Soak {
 			Map<SoakPipeline, SoakVerdict.Truth> truths = new LinkedHashMap<>();
 			world.pipelines.forEach((pipeline) -> truths.put(pipeline, SoakVerdict.Truth.read(world.server, pipeline)));
 			try {
-				await().atMost(Duration.ofSeconds(240)).pollInterval(Duration.ofSeconds(1))
-					.until(() -> truths.entrySet().stream().allMatch((truth) -> truth.getValue()
-						.wholeIn(truth.getKey().view)));
+				await().atMost(Duration.ofSeconds(240))
+					.pollInterval(Duration.ofSeconds(1))
+					.until(() -> truths.entrySet()
+						.stream()
+						.allMatch((truth) -> truth.getValue().wholeIn(truth.getKey().view)));
 			}
 			catch (org.awaitility.core.ConditionTimeoutException ex) {
 				out.println("soak: not whole 240 s after the faults ended");
@@ -75,6 +80,7 @@ final class Soak {
 
 	/**
 	 * A fault as it was played.
+	 *
 	 * @param fault the fault
 	 * @param start when it began, epoch milliseconds
 	 * @param end when it was over (the pod back, the network flowing)

@@ -5,14 +5,15 @@ import java.util.EnumSet;
 import java.util.List;
 
 /**
- * The soak as the benchmark runs it: every fault kind, a fault every 20–60 s, every invariant asserted once the
- * figures are printed ({@link SoakVerdict#assertInvariants()}).
+ * The soak as the benchmark runs it: every fault kind, a fault every 20–60 s, every
+ * invariant asserted once the figures are printed
+ * ({@link SoakVerdict#assertInvariants()}).
  */
 public final class SoakRuns {
 
 	/**
-	 * Seeds that found a defect, each kept green at the length it found it at: replay one with
-	 * {@code ./mvnw test -Pbench -Dtest=SoakBench#keptGreen -Dsoak.seed=<seed>}.
+	 * Seeds that found a defect, each kept green at the length it found it at: replay one
+	 * with {@code ./mvnw test -Pbench -Dtest=SoakBench#keptGreen -Dsoak.seed=<seed>}.
 	 */
 	public static final List<KeptSeed> KEPT_GREEN = List.of(
 			new KeptSeed(20261209L, 60, "a writer stuck behind the forwarder after a reset (a seven-minute tail)"),
@@ -25,6 +26,7 @@ public final class SoakRuns {
 
 	/**
 	 * A seed the soak keeps green.
+	 *
 	 * @param seed the seed
 	 * @param minutes the length it is played at
 	 * @param found what it found
@@ -37,7 +39,9 @@ public final class SoakRuns {
 	 * @param seed the seed, one of {@link #KEPT_GREEN}
 	 */
 	public static void kept(long seed) {
-		KeptSeed kept = KEPT_GREEN.stream().filter((each) -> each.seed() == seed).findFirst()
+		KeptSeed kept = KEPT_GREEN.stream()
+			.filter((each) -> each.seed() == seed)
+			.findFirst()
 			.orElseThrow(() -> new IllegalArgumentException("seed " + seed + " is not one of the kept seeds "
 					+ KEPT_GREEN.stream().map(KeptSeed::seed).toList()));
 		atLength(kept.seed(), kept.minutes());

@@ -19,22 +19,29 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * What a soak came to, each invariant a count: rows missing from the topics, keys whose last state differs from the
- * database's, per target the deletes lost in its gaps against those slot-keeper reported, two owners at once, a slot
- * dropped under its consumer, the heal budget, a user's stop undone, the connectors' end states, the instances'
- * resources; and the figures: per fault kind the time until every row written during the fault was in its topic,
- * duplicates, heals, handovers, takeovers, the longest wait of a row.
+ * What a soak came to, each invariant a count: rows missing from the topics, keys whose
+ * last state differs from the database's, per target the deletes lost in its gaps against
+ * those slot-keeper reported, two owners at once, a slot dropped under its consumer, the
+ * heal budget, a user's stop undone, the connectors' end states, the instances'
+ * resources; and the figures: per fault kind the time until every row written during the
+ * fault was in its topic, duplicates, heals, handovers, takeovers, the longest wait of a
+ * row.
+ *
  * @param rows per target, what its consumer holds against its database
  * @param mostOwners the most owners of one target at once
  * @param userStopsBroken users' stops undone
  * @param connectorStates per target, its connector's state at the end
  * @param logs what the instances said
- * @param wholeAgainMillis per fault kind, the time until every pipeline was whole again after each
- * @param wholeAgainByPipeline per fault kind and pipeline, the time until that pipeline was whole again after each
+ * @param wholeAgainMillis per fault kind, the time until every pipeline was whole again
+ * after each
+ * @param wholeAgainByPipeline per fault kind and pipeline, the time until that pipeline
+ * was whole again after each
  * @param lostSlotUsableAgainMillis per lost slot, the time until it was usable again
  * @param activeSlotsGone slots gone while their consumer streamed
- * @param mostHeld the most resident MiB and threads of an instance, and sessions of both on the server
- * @param keepSizeAtEnd the server's {@code max_slot_wal_keep_size} once the pipelines were whole
+ * @param mostHeld the most resident MiB and threads of an instance, and sessions of both
+ * on the server
+ * @param keepSizeAtEnd the server's {@code max_slot_wal_keep_size} once the pipelines
+ * were whole
  * @param raisesRecorded raises still recorded in the targets' databases then
  * @param standby the switchovers and the standby at the end
  */
@@ -44,7 +51,8 @@ record SoakVerdict(Map<String, Rows> rows, int mostOwners, int userStopsBroken, 
 		int activeSlotsGone, long[] mostHeld, String keepSizeAtEnd, long raisesRecorded, Standby standby) {
 
 	/**
-	 * The server's {@code max_slot_wal_keep_size}: a slot without a consumer is lost within a minute.
+	 * The server's {@code max_slot_wal_keep_size}: a slot without a consumer is lost
+	 * within a minute.
 	 */
 	static final String KEEP_SIZE = "1MB";
 
@@ -54,19 +62,22 @@ record SoakVerdict(Map<String, Rows> rows, int mostOwners, int userStopsBroken, 
 	static final String RAISED_KEEP_SIZE = "32MB";
 
 	/**
-	 * The heal budget the soak's instances are given ({@code slots[0].max-recreations-per-hour}).
+	 * The heal budget the soak's instances are given
+	 * ({@code slots[0].max-recreations-per-hour}).
 	 */
 	static final int HEALS_PER_HOUR = 30;
 
 	/**
-	 * The restart budget the soak's instances are given ({@code slots[0].max-restarts-per-hour}).
+	 * The restart budget the soak's instances are given
+	 * ({@code slots[0].max-restarts-per-hour}).
 	 */
 	static final int RESTARTS_PER_HOUR = 30;
 
 	/**
-	 * The bounds an instance stays within (its heap is {@code -Xmx256m}, as the chart's 512 MiB limit gives it room
-	 * for), and both instances' sessions on the server: each holds the server's polling session, a heartbeat session
-	 * per database found (3), and a pool of at most 4 per database that heals (2): 2 x (1 + 3 + 8).
+	 * The bounds an instance stays within (its heap is {@code -Xmx256m}, as the chart's
+	 * 512 MiB limit gives it room for), and both instances' sessions on the server: each
+	 * holds the server's polling session, a heartbeat session per database found (3), and
+	 * a pool of at most 4 per database that heals (2): 2 x (1 + 3 + 8).
 	 */
 	static final long MOST_RSS_MIB = 400;
 
@@ -75,15 +86,17 @@ record SoakVerdict(Map<String, Rows> rows, int mostOwners, int userStopsBroken, 
 	static final long MOST_SESSIONS = 24;
 
 	/**
-	 * The longest the writers of a database may go without a write: a primary's restart or a switchover, with the
-	 * wait for its consumers to confirm at the stop. Longer, the harness itself is stuck and the times to whole again
-	 * after it say nothing of slot-keeper.
+	 * The longest the writers of a database may go without a write: a primary's restart
+	 * or a switchover, with the wait for its consumers to confirm at the stop. Longer,
+	 * the harness itself is stuck and the times to whole again after it say nothing of
+	 * slot-keeper.
 	 */
 	static final long MOST_WITHOUT_WRITE_MILLIS = 120_000;
 
-	static SoakVerdict of(SoakWorld world, Map<SoakPipeline, Truth> truths, List<Soak.Played> played,
-			Watchers watchers, Injector injector) {
-		// The logs are read once the limit is back: a put-back seconds after the faults ended is counted.
+	static SoakVerdict of(SoakWorld world, Map<SoakPipeline, Truth> truths, List<Soak.Played> played, Watchers watchers,
+			Injector injector) {
+		// The logs are read once the limit is back: a put-back seconds after the faults
+		// ended is counted.
 		String keepSize = keepSizeAfterTheOutages(world);
 		InstanceLogs logs = InstanceLogs.read(world);
 		Map<String, Rows> rows = new LinkedHashMap<>();
@@ -99,10 +112,11 @@ record SoakVerdict(Map<String, Rows> rows, int mostOwners, int userStopsBroken, 
 		for (Soak.Played fault : played) {
 			long after = 0;
 			for (Map.Entry<SoakPipeline, Truth> truth : truths.entrySet()) {
-				long each = truth.getValue().wholeAgainAfter(fault.start(), fault.end(),
-						truth.getKey().view.firstArrivals());
+				long each = truth.getValue()
+					.wholeAgainAfter(fault.start(), fault.end(), truth.getKey().view.firstArrivals());
 				byPipeline.computeIfAbsent(fault.fault().kind(), (kind) -> new LinkedHashMap<>())
-					.computeIfAbsent(truth.getKey().target, (target) -> new ArrayList<>()).add(each);
+					.computeIfAbsent(truth.getKey().target, (target) -> new ArrayList<>())
+					.add(each);
 				after = Math.max(after, each);
 			}
 			whole.computeIfAbsent(fault.fault().kind(), (kind) -> new ArrayList<>()).add(after);
@@ -110,17 +124,20 @@ record SoakVerdict(Map<String, Rows> rows, int mostOwners, int userStopsBroken, 
 				lost.add(fault.lostFor());
 			}
 		}
-		return new SoakVerdict(rows, watchers.mostOwners(), injector.userStopsBroken(), states, logs, whole, byPipeline, lost,
-				watchers.activeSlotsGone(), watchers.mostHeld(), keepSize, raisesRecorded(world),
+		return new SoakVerdict(rows, watchers.mostOwners(), injector.userStopsBroken(), states, logs, whole, byPipeline,
+				lost, watchers.activeSlotsGone(), watchers.mostHeld(), keepSize, raisesRecorded(world),
 				Standby.of(world, injector));
 	}
 
-	// Put back once every slot of the server is read again and retains less than a share of the value it goes back
-	// to: once the writers stopped, within a few polls. On both nodes: a raise made before a switchover is put back on
+	// Put back once every slot of the server is read again and retains less than a share
+	// of the value it goes back
+	// to: once the writers stopped, within a few polls. On both nodes: a raise made
+	// before a switchover is put back on
 	// the former primary, now the standby, once it answers as the configured replica.
 	private static String keepSizeAfterTheOutages(SoakWorld world) {
 		try {
-			await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofSeconds(1))
+			await().atMost(Duration.ofSeconds(120))
+				.pollInterval(Duration.ofSeconds(1))
 				.until(() -> KEEP_SIZE.equals(keepSizes(world)));
 		}
 		catch (org.awaitility.core.ConditionTimeoutException ex) {
@@ -156,12 +173,14 @@ record SoakVerdict(Map<String, Rows> rows, int mostOwners, int userStopsBroken, 
 	}
 
 	/**
-	 * Every invariant, each failing with its name: no row missing, no stale key, the deletes lost in each target's
-	 * gaps within what slot-keeper reported, no writer stuck, one owner at most, no slot dropped under its consumer,
-	 * a lost slot usable again within a poll + 5 s, the heal budget kept, every WAL-limit raise put back, no user's
-	 * stop undone, the connectors running, every fault's rows arrived and each kind's p99 time to whole again within
-	 * its bound, every switchover to a ready standby and the standby streaming at the end, each instance and their
-	 * sessions within the bounds.
+	 * Every invariant, each failing with its name: no row missing, no stale key, the
+	 * deletes lost in each target's gaps within what slot-keeper reported, no writer
+	 * stuck, one owner at most, no slot dropped under its consumer, a lost slot usable
+	 * again within a poll + 5 s, the heal budget kept, every WAL-limit raise put back, no
+	 * user's stop undone, the connectors running, every fault's rows arrived and each
+	 * kind's p99 time to whole again within its bound, every switchover to a ready
+	 * standby and the standby streaming at the end, each instance and their sessions
+	 * within the bounds.
 	 */
 	void assertInvariants() {
 		assertThat(missing()).as("rows missing from the topics").isZero();
@@ -182,8 +201,8 @@ record SoakVerdict(Map<String, Rows> rows, int mostOwners, int userStopsBroken, 
 		assertThat(this.keepSizeAtEnd).as("max_slot_wal_keep_size once the outages were over").isEqualTo(KEEP_SIZE);
 		assertThat(this.raisesRecorded).as("WAL-limit raises still recorded at the end").isZero();
 		assertThat(this.logs.raisesRefused()).as("WAL-limit raises refused or failed").isZero();
-		assertThat(this.connectorStates).as("the connectors at the end").allSatisfy((target, state) ->
-				assertThat(state).isEqualTo("RUNNING"));
+		assertThat(this.connectorStates).as("the connectors at the end")
+			.allSatisfy((target, state) -> assertThat(state).isEqualTo("RUNNING"));
 		assertThat(this.wholeAgainMillis.values()).as("every fault's rows arrived")
 			.allSatisfy((times) -> assertThat(times).allMatch((millis) -> millis < Long.MAX_VALUE));
 		this.wholeAgainMillis.forEach((kind, times) -> assertThat(percentile(times.stream().sorted().toList(), 99))
@@ -197,22 +216,29 @@ record SoakVerdict(Map<String, Rows> rows, int mostOwners, int userStopsBroken, 
 	}
 
 	void print(PrintStream out) {
-		this.rows.forEach((target, counted) -> out.printf("soak: %s: rows missing %d, keys stale %d, duplicates %d of %d"
-				+ " events, longest wait of a row %d ms, longest without a write %d ms; deletes lost in gaps %d (rows"
-				+ " still held %d, deleted before they were ever seen %d), slot-keeper reported at most %d (over by %d)%n",
-				target, counted.missing(), counted.stale(), counted.duplicates(), counted.events(),
-				counted.longestWaitMillis(), counted.longestWithoutWriteMillis(), counted.lostDeletes(), counted.ghosts(),
-				counted.unseenDeleted(), counted.reportedGapDeletes(), counted.reportedGapDeletes() - counted.lostDeletes()));
-		out.printf("soak: most owners at once %d, user stops undone %d, connectors at the end %s, failed connectors"
-				+ " restarted by slot-keeper %d (refused %d, budget %d an hour)%n", this.mostOwners, this.userStopsBroken,
-				this.connectorStates, this.logs.restarts(), this.logs.restartsRefused(), RESTARTS_PER_HOUR);
-		out.printf("soak: WAL-limit raises to %s %d (refused or failed %d), put back %d; max_slot_wal_keep_size at the"
-				+ " end %s, raises still recorded %d%n", RAISED_KEEP_SIZE, this.logs.raises(), this.logs.raisesRefused(),
-				this.logs.putBacks(), this.keepSizeAtEnd, this.raisesRecorded);
+		this.rows
+			.forEach((target, counted) -> out.printf("soak: %s: rows missing %d, keys stale %d, duplicates %d of %d"
+					+ " events, longest wait of a row %d ms, longest without a write %d ms; deletes lost in gaps %d (rows"
+					+ " still held %d, deleted before they were ever seen %d), slot-keeper reported at most %d (over by %d)%n",
+					target, counted.missing(), counted.stale(), counted.duplicates(), counted.events(),
+					counted.longestWaitMillis(), counted.longestWithoutWriteMillis(), counted.lostDeletes(),
+					counted.ghosts(), counted.unseenDeleted(), counted.reportedGapDeletes(),
+					counted.reportedGapDeletes() - counted.lostDeletes()));
+		out.printf(
+				"soak: most owners at once %d, user stops undone %d, connectors at the end %s, failed connectors"
+						+ " restarted by slot-keeper %d (refused %d, budget %d an hour)%n",
+				this.mostOwners, this.userStopsBroken, this.connectorStates, this.logs.restarts(),
+				this.logs.restartsRefused(), RESTARTS_PER_HOUR);
+		out.printf(
+				"soak: WAL-limit raises to %s %d (refused or failed %d), put back %d; max_slot_wal_keep_size at the"
+						+ " end %s, raises still recorded %d%n",
+				RAISED_KEEP_SIZE, this.logs.raises(), this.logs.raisesRefused(), this.logs.putBacks(),
+				this.keepSizeAtEnd, this.raisesRecorded);
 		out.printf("soak: heals %d, handovers %d, takeovers %d, lost slots usable again after %s ms%n",
 				this.logs.heals(), this.logs.handovers(), this.logs.takeovers(), this.lostSlotUsableAgainMillis);
-		out.printf("soak: active slots gone %d, most heals of a slot in an hour %d (budget %d), most held by an"
-				+ " instance: %d MiB resident, %d threads; slot-keeper's sessions on the server at most %d%n",
+		out.printf(
+				"soak: active slots gone %d, most heals of a slot in an hour %d (budget %d), most held by an"
+						+ " instance: %d MiB resident, %d threads; slot-keeper's sessions on the server at most %d%n",
 				this.activeSlotsGone, this.logs.mostHealsInAnHour(), HEALS_PER_HOUR, this.mostHeld[0], this.mostHeld[1],
 				this.mostHeld[2]);
 		out.printf("soak: switchovers %d (to a standby not ready %d), the standby streaming at the end %s%n",
@@ -238,19 +264,23 @@ record SoakVerdict(Map<String, Rows> rows, int mostOwners, int userStopsBroken, 
 
 	/**
 	 * The standby's part in a soak.
+	 *
 	 * @param switchovers how many times the primary changed
-	 * @param unready switchovers to a standby that did not hold both slots synchronized within a minute
-	 * @param streaming whether the standby streams at the end through its physical slot, not lost
+	 * @param unready switchovers to a standby that did not hold both slots synchronized
+	 * within a minute
+	 * @param streaming whether the standby streams at the end through its physical slot,
+	 * not lost
 	 */
 	record Standby(int switchovers, int unready, boolean streaming) {
 
 		static Standby of(SoakWorld world, Injector injector) {
 			boolean streaming;
 			try {
-				await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofSeconds(1))
-					.until(() -> "t".equals(world.server.queryForString("postgres", "SELECT active AND wal_status <>"
-							+ " 'lost' FROM pg_replication_slots WHERE slot_name = '"
-							+ io.slotkeeper.testbed.ReplicatedServer.STANDBY_SLOT + "'")));
+				await().atMost(Duration.ofSeconds(30))
+					.pollInterval(Duration.ofSeconds(1))
+					.until(() -> "t".equals(world.server.queryForString("postgres",
+							"SELECT active AND wal_status <>" + " 'lost' FROM pg_replication_slots WHERE slot_name = '"
+									+ io.slotkeeper.testbed.ReplicatedServer.STANDBY_SLOT + "'")));
 				streaming = true;
 			}
 			catch (org.awaitility.core.ConditionTimeoutException ex) {
@@ -263,15 +293,18 @@ record SoakVerdict(Map<String, Rows> rows, int mostOwners, int userStopsBroken, 
 
 	/**
 	 * One pipeline's consumer against its database.
+	 *
 	 * @param missing rows in the database that never arrived
 	 * @param stale keys whose last event is not the row's last version
 	 * @param ghosts deleted rows the consumer still holds
-	 * @param unseenDeleted deleted rows it never saw (made and deleted while a slot was lost)
+	 * @param unseenDeleted deleted rows it never saw (made and deleted while a slot was
+	 * lost)
 	 * @param reportedGapDeletes what slot-keeper reported for the target's gaps
 	 * @param duplicates events delivered more than once
 	 * @param events events delivered
 	 * @param longestWaitMillis the longest time from a row's making to its first arrival
-	 * @param longestWithoutWriteMillis the longest time its writers went without a write that succeeded
+	 * @param longestWithoutWriteMillis the longest time its writers went without a write
+	 * that succeeded
 	 */
 	record Rows(int missing, int stale, int ghosts, int unseenDeleted, long reportedGapDeletes, long duplicates,
 			long events, long longestWaitMillis, long longestWithoutWriteMillis) {
@@ -310,7 +343,8 @@ record SoakVerdict(Map<String, Rows> rows, int mostOwners, int userStopsBroken, 
 		}
 
 		/**
-		 * The deletes no consumer got: of rows it still holds, and of rows made and deleted while a slot was lost.
+		 * The deletes no consumer got: of rows it still holds, and of rows made and
+		 * deleted while a slot was lost.
 		 */
 		long lostDeletes() {
 			return this.ghosts + this.unseenDeleted;
@@ -319,7 +353,8 @@ record SoakVerdict(Map<String, Rows> rows, int mostOwners, int userStopsBroken, 
 	}
 
 	/**
-	 * The database at the end: each row's version and when it was made, each deleted row's making and deleting.
+	 * The database at the end: each row's version and when it was made, each deleted
+	 * row's making and deleting.
 	 */
 	record Truth(Map<Long, long[]> existing, Map<Long, long[]> deleted) {
 
@@ -327,8 +362,8 @@ record SoakVerdict(Map<String, Rows> rows, int mostOwners, int userStopsBroken, 
 			try (Connection connection = server.connect(pipeline.database);
 					Statement statement = connection.createStatement()) {
 				Map<Long, long[]> existing = new HashMap<>();
-				try (ResultSet rows = statement.executeQuery("SELECT id, version, (extract(epoch FROM created_at)"
-						+ " * 1000)::bigint FROM orders")) {
+				try (ResultSet rows = statement.executeQuery(
+						"SELECT id, version, (extract(epoch FROM created_at)" + " * 1000)::bigint FROM orders")) {
 					while (rows.next()) {
 						existing.put(rows.getLong(1), new long[] { rows.getInt(2), rows.getLong(3) });
 					}
@@ -356,8 +391,10 @@ record SoakVerdict(Map<String, Rows> rows, int mostOwners, int userStopsBroken, 
 			});
 		}
 
-		// When every row made during the fault, and the first one made after it, had arrived (a fault in which no
-		// write succeeded, a primary's restart, is over for the consumer only when the next write arrives);
+		// When every row made during the fault, and the first one made after it, had
+		// arrived (a fault in which no
+		// write succeeded, a primary's restart, is over for the consumer only when the
+		// next write arrives);
 		// Long.MAX_VALUE when one never did.
 		long wholeAgainAfter(long start, long end, Map<Long, Long> arrivals) {
 			long whole = end;

@@ -20,13 +20,16 @@ import io.slotkeeper.testbed.TcpProxy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The real pieces of a soak on this machine: a PostgreSQL 17 primary whose slots are lost at the first checkpoint past
- * 1 MB of retained WAL, and its standby, which synchronizes the connectors' failover slots and takes over at a
- * switchover ({@link ReplicatedServer}); a Kafka broker; three databases of it that slot-keeper finds by itself (one {@code servers}
- * entry, {@code databases: auto}), two of them captured, each with a Kafka Connect worker running Debezium
- * on {@code public.orders} — one connector reached through the REST API, one through a Strimzi {@code KafkaConnector}
- * resource on a Kubernetes API stand-in that an operator emulation reconciles; two slot-keeper instances in JVMs of
- * their own (configured through environment variables, healing on, re-snapshot by signal) reaching PostgreSQL through a
+ * The real pieces of a soak on this machine: a PostgreSQL 17 primary whose slots are lost
+ * at the first checkpoint past 1 MB of retained WAL, and its standby, which synchronizes
+ * the connectors' failover slots and takes over at a switchover
+ * ({@link ReplicatedServer}); a Kafka broker; three databases of it that slot-keeper
+ * finds by itself (one {@code servers} entry, {@code databases: auto}), two of them
+ * captured, each with a Kafka Connect worker running Debezium on {@code public.orders} —
+ * one connector reached through the REST API, one through a Strimzi
+ * {@code KafkaConnector} resource on a Kubernetes API stand-in that an operator emulation
+ * reconciles; two slot-keeper instances in JVMs of their own (configured through
+ * environment variables, healing on, re-snapshot by signal) reaching PostgreSQL through a
  * TCP forwarder that can stall; writers, and a keyed view of each topic.
  */
 final class SoakWorld implements AutoCloseable {
@@ -34,14 +37,16 @@ final class SoakWorld implements AutoCloseable {
 	static final String TOKEN = "soak-viewer-token";
 
 	/**
-	 * slot-keeper's name of the server: its databases' targets are {@code soak-<database>}.
+	 * slot-keeper's name of the server: its databases' targets are
+	 * {@code soak-<database>}.
 	 */
 	static final String SERVER = "soak";
 
 	// Debezium creates its slot as one PostgreSQL 17 synchronizes to the standby.
 	private static final Map<String, String> FAILOVER_SLOT = Map.of("slot.failover", "true");
 
-	// In postgresql.auto.conf, as an operator sets it: a value given on the command line ALTER SYSTEM cannot override,
+	// In postgresql.auto.conf, as an operator sets it: a value given on the command line
+	// ALTER SYSTEM cannot override,
 	// and slot-keeper would only say it may not raise it.
 	final ReplicatedServer server = new ReplicatedServer(Map.of("max_slot_wal_keep_size", SoakVerdict.KEEP_SIZE));
 
@@ -52,8 +57,9 @@ final class SoakWorld implements AutoCloseable {
 	final List<Instance> instances = new ArrayList<>();
 
 	/**
-	 * A third database, found by {@code databases: auto} for its logical slot that no connector reads (it is lost at
-	 * the first checkpoint past 1 MB and stays lost: no policy asks for a heal).
+	 * A third database, found by {@code databases: auto} for its logical slot that no
+	 * connector reads (it is lost at the first checkpoint past 1 MB and stays lost: no
+	 * policy asks for a heal).
 	 */
 	final String uncaptured;
 
@@ -76,17 +82,21 @@ final class SoakWorld implements AutoCloseable {
 			throw new UncheckedIOException(ex);
 		}
 		for (int n = 0; n < 2; n++) {
-			this.instances.add(new Instance("instance-" + n, environment(), this.logs.resolve("instance-" + n + ".log")));
+			this.instances
+				.add(new Instance("instance-" + n, environment(), this.logs.resolve("instance-" + n + ".log")));
 		}
-		await().atMost(Duration.ofSeconds(90)).until(() -> this.instances.stream()
-			.allMatch((instance) -> instance.get("/actuator/health/liveness", null) != null));
+		await().atMost(Duration.ofSeconds(90))
+			.until(() -> this.instances.stream()
+				.allMatch((instance) -> instance.get("/actuator/health/liveness", null) != null));
 		for (int n = 0; n < this.pipelines.size(); n++) {
 			this.pipelines.get(n).startWriting(this.server, seed + 1 + n, writesPerSecond / this.pipelines.size());
 		}
 	}
 
-	// As an operator writes them in a Deployment: every property through its environment variable; the server
-	// configured once, its databases found (databases: auto), each captured one's slot policy an override.
+	// As an operator writes them in a Deployment: every property through its environment
+	// variable; the server
+	// configured once, its databases found (databases: auto), each captured one's slot
+	// policy an override.
 	private Map<String, String> environment() {
 		String server = "SLOTKEEPER_SERVERS_0_";
 		Map<String, String> variables = new HashMap<>(Map.ofEntries(Map.entry("SLOTKEEPER_API_TOKENS_0_NAME", "soak"),
@@ -98,9 +108,8 @@ final class SoakWorld implements AutoCloseable {
 				Map.entry(server + "HEARTBEAT_INTERVAL", "1s"), Map.entry(server + "SLOTS_POLL_INTERVAL", "1s"),
 				Map.entry(server + "CONNECTION_CONNECT_TIMEOUT", "3s"),
 				Map.entry(server + "CONNECTION_STATEMENT_TIMEOUT", "5s"),
-				Map.entry(server + "REPLICAS_0_NAME", "standby"),
-				Map.entry(server + "REPLICAS_0_URL", "jdbc:postgresql://127.0.0.1:" + this.server.standbyPort()
-						+ "/postgres")));
+				Map.entry(server + "REPLICAS_0_NAME", "standby"), Map.entry(server + "REPLICAS_0_URL",
+						"jdbc:postgresql://127.0.0.1:" + this.server.standbyPort() + "/postgres")));
 		for (int n = 0; n < this.pipelines.size(); n++) {
 			variables.putAll(this.pipelines.get(n).environment(server + "OVERRIDES_" + n + "_"));
 		}
@@ -121,7 +130,8 @@ final class SoakWorld implements AutoCloseable {
 	 * @return it
 	 */
 	io.slotkeeper.testbed.StrimziResources kubernetesApi() {
-		return this.pipelines.stream().map((pipeline) -> pipeline.side)
+		return this.pipelines.stream()
+			.map((pipeline) -> pipeline.side)
 			.filter(StrimziSide.class::isInstance)
 			.map((side) -> ((StrimziSide) side).strimzi().api())
 			.findFirst()

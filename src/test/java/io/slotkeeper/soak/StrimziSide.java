@@ -7,9 +7,11 @@ import io.slotkeeper.testbed.RealKafkaConnect;
 import io.slotkeeper.testbed.StrimziManagedConnect;
 
 /**
- * A connector managed by Strimzi: slot-keeper is told its {@code KafkaConnector} resource on the Kubernetes API
- * stand-in, its user stops it with {@code spec.state: stopped}, and the operator emulation restarts a failed task too
- * ({@code spec.autoRestart}, with Strimzi's backoff), beside slot-keeper's {@code on-failed: restart}.
+ * A connector managed by Strimzi: slot-keeper is told its {@code KafkaConnector} resource
+ * on the Kubernetes API stand-in, its user stops it with {@code spec.state: stopped}, and
+ * the operator emulation restarts a failed task too ({@code spec.autoRestart}, with
+ * Strimzi's backoff), beside slot-keeper's {@code on-failed: restart}.
+ *
  * @param strimzi the worker, the resource and the operator emulation
  */
 record StrimziSide(StrimziManagedConnect strimzi) implements ConnectorSide {

@@ -12,15 +12,15 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * What runs beside the faults: a sample of both instances' owner gauges every second (never two owners of a target at
- * once), of the slots every 250 ms read on the server itself (never gone while a consumer was
- * streaming from it), and of each instance's resident memory and threads and slot-keeper's sessions on the server
- * every 5 s.
+ * What runs beside the faults: a sample of both instances' owner gauges every second
+ * (never two owners of a target at once), of the slots every 250 ms read on the server
+ * itself (never gone while a consumer was streaming from it), and of each instance's
+ * resident memory and threads and slot-keeper's sessions on the server every 5 s.
  */
 final class Watchers implements AutoCloseable {
 
-	private static final Pattern OWNER = Pattern.compile("^slotkeeper_heartbeat_owner\\{[^}]*target=\"([^\"]+)\"[^}]*\\}"
-			+ " ([0-9.]+)$", Pattern.MULTILINE);
+	private static final Pattern OWNER = Pattern
+		.compile("^slotkeeper_heartbeat_owner\\{[^}]*target=\"([^\"]+)\"[^}]*\\}" + " ([0-9.]+)$", Pattern.MULTILINE);
 
 	private final SoakWorld world;
 
@@ -49,7 +49,8 @@ final class Watchers implements AutoCloseable {
 		this.loop.scheduleWithFixedDelay(() -> guarded(this::sampleResources), 5, 5, TimeUnit.SECONDS);
 	}
 
-	// A worker that is down answers nothing: try again at the next tick rather than end the schedule.
+	// A worker that is down answers nothing: try again at the next tick rather than end
+	// the schedule.
 	private static void guarded(Runnable work) {
 		try {
 			work.run();
@@ -74,15 +75,17 @@ final class Watchers implements AutoCloseable {
 		owners.values().forEach((count) -> this.mostOwners.accumulateAndGet(count, Math::max));
 	}
 
-	// A slot that was active at the last sample and is gone now was dropped under its consumer (the server refuses to
+	// A slot that was active at the last sample and is gone now was dropped under its
+	// consumer (the server refuses to
 	// drop an active slot, so only a walsender terminated first lets it).
 	private void sampleSlots() {
 		for (SoakPipeline pipeline : this.world.pipelines) {
 			int switchovers = this.world.server.switchovers();
-			String active = this.world.server.queryForString("postgres", "SELECT active::text FROM"
-					+ " pg_replication_slots WHERE slot_name = '" + pipeline.slot + "'");
+			String active = this.world.server.queryForString("postgres",
+					"SELECT active::text FROM" + " pg_replication_slots WHERE slot_name = '" + pipeline.slot + "'");
 			if (switchovers != this.world.server.switchovers() || switchovers != this.switchoversSeen) {
-				// Another server now: its slots are what the standby held, not what a consumer streamed from here.
+				// Another server now: its slots are what the standby held, not what a
+				// consumer streamed from here.
 				this.slotActive.clear();
 				this.switchoversSeen = switchovers;
 				return;
@@ -100,16 +103,17 @@ final class Watchers implements AutoCloseable {
 			this.mostRssKib.accumulateAndGet(held[0], Math::max);
 			this.mostThreads.accumulateAndGet(held[1], Math::max);
 		}
-		String sessions = this.world.server.queryForString("postgres", "SELECT count(*) FROM"
-				+ " pg_stat_activity WHERE application_name = 'slot-keeper'");
+		String sessions = this.world.server.queryForString("postgres",
+				"SELECT count(*) FROM" + " pg_stat_activity WHERE application_name = 'slot-keeper'");
 		long now = Long.parseLong(sessions);
 		long before = this.mostSessions.getAndAccumulate(now, Math::max);
 		if (now > SoakVerdict.MOST_SESSIONS && now > before) {
-			// Over the bound, a new most: what they are, so that a run that fails on it says why.
-			System.out.printf("soak: %d sessions of slot-keeper on the server: %s%n", now,
-					this.world.server.queryForString("postgres", "SELECT string_agg(n || ' ' || d, ', ') FROM"
-							+ " (SELECT count(*) AS n, datname || ' ' || state || ' ' || left(query, 40) AS d FROM"
-							+ " pg_stat_activity WHERE application_name = 'slot-keeper' GROUP BY 2 ORDER BY 1 DESC) s"));
+			// Over the bound, a new most: what they are, so that a run that fails on it
+			// says why.
+			System.out.printf("soak: %d sessions of slot-keeper on the server: %s%n", now, this.world.server
+				.queryForString("postgres", "SELECT string_agg(n || ' ' || d, ', ') FROM"
+						+ " (SELECT count(*) AS n, datname || ' ' || state || ' ' || left(query, 40) AS d FROM"
+						+ " pg_stat_activity WHERE application_name = 'slot-keeper' GROUP BY 2 ORDER BY 1 DESC) s"));
 		}
 	}
 
@@ -118,8 +122,8 @@ final class Watchers implements AutoCloseable {
 	}
 
 	/**
-	 * The most each instance held at a sample: resident memory (MiB), threads, and both instances' sessions on the
-	 * server.
+	 * The most each instance held at a sample: resident memory (MiB), threads, and both
+	 * instances' sessions on the server.
 	 * @return {@code {rss MiB, threads, sessions}}
 	 */
 	long[] mostHeld() {

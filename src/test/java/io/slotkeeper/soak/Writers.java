@@ -12,15 +12,17 @@ import java.util.concurrent.atomic.AtomicLong;
 import io.slotkeeper.testbed.PostgresServer;
 
 /**
- * Writes into {@code public.orders} at a steady rate, inserts, updates and deletes: each row numbered, each update
- * raising its {@code version}, each delete recorded in {@code deleted_orders} in the same statement (with when the row
- * was made and deleted), so that the database itself is the truth the consumer's view is compared with. A write that
- * fails (the primary restarting) is tried again with the next one.
+ * Writes into {@code public.orders} at a steady rate, inserts, updates and deletes: each
+ * row numbered, each update raising its {@code version}, each delete recorded in
+ * {@code deleted_orders} in the same statement (with when the row was made and deleted),
+ * so that the database itself is the truth the consumer's view is compared with. A write
+ * that fails (the primary restarting) is tried again with the next one.
  */
 final class Writers implements AutoCloseable {
 
-	static final List<String> SCHEMA = List.of("CREATE TABLE orders (id bigserial PRIMARY KEY, version int NOT NULL"
-			+ " DEFAULT 1, item text, created_at timestamptz NOT NULL DEFAULT clock_timestamp())",
+	static final List<String> SCHEMA = List.of(
+			"CREATE TABLE orders (id bigserial PRIMARY KEY, version int NOT NULL"
+					+ " DEFAULT 1, item text, created_at timestamptz NOT NULL DEFAULT clock_timestamp())",
 			"CREATE TABLE deleted_orders (id bigint PRIMARY KEY, created_at timestamptz NOT NULL, deleted_at"
 					+ " timestamptz NOT NULL)");
 
@@ -79,12 +81,13 @@ final class Writers implements AutoCloseable {
 		close(connection);
 	}
 
-	// Half inserts, a third updates, the rest deletes: the table grows, and every kind of change crosses each fault.
+	// Half inserts, a third updates, the rest deletes: the table grows, and every kind of
+	// change crosses each fault.
 	private void writeOne(Connection connection) throws SQLException {
 		int draw = this.random.nextInt(12);
 		if (draw < 6 || this.live.size() < 20) {
-			try (PreparedStatement insert = connection.prepareStatement("INSERT INTO orders (item) VALUES (?)"
-					+ " RETURNING id")) {
+			try (PreparedStatement insert = connection
+				.prepareStatement("INSERT INTO orders (item) VALUES (?)" + " RETURNING id")) {
 				insert.setString(1, "item " + this.random.nextInt(1000));
 				try (ResultSet made = insert.executeQuery()) {
 					made.next();
@@ -96,8 +99,8 @@ final class Writers implements AutoCloseable {
 		int index = this.random.nextInt(this.live.size());
 		long id = this.live.get(index);
 		if (draw < 10) {
-			try (PreparedStatement update = connection.prepareStatement("UPDATE orders SET version = version + 1"
-					+ " WHERE id = ?")) {
+			try (PreparedStatement update = connection
+				.prepareStatement("UPDATE orders SET version = version + 1" + " WHERE id = ?")) {
 				update.setLong(1, id);
 				update.executeUpdate();
 			}
@@ -122,8 +125,9 @@ final class Writers implements AutoCloseable {
 	}
 
 	/**
-	 * The longest time between two writes that succeeded: a fault stops the writes for as long as the primary is
-	 * away, no longer; a writer stuck on a connection would make every time to whole again after it look long.
+	 * The longest time between two writes that succeeded: a fault stops the writes for as
+	 * long as the primary is away, no longer; a writer stuck on a connection would make
+	 * every time to whole again after it look long.
 	 */
 	long longestWithoutWriteMillis() {
 		return this.longestWithoutWrite.get();

@@ -26,12 +26,14 @@ class SteadyGaugeTests {
 		Gauge after = this.registry.get("slotkeeper.test").tags("slot", "a").gauge();
 		assertThat(after).as("the same series, never removed").isSameAs(before);
 		assertThat(after.value()).isEqualTo(2.0);
-		assertThat(this.registry.find("slotkeeper.test").tags("slot", "b").gauge()).as("gone from the reading").isNull();
+		assertThat(this.registry.find("slotkeeper.test").tags("slot", "b").gauge()).as("gone from the reading")
+			.isNull();
 		this.gauge.clear();
 		assertThat(this.registry.find("slotkeeper.test").gauges()).isEmpty();
 	}
 
-	// What a Prometheus scrape during a poll sees: the series of a slot that stays is there at every look.
+	// What a Prometheus scrape during a poll sees: the series of a slot that stays is
+	// there at every look.
 	@Test
 	void aScrapeDuringReadingsAlwaysFindsASeriesThatStays() throws InterruptedException {
 		this.gauge.set(Map.of(Tags.of("slot", "a"), 0));

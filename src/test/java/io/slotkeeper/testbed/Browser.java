@@ -24,16 +24,19 @@ import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.logging.LoggingPreferences;
 
 /**
- * Debian's Chromium, headless, driven by its ChromeDriver ({@code apt-get install -y chromium chromium-driver}): no
- * browser is downloaded. Where they are missing the test is skipped with how to install them, except in CI
- * ({@code CI=true}), where the browser tests are mandatory and fail instead. Collects the console, so that a test can
- * fail on any error or Content-Security-Policy violation, and every URL the page requested.
+ * Debian's Chromium, headless, driven by its ChromeDriver
+ * ({@code apt-get install -y chromium chromium-driver}): no browser is downloaded. Where
+ * they are missing the test is skipped with how to install them, except in CI
+ * ({@code CI=true}), where the browser tests are mandatory and fail instead. Collects the
+ * console, so that a test can fail on any error or Content-Security-Policy violation, and
+ * every URL the page requested.
  */
 public final class Browser implements AutoCloseable {
 
 	private static final Path CHROMIUM = Path.of(System.getProperty("chromium.binary", "/usr/bin/chromium"));
 
-	private static final Path CHROMEDRIVER = Path.of(System.getProperty("chromedriver.binary", "/usr/bin/chromedriver"));
+	private static final Path CHROMEDRIVER = Path
+		.of(System.getProperty("chromedriver.binary", "/usr/bin/chromedriver"));
 
 	private static final Pattern URL = Pattern.compile("\"(?:url|documentURL)\":\"([^\"]*)\"");
 
@@ -71,7 +74,8 @@ public final class Browser implements AutoCloseable {
 		}
 		ChromeOptions options = new ChromeOptions();
 		options.setBinary(CHROMIUM.toFile());
-		// Without the background-networking flags Chromium keeps calling home, and this network refuses it.
+		// Without the background-networking flags Chromium keeps calling home, and this
+		// network refuses it.
 		options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
 				"--disable-component-update", "--no-first-run", "--disable-sync", "--disable-quic",
 				"--disable-dev-shm-usage", "--window-size=1440,1000", "--user-data-dir=" + profile);
@@ -107,14 +111,16 @@ public final class Browser implements AutoCloseable {
 
 	/**
 	 * Console errors and warnings so far, those that match an expected pattern left out.
-	 * @param expected patterns of errors the test caused on purpose (a refused token's 401, say)
+	 * @param expected patterns of errors the test caused on purpose (a refused token's
+	 * 401, say)
 	 * @return the unexpected ones
 	 */
 	public List<String> unexpectedProblems(String... expected) {
 		return console().stream()
 			.filter((line) -> line.startsWith("SEVERE") || line.startsWith("WARNING")
 					|| line.contains("Content-Security-Policy"))
-			.filter((line) -> java.util.Arrays.stream(expected).noneMatch((pattern) -> line.matches("(?s).*" + pattern + ".*")))
+			.filter((line) -> java.util.Arrays.stream(expected)
+				.noneMatch((pattern) -> line.matches("(?s).*" + pattern + ".*")))
 			.toList();
 	}
 

@@ -4,9 +4,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A Debezium PostgreSQL connector as a recovery test drives it: its Kafka Connect REST URL for slot-keeper, its state,
- * every row of {@code public.orders} it delivered, and the outages a test plays. Two kinds: {@link RealKafkaConnect}
- * (a real Kafka Connect worker and broker) and {@link EngineConnect} (an embedded Debezium engine behind a REST
+ * A Debezium PostgreSQL connector as a recovery test drives it: its Kafka Connect REST
+ * URL for slot-keeper, its state, every row of {@code public.orders} it delivered, and
+ * the outages a test plays. Two kinds: {@link RealKafkaConnect} (a real Kafka Connect
+ * worker and broker) and {@link EngineConnect} (an embedded Debezium engine behind a REST
  * stand-in, kept for what a real worker cannot be made to do).
  */
 public interface CdcConnector extends AutoCloseable {
@@ -19,7 +20,8 @@ public interface CdcConnector extends AutoCloseable {
 
 	/**
 	 * What slot-keeper is told about the connector, as command-line settings.
-	 * @param property the connector's property, such as {@code slotkeeper.targets[0].slots[0].connector}
+	 * @param property the connector's property, such as
+	 * {@code slotkeeper.targets[0].slots[0].connector}
 	 * @return the settings: the REST URL and name here
 	 */
 	default List<String> slotKeeperSettings(String property) {
@@ -27,15 +29,17 @@ public interface CdcConnector extends AutoCloseable {
 	}
 
 	/**
-	 * Its {@code topic.prefix}, which names its offsets' partition ({@code {"server": prefix}}).
+	 * Its {@code topic.prefix}, which names its offsets' partition ({@code {"server":
+	 * prefix}}).
 	 * @return the prefix
 	 */
 	String prefix();
 
 	/**
-	 * The state of its task as Kafka Connect reports it, or of the connector when it has no task.
-	 * @return {@code RUNNING}, {@code FAILED}, {@code STOPPED}, {@code UNASSIGNED}…, {@code UNREACHABLE} when Connect
-	 * does not answer
+	 * The state of its task as Kafka Connect reports it, or of the connector when it has
+	 * no task.
+	 * @return {@code RUNNING}, {@code FAILED}, {@code STOPPED}, {@code UNASSIGNED}…,
+	 * {@code UNREACHABLE} when Connect does not answer
 	 */
 	String state();
 
@@ -45,7 +49,8 @@ public interface CdcConnector extends AutoCloseable {
 	void crash();
 
 	/**
-	 * Restarts the connector and its task from the stored offset, as {@code POST …/restart?includeTasks=true} does.
+	 * Restarts the connector and its task from the stored offset, as
+	 * {@code POST …/restart?includeTasks=true} does.
 	 */
 	void restart();
 
@@ -55,7 +60,8 @@ public interface CdcConnector extends AutoCloseable {
 	void workerDown();
 
 	/**
-	 * The worker started again: it resumes the connectors of its group from their stored offsets.
+	 * The worker started again: it resumes the connectors of its group from their stored
+	 * offsets.
 	 */
 	void workerUp();
 

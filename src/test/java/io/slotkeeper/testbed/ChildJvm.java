@@ -9,8 +9,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A Java main class run in a process of its own on the test classpath, its output in a log file: what the real Kafka
- * broker and Kafka Connect worker run in, so that a test can kill one as a pod is killed and start it again.
+ * A Java main class run in a process of its own on the test classpath, its output in a
+ * log file: what the real Kafka broker and Kafka Connect worker run in, so that a test
+ * can kill one as a pod is killed and start it again.
  */
 final class ChildJvm implements AutoCloseable {
 
@@ -32,8 +33,9 @@ final class ChildJvm implements AutoCloseable {
 	 * @return the running process
 	 */
 	static ChildJvm start(Path log, List<String> options, String mainClass, String... args) {
-		List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-			.toString(), "-cp", System.getProperty("java.class.path")));
+		List<String> command = new ArrayList<>(
+				List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+						System.getProperty("java.class.path")));
 		command.addAll(options);
 		command.add(mainClass);
 		command.addAll(List.of(args));
@@ -42,7 +44,8 @@ final class ChildJvm implements AutoCloseable {
 			Process process = new ProcessBuilder(command).redirectErrorStream(true)
 				.redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
 				.start();
-			// A test JVM that ends without closing it (a crash, a time-out) must not leave a broker or worker running.
+			// A test JVM that ends without closing it (a crash, a time-out) must not
+			// leave a broker or worker running.
 			Runtime.getRuntime().addShutdownHook(new Thread(process::destroyForcibly, "child-jvm-reaper"));
 			return new ChildJvm(process, log);
 		}
@@ -56,7 +59,8 @@ final class ChildJvm implements AutoCloseable {
 	 * @param log where its output goes
 	 * @param mainClass the class
 	 * @param args its arguments
-	 * @throws IllegalStateException when it exits other than 0, with the end of its output
+	 * @throws IllegalStateException when it exits other than 0, with the end of its
+	 * output
 	 */
 	static void run(Path log, String mainClass, String... args) {
 		ChildJvm child = start(log, List.of("-Xmx256m"), mainClass, args);

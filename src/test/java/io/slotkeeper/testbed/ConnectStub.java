@@ -14,16 +14,19 @@ import tools.jackson.databind.json.JsonMapper;
 import io.slotkeeper.config.ConnectorProperties;
 
 /**
- * A local stand-in for Kafka Connect's REST API that records every request and answers from scripts: each restart
- * takes the next scripted answer and each status read the next scripted status answer, then the default (202 for a
- * restart, a RUNNING status for a status). It keeps one connector's lifecycle as Kafka Connect 3.6+ does (KIP-875):
- * {@code PUT …/stop} and {@code …/resume}, {@code GET …/offsets}, {@code PATCH} and {@code DELETE …/offsets} only
- * while stopped (400 otherwise), {@code GET …/config}; {@link #withoutOffsetsApi()} plays an older Connect (404).
+ * A local stand-in for Kafka Connect's REST API that records every request and answers
+ * from scripts: each restart takes the next scripted answer and each status read the next
+ * scripted status answer, then the default (202 for a restart, a RUNNING status for a
+ * status). It keeps one connector's lifecycle as Kafka Connect 3.6+ does (KIP-875):
+ * {@code PUT …/stop} and {@code …/resume}, {@code GET …/offsets}, {@code PATCH} and
+ * {@code DELETE …/offsets} only while stopped (400 otherwise), {@code GET …/config};
+ * {@link #withoutOffsetsApi()} plays an older Connect (404).
  */
 public final class ConnectStub implements AutoCloseable {
 
 	/**
-	 * A connector reached through Kafka Connect's REST API, named {@code orders-cdc}, as its properties bind.
+	 * A connector reached through Kafka Connect's REST API, named {@code orders-cdc}, as
+	 * its properties bind.
 	 * @param url the worker's URL
 	 * @param keyValues more of its properties, a key then its value
 	 * @return the connector
@@ -112,7 +115,8 @@ public final class ConnectStub implements AutoCloseable {
 
 	/**
 	 * Sets the connector's stored offsets.
-	 * @param json the {@code offsets} array, for example {@code [{"partition":{…},"offset":{…}}]}
+	 * @param json the {@code offsets} array, for example
+	 * {@code [{"partition":{…},"offset":{…}}]}
 	 */
 	public void offsets(String json) {
 		this.offsets = json;
@@ -173,8 +177,8 @@ public final class ConnectStub implements AutoCloseable {
 	}
 
 	/**
-	 * Runs something whenever the connector is asked to stop, before the stop is answered: what another actor does
-	 * while slot-keeper waits on Kafka Connect.
+	 * Runs something whenever the connector is asked to stop, before the stop is
+	 * answered: what another actor does while slot-keeper waits on Kafka Connect.
 	 * @param action what to run
 	 */
 	public void onStop(Runnable action) {
@@ -214,8 +218,8 @@ public final class ConnectStub implements AutoCloseable {
 			case "PUT stop" -> stateChange(true);
 			case "PUT resume" -> stateChange(false);
 			case "PATCH offsets", "DELETE offsets" -> changeOffsets(method, body);
-			default -> next(this.script, new Answer(202,
-					"{\"name\":\"x\",\"connector\":{\"state\":\"RESTARTING\"},\"tasks\":[]}"));
+			default -> next(this.script,
+					new Answer(202, "{\"name\":\"x\",\"connector\":{\"state\":\"RESTARTING\"},\"tasks\":[]}"));
 		};
 	}
 
@@ -244,6 +248,7 @@ public final class ConnectStub implements AutoCloseable {
 
 	/**
 	 * A request the stub received.
+	 *
 	 * @param method the HTTP method
 	 * @param path the path
 	 * @param query the raw query, or {@code null}
@@ -255,6 +260,7 @@ public final class ConnectStub implements AutoCloseable {
 
 	/**
 	 * A scripted answer.
+	 *
 	 * @param status the HTTP status
 	 * @param body the JSON body
 	 */

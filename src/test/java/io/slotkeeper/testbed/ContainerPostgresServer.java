@@ -8,8 +8,8 @@ import org.testcontainers.postgresql.PostgreSQLContainer;
 
 /**
  * A server in a Testcontainers {@code postgres} image, for machines with a Docker engine
- * ({@code -Dtestbed.backend=testcontainers}). It only hands out a server with logical decoding on; fault
- * tests that stop or freeze the server are skipped on it.
+ * ({@code -Dtestbed.backend=testcontainers}). It only hands out a server with logical
+ * decoding on; fault tests that stop or freeze the server are skipped on it.
  */
 final class ContainerPostgresServer implements PostgresServer {
 
@@ -18,7 +18,8 @@ final class ContainerPostgresServer implements PostgresServer {
 	ContainerPostgresServer(Map<String, String> settings, String majorVersion) {
 		List<String> command = new ArrayList<>(List.of("postgres"));
 		settings.forEach((key, value) -> command.addAll(List.of("-c", key + "=" + value)));
-		this.container = new PostgreSQLContainer("postgres:" + majorVersion).withCommand(command.toArray(String[]::new));
+		this.container = new PostgreSQLContainer("postgres:" + majorVersion)
+			.withCommand(command.toArray(String[]::new));
 		this.container.start();
 	}
 

@@ -18,11 +18,12 @@ import org.postgresql.replication.LogSequenceNumber;
 import org.postgresql.replication.PGReplicationStream;
 
 /**
- * A CDC consumer that survives a failover as Debezium with {@code errors.max.retries=-1} does: it streams a pgoutput
- * slot through an address (a forwarder playing the Service), confirms each transaction once it has it, and when the
- * stream breaks or the slot is not there it connects again and resumes from what it confirmed; caught up, it confirms
- * the server's position. It records the first
- * column of every inserted row, so that a test counts which rows never arrived, and when each first arrived.
+ * A CDC consumer that survives a failover as Debezium with {@code errors.max.retries=-1}
+ * does: it streams a pgoutput slot through an address (a forwarder playing the Service),
+ * confirms each transaction once it has it, and when the stream breaks or the slot is not
+ * there it connects again and resumes from what it confirmed; caught up, it confirms the
+ * server's position. It records the first column of every inserted row, so that a test
+ * counts which rows never arrived, and when each first arrived.
  */
 public final class CountingConsumer implements AutoCloseable {
 
@@ -55,7 +56,8 @@ public final class CountingConsumer implements AutoCloseable {
 	 * @param url the PgJDBC URL of the slot's database, through the address consumers use
 	 * @param user a role with REPLICATION
 	 * @param slot a pgoutput slot
-	 * @param publication the publication to stream, with {@code messages} on so that heartbeats reach it
+	 * @param publication the publication to stream, with {@code messages} on so that
+	 * heartbeats reach it
 	 */
 	public CountingConsumer(String url, String user, String slot, String publication) {
 		this.url = url;
@@ -89,7 +91,8 @@ public final class CountingConsumer implements AutoCloseable {
 		PGProperty.ASSUME_MIN_SERVER_VERSION.set(properties, "10");
 		PGProperty.PREFER_QUERY_MODE.set(properties, "simple");
 		PGProperty.CONNECT_TIMEOUT.set(properties, 2);
-		// A server gone silent behind the forwarder must not keep the consumer waiting for ever.
+		// A server gone silent behind the forwarder must not keep the consumer waiting
+		// for ever.
 		PGProperty.SOCKET_TIMEOUT.set(properties, 10);
 		this.connection = DriverManager.getConnection(this.url, properties);
 		PGReplicationStream stream = this.connection.unwrap(PGConnection.class)
@@ -109,8 +112,10 @@ public final class CountingConsumer implements AutoCloseable {
 		while (!this.closing) {
 			ByteBuffer message = stream.readPending();
 			if (message == null) {
-				// Caught up between transactions, it confirms what the server said it has sent, as PostgreSQL's own
-				// apply worker does: a server shutting down waits for its consumers to confirm its last record.
+				// Caught up between transactions, it confirms what the server said it has
+				// sent, as PostgreSQL's own
+				// apply worker does: a server shutting down waits for its consumers to
+				// confirm its last record.
 				if (!inTransaction && stream.getLastReceiveLSN().compareTo(this.confirmed) > 0) {
 					confirm(stream);
 				}
@@ -138,7 +143,8 @@ public final class CountingConsumer implements AutoCloseable {
 		this.confirmed = lsn;
 	}
 
-	// pgoutput 'I': relation oid, 'N', column count, then per column a kind byte and, for text, its length and bytes.
+	// pgoutput 'I': relation oid, 'N', column count, then per column a kind byte and, for
+	// text, its length and bytes.
 	private static long firstColumn(ByteBuffer message) {
 		ByteBuffer buffer = message.duplicate();
 		buffer.position(message.position() + 1 + 4 + 1 + 2);
@@ -158,7 +164,8 @@ public final class CountingConsumer implements AutoCloseable {
 				open.close();
 			}
 			catch (SQLException ex) {
-				// The socket may already be gone: the next attempt opens a new one either way.
+				// The socket may already be gone: the next attempt opens a new one either
+				// way.
 			}
 		}
 	}

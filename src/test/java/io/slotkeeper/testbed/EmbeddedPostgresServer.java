@@ -16,8 +16,8 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A server from the Maven-delivered embedded binaries (io.zonky), with its own data directory so that it can be
- * stopped and started again on the same port.
+ * A server from the Maven-delivered embedded binaries (io.zonky), with its own data
+ * directory so that it can be stopped and started again on the same port.
  */
 final class EmbeddedPostgresServer implements PostgresServer {
 
@@ -33,7 +33,8 @@ final class EmbeddedPostgresServer implements PostgresServer {
 	}
 
 	/**
-	 * A server on a data directory that {@code prepare} fills first (an empty one is initialised).
+	 * A server on a data directory that {@code prepare} fills first (an empty one is
+	 * initialised).
 	 */
 	EmbeddedPostgresServer(Map<String, String> settings, java.util.function.Consumer<Path> prepare) {
 		try {
@@ -50,7 +51,8 @@ final class EmbeddedPostgresServer implements PostgresServer {
 	}
 
 	/**
-	 * Puts lines at the top of {@code pg_hba.conf} (the first matching line decides) and reloads the configuration.
+	 * Puts lines at the top of {@code pg_hba.conf} (the first matching line decides) and
+	 * reloads the configuration.
 	 * @param lines the lines, for example {@code hostssl all tlsonly 127.0.0.1/32 trust}
 	 */
 	void prependHostBasedAuthentication(java.util.List<String> lines) {
@@ -96,7 +98,8 @@ final class EmbeddedPostgresServer implements PostgresServer {
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
-		// pg_ctl gives up after 5 s while the server may still be shutting down (waiting for a consumer to confirm):
+		// pg_ctl gives up after 5 s while the server may still be shutting down (waiting
+		// for a consumer to confirm):
 		// stopped means its postmaster is gone.
 		await().atMost(Duration.ofSeconds(90)).until(() -> !Files.exists(this.dataDirectory.resolve("postmaster.pid")));
 	}
@@ -121,11 +124,13 @@ final class EmbeddedPostgresServer implements PostgresServer {
 		signalServerProcesses("-CONT");
 	}
 
-	// Every server process calls setsid(), so the postmaster's process group holds only itself: signal the
+	// Every server process calls setsid(), so the postmaster's process group holds only
+	// itself: signal the
 	// postmaster and each of its children by pid.
 	private void signalServerProcesses(String signal) {
 		try {
-			long postmaster = Long.parseLong(Files.readAllLines(this.dataDirectory.resolve("postmaster.pid")).get(0).trim());
+			long postmaster = Long
+				.parseLong(Files.readAllLines(this.dataDirectory.resolve("postmaster.pid")).get(0).trim());
 			List<String> command = new ArrayList<>(List.of("kill", signal, Long.toString(postmaster)));
 			ProcessHandle.of(postmaster)
 				.orElseThrow(() -> new IllegalStateException("no postmaster " + postmaster))
@@ -133,8 +138,8 @@ final class EmbeddedPostgresServer implements PostgresServer {
 				.forEach((child) -> command.add(Long.toString(child.pid())));
 			Process kill = new ProcessBuilder(command).redirectErrorStream(true).start();
 			if (kill.waitFor() != 0) {
-				throw new IllegalStateException(String.join(" ", command) + " failed: "
-						+ new String(kill.getInputStream().readAllBytes()));
+				throw new IllegalStateException(
+						String.join(" ", command) + " failed: " + new String(kill.getInputStream().readAllBytes()));
 			}
 		}
 		catch (IOException ex) {

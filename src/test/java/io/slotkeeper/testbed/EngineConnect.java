@@ -26,11 +26,14 @@ import tools.jackson.databind.json.JsonMapper;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Kafka Connect's REST API in front of one real, embedded Debezium PostgreSQL engine: {@code status}, {@code config},
- * {@code restart}, and (unless {@link #withoutOffsetsApi()}) {@code stop}, {@code resume} and {@code GET}, {@code PATCH},
- * {@code DELETE offsets}, which read and write the engine's own offsets file as Kafka's {@code FileOffsetBackingStore}
- * keeps it: a serialized {@code HashMap<byte[], byte[]>} of JSON key {@code ["<engine>", {partition}]} to JSON offset.
- * Every row the engine delivers from {@code public.orders} is counted by its {@code id}.
+ * Kafka Connect's REST API in front of one real, embedded Debezium PostgreSQL engine:
+ * {@code status}, {@code config}, {@code restart}, and (unless
+ * {@link #withoutOffsetsApi()}) {@code stop}, {@code resume} and {@code GET},
+ * {@code PATCH}, {@code DELETE offsets}, which read and write the engine's own offsets
+ * file as Kafka's {@code FileOffsetBackingStore} keeps it: a serialized
+ * {@code HashMap<byte[], byte[]>} of JSON key {@code ["<engine>", {partition}]} to JSON
+ * offset. Every row the engine delivers from {@code public.orders} is counted by its
+ * {@code id}.
  */
 public final class EngineConnect implements CdcConnector {
 
@@ -69,7 +72,8 @@ public final class EngineConnect implements CdcConnector {
 	/**
 	 * Starts the REST front and the engine.
 	 * @param server the database server
-	 * @param database the database with {@code public.orders} and the signal table {@code public.debezium_signal}
+	 * @param database the database with {@code public.orders} and the signal table
+	 * {@code public.debezium_signal}
 	 * @param slot the engine's slot
 	 * @param offsetsDirectory where the engine keeps its offsets
 	 */
@@ -78,12 +82,15 @@ public final class EngineConnect implements CdcConnector {
 	}
 
 	/**
-	 * Starts the REST front and the engine with settings of the connector's added or changed.
+	 * Starts the REST front and the engine with settings of the connector's added or
+	 * changed.
 	 * @param server the database server
-	 * @param database the database with {@code public.orders} and the signal table {@code public.debezium_signal}
+	 * @param database the database with {@code public.orders} and the signal table
+	 * {@code public.debezium_signal}
 	 * @param slot the engine's slot
 	 * @param offsetsDirectory where the engine keeps its offsets
-	 * @param settings the connector's further settings, such as {@code offset.mismatch.strategy}
+	 * @param settings the connector's further settings, such as
+	 * {@code offset.mismatch.strategy}
 	 */
 	public EngineConnect(PostgresServer server, String database, String slot, Path offsetsDirectory,
 			Map<String, String> settings) {
@@ -131,7 +138,8 @@ public final class EngineConnect implements CdcConnector {
 	}
 
 	/**
-	 * Ends the task as a crash does: the engine stops, its offsets flushed, and its status says FAILED.
+	 * Ends the task as a crash does: the engine stops, its offsets flushed, and its
+	 * status says FAILED.
 	 */
 	@Override
 	public synchronized void crash() {
@@ -141,7 +149,8 @@ public final class EngineConnect implements CdcConnector {
 	}
 
 	/**
-	 * Restarts the connector's task from its stored offset, as {@code POST …/restart} does.
+	 * Restarts the connector's task from its stored offset, as {@code POST …/restart}
+	 * does.
 	 */
 	@Override
 	public synchronized void restart() {
@@ -150,12 +159,13 @@ public final class EngineConnect implements CdcConnector {
 	}
 
 	/**
-	 * Plays the worker's process killed: the engine stops (its offsets flushed) and the REST front refuses
-	 * connections, as a worker whose pod is gone does.
+	 * Plays the worker's process killed: the engine stops (its offsets flushed) and the
+	 * REST front refuses connections, as a worker whose pod is gone does.
 	 */
 	@Override
 	public void workerDown() {
-		// Not under the monitor: the server's stop waits for its dispatcher, which may be in a handler waiting for it.
+		// Not under the monitor: the server's stop waits for its dispatcher, which may be
+		// in a handler waiting for it.
 		this.server.stop(0);
 		this.workerUp = false;
 		synchronized (this) {
@@ -165,8 +175,9 @@ public final class EngineConnect implements CdcConnector {
 	}
 
 	/**
-	 * Plays the worker started again: the REST front answers on the same port and the connector's task starts at
-	 * once from its stored offset, as a distributed worker resumes the connectors of its group.
+	 * Plays the worker started again: the REST front answers on the same port and the
+	 * connector's task starts at once from its stored offset, as a distributed worker
+	 * resumes the connectors of its group.
 	 */
 	@Override
 	public synchronized void workerUp() {
@@ -259,12 +270,15 @@ public final class EngineConnect implements CdcConnector {
 				throw new UncheckedIOException(ex);
 			}
 			catch (IllegalStateException ex) {
-				// A task that failed has shut its engine down already: nothing is left to close.
+				// A task that failed has shut its engine down already: nothing is left to
+				// close.
 			}
 			this.engine = null;
-			// The engine's close returns before its task has let go of the slot; a stopped connector has no task.
-			await().atMost(Duration.ofSeconds(30)).until(() -> !"t".equals(this.database.queryForString("postgres",
-					"SELECT active FROM pg_replication_slots WHERE slot_name = '" + this.slot + "'")));
+			// The engine's close returns before its task has let go of the slot; a
+			// stopped connector has no task.
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> !"t".equals(this.database.queryForString("postgres",
+						"SELECT active FROM pg_replication_slots WHERE slot_name = '" + this.slot + "'")));
 		}
 	}
 
@@ -334,8 +348,9 @@ public final class EngineConnect implements CdcConnector {
 			}
 			tasks.add(task);
 		}
-		return JSON.writeValueAsString(Map.of("name", "orders-debezium", "connector", Map.of("state",
-				this.state.equals("STOPPED") ? "STOPPED" : "RUNNING", "worker_id", "engine:8083"), "tasks", tasks));
+		return JSON.writeValueAsString(Map.of("name", "orders-debezium", "connector",
+				Map.of("state", this.state.equals("STOPPED") ? "STOPPED" : "RUNNING", "worker_id", "engine:8083"),
+				"tasks", tasks));
 	}
 
 	@SuppressWarnings("unchecked")

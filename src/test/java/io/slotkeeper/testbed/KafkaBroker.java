@@ -18,9 +18,9 @@ import org.apache.kafka.common.Uuid;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A real single-node Kafka broker in KRaft mode (broker and controller in one process), in a child JVM on the test
- * classpath's Kafka, its storage formatted first as {@code kafka-storage format} does. Topics are created as they are
- * first used.
+ * A real single-node Kafka broker in KRaft mode (broker and controller in one process),
+ * in a child JVM on the test classpath's Kafka, its storage formatted first as
+ * {@code kafka-storage format} does. Topics are created as they are first used.
  */
 public final class KafkaBroker implements AutoCloseable {
 
@@ -75,7 +75,8 @@ public final class KafkaBroker implements AutoCloseable {
 		if (!this.process.alive()) {
 			throw new IllegalStateException("the Kafka broker exited: " + this.process.tail());
 		}
-		// An admin client logs every refused connection: ask it only once the port is open.
+		// An admin client logs every refused connection: ask it only once the port is
+		// open.
 		try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), this.port)) {
 			socket.getPort();
 		}
@@ -93,8 +94,9 @@ public final class KafkaBroker implements AutoCloseable {
 	}
 
 	/**
-	 * The broker the test JVM's tests share, started by the first that asks: each of them has its own worker, group and
-	 * topics. It is killed, and its folder deleted, when the JVM exits.
+	 * The broker the test JVM's tests share, started by the first that asks: each of them
+	 * has its own worker, group and topics. It is killed, and its folder deleted, when
+	 * the JVM exits.
 	 * @return the broker
 	 */
 	public static synchronized KafkaBroker shared() {

@@ -13,14 +13,16 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * A local stand-in for the two review APIs of a Kubernetes API server: {@code TokenReview}
- * (authentication.k8s.io/v1) authenticates the tokens it was told about, {@code SubjectAccessReview}
- * (authorization.k8s.io/v1) allows the verbs granted to a user on one resource of one group in one namespace, as
- * RBAC would, and as OpenShift's scope authorizer, only within a token's OAuth scopes when the access review carries
- * them in {@code extra}. A token may be bound to audiences: a review that names others does not authenticate it. Both
- * need the service-account token it was made with (401 otherwise, like the real one). It counts the reviews,
- * {@link #unreachable(boolean)} makes it drop every connection unanswered and {@link #hold(boolean)} keeps token
- * reviews waiting, as a slow API server.
+ * A local stand-in for the two review APIs of a Kubernetes API server:
+ * {@code TokenReview} (authentication.k8s.io/v1) authenticates the tokens it was told
+ * about, {@code SubjectAccessReview} (authorization.k8s.io/v1) allows the verbs granted
+ * to a user on one resource of one group in one namespace, as RBAC would, and as
+ * OpenShift's scope authorizer, only within a token's OAuth scopes when the access review
+ * carries them in {@code extra}. A token may be bound to audiences: a review that names
+ * others does not authenticate it. Both need the service-account token it was made with
+ * (401 otherwise, like the real one). It counts the reviews,
+ * {@link #unreachable(boolean)} makes it drop every connection unanswered and
+ * {@link #hold(boolean)} keeps token reviews waiting, as a slow API server.
  */
 public final class KubernetesStub implements AutoCloseable {
 
@@ -84,7 +86,8 @@ public final class KubernetesStub implements AutoCloseable {
 	}
 
 	/**
-	 * Makes a token authenticate as a user with groups, granted some verbs on the resource.
+	 * Makes a token authenticate as a user with groups, granted some verbs on the
+	 * resource.
 	 * @param token the user's token
 	 * @param username the user's name
 	 * @param groups its groups
@@ -95,12 +98,14 @@ public final class KubernetesStub implements AutoCloseable {
 	}
 
 	/**
-	 * Makes a token authenticate as a user with {@code extra} attributes, such as OpenShift's OAuth scopes.
+	 * Makes a token authenticate as a user with {@code extra} attributes, such as
+	 * OpenShift's OAuth scopes.
 	 * @param token the user's token
 	 * @param username the user's name
 	 * @param groups its groups
 	 * @param extra what the token review answers in {@code user.extra}
-	 * @param granted the verbs RBAC grants the user (a scoped token gets them only where its scopes allow)
+	 * @param granted the verbs RBAC grants the user (a scoped token gets them only where
+	 * its scopes allow)
 	 */
 	public void scopedUser(String token, String username, List<String> groups, Map<String, List<String>> extra,
 			String... granted) {
@@ -126,8 +131,9 @@ public final class KubernetesStub implements AutoCloseable {
 	}
 
 	/**
-	 * Keeps every token review waiting while on, each at most for a while, as a slow API server that still answers:
-	 * shorter than slot-keeper's timeout, each review it holds is one slot-keeper still waits for.
+	 * Keeps every token review waiting while on, each at most for a while, as a slow API
+	 * server that still answers: shorter than slot-keeper's timeout, each review it holds
+	 * is one slot-keeper still waits for.
 	 * @param atMost how long one review waits
 	 * @param on whether reviews wait
 	 */
@@ -211,12 +217,13 @@ public final class KubernetesStub implements AutoCloseable {
 			List<String> tokenAudiences = this.audiences.getOrDefault(token, List.of("https://kubernetes.default.svc"));
 			List<String> asked = new java.util.ArrayList<>();
 			spec.path("audiences").forEach((audience) -> asked.add(audience.asString()));
-			List<String> valid = asked.isEmpty() ? tokenAudiences : asked.stream().filter(tokenAudiences::contains).toList();
+			List<String> valid = asked.isEmpty() ? tokenAudiences
+					: asked.stream().filter(tokenAudiences::contains).toList();
 			Map<String, Object> status = (user != null && !valid.isEmpty())
 					? Map.of("authenticated", true, "user", user, "audiences", valid)
 					: Map.of("authenticated", false, "error", "invalid bearer token");
-			LocalHttp.answer(exchange, 201, JSON.writeValueAsString(Map.of("apiVersion", "authentication.k8s.io/v1",
-					"kind", "TokenReview", "status", status)));
+			LocalHttp.answer(exchange, 201, JSON.writeValueAsString(
+					Map.of("apiVersion", "authentication.k8s.io/v1", "kind", "TokenReview", "status", status)));
 		}
 		else if ("POST".equals(exchange.getRequestMethod())
 				&& path.equals("/apis/authorization.k8s.io/v1/subjectaccessreviews")) {
@@ -225,7 +232,8 @@ public final class KubernetesStub implements AutoCloseable {
 			boolean here = this.namespace.equals(attributes.path("namespace").asString())
 					&& this.group.equals(attributes.path("group").asString())
 					&& this.resource.equals(attributes.path("resource").asString());
-			// OpenShift's scope authorizer: a token scoped to anything short of user:full reaches no slots.
+			// OpenShift's scope authorizer: a token scoped to anything short of user:full
+			// reaches no slots.
 			JsonNode scopes = spec.path("extra").path(SCOPES);
 			boolean withinScopes = scopes.isMissingNode() || scopes.toString().contains("\"user:full\"");
 			boolean allowed = here && withinScopes && this.verbs.getOrDefault(spec.path("user").asString(), Set.of())

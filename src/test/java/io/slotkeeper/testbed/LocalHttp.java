@@ -11,7 +11,8 @@ import com.sun.net.httpserver.HttpHandler;
 import com.sun.net.httpserver.HttpServer;
 
 /**
- * The JDK's HTTP server on a free loopback port, answering JSON: what the Kafka Connect stand-ins share.
+ * The JDK's HTTP server on a free loopback port, answering JSON: what the Kafka Connect
+ * stand-ins share.
  */
 final class LocalHttp {
 
@@ -22,7 +23,8 @@ final class LocalHttp {
 		return start(handler, null);
 	}
 
-	// With an executor the server answers requests at once; without one, one at a time, as the Connect stand-ins do.
+	// With an executor the server answers requests at once; without one, one at a time,
+	// as the Connect stand-ins do.
 	static HttpServer start(HttpHandler handler, java.util.concurrent.Executor executor) {
 		return start(handler, executor, 0);
 	}

@@ -15,8 +15,9 @@ import org.postgresql.replication.PGReplicationStream;
 import org.postgresql.replication.fluent.logical.ChainedLogicalStreamBuilder;
 
 /**
- * A CDC consumer as Debezium runs one: a PgJDBC replication stream on pgoutput that confirms exactly what it
- * received, with automatic flush off so that keepalives alone never move the slot.
+ * A CDC consumer as Debezium runs one: a PgJDBC replication stream on pgoutput that
+ * confirms exactly what it received, with automatic flush off so that keepalives alone
+ * never move the slot.
  */
 public final class LogicalConsumer implements AutoCloseable {
 
@@ -47,12 +48,14 @@ public final class LogicalConsumer implements AutoCloseable {
 	}
 
 	/**
-	 * Starts streaming from an existing pgoutput slot, confirming what it receives or not.
+	 * Starts streaming from an existing pgoutput slot, confirming what it receives or
+	 * not.
 	 * @param server the server
 	 * @param database the slot's database
 	 * @param slot the slot
 	 * @param publication the publication to stream
-	 * @param messages whether to ask for logical messages ({@code messages 'true'}, PostgreSQL 14+; ignored before)
+	 * @param messages whether to ask for logical messages ({@code messages 'true'},
+	 * PostgreSQL 14+; ignored before)
 	 * @param confirm whether to confirm what it receives (a stuck consumer does not)
 	 * @throws SQLException when the server refuses
 	 */
@@ -77,7 +80,8 @@ public final class LogicalConsumer implements AutoCloseable {
 			.withSlotOption("publication_names", publication)
 			.withStatusInterval(1, TimeUnit.SECONDS)
 			.withAutomaticFlush(false);
-		// pgoutput has the option from PostgreSQL 14; before that it sends every transaction, empty ones included,
+		// pgoutput has the option from PostgreSQL 14; before that it sends every
+		// transaction, empty ones included,
 		// so a transactional message heartbeat reaches the consumer as BEGIN and COMMIT.
 		if (messages && server.majorVersion() >= 14) {
 			builder.withSlotOption("messages", "true");
@@ -123,7 +127,8 @@ public final class LogicalConsumer implements AutoCloseable {
 			this.connection.close();
 		}
 		catch (SQLException ex) {
-			// Closing a connection whose stream is blocked in a read may fail; the socket is gone either way.
+			// Closing a connection whose stream is blocked in a read may fail; the socket
+			// is gone either way.
 		}
 		this.reader.join(TimeUnit.SECONDS.toMillis(10));
 	}

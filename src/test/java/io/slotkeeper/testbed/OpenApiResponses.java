@@ -14,9 +14,10 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * A real response compared with the schema {@code openapi.yaml} gives it: every member the response has must be a
- * property of its schema (following {@code $ref}, array items and maps), so that two classes of one name collapsed into
- * one schema, or a field the contract lacks, are caught from what the API really answers.
+ * A real response compared with the schema {@code openapi.yaml} gives it: every member
+ * the response has must be a property of its schema (following {@code $ref}, array items
+ * and maps), so that two classes of one name collapsed into one schema, or a field the
+ * contract lacks, are caught from what the API really answers.
  */
 public final class OpenApiResponses {
 
@@ -45,9 +46,11 @@ public final class OpenApiResponses {
 
 	/**
 	 * What of a 200 response of a GET is not in its schema.
-	 * @param path the path as the contract names it, such as {@code /api/v1/targets/{target}/slots}
+	 * @param path the path as the contract names it, such as
+	 * {@code /api/v1/targets/{target}/slots}
 	 * @param body the real response's body
-	 * @return each member that its schema lacks, as {@code $.connectors[0].source}; empty when it fits
+	 * @return each member that its schema lacks, as {@code $.connectors[0].source}; empty
+	 * when it fits
 	 */
 	public List<String> outside(String path, String body) {
 		Map<String, Object> operation = at(at(this.contract, "paths"), path);
@@ -73,7 +76,8 @@ public final class OpenApiResponses {
 		}
 		Map<String, Object> properties = at(resolved, "properties");
 		Object additional = resolved.get("additionalProperties");
-		// A free-form object ({} or an object schema naming no properties) takes any member.
+		// A free-form object ({} or an object schema naming no properties) takes any
+		// member.
 		if (properties.isEmpty() && !(additional instanceof Map<?, ?> values && !values.isEmpty())) {
 			return;
 		}

@@ -9,10 +9,11 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * A consumer of the table topic {@code <prefix>.public.orders} from its beginning, recording every row's id as
- * Debezium's JSON envelope ({@code after.id}, schemas off) carries it, and when it first arrived: what a downstream
- * system received. It also counts the snapshot reads ({@code op: r}) of every table topic of the prefix, and when the
- * last one came: what a re-snapshot cost.
+ * A consumer of the table topic {@code <prefix>.public.orders} from its beginning,
+ * recording every row's id as Debezium's JSON envelope ({@code after.id}, schemas off)
+ * carries it, and when it first arrived: what a downstream system received. It also
+ * counts the snapshot reads ({@code op: r}) of every table topic of the prefix, and when
+ * the last one came: what a re-snapshot cost.
  */
 final class OrdersTopic implements AutoCloseable {
 

@@ -3,8 +3,8 @@ package io.slotkeeper.testbed;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The pause between attempts of the test bed's own clients (a consumer reconnecting, a writer retrying), as real
- * clients pause: not a test waiting for a condition.
+ * The pause between attempts of the test bed's own clients (a consumer reconnecting, a
+ * writer retrying), as real clients pause: not a test waiting for a condition.
  */
 final class Pause {
 

@@ -15,9 +15,10 @@ import java.util.List;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Debian's PgBouncer in front of a test server, in transaction pooling mode, handing each transaction the server
- * session idle longest ({@code server_round_robin}) as a busy pool does: consecutive statements of one client run in
- * different server sessions once it has more than one.
+ * Debian's PgBouncer in front of a test server, in transaction pooling mode, handing each
+ * transaction the server session idle longest ({@code server_round_robin}) as a busy pool
+ * does: consecutive statements of one client run in different server sessions once it has
+ * more than one.
  */
 public final class PgBouncer implements AutoCloseable {
 
@@ -41,7 +42,8 @@ public final class PgBouncer implements AutoCloseable {
 		try {
 			this.port = freePort();
 			this.directory = Files.createTempDirectory("pgbouncer");
-			// Run as nobody when the tests run as root: it writes its log and pid file here.
+			// Run as nobody when the tests run as root: it writes its log and pid file
+			// here.
 			Files.setPosixFilePermissions(this.directory, PosixFilePermissions.fromString("rwxrwxrwx"));
 			Path users = this.directory.resolve("users.txt");
 			Files.writeString(users, "\"" + server.user() + "\" \"\"\n");
@@ -49,9 +51,10 @@ public final class PgBouncer implements AutoCloseable {
 			Files.writeString(config, String.join("\n", "[databases]",
 					database + " = host=" + server.host() + " port=" + server.port() + " dbname=" + database, "",
 					"[pgbouncer]", "listen_addr = 127.0.0.1", "listen_port = " + this.port, "auth_type = trust",
-					"auth_file = " + users, "pool_mode = transaction", "server_round_robin = 1", "default_pool_size = 4",
-					"ignore_startup_parameters = extra_float_digits,options", "logfile = " + this.directory.resolve("log"),
-					"pidfile = " + this.directory.resolve("pid"), "unix_socket_dir =", ""));
+					"auth_file = " + users, "pool_mode = transaction", "server_round_robin = 1",
+					"default_pool_size = 4", "ignore_startup_parameters = extra_float_digits,options",
+					"logfile = " + this.directory.resolve("log"), "pidfile = " + this.directory.resolve("pid"),
+					"unix_socket_dir =", ""));
 			List<String> command = new ArrayList<>(List.of(BINARY.toString()));
 			// PgBouncer refuses to run as root, which CI is.
 			if ("root".equals(System.getProperty("user.name"))) {
@@ -104,7 +107,8 @@ public final class PgBouncer implements AutoCloseable {
 	public void close() {
 		this.process.destroy();
 		try {
-			// PgBouncer removes its pid file as it exits: walking the directory meanwhile can meet a file gone.
+			// PgBouncer removes its pid file as it exits: walking the directory meanwhile
+			// can meet a file gone.
 			this.process.waitFor(10, java.util.concurrent.TimeUnit.SECONDS);
 		}
 		catch (InterruptedException ex) {

@@ -11,8 +11,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Debian's podman, run with the project's {@code src/test/image/containers.conf} (the settings these machines need;
- * nothing global is changed). Each call waits for podman to end and keeps what it printed.
+ * Debian's podman, run with the project's {@code src/test/image/containers.conf} (the
+ * settings these machines need; nothing global is changed). Each call waits for podman to
+ * end and keeps what it printed.
  */
 public final class Podman {
 
@@ -25,8 +26,9 @@ public final class Podman {
 	}
 
 	/**
-	 * Why the image cannot be built and run here, or {@code null} when it can: podman or debootstrap missing, not root
-	 * (debootstrap and the stand-in bases need it), or podman unable to run a container.
+	 * Why the image cannot be built and run here, or {@code null} when it can: podman or
+	 * debootstrap missing, not root (debootstrap and the stand-in bases need it), or
+	 * podman unable to run a container.
 	 * @return the reason, or {@code null}
 	 */
 	public static String whyNotRunnable() {
@@ -53,7 +55,8 @@ public final class Podman {
 	}
 
 	/**
-	 * Runs any program with the project's podman settings (a script that calls podman) and waits for it.
+	 * Runs any program with the project's podman settings (a script that calls podman)
+	 * and waits for it.
 	 * @param timeout how long it may take
 	 * @param command the program and its arguments
 	 * @return its exit code and what it printed
@@ -88,6 +91,7 @@ public final class Podman {
 
 	/**
 	 * What a command did.
+	 *
 	 * @param exitCode its exit code
 	 * @param output what it printed, standard error included
 	 */

@@ -16,8 +16,8 @@ public interface PostgresServer extends AutoCloseable {
 	/**
 	 * Settings every test server gets.
 	 */
-	java.util.Map<String, String> LOGICAL_DECODING = java.util.Map.of("wal_level", "logical",
-			"max_replication_slots", "128", "max_wal_senders", "32", "max_connections", "200");
+	java.util.Map<String, String> LOGICAL_DECODING = java.util.Map.of("wal_level", "logical", "max_replication_slots",
+			"128", "max_wal_senders", "32", "max_connections", "200");
 
 	/**
 	 * Host to connect to.
@@ -44,7 +44,8 @@ public interface PostgresServer extends AutoCloseable {
 	String password();
 
 	/**
-	 * Stops the server, keeping its data; {@link #start()} brings it back on the same port.
+	 * Stops the server, keeping its data; {@link #start()} brings it back on the same
+	 * port.
 	 */
 	void stop();
 
@@ -54,7 +55,8 @@ public interface PostgresServer extends AutoCloseable {
 	void start();
 
 	/**
-	 * Freezes every process of the server (SIGSTOP): connections stay open and nothing answers.
+	 * Freezes every process of the server (SIGSTOP): connections stay open and nothing
+	 * answers.
 	 */
 	void freeze();
 
@@ -72,8 +74,9 @@ public interface PostgresServer extends AutoCloseable {
 	}
 
 	/**
-	 * Starts a streaming standby that synchronizes failover slots (PostgreSQL 17+): {@code sync_replication_slots},
-	 * {@code hot_standby_feedback}, a physical slot and {@code dbname} in {@code primary_conninfo}.
+	 * Starts a streaming standby that synchronizes failover slots (PostgreSQL 17+):
+	 * {@code sync_replication_slots}, {@code hot_standby_feedback}, a physical slot and
+	 * {@code dbname} in {@code primary_conninfo}.
 	 * @return the standby; the caller closes it
 	 */
 	default PostgresServer slotSyncingStandby() {
@@ -90,8 +93,9 @@ public interface PostgresServer extends AutoCloseable {
 	}
 
 	/**
-	 * Makes this stopped former primary a standby of the server that took over from it (after a clean switchover),
-	 * synchronizing failover slots from PostgreSQL 17, and starts it; what it had stays, its slots included.
+	 * Makes this stopped former primary a standby of the server that took over from it
+	 * (after a clean switchover), synchronizing failover slots from PostgreSQL 17, and
+	 * starts it; what it had stays, its slots included.
 	 * @param primary the new primary
 	 */
 	default void rejoinAsStandbyOf(PostgresServer primary) {
@@ -130,9 +134,9 @@ public interface PostgresServer extends AutoCloseable {
 	}
 
 	/**
-	 * Connects as the superuser through a port that leads to this server (a {@link TcpProxy}), with PgJDBC's defaults:
-	 * no socket timeout, so that a statement sent into a stalled network waits for good, as slot-keeper's own sessions
-	 * never do.
+	 * Connects as the superuser through a port that leads to this server (a
+	 * {@link TcpProxy}), with PgJDBC's defaults: no socket timeout, so that a statement
+	 * sent into a stalled network waits for good, as slot-keeper's own sessions never do.
 	 * @param port the port on this machine
 	 * @param database the database
 	 * @return the connection, auto-commit
@@ -180,7 +184,8 @@ public interface PostgresServer extends AutoCloseable {
 	 * @return the first column of the first row, as text
 	 */
 	default String queryForString(String database, String sql) {
-		try (Connection connection = connect(database); Statement statement = connection.createStatement();
+		try (Connection connection = connect(database);
+				Statement statement = connection.createStatement();
 				ResultSet result = statement.executeQuery(sql)) {
 			return result.next() ? result.getString(1) : null;
 		}

@@ -4,11 +4,13 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Hands out real PostgreSQL servers to tests: one shared server per test JVM (give each test its own database with
- * {@link PostgresServer#createDatabase()}), and dedicated servers for tests that stop, freeze or reconfigure theirs.
+ * Hands out real PostgreSQL servers to tests: one shared server per test JVM (give each
+ * test its own database with {@link PostgresServer#createDatabase()}), and dedicated
+ * servers for tests that stop, freeze or reconfigure theirs.
  * <p>
- * The backend is chosen with {@code -Dtestbed.backend}: {@code embedded} (default: the binaries that Maven
- * delivers, {@code -Dpg.version} picks their version) or {@code testcontainers} (a Docker engine and the
+ * The backend is chosen with {@code -Dtestbed.backend}: {@code embedded} (default: the
+ * binaries that Maven delivers, {@code -Dpg.version} picks their version) or
+ * {@code testcontainers} (a Docker engine and the
  * {@code postgres:<testbed.container-version>} image, default 17).
  */
 public final class PostgresTestBed {
@@ -19,7 +21,8 @@ public final class PostgresTestBed {
 	}
 
 	/**
-	 * The server shared by the whole test JVM, started on first use and stopped when the JVM exits.
+	 * The server shared by the whole test JVM, started on first use and stopped when the
+	 * JVM exits.
 	 * @return the server
 	 */
 	public static synchronized PostgresServer shared() {
@@ -42,10 +45,10 @@ public final class PostgresTestBed {
 		String backend = System.getProperty("testbed.backend", "embedded");
 		return switch (backend) {
 			case "embedded" -> new EmbeddedPostgresServer(settings);
-			case "testcontainers" -> new ContainerPostgresServer(settings,
-					System.getProperty("testbed.container-version", "17"));
-			default -> throw new IllegalArgumentException("testbed.backend must be embedded or testcontainers, not "
-					+ backend);
+			case "testcontainers" ->
+				new ContainerPostgresServer(settings, System.getProperty("testbed.container-version", "17"));
+			default -> throw new IllegalArgumentException(
+					"testbed.backend must be embedded or testcontainers, not " + backend);
 		};
 	}
 

@@ -9,7 +9,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * The test bed hands out the PostgreSQL version the build asked for, with logical decoding on.
+ * The test bed hands out the PostgreSQL version the build asked for, with logical
+ * decoding on.
  */
 @Tag("pg-compat")
 @Tag("pg-each")

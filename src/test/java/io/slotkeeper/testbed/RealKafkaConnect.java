@@ -23,24 +23,31 @@ import tools.jackson.databind.json.JsonMapper;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A real Kafka Connect distributed worker (the test classpath's Kafka, {@code ConnectDistributed} in a child JVM) on a
- * {@link KafkaBroker}, running the Debezium PostgreSQL connector {@code orders-debezium} with JSON converters, and a
- * consumer of its {@code public.orders} topic. Each instance has its own group, internal topics and topic prefix, so
- * several share one broker. {@link #workerDown()} kills the worker's process; {@link #workerUp()} starts a new one
- * with the same group and REST port, which resumes the connector from its stored offset. {@link #close()} removes the
- * connector and its offsets and leaves the worker to the next instance on that broker, which has a topic prefix of its
- * own.
+ * A real Kafka Connect distributed worker (the test classpath's Kafka,
+ * {@code ConnectDistributed} in a child JVM) on a {@link KafkaBroker}, running the
+ * Debezium PostgreSQL connector {@code orders-debezium} with JSON converters, and a
+ * consumer of its {@code public.orders} topic. Each instance has its own group, internal
+ * topics and topic prefix, so several share one broker. {@link #workerDown()} kills the
+ * worker's process; {@link #workerUp()} starts a new one with the same group and REST
+ * port, which resumes the connector from its stored offset. {@link #close()} removes the
+ * connector and its offsets and leaves the worker to the next instance on that broker,
+ * which has a topic prefix of its own.
  *
- * <p>What the real worker did that the stand-ins did not (slot-keeper was fixed where it relied on the stand-ins'
- * way): {@code PUT …/stop} answers 204 at once, the status says STOPPED a little later and lists no task a little
- * after that, where {@link EngineConnect} stopped synchronously; {@code POST …/restart} is asynchronous too, so the
- * status just after it still shows the old failure; {@code PATCH …/offsets} on a connector that is not STOPPED is
- * 400; a worker that is starting refuses connections, then answers every path with Jetty's 404 error page (JSON
- * {@code {"message":"Not Found","url":…,"status":"404"}} when JSON is asked for, pretty-printed over several lines),
- * then its connector within about 2 s; a worker started again resumes its connector at once from the stored offset,
- * and when that offset is older than a recreated slot the task may stream on from the slot's start (moving the slot
- * on) rather than fail; a terminated walsender fails the task with "An exception occurred in the change event
- * producer. This connector will be stopped." while the connector stays RUNNING.
+ * <p>
+ * What the real worker did that the stand-ins did not (slot-keeper was fixed where it
+ * relied on the stand-ins' way): {@code PUT …/stop} answers 204 at once, the status says
+ * STOPPED a little later and lists no task a little after that, where
+ * {@link EngineConnect} stopped synchronously; {@code POST …/restart} is asynchronous
+ * too, so the status just after it still shows the old failure; {@code PATCH …/offsets}
+ * on a connector that is not STOPPED is 400; a worker that is starting refuses
+ * connections, then answers every path with Jetty's 404 error page (JSON
+ * {@code {"message":"Not Found","url":…,"status":"404"}} when JSON is asked for,
+ * pretty-printed over several lines), then its connector within about 2 s; a worker
+ * started again resumes its connector at once from the stored offset, and when that
+ * offset is older than a recreated slot the task may stream on from the slot's start
+ * (moving the slot on) rather than fail; a terminated walsender fails the task with "An
+ * exception occurred in the change event producer. This connector will be stopped." while
+ * the connector stays RUNNING.
  */
 public final class RealKafkaConnect implements CdcConnector {
 
@@ -55,8 +62,10 @@ public final class RealKafkaConnect implements CdcConnector {
 
 	private static final AtomicInteger workers = new AtomicInteger();
 
-	// Workers whose connector was removed with its offsets, kept for the next instance on the same broker: a worker
-	// takes about 13 s to start on two cores, and the real-Connect scenarios make about twenty.
+	// Workers whose connector was removed with its offsets, kept for the next instance on
+	// the same broker: a worker
+	// takes about 13 s to start on two cores, and the real-Connect scenarios make about
+	// twenty.
 	private static final Deque<Idle> idle = new ArrayDeque<>();
 
 	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -85,9 +94,11 @@ public final class RealKafkaConnect implements CdcConnector {
 	 * Starts a worker, creates the connector and waits until its task runs.
 	 * @param broker the broker
 	 * @param server the database server
-	 * @param database the database with {@code public.orders} and the signal table {@code public.debezium_signal}
+	 * @param database the database with {@code public.orders} and the signal table
+	 * {@code public.debezium_signal}
 	 * @param slot the connector's slot
-	 * @param settings the connector's further settings, such as {@code offset.mismatch.strategy}
+	 * @param settings the connector's further settings, such as
+	 * {@code offset.mismatch.strategy}
 	 */
 	public RealKafkaConnect(KafkaBroker broker, PostgresServer server, String database, String slot,
 			Map<String, String> settings) {
@@ -140,7 +151,8 @@ public final class RealKafkaConnect implements CdcConnector {
 				Map.entry("value.converter", "org.apache.kafka.connect.json.JsonConverter"),
 				Map.entry("key.converter.schemas.enable", "false"),
 				Map.entry("value.converter.schemas.enable", "false"), Map.entry("offset.flush.interval.ms", "1000"),
-				// A worker started again gets the connector of the one killed at once, not after five minutes.
+				// A worker started again gets the connector of the one killed at once,
+				// not after five minutes.
 				Map.entry("scheduled.rebalance.max.delay.ms", "0"),
 				Map.entry("listeners", "http://127.0.0.1:" + this.restPort)));
 		try (var out = Files.newBufferedWriter(this.workerConfig)) {
@@ -194,8 +206,8 @@ public final class RealKafkaConnect implements CdcConnector {
 	}
 
 	/**
-	 * A user's {@code PUT /connectors/orders-debezium/<what>}, such as {@code /stop}, {@code /pause} or
-	 * {@code /resume}.
+	 * A user's {@code PUT /connectors/orders-debezium/<what>}, such as {@code /stop},
+	 * {@code /pause} or {@code /resume}.
 	 * @param what the path after the connector's
 	 * @return Kafka Connect's status code, 0 when it did not answer
 	 */
@@ -204,9 +216,12 @@ public final class RealKafkaConnect implements CdcConnector {
 		return (answer != null) ? answer.statusCode() : 0;
 	}
 
-	// The walsender ended under the task, with no retries allowed: Debezium fails the task. Reading the stream it
-	// fails at once; waiting on a flush it fails after lsn.flush.timeout.ms (30 s by default), and its stop waits on a
-	// flush once more before the worker reports FAILED: about 70 s in the soak, hence two minutes.
+	// The walsender ended under the task, with no retries allowed: Debezium fails the
+	// task. Reading the stream it
+	// fails at once; waiting on a flush it fails after lsn.flush.timeout.ms (30 s by
+	// default), and its stop waits on a
+	// flush once more before the worker reports FAILED: about 70 s in the soak, hence two
+	// minutes.
 	@Override
 	public void crash() {
 		this.server.execute("postgres", "SELECT pg_terminate_backend(active_pid) FROM pg_replication_slots"
@@ -240,8 +255,9 @@ public final class RealKafkaConnect implements CdcConnector {
 	}
 
 	private void awaitSlotReleased() {
-		await().atMost(Duration.ofSeconds(30)).until(() -> !"t".equals(this.server.queryForString("postgres",
-				"SELECT active FROM pg_replication_slots WHERE slot_name = '" + this.slot + "'")));
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> !"t".equals(this.server.queryForString("postgres",
+					"SELECT active FROM pg_replication_slots WHERE slot_name = '" + this.slot + "'")));
 	}
 
 	@Override
@@ -293,10 +309,12 @@ public final class RealKafkaConnect implements CdcConnector {
 
 	// null when the worker cannot be reached
 	private HttpResponse<String> send(String method, String path, Object body) {
-		HttpRequest request = HttpRequest.newBuilder(URI.create(url() + path)).timeout(Duration.ofSeconds(10))
+		HttpRequest request = HttpRequest.newBuilder(URI.create(url() + path))
+			.timeout(Duration.ofSeconds(10))
 			.header("Content-Type", "application/json")
-			.method(method, (body != null) ? HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body))
-					: HttpRequest.BodyPublishers.noBody())
+			.method(method,
+					(body != null) ? HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body))
+							: HttpRequest.BodyPublishers.noBody())
 			.build();
 		try {
 			return this.http.send(request, HttpResponse.BodyHandlers.ofString());
@@ -311,8 +329,8 @@ public final class RealKafkaConnect implements CdcConnector {
 	}
 
 	/**
-	 * Removes the connector with its stored offsets and keeps the worker for the next instance; a worker that does not
-	 * answer each step as it should is killed instead.
+	 * Removes the connector with its stored offsets and keeps the worker for the next
+	 * instance; a worker that does not answer each step as it should is killed instead.
 	 */
 	@Override
 	public void close() {
@@ -329,7 +347,8 @@ public final class RealKafkaConnect implements CdcConnector {
 		}
 	}
 
-	// Offsets are reset (they may be only while STOPPED) so that the next connector of this name lists none of them.
+	// Offsets are reset (they may be only while STOPPED) so that the next connector of
+	// this name lists none of them.
 	private boolean removed() {
 		try {
 			HttpResponse<String> stop = send("PUT", "/connectors/" + NAME + "/stop", null);

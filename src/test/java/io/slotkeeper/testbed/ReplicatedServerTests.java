@@ -32,13 +32,18 @@ class ReplicatedServerTests {
 			assertThat(server.primary().port()).isNotEqualTo(first);
 			assertThat(server.queryForString("postgres", "SELECT pg_is_in_recovery()::text")).isEqualTo("false");
 			assertThat(server.queryForString("postgres", "SELECT count(*) FROM t")).isEqualTo("1");
-			assertThat(server.queryForString("postgres", "SELECT failover::text FROM pg_replication_slots"
-					+ " WHERE slot_name = 'cdc'")).isEqualTo("true");
+			assertThat(server.queryForString("postgres",
+					"SELECT failover::text FROM pg_replication_slots" + " WHERE slot_name = 'cdc'"))
+				.isEqualTo("true");
 			assertThat(server.currentStandby().port()).isEqualTo(first);
 			awaitStreaming(server);
-			assertThat(server.currentStandby().queryForString("postgres", "SELECT count(*) FROM pg_replication_slots"
-					+ " WHERE slot_type = 'physical'")).as("the former primary's own physical slot is gone").isEqualTo("0");
-			// Its own copy of the slot blocks the synchronization until it is dropped (slot-keeper's on-orphan: drop).
+			assertThat(server.currentStandby()
+				.queryForString("postgres",
+						"SELECT count(*) FROM pg_replication_slots" + " WHERE slot_type = 'physical'"))
+				.as("the former primary's own physical slot is gone")
+				.isEqualTo("0");
+			// Its own copy of the slot blocks the synchronization until it is dropped
+			// (slot-keeper's on-orphan: drop).
 			server.currentStandby().execute("postgres", "SELECT pg_drop_replication_slot('cdc')");
 			awaitSynchronized(server);
 			server.execute("postgres", "INSERT INTO t VALUES (2)");
@@ -48,25 +53,29 @@ class ReplicatedServerTests {
 			assertThat(server.primary().port()).isEqualTo(first);
 			assertThat(server.switchovers()).isEqualTo(2);
 			assertThat(server.queryForString("postgres", "SELECT count(*) FROM t")).isEqualTo("2");
-			assertThat(server.queryForString("postgres", "SELECT count(*) FROM pg_replication_slots"
-					+ " WHERE slot_name = 'cdc'")).isEqualTo("1");
+			assertThat(server.queryForString("postgres",
+					"SELECT count(*) FROM pg_replication_slots" + " WHERE slot_name = 'cdc'"))
+				.isEqualTo("1");
 			awaitStreaming(server);
 		}
 	}
 
-	// The standby keeps its copy temporary until the primary's slot moves past what it has replayed.
+	// The standby keeps its copy temporary until the primary's slot moves past what it
+	// has replayed.
 	private static void awaitSynchronized(ReplicatedServer server) {
 		await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500)).until(() -> {
 			server.execute("postgres", "SELECT pg_replication_slot_advance('cdc', pg_current_wal_lsn())");
-			return "true".equals(server.currentStandby().queryForString("postgres", "SELECT (synced AND NOT temporary)"
-					+ "::text FROM pg_replication_slots WHERE slot_name = 'cdc'"));
+			return "true".equals(server.currentStandby()
+				.queryForString("postgres", "SELECT (synced AND NOT temporary)"
+						+ "::text FROM pg_replication_slots WHERE slot_name = 'cdc'"));
 		});
 	}
 
 	private static void awaitStreaming(ReplicatedServer server) {
-		await().atMost(Duration.ofSeconds(30)).until(() -> "true".equals(server.queryForString("postgres",
-				"SELECT (active AND wal_status <> 'lost')::text FROM pg_replication_slots WHERE slot_name = '" + ReplicatedServer.STANDBY_SLOT
-						+ "'")));
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> "true".equals(server.queryForString("postgres",
+					"SELECT (active AND wal_status <> 'lost')::text FROM pg_replication_slots WHERE slot_name = '"
+							+ ReplicatedServer.STANDBY_SLOT + "'")));
 	}
 
 }

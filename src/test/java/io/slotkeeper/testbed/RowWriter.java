@@ -12,9 +12,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * An application writing through the Service: it inserts one row after another into {@code orders(id)}, every few
- * milliseconds, and when the server goes away it connects again and writes the same row once more. A row whose
- * commit answer was lost may already be there: its duplicate-key error counts as committed.
+ * An application writing through the Service: it inserts one row after another into
+ * {@code orders(id)}, every few milliseconds, and when the server goes away it connects
+ * again and writes the same row once more. A row whose commit answer was lost may already
+ * be there: its duplicate-key error counts as committed.
  */
 public final class RowWriter implements AutoCloseable {
 
@@ -34,7 +35,8 @@ public final class RowWriter implements AutoCloseable {
 
 	/**
 	 * Starts writing.
-	 * @param url the PgJDBC URL of the database with the table {@code orders(id bigint primary key)}
+	 * @param url the PgJDBC URL of the database with the table
+	 * {@code orders(id bigint primary key)}
 	 * @param user the role to write as
 	 */
 	public RowWriter(String url, String user) {
@@ -105,8 +107,12 @@ public final class RowWriter implements AutoCloseable {
 	 * @return its id, {@code null} when none was yet
 	 */
 	public Long firstCommittedAfter(long nanos) {
-		return this.commits.entrySet().stream().filter((commit) -> commit.getValue() - nanos > 0)
-			.map(Map.Entry::getKey).min(Long::compare).orElse(null);
+		return this.commits.entrySet()
+			.stream()
+			.filter((commit) -> commit.getValue() - nanos > 0)
+			.map(Map.Entry::getKey)
+			.min(Long::compare)
+			.orElse(null);
 	}
 
 	/**

@@ -14,9 +14,11 @@ import io.slotkeeper.audit.AuditJournal;
 import io.slotkeeper.fleet.Lsn;
 
 /**
- * The application started as an operator would, through environment variables, on one database of a real server with
- * a slot {@code cdc} that is recreated when lost and re-snapshotted through the signal table
- * {@code public.debezium_signal}; and what the tests of its recreates read back.
+ * The application started as an operator would, through environment variables, on one
+ * database of a real server with a slot {@code cdc} that is recreated when lost and
+ * re-snapshotted through the signal table {@code public.debezium_signal}; and what the
+ * tests of its recreates read back.
+ *
  * @param server the server
  * @param database the database
  */
@@ -25,28 +27,26 @@ public record SignalledTarget(PostgresServer server, String database) {
 	/**
 	 * Starts the application on the database.
 	 * @param target the target's name
-	 * @param slotSettings more settings of the slot, by the variable's name after {@code SLOTKEEPER_TARGETS_0_SLOTS_0_}
+	 * @param slotSettings more settings of the slot, by the variable's name after
+	 * {@code SLOTKEEPER_TARGETS_0_SLOTS_0_}
 	 * @return the running application
 	 */
 	public ConfigurableApplicationContext start(String target, Map<String, String> slotSettings) {
-		Map<String, Object> variables = new HashMap<>(Map.of(
-				"SLOTKEEPER_TARGETS_0_NAME", target,
-				"SLOTKEEPER_TARGETS_0_URL", this.server.jdbcUrl(this.database),
-				"SLOTKEEPER_TARGETS_0_USERNAME", this.server.user(),
-				"SLOTKEEPER_TARGETS_0_HEARTBEAT_INTERVAL", "200ms",
-				"SLOTKEEPER_TARGETS_0_SLOTS_POLL_INTERVAL", "200ms",
-				"SLOTKEEPER_TARGETS_0_SLOTS_0_NAME", "cdc",
-				"SLOTKEEPER_TARGETS_0_SLOTS_0_ON_LOST", "recreate",
-				"SLOTKEEPER_TARGETS_0_SLOTS_0_RESNAPSHOT_MODE", "debezium-signal",
-				"SLOTKEEPER_TARGETS_0_SLOTS_0_RESNAPSHOT_SIGNAL_TABLE", "public.debezium_signal"));
+		Map<String, Object> variables = new HashMap<>(Map.of("SLOTKEEPER_TARGETS_0_NAME", target,
+				"SLOTKEEPER_TARGETS_0_URL", this.server.jdbcUrl(this.database), "SLOTKEEPER_TARGETS_0_USERNAME",
+				this.server.user(), "SLOTKEEPER_TARGETS_0_HEARTBEAT_INTERVAL", "200ms",
+				"SLOTKEEPER_TARGETS_0_SLOTS_POLL_INTERVAL", "200ms", "SLOTKEEPER_TARGETS_0_SLOTS_0_NAME", "cdc",
+				"SLOTKEEPER_TARGETS_0_SLOTS_0_ON_LOST", "recreate", "SLOTKEEPER_TARGETS_0_SLOTS_0_RESNAPSHOT_MODE",
+				"debezium-signal", "SLOTKEEPER_TARGETS_0_SLOTS_0_RESNAPSHOT_SIGNAL_TABLE", "public.debezium_signal"));
 		slotSettings.forEach((name, value) -> variables.put("SLOTKEEPER_TARGETS_0_SLOTS_0_" + name, value));
 		if (this.server.password() != null) {
 			variables.put("SLOTKEEPER_TARGETS_0_PASSWORD", this.server.password());
 		}
 		return new SpringApplicationBuilder(SlotKeeperApplication.class)
-			.initializers((context) -> context.getEnvironment().getPropertySources().addFirst(
-					new SystemEnvironmentPropertySource("test-" + StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
-							variables)))
+			.initializers((context) -> context.getEnvironment()
+				.getPropertySources()
+				.addFirst(new SystemEnvironmentPropertySource(
+						"test-" + StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME, variables)))
 			.run("--server.port=0");
 	}
 

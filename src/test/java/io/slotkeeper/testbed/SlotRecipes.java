@@ -17,8 +17,9 @@ public final class SlotRecipes {
 	}
 
 	/**
-	 * A server of its own on which {@link #lose} works: {@code max_slot_wal_keep_size=1MB}, a database with the
-	 * recipe's {@code orders} table and what else is asked; stopped when the JVM exits.
+	 * A server of its own on which {@link #lose} works:
+	 * {@code max_slot_wal_keep_size=1MB}, a database with the recipe's {@code orders}
+	 * table and what else is asked; stopped when the JVM exits.
 	 * @param database the database to create
 	 * @param statements more statements to run in it, such as {@code CREATE PUBLICATION}
 	 * @return the started server
@@ -35,9 +36,10 @@ public final class SlotRecipes {
 	}
 
 	/**
-	 * Loses a slot in milliseconds on a server with {@code max_slot_wal_keep_size=1MB}: write a little, switch WAL
-	 * segments, checkpoint; again, a bounded number of rounds, while a heartbeat or a consumer moved the slot on in
-	 * the meantime (as on a busy machine).
+	 * Loses a slot in milliseconds on a server with {@code max_slot_wal_keep_size=1MB}:
+	 * write a little, switch WAL segments, checkpoint; again, a bounded number of rounds,
+	 * while a heartbeat or a consumer moved the slot on in the meantime (as on a busy
+	 * machine).
 	 * @param server the server
 	 * @param database a database with a table {@code orders (id bigserial, item text)}
 	 * @param slot the slot to lose
@@ -48,7 +50,8 @@ public final class SlotRecipes {
 	}
 
 	/**
-	 * {@link #lose(PostgresServer, String, String)}, running {@code beforeCheckpoint} before each round's checkpoint.
+	 * {@link #lose(PostgresServer, String, String)}, running {@code beforeCheckpoint}
+	 * before each round's checkpoint.
 	 * @param server the server
 	 * @param database a database with a table {@code orders (id bigserial, item text)}
 	 * @param slot the slot to lose
@@ -56,11 +59,14 @@ public final class SlotRecipes {
 	 */
 	public static void lose(PostgresServer server, String database, String slot, Runnable beforeCheckpoint) {
 		String status = null;
-		// One session for the rounds and the status: a new connection between the CHECKPOINT and the status query gave
-		// a healer polling every 200 ms time to recreate the slot, which the next round then lost again (two heals).
+		// One session for the rounds and the status: a new connection between the
+		// CHECKPOINT and the status query gave
+		// a healer polling every 200 ms time to recreate the slot, which the next round
+		// then lost again (two heals).
 		try (Connection connection = server.connect(database); Statement statement = connection.createStatement()) {
 			for (int round = 1; round <= ROUNDS && !"lost".equals(status); round++) {
-				for (String each : List.of("INSERT INTO orders (item) SELECT 'x' FROM pg_catalog.generate_series(1, 100)",
+				for (String each : List.of(
+						"INSERT INTO orders (item) SELECT 'x' FROM pg_catalog.generate_series(1, 100)",
 						"SELECT pg_catalog.pg_switch_wal()", "INSERT INTO orders (item) VALUES ('y')",
 						"SELECT pg_catalog.pg_switch_wal()")) {
 					statement.execute(each);
@@ -77,8 +83,8 @@ public final class SlotRecipes {
 			throw new IllegalStateException(ex);
 		}
 		if (!"lost".equals(status)) {
-			throw new IllegalStateException("slot " + slot + " is " + status + " after " + ROUNDS
-					+ " rounds of the recipe, not lost");
+			throw new IllegalStateException(
+					"slot " + slot + " is " + status + " after " + ROUNDS + " rounds of the recipe, not lost");
 		}
 	}
 

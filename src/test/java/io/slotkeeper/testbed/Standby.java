@@ -16,9 +16,10 @@ import java.util.Set;
 import java.util.stream.Stream;
 
 /**
- * A streaming standby of an embedded primary, built from the embedded binaries alone (they have no pg_basebackup):
- * a physical slot on the primary, a low-level base backup copied in Java, {@code standby.signal} and
- * {@code primary_conninfo}. The recipe is the facts page's.
+ * A streaming standby of an embedded primary, built from the embedded binaries alone
+ * (they have no pg_basebackup): a physical slot on the primary, a low-level base backup
+ * copied in Java, {@code standby.signal} and {@code primary_conninfo}. The recipe is the
+ * facts page's.
  */
 public final class Standby {
 
@@ -30,10 +31,12 @@ public final class Standby {
 	}
 
 	/**
-	 * Starts a standby of {@code primary}, streaming through a physical slot named {@code standby_<port>}.
+	 * Starts a standby of {@code primary}, streaming through a physical slot named
+	 * {@code standby_<port>}.
 	 * @param primary an embedded primary
 	 * @param dataDirectory the primary's data directory
-	 * @param syncSlots whether it synchronizes failover slots (from PostgreSQL 17; ignored before)
+	 * @param syncSlots whether it synchronizes failover slots (from PostgreSQL 17;
+	 * ignored before)
 	 * @return the running standby; the caller closes it
 	 */
 	static PostgresServer of(PostgresServer primary, Path dataDirectory, boolean syncSlots) {
@@ -41,10 +44,12 @@ public final class Standby {
 	}
 
 	/**
-	 * Starts a standby of {@code primary}, streaming through the physical slot {@code slot}.
+	 * Starts a standby of {@code primary}, streaming through the physical slot
+	 * {@code slot}.
 	 * @param primary an embedded primary
 	 * @param dataDirectory the primary's data directory
-	 * @param syncSlots whether it synchronizes failover slots (from PostgreSQL 17; ignored before)
+	 * @param syncSlots whether it synchronizes failover slots (from PostgreSQL 17;
+	 * ignored before)
 	 * @param slot the physical slot it streams through, created on the primary
 	 * @return the running standby; the caller closes it
 	 */
@@ -57,8 +62,9 @@ public final class Standby {
 				statement.execute((major >= 15) ? "SELECT pg_backup_start('slot-keeper-standby', true)"
 						: "SELECT pg_start_backup('slot-keeper-standby', true, false)");
 				copyDataDirectory(dataDirectory, copy);
-				try (ResultSet stop = statement.executeQuery((major >= 15) ? "SELECT labelfile FROM pg_backup_stop(true)"
-						: "SELECT labelfile FROM pg_stop_backup(false, true)")) {
+				try (ResultSet stop = statement
+					.executeQuery((major >= 15) ? "SELECT labelfile FROM pg_backup_stop(true)"
+							: "SELECT labelfile FROM pg_stop_backup(false, true)")) {
 					stop.next();
 					Files.writeString(copy.resolve("backup_label"), stop.getString(1));
 				}
@@ -74,9 +80,10 @@ public final class Standby {
 	}
 
 	/**
-	 * Turns a stopped server's data directory into a standby of {@code primary} through the physical slot
-	 * {@code slot}: {@code standby.signal}, and in {@code postgresql.auto.conf} (whose later lines win)
-	 * {@code primary_conninfo}, {@code primary_slot_name}, {@code hot_standby_feedback} and, when {@code sync},
+	 * Turns a stopped server's data directory into a standby of {@code primary} through
+	 * the physical slot {@code slot}: {@code standby.signal}, and in
+	 * {@code postgresql.auto.conf} (whose later lines win) {@code primary_conninfo},
+	 * {@code primary_slot_name}, {@code hot_standby_feedback} and, when {@code sync},
 	 * {@code sync_replication_slots} with {@code dbname} in the conninfo.
 	 */
 	static void follow(Path dataDirectory, PostgresServer primary, String slot, boolean sync) throws IOException {
@@ -89,9 +96,10 @@ public final class Standby {
 	}
 
 	/**
-	 * Makes a stopped former primary a slot-synchronizing standby of the server that took over from it, through a
-	 * new physical slot {@code rejoined_<port>} there, and starts it: a clean switchover's old primary rejoins
-	 * without a rewind, since its last record is the shutdown checkpoint the new primary received.
+	 * Makes a stopped former primary a slot-synchronizing standby of the server that took
+	 * over from it, through a new physical slot {@code rejoined_<port>} there, and starts
+	 * it: a clean switchover's old primary rejoins without a rewind, since its last
+	 * record is the shutdown checkpoint the new primary received.
 	 */
 	static void rejoin(EmbeddedPostgresServer former, Path dataDirectory, PostgresServer primary) {
 		String slot = "rejoined_" + former.port();

@@ -13,9 +13,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A real Kafka Connect worker whose connector Strimzi manages: a {@code KafkaConnector} resource (namespace
- * {@code cdc}, {@code spec.autoRestart} on) on a Kubernetes API stand-in, reconciled to the worker by the operator
- * emulation on every change and every 2 minutes, as Strimzi does. slot-keeper is told the resource, not the REST URL.
+ * A real Kafka Connect worker whose connector Strimzi manages: a {@code KafkaConnector}
+ * resource (namespace {@code cdc}, {@code spec.autoRestart} on) on a Kubernetes API
+ * stand-in, reconciled to the worker by the operator emulation on every change and every
+ * 2 minutes, as Strimzi does. slot-keeper is told the resource, not the REST URL.
  */
 public final class StrimziManagedConnect implements CdcConnector {
 
@@ -25,7 +26,8 @@ public final class StrimziManagedConnect implements CdcConnector {
 	public static final String NAMESPACE = "cdc";
 
 	/**
-	 * The {@code KafkaConnect} the resource is labelled with, whose {@code status.url} is the worker's REST address.
+	 * The {@code KafkaConnect} the resource is labelled with, whose {@code status.url} is
+	 * the worker's REST address.
 	 */
 	public static final String CLUSTER = "cdc-connect";
 
@@ -40,7 +42,8 @@ public final class StrimziManagedConnect implements CdcConnector {
 	private final Path tokenFile;
 
 	/**
-	 * Starts the worker and its connector, creates the resource and starts reconciling it.
+	 * Starts the worker and its connector, creates the resource and starts reconciling
+	 * it.
 	 * @param broker the broker
 	 * @param server the database server
 	 * @param database the database
@@ -58,13 +61,14 @@ public final class StrimziManagedConnect implements CdcConnector {
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
-		// Strimzi's own full reconciliation interval: slot-keeper must not depend on a shorter one.
+		// Strimzi's own full reconciliation interval: slot-keeper must not depend on a
+		// shorter one.
 		this.operator = new StrimziOperator(this.api, this.connect.url(), Duration.ofMinutes(2));
 		Map<String, Object> config = new java.util.HashMap<>(this.connect.config());
 		Object connectorClass = config.remove("connector.class");
 		this.api.createConnect(NAMESPACE, CLUSTER, this.connect.url());
-		this.api.createConnector(NAMESPACE, RealKafkaConnect.NAME, Map.of("strimzi.io/cluster", CLUSTER), Map.of(
-				"class", connectorClass, "tasksMax", 1, "config", config, "autoRestart", Map.of("enabled", true)));
+		this.api.createConnector(NAMESPACE, RealKafkaConnect.NAME, Map.of("strimzi.io/cluster", CLUSTER), Map
+			.of("class", connectorClass, "tasksMax", 1, "config", config, "autoRestart", Map.of("enabled", true)));
 	}
 
 	@Override
@@ -92,13 +96,14 @@ public final class StrimziManagedConnect implements CdcConnector {
 	}
 
 	/**
-	 * The user's {@code spec.state} on the resource, merge-patched through the API as {@code kubectl patch} does; the
-	 * operator emulation brings the connector there.
+	 * The user's {@code spec.state} on the resource, merge-patched through the API as
+	 * {@code kubectl patch} does; the operator emulation brings the connector there.
 	 * @param state {@code stopped}, {@code paused} or {@code running}
 	 */
 	public void userState(String state) {
-		HttpRequest patch = HttpRequest.newBuilder(URI.create(this.api.url() + "/apis/kafka.strimzi.io/v1/namespaces/"
-				+ NAMESPACE + "/kafkaconnectors/" + RealKafkaConnect.NAME))
+		HttpRequest patch = HttpRequest
+			.newBuilder(URI.create(this.api.url() + "/apis/kafka.strimzi.io/v1/namespaces/" + NAMESPACE
+					+ "/kafkaconnectors/" + RealKafkaConnect.NAME))
 			.header("Authorization", "Bearer " + TOKEN)
 			.header("Content-Type", "application/merge-patch+json")
 			.method("PATCH", HttpRequest.BodyPublishers.ofString("{\"spec\":{\"state\":\"" + state + "\"}}"))

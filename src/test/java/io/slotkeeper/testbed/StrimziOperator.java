@@ -23,25 +23,30 @@ import static io.slotkeeper.testbed.StrimziResources.asMap;
 import static io.slotkeeper.testbed.StrimziResources.list;
 
 /**
- * An emulation of the Strimzi cluster operator's {@code KafkaConnector} reconcile, with the rules read in
- * strimzi-kafka-operator's source ({@code AbstractConnectOperator}), against a real Kafka Connect REST API. It
- * reconciles a resource on every write to it (the watch) and every {@code fullReconciliation} (Strimzi's
- * {@code STRIMZI_FULL_RECONCILIATION_INTERVAL_MS}, 120 s by default, shortened in tests), one at a time:
+ * An emulation of the Strimzi cluster operator's {@code KafkaConnector} reconcile, with
+ * the rules read in strimzi-kafka-operator's source ({@code AbstractConnectOperator}),
+ * against a real Kafka Connect REST API. It reconciles a resource on every write to it
+ * (the watch) and every {@code fullReconciliation} (Strimzi's
+ * {@code STRIMZI_FULL_RECONCILIATION_INTERVAL_MS}, 120 s by default, shortened in tests),
+ * one at a time:
  * <ol>
- * <li>the connector is driven to {@code spec.state} ({@code running} by default): a stop or resume made through the
- * REST API is reverted;</li>
- * <li>{@code strimzi.io/connector-offsets}: {@code list} writes {@code GET …/offsets} to the ConfigMap
- * {@code spec.listOffsets.toConfigMap.name} (key {@code offsets.json}); {@code alter} (from
- * {@code spec.alterOffsets.fromConfigMap.name}) and {@code reset} act only when the live connector is STOPPED; success
- * removes the annotation, failure keeps it and sets a Warning condition; an empty or unknown value fails the
- * reconcile (NotReady);</li>
- * <li>{@code strimzi.io/restart} and {@code strimzi.io/restart-task}, removed once Connect accepted;</li>
- * <li>the status: {@code connectorStatus} is Connect's {@code GET …/status} verbatim, Ready or NotReady ("The following
- * tasks have failed: …"); a Connect that cannot be reached makes it NotReady with the exception, without
- * {@code connectorStatus};</li>
- * <li>{@code spec.autoRestart.enabled}: as Strimzi does, a FAILED connector or task of a connector meant to run is
- * restarted ({@code includeTasks&onlyFailed}) when n² + n minutes passed since the last of its n restarts (at once
- * the first time), counted in {@code status.autoRestart {count, lastRestartTimestamp}}; the status is reset once
+ * <li>the connector is driven to {@code spec.state} ({@code running} by default): a stop
+ * or resume made through the REST API is reverted;</li>
+ * <li>{@code strimzi.io/connector-offsets}: {@code list} writes {@code GET …/offsets} to
+ * the ConfigMap {@code spec.listOffsets.toConfigMap.name} (key {@code offsets.json});
+ * {@code alter} (from {@code spec.alterOffsets.fromConfigMap.name}) and {@code reset} act
+ * only when the live connector is STOPPED; success removes the annotation, failure keeps
+ * it and sets a Warning condition; an empty or unknown value fails the reconcile
+ * (NotReady);</li>
+ * <li>{@code strimzi.io/restart} and {@code strimzi.io/restart-task}, removed once
+ * Connect accepted;</li>
+ * <li>the status: {@code connectorStatus} is Connect's {@code GET …/status} verbatim,
+ * Ready or NotReady ("The following tasks have failed: …"); a Connect that cannot be
+ * reached makes it NotReady with the exception, without {@code connectorStatus};</li>
+ * <li>{@code spec.autoRestart.enabled}: as Strimzi does, a FAILED connector or task of a
+ * connector meant to run is restarted ({@code includeTasks&onlyFailed}) when n² + n
+ * minutes passed since the last of its n restarts (at once the first time), counted in
+ * {@code status.autoRestart {count, lastRestartTimestamp}}; the status is reset once
  * nothing failed for longer than that.</li>
  * </ol>
  */
@@ -69,7 +74,8 @@ public final class StrimziOperator implements AutoCloseable {
 
 	/**
 	 * Starts reconciling.
-	 * @param resources the API server's stand-in whose {@code KafkaConnector}s it reconciles
+	 * @param resources the API server's stand-in whose {@code KafkaConnector}s it
+	 * reconciles
 	 * @param connectUrl the Kafka Connect REST API it drives
 	 * @param fullReconciliation how often every resource is reconciled without an event
 	 */
@@ -82,7 +88,8 @@ public final class StrimziOperator implements AutoCloseable {
 	}
 
 	/**
-	 * How many times it restarted a failed connector or task on its own ({@code autoRestart}).
+	 * How many times it restarted a failed connector or task on its own
+	 * ({@code autoRestart}).
 	 * @return the count
 	 */
 	public int autoRestarts() {
@@ -115,14 +122,15 @@ public final class StrimziOperator implements AutoCloseable {
 		Map<String, Object> annotations = asMap(asMap(resource.get("metadata")).get("annotations"));
 		List<Map<String, Object>> warnings = new ArrayList<>();
 		try {
-			// spec.pause (deprecated, gone in Strimzi 1.1) counts where spec.state says nothing.
-			driveToState(name, String.valueOf(spec.getOrDefault("state",
-					Boolean.TRUE.equals(spec.get("pause")) ? "paused" : "running")));
+			// spec.pause (deprecated, gone in Strimzi 1.1) counts where spec.state says
+			// nothing.
+			driveToState(name, String
+				.valueOf(spec.getOrDefault("state", Boolean.TRUE.equals(spec.get("pause")) ? "paused" : "running")));
 			Object offsets = annotations.get("strimzi.io/connector-offsets");
 			if (offsets != null) {
 				if (!OFFSET_OPERATIONS.contains(offsets.toString())) {
-					throw new IllegalArgumentException("Unknown value of the strimzi.io/connector-offsets annotation: '"
-							+ offsets + "'");
+					throw new IllegalArgumentException(
+							"Unknown value of the strimzi.io/connector-offsets annotation: '" + offsets + "'");
 				}
 				String failure = offsets(namespace, name, offsets.toString(), spec);
 				if (failure == null) {
@@ -135,18 +143,23 @@ public final class StrimziOperator implements AutoCloseable {
 			restarts(key, name, annotations);
 			Map<String, Object> status = call("GET", "/connectors/" + name + "/status", null).json();
 			autoRestart(key, name, spec, status);
-			List<Object> failed = list(status.get("tasks")).stream().map(StrimziResources::asMap)
-				.filter((task) -> "FAILED".equals(task.get("state"))).map((task) -> task.get("id")).toList();
-			List<Map<String, Object>> conditions = new ArrayList<>(List.of(failed.isEmpty()
-					? condition("Ready", null, null) : condition("NotReady", "Throwable", "The following tasks have"
-							+ " failed: " + failed.stream().map(String::valueOf).reduce((a, b) -> a + ", " + b).orElse("")
-							+ ", see connectorStatus for more details.")));
+			List<Object> failed = list(status.get("tasks")).stream()
+				.map(StrimziResources::asMap)
+				.filter((task) -> "FAILED".equals(task.get("state")))
+				.map((task) -> task.get("id"))
+				.toList();
+			List<Map<String, Object>> conditions = new ArrayList<>(
+					List.of(failed.isEmpty() ? condition("Ready", null, null)
+							: condition("NotReady", "Throwable", "The following tasks have" + " failed: "
+									+ failed.stream().map(String::valueOf).reduce((a, b) -> a + ", " + b).orElse("")
+									+ ", see connectorStatus for more details.")));
 			conditions.addAll(warnings);
 			setStatus(key, resource, conditions, status);
 		}
 		catch (IOException | RuntimeException ex) {
-			setStatus(key, resource, List.of(condition("NotReady", ex.getClass().getSimpleName(),
-					String.valueOf(ex.getMessage()))), null);
+			setStatus(key, resource,
+					List.of(condition("NotReady", ex.getClass().getSimpleName(), String.valueOf(ex.getMessage()))),
+					null);
 		}
 	}
 
@@ -181,8 +194,8 @@ public final class StrimziOperator implements AutoCloseable {
 			this.resources.putConfigMap(namespace, map, Map.of("offsets.json", offsets.body()));
 			return null;
 		}
-		String state = String.valueOf(asMap(call("GET", "/connectors/" + name + "/status", null).json()
-			.get("connector")).get("state"));
+		String state = String
+			.valueOf(asMap(call("GET", "/connectors/" + name + "/status", null).json().get("connector")).get("state"));
 		if (!"STOPPED".equals(state)) {
 			return "Connector " + name + " is not in the STOPPED state: its offsets can only be changed when stopped";
 		}
@@ -204,14 +217,15 @@ public final class StrimziOperator implements AutoCloseable {
 	private void restarts(String key, String name, Map<String, Object> annotations) throws IOException {
 		Object restart = annotations.get("strimzi.io/restart");
 		if (restart != null) {
-			String query = "true".equals(restart) ? "" : "?" + String.join("&", List.of(restart.toString().split(","))
-				.stream().map((option) -> option.strip() + "=true").toList());
+			String query = "true".equals(restart) ? "" : "?" + String.join("&",
+					List.of(restart.toString().split(",")).stream().map((option) -> option.strip() + "=true").toList());
 			if (call("POST", "/connectors/" + name + "/restart" + query, null).status() / 100 == 2) {
 				removeAnnotation(key, "strimzi.io/restart");
 			}
 		}
 		Object task = annotations.get("strimzi.io/restart-task");
-		if (task != null && call("POST", "/connectors/" + name + "/tasks/" + task + "/restart", null).status() / 100 == 2) {
+		if (task != null
+				&& call("POST", "/connectors/" + name + "/tasks/" + task + "/restart", null).status() / 100 == 2) {
 			removeAnnotation(key, "strimzi.io/restart-task");
 		}
 	}
@@ -219,8 +233,8 @@ public final class StrimziOperator implements AutoCloseable {
 	private void autoRestart(String key, String name, Map<String, Object> spec, Map<String, Object> status)
 			throws IOException {
 		boolean enabled = Boolean.TRUE.equals(asMap(spec.get("autoRestart")).get("enabled"));
-		boolean failed = "FAILED".equals(asMap(status.get("connector")).get("state")) || list(status.get("tasks"))
-			.stream().anyMatch((task) -> "FAILED".equals(asMap(task).get("state")));
+		boolean failed = "FAILED".equals(asMap(status.get("connector")).get("state"))
+				|| list(status.get("tasks")).stream().anyMatch((task) -> "FAILED".equals(asMap(task).get("state")));
 		AutoRestart last = this.lastAutoRestart.get(key);
 		if (!enabled) {
 			this.lastAutoRestart.remove(key);
@@ -249,8 +263,8 @@ public final class StrimziOperator implements AutoCloseable {
 	}
 
 	private void removeAnnotation(String key, String annotation) {
-		this.resources.update(key, (resource) -> asMap(asMap(resource.get("metadata")).get("annotations"))
-			.remove(annotation), false);
+		this.resources.update(key,
+				(resource) -> asMap(asMap(resource.get("metadata")).get("annotations")).remove(annotation), false);
 	}
 
 	private void setStatus(String key, Map<String, Object> resource, List<Map<String, Object>> conditions,
@@ -264,15 +278,16 @@ public final class StrimziOperator implements AutoCloseable {
 			}
 			AutoRestart restarts = this.lastAutoRestart.get(key);
 			if (restarts != null) {
-				status.put("autoRestart", Map.of("count", restarts.count(), "lastRestartTimestamp",
-						restarts.since().toString()));
+				status.put("autoRestart",
+						Map.of("count", restarts.count(), "lastRestartTimestamp", restarts.since().toString()));
 			}
 			stored.put("status", status);
 		}, false);
 	}
 
 	/**
-	 * Makes the operator's clock run behind: its conditions are stamped that much earlier than the time is.
+	 * Makes the operator's clock run behind: its conditions are stamped that much earlier
+	 * than the time is.
 	 * @param behind how much
 	 */
 	public void clockBehind(Duration behind) {
@@ -280,8 +295,8 @@ public final class StrimziOperator implements AutoCloseable {
 	}
 
 	private Map<String, Object> condition(String type, String reason, String message) {
-		Map<String, Object> condition = new LinkedHashMap<>(Map.of("type", type, "status", "True",
-				"lastTransitionTime", Instant.now().minus(this.clockBehind).toString()));
+		Map<String, Object> condition = new LinkedHashMap<>(Map.of("type", type, "status", "True", "lastTransitionTime",
+				Instant.now().minus(this.clockBehind).toString()));
 		if (reason != null) {
 			condition.put("reason", reason);
 			condition.put("message", message);
@@ -294,10 +309,11 @@ public final class StrimziOperator implements AutoCloseable {
 	}
 
 	private Rest call(String method, String path, String body) throws IOException {
-		HttpRequest request = HttpRequest.newBuilder(URI.create(this.connectUrl + path)).timeout(Duration.ofSeconds(10))
+		HttpRequest request = HttpRequest.newBuilder(URI.create(this.connectUrl + path))
+			.timeout(Duration.ofSeconds(10))
 			.header("Content-Type", "application/json")
-			.method(method, (body != null) ? HttpRequest.BodyPublishers.ofString(body)
-					: HttpRequest.BodyPublishers.noBody())
+			.method(method,
+					(body != null) ? HttpRequest.BodyPublishers.ofString(body) : HttpRequest.BodyPublishers.noBody())
 			.build();
 		try {
 			HttpResponse<String> response = this.http.send(request, HttpResponse.BodyHandlers.ofString());

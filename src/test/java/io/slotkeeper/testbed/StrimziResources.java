@@ -20,13 +20,15 @@ import com.sun.net.httpserver.HttpServer;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * A Kubernetes API server's stand-in for what Strimzi-managed connectors need, in CRUD mode: {@code KafkaConnector}
- * resources of {@code kafka.strimzi.io} (the versions it is told to serve, listed at {@code /apis/kafka.strimzi.io};
- * {@code status} kept apart from {@code spec} as a subresource) and ConfigMaps: get, list, create, JSON merge-patch
- * (RFC 7386: {@code null} removes), {@code metadata.generation} bumped when {@code spec} changes. Every request must
- * carry the service-account token it was made with (401 otherwise); a namespace can be forbidden (403, as RBAC
- * without the Role). Each write is handed to a listener — the operator emulation reconciles on it, as Strimzi's
- * watch does — and every call is recorded.
+ * A Kubernetes API server's stand-in for what Strimzi-managed connectors need, in CRUD
+ * mode: {@code KafkaConnector} resources of {@code kafka.strimzi.io} (the versions it is
+ * told to serve, listed at {@code /apis/kafka.strimzi.io}; {@code status} kept apart from
+ * {@code spec} as a subresource) and ConfigMaps: get, list, create, JSON merge-patch (RFC
+ * 7386: {@code null} removes), {@code metadata.generation} bumped when {@code spec}
+ * changes. Every request must carry the service-account token it was made with (401
+ * otherwise); a namespace can be forbidden (403, as RBAC without the Role). Each write is
+ * handed to a listener — the operator emulation reconciles on it, as Strimzi's watch does
+ * — and every call is recorded.
  */
 public final class StrimziResources implements AutoCloseable {
 
@@ -68,7 +70,8 @@ public final class StrimziResources implements AutoCloseable {
 	/**
 	 * Starts it on a free loopback port.
 	 * @param serviceAccountToken the token every request must carry
-	 * @param versions the {@code kafka.strimzi.io} versions it serves, such as {@code v1} or {@code v1beta2}
+	 * @param versions the {@code kafka.strimzi.io} versions it serves, such as {@code v1}
+	 * or {@code v1beta2}
 	 */
 	public StrimziResources(String serviceAccountToken, String... versions) {
 		this.serviceAccountToken = serviceAccountToken;
@@ -85,7 +88,8 @@ public final class StrimziResources implements AutoCloseable {
 	}
 
 	/**
-	 * Answers 403 for everything in a namespace, as RBAC does without a Role binding there.
+	 * Answers 403 for everything in a namespace, as RBAC does without a Role binding
+	 * there.
 	 * @param namespace the namespace
 	 */
 	public void forbid(String namespace) {
@@ -93,7 +97,8 @@ public final class StrimziResources implements AutoCloseable {
 	}
 
 	/**
-	 * Answers every request with a status, as an API server behind a failing load balancer or etcd does.
+	 * Answers every request with a status, as an API server behind a failing load
+	 * balancer or etcd does.
 	 * @param status the status, such as 500; 0 to answer again as usual
 	 */
 	public void failWith(int status) {
@@ -101,8 +106,8 @@ public final class StrimziResources implements AutoCloseable {
 	}
 
 	/**
-	 * Holds every request unanswered until it is let go, as an API server that hangs does; the caller's timeout ends
-	 * the wait.
+	 * Holds every request unanswered until it is let go, as an API server that hangs
+	 * does; the caller's timeout ends the wait.
 	 * @param on whether requests hang
 	 */
 	public void hang(boolean on) {
@@ -128,23 +133,26 @@ public final class StrimziResources implements AutoCloseable {
 	}
 
 	/**
-	 * Creates a {@code KafkaConnector} with labels, such as {@code strimzi.io/cluster} naming its {@code KafkaConnect}.
+	 * Creates a {@code KafkaConnector} with labels, such as {@code strimzi.io/cluster}
+	 * naming its {@code KafkaConnect}.
 	 * @param namespace its namespace
 	 * @param name its name
 	 * @param labels its labels
 	 * @param spec its spec
 	 */
 	public void createConnector(String namespace, String name, Map<String, String> labels, Map<String, Object> spec) {
-		Map<String, Object> resource = new LinkedHashMap<>(Map.of("apiVersion", "kafka.strimzi.io/v1", "kind",
-				"KafkaConnector", "metadata", new LinkedHashMap<>(Map.of("name", name, "namespace", namespace,
-						"generation", 1L, "annotations", new LinkedHashMap<>(), "labels", new LinkedHashMap<>(labels))),
-				"spec", copy(spec), "status", new LinkedHashMap<>()));
+		Map<String, Object> resource = new LinkedHashMap<>(
+				Map.of("apiVersion", "kafka.strimzi.io/v1", "kind", "KafkaConnector", "metadata",
+						new LinkedHashMap<>(Map.of("name", name, "namespace", namespace, "generation", 1L,
+								"annotations", new LinkedHashMap<>(), "labels", new LinkedHashMap<>(labels))),
+						"spec", copy(spec), "status", new LinkedHashMap<>()));
 		this.connectors.put(namespace + "/" + name, resource);
 		this.onWrite.accept(namespace + "/" + name);
 	}
 
 	/**
-	 * Creates a {@code KafkaConnect} whose status gives its workers' REST address, as the operator writes it.
+	 * Creates a {@code KafkaConnect} whose status gives its workers' REST address, as the
+	 * operator writes it.
 	 * @param namespace its namespace
 	 * @param name its name
 	 * @param url its {@code status.url}, {@code null} for none yet
@@ -181,14 +189,15 @@ public final class StrimziResources implements AutoCloseable {
 	}
 
 	/**
-	 * Sets a {@code KafkaConnector}'s labels without a watch event, as a write the operator has not reconciled yet.
+	 * Sets a {@code KafkaConnector}'s labels without a watch event, as a write the
+	 * operator has not reconciled yet.
 	 * @param namespace its namespace
 	 * @param name its name
 	 * @param labels its labels from now on
 	 */
 	public void relabel(String namespace, String name, Map<String, String> labels) {
-		update(namespace + "/" + name, (resource) -> asMap(resource.get("metadata")).put("labels",
-				new LinkedHashMap<>(labels)), false);
+		update(namespace + "/" + name,
+				(resource) -> asMap(resource.get("metadata")).put("labels", new LinkedHashMap<>(labels)), false);
 	}
 
 	// The operator's own writes: no request, but a watch event all the same.
@@ -203,9 +212,8 @@ public final class StrimziResources implements AutoCloseable {
 	}
 
 	synchronized void putConfigMap(String namespace, String name, Map<String, Object> data) {
-		this.configMaps.put(namespace + "/" + name, new LinkedHashMap<>(Map.of("apiVersion", "v1", "kind",
-				"ConfigMap", "metadata", new LinkedHashMap<>(Map.of("name", name, "namespace", namespace)), "data",
-				copy(data))));
+		this.configMaps.put(namespace + "/" + name, new LinkedHashMap<>(Map.of("apiVersion", "v1", "kind", "ConfigMap",
+				"metadata", new LinkedHashMap<>(Map.of("name", name, "namespace", namespace)), "data", copy(data))));
 	}
 
 	/**
@@ -243,9 +251,12 @@ public final class StrimziResources implements AutoCloseable {
 	private synchronized Answer answer(String method, String path, String body) {
 		if (path.equals("/apis/kafka.strimzi.io")) {
 			return this.versions.isEmpty() ? new Answer(404, Map.of("kind", "Status", "code", 404), null)
-					: new Answer(200, Map.of("kind", "APIGroup", "name", "kafka.strimzi.io", "versions",
-							this.versions.stream().map((v) -> Map.of("groupVersion", "kafka.strimzi.io/" + v,
-									"version", v)).toList()), null);
+					: new Answer(200,
+							Map.of("kind", "APIGroup", "name", "kafka.strimzi.io", "versions",
+									this.versions.stream()
+										.map((v) -> Map.of("groupVersion", "kafka.strimzi.io/" + v, "version", v))
+										.toList()),
+							null);
 		}
 		Matcher connect = CONNECT.matcher(path);
 		if (connect.matches() && this.versions.contains(connect.group(1)) && method.equals("GET")) {
@@ -262,8 +273,7 @@ public final class StrimziResources implements AutoCloseable {
 			return new Answer(404, status(404, "the server could not find the requested resource"), null);
 		}
 		if (namespace.equals(this.forbidden)) {
-			return new Answer(403, status(403, "forbidden: cannot " + method + " in the namespace " + namespace),
-					null);
+			return new Answer(403, status(403, "forbidden: cannot " + method + " in the namespace " + namespace), null);
 		}
 		Map<String, Map<String, Object>> store = connector.matches() ? this.connectors : this.configMaps;
 		String name = connector.matches() ? connector.group(3) : configMap.group(2);
@@ -285,8 +295,8 @@ public final class StrimziResources implements AutoCloseable {
 					items.add(copy(stored));
 				}
 			});
-			return new Answer(200, Map.of("kind", connector.matches() ? "KafkaConnectorList" : "ConfigMapList",
-					"items", items), null);
+			return new Answer(200,
+					Map.of("kind", connector.matches() ? "KafkaConnectorList" : "ConfigMapList", "items", items), null);
 		}
 		if (resource == null) {
 			return new Answer(404, status(404, path + " not found"), null);
@@ -308,7 +318,8 @@ public final class StrimziResources implements AutoCloseable {
 			else {
 				merge(resource, patch);
 			}
-			asMap(resource.get("metadata")).put("resourceVersion", Long.toString(this.resourceVersion.incrementAndGet()));
+			asMap(resource.get("metadata")).put("resourceVersion",
+					Long.toString(this.resourceVersion.incrementAndGet()));
 			return new Answer(200, copy(resource), connector.matches() ? key : null);
 		}
 		return new Answer(405, status(405, method + " not allowed"), null);

@@ -11,10 +11,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A TCP forwarder on loopback between a client and a server, like a Service or a network path. {@link #cut()} stops
- * it forwarding anything without closing a socket: to both ends the peer is still there, it just never says another
- * word, as when a pod freezes or its network is cut without a reset. {@link #retarget} points it elsewhere, as a
- * Service after a failover.
+ * A TCP forwarder on loopback between a client and a server, like a Service or a network
+ * path. {@link #cut()} stops it forwarding anything without closing a socket: to both
+ * ends the peer is still there, it just never says another word, as when a pod freezes or
+ * its network is cut without a reset. {@link #retarget} points it elsewhere, as a Service
+ * after a failover.
  */
 public final class TcpProxy implements AutoCloseable {
 
@@ -58,7 +59,8 @@ public final class TcpProxy implements AutoCloseable {
 	}
 
 	/**
-	 * Sends connections made from now on to another server, as a Service does after a failover.
+	 * Sends connections made from now on to another server, as a Service does after a
+	 * failover.
 	 * @param host the new server's host
 	 * @param port the new server's port
 	 */
@@ -68,7 +70,8 @@ public final class TcpProxy implements AutoCloseable {
 	}
 
 	/**
-	 * Closes every connection made so far, both ends, as the old primary does when it goes.
+	 * Closes every connection made so far, both ends, as the old primary does when it
+	 * goes.
 	 * @throws IOException when a socket cannot be closed
 	 */
 	public void closeConnections() throws IOException {
@@ -88,8 +91,9 @@ public final class TcpProxy implements AutoCloseable {
 	}
 
 	/**
-	 * Stops forwarding without losing a byte, as a network that stalls: what was read is held, nothing more is read,
-	 * and both ends wait (their writes block once the socket buffers fill) until {@link #resume()}.
+	 * Stops forwarding without losing a byte, as a network that stalls: what was read is
+	 * held, nothing more is read, and both ends wait (their writes block once the socket
+	 * buffers fill) until {@link #resume()}.
 	 */
 	public void stall() {
 		this.stalled = true;
@@ -128,12 +132,14 @@ public final class TcpProxy implements AutoCloseable {
 					server = new Socket(this.host, this.port);
 				}
 				catch (IOException ex) {
-					// The server behind is down (between a primary's stop and the switch): refuse this client only.
+					// The server behind is down (between a primary's stop and the
+					// switch): refuse this client only.
 					client.close();
 					continue;
 				}
 				synchronized (this.sockets) {
-					// An hour's soak opens thousands: those both pumps are done with are closed and forgotten.
+					// An hour's soak opens thousands: those both pumps are done with are
+					// closed and forgotten.
 					this.sockets.removeIf(Socket::isClosed);
 					this.sockets.add(client);
 					this.sockets.add(server);
@@ -147,7 +153,8 @@ public final class TcpProxy implements AutoCloseable {
 		}
 	}
 
-	// Once cut, what arrives is read and dropped, so that neither end's writes block and neither sees a close.
+	// Once cut, what arrives is read and dropped, so that neither end's writes block and
+	// neither sees a close.
 	private void pump(Socket from, Socket to) {
 		byte[] buffer = new byte[8192];
 		try (InputStream in = from.getInputStream()) {
@@ -159,7 +166,8 @@ public final class TcpProxy implements AutoCloseable {
 					out.flush();
 				}
 			}
-			// The peer closed: a network path passes that on (a killed client's session ends on the server), a cut
+			// The peer closed: a network path passes that on (a killed client's session
+			// ends on the server), a cut
 			// one does not.
 			awaitFlowing();
 			if (this.forwarding) {
@@ -167,7 +175,8 @@ public final class TcpProxy implements AutoCloseable {
 			}
 		}
 		catch (IOException ex) {
-			// A reset, or a socket closed here: a network path passes a reset on too, or the other end would wait for
+			// A reset, or a socket closed here: a network path passes a reset on too, or
+			// the other end would wait for
 			// an answer for good.
 			passResetOn(to);
 		}

@@ -20,8 +20,10 @@ import static org.awaitility.Awaitility.await;
 
 class TcpProxyTests {
 
-	// A killed process's kernel closes its sockets; through a Service the server sees that close and ends the session.
-	// A forwarder that kept the server's side open left the session behind: the soak counted 161 of slot-keeper's.
+	// A killed process's kernel closes its sockets; through a Service the server sees
+	// that close and ends the session.
+	// A forwarder that kept the server's side open left the session behind: the soak
+	// counted 161 of slot-keeper's.
 	@Test
 	void aClientGoneWithoutGoodbyeEndsItsSessionBehindTheForwarder() throws Exception {
 		PostgresServer server = PostgresTestBed.shared();
@@ -32,18 +34,22 @@ class TcpProxyTests {
 				properties.setProperty("password", server.password());
 			}
 			properties.setProperty("ApplicationName", "gone-without-goodbye");
-			Connection connection = DriverManager.getConnection(
-					"jdbc:postgresql://127.0.0.1:" + proxy.port() + "/postgres", properties);
+			Connection connection = DriverManager
+				.getConnection("jdbc:postgresql://127.0.0.1:" + proxy.port() + "/postgres", properties);
 			assertThat(sessions(server)).isEqualTo("1");
-			// abort closes the socket without the protocol's Terminate, as a killed process does.
+			// abort closes the socket without the protocol's Terminate, as a killed
+			// process does.
 			connection.abort(Executors.newSingleThreadExecutor());
 			await().atMost(Duration.ofSeconds(10)).until(() -> "0".equals(sessions(server)));
 		}
 	}
 
-	// A server that goes with a reset (a backend ended with a request unread, the primary restarting) tells its client
-	// so through a Service too. A forwarder that swallowed the reset left the client waiting for an answer for good:
-	// the hour soak's writer of one database wrote nothing for 7 minutes, until a switchover closed the connection.
+	// A server that goes with a reset (a backend ended with a request unread, the primary
+	// restarting) tells its client
+	// so through a Service too. A forwarder that swallowed the reset left the client
+	// waiting for an answer for good:
+	// the hour soak's writer of one database wrote nothing for 7 minutes, until a
+	// switchover closed the connection.
 	@Test
 	void aServerResetReachesTheClientBehindTheForwarder() throws Exception {
 		try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());

@@ -16,12 +16,14 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A throwaway PKI made with the JDK's {@code keytool}: a CA, a server certificate it signs for {@code localhost}
- * only, and a second CA that signed nothing, as PEM files PostgreSQL and PgJDBC read.
+ * A throwaway PKI made with the JDK's {@code keytool}: a CA, a server certificate it
+ * signs for {@code localhost} only, and a second CA that signed nothing, as PEM files
+ * PostgreSQL and PgJDBC read.
  *
  * @param ca the CA's certificate
  * @param otherCa a CA that did not sign the server's certificate
- * @param serverCertificate the server's certificate (subject alternative name {@code DNS:localhost})
+ * @param serverCertificate the server's certificate (subject alternative name
+ * {@code DNS:localhost})
  * @param serverKey the server's private key, PKCS#8, readable by its owner only
  */
 public record TestPki(Path ca, Path otherCa, Path serverCertificate, Path serverKey) {
@@ -46,7 +48,8 @@ public record TestPki(Path ca, Path otherCa, Path serverCertificate, Path server
 			keytool(directory, "-gencert", "-alias", "ca", "-keystore", "ca.p12", "-infile", "server.csr", "-outfile",
 					"server.crt", "-rfc", "-ext", "san=dns:localhost", "-validity", "3");
 			keytool(directory, "-exportcert", "-alias", "ca", "-keystore", "ca.p12", "-rfc", "-file", "ca.crt");
-			keytool(directory, "-exportcert", "-alias", "other", "-keystore", "other.p12", "-rfc", "-file", "other.crt");
+			keytool(directory, "-exportcert", "-alias", "other", "-keystore", "other.p12", "-rfc", "-file",
+					"other.crt");
 			Path key = directory.resolve("server.key");
 			Files.writeString(key, pem(privateKey(directory.resolve("server.p12"))), StandardCharsets.US_ASCII);
 			Files.setPosixFilePermissions(key, PosixFilePermissions.fromString("rw-------"));
@@ -88,8 +91,9 @@ public record TestPki(Path ca, Path otherCa, Path serverCertificate, Path server
 	}
 
 	private static String pem(Key key) {
-		return "-----BEGIN PRIVATE KEY-----\n" + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
-			.encodeToString(key.getEncoded()) + "\n-----END PRIVATE KEY-----\n";
+		return "-----BEGIN PRIVATE KEY-----\n"
+				+ Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(key.getEncoded())
+				+ "\n-----END PRIVATE KEY-----\n";
 	}
 
 }

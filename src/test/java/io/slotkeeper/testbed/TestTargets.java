@@ -13,7 +13,8 @@ import io.slotkeeper.fleet.Node;
 import io.slotkeeper.fleet.NodeConnector;
 
 /**
- * Builds targets for tests from the same keys and defaults an operator's configuration uses.
+ * Builds targets for tests from the same keys and defaults an operator's configuration
+ * uses.
  */
 public final class TestTargets {
 
@@ -39,10 +40,12 @@ public final class TestTargets {
 	}
 
 	/**
-	 * Any configuration record, bound from keys relative to it with the defaults an operator's configuration gets.
+	 * Any configuration record, bound from keys relative to it with the defaults an
+	 * operator's configuration gets.
 	 * @param <T> the record's type
 	 * @param type the record's type
-	 * @param keyValues keys and their values, alternating, for example {@code "url", "http://connect:8083"}
+	 * @param keyValues keys and their values, alternating, for example
+	 * {@code "url", "http://connect:8083"}
 	 * @return the bound record
 	 */
 	public static <T> T bind(Class<T> type, String... keyValues) {
@@ -69,7 +72,8 @@ public final class TestTargets {
 	}
 
 	/**
-	 * A target on a test server reached through another port, such as a {@link TcpProxy}'s, as its superuser.
+	 * A target on a test server reached through another port, such as a
+	 * {@link TcpProxy}'s, as its superuser.
 	 * @param name the target's name
 	 * @param server the server
 	 * @param port the port to connect to on loopback
@@ -105,7 +109,8 @@ public final class TestTargets {
 	}
 
 	/**
-	 * The primary node of a target, for tests that open sessions themselves; its pool is never used.
+	 * The primary node of a target, for tests that open sessions themselves; its pool is
+	 * never used.
 	 * @param target the target
 	 * @return the primary
 	 */

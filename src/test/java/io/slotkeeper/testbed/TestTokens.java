@@ -5,7 +5,8 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import io.slotkeeper.security.TokenHashes;
 
 /**
- * Configures a viewer token ({@code dashboard}) and an operator token ({@code ci}) for a test application.
+ * Configures a viewer token ({@code dashboard}) and an operator token ({@code ci}) for a
+ * test application.
  */
 public final class TestTokens {
 

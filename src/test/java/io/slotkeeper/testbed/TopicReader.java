@@ -12,8 +12,9 @@ import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
- * Reads the topics matching a pattern from their beginning on a thread of its own, handing each record's topic and
- * value to a callback: what a downstream consumer of Debezium's topics does.
+ * Reads the topics matching a pattern from their beginning on a thread of its own,
+ * handing each record's topic and value to a callback: what a downstream consumer of
+ * Debezium's topics does.
  */
 public final class TopicReader implements AutoCloseable {
 

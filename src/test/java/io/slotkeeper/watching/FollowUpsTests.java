@@ -22,9 +22,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A follow-up whose statement hangs (a real one, into a stalled network, on a connection without a socket timeout)
- * holds its target's lane only until its bound: then the next poll's follow-up of that kind runs, on a pool made anew,
- * while other targets' follow-ups were never held.
+ * A follow-up whose statement hangs (a real one, into a stalled network, on a connection
+ * without a socket timeout) holds its target's lane only until its bound: then the next
+ * poll's follow-up of that kind runs, on a pool made anew, while other targets'
+ * follow-ups were never held.
  */
 class FollowUpsTests {
 
@@ -45,7 +46,8 @@ class FollowUpsTests {
 			});
 			assertThat(hanging.await(5, TimeUnit.SECONDS)).isTrue();
 			followUps.guardKeepSize("orders", ran::incrementAndGet);
-			// The one lane thread is held: another target's round queues until the pool is made anew.
+			// The one lane thread is held: another target's round queues until the pool
+			// is made anew.
 			followUps.guardKeepSize("billing", other::countDown);
 			assertThat(ran.get()).as("no second round of a target beside the hung one").isZero();
 
@@ -64,7 +66,8 @@ class FollowUpsTests {
 		}
 	}
 
-	// A heal or handover stopped midway could leave its connector stopped: past its bound it is said, never cut short
+	// A heal or handover stopped midway could leave its connector stopped: past its bound
+	// it is said, never cut short
 	// nor run twice beside itself.
 	@Test
 	void aHealRoundPastItsBoundIsReportedButNeitherInterruptedNorRunTwice() throws Exception {
@@ -88,7 +91,8 @@ class FollowUpsTests {
 			assertThat(started.await(5, TimeUnit.SECONDS)).isTrue();
 			await().atMost(Duration.ofSeconds(5)).until(() -> !lanes.overdue().isEmpty());
 			assertThat(lanes.overdue().get(0).lane()).isEqualTo("heal");
-			await("the next poll's heal of the target").during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(3))
+			await("the next poll's heal of the target").during(Duration.ofSeconds(2))
+				.atMost(Duration.ofSeconds(3))
 				.until(() -> {
 					followUps.heal("orders", ran::incrementAndGet);
 					return ran.get() == 0;

@@ -33,9 +33,10 @@ import static io.slotkeeper.testbed.TestTargets.target;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A slot named in {@code slots[]} that the primary does not have (as after a failover to a server that never had it)
- * is reported — gauge, health, listing with what was last seen — and, with {@code on-missing: recreate}, created
- * again as last seen, its connector resumed on it and the gap reported with an unknown start; on every version.
+ * A slot named in {@code slots[]} that the primary does not have (as after a failover to
+ * a server that never had it) is reported — gauge, health, listing with what was last
+ * seen — and, with {@code on-missing: recreate}, created again as last seen, its
+ * connector resumed on it and the gap reported with an unknown start; on every version.
  */
 @Tag("pg-compat")
 class MissingSlotTests {
@@ -97,8 +98,8 @@ class MissingSlotTests {
 			poller.poll("orders");
 			assertThat(missingGauge(cdc)).isEqualTo(1);
 			assertThat(poller.missing("orders")).containsExactly(cdc);
-			Health health = ((HealthIndicator) ((CompositeHealthContributor) SlotHealth.of(fleet, poller, this.watch.connectors(),
-					NOTHING_FROM_HEALING))
+			Health health = ((HealthIndicator) ((CompositeHealthContributor) SlotHealth.of(fleet, poller,
+					this.watch.connectors(), NOTHING_FROM_HEALING))
 				.getContributor("orders")).health();
 			assertThat(health.getStatus().getCode()).isEqualTo("DOWN");
 			assertThat(health.getDetails()).containsEntry("missing", List.of(cdc));
@@ -106,8 +107,8 @@ class MissingSlotTests {
 				assertThat(missing.lastSeen().plugin()).isEqualTo("pgoutput");
 				assertThat(missing.lastSeen().database()).isEqualTo(database);
 				assertThat(missing.lastSeen().confirmedFlushLsn()).isEqualTo(confirmed);
-				assertThat(missing.lastSeen().server()).isEqualTo(fleet.get("orders").primary().identity().address()
-						+ ":" + this.server.port());
+				assertThat(missing.lastSeen().server())
+					.isEqualTo(fleet.get("orders").primary().identity().address() + ":" + this.server.port());
 			});
 			assertThat(this.journal.entries()).as("on-missing: alert only reports").isEmpty();
 		}
@@ -119,9 +120,9 @@ class MissingSlotTests {
 		String cdc = "cdc_" + database;
 		this.server.execute(database, "SELECT pg_create_logical_replication_slot('" + cdc + "', 'pgoutput')");
 		try (ConnectStub connect = new ConnectStub();
-				Fleet fleet = fleet(target("orders", this.server, database, "slots[0].name", cdc,
-						"slots[0].on-missing", "recreate", "slots[0].connector.url", connect.url(),
-						"slots[0].connector.name", "orders-cdc"))) {
+				Fleet fleet = fleet(
+						target("orders", this.server, database, "slots[0].name", cdc, "slots[0].on-missing", "recreate",
+								"slots[0].connector.url", connect.url(), "slots[0].connector.name", "orders-cdc"))) {
 			fleet.get("orders").ownership().learnt(true);
 			SlotPoller poller = poller(fleet);
 			poller.poll("orders");
@@ -131,17 +132,18 @@ class MissingSlotTests {
 			System.out.printf("missing slot created again and its connector resumed %d ms after it was dropped,"
 					+ " within one poll%n", (System.nanoTime() - dropped) / 1_000_000);
 			assertThat(this.server.queryForString(database,
-					"SELECT plugin FROM pg_replication_slots WHERE slot_name = '" + cdc + "'")).isEqualTo("pgoutput");
+					"SELECT plugin FROM pg_replication_slots WHERE slot_name = '" + cdc + "'"))
+				.isEqualTo("pgoutput");
 			assertThat(poller.missing("orders")).isEmpty();
 			assertThat(missingGauge(cdc)).isZero();
 			assertThat(connect.changes()).extracting(ConnectStub.Request::method, ConnectStub.Request::path)
-				.as("stopped, offsets aligned to the new slot, resumed").containsExactly(
-						org.assertj.core.groups.Tuple.tuple("PUT", "/connectors/orders-cdc/stop"),
+				.as("stopped, offsets aligned to the new slot, resumed")
+				.containsExactly(org.assertj.core.groups.Tuple.tuple("PUT", "/connectors/orders-cdc/stop"),
 						org.assertj.core.groups.Tuple.tuple("PATCH", "/connectors/orders-cdc/offsets"),
 						org.assertj.core.groups.Tuple.tuple("PUT", "/connectors/orders-cdc/resume"));
-			assertThat(connect.offsets()).contains("\"lsn\":" + io.slotkeeper.fleet.Lsn.parse(this.server
-				.queryForString(database, "SELECT confirmed_flush_lsn FROM pg_replication_slots WHERE slot_name = '"
-						+ cdc + "'")));
+			assertThat(connect.offsets())
+				.contains("\"lsn\":" + io.slotkeeper.fleet.Lsn.parse(this.server.queryForString(database,
+						"SELECT confirmed_flush_lsn FROM pg_replication_slots WHERE slot_name = '" + cdc + "'")));
 			AuditEntry healed = this.journal.entries().get(0);
 			assertThat(healed.action()).isEqualTo("slot.heal");
 			assertThat(healed.parameters()).containsEntry("onMissing", "recreate");

@@ -21,18 +21,26 @@ class SlotInsightsTests {
 
 	private static final Instant T0 = Instant.parse("2026-12-01T08:00:00Z");
 
-	private final Target target = fleet(target("orders", "jdbc:postgresql://db/orders", "heartbeat.interval", "1s",
-			"heartbeat.ack-intervals", "2")).get("orders");
+	private final Target target = fleet(
+			target("orders", "jdbc:postgresql://db/orders", "heartbeat.interval", "1s", "heartbeat.ack-intervals", "2"))
+		.get("orders");
 
 	private final SlotInsights insights = new SlotInsights();
 
 	private static ReplicationSlot.Builder streaming(String name, String confirmed) {
-		return ReplicationSlot.builder().slotName(name).slotType("logical").plugin("pgoutput").database("orders")
-			.active(true).activePid(100).confirmedFlushLsn(confirmed);
+		return ReplicationSlot.builder()
+			.slotName(name)
+			.slotType("logical")
+			.plugin("pgoutput")
+			.database("orders")
+			.active(true)
+			.activePid(100)
+			.confirmedFlushLsn(confirmed);
 	}
 
 	private SlotInsight after(ReplicationSlot slot, Map<Integer, String> walsenders, Instant now) {
-		this.insights.update(this.target, new SlotPoll(List.of(slot), "orders", walsenders, null), Optional.empty(), now);
+		this.insights.update(this.target, new SlotPoll(List.of(slot), "orders", walsenders, null), Optional.empty(),
+				now);
 		return this.insights.of("orders", slot.slotName());
 	}
 
@@ -51,8 +59,11 @@ class SlotInsightsTests {
 	void aConsumerBehindTheDueBeatIsNotConfirming() {
 		this.target.beats().add(new Beat("0/1000", T0));
 		this.target.beats().add(new Beat("0/2000", T0.plusSeconds(1)));
-		SlotInsight insight = after(streaming("s", "0/1500").build(), Map.of(100, "START_REPLICATION SLOT \"s\" LOGICAL"
-				+ " 0/0 (proto_version '4', publication_names 'pub', messages 'true')"), T0.plusSeconds(3));
+		SlotInsight insight = after(streaming("s", "0/1500").build(),
+				Map.of(100,
+						"START_REPLICATION SLOT \"s\" LOGICAL"
+								+ " 0/0 (proto_version '4', publication_names 'pub', messages 'true')"),
+				T0.plusSeconds(3));
 		assertThat(insight.heartbeatAcknowledged()).isFalse();
 		assertThat(insight.lastAcknowledgedLsn()).isEqualTo("0/1000");
 		assertThat(insight.diagnosis()).isEqualTo(SlotInsights.NOT_CONFIRMING);
@@ -61,8 +72,10 @@ class SlotInsightsTests {
 	@Test
 	void aPgoutputConsumerThatDidNotAskForMessagesIsToldToUseTableMode() {
 		this.target.beats().add(new Beat("0/1000", T0));
-		SlotInsight insight = after(streaming("s", "0/0").build(), Map.of(100, "START_REPLICATION SLOT \"s\" LOGICAL"
-				+ " 0/0 (proto_version '4', publication_names 'pub')"), T0.plusSeconds(3));
+		SlotInsight insight = after(streaming("s", "0/0").build(),
+				Map.of(100,
+						"START_REPLICATION SLOT \"s\" LOGICAL" + " 0/0 (proto_version '4', publication_names 'pub')"),
+				T0.plusSeconds(3));
 		assertThat(insight.diagnosis()).isEqualTo(SlotInsights.NO_MESSAGES);
 	}
 
@@ -78,9 +91,13 @@ class SlotInsightsTests {
 	@Test
 	void anInvalidatedSlotSaysWhyInTheServersWords() {
 		assertThat(after(streaming("s", "0/0").active(false).walStatus("lost").build(), Map.of(), T0).diagnosis())
-			.as("before 17 the server only says lost").isEqualTo("invalidated: wal_removed");
-		assertThat(after(streaming("s", "0/0").active(false).walStatus("lost").invalidationReason("idle_timeout")
-			.build(), Map.of(), T0).diagnosis()).as("PostgreSQL 18's idle_replication_slot_timeout")
+			.as("before 17 the server only says lost")
+			.isEqualTo("invalidated: wal_removed");
+		assertThat(
+				after(streaming("s", "0/0").active(false).walStatus("lost").invalidationReason("idle_timeout").build(),
+						Map.of(), T0)
+					.diagnosis())
+			.as("PostgreSQL 18's idle_replication_slot_timeout")
 			.isEqualTo("invalidated: idle_timeout");
 	}
 
@@ -96,13 +113,17 @@ class SlotInsightsTests {
 	void timeToLossFollowsTheRateSafeWalSizeShrinks() {
 		ReplicationSlot.Builder slot = streaming("s", "0/0").active(false);
 		assertThat(after(slot.safeWalSizeBytes(10_000_000L).build(), Map.of(), T0).secondsToLoss())
-			.as("one sample is no rate").isNull();
+			.as("one sample is no rate")
+			.isNull();
 		assertThat(after(slot.safeWalSizeBytes(9_000_000L).build(), Map.of(), T0.plusSeconds(10)).secondsToLoss())
-			.as("1 MB lost in 10 s, 9 MB left").isEqualTo(90.0);
+			.as("1 MB lost in 10 s, 9 MB left")
+			.isEqualTo(90.0);
 		assertThat(after(slot.safeWalSizeBytes(9_500_000L).build(), Map.of(), T0.plusSeconds(20)).secondsToLoss())
-			.as("measured from the oldest sample of the last minute").isEqualTo(380.0);
+			.as("measured from the oldest sample of the last minute")
+			.isEqualTo(380.0);
 		assertThat(after(slot.safeWalSizeBytes(null).build(), Map.of(), T0.plusSeconds(30)).secondsToLoss())
-			.as("unlimited").isNull();
+			.as("unlimited")
+			.isNull();
 	}
 
 }

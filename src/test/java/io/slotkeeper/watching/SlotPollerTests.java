@@ -33,8 +33,8 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * Each target polls on its own schedule: dead targets never delay a live one, and a failed poll keeps the last slot
- * gauges, saying how old they are.
+ * Each target polls on its own schedule: dead targets never delay a live one, and a
+ * failed poll keeps the last slot gauges, saying how old they are.
  */
 class SlotPollerTests {
 
@@ -61,8 +61,8 @@ class SlotPollerTests {
 		targets.add(target("live", server, server.createDatabase(), "slots-poll-interval", "200ms"));
 		for (int i = 0; i < 20; i++) {
 			// Default timeouts: borrowing a connection to a dead target waits about 11 s.
-			targets.add(target("dead-" + i, "jdbc:postgresql://127.0.0.1:" + closedPort() + "/x",
-					"slots-poll-interval", "200ms"));
+			targets.add(target("dead-" + i, "jdbc:postgresql://127.0.0.1:" + closedPort() + "/x", "slots-poll-interval",
+					"200ms"));
 		}
 		try (Fleet fleet = fleet(targets.toArray(TargetProperties[]::new))) {
 			SlotPoller poller = poller(fleet);
@@ -91,9 +91,11 @@ class SlotPollerTests {
 		try (io.slotkeeper.testbed.SilentServer connect = new io.slotkeeper.testbed.SilentServer()) {
 			List<TargetProperties> targets = new ArrayList<>();
 			for (int i = 0; i < 50; i++) {
-				// Kafka Connect accepts and never answers: each status call waits its 10 s timeout.
-				targets.add(target("hung-" + i, server, database, "slots-poll-interval", "500ms", "slots[0].name", "cdc",
-						"slots[0].connector.url", "http://127.0.0.1:" + connect.port(), "slots[0].connector.name", "c"));
+				// Kafka Connect accepts and never answers: each status call waits its 10
+				// s timeout.
+				targets.add(target("hung-" + i, server, database, "slots-poll-interval", "500ms", "slots[0].name",
+						"cdc", "slots[0].connector.url", "http://127.0.0.1:" + connect.port(),
+						"slots[0].connector.name", "c"));
 			}
 			for (int i = 0; i < 10; i++) {
 				targets.add(target("plain-" + i, server, database, "slots-poll-interval", "500ms"));
@@ -102,12 +104,19 @@ class SlotPollerTests {
 				SlotPoller poller = poller(fleet);
 				poller.start();
 				try {
-					await().atMost(Duration.ofSeconds(20)).until(() -> fleet.all().stream()
-						.allMatch((target) -> poller.snapshot(target.name()).isPresent()));
+					await().atMost(Duration.ofSeconds(20))
+						.until(() -> fleet.all()
+							.stream()
+							.allMatch((target) -> poller.snapshot(target.name()).isPresent()));
 					AtomicLong worst = new AtomicLong();
-					// Past the first 10 s timeouts, so that a poll waiting for Connect would show.
+					// Past the first 10 s timeouts, so that a poll waiting for Connect
+					// would show.
 					await().during(Duration.ofSeconds(12)).atMost(Duration.ofSeconds(15)).until(() -> {
-						double oldest = fleet.all().stream().mapToDouble((target) -> age(target.name())).max().orElse(0);
+						double oldest = fleet.all()
+							.stream()
+							.mapToDouble((target) -> age(target.name()))
+							.max()
+							.orElse(0);
 						worst.accumulateAndGet(Math.round(oldest * 1000), Math::max);
 						return oldest <= 1.0;
 					});
@@ -133,13 +142,15 @@ class SlotPollerTests {
 			SlotPoller poller = poller(fleet);
 			poller.start();
 			await().atMost(Duration.ofSeconds(10)).until(() -> poller.snapshot("again").isPresent());
-			// As a paused test context is, or a lifecycle restart: the follow-up threads went with the stop.
+			// As a paused test context is, or a lifecycle restart: the follow-up threads
+			// went with the stop.
 			poller.stop();
 			poller.start();
 			try {
 				server.execute(database, "SELECT pg_drop_replication_slot('" + slot + "')");
-				await().atMost(Duration.ofSeconds(10)).until(() -> "1".equals(server.queryForString(database,
-						"SELECT count(*) FROM pg_replication_slots WHERE slot_name = '" + slot + "'")));
+				await().atMost(Duration.ofSeconds(10))
+					.until(() -> "1".equals(server.queryForString(database,
+							"SELECT count(*) FROM pg_replication_slots WHERE slot_name = '" + slot + "'")));
 			}
 			finally {
 				poller.stop();
@@ -166,7 +177,8 @@ class SlotPollerTests {
 				assertThat(failed.slots()).as("the last good poll's slots").isEqualTo(good.slots());
 				assertThat(failed.lastGoodAt()).isEqualTo(good.at());
 				assertThat(this.registry.get("slotkeeper.slot.retained.wal").tag("slot", "kept").gauge().value())
-					.as("the gauge stays, so alerts on it do not resolve").isEqualTo(retained);
+					.as("the gauge stays, so alerts on it do not resolve")
+					.isEqualTo(retained);
 				assertThat(this.registry.get("slotkeeper.slot.poll.failures").tag("target", "orders").counter().count())
 					.isEqualTo(1);
 				assertThat(age("orders")).isGreaterThanOrEqualTo(0);

@@ -13,8 +13,9 @@ import io.slotkeeper.replication.ReplicationSlot;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A target that leaves the fleet (a server's retired database) is forgotten whole, so that retired databases cost
- * nothing and one that joins again under the same name starts with nothing of its past.
+ * A target that leaves the fleet (a server's retired database) is forgotten whole, so
+ * that retired databases cost nothing and one that joins again under the same name starts
+ * with nothing of its past.
  */
 class SlotWatchTests {
 
@@ -22,8 +23,8 @@ class SlotWatchTests {
 	void aTargetThatLeftIsForgottenAndTheOthersAreKept() {
 		SlotWatch watch = new SlotWatch(new ConnectorClient(RestClient.builder(), java.time.Duration.ofMillis(1)));
 		Instant now = Instant.now();
-		List<ReplicationSlot> slots = List.of(ReplicationSlot.builder().slotName("cdc").slotType("logical")
-			.retainedWalBytes(4096L).build());
+		List<ReplicationSlot> slots = List
+			.of(ReplicationSlot.builder().slotName("cdc").slotType("logical").retainedWalBytes(4096L).build());
 		watch.history().update("retired", slots, now);
 		watch.history().update("kept", slots, now);
 		assertThat(watch.history().of("retired", "cdc", now)).isPresent();

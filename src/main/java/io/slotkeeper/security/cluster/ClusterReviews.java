@@ -22,10 +22,11 @@ import io.slotkeeper.config.KubernetesAuthProperties;
 import io.slotkeeper.kubernetes.KubernetesApi;
 
 /**
- * The two review calls to the Kubernetes API server, made with the pod's service-account token (read from its file at
- * every call, since projected tokens rotate): {@code TokenReview} (who is this token) and {@code SubjectAccessReview}
- * (may this user do this verb on slot-keeper's resource in the namespace). Neither request nor failure ever shows a
- * token.
+ * The two review calls to the Kubernetes API server, made with the pod's service-account
+ * token (read from its file at every call, since projected tokens rotate):
+ * {@code TokenReview} (who is this token) and {@code SubjectAccessReview} (may this user
+ * do this verb on slot-keeper's resource in the namespace). Neither request nor failure
+ * ever shows a token.
  */
 final class ClusterReviews {
 
@@ -61,8 +62,8 @@ final class ClusterReviews {
 		List<String> audiences = this.settings.audiences();
 		Map<String, Object> spec = audiences.isEmpty() ? Map.of("token", token)
 				: Map.of("token", token, "audiences", audiences);
-		JsonNode status = review(TOKEN_REVIEWS, Map.of("apiVersion",
-				"authentication.k8s.io/v1", "kind", "TokenReview", "spec", spec));
+		JsonNode status = review(TOKEN_REVIEWS,
+				Map.of("apiVersion", "authentication.k8s.io/v1", "kind", "TokenReview", "spec", spec));
 		if (!status.path("authenticated").asBoolean(false) || !meantForUs(status.path("audiences"))) {
 			return Optional.empty();
 		}
@@ -73,7 +74,8 @@ final class ClusterReviews {
 				strings(user.path("groups")), Map.copyOf(extra)));
 	}
 
-	// The API server answers the audiences of the request that the token is valid for; none of them, no sign-in.
+	// The API server answers the audiences of the request that the token is valid for;
+	// none of them, no sign-in.
 	private boolean meantForUs(JsonNode answered) {
 		if (this.settings.audiences().isEmpty()) {
 			return true;
@@ -88,7 +90,8 @@ final class ClusterReviews {
 	}
 
 	/**
-	 * Which verbs a user may do on slot-keeper's resource in the namespace: one review per verb, all at once.
+	 * Which verbs a user may do on slot-keeper's resource in the namespace: one review
+	 * per verb, all at once.
 	 * @param user the user
 	 * @param verbs for example {@code get}, {@code update}, {@code delete}
 	 * @return the verbs RBAC allows
@@ -103,8 +106,8 @@ final class ClusterReviews {
 			if (!user.extra().isEmpty()) {
 				spec.put("extra", user.extra());
 			}
-			reviews.put(verb, send(SUBJECT_ACCESS_REVIEWS, Map.of("apiVersion", "authorization.k8s.io/v1", "kind",
-					"SubjectAccessReview", "spec", spec)));
+			reviews.put(verb, send(SUBJECT_ACCESS_REVIEWS,
+					Map.of("apiVersion", "authorization.k8s.io/v1", "kind", "SubjectAccessReview", "spec", spec)));
 		}
 		Set<String> allowed = new HashSet<>();
 		reviews.forEach((verb, review) -> {
@@ -134,8 +137,10 @@ final class ClusterReviews {
 		return this.api.client().sendAsync(request, HttpResponse.BodyHandlers.ofByteArray()).thenApply((response) -> {
 			if (response.statusCode() != 200 && response.statusCode() != 201) {
 				throw new ClusterUnavailable("the Kubernetes API server answered " + response.statusCode() + " to "
-						+ path + ((response.statusCode() == 401 || response.statusCode() == 403)
-								? ": slot-keeper's service account needs system:auth-delegator (the chart binds it)" : ""));
+						+ path
+						+ ((response.statusCode() == 401 || response.statusCode() == 403)
+								? ": slot-keeper's service account needs system:auth-delegator (the chart binds it)"
+								: ""));
 			}
 			return json.readTree(response.body()).path("status");
 		});

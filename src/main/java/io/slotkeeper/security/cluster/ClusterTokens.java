@@ -28,13 +28,15 @@ import io.slotkeeper.security.TokenHashes;
 import io.slotkeeper.support.RecentlyUsed;
 
 /**
- * Signs in a caller with its own cluster token: {@code TokenReview}, then {@code SubjectAccessReview}s for
- * {@code get} (viewer) and {@code update} and {@code delete} (operator) on the configured resource in the namespace.
- * A user's answer is kept for {@code cache-ttl} under the token's SHA-256 (never the token), the
- * {@value #MAX_CACHED} most recently used of them; "not authenticated" is kept apart, for at most
- * {@link #UNKNOWN_TTL}, so that made-up tokens never push out a real user's answer. One review runs per token at a
- * time (others asking with the same token wait for it), at most {@code max-concurrent-reviews} at once (past that, 503
- * at once); a failure to reach the API server is never kept, so the next request asks again.
+ * Signs in a caller with its own cluster token: {@code TokenReview}, then
+ * {@code SubjectAccessReview}s for {@code get} (viewer) and {@code update} and
+ * {@code delete} (operator) on the configured resource in the namespace. A user's answer
+ * is kept for {@code cache-ttl} under the token's SHA-256 (never the token), the
+ * {@value #MAX_CACHED} most recently used of them; "not authenticated" is kept apart, for
+ * at most {@link #UNKNOWN_TTL}, so that made-up tokens never push out a real user's
+ * answer. One review runs per token at a time (others asking with the same token wait for
+ * it), at most {@code max-concurrent-reviews} at once (past that, 503 at once); a failure
+ * to reach the API server is never kept, so the next request asks again.
  */
 public final class ClusterTokens {
 
@@ -78,9 +80,11 @@ public final class ClusterTokens {
 		this.clock = clock;
 		this.reviews = new ClusterReviews(settings);
 		this.permits = new ReviewPermits(settings.maxConcurrentReviews());
-		logger.info("Cluster sign-in on: tokens that are not static ones are reviewed by {} ({} on {}.{} in namespace"
-				+ " '{}' makes a viewer, update and delete an operator; answers kept {} s)", settings.apiServer(), "get",
-				settings.resource(), settings.group(), this.reviews.namespace(), settings.cacheTtl().toSeconds());
+		logger.info(
+				"Cluster sign-in on: tokens that are not static ones are reviewed by {} ({} on {}.{} in namespace"
+						+ " '{}' makes a viewer, update and delete an operator; answers kept {} s)",
+				settings.apiServer(), "get", settings.resource(), settings.group(), this.reviews.namespace(),
+				settings.cacheTtl().toSeconds());
 	}
 
 	/**
@@ -102,8 +106,9 @@ public final class ClusterTokens {
 			answer = reviewOnce(key, token, now);
 		}
 		if (answer.user() == null) {
-			throw new BadCredentialsException("the bearer token is neither a configured token nor one the Kubernetes API "
-					+ "server authenticates");
+			throw new BadCredentialsException(
+					"the bearer token is neither a configured token nor one the Kubernetes API "
+							+ "server authenticates");
 		}
 		UsernamePasswordAuthenticationToken authenticated = UsernamePasswordAuthenticationToken
 			.authenticated(answer.user().username(), null, answer.authorities());
@@ -111,7 +116,8 @@ public final class ClusterTokens {
 		return authenticated;
 	}
 
-	// The first request with a token reviews it; the others with the same token wait for its answer.
+	// The first request with a token reviews it; the others with the same token wait for
+	// its answer.
 	private Answer reviewOnce(String key, String token, Instant now) {
 		CompletableFuture<Answer> mine = new CompletableFuture<>();
 		CompletableFuture<Answer> running = this.inFlight.putIfAbsent(key, mine);
@@ -164,8 +170,9 @@ public final class ClusterTokens {
 		catch (ClusterUnavailable ex) {
 			if (!this.unavailable) {
 				this.unavailable = true;
-				logger.warn("Cluster tokens cannot be checked: {}; they are answered 503 until it answers, static tokens "
-						+ "still work", ex.getMessage());
+				logger
+					.warn("Cluster tokens cannot be checked: {}; they are answered 503 until it answers, static tokens "
+							+ "still work", ex.getMessage());
 			}
 			throw ex;
 		}

@@ -3,8 +3,9 @@ package io.slotkeeper.security.cluster;
 import org.springframework.security.authentication.AuthenticationServiceException;
 
 /**
- * The Kubernetes API server could not review a token: unreachable, too slow, or it refused slot-keeper's own service
- * account. Answered 503; static tokens keep working. The message never holds a token.
+ * The Kubernetes API server could not review a token: unreachable, too slow, or it
+ * refused slot-keeper's own service account. Answered 503; static tokens keep working.
+ * The message never holds a token.
  */
 public class ClusterUnavailable extends AuthenticationServiceException {
 

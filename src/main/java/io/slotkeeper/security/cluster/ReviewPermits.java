@@ -3,9 +3,10 @@ package io.slotkeeper.security.cluster;
 import java.util.concurrent.Semaphore;
 
 /**
- * How many cluster tokens may be under review at once ({@code max-concurrent-reviews}): half of the reviews are kept
- * for tokens shaped like the cluster's, so that made-up ones cannot hold them all; a token shaped like the cluster's
- * may take a reserved review when the others are taken, any other only those.
+ * How many cluster tokens may be under review at once ({@code max-concurrent-reviews}):
+ * half of the reviews are kept for tokens shaped like the cluster's, so that made-up ones
+ * cannot hold them all; a token shaped like the cluster's may take a reserved review when
+ * the others are taken, any other only those.
  */
 final class ReviewPermits {
 
@@ -32,8 +33,9 @@ final class ReviewPermits {
 	}
 
 	/**
-	 * Whether a token is shaped like one the cluster issues: a JWT (a service account's, a projected or an OIDC
-	 * token: three base64url parts, the first a JSON header) or an OpenShift OAuth access token ({@code sha256~}).
+	 * Whether a token is shaped like one the cluster issues: a JWT (a service account's,
+	 * a projected or an OIDC token: three base64url parts, the first a JSON header) or an
+	 * OpenShift OAuth access token ({@code sha256~}).
 	 * @param token the bearer token
 	 * @return whether it may take a reserved review
 	 */

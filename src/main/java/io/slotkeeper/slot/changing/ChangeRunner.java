@@ -11,9 +11,9 @@ import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.slot.changing.Step;
 
 /**
- * Runs a planned change on a node under the target's change lock: either answers the plan (a dry run, refusals
- * included) or runs its steps and reads the result, on the same connection, so that nothing changes between the
- * plan and the steps.
+ * Runs a planned change on a node under the target's change lock: either answers the plan
+ * (a dry run, refusals included) or runs its steps and reads the result, on the same
+ * connection, so that nothing changes between the plan and the steps.
  */
 final class ChangeRunner {
 
@@ -57,7 +57,8 @@ final class ChangeRunner {
 	}
 
 	/**
-	 * The steps a change would run and the slot as it was before, {@code null} for a create.
+	 * The steps a change would run and the slot as it was before, {@code null} for a
+	 * create.
 	 */
 	record Plan(List<Step> steps, ReplicationSlot before) {
 	}

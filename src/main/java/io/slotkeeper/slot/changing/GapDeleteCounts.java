@@ -23,23 +23,27 @@ import io.slotkeeper.problem.ProblemException;
 import io.slotkeeper.support.DueRechecks;
 
 /**
- * Counts the rows deleted from a recreated slot's tables while it was lost ({@link GapDeletes}), at the recreate and
- * from a reading taken {@value #SETTLE_SECONDS} s later, since a backend shows its commits in the shared counters up to
- * a second late (PostgreSQL flushes a backend's pending counts at most once per second). The later reading is taken
- * on time by a timer, not at the next poll: every delete after the recreate until it is read, which the consumer saw
- * through the new slot, is counted too, so the later it were read, the further the count would overstate. Each
- * count goes to the meters ({@link GapDeleteMeters}).
+ * Counts the rows deleted from a recreated slot's tables while it was lost
+ * ({@link GapDeletes}), at the recreate and from a reading taken {@value #SETTLE_SECONDS}
+ * s later, since a backend shows its commits in the shared counters up to a second late
+ * (PostgreSQL flushes a backend's pending counts at most once per second). The later
+ * reading is taken on time by a timer, not at the next poll: every delete after the
+ * recreate until it is read, which the consumer saw through the new slot, is counted too,
+ * so the later it were read, the further the count would overstate. Each count goes to
+ * the meters ({@link GapDeleteMeters}).
  */
 final class GapDeleteCounts {
 
-	// PostgreSQL 15 keeps the counters in shared memory; before it, a statistics collector over UDP may lose some.
+	// PostgreSQL 15 keeps the counters in shared memory; before it, a statistics
+	// collector over UDP may lose some.
 	private static final int SHARED_STATS_VERSION = 150000;
 
 	static final int SETTLE_SECONDS = 2;
 
 	private static final Duration SETTLE = Duration.ofSeconds(SETTLE_SECONDS);
 
-	// One daemon thread for every target and test context: a reading every recreate is all it takes.
+	// One daemon thread for every target and test context: a reading every recreate is
+	// all it takes.
 	private static final ScheduledExecutorService SETTLING = Executors.newSingleThreadScheduledExecutor((work) -> {
 		Thread thread = new Thread(work, "slotkeeper-gap-recount");
 		thread.setDaemon(true);
@@ -55,11 +59,12 @@ final class GapDeleteCounts {
 	}
 
 	/**
-	 * At a recreate on the primary: counts the deletes since the last reading before the lost slot's last confirmed
-	 * position, and keeps what the recheck measures from.
+	 * At a recreate on the primary: counts the deletes since the last reading before the
+	 * lost slot's last confirmed position, and keeps what the recheck measures from.
 	 * @param target the target
 	 * @param slot the slot
-	 * @param previousConfirmedFlushLsn the lost slot's last confirmed position, {@code null} when unknown
+	 * @param previousConfirmedFlushLsn the lost slot's last confirmed position,
+	 * {@code null} when unknown
 	 * @param tables the slot's tables, {@code null} for every table sampled
 	 * @return the count, or why it cannot be told
 	 */
@@ -72,8 +77,8 @@ final class GapDeleteCounts {
 	private GapDeletes measure(Target target, String slot, String previousConfirmedFlushLsn,
 			Collection<String> tables) {
 		if (target.slots().policy(slot).filter(TableCounters::sampledFor).isEmpty()) {
-			return GapDeletes.unknown("the table counters are sampled only for slots whose resnapshot.mode is"
-					+ " debezium-signal");
+			return GapDeletes
+				.unknown("the table counters are sampled only for slots whose resnapshot.mode is" + " debezium-signal");
 		}
 		if (previousConfirmedFlushLsn == null) {
 			return GapDeletes.unknown("the lost slot's last confirmed position is not known");
@@ -104,8 +109,8 @@ final class GapDeleteCounts {
 				settled.completeExceptionally(ex);
 			}
 		}, SETTLE.toMillis(), TimeUnit.MILLISECONDS);
-		this.rechecks.put(target.name(), slot, new Recheck(slot, before, counted, tables, now.at(), settled,
-				Instant.now().plus(SETTLE)));
+		this.rechecks.put(target.name(), slot,
+				new Recheck(slot, before, counted, tables, now.at(), settled, Instant.now().plus(SETTLE)));
 		return counted;
 	}
 
@@ -119,8 +124,9 @@ final class GapDeleteCounts {
 	}
 
 	/**
-	 * Counts again, from the reading taken {@value #SETTLE_SECONDS} s after it, the deletes of the target's recreates
-	 * whose recheck is due, and records any that showed late in the slot's lineage.
+	 * Counts again, from the reading taken {@value #SETTLE_SECONDS} s after it, the
+	 * deletes of the target's recreates whose recheck is due, and records any that showed
+	 * late in the slot's lineage.
 	 * @param target the target
 	 * @return the counts that changed, by slot
 	 */
@@ -170,6 +176,7 @@ final class GapDeleteCounts {
 
 	/**
 	 * A count to take again.
+	 *
 	 * @param slot the slot
 	 * @param before the reading it is counted from
 	 * @param first the count at the recreate
@@ -181,7 +188,8 @@ final class GapDeleteCounts {
 	record Recheck(String slot, TableWrites before, GapDeletes first, Collection<String> tables, Instant countedAt,
 			CompletableFuture<TableWrites> settled, Instant due) {
 
-		// Null when it could not be taken (the primary down): the first count stands, as the recreate's audit said it.
+		// Null when it could not be taken (the primary down): the first count stands, as
+		// the recreate's audit said it.
 		TableWrites settledReading() {
 			try {
 				return this.settled.get(30, TimeUnit.SECONDS);

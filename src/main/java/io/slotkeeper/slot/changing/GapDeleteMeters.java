@@ -12,9 +12,9 @@ import io.slotkeeper.fleet.GapDeletes;
 import io.slotkeeper.fleet.Target;
 
 /**
- * The meters of gap counts: {@code slotkeeper_slot_gap_counts_total{target,slot,outcome}} (exported at 0 for every
- * slot with a policy, so that an alert on its increase sees the first) and
- * {@code slotkeeper_slot_gap_deletes_total{target,slot,table}}.
+ * The meters of gap counts: {@code slotkeeper_slot_gap_counts_total{target,slot,outcome}}
+ * (exported at 0 for every slot with a policy, so that an alert on its increase sees the
+ * first) and {@code slotkeeper_slot_gap_deletes_total{target,slot,table}}.
  */
 final class GapDeleteMeters {
 
@@ -46,10 +46,12 @@ final class GapDeleteMeters {
 		});
 	}
 
-	// A recount counts an outcome only where the first count did not have it, and adds only deletes beyond it.
+	// A recount counts an outcome only where the first count did not have it, and adds
+	// only deletes beyond it.
 	void count(Target target, String slot, GapDeletes counted, GapDeletes earlier) {
 		Set<String> before = (earlier != null) ? outcomes(earlier) : Set.of();
-		outcomes(counted).stream().filter((outcome) -> !before.contains(outcome))
+		outcomes(counted).stream()
+			.filter((outcome) -> !before.contains(outcome))
 			.forEach((outcome) -> outcomes(target, slot, outcome).increment());
 		counted.tables().forEach((table, deleted) -> {
 			long first = (earlier != null) ? earlier.tables().getOrDefault(table, 0L) : 0L;

@@ -25,10 +25,11 @@ import io.slotkeeper.replication.SlotTags;
 import io.slotkeeper.resnapshot.Resnapshots;
 
 /**
- * What follows every recreate (through the API, or healing a lost or missing slot): it is counted, the slot's
- * connector, when one is configured, is handed over to the new slot ({@link ConnectorHandovers}), and a re-snapshot
- * of the skipped range is asked for when the slot's settings say so ({@link Resnapshots}). A handover Kafka Connect
- * could not be reached for is kept ({@link PendingHandovers}) and its re-snapshot waits with it.
+ * What follows every recreate (through the API, or healing a lost or missing slot): it is
+ * counted, the slot's connector, when one is configured, is handed over to the new slot
+ * ({@link ConnectorHandovers}), and a re-snapshot of the skipped range is asked for when
+ * the slot's settings say so ({@link Resnapshots}). A handover Kafka Connect could not be
+ * reached for is kept ({@link PendingHandovers}) and its re-snapshot waits with it.
  */
 final class RecreateFollowUp {
 
@@ -54,9 +55,10 @@ final class RecreateFollowUp {
 	}
 
 	/**
-	 * The handover of the slot's connector, planned before the change: {@code null} when it has none, or when the
-	 * change is on another node than the one the connector consumes (the primary): a replica's slot of the same name
-	 * is not the connector's, and moving its offsets there would skip what it has not read.
+	 * The handover of the slot's connector, planned before the change: {@code null} when
+	 * it has none, or when the change is on another node than the one the connector
+	 * consumes (the primary): a replica's slot of the same name is not the connector's,
+	 * and moving its offsets there would skip what it has not read.
 	 */
 	Handover plan(Target target, Node node, String slot) {
 		if (!node.primary()) {
@@ -66,8 +68,8 @@ final class RecreateFollowUp {
 	}
 
 	/**
-	 * Runs the change; when it fails after the connector was stopped, resumes the connector as it was, so that a
-	 * failed recreate never leaves a pipeline stopped.
+	 * Runs the change; when it fails after the connector was stopped, resumes the
+	 * connector as it was, so that a failed recreate never leaves a pipeline stopped.
 	 */
 	<T> T guarded(Handover handover, java.util.function.Supplier<T> change) {
 		try {
@@ -91,13 +93,15 @@ final class RecreateFollowUp {
 	}
 
 	/**
-	 * What follows a slot its manager made anew: as after a recreate, but not counted as slot-keeper's.
+	 * What follows a slot its manager made anew: as after a recreate, but not counted as
+	 * slot-keeper's.
 	 */
 	RecreateResult finishMadeAnew(Target target, RecreateResult made, Handover handover) {
 		return handOver(target, target.primary(), made, handover);
 	}
 
-	// The gap's deletes, the next epoch, the connector and the re-snapshot of a primary's slot made anew.
+	// The gap's deletes, the next epoch, the connector and the re-snapshot of a primary's
+	// slot made anew.
 	private RecreateResult handOver(Target target, Node node, RecreateResult done, Handover handover) {
 		GapDeletes deletes = this.gapDeletes.atRecreate(target, done.newSlot().slot().slotName(),
 				done.skipped().fromLsn(), tables(target, done.newSlot().slot().slotName()));
@@ -110,18 +114,20 @@ final class RecreateFollowUp {
 			handedOver = recreated.withConnector(this.handovers.complete(handover, position));
 			if (handedOver.connector().pending()) {
 				String slot = recreated.newSlot().slot().slotName();
-				this.pending.keep(target, new PendingHandovers.Pending(slot, handover.connectorName(), position,
-						java.time.Instant.now(), "the slot was recreated while Kafka Connect could not be reached",
-						handover.chosenState()));
+				this.pending.keep(target,
+						new PendingHandovers.Pending(slot, handover.connectorName(), position, java.time.Instant.now(),
+								"the slot was recreated while Kafka Connect could not be reached",
+								handover.chosenState()));
 				return handedOver.withResnapshot(this.resnapshots.deferred(target, slot));
 			}
 		}
 		boolean running = handedOver.connector() == null || handedOver.connector().handedOver();
-		return handedOver.withResnapshot(this.resnapshots.afterRecreate(target,
-				recreated.newSlot().slot().slotName(), running));
+		return handedOver
+			.withResnapshot(this.resnapshots.afterRecreate(target, recreated.newSlot().slot().slotName(), running));
 	}
 
-	// The tables the re-snapshot would read; every table sampled when they cannot be told (Kafka Connect down).
+	// The tables the re-snapshot would read; every table sampled when they cannot be told
+	// (Kafka Connect down).
 	private Collection<String> tables(Target target, String slot) {
 		try {
 			return target.slots().policy(slot).filter(TableCounters::sampledFor).isPresent()
@@ -137,8 +143,9 @@ final class RecreateFollowUp {
 	}
 
 	/**
-	 * Starts a slot's next epoch: after a recreate, and after a drop (a slot made again by its name later is the next
-	 * one). Recorded in the target's database for every instance; where that is refused, in memory.
+	 * Starts a slot's next epoch: after a recreate, and after a drop (a slot made again
+	 * by its name later is the next one). Recorded in the target's database for every
+	 * instance; where that is refused, in memory.
 	 */
 	static SlotLineage nextEpoch(Target target, Node node, String slot, String previous) {
 		return nextEpoch(target, node, slot, previous, null);

@@ -12,16 +12,19 @@ import io.slotkeeper.resnapshot.Resnapshot;
 /**
  * A slot dropped and created again.
  *
- * @param oldSlot the slot as it was before the drop; for a missing slot, as last seen ({@code null} when never)
+ * @param oldSlot the slot as it was before the drop; for a missing slot, as last seen
+ * ({@code null} when never)
  * @param newSlot the slot as created
  * @param skipped the WAL its consumer will never see: re-snapshot what changed in it
- * @param connector what became of its connector (offsets before and after, final state), {@code null} when none is
- * configured
- * @param resnapshot the re-snapshot signal sent for the skipped range, or why none was; {@code null} when the slot's
- * settings ask for none
- * @param lineage the epoch the recreate began for the slot of the primary; {@code null} on a replica
- * @param deletesInGap the rows deleted from the slot's tables while it was lost, which no re-snapshot brings to the
- * consumer, or why they cannot be told; {@code null} on a replica
+ * @param connector what became of its connector (offsets before and after, final state),
+ * {@code null} when none is configured
+ * @param resnapshot the re-snapshot signal sent for the skipped range, or why none was;
+ * {@code null} when the slot's settings ask for none
+ * @param lineage the epoch the recreate began for the slot of the primary; {@code null}
+ * on a replica
+ * @param deletesInGap the rows deleted from the slot's tables while it was lost, which no
+ * re-snapshot brings to the consumer, or why they cannot be told; {@code null} on a
+ * replica
  */
 public record RecreateResult(SlotView oldSlot, SlotView newSlot, SkippedRange skipped, ConnectorHandover connector,
 		Resnapshot resnapshot, SlotLineage lineage, GapDeletes deletesInGap) {
@@ -47,19 +50,23 @@ public record RecreateResult(SlotView oldSlot, SlotView newSlot, SkippedRange sk
 	}
 
 	/**
-	 * A slot another manages ({@code managed-by}) made anew after it was lost or went missing: nothing was dropped or
-	 * created by slot-keeper; the gap runs from where the slot was last seen to where the new one starts.
+	 * A slot another manages ({@code managed-by}) made anew after it was lost or went
+	 * missing: nothing was dropped or created by slot-keeper; the gap runs from where the
+	 * slot was last seen to where the new one starts.
 	 */
 	static RecreateResult ofMadeAnew(String node, SlotSighting lastSeen, ReplicationSlot made, String manager) {
 		String from = lastSeen.confirmedFlushLsn();
 		String to = position(made);
 		return new RecreateResult(SlotView.missing(node, made.slotName(), lastSeen), SlotView.of(node, made),
-				new SkippedRange(from, to, (from != null && to != null) ? Lsn.distance(from, to) : null, "made anew by "
-						+ manager + " (the slot's managed-by), which slot-keeper never drops or creates; its connector"
-						+ " was handed over to it"), null, null, null, null);
+				new SkippedRange(from, to, (from != null && to != null) ? Lsn.distance(from, to) : null,
+						"made anew by " + manager
+								+ " (the slot's managed-by), which slot-keeper never drops or creates; its connector"
+								+ " was handed over to it"),
+				null, null, null, null);
 	}
 
-	// Where a consumer is, or starts: a logical slot's confirmed flush LSN, a physical slot's restart LSN.
+	// Where a consumer is, or starts: a logical slot's confirmed flush LSN, a physical
+	// slot's restart LSN.
 	private static String position(ReplicationSlot slot) {
 		return slot.logical() ? slot.confirmedFlushLsn() : slot.restartLsn();
 	}
@@ -86,11 +93,14 @@ public record RecreateResult(SlotView oldSlot, SlotView newSlot, SkippedRange sk
 
 	/**
 	 * The LSN range a recreate skips.
-	 * @param fromLsn where the consumer was: the old slot's confirmed flush LSN (its restart LSN for a physical slot)
+	 *
+	 * @param fromLsn where the consumer was: the old slot's confirmed flush LSN (its
+	 * restart LSN for a physical slot)
 	 * @param toLsn where the new slot starts: its consistent point
-	 * @param bytes the range's size, {@code null} when the old position was unknown or on another server
-	 * @param note what is uncertain about the range, {@code null} when nothing is: for a slot recreated because it was
-	 * missing, its start is on another server's history
+	 * @param bytes the range's size, {@code null} when the old position was unknown or on
+	 * another server
+	 * @param note what is uncertain about the range, {@code null} when nothing is: for a
+	 * slot recreated because it was missing, its start is on another server's history
 	 */
 	public record SkippedRange(String fromLsn, String toLsn, Long bytes, String note) {
 	}

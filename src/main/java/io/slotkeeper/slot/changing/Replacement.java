@@ -1,7 +1,8 @@
 package io.slotkeeper.slot.changing;
 
 /**
- * Whether another session made a lost slot anew between slot-keeper's reading of it and its drop.
+ * Whether another session made a lost slot anew between slot-keeper's reading of it and
+ * its drop.
  */
 final class Replacement {
 

@@ -12,7 +12,8 @@ import io.slotkeeper.resnapshot.Resnapshot;
 import io.slotkeeper.resnapshot.SkippedTable;
 
 /**
- * What a slot change says in the audit journal, for changes asked through the API and for healing alike.
+ * What a slot change says in the audit journal, for changes asked through the API and for
+ * healing alike.
  */
 public final class SlotAudit {
 
@@ -55,8 +56,8 @@ public final class SlotAudit {
 	}
 
 	/**
-	 * A connector handover completed after it was kept: why, the position it was aligned to, and the re-snapshot that
-	 * waited with it.
+	 * A connector handover completed after it was kept: why, the position it was aligned
+	 * to, and the re-snapshot that waited with it.
 	 * @param completed the handover
 	 * @return the summary
 	 */
@@ -69,7 +70,8 @@ public final class SlotAudit {
 	}
 
 	/**
-	 * A re-snapshot slot-keeper sent by itself: the second signal for tables skipped after a recreate.
+	 * A re-snapshot slot-keeper sent by itself: the second signal for tables skipped
+	 * after a recreate.
 	 * @param resnapshot what was sent, or why not
 	 * @return the summary
 	 */
@@ -81,7 +83,8 @@ public final class SlotAudit {
 	}
 
 	/**
-	 * The deletes of a recreate's gap counted again once the counters had time to show late commits.
+	 * The deletes of a recreate's gap counted again once the counters had time to show
+	 * late commits.
 	 * @param counted the new count
 	 * @return the summary
 	 */
@@ -93,11 +96,12 @@ public final class SlotAudit {
 		if (resnapshot == null) {
 			return;
 		}
-		StringBuilder said = new StringBuilder((resnapshot.signalId() != null) ? "signal " + resnapshot.signalId()
-				+ " for " + String.join(", ", resnapshot.collections()) : "not sent: " + resnapshot.notSentBecause());
+		StringBuilder said = new StringBuilder((resnapshot.signalId() != null)
+				? "signal " + resnapshot.signalId() + " for " + String.join(", ", resnapshot.collections())
+				: "not sent: " + resnapshot.notSentBecause());
 		if (resnapshot.tables() != null && !resnapshot.tables().skipped().isEmpty()) {
-			said.append("; skipped as unchanged: ").append(String.join(", ",
-					resnapshot.tables().skipped().stream().map(SkippedTable::table).toList()));
+			said.append("; skipped as unchanged: ")
+				.append(String.join(", ", resnapshot.tables().skipped().stream().map(SkippedTable::table).toList()));
 		}
 		else if (resnapshot.tables() != null) {
 			said.append("; ").append(resnapshot.tables().why());

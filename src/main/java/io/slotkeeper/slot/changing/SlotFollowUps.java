@@ -12,8 +12,9 @@ import io.slotkeeper.handover.PendingHandovers;
 import io.slotkeeper.resnapshot.Resnapshots;
 
 /**
- * What follows a recreate once its call has returned, run by the owner's polls: the connector handovers that waited
- * for Kafka Connect, the re-snapshot signals rechecked, the gap deletes counted again.
+ * What follows a recreate once its call has returned, run by the owner's polls: the
+ * connector handovers that waited for Kafka Connect, the re-snapshot signals rechecked,
+ * the gap deletes counted again.
  */
 public final class SlotFollowUps {
 
@@ -34,8 +35,9 @@ public final class SlotFollowUps {
 	}
 
 	/**
-	 * Keeps a handover of a slot's connector to its slot's confirmed position, for the next
-	 * {@link #completePendingHandovers}: for a connector whose task failed on a stored offset older than its slot.
+	 * Keeps a handover of a slot's connector to its slot's confirmed position, for the
+	 * next {@link #completePendingHandovers}: for a connector whose task failed on a
+	 * stored offset older than its slot.
 	 * @param target the target
 	 * @param slot the slot
 	 * @param connector the connector's name
@@ -43,15 +45,15 @@ public final class SlotFollowUps {
 	 * @param reason why, for the audit
 	 */
 	public void keepHandover(Target target, String slot, String connector, long position, String reason) {
-		this.pending.keep(target, new PendingHandovers.Pending(slot, connector, position, Instant.now(),
-				reason, null));
+		this.pending.keep(target, new PendingHandovers.Pending(slot, connector, position, Instant.now(), reason, null));
 	}
 
 	/**
-	 * Completes the connector handovers of the target's recreates that waited for Kafka Connect to answer.
+	 * Completes the connector handovers of the target's recreates that waited for Kafka
+	 * Connect to answer.
 	 * @param target the target
-	 * @return those completed now; empty when none waits, Kafka Connect still does not answer, or another instance or
-	 * a change holds the target's change lock
+	 * @return those completed now; empty when none waits, Kafka Connect still does not
+	 * answer, or another instance or a change holds the target's change lock
 	 */
 	public List<CompletedHandover> completePendingHandovers(Target target) {
 		return this.completions.complete(target);

@@ -13,7 +13,8 @@ import io.slotkeeper.replication.SlotRepository;
 import io.slotkeeper.slot.changing.Step;
 
 /**
- * How each change is planned from what the node shows: the rules it must pass, then its steps.
+ * How each change is planned from what the node shows: the rules it must pass, then its
+ * steps.
  */
 final class SlotPlanners {
 
@@ -25,7 +26,8 @@ final class SlotPlanners {
 			SlotRules.requireManagedHere(target, node, spec.name());
 			SlotRules.requirePrivilege(node, SlotStatements.mayUseSlots(connection));
 			SlotRules.requireAbsent(node, spec.name(), SlotRepository.find(connection, spec.name()));
-			SlotRules.requireSupported(node, spec, SlotRepository.major(connection), SlotRepository.inRecovery(connection));
+			SlotRules.requireSupported(node, spec, SlotRepository.major(connection),
+					SlotRepository.inRecovery(connection));
 			List<Step> steps = new ArrayList<>(SlotSteps.connectorBefore(handover));
 			steps.add(SlotSteps.create(spec, SlotSteps.nudge(target, node)));
 			steps.addAll(SlotSteps.connectorAfter(handover));
@@ -57,9 +59,11 @@ final class SlotPlanners {
 			SlotRules.requireMatch(node, current, ifMatch);
 			SlotRules.requireRecreatable(node, current, SlotRepository.currentDatabase(connection), force);
 			SlotSpec spec = SlotSpec.of(current);
-			SlotRules.requireSupported(node, spec, SlotRepository.major(connection), SlotRepository.inRecovery(connection));
+			SlotRules.requireSupported(node, spec, SlotRepository.major(connection),
+					SlotRepository.inRecovery(connection));
 			List<Step> steps = new ArrayList<>(SlotSteps.connectorBefore(handover));
-			// Only a lost slot is healed by others too; a healthy one is recreated on an operator's word alone.
+			// Only a lost slot is healed by others too; a healthy one is recreated on an
+			// operator's word alone.
 			if ("lost".equals(current.walStatus())) {
 				steps.add(SlotSteps.dropLost(slot, replacement));
 			}
@@ -72,8 +76,10 @@ final class SlotPlanners {
 		};
 	}
 
-	// The server waits for an active slot to be released before it alters it: its consumer must end first.
-	// A slot its manager made anew is kept as it is: only its connector is stopped, to be handed over to it.
+	// The server waits for an active slot to be released before it alters it: its
+	// consumer must end first.
+	// A slot its manager made anew is kept as it is: only its connector is stopped, to be
+	// handed over to it.
 	static ChangeRunner.Planner adopting(Node node, String slot, Handover handover, String manager) {
 		return (connection) -> {
 			ReplicationSlot current = SlotRepository.require(connection, node, slot);
@@ -81,8 +87,8 @@ final class SlotPlanners {
 				throw SlotProblems.lostAgain(node, slot, manager);
 			}
 			List<Step> steps = new ArrayList<>(SlotSteps.connectorBefore(handover));
-			steps.add(SlotSteps.nothing("keep slot " + slot + " as " + manager + " made it anew: neither dropped nor"
-					+ " created"));
+			steps.add(SlotSteps
+				.nothing("keep slot " + slot + " as " + manager + " made it anew: neither dropped nor" + " created"));
 			steps.addAll(SlotSteps.connectorAfter(handover));
 			return new ChangeRunner.Plan(steps, current);
 		};
@@ -97,8 +103,10 @@ final class SlotPlanners {
 			SlotRules.requireFailoverAlterable(node, current, SlotRepository.major(connection),
 					SlotRepository.inRecovery(connection));
 			if (Boolean.valueOf(failover).equals(current.failover())) {
-				return new ChangeRunner.Plan(List.of(SlotSteps.nothing("slot " + slot + " already has failover "
-						+ failover + ": nothing to do")), current);
+				return new ChangeRunner.Plan(
+						List.of(SlotSteps
+							.nothing("slot " + slot + " already has failover " + failover + ": nothing to do")),
+						current);
 			}
 			List<Step> steps = new ArrayList<>();
 			SlotRules.holderToEnd(node, current, force).ifPresent((pid) -> steps.add(SlotSteps.terminate(pid, slot)));

@@ -9,9 +9,10 @@ import io.slotkeeper.replication.SlotSighting;
 import io.slotkeeper.replication.SlotView;
 
 /**
- * The recreates of the runbook, each followed by its connector's handover ({@link RecreateFollowUp}): a slot dropped
- * and created again with the same options, one its manager made anew, one missing after a failover created as last
- * seen; planned and run as every change is ({@link ChangeRunner}).
+ * The recreates of the runbook, each followed by its connector's handover
+ * ({@link RecreateFollowUp}): a slot dropped and created again with the same options, one
+ * its manager made anew, one missing after a failover created as last seen; planned and
+ * run as every change is ({@link ChangeRunner}).
  */
 public class SlotRecreates {
 
@@ -22,7 +23,8 @@ public class SlotRecreates {
 	}
 
 	/**
-	 * For a subclass that records the recreates instead of running them, as a test of their caller does.
+	 * For a subclass that records the recreates instead of running them, as a test of
+	 * their caller does.
 	 */
 	protected SlotRecreates() {
 		this(null);
@@ -44,7 +46,8 @@ public class SlotRecreates {
 	}
 
 	/**
-	 * Drops a slot and creates it again with the same options, then hands its connector over to it.
+	 * Drops a slot and creates it again with the same options, then hands its connector
+	 * over to it.
 	 * @param target the target
 	 * @param node the node's name, {@code null} for the primary
 	 * @param slot the slot's name
@@ -56,17 +59,19 @@ public class SlotRecreates {
 		Node where = target.nodes().named(node);
 		Handover handover = this.followUp.plan(target, where, slot);
 		Replacement replacement = new Replacement();
-		RecreateResult recreated = this.followUp.guarded(handover, () -> ChangeRunner.apply(where,
-				SlotPlanners.recreating(target, where, slot, force, ifMatch, handover, replacement),
-				(connection, before) -> RecreateResult.of(where.name(), before,
-						SlotRepository.require(connection, where, slot), replacement.made())));
+		RecreateResult recreated = this.followUp.guarded(handover,
+				() -> ChangeRunner.apply(where,
+						SlotPlanners.recreating(target, where, slot, force, ifMatch, handover, replacement),
+						(connection, before) -> RecreateResult.of(where.name(), before,
+								SlotRepository.require(connection, where, slot), replacement.made())));
 		return this.followUp.finish(target, where, recreated, handover);
 	}
 
 	/**
-	 * Hands a slot's connector over to the slot its manager ({@code managed-by}) made anew after it was lost or went
-	 * missing, as after a recreate (offsets aligned once the connector stopped, re-snapshot, lineage, gap deletes);
-	 * the slot itself is neither dropped nor created.
+	 * Hands a slot's connector over to the slot its manager ({@code managed-by}) made
+	 * anew after it was lost or went missing, as after a recreate (offsets aligned once
+	 * the connector stopped, re-snapshot, lineage, gap deletes); the slot itself is
+	 * neither dropped nor created.
 	 * @param target the target
 	 * @param slot the slot's name
 	 * @param lastSeen what was last seen of it before it was made anew
@@ -88,17 +93,19 @@ public class SlotRecreates {
 	}
 
 	/**
-	 * Creates a configured slot that the primary does not have (after a failover to a server that never had it), as
-	 * last seen — logical with pgoutput when never seen — then hands its connector over to it.
+	 * Creates a configured slot that the primary does not have (after a failover to a
+	 * server that never had it), as last seen — logical with pgoutput when never seen —
+	 * then hands its connector over to it.
 	 * @param target the target
 	 * @param slot the slot's name
 	 * @param lastSeen what was last seen of it, {@code null} when never
-	 * @return the slot as last seen, the new one, the gap from the last position seen (its start unknown) and the
-	 * connector's outcome
+	 * @return the slot as last seen, the new one, the gap from the last position seen
+	 * (its start unknown) and the connector's outcome
 	 */
 	public RecreateResult recreateMissing(Target target, String slot, SlotSighting lastSeen) {
-		SlotSpec spec = (lastSeen != null) ? new SlotSpec(slot, !"physical".equals(lastSeen.slotType()),
-				lastSeen.plugin(), Boolean.TRUE.equals(lastSeen.twoPhase()), Boolean.TRUE.equals(lastSeen.failover()))
+		SlotSpec spec = (lastSeen != null)
+				? new SlotSpec(slot, !"physical".equals(lastSeen.slotType()), lastSeen.plugin(),
+						Boolean.TRUE.equals(lastSeen.twoPhase()), Boolean.TRUE.equals(lastSeen.failover()))
 				: new SlotSpec(slot, true, "pgoutput", false, false);
 		Handover handover = this.followUp.plan(target, target.primary(), slot);
 		SlotView created = this.followUp.guarded(handover, () -> create(target, target.primary(), spec, handover));
@@ -110,8 +117,8 @@ public class SlotRecreates {
 	 * Creates a slot on a node, its connector handed over to it when a handover is given.
 	 */
 	static SlotView create(Target target, Node where, SlotSpec spec, Handover handover) {
-		return ChangeRunner.apply(where, SlotPlanners.creating(target, where, spec, handover),
-				(connection, before) -> SlotView.of(where.name(), SlotRepository.require(connection, where, spec.name())));
+		return ChangeRunner.apply(where, SlotPlanners.creating(target, where, spec, handover), (connection,
+				before) -> SlotView.of(where.name(), SlotRepository.require(connection, where, spec.name())));
 	}
 
 }

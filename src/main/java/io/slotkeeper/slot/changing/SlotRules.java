@@ -12,8 +12,8 @@ import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.replication.SlotProblems;
 
 /**
- * The safety rules of slot changes, on what the server showed: each either passes or throws the refusal the
- * operator sees. No rule touches the server.
+ * The safety rules of slot changes, on what the server showed: each either passes or
+ * throws the refusal the operator sees. No rule touches the server.
  */
 final class SlotRules {
 
@@ -22,13 +22,15 @@ final class SlotRules {
 
 	static void requirePrivilege(Node node, boolean mayUseSlots) {
 		if (!mayUseSlots) {
-			throw TargetProblems.insufficientPrivilege(node,
-					"permission denied to use replication slots: role lacks the REPLICATION attribute")
+			throw TargetProblems
+				.insufficientPrivilege(node,
+						"permission denied to use replication slots: role lacks the REPLICATION attribute")
 				.with("sqlState", "42501");
 		}
 	}
 
-	// Two healers of one slot undo each other's work: a drop while Patroni recreates, a create it then fails on.
+	// Two healers of one slot undo each other's work: a drop while Patroni recreates, a
+	// create it then fails on.
 	static void requireManagedHere(Target target, Node node, String slot) {
 		target.slots().policy(slot).filter((policy) -> !policy.managedBySlotKeeper()).ifPresent((policy) -> {
 			throw SlotProblems.managedElsewhere(node, slot, policy.managedBy().configName());
@@ -43,7 +45,8 @@ final class SlotRules {
 
 	/**
 	 * Whose session must end before the slot can be dropped.
-	 * @return the consumer's backend when the slot is active and the change forced, empty when it is not active
+	 * @return the consumer's backend when the slot is active and the change forced, empty
+	 * when it is not active
 	 * @throws ProblemException when the slot is active and the change not forced
 	 */
 	static OptionalInt holderToEnd(Node node, ReplicationSlot slot, boolean force) {
@@ -56,7 +59,8 @@ final class SlotRules {
 		return OptionalInt.of(slot.activePid());
 	}
 
-	// A recreate makes the consumer skip what the slot still held: only a lost slot, or one the operator insists on.
+	// A recreate makes the consumer skip what the slot still held: only a lost slot, or
+	// one the operator insists on.
 	static void requireRecreatable(Node node, ReplicationSlot current, String sessionDatabase, boolean force) {
 		String slot = current.slotName();
 		if (!current.invalidated() && !force) {
@@ -67,14 +71,16 @@ final class SlotRules {
 					"Slot '" + slot + "' is temporary: it belongs to its session and cannot be recreated by another.");
 		}
 		if (current.logical() && !Objects.equals(current.database(), sessionDatabase)) {
-			throw SlotProblems.unsupported(node, slot, "Slot '" + slot + "' belongs to database '" + current.database()
-					+ "' but " + node.describe() + " connects to '" + sessionDatabase + "'; a logical slot is created"
-					+ " in the database of its session: configure a target for '" + current.database() + "'.");
+			throw SlotProblems.unsupported(node, slot,
+					"Slot '" + slot + "' belongs to database '" + current.database() + "' but " + node.describe()
+							+ " connects to '" + sessionDatabase + "'; a logical slot is created"
+							+ " in the database of its session: configure a target for '" + current.database() + "'.");
 		}
 	}
 
 	/**
-	 * Passes when the caller sent no {@code If-Match}, {@code *}, or the slot's current tag among those it sent.
+	 * Passes when the caller sent no {@code If-Match}, {@code *}, or the slot's current
+	 * tag among those it sent.
 	 * @throws ProblemException when the slot is no longer the one the caller saw
 	 */
 	static void requireMatch(Node node, ReplicationSlot current, String ifMatch) {
@@ -97,7 +103,8 @@ final class SlotRules {
 					"failover needs PostgreSQL 17 or later; this server is " + major + ".");
 		}
 		if (!current.logical()) {
-			throw SlotProblems.unsupported(node, slot, "Slot '" + slot + "' is physical: only logical slots fail over.");
+			throw SlotProblems.unsupported(node, slot,
+					"Slot '" + slot + "' is physical: only logical slots fail over.");
 		}
 		if (Boolean.TRUE.equals(current.temporary())) {
 			throw SlotProblems.unsupported(node, slot, "Slot '" + slot + "' is temporary: it cannot fail over.");

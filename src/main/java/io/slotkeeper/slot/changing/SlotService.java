@@ -16,9 +16,10 @@ import io.slotkeeper.replication.SlotView;
 import io.slotkeeper.resnapshot.Resnapshots;
 
 /**
- * The replication-slot runbook. Every change is first planned from what the node shows now, by the
- * {@link SlotRules}, then either answered as a {@link ChangePlan} (a dry run) or run step by step; both under one
- * advisory lock per target, so that two instances never both act on what they read.
+ * The replication-slot runbook. Every change is first planned from what the node shows
+ * now, by the {@link SlotRules}, then either answered as a {@link ChangePlan} (a dry run)
+ * or run step by step; both under one advisory lock per target, so that two instances
+ * never both act on what they read.
  */
 public class SlotService {
 
@@ -54,7 +55,8 @@ public class SlotService {
 	}
 
 	/**
-	 * What follows the recreates after their call returned: pending handovers, re-snapshot rechecks, gap counts.
+	 * What follows the recreates after their call returned: pending handovers,
+	 * re-snapshot rechecks, gap counts.
 	 * @return the follow-ups
 	 */
 	public SlotFollowUps followUps() {
@@ -131,7 +133,8 @@ public class SlotService {
 	}
 
 	/**
-	 * Switches a slot's failover flag on the primary (PostgreSQL 17+), over a replication connection.
+	 * Switches a slot's failover flag on the primary (PostgreSQL 17+), over a replication
+	 * connection.
 	 * @param target the target
 	 * @param slot the primary's slot
 	 * @param failover whether it should be synchronized to standbys
@@ -146,7 +149,8 @@ public class SlotService {
 	}
 
 	/**
-	 * The recreates: a lost slot dropped and created again, one made anew by its manager, one missing created.
+	 * The recreates: a lost slot dropped and created again, one made anew by its manager,
+	 * one missing created.
 	 * @return them
 	 */
 	public SlotRecreates recreates() {

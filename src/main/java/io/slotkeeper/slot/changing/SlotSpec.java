@@ -24,8 +24,9 @@ public record SlotSpec(String name, boolean logical, String plugin, boolean twoP
 	}
 
 	String describe() {
-		return this.logical ? "create logical slot " + this.name + " with plugin " + this.plugin
-				+ (this.twoPhase ? ", two_phase" : "") + (this.failover ? ", failover" : "")
+		return this.logical
+				? "create logical slot " + this.name + " with plugin " + this.plugin
+						+ (this.twoPhase ? ", two_phase" : "") + (this.failover ? ", failover" : "")
 				: "create physical slot " + this.name + " reserving WAL now";
 	}
 

@@ -13,7 +13,8 @@ import io.slotkeeper.problem.ProblemException;
 import io.slotkeeper.problem.ProblemKind;
 
 /**
- * The SQL that changes slots and the session around a change, one place per statement; values are always bound.
+ * The SQL that changes slots and the session around a change, one place per statement;
+ * values are always bound.
  */
 final class SlotStatements {
 
@@ -48,12 +49,15 @@ final class SlotStatements {
 			statement.execute();
 		}
 		catch (SQLException ex) {
-			// 58P01: the server has no shared library of that name; the caller named a plugin it does not have.
+			// 58P01: the server has no shared library of that name; the caller named a
+			// plugin it does not have.
 			if (spec.logical() && "58P01".equals(ex.getSQLState())) {
-				throw new ProblemException(ProblemKind.NOT_SUPPORTED, "The server has no logical decoding output plugin '"
-						+ spec.plugin() + "': nothing was created. Plugins it has: " + pluginsInUse(connection)
-						+ " (pgoutput is built in; others, such as wal2json or decoderbufs, are installed on the server)")
-					.with("slot", spec.name()).with("sqlState", ex.getSQLState());
+				throw new ProblemException(ProblemKind.NOT_SUPPORTED,
+						"The server has no logical decoding output plugin '" + spec.plugin()
+								+ "': nothing was created. Plugins it has: " + pluginsInUse(connection)
+								+ " (pgoutput is built in; others, such as wal2json or decoderbufs, are installed on the server)")
+					.with("slot", spec.name())
+					.with("sqlState", ex.getSQLState());
 			}
 			throw ex;
 		}
@@ -61,8 +65,8 @@ final class SlotStatements {
 
 	private static String pluginsInUse(Connection connection) throws SQLException {
 		java.util.TreeSet<String> plugins = new java.util.TreeSet<>(java.util.List.of("pgoutput"));
-		try (PreparedStatement statement = connection.prepareStatement("SELECT DISTINCT plugin FROM"
-				+ " pg_catalog.pg_replication_slots WHERE plugin IS NOT NULL");
+		try (PreparedStatement statement = connection.prepareStatement(
+				"SELECT DISTINCT plugin FROM" + " pg_catalog.pg_replication_slots WHERE plugin IS NOT NULL");
 				ResultSet result = statement.executeQuery()) {
 			while (result.next()) {
 				plugins.add(result.getString(1));
@@ -72,13 +76,15 @@ final class SlotStatements {
 	}
 
 	static void drop(Connection connection, String slot) throws SQLException {
-		try (PreparedStatement statement = connection.prepareStatement("SELECT pg_catalog.pg_drop_replication_slot(?)")) {
+		try (PreparedStatement statement = connection
+			.prepareStatement("SELECT pg_catalog.pg_drop_replication_slot(?)")) {
 			statement.setString(1, slot);
 			statement.execute();
 		}
 	}
 
-	// The check and the drop in one statement: another healer (Patroni, an operator) that recreated the lost slot since
+	// The check and the drop in one statement: another healer (Patroni, an operator) that
+	// recreated the lost slot since
 	// it was read keeps its slot.
 	static boolean dropIfLost(Connection connection, String slot) throws SQLException {
 		try (PreparedStatement statement = connection.prepareStatement("SELECT pg_catalog.pg_drop_replication_slot("
@@ -90,16 +96,18 @@ final class SlotStatements {
 		}
 	}
 
-	// No SQL function changes a slot's failover flag: only the replication command, whose name cannot be bound.
+	// No SQL function changes a slot's failover flag: only the replication command, whose
+	// name cannot be bound.
 	static void alterFailover(Node node, String slot, boolean failover) throws SQLException {
 		try (Connection replication = ReplicationConnections.open(node);
 				Statement statement = replication.createStatement()) {
-			statement.execute("ALTER_REPLICATION_SLOT " + SqlIdentifiers.quoteSlot(slot) + " ( FAILOVER "
-					+ failover + " )");
+			statement
+				.execute("ALTER_REPLICATION_SLOT " + SqlIdentifiers.quoteSlot(slot) + " ( FAILOVER " + failover + " )");
 		}
 	}
 
-	// Only while that process still holds that slot: a pid read a moment ago may since belong to another session.
+	// Only while that process still holds that slot: a pid read a moment ago may since
+	// belong to another session.
 	static void terminate(Connection connection, String slot, int pid) throws SQLException {
 		try (PreparedStatement statement = connection.prepareStatement("SELECT pg_catalog.pg_terminate_backend("
 				+ "active_pid) FROM pg_catalog.pg_replication_slots WHERE slot_name = ? AND active_pid = ?")) {
@@ -110,8 +118,8 @@ final class SlotStatements {
 	}
 
 	static boolean mayUseSlots(Connection connection) throws SQLException {
-		try (PreparedStatement statement = connection
-			.prepareStatement("SELECT rolreplication OR rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user");
+		try (PreparedStatement statement = connection.prepareStatement(
+				"SELECT rolreplication OR rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user");
 				ResultSet result = statement.executeQuery()) {
 			return result.next() && result.getBoolean(1);
 		}

@@ -38,8 +38,10 @@ final class SlotSteps {
 				(connection) -> SlotStatements.alterFailover(node, slot, failover));
 	}
 
-	// The connector is stopped under the change lock, once the change is sure to run; what follows the create runs
-	// after the lock is released, since waiting for the connector to run may take a while.
+	// The connector is stopped under the change lock, once the change is sure to run;
+	// what follows the create runs
+	// after the lock is released, since waiting for the connector to run may take a
+	// while.
 	static List<Step> connectorBefore(Handover handover) {
 		if (handover == null || handover.describe().size() < 2) {
 			return List.of();
@@ -60,14 +62,16 @@ final class SlotSteps {
 		});
 	}
 
-	// The consumer's walsender may take a moment to release a slot after its backend is told to end.
+	// The consumer's walsender may take a moment to release a slot after its backend is
+	// told to end.
 	static Step drop(String slot, OptionalInt endedHolder) {
 		return drop(slot, endedHolder, null);
 	}
 
 	/**
-	 * Drops a lost slot only while it is still lost: when another session made the slot anew since it was read (a
-	 * second healer such as Patroni), it is left alone and the create that would follow is skipped.
+	 * Drops a lost slot only while it is still lost: when another session made the slot
+	 * anew since it was read (a second healer such as Patroni), it is left alone and the
+	 * create that would follow is skipped.
 	 */
 	static Step dropLost(String slot, Replacement replacement) {
 		return drop(slot, OptionalInt.empty(), replacement);
@@ -75,32 +79,35 @@ final class SlotSteps {
 
 	private static Step drop(String slot, OptionalInt endedHolder, Replacement replacement) {
 		boolean mayBeReleasing = endedHolder.isPresent();
-		return new Step("drop slot " + slot + ((replacement != null) ? " while it is still lost" : ""), (connection) -> {
-			for (int attempt = 1;; attempt++) {
-				try {
-					if (replacement == null) {
-						SlotStatements.drop(connection, slot);
+		return new Step("drop slot " + slot + ((replacement != null) ? " while it is still lost" : ""),
+				(connection) -> {
+					for (int attempt = 1;; attempt++) {
+						try {
+							if (replacement == null) {
+								SlotStatements.drop(connection, slot);
+							}
+							else if (!SlotStatements.dropIfLost(connection, slot)
+									&& SlotRepository.find(connection, slot).isPresent()) {
+								replacement.found();
+							}
+							return;
+						}
+						catch (SQLException ex) {
+							if (!mayBeReleasing || !"55006".equals(ex.getSQLState()) || attempt == DROP_ATTEMPTS) {
+								throw ex;
+							}
+							if (!pause(DROP_RETRY_MILLIS)) {
+								throw ex;
+							}
+						}
 					}
-					else if (!SlotStatements.dropIfLost(connection, slot)
-							&& SlotRepository.find(connection, slot).isPresent()) {
-						replacement.found();
-					}
-					return;
-				}
-				catch (SQLException ex) {
-					if (!mayBeReleasing || !"55006".equals(ex.getSQLState()) || attempt == DROP_ATTEMPTS) {
-						throw ex;
-					}
-					if (!pause(DROP_RETRY_MILLIS)) {
-						throw ex;
-					}
-				}
-			}
-		});
+				});
 	}
 
-	// On a standby, a logical slot is created only once the primary logs a running-transactions record: asking the
-	// primary for one (PostgreSQL 16+, superuser or GRANT) spares waiting up to 15 s for the background writer's.
+	// On a standby, a logical slot is created only once the primary logs a
+	// running-transactions record: asking the
+	// primary for one (PostgreSQL 16+, superuser or GRANT) spares waiting up to 15 s for
+	// the background writer's.
 	static Runnable nudge(Target target, Node node) {
 		if (node.primary()) {
 			return null;
@@ -110,7 +117,8 @@ final class SlotSteps {
 				StandbySnapshots.log(connection);
 			}
 			catch (SQLException ex) {
-				// Not allowed or not available: the standby then waits for the primary's own snapshot.
+				// Not allowed or not available: the standby then waits for the primary's
+				// own snapshot.
 			}
 		};
 	}
@@ -132,14 +140,17 @@ final class SlotSteps {
 		});
 	}
 
-	// The creation blocks until a running-transactions record is replayed: nudge the primary until it returns, and
-	// allow it longer than an ordinary statement, since without the nudge it waits for the background writer.
+	// The creation blocks until a running-transactions record is replayed: nudge the
+	// primary until it returns, and
+	// allow it longer than an ordinary statement, since without the nudge it waits for
+	// the background writer.
 	private static void createOnStandby(Connection connection, SlotSpec spec, Runnable nudgePrimary)
 			throws SQLException {
 		String usual = SlotStatements.currentSetting(connection, "statement_timeout");
 		int usualNetwork = connection.getNetworkTimeout();
 		SlotStatements.setSetting(connection, "statement_timeout", Long.toString(STANDBY_CREATE_TIMEOUT_MILLIS));
-		// The client must outwait the server, or it gives up while the server may still create the slot.
+		// The client must outwait the server, or it gives up while the server may still
+		// create the slot.
 		connection.setNetworkTimeout(Runnable::run, Math.toIntExact(STANDBY_CREATE_TIMEOUT_MILLIS + 2000));
 		AtomicBoolean done = new AtomicBoolean();
 		Thread nudger = new Thread(() -> {
@@ -167,7 +178,8 @@ final class SlotSteps {
 		}
 	}
 
-	// A clean-up error must not hide why the creation failed: it is attached to that failure instead.
+	// A clean-up error must not hide why the creation failed: it is attached to that
+	// failure instead.
 	private static void restore(Connection connection, String statementTimeout, int networkTimeout,
 			SQLException failure) throws SQLException {
 		try {

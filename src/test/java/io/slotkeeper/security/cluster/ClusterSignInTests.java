@@ -31,9 +31,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Sign-in with the caller's own cluster token against a stand-in of the Kubernetes API server's review APIs, on a
- * real server: roles from RBAC grants, the audit naming the cluster user, 503 for cluster tokens (and 200 for static
- * ones) while the API server is gone, answers reused within the cache's time, and no token anywhere it should not be.
+ * Sign-in with the caller's own cluster token against a stand-in of the Kubernetes API
+ * server's review APIs, on a real server: roles from RBAC grants, the audit naming the
+ * cluster user, 503 for cluster tokens (and 200 for static ones) while the API server is
+ * gone, answers reused within the cache's time, and no token anywhere it should not be.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @ExtendWith(OutputCaptureExtension.class)
@@ -91,9 +92,13 @@ class ClusterSignInTests {
 	@Test
 	void aClusterViewerReadsButMayNotChange() {
 		client("vera-token-1").get().uri("/api/v1/targets").exchange().expectStatus().isOk();
-		client("vera-token-1").post().uri("/api/v1/targets/orders/heartbeat").exchange()
-			.expectStatus().isForbidden()
-			.expectHeader().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON);
+		client("vera-token-1").post()
+			.uri("/api/v1/targets/orders/heartbeat")
+			.exchange()
+			.expectStatus()
+			.isForbidden()
+			.expectHeader()
+			.contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON);
 		String me = body(client("vera-token-1").get().uri("/api/v1/me"));
 		assertThat(JsonPath.<String>read(me, "$.name")).isEqualTo("vera");
 		assertThat(JsonPath.<String>read(me, "$.role")).isEqualTo("viewer");
@@ -105,10 +110,13 @@ class ClusterSignInTests {
 			browser.driver().get("http://localhost:" + this.port + "/");
 			browser.driver().findElement(By.id("token")).sendKeys("olga-token-1");
 			browser.driver().findElement(By.cssSelector("#token-form button[type=submit]")).click();
-			await().atMost(Duration.ofSeconds(30)).until(() -> "Signed in as olga (operator)"
-				.equals(browser.driver().executeScript("return document.getElementById('who').innerText")));
-			await().atMost(Duration.ofSeconds(30)).until(() -> !browser.driver()
-				.findElements(By.cssSelector("article[data-target='orders'] button")).isEmpty());
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> "Signed in as olga (operator)"
+					.equals(browser.driver().executeScript("return document.getElementById('who').innerText")));
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> !browser.driver()
+					.findElements(By.cssSelector("article[data-target='orders'] button"))
+					.isEmpty());
 			assertThat(browser.unexpectedProblems()).isEmpty();
 		}
 	}
@@ -117,12 +125,14 @@ class ClusterSignInTests {
 	void aClusterOperatorRecreatesALostSlotAndTheAuditNamesTheUserAndItsGroups() {
 		server().execute(DATABASE, "SELECT pg_create_logical_replication_slot('cluster_lost', 'pgoutput')");
 		SlotRecipes.lose(server(), DATABASE, "cluster_lost");
-		String recreated = body(client("olga-token-1").post().uri("/api/v1/targets/orders/slots/cluster_lost/recreate"));
+		String recreated = body(
+				client("olga-token-1").post().uri("/api/v1/targets/orders/slots/cluster_lost/recreate"));
 		assertThat(JsonPath.<String>read(recreated, "$.newSlot.walStatus")).isEqualTo("reserved");
 		String audit = body(client("olga-token-1").get().uri("/api/v1/audit"));
 		assertThat(JsonPath.<List<List<String>>>read(audit,
 				"$[?(@.action == 'slot.recreate' && @.slot == 'cluster_lost' && @.outcome == 'done')].actorGroups"))
-			.singleElement().asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.LIST)
+			.singleElement()
+			.asInstanceOf(org.assertj.core.api.InstanceOfAssertFactories.LIST)
 			.contains("sre");
 		assertThat(JsonPath.<List<String>>read(audit,
 				"$[?(@.action == 'slot.recreate' && @.slot == 'cluster_lost' && @.outcome == 'done')].actor"))
@@ -131,9 +141,13 @@ class ClusterSignInTests {
 
 	@Test
 	void aTokenTheApiServerDoesNotAuthenticateIs401AndAUserWithoutGrantsIs403() {
-		client("made-up-token").get().uri("/api/v1/targets").exchange()
-			.expectStatus().isUnauthorized()
-			.expectHeader().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON);
+		client("made-up-token").get()
+			.uri("/api/v1/targets")
+			.exchange()
+			.expectStatus()
+			.isUnauthorized()
+			.expectHeader()
+			.contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON);
 		client("nobody-token-1").get().uri("/api/v1/targets").exchange().expectStatus().isForbidden();
 	}
 
@@ -142,12 +156,20 @@ class ClusterSignInTests {
 		kubernetes().user("ursula-token-1", "ursula", List.of("sre"), "get");
 		kubernetes().unreachable(true);
 		try {
-			String problem = new String(client("ursula-token-1").get().uri("/api/v1/targets").exchange()
-				.expectStatus().isEqualTo(503)
-				.expectHeader().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON)
-				.expectBody().returnResult().getResponseBodyContent(), java.nio.charset.StandardCharsets.UTF_8);
-			assertThat(JsonPath.<String>read(problem, "$.type")).isEqualTo("urn:slotkeeper:problem:sign-in-unavailable");
-			assertThat(JsonPath.<String>read(problem, "$.detail")).contains("unreachable").doesNotContain("ursula-token");
+			String problem = new String(client("ursula-token-1").get()
+				.uri("/api/v1/targets")
+				.exchange()
+				.expectStatus()
+				.isEqualTo(503)
+				.expectHeader()
+				.contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON)
+				.expectBody()
+				.returnResult()
+				.getResponseBodyContent(), java.nio.charset.StandardCharsets.UTF_8);
+			assertThat(JsonPath.<String>read(problem, "$.type"))
+				.isEqualTo("urn:slotkeeper:problem:sign-in-unavailable");
+			assertThat(JsonPath.<String>read(problem, "$.detail")).contains("unreachable")
+				.doesNotContain("ursula-token");
 			client(STATIC_VIEWER).get().uri("/api/v1/targets").exchange().expectStatus().isOk();
 		}
 		finally {
@@ -190,7 +212,8 @@ class ClusterSignInTests {
 	@Test
 	void aFloodOfMadeUpTokensIsRefusedAtOnceWhileStaticTokensKeepAnswering() throws Exception {
 		int reviewsBefore = kubernetes().tokenReviews();
-		// Each review waits 1 s, within slot-keeper's 2 s timeout: every one waiting there is one it waits for.
+		// Each review waits 1 s, within slot-keeper's 2 s timeout: every one waiting
+		// there is one it waits for.
 		kubernetes().holdFor(Duration.ofMillis(1000), true);
 		java.util.concurrent.ExecutorService callers = java.util.concurrent.Executors.newFixedThreadPool(200);
 		try {
@@ -208,7 +231,8 @@ class ClusterSignInTests {
 			}
 			List<Integer> answers = flood.stream().map(ClusterSignInTests::get).toList();
 			int reviewed = kubernetes().tokenReviews() - reviewsBefore;
-			assertThat(answers).as("refused at once (503), or reviewed: unknown (401) or too slow (503)").hasSize(200)
+			assertThat(answers).as("refused at once (503), or reviewed: unknown (401) or too slow (503)")
+				.hasSize(200)
 				.containsOnly(503, 401);
 			assertThat(kubernetes().maxHeld()).as("reviews at the API server at once").isBetween(1, 8);
 			assertThat(reviewed).as("made-up tokens refused without a review").isLessThan(100);
@@ -249,8 +273,11 @@ class ClusterSignInTests {
 	void aTokenScopedToUserInfoMayNotChangeSlots() {
 		kubernetes().scopedUser("oauth-proxy-token-1", "olga", List.of("sre"),
 				java.util.Map.of("scopes.authorization.openshift.io", List.of("user:info")), "get", "update", "delete");
-		client("oauth-proxy-token-1").post().uri("/api/v1/targets/orders/heartbeat").exchange()
-			.expectStatus().isForbidden();
+		client("oauth-proxy-token-1").post()
+			.uri("/api/v1/targets/orders/heartbeat")
+			.exchange()
+			.expectStatus()
+			.isForbidden();
 		client("oauth-proxy-token-1").get().uri("/api/v1/targets").exchange().expectStatus().isForbidden();
 	}
 

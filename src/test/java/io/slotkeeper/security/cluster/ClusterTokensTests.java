@@ -29,9 +29,9 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
- * What a cluster token is allowed, decided against a stand-in of the review APIs: OpenShift's OAuth scopes travel
- * with every access review, a token meant for another audience signs nobody in, and made-up tokens never push out a
- * real user's answer.
+ * What a cluster token is allowed, decided against a stand-in of the review APIs:
+ * OpenShift's OAuth scopes travel with every access review, a token meant for another
+ * audience signs nobody in, and made-up tokens never push out a real user's answer.
  */
 class ClusterTokensTests {
 
@@ -110,8 +110,8 @@ class ClusterTokensTests {
 				String token = "made-up-" + i;
 				bogus.add(callers.submit(() -> tokens.authenticate(token)));
 			}
-			await().atMost(Duration.ofSeconds(5)).until(() -> this.kubernetes.held() == 2
-					&& bogus.stream().filter(Future::isDone).count() == 2);
+			await().atMost(Duration.ofSeconds(5))
+				.until(() -> this.kubernetes.held() == 2 && bogus.stream().filter(Future::isDone).count() == 2);
 			Future<Authentication> user = callers.submit(() -> tokens.authenticate(real));
 			await("a service account's token is under review, not refused").atMost(Duration.ofSeconds(5))
 				.until(() -> this.kubernetes.held() == 3);

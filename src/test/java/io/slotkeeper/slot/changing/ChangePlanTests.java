@@ -13,9 +13,8 @@ class ChangePlanTests {
 
 	@Test
 	void aPlanThatRunsSummarisesItsStepsInOrder() {
-		ChangePlan plan = new ChangePlan("slot.recreate", "orders", "s",
-				List.of("terminate backend 7 holding slot s", "drop slot s", "create logical slot s with plugin pgoutput"),
-				null);
+		ChangePlan plan = new ChangePlan("slot.recreate", "orders", "s", List.of("terminate backend 7 holding slot s",
+				"drop slot s", "create logical slot s with plugin pgoutput"), null);
 		assertThat(plan.refused()).isFalse();
 		assertThat(plan.summary())
 			.isEqualTo("terminate backend 7 holding slot s; drop slot s; create logical slot s with plugin pgoutput");

@@ -21,9 +21,9 @@ import static io.slotkeeper.testbed.TestTargets.target;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Another healer (Patroni recreating its permanent slots, an operator) makes a lost slot anew while slot-keeper's
- * recreate waits on Kafka Connect to stop the connector: slot-keeper does not drop that slot, creates none, and hands
- * the connector over to it.
+ * Another healer (Patroni recreating its permanent slots, an operator) makes a lost slot
+ * anew while slot-keeper's recreate waits on Kafka Connect to stop the connector:
+ * slot-keeper does not drop that slot, creates none, and hands the connector over to it.
  */
 class OtherHealerTests {
 
@@ -43,7 +43,8 @@ class OtherHealerTests {
 		server.execute(DATABASE, "SELECT pg_create_logical_replication_slot('patroni_kept', 'pgoutput')");
 		SlotRecipes.lose(server, DATABASE, "patroni_kept");
 		AtomicReference<String> madeByOther = new AtomicReference<>();
-		// A create after this one would start later: the comment writes WAL after the other healer's slot.
+		// A create after this one would start later: the comment writes WAL after the
+		// other healer's slot.
 		this.connect.onStop(() -> {
 			server.execute(DATABASE, "SELECT pg_drop_replication_slot('patroni_kept')",
 					"SELECT pg_create_logical_replication_slot('patroni_kept', 'pgoutput')",
@@ -53,7 +54,8 @@ class OtherHealerTests {
 		});
 		Target target = fleet(target("healers", server, DATABASE, "slots[0].name", "patroni_kept",
 				"slots[0].connector.url", this.connect.url(), "slots[0].connector.name", "orders-cdc",
-				"slots[0].connector.running-timeout", "2s")).get("healers");
+				"slots[0].connector.running-timeout", "2s"))
+			.get("healers");
 		SlotService slots = new SlotService(new ConnectorClient(RestClient.builder(), Duration.ofMillis(10)),
 				new SimpleMeterRegistry());
 
@@ -62,10 +64,12 @@ class OtherHealerTests {
 		String other = madeByOther.get();
 		assertThat(result.skipped().note()).contains("made anew by another session").contains("not dropped again");
 		assertThat(result.newSlot().slot().confirmedFlushLsn()).isEqualTo(other);
-		assertThat(server.queryForString(DATABASE, "SELECT confirmed_flush_lsn::text FROM pg_replication_slots"
-				+ " WHERE slot_name = 'patroni_kept'")).isEqualTo(other);
-		assertThat(server.queryForString(DATABASE, "SELECT wal_status FROM pg_replication_slots"
-				+ " WHERE slot_name = 'patroni_kept'")).isEqualTo("reserved");
+		assertThat(server.queryForString(DATABASE,
+				"SELECT confirmed_flush_lsn::text FROM pg_replication_slots" + " WHERE slot_name = 'patroni_kept'"))
+			.isEqualTo(other);
+		assertThat(server.queryForString(DATABASE,
+				"SELECT wal_status FROM pg_replication_slots" + " WHERE slot_name = 'patroni_kept'"))
+			.isEqualTo("reserved");
 		assertThat(this.connect.changes()).extracting(ConnectStub.Request::path)
 			.contains("/connectors/orders-cdc/stop", "/connectors/orders-cdc/offsets", "/connectors/orders-cdc/resume");
 		assertThat(this.connect.offsets()).contains("\"lsn\":" + Lsn.parse(other));

@@ -25,8 +25,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * A recreate that fails after the connector was stopped leaves the connector running as it was: resumed, its
- * offsets untouched, the failure passed on.
+ * A recreate that fails after the connector was stopped leaves the connector running as
+ * it was: resumed, its offsets untouched, the failure passed on.
  */
 class RecreateFollowUpTests {
 
@@ -49,8 +49,8 @@ class RecreateFollowUpTests {
 	void aRecreateThatFailsAfterTheStopResumesTheConnectorWithItsOffsetsUntouched() {
 		String stored = "[{\"partition\":{\"server\":\"orders\"},\"offset\":{\"lsn\":100}}]";
 		this.connect.offsets(stored);
-		Handover handover = this.handovers.plan(TestTargets.bind(ConnectorProperties.class, "url", this.connect.url(),
-				"name", "orders-cdc"));
+		Handover handover = this.handovers
+			.plan(TestTargets.bind(ConnectorProperties.class, "url", this.connect.url(), "name", "orders-cdc"));
 		assertThatThrownBy(() -> this.followUp.guarded(handover, () -> {
 			handover.readAndStop();
 			throw new ProblemException(ProblemKind.DATABASE_ERROR, "the create failed");

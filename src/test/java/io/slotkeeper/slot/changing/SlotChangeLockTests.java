@@ -28,8 +28,9 @@ import static io.slotkeeper.testbed.TestTargets.target;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Two slot-keeper instances (each with its own pool, as two pods have) asked to recreate the same lost slot at the
- * same moment: the change lock lets one act; the other reads a healthy slot and is refused.
+ * Two slot-keeper instances (each with its own pool, as two pods have) asked to recreate
+ * the same lost slot at the same moment: the change lock lets one act; the other reads a
+ * healthy slot and is refused.
  */
 class SlotChangeLockTests {
 
@@ -43,15 +44,18 @@ class SlotChangeLockTests {
 			server.execute(database, "SELECT pg_create_logical_replication_slot('doubled', 'pgoutput')");
 			TargetProperties target = target("orders", server, database);
 			List<Fleet> instances = List.of(fleet(target), fleet(target));
-			String etag = instances.get(0).get("orders").primary()
+			String etag = instances.get(0)
+				.get("orders")
+				.primary()
 				.withConnection((connection) -> io.slotkeeper.replication.SlotRepository.require(connection,
 						instances.get(0).get("orders").primary(), "doubled"))
 				.etag();
 			try {
-				List<Object> results = race(instances, (instance) -> SERVICE.recreates().recreate(instance.get("orders"), null,
-						"doubled", true, etag));
+				List<Object> results = race(instances, (instance) -> SERVICE.recreates()
+					.recreate(instance.get("orders"), null, "doubled", true, etag));
 				assertThat(results).filteredOn(RecreateResult.class::isInstance).hasSize(1);
-				assertThat(results).filteredOn(ProblemException.class::isInstance).singleElement()
+				assertThat(results).filteredOn(ProblemException.class::isInstance)
+					.singleElement()
 					.satisfies((refusal) -> assertThat(((ProblemException) refusal).kind())
 						.isEqualTo(ProblemKind.SLOT_CHANGED));
 			}
@@ -71,14 +75,16 @@ class SlotChangeLockTests {
 			TargetProperties target = target("orders", server, database);
 			List<Fleet> instances = List.of(fleet(target), fleet(target));
 			try {
-				List<Object> results = race(instances, (instance) -> SERVICE.recreates().recreate(instance.get("orders"), null,
-						"contested", false, null));
+				List<Object> results = race(instances, (instance) -> SERVICE.recreates()
+					.recreate(instance.get("orders"), null, "contested", false, null));
 				assertThat(results).filteredOn(RecreateResult.class::isInstance).hasSize(1);
-				assertThat(results).filteredOn(ProblemException.class::isInstance).singleElement()
+				assertThat(results).filteredOn(ProblemException.class::isInstance)
+					.singleElement()
 					.satisfies((refusal) -> assertThat(((ProblemException) refusal).kind())
 						.isEqualTo(ProblemKind.SLOT_NOT_INVALIDATED));
 				assertThat(server.queryForString("postgres",
-						"SELECT wal_status FROM pg_replication_slots WHERE slot_name = 'contested'")).isEqualTo("reserved");
+						"SELECT wal_status FROM pg_replication_slots WHERE slot_name = 'contested'"))
+					.isEqualTo("reserved");
 			}
 			finally {
 				instances.forEach(Fleet::close);
@@ -86,7 +92,8 @@ class SlotChangeLockTests {
 		}
 	}
 
-	// Each instance (its own pool, as two pods have) starts the same change at the same moment.
+	// Each instance (its own pool, as two pods have) starts the same change at the same
+	// moment.
 	private static List<Object> race(List<Fleet> instances, Function<Fleet, Object> change) throws Exception {
 		ExecutorService threads = Executors.newFixedThreadPool(instances.size());
 		try {

@@ -19,13 +19,20 @@ import static org.assertj.core.api.Assertions.assertThatNoException;
 class SlotRulesTests {
 
 	private final Target target = fleet(target("orders", "jdbc:postgresql://db/orders", "username", "keeper",
-			"replicas[0].name", "r1", "replicas[0].url", "jdbc:postgresql://r1/orders")).get("orders");
+			"replicas[0].name", "r1", "replicas[0].url", "jdbc:postgresql://r1/orders"))
+		.get("orders");
 
 	private final Node primary = this.target.primary();
 
 	private static ReplicationSlot.Builder logical(String name) {
-		return ReplicationSlot.builder().slotName(name).slotType("logical").plugin("pgoutput").database("orders")
-			.active(false).temporary(false).walStatus("reserved");
+		return ReplicationSlot.builder()
+			.slotName(name)
+			.slotType("logical")
+			.plugin("pgoutput")
+			.database("orders")
+			.active(false)
+			.temporary(false)
+			.walStatus("reserved");
 	}
 
 	@Test
@@ -40,8 +47,10 @@ class SlotRulesTests {
 			.isThrownBy(() -> SlotRules.holderToEnd(this.primary, held, false))
 			.satisfies((refusal) -> {
 				assertThat(refusal.kind()).isEqualTo(ProblemKind.SLOT_ACTIVE);
-				assertThat(refusal.properties()).containsEntry("activePid", 4242).containsEntry("slot", "s")
-					.containsEntry("target", "orders").doesNotContainKey("node");
+				assertThat(refusal.properties()).containsEntry("activePid", 4242)
+					.containsEntry("slot", "s")
+					.containsEntry("target", "orders")
+					.doesNotContainKey("node");
 			});
 		assertThat(SlotRules.holderToEnd(this.primary, held, true)).hasValue(4242);
 	}
@@ -51,8 +60,8 @@ class SlotRulesTests {
 		assertThatExceptionOfType(ProblemException.class)
 			.isThrownBy(() -> SlotRules.requireRecreatable(this.primary, logical("s").build(), "orders", false))
 			.satisfies((refusal) -> assertThat(refusal.kind()).isEqualTo(ProblemKind.SLOT_NOT_INVALIDATED));
-		assertThatNoException().isThrownBy(
-				() -> SlotRules.requireRecreatable(this.primary, logical("s").build(), "orders", true));
+		assertThatNoException()
+			.isThrownBy(() -> SlotRules.requireRecreatable(this.primary, logical("s").build(), "orders", true));
 		assertThatNoException().isThrownBy(() -> SlotRules.requireRecreatable(this.primary,
 				logical("s").walStatus("lost").build(), "orders", false));
 		assertThatNoException().isThrownBy(() -> SlotRules.requireRecreatable(this.primary,
@@ -96,9 +105,10 @@ class SlotRulesTests {
 				assertThat(refusal.kind()).isEqualTo(ProblemKind.NOT_SUPPORTED);
 				assertThat(refusal.properties()).containsEntry("node", "r1").containsEntry("target", "orders");
 			});
-		assertThatNoException().isThrownBy(() -> SlotRules.requireSupported(this.target.nodes().named("r1"), plain, 16, true));
-		assertThatNoException().isThrownBy(() -> SlotRules.requireSupported(this.primary,
-				new SlotSpec("p", false, null, false, false), 15, true));
+		assertThatNoException()
+			.isThrownBy(() -> SlotRules.requireSupported(this.target.nodes().named("r1"), plain, 16, true));
+		assertThatNoException().isThrownBy(
+				() -> SlotRules.requireSupported(this.primary, new SlotSpec("p", false, null, false, false), 15, true));
 	}
 
 	@Test

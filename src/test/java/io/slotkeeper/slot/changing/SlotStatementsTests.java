@@ -16,9 +16,10 @@ import static io.slotkeeper.testbed.TestTargets.target;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The statements around a change on a real server: ending a slot's holder ends only the process that still holds that
- * slot, and the replication session of {@code ALTER_REPLICATION_SLOT} has the server-side statement timeout every
- * other session has.
+ * The statements around a change on a real server: ending a slot's holder ends only the
+ * process that still holds that slot, and the replication session of
+ * {@code ALTER_REPLICATION_SLOT} has the server-side statement timeout every other
+ * session has.
  */
 class SlotStatementsTests {
 
