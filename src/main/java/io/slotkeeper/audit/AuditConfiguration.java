@@ -19,8 +19,8 @@ class AuditConfiguration {
 	}
 
 	@Bean
-	Auditor auditor(AuditJournal journal) {
-		return new Auditor(journal, Clock.systemUTC());
+	Auditor auditor(AuditJournal journal, Clock clock) {
+		return new Auditor(journal, clock);
 	}
 
 }

@@ -25,16 +25,17 @@ import io.slotkeeper.fleet.LaneWatch;
 class DiscoveryConfiguration {
 
 	@Bean
-	ServerDiscovery serverDiscovery(Fleet fleet, Auditor auditor, LaneWatch lanes, MeterRegistry registry) {
-		return new ServerDiscovery(fleet, auditor, lanes, registry, Clock.systemUTC());
+	ServerDiscovery serverDiscovery(Fleet fleet, Auditor auditor, LaneWatch lanes, MeterRegistry registry,
+			Clock clock) {
+		return new ServerDiscovery(fleet, auditor, lanes, registry, clock);
 	}
 
 	@Bean
 	ConnectorDiscovery connectorDiscovery(SlotKeeperProperties properties, Fleet fleet, LaneWatch lanes,
-			MeterRegistry registry) {
+			MeterRegistry registry, Clock clock) {
 		ConnectorDiscovery discovery = new ConnectorDiscovery(
 				ConnectorSource.of(properties.connectorDiscovery(), properties.strimzi()), fleet,
-				properties.connectorDiscovery(), ownNamespace(properties), lanes, registry, Clock.systemUTC());
+				properties.connectorDiscovery(), ownNamespace(properties), lanes, registry, clock);
 		fleet.watch(discovery);
 		return discovery;
 	}

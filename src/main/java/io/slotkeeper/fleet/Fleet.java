@@ -32,6 +32,8 @@ public final class Fleet implements AutoCloseable {
 
 	private final Instance instance;
 
+	private final Clock clock;
+
 	private final NodeConnector connector;
 
 	private final OwnershipPlan plan;
@@ -45,15 +47,17 @@ public final class Fleet implements AutoCloseable {
 	 * are found
 	 * @param connector opens every session
 	 * @param instance this instance, among those sharing the targets
+	 * @param clock the clock the servers' shared readings tell their age by
 	 */
 	public Fleet(List<TargetProperties> targets, List<ServerProperties> servers, NodeConnector connector,
-			Instance instance) {
+			Instance instance, Clock clock) {
 		this.instance = instance;
+		this.clock = clock;
 		this.connector = connector;
 		this.plan = new OwnershipPlan(targets.stream().map(TargetProperties::name).toList());
 		Map<ServerEndpoint, SharedReading> readings = new HashMap<>();
 		targets.forEach((target) -> this.byName.put(target.name(), configuredTarget(target, readings)));
-		servers.forEach((server) -> this.servers.put(server.name(), new Server(server, connector, Clock.systemUTC())));
+		servers.forEach((server) -> this.servers.put(server.name(), new Server(server, connector, clock)));
 	}
 
 	private Target newTarget(TargetProperties properties, ServerDatabase origin) {
@@ -64,8 +68,9 @@ public final class Fleet implements AutoCloseable {
 	// configured server's databases do.
 	private Target configuredTarget(TargetProperties properties, Map<ServerEndpoint, SharedReading> readings) {
 		Target.Reading reading = ServerEndpoint.of(properties)
-			.map((located) -> new Target.Reading(readings.computeIfAbsent(located.endpoint(),
-					(endpoint) -> new SharedReading(Clock.systemUTC(), false)), located.database()))
+			.map((located) -> new Target.Reading(
+					readings.computeIfAbsent(located.endpoint(), (endpoint) -> new SharedReading(this.clock, false)),
+					located.database()))
 			.orElse(null);
 		return new Target(properties, this.connector, this.instance, this.plan, this.presences, null, reading);
 	}

@@ -22,8 +22,8 @@ class FleetConfiguration {
 	}
 
 	@Bean
-	LaneWatch laneWatch(MeterRegistry registry) {
-		return new LaneWatch(registry, Clock.systemUTC());
+	LaneWatch laneWatch(MeterRegistry registry, Clock clock) {
+		return new LaneWatch(registry, clock);
 	}
 
 	@Bean
@@ -32,9 +32,9 @@ class FleetConfiguration {
 	}
 
 	@Bean
-	Fleet fleet(SlotKeeperProperties properties, NodeConnector connector, MeterRegistry registry) {
+	Fleet fleet(SlotKeeperProperties properties, NodeConnector connector, MeterRegistry registry, Clock clock) {
 		Fleet fleet = new Fleet(properties.targets(), properties.servers(), connector,
-				Instance.of(properties.instanceId()));
+				Instance.of(properties.instanceId()), clock);
 		fleet.watch(new TargetMeters(registry));
 		return fleet;
 	}

@@ -17,13 +17,13 @@ import io.slotkeeper.slot.changing.SlotService;
 class HealingConfiguration {
 
 	@Bean
-	SlotHealer slotHealer(SlotService slots, Auditor auditor) {
-		return new SlotHealer(slots, auditor, Clock.systemUTC());
+	SlotHealer slotHealer(SlotService slots, Auditor auditor, Clock clock) {
+		return new SlotHealer(slots, auditor, clock);
 	}
 
 	@Bean
-	Healing healing(SlotHealer healer, MeterRegistry registry) {
-		return new Healing(healer, registry, Clock.systemUTC());
+	Healing healing(SlotHealer healer, MeterRegistry registry, Clock clock) {
+		return new Healing(healer, registry, clock);
 	}
 
 	@Bean

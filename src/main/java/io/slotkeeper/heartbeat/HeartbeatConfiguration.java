@@ -19,8 +19,8 @@ import io.slotkeeper.fleet.NodeConnector;
 class HeartbeatConfiguration {
 
 	@Bean
-	Heartbeats heartbeats(Fleet fleet, NodeConnector connector, MeterRegistry registry) {
-		return new Heartbeats(fleet, connector, registry, Clock.systemUTC());
+	Heartbeats heartbeats(Fleet fleet, NodeConnector connector, MeterRegistry registry, Clock clock) {
+		return new Heartbeats(fleet, connector, registry, clock);
 	}
 
 	@Bean

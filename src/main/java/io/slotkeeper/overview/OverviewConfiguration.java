@@ -21,9 +21,9 @@ class OverviewConfiguration {
 
 	@Bean
 	FleetOverview fleetOverview(Fleet fleet, Heartbeats heartbeats, SlotPoller poller, SlotReader reader,
-			SlotWatch watch, LaneWatch lanes, SlotHealthReadOuts readOuts) {
+			SlotWatch watch, LaneWatch lanes, SlotHealthReadOuts readOuts, Clock clock) {
 		return new FleetOverview(fleet, heartbeats, poller, reader, watch.history(), watch.settings(), lanes, readOuts,
-				Clock.systemUTC());
+				clock);
 	}
 
 }

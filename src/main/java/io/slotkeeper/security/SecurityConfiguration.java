@@ -49,10 +49,10 @@ class SecurityConfiguration {
 			+ "connect-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'";
 
 	@Bean
-	BearerTokens bearerTokens(SlotKeeperProperties properties) {
+	BearerTokens bearerTokens(SlotKeeperProperties properties, Clock clock) {
 		KubernetesAuthProperties kubernetes = properties.api().kubernetes();
 		return new BearerTokens(new ApiTokenAuthenticationProvider(properties.api()),
-				kubernetes.enabled() ? new ClusterTokens(kubernetes, Clock.systemUTC()) : null);
+				kubernetes.enabled() ? new ClusterTokens(kubernetes, clock) : null);
 	}
 
 	@Bean

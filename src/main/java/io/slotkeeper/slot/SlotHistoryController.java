@@ -34,10 +34,11 @@ class SlotHistoryController {
 
 	private final RetainedHistory history;
 
-	private final Clock clock = Clock.systemUTC();
+	private final Clock clock;
 
-	SlotHistoryController(Fleet fleet, SlotWatch watch) {
+	SlotHistoryController(Fleet fleet, SlotWatch watch, Clock clock) {
 		this.fleet = fleet;
+		this.clock = clock;
 		this.history = watch.history();
 	}
 

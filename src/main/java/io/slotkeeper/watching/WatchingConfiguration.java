@@ -34,8 +34,8 @@ class WatchingConfiguration {
 
 	@Bean
 	SlotPoller slotPoller(Fleet fleet, PollFollowers followers, SlotWatch watch, LaneWatch lanes,
-			MeterRegistry registry) {
-		return new SlotPoller(fleet, followers, watch, lanes, registry, Clock.systemUTC());
+			MeterRegistry registry, Clock clock) {
+		return new SlotPoller(fleet, followers, watch, lanes, registry, clock);
 	}
 
 	@Bean

@@ -120,7 +120,7 @@ final class BenchSupport {
 
 		Engine(List<TargetProperties> targets, Instance instance) {
 			NodeConnector connector = new NodeConnector();
-			this.fleet = new Fleet(targets, List.of(), connector, instance);
+			this.fleet = new Fleet(targets, List.of(), connector, instance, java.time.Clock.systemUTC());
 			this.heartbeats = new Heartbeats(this.fleet, connector, new SimpleMeterRegistry(), Clock.systemUTC());
 			this.scheduler = new HeartbeatScheduler(this.heartbeats, this.fleet, this.heartbeats.longestAttempt(),
 					new LaneWatch(new SimpleMeterRegistry(), Clock.systemUTC()));

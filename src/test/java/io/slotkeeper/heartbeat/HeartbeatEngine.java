@@ -27,7 +27,7 @@ final class HeartbeatEngine implements AutoCloseable {
 	final HeartbeatScheduler scheduler;
 
 	private HeartbeatEngine(NodeConnector connector, Instance instance, TargetProperties... targets) {
-		this.fleet = new Fleet(List.of(targets), List.of(), connector, instance);
+		this.fleet = new Fleet(List.of(targets), List.of(), connector, instance, java.time.Clock.systemUTC());
 		this.heartbeats = new Heartbeats(this.fleet, connector, this.registry, Clock.systemUTC());
 		this.scheduler = new HeartbeatScheduler(this.heartbeats, this.fleet, this.heartbeats.longestAttempt(),
 				new LaneWatch(this.registry, Clock.systemUTC()));

@@ -105,7 +105,7 @@ public final class TestTargets {
 	 */
 	public static Fleet fleet(TargetProperties... targets) {
 		return new Fleet(java.util.List.of(targets), java.util.List.of(), new NodeConnector(),
-				io.slotkeeper.fleet.Instance.random());
+				io.slotkeeper.fleet.Instance.random(), java.time.Clock.systemUTC());
 	}
 
 	/**
