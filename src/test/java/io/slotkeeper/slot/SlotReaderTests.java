@@ -31,9 +31,12 @@ class SlotReaderTests {
 	void aHungKafkaConnectNeverHoldsTheListing() throws Exception {
 		PostgresServer server = PostgresTestBed.shared();
 		String database = server.createDatabase();
-		server.execute(database, "SELECT pg_create_logical_replication_slot('cdc', 'pgoutput')");
+		// The shared server holds other tests' slots: this one's is named after its
+		// database and listed alone.
+		String cdc = "cdc_" + database;
+		server.execute(database, "SELECT pg_create_logical_replication_slot('" + cdc + "', 'pgoutput')");
 		try (SilentServer connect = new SilentServer();
-				Fleet fleet = fleet(target("orders", server, database, "slots[0].name", "cdc", "slots[0].connector.url",
+				Fleet fleet = fleet(target("orders", server, database, "slots[0].name", cdc, "slots[0].connector.url",
 						"http://127.0.0.1:" + connect.port(), "slots[0].connector.name", "orders-cdc",
 						"slots[0].connector.timeout", "10s"))) {
 			ConnectorClient connectors = new ConnectorClient(RestClient.builder(), Duration.ofMillis(10));
@@ -41,10 +44,11 @@ class SlotReaderTests {
 					new io.slotkeeper.handover.HandoverLog());
 			long start = System.nanoTime();
 			List<SlotView> listed = assertTimeoutPreemptively(Duration.ofSeconds(2),
-					() -> reader.list(fleet.get("orders"), null, new SlotFilter(null, null, null)));
+					() -> reader.list(fleet.get("orders"), null, new SlotFilter(database, null, null)));
 			System.out.printf("listing with a hung Kafka Connect took %d ms (connector timeout 10 s)%n",
 					(System.nanoTime() - start) / 1_000_000);
 			assertThat(listed).singleElement().satisfies((view) -> {
+				assertThat(view.slot().slotName()).isEqualTo(cdc);
 				assertThat(view.connector().state()).isNull();
 				assertThat(view.connector().error()).startsWith("not checked yet");
 			});
