@@ -101,8 +101,13 @@ public final class ConnectorHandovers {
 	 * @param positionOnceStopped the position to align to, asked after the connector
 	 * stopped
 	 * @return what became of the connector; failures are reported, never thrown
+	 * @throws IllegalStateException when the handover was completed already: a second
+	 * completion would stop and move a connector that already reads the new slot
 	 */
 	public ConnectorHandover complete(Handover handover, Supplier<Long> positionOnceStopped) {
+		if (handover.phase() instanceof HandoverPhase.Completed) {
+			throw new IllegalStateException("the handover of " + handover.connectorName() + " was completed already");
+		}
 		Integer restartsBefore = handover.restartsBefore();
 		ConnectorHandover done = AutoRestarts.compared(handOver(handover, positionOnceStopped), restartsBefore,
 				this.lifecycle.autoRestarts(handover.connector()));
@@ -134,9 +139,6 @@ public final class ConnectorHandovers {
 
 	private ConnectorHandover handOver(Handover handover, Supplier<Long> positionOnceStopped) {
 		HandoverPhase phase = handover.phase();
-		if (phase instanceof HandoverPhase.Completed) {
-			throw new IllegalStateException("the handover of " + handover.connectorName() + " was completed already");
-		}
 		if (phase instanceof HandoverPhase.Unreachable unreachable) {
 			return pending(handover.connector(), unreachable.error(), phase);
 		}

@@ -50,7 +50,10 @@ class ConnectorHandoversTests {
 		assertThat(done.describe()).isEqualTo("orders-cdc: align, RUNNING, from phase stopped");
 		assertThat(handover.phase()).isInstanceOfSatisfying(HandoverPhase.Completed.class,
 				(completed) -> assertThat(completed.outcome()).isSameAs(done));
+		int asked = this.connect.requests().size();
 		assertThatIllegalStateException().as("completed twice").isThrownBy(() -> this.handovers.complete(handover, 1L));
+		assertThat(this.connect.requests()).as("nothing asked of Kafka Connect by the refused completion")
+			.hasSize(asked);
 		assertThat(done.running()).isTrue();
 		assertThat(done.warning()).isNull();
 		assertThat(done.offsetsBefore()).singleElement()
