@@ -33,7 +33,9 @@ class SecretsTests {
 				"--server.port=0", "--slotkeeper.targets[0].name=orders",
 				"--slotkeeper.targets[0].url=jdbc:postgresql://127.0.0.1:1/orders",
 				"--slotkeeper.targets[0].username=keeper", "--slotkeeper.targets[0].password=" + PASSWORD,
-				"--slotkeeper.targets[0].heartbeat.backoff.min=50ms",
+				// The first beat comes within one interval (at most 10 s): a second's
+				// keeps it within the wait below.
+				"--slotkeeper.targets[0].heartbeat.interval=1s", "--slotkeeper.targets[0].heartbeat.backoff.min=50ms",
 				"--slotkeeper.targets[0].heartbeat.backoff.max=50ms",
 				"--slotkeeper.connector-discovery.kafka-connect[0].url=http://127.0.0.1:1",
 				"--slotkeeper.connector-discovery.kafka-connect[0].username=connect",
