@@ -155,14 +155,16 @@ public final class ConnectorHandovers {
 		String selfHealing = (phase instanceof HandoverPhase.SelfHealing healing) ? healing.reason() : null;
 		HandoverPhase.Refused refused = (phase instanceof HandoverPhase.Refused r) ? r : null;
 		List<Map<String, Object>> offsetsBefore = (refused != null) ? refused.offsetsBefore() : null;
-		String warning = (refused != null && connector.offsets() != ConnectorOffsets.LEAVE) ? refused.warning() : null;
+		// A refusal is only read with offsets to align or reset: left alone, nothing was
+		// asked.
+		String warning = (refused != null) ? refused.warning() : null;
 		ConnectorStatus before = this.connectors.status(connector);
 		ChosenState chosen = (handover.chosenState() != null) ? handover.chosenState()
 				: this.lifecycle.chosenState(connector);
 		if (chosen != null && chosen != ChosenState.RUNNING) {
 			// A restart would start it.
 			return new ConnectorHandover(connector.name(), "restart", selfHealing, false, offsetsBefore, null, before,
-					(refused != null) ? refused.warning() : null, chosen.lowerCase(), phase.name());
+					warning, chosen.lowerCase(), phase.name());
 		}
 		ConnectorOutcome restart = this.connectors.restart(connector);
 		if (!restart.restarted() && restart.status() == null) {
