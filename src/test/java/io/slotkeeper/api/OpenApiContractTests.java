@@ -4,15 +4,18 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+import org.springframework.test.web.servlet.client.RestTestClient;
 
 import io.slotkeeper.ApplicationTestSupport;
 import io.slotkeeper.testbed.OpenApiResponses;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * {@code openapi.yaml} at the repository root is the API's contract: it must be what the
@@ -59,18 +62,19 @@ class OpenApiContractTests extends ApplicationTestSupport {
 		paths.put("/api/v1/connectors", "/api/v1/connectors");
 		paths.put("/api/v1/audit", "/api/v1/audit");
 		paths.put("/api/v1/me", "/api/v1/me");
+		// settings are answered 503 until the target's first good poll, as documented
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> get("/api/v1/targets/up/settings").expectBody().returnResult().getStatus().value() == 200);
 		paths.forEach((template, uri) -> {
-			String body = new String(client().get()
-				.uri(uri)
-				.header("Authorization", "Bearer " + VIEWER)
-				.exchange()
-				.expectStatus()
-				.isOk()
-				.expectBody()
-				.returnResult()
-				.getResponseBodyContent(), StandardCharsets.UTF_8);
+			String body = new String(
+					get(uri).expectStatus().isOk().expectBody().returnResult().getResponseBodyContent(),
+					StandardCharsets.UTF_8);
 			assertThat(contract.outside(template, body)).as("GET " + uri + " against " + template).isEmpty();
 		});
+	}
+
+	private RestTestClient.ResponseSpec get(String uri) {
+		return client().get().uri(uri).header("Authorization", "Bearer " + VIEWER).exchange();
 	}
 
 }
