@@ -1,5 +1,6 @@
 package io.slotkeeper.connect;
 
+import java.time.Clock;
 import java.time.Duration;
 
 import org.springframework.context.annotation.Bean;
@@ -16,9 +17,9 @@ import io.slotkeeper.config.SlotKeeperProperties;
 class ConnectConfiguration {
 
 	@Bean
-	ConnectorClient connectorClient(SlotKeeperProperties properties) {
-		RestConnectorApi rest = new RestConnectorApi(RestClient.builder(), Duration.ofMillis(500));
-		return new ConnectorClient(rest, new StrimziConnectorApi(properties.strimzi(), rest));
+	ConnectorClient connectorClient(SlotKeeperProperties properties, Clock clock) {
+		RestConnectorApi rest = new RestConnectorApi(RestClient.builder(), Duration.ofMillis(500), clock);
+		return new ConnectorClient(rest, new StrimziConnectorApi(properties.strimzi(), rest, clock));
 	}
 
 }

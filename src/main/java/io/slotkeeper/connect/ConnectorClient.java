@@ -1,5 +1,6 @@
 package io.slotkeeper.connect;
 
+import java.time.Clock;
 import java.time.Duration;
 
 import org.springframework.web.client.RestClient;
@@ -22,9 +23,10 @@ public class ConnectorClient {
 	 * Creates a client for connectors reached through the REST API only.
 	 * @param builder Spring's client builder
 	 * @param rebalanceRetryDelay the pause before retrying a 409, doubled at each retry
+	 * @param clock when statuses are read
 	 */
-	public ConnectorClient(RestClient.Builder builder, Duration rebalanceRetryDelay) {
-		this(new RestConnectorApi(builder, rebalanceRetryDelay), null);
+	public ConnectorClient(RestClient.Builder builder, Duration rebalanceRetryDelay, Clock clock) {
+		this(new RestConnectorApi(builder, rebalanceRetryDelay, clock), null);
 	}
 
 	ConnectorClient(ConnectorApi rest, ConnectorApi strimzi) {

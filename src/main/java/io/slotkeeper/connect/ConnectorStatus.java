@@ -36,10 +36,10 @@ public record ConnectorStatus(String connector, String state, List<Task> tasks, 
 	 * {@code status.connectorStatus}.
 	 * @param connector the connector's name
 	 * @param body the body: {@code connector.state} and {@code tasks[].id, state, trace}
-	 * @return the status, checked now
+	 * @param readAt when the body was read
+	 * @return the status
 	 */
-	public static ConnectorStatus of(String connector, Map<String, Object> body) {
-		Object state = JsonObjects.asMap(body.get("connector")).get("state");
+	public static ConnectorStatus of(String connector, Map<String, Object> body, Instant readAt) {
 		List<Task> tasks = new ArrayList<>();
 		if (body.get("tasks") instanceof List<?> list) {
 			for (Object each : list) {
@@ -49,7 +49,17 @@ public record ConnectorStatus(String connector, String state, List<Task> tasks, 
 						TaskTraces.summary((String) task.get("trace"))));
 			}
 		}
-		return new ConnectorStatus(connector, (state != null) ? state.toString() : null, tasks, null, Instant.now());
+		return new ConnectorStatus(connector, stateOf(body), tasks, null, readAt);
+	}
+
+	/**
+	 * The connector's state in a status body.
+	 * @param body the body of {@code GET /connectors/{name}/status}
+	 * @return {@code connector.state}, {@code null} when absent
+	 */
+	public static String stateOf(Map<String, Object> body) {
+		Object state = JsonObjects.asMap(body.get("connector")).get("state");
+		return (state != null) ? state.toString() : null;
 	}
 
 	/**

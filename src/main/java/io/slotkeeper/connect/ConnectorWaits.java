@@ -1,5 +1,6 @@
 package io.slotkeeper.connect;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Set;
@@ -20,12 +21,16 @@ public final class ConnectorWaits {
 
 	private final ConnectorClient connectors;
 
+	private final Clock clock;
+
 	/**
 	 * Creates the waits.
 	 * @param connectors the Kafka Connect client
+	 * @param clock when a wait ends
 	 */
-	public ConnectorWaits(ConnectorClient connectors) {
+	public ConnectorWaits(ConnectorClient connectors, Clock clock) {
 		this.connectors = connectors;
+		this.clock = clock;
 	}
 
 	/**
@@ -75,9 +80,9 @@ public final class ConnectorWaits {
 	// Bounded by running-timeout: a connector that never gets there is reported with the
 	// state it was in.
 	public ConnectorStatus until(ConnectorProperties connector, Predicate<ConnectorStatus> done) {
-		Instant deadline = Instant.now().plus(connector.runningTimeout());
+		Instant deadline = this.clock.instant().plus(connector.runningTimeout());
 		ConnectorStatus status = this.connectors.freshStatus(connector);
-		while (!done.test(status) && Instant.now().isBefore(deadline) && ConnectorClient.pause(CHECK_EVERY)) {
+		while (!done.test(status) && this.clock.instant().isBefore(deadline) && ConnectorClient.pause(CHECK_EVERY)) {
 			status = this.connectors.freshStatus(connector);
 		}
 		this.connectors.settled(connector);

@@ -1,7 +1,7 @@
 package io.slotkeeper.connect;
 
+import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -41,7 +41,10 @@ final class RestConnectorApi implements ConnectorApi {
 
 	private final ConnectClients clients;
 
-	RestConnectorApi(RestClient.Builder builder, Duration rebalanceRetryDelay) {
+	private final Clock clock;
+
+	RestConnectorApi(RestClient.Builder builder, Duration rebalanceRetryDelay, Clock clock) {
+		this.clock = clock;
 		this.clients = new ConnectClients(builder);
 		this.rebalanceRetryDelay = rebalanceRetryDelay;
 	}
@@ -90,9 +93,9 @@ final class RestConnectorApi implements ConnectorApi {
 	public ConnectorStatus status(ConnectorProperties connector) {
 		Answer answer = call(connector, (client) -> client.get().uri("/connectors/{name}/status", connector.name()));
 		if (!answer.ok()) {
-			return new ConnectorStatus(connector.name(), null, List.of(), answer.error(), Instant.now());
+			return new ConnectorStatus(connector.name(), null, List.of(), answer.error(), this.clock.instant());
 		}
-		return ConnectorStatus.of(connector.name(), answer.object());
+		return ConnectorStatus.of(connector.name(), answer.object(), this.clock.instant());
 	}
 
 	@Override

@@ -56,8 +56,7 @@ final class RestConnectorSource implements ConnectorSource {
 			Map<String, Object> config = JsonObjects
 				.asMap(JsonObjects.asMap(JsonObjects.asMap(expanded).get("info")).get("config"));
 			if (FoundConnector.postgres(config.get("connector.class"))) {
-				String state = ConnectorStatus.of(name, JsonObjects.asMap(JsonObjects.asMap(expanded).get("status")))
-					.state();
+				String state = ConnectorStatus.stateOf(JsonObjects.asMap(JsonObjects.asMap(expanded).get("status")));
 				found.add(new FoundConnector(describe(), reach(name), FoundConnector.kept(config), state));
 			}
 		});

@@ -1,6 +1,6 @@
 package io.slotkeeper.connect;
 
-import java.time.Instant;
+import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,14 +45,18 @@ final class StrimziConnectorApi implements ConnectorApi {
 
 	private final StrimziRestarts restarts;
 
+	private final Clock clock;
+
 	/**
 	 * @param settings how the Kubernetes API is reached, and where states are read
 	 * @param worker Kafka Connect's REST API, read (never changed) with
 	 * {@code status-from: worker}
+	 * @param clock when statuses are read and waits end
 	 */
-	StrimziConnectorApi(StrimziProperties settings, ConnectorApi worker) {
+	StrimziConnectorApi(StrimziProperties settings, ConnectorApi worker, Clock clock) {
+		this.clock = clock;
 		this.resources = new KafkaConnectorResources(settings);
-		this.operator = new StrimziOperatorWaits(this.resources);
+		this.operator = new StrimziOperatorWaits(this.resources, clock);
 		this.offsets = new StrimziOffsets(this.resources, this.operator);
 		this.states = new StrimziStates(this.resources);
 		this.workers = (settings.statusFrom() == StrimziStatusFrom.WORKER)
@@ -74,18 +78,19 @@ final class StrimziConnectorApi implements ConnectorApi {
 				: Optional.empty();
 	}
 
-	private static ConnectorStatus statusOf(ConnectorProperties connector, Reply resource) {
+	private ConnectorStatus statusOf(ConnectorProperties connector, Reply resource) {
 		if (!resource.ok()) {
-			return new ConnectorStatus(connector.name(), null, List.of(), resource.error(), Instant.now());
+			return new ConnectorStatus(connector.name(), null, List.of(), resource.error(), this.clock.instant());
 		}
 		Map<String, Object> status = at(resource.object(), "status");
 		Map<String, Object> connect = at(status, "connectorStatus");
 		if (connect.isEmpty()) {
-			return new ConnectorStatus(connector.name(), null, List.of(), describe(connector) + " has no connector"
-					+ " status yet" + StrimziOperatorWaits.notReady(status).map((why) -> ": " + why).orElse(""),
-					Instant.now());
+			return new ConnectorStatus(connector.name(), null, List.of(),
+					describe(connector) + " has no connector" + " status yet"
+							+ StrimziOperatorWaits.notReady(status).map((why) -> ": " + why).orElse(""),
+					this.clock.instant());
 		}
-		return ConnectorStatus.of(connector.name(), connect);
+		return ConnectorStatus.of(connector.name(), connect, this.clock.instant());
 	}
 
 	@Override

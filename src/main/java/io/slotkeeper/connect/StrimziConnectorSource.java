@@ -55,9 +55,7 @@ final class StrimziConnectorSource implements ConnectorSource {
 				Map<String, Object> config = new LinkedHashMap<>(JsonObjects.asMap(spec.get("config")));
 				config.put("connector.class", spec.get("class"));
 				String state = ConnectorStatus
-					.of(name.toString(),
-							JsonObjects.asMap(JsonObjects.asMap(resource.get("status")).get("connectorStatus")))
-					.state();
+					.stateOf(JsonObjects.asMap(JsonObjects.asMap(resource.get("status")).get("connectorStatus")));
 				found.add(new FoundConnector(describe(), reach(name.toString()), FoundConnector.kept(config), state));
 			}
 		}

@@ -1,5 +1,6 @@
 package io.slotkeeper.connect;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -34,13 +35,16 @@ final class StrimziOperatorWaits {
 
 	private final Map<String, Instant> lastNudge = new ConcurrentHashMap<>();
 
-	StrimziOperatorWaits(KafkaConnectorResources resources) {
+	private final Clock clock;
+
+	StrimziOperatorWaits(KafkaConnectorResources resources, Clock clock) {
 		this.resources = resources;
+		this.clock = clock;
 	}
 
 	void nudge(ConnectorProperties connector) {
 		String key = connector.strimzi().namespace() + "/" + connector.strimzi().name();
-		Instant now = Instant.now();
+		Instant now = this.clock.instant();
 		Instant last = this.lastNudge.get(key);
 		if (last == null || !now.isBefore(last.plus(NUDGE_EVERY))) {
 			this.lastNudge.put(key, now);
@@ -141,14 +145,14 @@ final class StrimziOperatorWaits {
 	}
 
 	private Reply awaitNudging(ConnectorProperties connector, Predicate<Map<String, Object>> done) {
-		Instant deadline = Instant.now().plus(connector.runningTimeout());
+		Instant deadline = this.clock.instant().plus(connector.runningTimeout());
 		Reply resource = this.resources.connector(connector);
 		while (resource.ok() && !done.test(resource.object())) {
 			Optional<String> unreachable = connectUnreachable(connector, resource.object());
 			if (unreachable.isPresent()) {
 				return new Reply(null, resource.object(), unreachable.get(), true);
 			}
-			if (!Instant.now().isBefore(deadline) || !ConnectorClient.pause(ConnectorWaits.CHECK_EVERY)) {
+			if (!this.clock.instant().isBefore(deadline) || !ConnectorClient.pause(ConnectorWaits.CHECK_EVERY)) {
 				return new Reply(resource.status(), resource.object(),
 						"the Strimzi operator did not act on " + describe(connector) + " within "
 								+ connector.runningTimeout().toSeconds() + " s (is it running"

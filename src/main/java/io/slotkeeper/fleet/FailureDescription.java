@@ -31,12 +31,21 @@ public record FailureDescription(String message, String sqlState, Instant at) {
 			return new FailureDescription(problem.getMessage(), (sqlState != null) ? sqlState.toString() : null, at);
 		}
 		String sqlState = (failure instanceof SQLException sql) ? sql.getSQLState() : null;
-		String message = messageOf(failure);
+		String message = firstLine(failure);
 		String tls = TlsFailures.explain(failure, message);
 		return new FailureDescription((tls != null) ? tls : message, sqlState, at);
 	}
 
-	private static String messageOf(Throwable failure) {
+	/**
+	 * Describes a failure in one line, the way {@link #of} does.
+	 * @param failure the failure
+	 * @return the description's message
+	 */
+	public static String messageOf(Throwable failure) {
+		return of(failure, null).message();
+	}
+
+	private static String firstLine(Throwable failure) {
 		if (failure instanceof PSQLException psql) {
 			ServerErrorMessage server = psql.getServerErrorMessage();
 			if (server != null && server.getMessage() != null) {

@@ -17,8 +17,8 @@ import io.slotkeeper.config.SlotKeeperProperties;
 class FleetConfiguration {
 
 	@Bean
-	NodeConnector nodeConnector() {
-		return new NodeConnector();
+	NodeConnector nodeConnector(Clock clock) {
+		return new NodeConnector(clock);
 	}
 
 	@Bean

@@ -143,12 +143,12 @@ public final class Node implements AutoCloseable {
 
 	// Sessions of the heartbeat and of the pool may answer at once: the identity is
 	// swapped once per change.
-	synchronized void answered(ServerVersion version, ServerIdentity identity) {
+	synchronized void answered(ServerVersion version, ServerIdentity identity, Instant at) {
 		ServerIdentity before = this.identity;
 		this.version = version;
 		this.identity = identity;
 		if (before != null && !identity.sameServerAs(before)) {
-			this.changes.accept(new ServerChange(this, before, identity, Instant.now()));
+			this.changes.accept(new ServerChange(this, before, identity, at));
 		}
 	}
 

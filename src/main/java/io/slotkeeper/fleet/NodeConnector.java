@@ -1,5 +1,6 @@
 package io.slotkeeper.fleet;
 
+import java.time.Clock;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -76,6 +77,15 @@ public class NodeConnector {
 
 	private final Driver driver = new Driver();
 
+	private final Clock clock;
+
+	/**
+	 * @param clock when a node was seen answered by another server
+	 */
+	public NodeConnector(Clock clock) {
+		this.clock = clock;
+	}
+
 	/**
 	 * Opens a session on a node and records on the node which server answered.
 	 * @param node the node
@@ -106,7 +116,7 @@ public class NodeConnector {
 		PGProperty.TCP_KEEP_ALIVE.set(properties, true);
 		Connection connection = NodeLogin.connect(this.driver, node, properties);
 		try {
-			Setup setup = setUpSession(connection, node, timeouts.statementTimeout());
+			Setup setup = setUpSession(connection, node, timeouts.statementTimeout(), this.clock);
 			ServerVersion version = setup.version();
 			refuseStandbyAsPrimary(node);
 			if (idleSessionTimeout != null) {
@@ -122,7 +132,8 @@ public class NodeConnector {
 		}
 	}
 
-	private static Setup setUpSession(Connection connection, Node node, Duration statementTimeout) throws SQLException {
+	private static Setup setUpSession(Connection connection, Node node, Duration statementTimeout, Clock clock)
+			throws SQLException {
 		String statementMillis = Long.toString(statementTimeout.toMillis());
 		String idleMillis = Long.toString(statementTimeout.multipliedBy(2).toMillis());
 		try (PreparedStatement statement = connection.prepareStatement(SESSION_SETUP)) {
@@ -136,7 +147,8 @@ public class NodeConnector {
 				String[] control = result.getBoolean(11) ? controlFile(connection) : new String[3];
 				node.answered(version, new ServerIdentity(result.getString(7), result.getObject(8, Integer.class),
 						(started != null) ? started.toInstant() : null,
-						(control[0] != null) ? Long.valueOf(control[0]) : null, control[1], result.getBoolean(10)));
+						(control[0] != null) ? Long.valueOf(control[0]) : null, control[1], result.getBoolean(10)),
+						clock.instant());
 				// The server session of the last statement, for the check that the next
 				// one runs in the same.
 				return new Setup(version, (control[2] != null) ? Integer.parseInt(control[2]) : result.getInt(12));

@@ -1,7 +1,6 @@
 package io.slotkeeper.fleet;
 
 import java.sql.SQLException;
-import java.time.Instant;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -27,7 +26,7 @@ public final class TargetProblems {
 	 * @return the problem to throw
 	 */
 	public static ProblemException of(Node node, SQLException failure) {
-		FailureDescription description = FailureDescription.of(failure, Instant.now());
+		FailureDescription description = FailureDescription.of(failure, null);
 		String state = (description.sqlState() != null) ? description.sqlState() : "";
 		String message = description.message();
 		ProblemException problem;

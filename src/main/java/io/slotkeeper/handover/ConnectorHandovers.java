@@ -1,5 +1,6 @@
 package io.slotkeeper.handover;
 
+import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -46,16 +47,20 @@ public final class ConnectorHandovers {
 
 	private final ConnectorWaits waits;
 
+	private final Clock clock;
+
 	/**
 	 * Creates the handovers.
 	 * @param connectors the Kafka Connect client
 	 * @param log where the last handover of each connector is kept
+	 * @param clock when waits end and offsets were written
 	 */
-	public ConnectorHandovers(ConnectorClient connectors, HandoverLog log) {
+	public ConnectorHandovers(ConnectorClient connectors, HandoverLog log, Clock clock) {
+		this.clock = clock;
 		this.connectors = connectors;
 		this.lifecycle = new ConnectorLifecycle(connectors);
 		this.log = log;
-		this.waits = new ConnectorWaits(connectors);
+		this.waits = new ConnectorWaits(connectors, clock);
 	}
 
 	/**
@@ -185,8 +190,8 @@ public final class ConnectorHandovers {
 		ConnectorProperties connector = handover.connector();
 		String warning = null;
 		this.waits.stopped(connector);
-		ConnectorLifecycle.Answer change = (connector.offsets() == ConnectorOffsets.ALIGN)
-				? OffsetAlignment.align(this.lifecycle, connector, stopped, positionOnceStopped.get())
+		ConnectorLifecycle.Answer change = (connector.offsets() == ConnectorOffsets.ALIGN) ? OffsetAlignment
+			.align(this.lifecycle, connector, stopped, positionOnceStopped.get(), this.clock.instant())
 				: this.lifecycle.resetOffsets(connector);
 		if (change != null && change.unreachable()) {
 			return pending(connector, change.error(), stopped);

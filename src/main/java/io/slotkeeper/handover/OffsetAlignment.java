@@ -22,7 +22,7 @@ final class OffsetAlignment {
 	}
 
 	static ConnectorLifecycle.Answer align(ConnectorLifecycle lifecycle, ConnectorProperties connector,
-			HandoverPhase.Stopped stopped, Long lsn) {
+			HandoverPhase.Stopped stopped, Long lsn, Instant at) {
 		if (lsn == null) {
 			return new ConnectorLifecycle.Answer(null, null, "the new slot has no position to align to");
 		}
@@ -36,7 +36,7 @@ final class OffsetAlignment {
 			}
 			partitions.add(Map.of("server", prefix));
 		}
-		long micros = ChronoUnit.MICROS.between(Instant.EPOCH, Instant.now());
+		long micros = ChronoUnit.MICROS.between(Instant.EPOCH, at);
 		List<Map<String, Object>> offsets = partitions.stream()
 			.map((partition) -> Map.<String, Object>of("partition", partition, "offset",
 					Map.of("lsn", lsn, "lsn_proc", lsn, "ts_usec", micros)))

@@ -1,5 +1,6 @@
 package io.slotkeeper.handover;
 
+import java.time.Clock;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -50,12 +51,29 @@ public final class PendingHandovers {
 	// polls in between read nothing.
 	private final Map<String, Instant> none = new ConcurrentHashMap<>();
 
+	private final Clock clock;
+
 	/**
-	 * Keeps a handover to complete later.
-	 * @param target the target
-	 * @param pending the handover
+	 * @param clock when a handover is kept and a table read
 	 */
-	public void keep(Target target, Pending pending) {
+	public PendingHandovers(Clock clock) {
+		this.clock = clock;
+	}
+
+	/**
+	 * Keeps a handover to complete later, since now.
+	 * @param target the target
+	 * @param slot the slot made anew
+	 * @param connector the connector's name
+	 * @param position the position its offsets go to, {@code null} when unknown
+	 * @param reason why it waits, for the audit
+	 * @param chosen what its user chose, {@code null} when nothing
+	 */
+	public void keep(Target target, String slot, String connector, Long position, String reason, ChosenState chosen) {
+		keep(target, new Pending(slot, connector, position, this.clock.instant(), reason, chosen));
+	}
+
+	private void keep(Target target, Pending pending) {
 		this.none.remove(target.name());
 		try {
 			target.primary().withConnection((connection) -> {
@@ -87,8 +105,7 @@ public final class PendingHandovers {
 			logger.warn(
 					"The pending handover of connector '{}' (target '{}', slot '{}') is kept in this instance's"
 							+ " memory only: writing {} failed: {}",
-					pending.connector(), target.name(), pending.slot(), TABLE,
-					FailureDescription.of(ex, Instant.now()).message());
+					pending.connector(), target.name(), pending.slot(), TABLE, FailureDescription.messageOf(ex));
 		}
 	}
 
@@ -100,7 +117,7 @@ public final class PendingHandovers {
 	 */
 	boolean mayHave(Target target) {
 		Instant empty = this.none.get(target.name());
-		return empty == null || empty.isBefore(Instant.now().minus(READ_AGAIN))
+		return empty == null || empty.isBefore(this.clock.instant().minus(READ_AGAIN))
 				|| !this.memory.getOrDefault(target.name(), Map.of()).isEmpty();
 	}
 
@@ -134,7 +151,7 @@ public final class PendingHandovers {
 			}
 		}
 		if (waiting.isEmpty()) {
-			this.none.put(target.name(), Instant.now());
+			this.none.put(target.name(), this.clock.instant());
 		}
 		return waiting;
 	}

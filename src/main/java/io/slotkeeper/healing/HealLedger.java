@@ -159,7 +159,7 @@ final class HealLedger {
 	// again next time.
 	private void unusable(Target target, SQLException failure) {
 		String state = String.valueOf(failure.getSQLState());
-		String message = FailureDescription.of(failure, Instant.now()).message();
+		String message = FailureDescription.messageOf(failure);
 		String grant = TargetProblems.grantFor(message, target.primary().username());
 		String reason = message + " (SQLState " + state + ")" + ((grant != null) ? "; it needs " + grant : "");
 		if (state.startsWith("42")) {

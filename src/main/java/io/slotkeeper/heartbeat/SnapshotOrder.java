@@ -5,7 +5,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.time.Instant;
 
 import io.slotkeeper.config.HeartbeatProperties;
 import io.slotkeeper.config.StandbySnapshotMode;
@@ -169,7 +168,7 @@ final class SnapshotOrder {
 			return OK;
 		}
 		catch (SQLException ex) {
-			return "refused (SQLState " + ex.getSQLState() + "): " + FailureDescription.of(ex, Instant.now()).message()
+			return "refused (SQLState " + ex.getSQLState() + "): " + FailureDescription.messageOf(ex)
 					+ "; GRANT EXECUTE ON FUNCTION pg_log_standby_snapshot() TO <role> in this database";
 		}
 	}

@@ -1,5 +1,6 @@
 package io.slotkeeper.resnapshot;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -32,7 +33,14 @@ final class ChangedTables {
 
 	private final Map<String, Pin> pins = new ConcurrentHashMap<>();
 
-	private final DueRechecks<Recheck> rechecks = new DueRechecks<>(Recheck::due);
+	private final DueRechecks<Recheck> rechecks;
+
+	private final Clock clock;
+
+	ChangedTables(Clock clock) {
+		this.rechecks = new DueRechecks<>(Recheck::due, clock);
+		this.clock = clock;
+	}
 
 	/**
 	 * At a recreate: keeps the reading the slot's lost range is measured from, when its
@@ -44,7 +52,7 @@ final class ChangedTables {
 		}
 		TableWrites before = (previousConfirmedFlushLsn != null)
 				? target.tableCounters().before(Lsn.parse(previousConfirmedFlushLsn)).orElse(null) : null;
-		this.pins.put(key(target.name(), slot), new Pin(before, Instant.now()));
+		this.pins.put(key(target.name(), slot), new Pin(before, this.clock.instant()));
 	}
 
 	/**
@@ -120,7 +128,7 @@ final class ChangedTables {
 	void recheckLater(Target target, String slot, Pin pin, TableWrites sent, TableChoice choice,
 			Duration recheckAfter) {
 		Instant due = pin.at().plus(recheckAfter);
-		if (choice.skipped().isEmpty() || !Instant.now().isBefore(due)) {
+		if (choice.skipped().isEmpty() || !this.clock.instant().isBefore(due)) {
 			return;
 		}
 		this.rechecks.put(target.name(), slot,

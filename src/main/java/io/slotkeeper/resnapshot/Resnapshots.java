@@ -1,5 +1,6 @@
 package io.slotkeeper.resnapshot;
 
+import java.time.Clock;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,13 +28,18 @@ public final class Resnapshots {
 
 	private final ResnapshotMeters meters;
 
-	private final ChangedTables changed = new ChangedTables();
+	private final ChangedTables changed;
+
+	private final Clock clock;
 
 	/**
 	 * @param lifecycle the connectors' seam, for their configuration and signals
 	 * @param registry where re-snapshots are counted
+	 * @param clock when signals are sent and rechecks due
 	 */
-	public Resnapshots(ConnectorLifecycle lifecycle, MeterRegistry registry) {
+	public Resnapshots(ConnectorLifecycle lifecycle, MeterRegistry registry, Clock clock) {
+		this.changed = new ChangedTables(clock);
+		this.clock = clock;
 		this.plans = new SignalPlans(lifecycle);
 		this.meters = new ResnapshotMeters(registry);
 	}
@@ -66,12 +72,13 @@ public final class Resnapshots {
 	private Resnapshot send(Target target, String slot, ChangedTables.Pin pin) {
 		Signal signal = plan(target, slot);
 		ResnapshotProperties settings = SignalPlans.settings(target, slot);
+		Instant at = this.clock.instant();
 		Resnapshot sent = target.primary().withConnection((connection) -> {
 			SignalRows.mayInsert(connection, target, slot, signal.table());
 			if (pin == null) {
 				Resnapshot every = SignalRows.insert(connection, target, slot, signal, signal.collections(), null,
-						Map.of());
-				return SignalRows.remember(connection, target, slot, every, List.of());
+						Map.of(), at);
+				return SignalRows.remember(connection, target, slot, every, List.of(), at);
 			}
 			TableWrites now = TableWrites.read(connection, signal.collections());
 			ChangedTables.Choice choice = ChangedTables.choose(pin, now, signal.collections(), settings,
@@ -83,8 +90,8 @@ public final class Resnapshots {
 							"no table of the" + " slot was written to while it was lost, so none is read again",
 							choice.answer())
 					: SignalRows.insert(connection, target, slot, signal, choice.read(), choice.answer(),
-							choice.answer().conditions());
-			return SignalRows.remember(connection, target, slot, decided, skipped);
+							choice.answer().conditions(), at);
+			return SignalRows.remember(connection, target, slot, decided, skipped, at);
 		});
 		this.meters.count(target, slot, (sent.signalId() != null) ? "sent" : "none-changed");
 		this.meters.countTables(target, slot, sent);
@@ -104,7 +111,8 @@ public final class Resnapshots {
 			try {
 				Signal signal = plan(target, recheck.slot());
 				Resnapshot second = target.primary()
-					.withConnection((connection) -> SecondSignals.send(connection, target, recheck, signal));
+					.withConnection((connection) -> SecondSignals.send(connection, target, recheck, signal,
+							this.clock.instant()));
 				if (second != null) {
 					this.meters.count(target, recheck.slot(), "sent");
 					this.meters.countTables(target, recheck.slot(), second);
@@ -175,7 +183,7 @@ public final class Resnapshots {
 			// Not recreated by this instance, or not since it started: nothing to measure
 			// from, so every table.
 			return send(target, slot, (pin == null && ChangedTables.asked(target, slot))
-					? new ChangedTables.Pin(null, Instant.now()) : pin);
+					? new ChangedTables.Pin(null, this.clock.instant()) : pin);
 		}
 		catch (ProblemException ex) {
 			this.meters.count(target, slot, ex.kind().refusal() ? "skipped" : "failed");

@@ -2,6 +2,7 @@ package io.slotkeeper.resnapshot;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -26,11 +27,12 @@ final class SecondSignals {
 	 * @param target the target
 	 * @param recheck the recheck due
 	 * @param signal the slot's signal
+	 * @param at when it is sent
 	 * @return the second signal, {@code null} when no table moved
 	 * @throws SQLException when the server refuses
 	 */
-	static Resnapshot send(Connection connection, Target target, ChangedTables.Recheck recheck, Signal signal)
-			throws SQLException {
+	static Resnapshot send(Connection connection, Target target, ChangedTables.Recheck recheck, Signal signal,
+			Instant at) throws SQLException {
 		TableWrites now = TableWrites.read(connection, recheck.tables());
 		List<String> moved = recheck.tables()
 			.stream()
@@ -44,13 +46,13 @@ final class SecondSignals {
 				"tables skipped by the signal after the recreate whose write counters moved" + " since "
 						+ recheck.sent().at() + ": commits the server counted late, or written since",
 				List.of(), Map.of(), Map.of());
-		Resnapshot again = SignalRows.insert(connection, target, recheck.slot(), signal, moved, why, Map.of());
+		Resnapshot again = SignalRows.insert(connection, target, recheck.slot(), signal, moved, why, Map.of(), at);
 		SlotLineage.Resnapshotted first = target.lineages().of(recheck.slot()).resnapshot();
 		List<String> read = new ArrayList<>((first != null) ? first.read() : List.of());
 		read.addAll(moved);
 		SignalRows.remember(connection, target, recheck.slot(),
 				new Resnapshot(again.signalId(), read, again.sentAt(), null, null),
-				recheck.tables().stream().filter((table) -> !moved.contains(table)).toList());
+				recheck.tables().stream().filter((table) -> !moved.contains(table)).toList(), at);
 		return again;
 	}
 

@@ -38,10 +38,9 @@ final class SignalRows {
 
 	// Kept with the slot's lineage, so that the listing of every instance shows what the
 	// epoch's re-snapshot read.
-	static Resnapshot remember(Connection connection, Target target, String slot, Resnapshot sent,
-			List<String> skipped) {
-		SlotLineage.Resnapshotted kept = new SlotLineage.Resnapshotted(
-				(sent.sentAt() != null) ? sent.sentAt() : Instant.now(),
+	static Resnapshot remember(Connection connection, Target target, String slot, Resnapshot sent, List<String> skipped,
+			Instant at) {
+		SlotLineage.Resnapshotted kept = new SlotLineage.Resnapshotted((sent.sentAt() != null) ? sent.sentAt() : at,
 				(sent.signalId() != null) ? sent.collections() : List.of(), skipped);
 		try {
 			target.lineages().resnapshotted(connection, slot, kept);
@@ -85,7 +84,7 @@ final class SignalRows {
 	// checked under a lock that keeps
 	// anything from being added until the row is in.
 	static Resnapshot insert(Connection connection, Target target, String slot, Signal signal, List<String> tables,
-			TableChoice choice, Map<String, String> conditions) throws SQLException {
+			TableChoice choice, Map<String, String> conditions, Instant at) throws SQLException {
 		String id = UUID.randomUUID().toString();
 		Map<String, Object> data = new LinkedHashMap<>();
 		data.put("data-collections", tables);
@@ -125,7 +124,7 @@ final class SignalRows {
 				connection.setAutoCommit(autoCommit);
 			}
 		}
-		return new Resnapshot(id, tables, Instant.now(), null, choice);
+		return new Resnapshot(id, tables, at, null, choice);
 	}
 
 }

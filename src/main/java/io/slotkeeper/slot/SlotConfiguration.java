@@ -1,5 +1,7 @@
 package io.slotkeeper.slot;
 
+import java.time.Clock;
+
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import tools.jackson.databind.json.JsonMapper;
@@ -17,8 +19,8 @@ import io.slotkeeper.watching.SlotWatch;
 class SlotConfiguration {
 
 	@Bean
-	SlotReader slotReader(ConnectorClient connectors, SlotWatch watch, HandoverLog handovers) {
-		return new SlotReader(connectors, watch, handovers);
+	SlotReader slotReader(ConnectorClient connectors, SlotWatch watch, HandoverLog handovers, Clock clock) {
+		return new SlotReader(connectors, watch, handovers, clock);
 	}
 
 	@Bean

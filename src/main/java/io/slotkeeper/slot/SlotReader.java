@@ -1,6 +1,6 @@
 package io.slotkeeper.slot;
 
-import java.time.Instant;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -38,7 +38,10 @@ public class SlotReader {
 
 	private final HandoverLog handovers;
 
-	SlotReader(ConnectorClient connectors, SlotWatch watch, HandoverLog handovers) {
+	private final Clock clock;
+
+	SlotReader(ConnectorClient connectors, SlotWatch watch, HandoverLog handovers, Clock clock) {
+		this.clock = clock;
 		this.connectors = connectors;
 		this.watch = watch;
 		this.lifecycle = new ConnectorLifecycle(connectors);
@@ -60,7 +63,7 @@ public class SlotReader {
 				if (!every) {
 					throw ex;
 				}
-				slots.add(SlotView.unreadable(each.name(), FailureDescription.of(ex, Instant.now())));
+				slots.add(SlotView.unreadable(each.name(), FailureDescription.of(ex, this.clock.instant())));
 				continue;
 			}
 			// A server's database lists its own slots only, as its polls are dealt them.

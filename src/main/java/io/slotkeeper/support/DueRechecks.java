@@ -1,5 +1,6 @@
 package io.slotkeeper.support;
 
+import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,11 +21,15 @@ public final class DueRechecks<R> {
 
 	private final Function<R, Instant> due;
 
+	private final Clock clock;
+
 	/**
 	 * @param due when a recheck is due
+	 * @param clock what tells when one is
 	 */
-	public DueRechecks(Function<R, Instant> due) {
+	public DueRechecks(Function<R, Instant> due, Clock clock) {
 		this.due = due;
+		this.clock = clock;
 	}
 
 	/**
@@ -55,7 +60,7 @@ public final class DueRechecks<R> {
 	public List<R> take(String target) {
 		List<R> taken = new ArrayList<>();
 		String prefix = key(target, "");
-		Instant now = Instant.now();
+		Instant now = this.clock.instant();
 		this.waiting.forEach((key, recheck) -> {
 			if (key.startsWith(prefix) && !now.isBefore(this.due.apply(recheck)) && this.waiting.remove(key, recheck)) {
 				taken.add(recheck);

@@ -1,7 +1,7 @@
 package io.slotkeeper.watching;
 
+import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -42,8 +42,11 @@ public final class ConnectorStates {
 
 	private final Map<String, Map<String, ConnectorAudit>> audits = new ConcurrentHashMap<>();
 
-	ConnectorStates(ConnectorClient connectors, HandoverLog handovers) {
+	private final Clock clock;
+
+	ConnectorStates(ConnectorClient connectors, HandoverLog handovers, Clock clock) {
 		this.connectors = connectors;
+		this.clock = clock;
 		this.handovers = handovers;
 	}
 
@@ -79,7 +82,7 @@ public final class ConnectorStates {
 			ConnectorAudit last) {
 		String name = policy.connector().name();
 		if (last != null && last.connector().equals(name) && last.readAt() != null && last.error() == null
-				&& Duration.between(last.readAt(), Instant.now()).compareTo(CONFIG_EVERY) < 0) {
+				&& Duration.between(last.readAt(), this.clock.instant()).compareTo(CONFIG_EVERY) < 0) {
 			return last;
 		}
 		ConnectorLifecycle.Answer answer = this.connectors.config(policy.connector());
@@ -100,7 +103,7 @@ public final class ConnectorStates {
 		List<SettingFinding> findings = ConnectorSettingsJudge.judge(config,
 				new ConnectorSettingsJudge.Slot(policy.name(), plugin, target.properties().heartbeat(),
 						policy.connector().offsets(), policy.resnapshot(), (version != null) ? version.number() : 0));
-		return new ConnectorAudit(name, FoundConnector.kept(config), findings, Instant.now(), null);
+		return new ConnectorAudit(name, FoundConnector.kept(config), findings, this.clock.instant(), null);
 	}
 
 	/**

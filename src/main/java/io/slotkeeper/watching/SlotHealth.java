@@ -1,5 +1,6 @@
 package io.slotkeeper.watching;
 
+import java.time.Clock;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,21 +36,20 @@ final class SlotHealth {
 	private SlotHealth() {
 	}
 
-	static HealthContributor of(Fleet fleet, SlotPoller poller, ConnectorStates connectors,
-			SlotHealthReadOuts readOuts) {
+	static HealthContributor of(Fleet fleet, SlotPoller poller, ConnectorStates connectors, SlotHealthReadOuts readOuts,
+			Clock clock) {
 		return FleetHealth.of(fleet, (target) -> true, (target) -> poller.snapshot(target.name())
 			.map((snapshot) -> health(target.properties(), snapshot, poller.missing(target.name()),
 					connectors.notRunningAfterHandover(target), poller.staleOffsets(target.name()),
 					readOuts.healingStopped(target.name()), readOuts.healingBudgetInMemoryBecause(target.name()),
-					target.tableCounters().notSampledBecause(), readOuts.raisedLimit(target.name())))
+					target.tableCounters().notSampledBecause(), readOuts.raisedLimit(target.name()), clock.instant()))
 			.orElseGet(() -> Health.unknown().withDetail("reason", "not polled yet").build()),
 				Health.up().withDetail("targets", 0).build());
 	}
 
 	private static Health health(TargetProperties target, SlotSnapshot snapshot, List<String> missing,
 			Map<String, String> notRunning, Map<String, String> staleOffsets, Map<String, String> healingStopped,
-			String budgetInMemory, String tablesNotSampled, Optional<RaisedLimit> raisedLimit) {
-		Instant now = Instant.now();
+			String budgetInMemory, String tablesNotSampled, Optional<RaisedLimit> raisedLimit, Instant now) {
 		if (snapshot.error() != null) {
 			Health.Builder failed = Health.unknown()
 				.withDetail("polledAt", snapshot.at())

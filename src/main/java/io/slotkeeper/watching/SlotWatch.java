@@ -1,5 +1,7 @@
 package io.slotkeeper.watching;
 
+import java.time.Clock;
+
 import io.slotkeeper.connect.ConnectorClient;
 import io.slotkeeper.failover.FailoverStates;
 import io.slotkeeper.handover.HandoverLog;
@@ -22,19 +24,21 @@ public record SlotWatch(SlotInsights insights, ConnectorStates connectors, SlotS
 	/**
 	 * Empty state, for the application's wiring and for tests of what reads it.
 	 * @param connectors the Kafka Connect client the connectors' states use
+	 * @param clock when configurations were read
 	 */
-	public SlotWatch(ConnectorClient connectors) {
-		this(connectors, new HandoverLog());
+	public SlotWatch(ConnectorClient connectors, Clock clock) {
+		this(connectors, new HandoverLog(), clock);
 	}
 
 	/**
 	 * Empty state that reads the connectors' last handovers from a log.
 	 * @param connectors the Kafka Connect client the connectors' states use
 	 * @param handovers the last handover of each connector
+	 * @param clock when configurations were read
 	 */
-	public SlotWatch(ConnectorClient connectors, HandoverLog handovers) {
-		this(new SlotInsights(), new ConnectorStates(connectors, handovers), new SlotSightings(), new FailoverStates(),
-				new RetainedHistory(), new SettingsAudit());
+	public SlotWatch(ConnectorClient connectors, HandoverLog handovers, Clock clock) {
+		this(new SlotInsights(), new ConnectorStates(connectors, handovers, clock), new SlotSightings(),
+				new FailoverStates(), new RetainedHistory(), new SettingsAudit());
 	}
 
 	/**

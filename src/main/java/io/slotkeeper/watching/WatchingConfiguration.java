@@ -23,8 +23,8 @@ import io.slotkeeper.settings.SettingsAudit;
 class WatchingConfiguration {
 
 	@Bean
-	SlotWatch slotWatch(ConnectorClient connectors, HandoverLog handovers) {
-		return new SlotWatch(connectors, handovers);
+	SlotWatch slotWatch(ConnectorClient connectors, HandoverLog handovers, Clock clock) {
+		return new SlotWatch(connectors, handovers, clock);
 	}
 
 	@Bean
@@ -45,8 +45,8 @@ class WatchingConfiguration {
 
 	@Bean
 	HealthContributor slotsHealthContributor(Fleet fleet, SlotPoller poller, SlotWatch watch,
-			SlotHealthReadOuts readOuts) {
-		return SlotHealth.of(fleet, poller, watch.connectors(), readOuts);
+			SlotHealthReadOuts readOuts, Clock clock) {
+		return SlotHealth.of(fleet, poller, watch.connectors(), readOuts, clock);
 	}
 
 }

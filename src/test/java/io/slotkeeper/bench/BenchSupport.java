@@ -119,7 +119,7 @@ final class BenchSupport {
 		}
 
 		Engine(List<TargetProperties> targets, Instance instance) {
-			NodeConnector connector = new NodeConnector();
+			NodeConnector connector = new NodeConnector(java.time.Clock.systemUTC());
 			this.fleet = new Fleet(targets, List.of(), connector, instance, java.time.Clock.systemUTC());
 			this.heartbeats = new Heartbeats(this.fleet, connector, new SimpleMeterRegistry(), Clock.systemUTC());
 			this.scheduler = new HeartbeatScheduler(this.heartbeats, this.fleet, this.heartbeats.longestAttempt(),

@@ -27,7 +27,8 @@ class ConnectorClientTests {
 
 	private final ConnectStub connect = new ConnectStub();
 
-	private final ConnectorClient client = new ConnectorClient(RestClient.builder(), Duration.ofMillis(10));
+	private final ConnectorClient client = new ConnectorClient(RestClient.builder(), Duration.ofMillis(10),
+			java.time.Clock.systemUTC());
 
 	@AfterEach
 	void stop() {
@@ -145,7 +146,8 @@ class ConnectorClientTests {
 
 	@Test
 	void connectorsOfOneKafkaConnectClusterShareOneHttpClient() {
-		RestConnectorApi api = new RestConnectorApi(RestClient.builder(), Duration.ofMillis(10));
+		RestConnectorApi api = new RestConnectorApi(RestClient.builder(), Duration.ofMillis(10),
+				java.time.Clock.systemUTC());
 		for (int i = 0; i < 50; i++) {
 			api.status(connector(this.connect.url(), "name", "found-" + i));
 		}

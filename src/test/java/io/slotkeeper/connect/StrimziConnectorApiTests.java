@@ -62,9 +62,12 @@ class StrimziConnectorApiTests {
 
 	static ConnectorClient client(Path directory, String apiServer, StrimziStatusFrom statusFrom) throws IOException {
 		Path token = Files.writeString(directory.resolve("token"), TOKEN);
-		RestConnectorApi rest = new RestConnectorApi(RestClient.builder(), Duration.ofMillis(10));
-		return new ConnectorClient(rest, new StrimziConnectorApi(new StrimziProperties(URI.create(apiServer), token,
-				directory.resolve("no-ca.crt"), Duration.ofSeconds(2), "", statusFrom), rest));
+		RestConnectorApi rest = new RestConnectorApi(RestClient.builder(), Duration.ofMillis(10),
+				java.time.Clock.systemUTC());
+		return new ConnectorClient(rest,
+				new StrimziConnectorApi(new StrimziProperties(URI.create(apiServer), token,
+						directory.resolve("no-ca.crt"), Duration.ofSeconds(2), "", statusFrom), rest,
+						java.time.Clock.systemUTC()));
 	}
 
 	private ConnectorClient reconciled() throws IOException {
@@ -130,7 +133,8 @@ class StrimziConnectorApiTests {
 		Map<String, Object> config = new ConnectorLifecycle(client).config(this.connector).object();
 		assertThat(config).containsEntry("topic.prefix", "shop")
 			.containsEntry("connector.class", "io.debezium.connector.postgresql.PostgresConnector");
-		assertThat(new io.slotkeeper.handover.ConnectorHandovers(client, new io.slotkeeper.handover.HandoverLog())
+		assertThat(new io.slotkeeper.handover.ConnectorHandovers(client, new io.slotkeeper.handover.HandoverLog(),
+				java.time.Clock.systemUTC())
 			.plan(this.connector)
 			.describe())
 			.allSatisfy((step) -> assertThat(step).contains("orders-cdc (through its KafkaConnector cdc/orders-cdc)"));

@@ -20,7 +20,7 @@ class NodeConnectorTests {
 
 	private final PostgresServer server = PostgresTestBed.shared();
 
-	private final NodeConnector connector = new NodeConnector();
+	private final NodeConnector connector = new NodeConnector(java.time.Clock.systemUTC());
 
 	@Test
 	void sessionCarriesApplicationNameServerTimeoutsAndClientTimeout() throws SQLException {

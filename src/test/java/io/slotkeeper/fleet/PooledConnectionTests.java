@@ -36,11 +36,11 @@ class PooledConnectionTests {
 			Node primary = fleet.get("pooled").primary();
 			openServerSessions(primary, 2);
 			assertThatExceptionOfType(SQLException.class)
-				.isThrownBy(() -> new NodeConnector().open(primary, Duration.ofSeconds(5)))
+				.isThrownBy(() -> new NodeConnector(java.time.Clock.systemUTC()).open(primary, Duration.ofSeconds(5)))
 				.withMessageContaining("answered from two server sessions")
 				.withMessageContaining("PgBouncer pool_mode=transaction")
 				.satisfies((ex) -> assertThat(ex.getSQLState()).isEqualTo("08004"));
-			try (NodeSession plain = new NodeConnector().open(primary)) {
+			try (NodeSession plain = new NodeConnector(java.time.Clock.systemUTC()).open(primary)) {
 				assertThat(plain.version().major()).isPositive();
 			}
 		}
@@ -52,7 +52,7 @@ class PooledConnectionTests {
 		CompletableFuture<?>[] running = new CompletableFuture<?>[count];
 		for (int i = 0; i < count; i++) {
 			running[i] = CompletableFuture.runAsync(() -> {
-				try (NodeSession session = new NodeConnector().open(node);
+				try (NodeSession session = new NodeConnector(java.time.Clock.systemUTC()).open(node);
 						Statement statement = session.connection().createStatement()) {
 					statement.execute("SELECT pg_catalog.pg_sleep(0.5)");
 				}

@@ -32,16 +32,17 @@ class ServerChangeTests {
 
 	@Test
 	void theFirstAnswerAndTheSameServerAgainAreNoChange() {
-		this.target.primary().answered(V17, server("10.0.0.5", STARTED, 1, false));
-		this.target.primary().answered(V17, server("10.0.0.5", STARTED, 1, false));
+		this.target.primary().answered(V17, server("10.0.0.5", STARTED, 1, false), java.time.Instant.now());
+		this.target.primary().answered(V17, server("10.0.0.5", STARTED, 1, false), java.time.Instant.now());
 		assertThat(this.changes).isEmpty();
 		assertThat(this.target.nodes().lastFailover()).isEmpty();
 	}
 
 	@Test
 	void anotherServerOrANewTimelineIsAFailoverOfThePrimary() {
-		this.target.primary().answered(V17, server("10.0.0.5", STARTED, 1, false));
-		this.target.primary().answered(V17, server("10.0.0.6", STARTED.plusSeconds(60), 2, false));
+		this.target.primary().answered(V17, server("10.0.0.5", STARTED, 1, false), java.time.Instant.now());
+		this.target.primary()
+			.answered(V17, server("10.0.0.6", STARTED.plusSeconds(60), 2, false), java.time.Instant.now());
 		assertThat(this.changes).singleElement().satisfies((change) -> {
 			assertThat(change.failover()).isTrue();
 			assertThat(change.before().address()).isEqualTo("10.0.0.5");
@@ -50,22 +51,24 @@ class ServerChangeTests {
 				.contains("-> 10.0.0.6:5432 (timeline 2");
 		});
 		assertThat(this.target.nodes().lastFailover()).contains(this.changes.get(0));
-		this.target.primary().answered(V17, server("10.0.0.6", STARTED.plusSeconds(120), 3, false));
+		this.target.primary()
+			.answered(V17, server("10.0.0.6", STARTED.plusSeconds(120), 3, false), java.time.Instant.now());
 		assertThat(this.changes.get(1).failover()).as("same address, promoted again: timeline 3").isTrue();
 	}
 
 	@Test
 	void aRestartOfTheSameServerIsAChangeButNoFailover() {
-		this.target.primary().answered(V17, server("10.0.0.5", STARTED, 1, false));
-		this.target.primary().answered(V17, server("10.0.0.5", STARTED.plusSeconds(30), 1, false));
+		this.target.primary().answered(V17, server("10.0.0.5", STARTED, 1, false), java.time.Instant.now());
+		this.target.primary()
+			.answered(V17, server("10.0.0.5", STARTED.plusSeconds(30), 1, false), java.time.Instant.now());
 		assertThat(this.changes).singleElement().satisfies((change) -> assertThat(change.failover()).isFalse());
 		assertThat(this.target.nodes().lastFailover()).isEmpty();
 	}
 
 	@Test
 	void aReplicasChangeIsNoFailoverOfTheTarget() {
-		this.target.nodes().named("r1").answered(V17, server("10.0.0.7", STARTED, 1, true));
-		this.target.nodes().named("r1").answered(V17, server("10.0.0.8", STARTED, 1, true));
+		this.target.nodes().named("r1").answered(V17, server("10.0.0.7", STARTED, 1, true), java.time.Instant.now());
+		this.target.nodes().named("r1").answered(V17, server("10.0.0.8", STARTED, 1, true), java.time.Instant.now());
 		assertThat(this.changes).singleElement()
 			.satisfies((change) -> assertThat(change.node().name()).isEqualTo("r1"));
 		assertThat(this.target.nodes().lastFailover()).isEmpty();

@@ -47,7 +47,8 @@ class StalledSessionsTests {
 		try (TcpProxy network = new TcpProxy(this.server.host(), this.server.port());
 				Fleet fleet = fleet(targetVia("stalled", this.server, network.port(), "postgres",
 						"connection.statement-timeout", "1s", "connection.connect-timeout", "1s"));
-				NodeSession owner = new NodeConnector().open(fleet.get("stalled").primary(), Duration.ofSeconds(30))) {
+				NodeSession owner = new NodeConnector(java.time.Clock.systemUTC()).open(fleet.get("stalled").primary(),
+						Duration.ofSeconds(30))) {
 			assertEndsWithinItsBound(network, owner.connection());
 		}
 	}

@@ -28,7 +28,8 @@ class ConnectorHandoversTests {
 	private final ConnectStub connect = new ConnectStub();
 
 	private final ConnectorHandovers handovers = new ConnectorHandovers(
-			new ConnectorClient(RestClient.builder(), Duration.ofMillis(10)), new HandoverLog());
+			new ConnectorClient(RestClient.builder(), Duration.ofMillis(10), java.time.Clock.systemUTC()),
+			new HandoverLog(), java.time.Clock.systemUTC());
 
 	@AfterEach
 	void stop() {

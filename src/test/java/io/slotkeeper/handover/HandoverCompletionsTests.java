@@ -96,8 +96,9 @@ class HandoverCompletionsTests {
 	}
 
 	private static SlotService service() {
-		return new SlotService(new ConnectorClient(RestClient.builder(), Duration.ofMillis(10)),
-				new SimpleMeterRegistry());
+		return new SlotService(
+				new ConnectorClient(RestClient.builder(), Duration.ofMillis(10), java.time.Clock.systemUTC()),
+				new SimpleMeterRegistry(), java.time.Clock.systemUTC());
 	}
 
 	private static List<List<CompletedHandover>> race(List<Fleet> instances, List<SlotService> services)

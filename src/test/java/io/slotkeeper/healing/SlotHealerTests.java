@@ -169,7 +169,8 @@ class SlotHealerTests {
 		final Recording recording = new Recording();
 
 		RecordingSlots() {
-			super(new ConnectorClient(RestClient.builder(), Duration.ofMillis(1)), new SimpleMeterRegistry());
+			super(new ConnectorClient(RestClient.builder(), Duration.ofMillis(1), java.time.Clock.systemUTC()),
+					new SimpleMeterRegistry(), java.time.Clock.systemUTC());
 		}
 
 		@Override

@@ -34,7 +34,7 @@ final class HeartbeatEngine implements AutoCloseable {
 	}
 
 	static HeartbeatEngine started(TargetProperties... targets) {
-		return started(new NodeConnector(), targets);
+		return started(new NodeConnector(java.time.Clock.systemUTC()), targets);
 	}
 
 	static HeartbeatEngine started(NodeConnector connector, TargetProperties... targets) {
@@ -42,7 +42,7 @@ final class HeartbeatEngine implements AutoCloseable {
 	}
 
 	static HeartbeatEngine started(Instance instance, TargetProperties... targets) {
-		return started(new NodeConnector(), instance, targets);
+		return started(new NodeConnector(java.time.Clock.systemUTC()), instance, targets);
 	}
 
 	static HeartbeatEngine started(NodeConnector connector, Instance instance, TargetProperties... targets) {

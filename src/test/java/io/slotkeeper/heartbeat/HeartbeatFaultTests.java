@@ -155,7 +155,7 @@ class HeartbeatFaultTests {
 	@Test
 	void unexpectedExceptionCountsAsFailureAndTheScheduleGoesOn() {
 		AtomicInteger opens = new AtomicInteger();
-		NodeConnector faulty = new NodeConnector() {
+		NodeConnector faulty = new NodeConnector(java.time.Clock.systemUTC()) {
 			@Override
 			public NodeSession open(Node node, Duration idleSessionTimeout) throws SQLException {
 				int attempt = opens.incrementAndGet();

@@ -95,8 +95,10 @@ class SlotListingsTests {
 	}
 
 	private SlotListings listings() {
-		ConnectorClient connectors = new ConnectorClient(RestClient.builder(), Duration.ofSeconds(1));
-		return new SlotListings(new SlotReader(connectors, new SlotWatch(connectors), new HandoverLog()), this.json);
+		ConnectorClient connectors = new ConnectorClient(RestClient.builder(), Duration.ofSeconds(1),
+				java.time.Clock.systemUTC());
+		return new SlotListings(new SlotReader(connectors, new SlotWatch(connectors, java.time.Clock.systemUTC()),
+				new HandoverLog(), java.time.Clock.systemUTC()), this.json);
 	}
 
 	private List<String> names(byte[] body) {

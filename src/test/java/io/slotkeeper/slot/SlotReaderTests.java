@@ -39,9 +39,10 @@ class SlotReaderTests {
 				Fleet fleet = fleet(target("orders", server, database, "slots[0].name", cdc, "slots[0].connector.url",
 						"http://127.0.0.1:" + connect.port(), "slots[0].connector.name", "orders-cdc",
 						"slots[0].connector.timeout", "10s"))) {
-			ConnectorClient connectors = new ConnectorClient(RestClient.builder(), Duration.ofMillis(10));
-			SlotReader reader = new SlotReader(connectors, new SlotWatch(connectors),
-					new io.slotkeeper.handover.HandoverLog());
+			ConnectorClient connectors = new ConnectorClient(RestClient.builder(), Duration.ofMillis(10),
+					java.time.Clock.systemUTC());
+			SlotReader reader = new SlotReader(connectors, new SlotWatch(connectors, java.time.Clock.systemUTC()),
+					new io.slotkeeper.handover.HandoverLog(), java.time.Clock.systemUTC());
 			long start = System.nanoTime();
 			List<SlotView> listed = assertTimeoutPreemptively(Duration.ofSeconds(2),
 					() -> reader.list(fleet.get("orders"), null, new SlotFilter(database, null, null)));

@@ -104,8 +104,9 @@ public final class TestTargets {
 	 * @return the fleet
 	 */
 	public static Fleet fleet(TargetProperties... targets) {
-		return new Fleet(java.util.List.of(targets), java.util.List.of(), new NodeConnector(),
-				io.slotkeeper.fleet.Instance.random(), java.time.Clock.systemUTC());
+		return new Fleet(java.util.List.of(targets), java.util.List.of(),
+				new NodeConnector(java.time.Clock.systemUTC()), io.slotkeeper.fleet.Instance.random(),
+				java.time.Clock.systemUTC());
 	}
 
 	/**

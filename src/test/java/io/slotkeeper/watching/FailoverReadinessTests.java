@@ -182,12 +182,13 @@ class FailoverReadinessTests {
 		final SlotPoller poller;
 
 		Watched(Fleet fleet) {
-			ConnectorClient connectors = new ConnectorClient(RestClient.builder(), Duration.ofMillis(10));
+			ConnectorClient connectors = new ConnectorClient(RestClient.builder(), Duration.ofMillis(10),
+					java.time.Clock.systemUTC());
 			Clock clock = Clock.systemUTC();
-			this.watch = new SlotWatch(connectors);
+			this.watch = new SlotWatch(connectors, clock);
 			this.poller = new SlotPoller(fleet,
-					new Healing(new SlotService(connectors, this.registry), new Auditor(new AuditJournal(10), clock),
-							this.registry, clock),
+					new Healing(new SlotService(connectors, this.registry, clock),
+							new Auditor(new AuditJournal(10), clock), this.registry, clock),
 					this.watch, new LaneWatch(this.registry, clock), this.registry, clock);
 		}
 

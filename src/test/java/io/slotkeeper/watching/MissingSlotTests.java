@@ -67,14 +67,15 @@ class MissingSlotTests {
 
 	};
 
-	private final ConnectorClient connectors = new ConnectorClient(RestClient.builder(), Duration.ofMillis(10));
+	private final ConnectorClient connectors = new ConnectorClient(RestClient.builder(), Duration.ofMillis(10),
+			java.time.Clock.systemUTC());
 
-	private final SlotWatch watch = new SlotWatch(this.connectors);
+	private final SlotWatch watch = new SlotWatch(this.connectors, Clock.systemUTC());
 
 	private SlotPoller poller(Fleet fleet) {
 		Clock clock = Clock.systemUTC();
-		Healing healing = new Healing(new SlotService(this.connectors, this.registry), new Auditor(this.journal, clock),
-				this.registry, clock);
+		Healing healing = new Healing(new SlotService(this.connectors, this.registry, clock),
+				new Auditor(this.journal, clock), this.registry, clock);
 		return new SlotPoller(fleet, healing, this.watch, new LaneWatch(this.registry, clock), this.registry, clock);
 	}
 
@@ -99,7 +100,7 @@ class MissingSlotTests {
 			assertThat(missingGauge(cdc)).isEqualTo(1);
 			assertThat(poller.missing("orders")).containsExactly(cdc);
 			Health health = ((HealthIndicator) ((CompositeHealthContributor) SlotHealth.of(fleet, poller,
-					this.watch.connectors(), NOTHING_FROM_HEALING))
+					this.watch.connectors(), NOTHING_FROM_HEALING, Clock.systemUTC()))
 				.getContributor("orders")).health();
 			assertThat(health.getStatus().getCode()).isEqualTo("DOWN");
 			assertThat(health.getDetails()).containsEntry("missing", List.of(cdc));

@@ -40,14 +40,15 @@ class SlotPollerTests {
 
 	private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
-	private final ConnectorClient connectors = new ConnectorClient(RestClient.builder(), Duration.ofMillis(10));
+	private final ConnectorClient connectors = new ConnectorClient(RestClient.builder(), Duration.ofMillis(10),
+			java.time.Clock.systemUTC());
 
 	private SlotPoller poller(Fleet fleet) {
 		Clock clock = Clock.systemUTC();
-		Healing healing = new Healing(new SlotService(this.connectors, this.registry),
+		Healing healing = new Healing(new SlotService(this.connectors, this.registry, clock),
 				new Auditor(new AuditJournal(10), clock), this.registry, clock);
-		return new SlotPoller(fleet, healing, new SlotWatch(this.connectors), new LaneWatch(this.registry, clock),
-				this.registry, clock);
+		return new SlotPoller(fleet, healing, new SlotWatch(this.connectors, clock),
+				new LaneWatch(this.registry, clock), this.registry, clock);
 	}
 
 	private double age(String target) {

@@ -21,7 +21,9 @@ class SlotWatchTests {
 
 	@Test
 	void aTargetThatLeftIsForgottenAndTheOthersAreKept() {
-		SlotWatch watch = new SlotWatch(new ConnectorClient(RestClient.builder(), java.time.Duration.ofMillis(1)));
+		SlotWatch watch = new SlotWatch(
+				new ConnectorClient(RestClient.builder(), java.time.Duration.ofMillis(1), java.time.Clock.systemUTC()),
+				java.time.Clock.systemUTC());
 		Instant now = Instant.now();
 		List<ReplicationSlot> slots = List
 			.of(ReplicationSlot.builder().slotName("cdc").slotType("logical").retainedWalBytes(4096L).build());

@@ -1,5 +1,7 @@
 package io.slotkeeper.slot.changing;
 
+import java.time.Clock;
+
 import io.micrometer.core.instrument.MeterRegistry;
 
 import org.springframework.context.annotation.Bean;
@@ -15,8 +17,8 @@ import io.slotkeeper.handover.HandoverLog;
 class ChangingConfiguration {
 
 	@Bean
-	SlotService slotService(ConnectorClient connectors, HandoverLog handovers, MeterRegistry registry) {
-		return new SlotService(connectors, handovers, registry);
+	SlotService slotService(ConnectorClient connectors, HandoverLog handovers, MeterRegistry registry, Clock clock) {
+		return new SlotService(connectors, handovers, registry, clock);
 	}
 
 }

@@ -1,5 +1,6 @@
 package io.slotkeeper.slot.changing;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
@@ -52,10 +53,14 @@ final class GapDeleteCounts {
 
 	private final GapDeleteMeters meters;
 
-	private final DueRechecks<Recheck> rechecks = new DueRechecks<>(Recheck::due);
+	private final DueRechecks<Recheck> rechecks;
 
-	GapDeleteCounts(MeterRegistry registry) {
+	private final Clock clock;
+
+	GapDeleteCounts(MeterRegistry registry, Clock clock) {
 		this.meters = new GapDeleteMeters(registry);
+		this.rechecks = new DueRechecks<>(Recheck::due, clock);
+		this.clock = clock;
 	}
 
 	/**
@@ -110,7 +115,7 @@ final class GapDeleteCounts {
 			}
 		}, SETTLE.toMillis(), TimeUnit.MILLISECONDS);
 		this.rechecks.put(target.name(), slot,
-				new Recheck(slot, before, counted, tables, now.at(), settled, Instant.now().plus(SETTLE)));
+				new Recheck(slot, before, counted, tables, now.at(), settled, this.clock.instant().plus(SETTLE)));
 		return counted;
 	}
 

@@ -1,5 +1,6 @@
 package io.slotkeeper.slot.changing;
 
+import java.time.Clock;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -45,13 +46,16 @@ final class RecreateFollowUp {
 
 	private final GapDeleteCounts gapDeletes;
 
+	private final Clock clock;
+
 	RecreateFollowUp(ConnectorHandovers handovers, Resnapshots resnapshots, PendingHandovers pending,
-			MeterRegistry registry) {
+			MeterRegistry registry, Clock clock) {
 		this.handovers = handovers;
+		this.clock = clock;
 		this.resnapshots = resnapshots;
 		this.pending = pending;
 		this.registry = registry;
-		this.gapDeletes = new GapDeleteCounts(registry);
+		this.gapDeletes = new GapDeleteCounts(registry, clock);
 	}
 
 	/**
@@ -105,7 +109,8 @@ final class RecreateFollowUp {
 	private RecreateResult handOver(Target target, Node node, RecreateResult done, Handover handover) {
 		GapDeletes deletes = this.gapDeletes.atRecreate(target, done.newSlot().slot().slotName(),
 				done.skipped().fromLsn(), tables(target, done.newSlot().slot().slotName()));
-		RecreateResult recreated = done.withLineage(nextEpoch(target, node, done, deletes)).withDeletes(deletes);
+		RecreateResult recreated = done.withLineage(nextEpoch(target, node, done, deletes, this.clock.instant()))
+			.withDeletes(deletes);
 		this.resnapshots.pin(target, recreated.newSlot().slot().slotName(), recreated.skipped().fromLsn());
 		RecreateResult handedOver = recreated;
 		if (handover != null) {
@@ -114,10 +119,8 @@ final class RecreateFollowUp {
 			handedOver = recreated.withConnector(this.handovers.complete(handover, position));
 			if (handedOver.connector().pending()) {
 				String slot = recreated.newSlot().slot().slotName();
-				this.pending.keep(target,
-						new PendingHandovers.Pending(slot, handover.connectorName(), position, java.time.Instant.now(),
-								"the slot was recreated while Kafka Connect could not be reached",
-								handover.chosenState()));
+				this.pending.keep(target, slot, handover.connectorName(), position,
+						"the slot was recreated while Kafka Connect could not be reached", handover.chosenState());
 				return handedOver.withResnapshot(this.resnapshots.deferred(target, slot));
 			}
 		}
@@ -138,8 +141,10 @@ final class RecreateFollowUp {
 		}
 	}
 
-	private static SlotLineage nextEpoch(Target target, Node node, RecreateResult recreated, GapDeletes deletes) {
-		return nextEpoch(target, node, recreated.newSlot().slot().slotName(), recreated.skipped().fromLsn(), deletes);
+	private static SlotLineage nextEpoch(Target target, Node node, RecreateResult recreated, GapDeletes deletes,
+			Instant at) {
+		return nextEpoch(target, node, recreated.newSlot().slot().slotName(), recreated.skipped().fromLsn(), deletes,
+				at);
 	}
 
 	/**
@@ -147,12 +152,12 @@ final class RecreateFollowUp {
 	 * by its name later is the next one). Recorded in the target's database for every
 	 * instance; where that is refused, in memory.
 	 */
-	static SlotLineage nextEpoch(Target target, Node node, String slot, String previous) {
-		return nextEpoch(target, node, slot, previous, null);
+	static SlotLineage nextEpoch(Target target, Node node, String slot, String previous, Instant at) {
+		return nextEpoch(target, node, slot, previous, null, at);
 	}
 
-	private static SlotLineage nextEpoch(Target target, Node node, String slot, String previous, GapDeletes deletes) {
-		Instant at = Instant.now();
+	private static SlotLineage nextEpoch(Target target, Node node, String slot, String previous, GapDeletes deletes,
+			Instant at) {
 		try (Connection connection = node.connection()) {
 			return target.lineages().next(connection, slot, at, previous, deletes);
 		}

@@ -1,6 +1,5 @@
 package io.slotkeeper.slot.changing;
 
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
@@ -45,7 +44,7 @@ public final class SlotFollowUps {
 	 * @param reason why, for the audit
 	 */
 	public void keepHandover(Target target, String slot, String connector, long position, String reason) {
-		this.pending.keep(target, new PendingHandovers.Pending(slot, connector, position, Instant.now(), reason, null));
+		this.pending.keep(target, slot, connector, position, reason, null);
 	}
 
 	/**

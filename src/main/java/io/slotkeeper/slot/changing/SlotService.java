@@ -1,5 +1,7 @@
 package io.slotkeeper.slot.changing;
 
+import java.time.Clock;
+
 import io.micrometer.core.instrument.MeterRegistry;
 
 import io.slotkeeper.connect.ConnectorClient;
@@ -29,13 +31,16 @@ public class SlotService {
 
 	private final SlotRecreates recreates;
 
+	private final Clock clock;
+
 	/**
 	 * Creates the service, keeping connector handovers to itself.
 	 * @param connectors the Kafka Connect client
 	 * @param registry where recreations are counted
+	 * @param clock when things happen
 	 */
-	public SlotService(ConnectorClient connectors, MeterRegistry registry) {
-		this(connectors, new HandoverLog(), registry);
+	public SlotService(ConnectorClient connectors, MeterRegistry registry, Clock clock) {
+		this(connectors, new HandoverLog(), registry, clock);
 	}
 
 	/**
@@ -43,12 +48,14 @@ public class SlotService {
 	 * @param connectors the Kafka Connect client
 	 * @param handovers where the last handover of each connector is kept
 	 * @param registry where recreations and re-snapshots are counted
+	 * @param clock when things happen
 	 */
-	public SlotService(ConnectorClient connectors, HandoverLog handovers, MeterRegistry registry) {
-		Resnapshots resnapshots = new Resnapshots(new ConnectorLifecycle(connectors), registry);
-		ConnectorHandovers connectorHandovers = new ConnectorHandovers(connectors, handovers);
-		PendingHandovers pending = new PendingHandovers();
-		this.followUp = new RecreateFollowUp(connectorHandovers, resnapshots, pending, registry);
+	public SlotService(ConnectorClient connectors, HandoverLog handovers, MeterRegistry registry, Clock clock) {
+		this.clock = clock;
+		Resnapshots resnapshots = new Resnapshots(new ConnectorLifecycle(connectors), registry, clock);
+		ConnectorHandovers connectorHandovers = new ConnectorHandovers(connectors, handovers, clock);
+		PendingHandovers pending = new PendingHandovers(clock);
+		this.followUp = new RecreateFollowUp(connectorHandovers, resnapshots, pending, registry, clock);
 		this.recreates = new SlotRecreates(this.followUp);
 		this.followUps = new SlotFollowUps(this.followUp, resnapshots, pending,
 				new HandoverCompletions(pending, connectorHandovers, resnapshots));
@@ -114,7 +121,7 @@ public class SlotService {
 				(connection, before) -> before);
 		if (where.primary()) {
 			RecreateFollowUp.nextEpoch(target, where, slot,
-					dropped.logical() ? dropped.confirmedFlushLsn() : dropped.restartLsn());
+					dropped.logical() ? dropped.confirmedFlushLsn() : dropped.restartLsn(), this.clock.instant());
 		}
 	}
 

@@ -56,8 +56,9 @@ class OtherHealerTests {
 				"slots[0].connector.url", this.connect.url(), "slots[0].connector.name", "orders-cdc",
 				"slots[0].connector.running-timeout", "2s"))
 			.get("healers");
-		SlotService slots = new SlotService(new ConnectorClient(RestClient.builder(), Duration.ofMillis(10)),
-				new SimpleMeterRegistry());
+		SlotService slots = new SlotService(
+				new ConnectorClient(RestClient.builder(), Duration.ofMillis(10), java.time.Clock.systemUTC()),
+				new SimpleMeterRegistry(), java.time.Clock.systemUTC());
 
 		RecreateResult result = slots.recreates().recreate(target, null, "patroni_kept", false, null);
 

@@ -32,13 +32,16 @@ class RecreateFollowUpTests {
 
 	private final ConnectStub connect = new ConnectStub();
 
-	private final ConnectorClient client = new ConnectorClient(RestClient.builder(), Duration.ofMillis(10));
+	private final ConnectorClient client = new ConnectorClient(RestClient.builder(), Duration.ofMillis(10),
+			java.time.Clock.systemUTC());
 
-	private final ConnectorHandovers handovers = new ConnectorHandovers(this.client, new HandoverLog());
+	private final ConnectorHandovers handovers = new ConnectorHandovers(this.client, new HandoverLog(),
+			java.time.Clock.systemUTC());
 
 	private final RecreateFollowUp followUp = new RecreateFollowUp(this.handovers,
-			new Resnapshots(new ConnectorLifecycle(this.client), new SimpleMeterRegistry()), new PendingHandovers(),
-			new SimpleMeterRegistry());
+			new Resnapshots(new ConnectorLifecycle(this.client), new SimpleMeterRegistry(),
+					java.time.Clock.systemUTC()),
+			new PendingHandovers(java.time.Clock.systemUTC()), new SimpleMeterRegistry(), java.time.Clock.systemUTC());
 
 	@AfterEach
 	void stop() {

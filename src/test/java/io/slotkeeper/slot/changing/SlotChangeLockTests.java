@@ -35,7 +35,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 class SlotChangeLockTests {
 
 	private static final SlotService SERVICE = new SlotService(
-			new ConnectorClient(RestClient.builder(), java.time.Duration.ofMillis(10)), new SimpleMeterRegistry());
+			new ConnectorClient(RestClient.builder(), java.time.Duration.ofMillis(10), java.time.Clock.systemUTC()),
+			new SimpleMeterRegistry(), java.time.Clock.systemUTC());
 
 	@Test
 	void aDoubledForcedRecreateWithTheSameIfMatchRecreatesOnceAndTheOtherIsTold412() throws Exception {

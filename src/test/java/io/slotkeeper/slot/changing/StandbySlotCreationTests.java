@@ -51,8 +51,9 @@ class StandbySlotCreationTests {
 						TimeUnit.MILLISECONDS);
 				try {
 					SlotService slots = new SlotService(
-							new ConnectorClient(RestClient.builder(), Duration.ofMillis(10)),
-							new SimpleMeterRegistry());
+							new ConnectorClient(RestClient.builder(), Duration.ofMillis(10),
+									java.time.Clock.systemUTC()),
+							new SimpleMeterRegistry(), java.time.Clock.systemUTC());
 					long start = System.nanoTime();
 					SlotView created = slots.create(fleet.get("orders"), "r1",
 							new SlotSpec("on_standby", true, "pgoutput", false, false));
