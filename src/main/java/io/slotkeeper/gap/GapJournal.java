@@ -1,0 +1,329 @@
+package io.slotkeeper.gap;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * What changed while a slot's consumer was away, read from a copy of its slot: per
+ * captured table, each key's net change over the gap (inserted, updated or deleted, with
+ * the commit LSN of its last change) and every truncate. A key inserted and deleted again
+ * within the gap is nothing to its consumer and is not kept. Where the journal cannot
+ * tell a table's changes exactly (no replica identity, too many changes, a key not sent)
+ * it says so for that table, and that table must be read whole.
+ * <p>
+ * Fed one message at a time in the order decoding returns them; not thread-safe.
+ */
+public final class GapJournal {
+
+	/**
+	 * What a key's row went through, net, over the gap.
+	 */
+	public enum Change {
+
+		/** Absent before the gap, present after it. */
+		INSERTED,
+
+		/** Present before and after the gap, changed in it. */
+		UPDATED,
+
+		/** Present before the gap, absent after it. */
+		DELETED
+
+	}
+
+	private final int maxKeys;
+
+	private final Function<PgOutputMessage.Relation, List<String>> primaryKey;
+
+	private final Map<Integer, PgOutputMessage.Relation> relations = new HashMap<>();
+
+	private final Map<String, TableGap> tables = new LinkedHashMap<>();
+
+	private int keys;
+
+	private long transactionLsn;
+
+	private long position;
+
+	private long transactions;
+
+	/**
+	 * An empty journal.
+	 * @param maxKeys how many keys it keeps over every table; past it, the table that
+	 * would grow it is read whole
+	 * @param primaryKey a table's primary key columns, for a table whose replica identity
+	 * is its whole row ({@code FULL}) or nothing; empty when it has none
+	 */
+	public GapJournal(int maxKeys, Function<PgOutputMessage.Relation, List<String>> primaryKey) {
+		this.maxKeys = maxKeys;
+		this.primaryKey = primaryKey;
+	}
+
+	/**
+	 * Takes the next decoded message.
+	 * @param message the message
+	 */
+	public void apply(PgOutputMessage message) {
+		if (message instanceof PgOutputMessage.Begin begin) {
+			this.transactionLsn = begin.finalLsn();
+		}
+		else if (message instanceof PgOutputMessage.Commit commit) {
+			this.position = commit.endLsn();
+			this.transactions++;
+		}
+		else if (message instanceof PgOutputMessage.Relation relation) {
+			this.relations.put(relation.oid(), relation);
+			table(relation).layout(relation, this.primaryKey);
+		}
+		else if (message instanceof PgOutputMessage.Insert insert) {
+			TableGap table = table(insert.relation());
+			List<String> key = table.key(insert.row());
+			if (key != null) {
+				record(table, key, Change.INSERTED);
+			}
+		}
+		else if (message instanceof PgOutputMessage.Update update) {
+			updated(update.relation(), update.old(), update.row());
+		}
+		else if (message instanceof PgOutputMessage.Delete delete) {
+			TableGap table = table(delete.relation());
+			List<String> key = table.key(delete.old());
+			if (key != null) {
+				record(table, key, Change.DELETED);
+			}
+		}
+		else if (message instanceof PgOutputMessage.Truncate truncate) {
+			for (int oid : truncate.relations()) {
+				TableGap table = table(oid);
+				this.keys -= table.keys.size();
+				table.keys.clear();
+				table.truncates.add(this.transactionLsn);
+			}
+		}
+	}
+
+	// An update that changed the key deletes the old key's row and inserts the new one's.
+	private void updated(int relation, List<PgOutputMessage.Value> old, List<PgOutputMessage.Value> row) {
+		TableGap table = table(relation);
+		List<String> key = table.key(row);
+		if (key == null) {
+			return;
+		}
+		List<String> before = (old != null) ? table.key(old) : null;
+		if (before != null && !before.equals(key)) {
+			record(table, before, Change.DELETED);
+			record(table, key, Change.INSERTED);
+		}
+		else {
+			record(table, key, Change.UPDATED);
+		}
+	}
+
+	// A key's first change says whether its row existed before the gap (only an insert
+	// says
+	// it did not); its last whether it exists after.
+	private void record(TableGap table, List<String> key, Change change) {
+		if (table.overflowed) {
+			return;
+		}
+		KeyState before = table.keys.get(key);
+		boolean existedBefore = (before != null) ? before.existedBefore : change != Change.INSERTED;
+		boolean existsAfter = change != Change.DELETED;
+		if (!existedBefore && !existsAfter) {
+			if (table.keys.remove(key) != null) {
+				this.keys--;
+			}
+			return;
+		}
+		if (before == null) {
+			if (this.keys >= this.maxKeys) {
+				this.keys -= table.keys.size();
+				table.keys.clear();
+				table.overflowed = true;
+				table.notExact("more than " + this.maxKeys + " keys changed in the gap: the whole table is read");
+				return;
+			}
+			this.keys++;
+		}
+		table.keys.put(key, new KeyState(existedBefore, existsAfter, this.transactionLsn));
+	}
+
+	private TableGap table(int oid) {
+		PgOutputMessage.Relation relation = this.relations.get(oid);
+		if (relation == null) {
+			throw new IllegalStateException("a change of relation " + oid + " before its layout");
+		}
+		return table(relation);
+	}
+
+	private TableGap table(PgOutputMessage.Relation relation) {
+		return this.tables.computeIfAbsent(relation.qualifiedName(), (name) -> new TableGap());
+	}
+
+	/**
+	 * The position decoding reached: the end of the last transaction taken.
+	 * @return the LSN, 0 before any
+	 */
+	public long position() {
+		return this.position;
+	}
+
+	/**
+	 * How many transactions were taken.
+	 * @return the count
+	 */
+	public long transactions() {
+		return this.transactions;
+	}
+
+	/**
+	 * Every table a change was decoded for.
+	 * @return by qualified name, in the order first seen
+	 */
+	public Map<String, TableSummary> tables() {
+		Map<String, TableSummary> summaries = new LinkedHashMap<>();
+		this.tables.forEach((name, table) -> summaries.put(name, table.summary()));
+		return Collections.unmodifiableMap(summaries);
+	}
+
+	/**
+	 * The keys of a table whose net change over the gap was the one asked.
+	 * @param table the table's qualified name
+	 * @param change the change
+	 * @return each key's values in the order of {@link TableSummary#keyColumns()}
+	 */
+	public List<List<String>> keys(String table, Change change) {
+		TableGap gap = this.tables.get(table);
+		if (gap == null) {
+			return List.of();
+		}
+		List<List<String>> keys = new ArrayList<>();
+		gap.keys.forEach((key, state) -> {
+			if (state.change() == change) {
+				keys.add(key);
+			}
+		});
+		return keys;
+	}
+
+	/**
+	 * One table's gap in numbers.
+	 *
+	 * @param keyColumns the columns its keys are made of
+	 * @param inserted keys inserted
+	 * @param updated keys updated
+	 * @param deleted keys deleted
+	 * @param truncates the commit LSNs of its truncates
+	 * @param whyNotExact why its changes cannot be told key by key, {@code null} when
+	 * they can
+	 */
+	public record TableSummary(List<String> keyColumns, int inserted, int updated, int deleted, List<Long> truncates,
+			String whyNotExact) {
+
+		/**
+		 * Whether the table's changes are known key by key, with no truncate.
+		 * @return whether its keys alone need reading again
+		 */
+		public boolean exact() {
+			return this.whyNotExact == null && this.truncates.isEmpty();
+		}
+
+	}
+
+	private record KeyState(boolean existedBefore, boolean existsAfter, long lsn) {
+
+		Change change() {
+			return !this.existedBefore ? Change.INSERTED : this.existsAfter ? Change.UPDATED : Change.DELETED;
+		}
+
+	}
+
+	private static final class TableGap {
+
+		private final Map<List<String>, KeyState> keys = new LinkedHashMap<>();
+
+		private final List<Long> truncates = new ArrayList<>();
+
+		private List<String> keyColumns = List.of();
+
+		private int[] keyIndexes = new int[0];
+
+		private String whyNotExact;
+
+		private boolean overflowed;
+
+		void layout(PgOutputMessage.Relation relation, Function<PgOutputMessage.Relation, List<String>> primaryKey) {
+			List<String> names = relation.columns().stream().map(PgOutputMessage.Column::name).toList();
+			List<String> key = switch (relation.replicaIdentity()) {
+				case 'f', 'n' -> primaryKey.apply(relation);
+				default -> relation.columns()
+					.stream()
+					.filter(PgOutputMessage.Column::key)
+					.map(PgOutputMessage.Column::name)
+					.toList();
+			};
+			if (relation.replicaIdentity() == 'n') {
+				notExact("REPLICA IDENTITY NOTHING: its deletes are not decoded");
+			}
+			else if (key.isEmpty() || !names.containsAll(key)) {
+				notExact("no key to tell its rows by (REPLICA IDENTITY " + identity(relation.replicaIdentity())
+						+ " and no published primary key)");
+			}
+			this.keyColumns = List.copyOf(key);
+			this.keyIndexes = key.stream().mapToInt(names::indexOf).toArray();
+		}
+
+		void notExact(String why) {
+			if (this.whyNotExact == null) {
+				this.whyNotExact = why;
+			}
+		}
+
+		List<String> key(List<PgOutputMessage.Value> row) {
+			if (row == null || this.keyIndexes.length == 0) {
+				return null;
+			}
+			List<String> key = new ArrayList<>(this.keyIndexes.length);
+			for (int index : this.keyIndexes) {
+				PgOutputMessage.Value value = (index < row.size()) ? row.get(index) : null;
+				if (value == null || value.kind() != 't') {
+					notExact("a change came without its key's value");
+					return null;
+				}
+				key.add(value.text());
+			}
+			return List.copyOf(key);
+		}
+
+		TableSummary summary() {
+			int inserted = 0;
+			int updated = 0;
+			int deleted = 0;
+			for (KeyState state : this.keys.values()) {
+				switch (state.change()) {
+					case INSERTED -> inserted++;
+					case UPDATED -> updated++;
+					case DELETED -> deleted++;
+				}
+			}
+			return new TableSummary(this.keyColumns, inserted, updated, deleted, List.copyOf(this.truncates),
+					this.whyNotExact);
+		}
+
+		private static String identity(char code) {
+			return switch (code) {
+				case 'f' -> "FULL";
+				case 'n' -> "NOTHING";
+				case 'i' -> "USING INDEX";
+				default -> "DEFAULT";
+			};
+		}
+
+	}
+
+}
