@@ -28,6 +28,8 @@ import org.springframework.validation.annotation.Validated;
  * are reached
  * @param connectorDiscovery Debezium connectors found from Kafka Connect and Strimzi
  * resources and matched to their slots
+ * @param gapJournal what changes while a slot's consumer is away, journaled from a copy
+ * of its slot
  */
 @Validated
 @Consistent
@@ -43,7 +45,8 @@ public record SlotKeeperProperties(@NotNull @DefaultValue List<@Valid TargetProp
 		@NotNull @Valid @DefaultValue @NestedConfigurationProperty ApiProperties api,
 		@NotNull @Size(max = 253) @DefaultValue("") String instanceId,
 		@NotNull @Valid @DefaultValue @NestedConfigurationProperty StrimziProperties strimzi,
-		@NotNull @Valid @DefaultValue @NestedConfigurationProperty ConnectorDiscoveryProperties connectorDiscovery)
+		@NotNull @Valid @DefaultValue @NestedConfigurationProperty ConnectorDiscoveryProperties connectorDiscovery,
+		@NotNull @Valid @DefaultValue @NestedConfigurationProperty GapJournalProperties gapJournal)
 		implements
 			CrossFieldChecked {
 

@@ -25,10 +25,10 @@ public record FoundConnector(String source, ConnectorProperties connector, Map<S
 	 * The settings kept of a connector's configuration.
 	 */
 	public static final Set<String> KEPT = Set.of("connector.class", "database.hostname", "database.port",
-			"database.dbname", "slot.name", "plugin.name", "signal.data.collection", "table.include.list",
-			"topic.prefix", "offset.mismatch.strategy", "slot.drop.on.stop", "message.prefix.include.list",
-			"message.prefix.exclude.list", "heartbeat.interval.ms", "signal.enabled.channels", "snapshot.mode",
-			"read.only");
+			"database.dbname", "slot.name", "plugin.name", "publication.name", "signal.data.collection",
+			"table.include.list", "topic.prefix", "offset.mismatch.strategy", "slot.drop.on.stop",
+			"message.prefix.include.list", "message.prefix.exclude.list", "heartbeat.interval.ms",
+			"signal.enabled.channels", "snapshot.mode", "read.only");
 
 	private static final String POSTGRES = "io.debezium.connector.postgresql.PostgresConnector";
 

@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
+import io.slotkeeper.fleet.Lsn;
+
 /**
  * What changed while a slot's consumer was away, read from a copy of its slot: per
  * captured table, each key's net change over the gap (inserted, updated or deleted, with
@@ -218,11 +220,11 @@ public final class GapJournal {
 	 * @param inserted keys inserted
 	 * @param updated keys updated
 	 * @param deleted keys deleted
-	 * @param truncates the commit LSNs of its truncates
+	 * @param truncates the commit positions of its truncates
 	 * @param whyNotExact why its changes cannot be told key by key, {@code null} when
 	 * they can
 	 */
-	public record TableSummary(List<String> keyColumns, int inserted, int updated, int deleted, List<Long> truncates,
+	public record TableSummary(List<String> keyColumns, int inserted, int updated, int deleted, List<String> truncates,
 			String whyNotExact) {
 
 		/**
@@ -311,8 +313,8 @@ public final class GapJournal {
 					case DELETED -> deleted++;
 				}
 			}
-			return new TableSummary(this.keyColumns, inserted, updated, deleted, List.copyOf(this.truncates),
-					this.whyNotExact);
+			return new TableSummary(this.keyColumns, inserted, updated, deleted,
+					this.truncates.stream().map(Lsn::format).toList(), this.whyNotExact);
 		}
 
 		private static String identity(char code) {

@@ -8,6 +8,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 
 import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.fleet.Target;
+import io.slotkeeper.gap.GapJournals;
 import io.slotkeeper.slot.changing.SlotService;
 import io.slotkeeper.watching.PollFollowers;
 import io.slotkeeper.watching.SlotWatch;
@@ -25,6 +26,8 @@ public final class Healing implements PollFollowers {
 
 	private final Clock clock;
 
+	private final GapJournals journals;
+
 	/**
 	 * Creates what follows the polls of this instance.
 	 * @param slots the runbook a heal goes through
@@ -33,18 +36,19 @@ public final class Healing implements PollFollowers {
 	 * @param clock the clock
 	 */
 	public Healing(SlotService slots, Auditor auditor, MeterRegistry registry, Clock clock) {
-		this(new SlotHealer(slots, auditor, clock), registry, clock);
+		this(new SlotHealer(slots, auditor, clock), slots.journals(), registry, clock);
 	}
 
-	Healing(SlotHealer healer, MeterRegistry registry, Clock clock) {
+	Healing(SlotHealer healer, GapJournals journals, MeterRegistry registry, Clock clock) {
 		this.healer = healer;
+		this.journals = journals;
 		this.registry = registry;
 		this.clock = clock;
 	}
 
 	@Override
 	public TargetDuties of(Target target, Supplier<List<Target>> fleet, SlotWatch watch) {
-		return new PollDuties(target, fleet, this.healer, watch, this.registry, this.clock);
+		return new PollDuties(target, fleet, this.healer, watch, this.journals, this.registry, this.clock);
 	}
 
 }

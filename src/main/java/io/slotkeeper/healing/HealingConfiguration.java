@@ -8,6 +8,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import io.slotkeeper.audit.Auditor;
+import io.slotkeeper.gap.GapJournals;
 import io.slotkeeper.slot.changing.SlotService;
 
 /**
@@ -22,13 +23,13 @@ class HealingConfiguration {
 	}
 
 	@Bean
-	Healing healing(SlotHealer healer, MeterRegistry registry, Clock clock) {
-		return new Healing(healer, registry, clock);
+	Healing healing(SlotHealer healer, GapJournals journals, MeterRegistry registry, Clock clock) {
+		return new Healing(healer, journals, registry, clock);
 	}
 
 	@Bean
-	HealingReadOuts healingReadOuts(SlotHealer healer) {
-		return new HealingReadOuts(healer);
+	HealingReadOuts healingReadOuts(SlotHealer healer, GapJournals journals) {
+		return new HealingReadOuts(healer, journals);
 	}
 
 }

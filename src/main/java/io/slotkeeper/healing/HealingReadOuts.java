@@ -3,6 +3,7 @@ package io.slotkeeper.healing;
 import java.util.Map;
 import java.util.Optional;
 
+import io.slotkeeper.gap.GapJournals;
 import io.slotkeeper.settings.RaisedLimit;
 import io.slotkeeper.watching.SlotHealthReadOuts;
 
@@ -14,8 +15,11 @@ final class HealingReadOuts implements SlotHealthReadOuts {
 
 	private final SlotHealer healer;
 
-	HealingReadOuts(SlotHealer healer) {
+	private final GapJournals journals;
+
+	HealingReadOuts(SlotHealer healer, GapJournals journals) {
 		this.healer = healer;
+		this.journals = journals;
 	}
 
 	@Override
@@ -31,6 +35,11 @@ final class HealingReadOuts implements SlotHealthReadOuts {
 	@Override
 	public Optional<RaisedLimit> raisedLimit(String target) {
 		return this.healer.keepSize().raisedLimit(target);
+	}
+
+	@Override
+	public Map<String, String> gapJournals(String target) {
+		return this.journals.describe(target);
 	}
 
 }

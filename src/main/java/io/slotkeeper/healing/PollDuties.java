@@ -10,6 +10,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.slotkeeper.config.SlotPolicyProperties;
 import io.slotkeeper.failover.FailoverStates;
 import io.slotkeeper.fleet.Target;
+import io.slotkeeper.gap.GapJournals;
 import io.slotkeeper.outage.KeepSizeGuard;
 import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.replication.SlotPoll;
@@ -30,6 +31,8 @@ import io.slotkeeper.watching.SlotWatch;
  * connectors, check the replicas for failover.
  */
 final class PollDuties implements PollFollowers.TargetDuties {
+
+	private static final String DEBEZIUM_PUBLICATION = "dbz_publication";
 
 	private final Target target;
 
@@ -55,9 +58,12 @@ final class PollDuties implements PollFollowers.TargetDuties {
 
 	private final MeterRegistry registry;
 
-	PollDuties(Target target, Supplier<List<Target>> fleet, SlotHealer healer, SlotWatch watch, MeterRegistry registry,
-			Clock clock) {
+	private final GapJournals journals;
+
+	PollDuties(Target target, Supplier<List<Target>> fleet, SlotHealer healer, SlotWatch watch, GapJournals journals,
+			MeterRegistry registry, Clock clock) {
 		this.target = target;
+		this.journals = journals;
 		this.fleet = fleet;
 		this.healer = healer;
 		this.connectors = watch.connectors();
@@ -83,7 +89,10 @@ final class PollDuties implements PollFollowers.TargetDuties {
 		// recreate, at any time.
 		List<SlotPolicyProperties> policies = this.target.slots().policies();
 		if (policies.stream().anyMatch(SlotPolicyProperties::actsOnLoss)) {
-			followUps.heal(this.target.name(), () -> heal(poll, readAgain));
+			followUps.heal(this.target.name(), () -> {
+				heal(poll, readAgain);
+				this.journals.follow(this.target, poll.slots(), serverSlots, this::publications);
+			});
 		}
 		// What stands is shown from the poll's own thread, so that a busy or stuck guard
 		// lane cannot hide it.
@@ -125,6 +134,18 @@ final class PollDuties implements PollFollowers.TargetDuties {
 			.alignStaleOffsets(this.target, this.staleOffsets.update(this.target, this.connectors, slots));
 		this.healer.connectors().completeHandovers(this.target);
 		this.restarts.restartFailed(this.target, this.connectors, slots);
+	}
+
+	// The connector's publication.name as last read, Debezium's default when it was not;
+	// every publication of the database for a slot without a connector.
+	private List<String> publications(String slot) {
+		return this.target.slots()
+			.policy(slot)
+			.filter((policy) -> policy.connector() != null)
+			.map((policy) -> List.of(this.connectors.audit(this.target.name(), slot)
+				.map((audit) -> audit.settings().get("publication.name"))
+				.orElse(DEBEZIUM_PUBLICATION)))
+			.orElse(List.of());
 	}
 
 	private void heal(SlotPoll poll, Runnable readAgain) {

@@ -10,8 +10,8 @@
  * what the polls saw ({@code watching}); nothing uses it but through
  * {@code PollFollowers}.
  */
-@ApplicationModule(allowedDependencies = { "audit", "config", "connect", "failover", "fleet", "handover", "outage",
-		"problem", "replication", "resnapshot", "settings", "slot :: changing", "support", "watching" })
+@ApplicationModule(allowedDependencies = { "audit", "config", "connect", "failover", "fleet", "gap", "handover",
+		"outage", "problem", "replication", "resnapshot", "settings", "slot :: changing", "support", "watching" })
 package io.slotkeeper.healing;
 
 import org.springframework.modulith.ApplicationModule;

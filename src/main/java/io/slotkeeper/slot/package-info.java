@@ -5,7 +5,7 @@
  * healing's alike). Slots as a node shows them are {@code replication}'s, what the polls
  * saw {@code watching}'s.
  */
-@ApplicationModule(allowedDependencies = { "api", "audit", "config", "connect", "failover", "fleet", "handover",
+@ApplicationModule(allowedDependencies = { "api", "audit", "config", "connect", "failover", "fleet", "gap", "handover",
 		"problem", "replication", "resnapshot", "support", "watching" })
 package io.slotkeeper.slot;
 

@@ -39,12 +39,21 @@ final class SlotHealth {
 	static HealthContributor of(Fleet fleet, SlotPoller poller, ConnectorStates connectors, SlotHealthReadOuts readOuts,
 			Clock clock) {
 		return FleetHealth.of(fleet, (target) -> true, (target) -> poller.snapshot(target.name())
-			.map((snapshot) -> health(target.properties(), snapshot, poller.missing(target.name()),
+			.map((snapshot) -> withJournals(health(target.properties(), snapshot, poller.missing(target.name()),
 					connectors.notRunningAfterHandover(target), poller.staleOffsets(target.name()),
 					readOuts.healingStopped(target.name()), readOuts.healingBudgetInMemoryBecause(target.name()),
-					target.tableCounters().notSampledBecause(), readOuts.raisedLimit(target.name()), clock.instant()))
+					target.tableCounters().notSampledBecause(), readOuts.raisedLimit(target.name()), clock.instant()),
+					readOuts.gapJournals(target.name())))
 			.orElseGet(() -> Health.unknown().withDetail("reason", "not polled yet").build()),
 				Health.up().withDetail("targets", 0).build());
+	}
+
+	private static Health withJournals(Health health, Map<String, String> journals) {
+		return journals.isEmpty() ? health
+				: Health.status(health.getStatus())
+					.withDetails(health.getDetails())
+					.withDetail("gapJournals", journals)
+					.build();
 	}
 
 	private static Health health(TargetProperties target, SlotSnapshot snapshot, List<String> missing,

@@ -9,7 +9,7 @@ import io.slotkeeper.settings.RaisedLimit;
  * What the feature acting on a target's slots says of it in the {@code slots} health and
  * on the page: why healing stopped, where heal attempts are counted, a WAL-limit raise
  * that stands. The healing module provides it; health and the page ask it directly, not
- * through the poller.
+ * through the poller. Also the gap journals kept while consumers are away.
  */
 public interface SlotHealthReadOuts {
 
@@ -35,5 +35,13 @@ public interface SlotHealthReadOuts {
 	 * another instance acts
 	 */
 	Optional<RaisedLimit> raisedLimit(String target);
+
+	/**
+	 * The gap journals kept of a target's slots whose consumers are away, and why a slot
+	 * that should have one has none.
+	 * @param target the target's name
+	 * @return by slot, in words (counts and positions, never a key)
+	 */
+	Map<String, String> gapJournals(String target);
 
 }

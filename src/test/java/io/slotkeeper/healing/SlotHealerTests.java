@@ -209,7 +209,7 @@ class SlotHealerTests {
 				.confirmedFlushLsn("0/100")
 				.build();
 			return new RecreateResult(SlotView.of("primary", before), SlotView.of("primary", before),
-					new RecreateResult.SkippedRange("0/100", "0/200", 256L, null), null, null, null, null);
+					new RecreateResult.SkippedRange("0/100", "0/200", 256L, null), null, null, null, null, null);
 		}
 
 	}

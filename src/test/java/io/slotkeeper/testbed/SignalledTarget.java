@@ -32,6 +32,19 @@ public record SignalledTarget(PostgresServer server, String database) {
 	 * @return the running application
 	 */
 	public ConfigurableApplicationContext start(String target, Map<String, String> slotSettings) {
+		return start(target, slotSettings, Map.of());
+	}
+
+	/**
+	 * Starts the application on the database, with more of its settings.
+	 * @param target the target's name
+	 * @param slotSettings more settings of the slot, by the variable's name after
+	 * {@code SLOTKEEPER_TARGETS_0_SLOTS_0_}
+	 * @param more more environment variables, by their whole name
+	 * @return the running application
+	 */
+	public ConfigurableApplicationContext start(String target, Map<String, String> slotSettings,
+			Map<String, String> more) {
 		Map<String, Object> variables = new HashMap<>(Map.of("SLOTKEEPER_TARGETS_0_NAME", target,
 				"SLOTKEEPER_TARGETS_0_URL", this.server.jdbcUrl(this.database), "SLOTKEEPER_TARGETS_0_USERNAME",
 				this.server.user(), "SLOTKEEPER_TARGETS_0_HEARTBEAT_INTERVAL", "200ms",
@@ -39,6 +52,7 @@ public record SignalledTarget(PostgresServer server, String database) {
 				"SLOTKEEPER_TARGETS_0_SLOTS_0_ON_LOST", "recreate", "SLOTKEEPER_TARGETS_0_SLOTS_0_RESNAPSHOT_MODE",
 				"debezium-signal", "SLOTKEEPER_TARGETS_0_SLOTS_0_RESNAPSHOT_SIGNAL_TABLE", "public.debezium_signal"));
 		slotSettings.forEach((name, value) -> variables.put("SLOTKEEPER_TARGETS_0_SLOTS_0_" + name, value));
+		variables.putAll(more);
 		if (this.server.password() != null) {
 			variables.put("SLOTKEEPER_TARGETS_0_PASSWORD", this.server.password());
 		}

@@ -61,6 +61,11 @@ class MissingSlotTests {
 		}
 
 		@Override
+		public Map<String, String> gapJournals(String target) {
+			return Map.of();
+		}
+
+		@Override
 		public Optional<RaisedLimit> raisedLimit(String target) {
 			return Optional.empty();
 		}

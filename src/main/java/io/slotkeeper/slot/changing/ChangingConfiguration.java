@@ -8,6 +8,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import io.slotkeeper.connect.ConnectorClient;
+import io.slotkeeper.gap.GapJournals;
 import io.slotkeeper.handover.HandoverLog;
 
 /**
@@ -17,8 +18,9 @@ import io.slotkeeper.handover.HandoverLog;
 class ChangingConfiguration {
 
 	@Bean
-	SlotService slotService(ConnectorClient connectors, HandoverLog handovers, MeterRegistry registry, Clock clock) {
-		return new SlotService(connectors, handovers, registry, clock);
+	SlotService slotService(ConnectorClient connectors, HandoverLog handovers, MeterRegistry registry,
+			GapJournals journals, Clock clock) {
+		return new SlotService(connectors, handovers, registry, journals, clock);
 	}
 
 }

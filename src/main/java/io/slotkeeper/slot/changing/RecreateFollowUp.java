@@ -13,6 +13,8 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import io.slotkeeper.fleet.GapDeletes;
+import io.slotkeeper.gap.Gap;
+import io.slotkeeper.gap.GapJournals;
 import io.slotkeeper.fleet.Lsn;
 import io.slotkeeper.fleet.Node;
 import io.slotkeeper.fleet.SlotLineage;
@@ -48,9 +50,12 @@ final class RecreateFollowUp {
 
 	private final Clock clock;
 
+	private final GapJournals journals;
+
 	RecreateFollowUp(ConnectorHandovers handovers, Resnapshots resnapshots, PendingHandovers pending,
-			MeterRegistry registry, Clock clock) {
+			MeterRegistry registry, GapJournals journals, Clock clock) {
 		this.handovers = handovers;
+		this.journals = journals;
 		this.clock = clock;
 		this.resnapshots = resnapshots;
 		this.pending = pending;
@@ -109,8 +114,10 @@ final class RecreateFollowUp {
 	private RecreateResult handOver(Target target, Node node, RecreateResult done, Handover handover) {
 		GapDeletes deletes = this.gapDeletes.atRecreate(target, done.newSlot().slot().slotName(),
 				done.skipped().fromLsn(), tables(target, done.newSlot().slot().slotName()));
+		Gap gap = this.journals.close(target, done.newSlot().slot().slotName(), done.skipped().toLsn()).orElse(null);
 		RecreateResult recreated = done.withLineage(nextEpoch(target, node, done, deletes, this.clock.instant()))
-			.withDeletes(deletes);
+			.withDeletes(deletes)
+			.withGap(gap);
 		this.resnapshots.pin(target, recreated.newSlot().slot().slotName(), recreated.skipped().fromLsn());
 		RecreateResult handedOver = recreated;
 		if (handover != null) {

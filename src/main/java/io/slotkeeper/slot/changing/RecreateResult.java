@@ -3,6 +3,7 @@ package io.slotkeeper.slot.changing;
 import io.slotkeeper.fleet.GapDeletes;
 import io.slotkeeper.fleet.Lsn;
 import io.slotkeeper.fleet.SlotLineage;
+import io.slotkeeper.gap.Gap;
 import io.slotkeeper.handover.ConnectorHandover;
 import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.replication.SlotSighting;
@@ -25,16 +26,19 @@ import io.slotkeeper.resnapshot.Resnapshot;
  * @param deletesInGap the rows deleted from the slot's tables while it was lost, which no
  * re-snapshot brings to the consumer, or why they cannot be told; {@code null} on a
  * replica
+ * @param gap what the consumer missed, as the slot's gap journal read it: exact per key
+ * where it could be; {@code null} when no journal was kept (the consumer was not away
+ * long enough, or journals are off), then {@code deletesInGap} is the estimate
  */
 public record RecreateResult(SlotView oldSlot, SlotView newSlot, SkippedRange skipped, ConnectorHandover connector,
-		Resnapshot resnapshot, SlotLineage lineage, GapDeletes deletesInGap) {
+		Resnapshot resnapshot, SlotLineage lineage, GapDeletes deletesInGap, Gap gap) {
 
 	static RecreateResult of(String node, ReplicationSlot old, ReplicationSlot created, boolean madeByAnother) {
 		String from = position(old);
 		String to = position(created);
 		return new RecreateResult(SlotView.of(node, old), SlotView.of(node, created),
 				new SkippedRange(from, to, Lsn.distance(from, to), madeByAnother ? MADE_BY_ANOTHER : null), null, null,
-				null, null);
+				null, null, null);
 	}
 
 	static final String MADE_BY_ANOTHER = "the lost slot was made anew by another session (another healer, such as"
@@ -46,7 +50,7 @@ public record RecreateResult(SlotView oldSlot, SlotView newSlot, SkippedRange sk
 				+ ((lastSeen != null) ? " (" + lastSeen.server() + ", timeline " + lastSeen.timeline() + ")"
 						: ": none was seen since slot-keeper started");
 		return new RecreateResult((lastSeen != null) ? SlotView.missing(created.node(), slot, lastSeen) : null, created,
-				new SkippedRange(from, position(created.slot()), null, note), null, null, null, null);
+				new SkippedRange(from, position(created.slot()), null, note), null, null, null, null, null);
 	}
 
 	/**
@@ -62,7 +66,7 @@ public record RecreateResult(SlotView oldSlot, SlotView newSlot, SkippedRange sk
 						"made anew by " + manager
 								+ " (the slot's managed-by), which slot-keeper never drops or creates; its connector"
 								+ " was handed over to it"),
-				null, null, null, null);
+				null, null, null, null, null);
 	}
 
 	// Where a consumer is, or starts: a logical slot's confirmed flush LSN, a physical
@@ -73,22 +77,27 @@ public record RecreateResult(SlotView oldSlot, SlotView newSlot, SkippedRange sk
 
 	RecreateResult withConnector(ConnectorHandover outcome) {
 		return new RecreateResult(this.oldSlot, this.newSlot, this.skipped, outcome, this.resnapshot, this.lineage,
-				this.deletesInGap);
+				this.deletesInGap, this.gap);
 	}
 
 	RecreateResult withResnapshot(Resnapshot sent) {
 		return new RecreateResult(this.oldSlot, this.newSlot, this.skipped, this.connector, sent, this.lineage,
-				this.deletesInGap);
+				this.deletesInGap, this.gap);
 	}
 
 	RecreateResult withLineage(SlotLineage began) {
 		return new RecreateResult(this.oldSlot, this.newSlot, this.skipped, this.connector, this.resnapshot, began,
-				this.deletesInGap);
+				this.deletesInGap, this.gap);
 	}
 
 	RecreateResult withDeletes(GapDeletes counted) {
 		return new RecreateResult(this.oldSlot, this.newSlot, this.skipped, this.connector, this.resnapshot,
-				this.lineage, counted);
+				this.lineage, counted, this.gap);
+	}
+
+	RecreateResult withGap(Gap journaled) {
+		return new RecreateResult(this.oldSlot, this.newSlot, this.skipped, this.connector, this.resnapshot,
+				this.lineage, this.deletesInGap, journaled);
 	}
 
 	/**

@@ -51,6 +51,9 @@ public final class SlotAudit {
 		if (result.deletesInGap() != null) {
 			lsns.put("deletesInGap", result.deletesInGap().describe());
 		}
+		if (result.gap() != null) {
+			lsns.put("gap", result.gap().describe());
+		}
 		return new Auditor.Summary("done", 200, result.skipped().note(), lsns,
 				(result.connector() != null) ? result.connector().describe() : null);
 	}

@@ -4,7 +4,9 @@ import java.time.Clock;
 
 import io.micrometer.core.instrument.MeterRegistry;
 
+import io.slotkeeper.config.GapJournalProperties;
 import io.slotkeeper.connect.ConnectorClient;
+import io.slotkeeper.gap.GapJournals;
 import io.slotkeeper.connect.ConnectorLifecycle;
 import io.slotkeeper.fleet.Node;
 import io.slotkeeper.fleet.Target;
@@ -33,6 +35,8 @@ public class SlotService {
 
 	private final Clock clock;
 
+	private final GapJournals journals;
+
 	/**
 	 * Creates the service, keeping connector handovers to itself.
 	 * @param connectors the Kafka Connect client
@@ -40,7 +44,7 @@ public class SlotService {
 	 * @param clock when things happen
 	 */
 	public SlotService(ConnectorClient connectors, MeterRegistry registry, Clock clock) {
-		this(connectors, new HandoverLog(), registry, clock);
+		this(connectors, new HandoverLog(), registry, new GapJournals(GapJournalProperties.off(), clock), clock);
 	}
 
 	/**
@@ -48,17 +52,29 @@ public class SlotService {
 	 * @param connectors the Kafka Connect client
 	 * @param handovers where the last handover of each connector is kept
 	 * @param registry where recreations and re-snapshots are counted
+	 * @param journals what changed while a slot's consumer was away, closed at its
+	 * recreate
 	 * @param clock when things happen
 	 */
-	public SlotService(ConnectorClient connectors, HandoverLog handovers, MeterRegistry registry, Clock clock) {
+	public SlotService(ConnectorClient connectors, HandoverLog handovers, MeterRegistry registry, GapJournals journals,
+			Clock clock) {
+		this.journals = journals;
 		this.clock = clock;
 		Resnapshots resnapshots = new Resnapshots(new ConnectorLifecycle(connectors), registry, clock);
 		ConnectorHandovers connectorHandovers = new ConnectorHandovers(connectors, handovers, clock);
 		PendingHandovers pending = new PendingHandovers(clock);
-		this.followUp = new RecreateFollowUp(connectorHandovers, resnapshots, pending, registry, clock);
+		this.followUp = new RecreateFollowUp(connectorHandovers, resnapshots, pending, registry, journals, clock);
 		this.recreates = new SlotRecreates(this.followUp);
 		this.followUps = new SlotFollowUps(this.followUp, resnapshots, pending,
 				new HandoverCompletions(pending, connectorHandovers, resnapshots));
+	}
+
+	/**
+	 * The gap journals whose journal a recreate of the slot closes.
+	 * @return the journals
+	 */
+	public GapJournals journals() {
+		return this.journals;
 	}
 
 	/**

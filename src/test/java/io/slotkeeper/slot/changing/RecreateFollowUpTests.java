@@ -41,7 +41,10 @@ class RecreateFollowUpTests {
 	private final RecreateFollowUp followUp = new RecreateFollowUp(this.handovers,
 			new Resnapshots(new ConnectorLifecycle(this.client), new SimpleMeterRegistry(),
 					java.time.Clock.systemUTC()),
-			new PendingHandovers(java.time.Clock.systemUTC()), new SimpleMeterRegistry(), java.time.Clock.systemUTC());
+			new PendingHandovers(java.time.Clock.systemUTC()), new SimpleMeterRegistry(),
+			new io.slotkeeper.gap.GapJournals(io.slotkeeper.config.GapJournalProperties.off(),
+					java.time.Clock.systemUTC()),
+			java.time.Clock.systemUTC());
 
 	@AfterEach
 	void stop() {

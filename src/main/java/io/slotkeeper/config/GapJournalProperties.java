@@ -1,0 +1,46 @@
+package io.slotkeeper.config;
+
+import java.time.Duration;
+
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+import org.hibernate.validator.constraints.time.DurationMax;
+import org.hibernate.validator.constraints.time.DurationMin;
+
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * The gap journal: what changes while a slot's consumer is away, read from a copy of its
+ * slot, so that a loss is known exactly. Kept for every pgoutput slot whose loss
+ * slot-keeper heals or hands over, by the instance that owns its target.
+ *
+ * @param enabled whether journals are kept (default {@code true})
+ * @param after how long a slot's consumer must be away (the slot inactive) before its
+ * journal starts (default 30s)
+ * @param maxKeys how many keys one slot's journal keeps; past it, the table that would
+ * grow it is read whole after a loss (default 100000)
+ * @param maxCopiesPerServer how many copies of slots may exist at once on one server:
+ * each takes a replication slot ({@code max_replication_slots}) and holds its slot's
+ * {@code catalog_xmin} (default 2)
+ * @param pageChanges how many messages one decoding call reads at most, rounded up to a
+ * whole transaction (default 10000)
+ * @param pagesPerPoll how many decoding calls one poll makes at most, so that the copy
+ * follows the server's head without holding the poll (default 20)
+ */
+public record GapJournalProperties(@DefaultValue("true") boolean enabled,
+		@NotNull @DurationMin(seconds = 1) @DurationMax(hours = 24) @DefaultValue("30s") Duration after,
+		@Min(1) @Max(10_000_000) @DefaultValue("100000") int maxKeys,
+		@Min(1) @Max(64) @DefaultValue("2") int maxCopiesPerServer,
+		@Min(1) @Max(1_000_000) @DefaultValue("10000") int pageChanges,
+		@Min(1) @Max(1000) @DefaultValue("20") int pagesPerPoll) {
+
+	/**
+	 * No journal at all.
+	 * @return the settings
+	 */
+	public static GapJournalProperties off() {
+		return new GapJournalProperties(false, Duration.ofSeconds(30), 100_000, 2, 10_000, 20);
+	}
+
+}

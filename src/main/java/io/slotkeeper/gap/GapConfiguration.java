@@ -1,0 +1,21 @@
+package io.slotkeeper.gap;
+
+import java.time.Clock;
+
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+import io.slotkeeper.config.SlotKeeperProperties;
+
+/**
+ * Wires the gap journals.
+ */
+@Configuration(proxyBeanMethods = false)
+class GapConfiguration {
+
+	@Bean
+	GapJournals gapJournals(SlotKeeperProperties properties, Clock clock) {
+		return new GapJournals(properties.gapJournal(), clock);
+	}
+
+}

@@ -1,0 +1,326 @@
+package io.slotkeeper.gap;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import io.slotkeeper.config.GapJournalProperties;
+import io.slotkeeper.config.SlotPolicyProperties;
+import io.slotkeeper.fleet.FailureDescription;
+import io.slotkeeper.fleet.Lsn;
+import io.slotkeeper.fleet.Target;
+import io.slotkeeper.replication.ReplicationSlot;
+
+/**
+ * The journals of the slots whose consumers are away, kept by the instance that owns
+ * their target: one starts once a pgoutput slot whose loss slot-keeper heals or hands
+ * over has been inactive for {@code after}, is fed at every poll so that its copy stays
+ * close to the server's head (and never becomes the next lost slot), and ends when the
+ * consumer is back past it, or when the slot is made anew ({@link #close}), which turns
+ * it into the {@link Gap}. Kept in this instance's memory: a journal does not survive a
+ * restart, and its copy is then dropped and made again from the slot, which has not
+ * moved.
+ */
+public final class GapJournals {
+
+	private static final Logger logger = LoggerFactory.getLogger(GapJournals.class);
+
+	private final GapJournalProperties settings;
+
+	private final Clock clock;
+
+	private final Map<String, Kept> kept = new ConcurrentHashMap<>();
+
+	private final Map<String, Instant> awaySince = new ConcurrentHashMap<>();
+
+	private final Map<String, String> notKept = new ConcurrentHashMap<>();
+
+	/**
+	 * @param settings when journals start and how much they may hold
+	 * @param clock how long consumers have been away
+	 */
+	public GapJournals(GapJournalProperties settings, Clock clock) {
+		this.settings = settings;
+		this.clock = clock;
+	}
+
+	/**
+	 * On the owner's poll of a target: starts, feeds and ends its slots' journals, and
+	 * drops the copies no journal of this instance reads.
+	 * @param target the target
+	 * @param slots its database's slots as the poll read them
+	 * @param serverSlots every slot of its server, to count the copies there
+	 * @param publications the publications a slot's consumer reads; empty when unknown
+	 * (then every publication of the database)
+	 */
+	public void follow(Target target, List<ReplicationSlot> slots, List<ReplicationSlot> serverSlots,
+			Function<String, List<String>> publications) {
+		if (!this.settings.enabled() || !target.ownership().owned()) {
+			forget(target);
+			return;
+		}
+		dropOrphans(target, slots);
+		for (SlotPolicyProperties policy : target.slots().policies()) {
+			ReplicationSlot slot = slots.stream()
+				.filter((each) -> each.slotName().equals(policy.name()))
+				.findFirst()
+				.orElse(null);
+			if (policy.actsOnLoss() && slot != null && slot.logical() && "pgoutput".equals(slot.plugin())) {
+				follow(target, slot, serverSlots, publications.apply(slot.slotName()));
+			}
+		}
+	}
+
+	private void follow(Target target, ReplicationSlot slot, List<ReplicationSlot> serverSlots,
+			List<String> publications) {
+		String key = key(target, slot.slotName());
+		Kept journal = this.kept.get(key);
+		if (Boolean.TRUE.equals(slot.active())) {
+			this.awaySince.remove(key);
+			if (journal != null && slot.confirmedFlushLsn() != null
+					&& Lsn.parse(slot.confirmedFlushLsn()) >= journal.journal.position()) {
+				end(target, journal, "its consumer is back at " + slot.confirmedFlushLsn());
+			}
+			return;
+		}
+		if (slot.invalidated()) {
+			return;
+		}
+		Instant now = this.clock.instant();
+		Instant since = this.awaySince.computeIfAbsent(key, (away) -> now);
+		if (journal == null) {
+			if (now.isBefore(since.plus(this.settings.after()))) {
+				return;
+			}
+			long copies = serverSlots.stream().filter((each) -> each.slotName().startsWith(SlotCopies.PREFIX)).count();
+			if (copies >= this.settings.maxCopiesPerServer()) {
+				this.notKept.put(key, "the server already holds " + copies + " copies of slots"
+						+ " (gap-journal.max-copies-per-server)");
+				return;
+			}
+			journal = start(target, slot, publications);
+			if (journal == null) {
+				return;
+			}
+		}
+		feed(target, journal, null, this.settings.pagesPerPoll());
+	}
+
+	private Kept start(Target target, ReplicationSlot slot, List<String> publications) {
+		String key = key(target, slot.slotName());
+		try {
+			Kept journal = target.primary().withConnection((connection) -> {
+				String encoding = SlotCopies.otherEncoding(connection);
+				if (encoding != null) {
+					throw new SQLException("the database's encoding is " + encoding + ", not UTF8");
+				}
+				List<String> read = publications.isEmpty() ? allPublications(connection) : publications;
+				if (read.isEmpty()) {
+					throw new SQLException("the database has no publication to decode with");
+				}
+				PrimaryKeys keys = new PrimaryKeys();
+				String copy = SlotCopies.copy(connection, slot.slotName());
+				return new Kept(slot.slotName(), copy, slot.confirmedFlushLsn(), read,
+						new GapJournal(this.settings.maxKeys(), keys), keys, this.clock.instant());
+			});
+			this.kept.put(key, journal);
+			this.notKept.remove(key);
+			logger.info("Journaling what changes while the consumer of slot '{}' (target '{}') is away, from {}"
+					+ " through its copy '{}'", slot.slotName(), target.name(), journal.from, journal.copy);
+			return journal;
+		}
+		catch (RuntimeException ex) {
+			String why = FailureDescription.messageOf(ex);
+			if (!why.equals(this.notKept.put(key, why))) {
+				logger.warn("The consumer of slot '{}' (target '{}') is away and its gap cannot be journaled: {}",
+						slot.slotName(), target.name(), why);
+			}
+			return null;
+		}
+	}
+
+	// Decoding consumes the copy: a page that fails after it was read is lost to the
+	// journal, which then says so.
+	private void feed(Target target, Kept journal, Long upto, int pages) {
+		if (journal.incomplete != null) {
+			return;
+		}
+		try {
+			target.primary().withConnection((connection) -> {
+				journal.keys.use(connection);
+				for (int page = 0; page < pages; page++) {
+					if (SlotCopies.decode(connection, journal.copy, journal.publications, upto,
+							this.settings.pageChanges(), journal.journal) == 0) {
+						break;
+					}
+				}
+				return null;
+			});
+		}
+		catch (RuntimeException ex) {
+			journal.incomplete = "decoding its copy failed after " + Lsn.format(journal.journal.position()) + ": "
+					+ FailureDescription.messageOf(ex);
+			logger.warn("The gap journal of slot '{}' (target '{}') is incomplete: {}", journal.slot, target.name(),
+					journal.incomplete);
+		}
+	}
+
+	/**
+	 * At a recreate: reads the slot's journal up to where its new slot starts, drops its
+	 * copy and hands it over as the gap.
+	 * @param target the target
+	 * @param slot the slot made anew
+	 * @param newStart where the new slot starts (its first confirmed position)
+	 * @return the gap, empty when no journal was kept for the slot
+	 */
+	public Optional<Gap> close(Target target, String slot, String newStart) {
+		Kept journal = this.kept.remove(key(target, slot));
+		this.awaySince.remove(key(target, slot));
+		if (journal == null) {
+			return Optional.empty();
+		}
+		if (newStart != null) {
+			feed(target, journal, Lsn.parse(newStart), Integer.MAX_VALUE);
+		}
+		else if (journal.incomplete == null) {
+			journal.incomplete = "the new slot's start is not known";
+		}
+		dropCopy(target, journal);
+		Gap gap = new Gap(journal.from, newStart, journal.journal, journal.incomplete);
+		logger.info("The gap of slot '{}' (target '{}'): {}", slot, target.name(), gap.describe());
+		return Optional.of(gap);
+	}
+
+	/**
+	 * The journals kept of a target's slots, for its read-outs.
+	 * @param target the target's name
+	 * @return by slot: since when, from where, how far read, and why not exact
+	 */
+	public Map<String, String> describe(String target) {
+		Map<String, String> described = new java.util.TreeMap<>();
+		this.kept.forEach((key, journal) -> {
+			if (key.startsWith(target + "/")) {
+				described.put(journal.slot,
+						"since " + journal.since + " from " + journal.from + ", read to "
+								+ Lsn.format(journal.journal.position())
+								+ ((journal.incomplete != null) ? ", incomplete: " + journal.incomplete : ""));
+			}
+		});
+		this.notKept.forEach((key, why) -> {
+			if (key.startsWith(target + "/")) {
+				described.putIfAbsent(key.substring(target.length() + 1), "not journaled: " + why);
+			}
+		});
+		return described;
+	}
+
+	private void end(Target target, Kept journal, String why) {
+		this.kept.remove(key(target, journal.slot));
+		dropCopy(target, journal);
+		logger.info("The gap journal of slot '{}' (target '{}') ended: {}", journal.slot, target.name(), why);
+	}
+
+	private void dropCopy(Target target, Kept journal) {
+		try {
+			target.primary().withConnection((connection) -> SlotCopies.drop(connection, journal.copy));
+		}
+		catch (RuntimeException ex) {
+			logger.warn("The copy '{}' of slot '{}' (target '{}') could not be dropped, the next poll drops it: {}",
+					journal.copy, journal.slot, target.name(), FailureDescription.messageOf(ex));
+		}
+	}
+
+	private void dropOrphans(Target target, List<ReplicationSlot> slots) {
+		List<String> orphans = new ArrayList<>();
+		for (ReplicationSlot slot : slots) {
+			if (slot.slotName().startsWith(SlotCopies.PREFIX) && !Boolean.TRUE.equals(slot.active())
+					&& this.kept.values().stream().noneMatch((journal) -> journal.copy.equals(slot.slotName()))) {
+				orphans.add(slot.slotName());
+			}
+		}
+		if (orphans.isEmpty()) {
+			return;
+		}
+		try {
+			target.primary().withConnection((connection) -> {
+				for (String orphan : orphans) {
+					if (SlotCopies.drop(connection, orphan)) {
+						logger.info("Dropped the copy '{}' (target '{}'): no journal of this instance reads it", orphan,
+								target.name());
+					}
+				}
+				return null;
+			});
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Copies of slots no journal reads could not be dropped (target '{}'): {}", target.name(),
+					FailureDescription.messageOf(ex));
+		}
+	}
+
+	private void forget(Target target) {
+		String prefix = target.name() + "/";
+		this.kept.keySet().removeIf((key) -> key.startsWith(prefix));
+		this.awaySince.keySet().removeIf((key) -> key.startsWith(prefix));
+	}
+
+	private static List<String> allPublications(Connection connection) throws SQLException {
+		List<String> names = new ArrayList<>();
+		try (PreparedStatement statement = connection
+			.prepareStatement("SELECT pubname FROM pg_catalog.pg_publication ORDER BY pubname");
+				ResultSet result = statement.executeQuery()) {
+			while (result.next()) {
+				names.add(result.getString(1));
+			}
+		}
+		return names;
+	}
+
+	private static String key(Target target, String slot) {
+		return target.name() + "/" + slot;
+	}
+
+	private static final class Kept {
+
+		private final String slot;
+
+		private final String copy;
+
+		private final String from;
+
+		private final List<String> publications;
+
+		private final GapJournal journal;
+
+		private final PrimaryKeys keys;
+
+		private final Instant since;
+
+		private volatile String incomplete;
+
+		Kept(String slot, String copy, String from, List<String> publications, GapJournal journal, PrimaryKeys keys,
+				Instant since) {
+			this.slot = slot;
+			this.copy = copy;
+			this.from = from;
+			this.publications = publications;
+			this.journal = journal;
+			this.keys = keys;
+			this.since = since;
+		}
+
+	}
+
+}

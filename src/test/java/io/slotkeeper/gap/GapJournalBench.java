@@ -1,0 +1,105 @@
+package io.slotkeeper.gap;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+import io.slotkeeper.fleet.Lsn;
+import io.slotkeeper.testbed.PostgresServer;
+import io.slotkeeper.testbed.PostgresTestBed;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * What a gap journal costs, printed: how fast a copy decodes, what the journal holds in
+ * the heap per 100,000 changes, and how much WAL the copy keeps once read, against the
+ * consumer's slot that keeps it all. Not part of the test run:
+ * {@code ./mvnw -Pbench test -Dtest=GapJournalBench}.
+ */
+@Tag("bench")
+class GapJournalBench {
+
+	@Test
+	void decodingRateHeapAndRetainedWal() throws SQLException {
+		try (PostgresServer server = PostgresTestBed.dedicated(Map.of("max_slot_wal_keep_size", "-1"))) {
+			for (int changes : List.of(100_000, 400_000)) {
+				measure(server, changes);
+			}
+		}
+	}
+
+	// In the gap: 60 % new rows inserted in transactions of 1,000, 30 % of the rows from
+	// before it updated, 10 % deleted, in transactions of 10,000.
+	private static void measure(PostgresServer server, int changes) throws SQLException {
+		String database = server.createDatabase();
+		int old = changes * 4 / 10;
+		int inserts = changes * 6 / 10;
+		int updates = changes * 3 / 10;
+		server.execute("postgres", "ALTER DATABASE " + database + " SET synchronous_commit = on");
+		server.execute(database, "CREATE TABLE orders (id int PRIMARY KEY, item text, total numeric)",
+				"INSERT INTO orders SELECT n, 'item ' || n, n * 1.5 FROM generate_series(1, " + old + ") AS n",
+				"CREATE PUBLICATION cdc FOR ALL TABLES",
+				"SELECT pg_create_logical_replication_slot('consumer', 'pgoutput')");
+		for (int from = old + 1; from <= old + inserts; from += 1000) {
+			server.execute(database, "INSERT INTO orders SELECT n, 'item ' || n, n * 1.5 FROM generate_series(" + from
+					+ ", " + (from + 999) + ") AS n");
+		}
+		for (int from = 1; from <= old; from += 10_000) {
+			server.execute(database, ((from <= updates) ? "UPDATE orders SET total = total + 1" : "DELETE FROM orders")
+					+ " WHERE id BETWEEN " + from + " AND " + (from + 9_999));
+		}
+		long wal = Lsn.distance(query(server, database, "restart_lsn", "consumer"),
+				server.queryForString(database, "SELECT pg_current_wal_lsn()"));
+		System.gc();
+		long heapBefore = usedHeap();
+		GapJournal journal;
+		long started = System.nanoTime();
+		int messages = 0;
+		try (Connection connection = server.connect(database)) {
+			String copy = SlotCopies.copy(connection, "consumer");
+			PrimaryKeys keys = new PrimaryKeys();
+			keys.use(connection);
+			journal = new GapJournal(10_000_000, keys);
+			int page;
+			while ((page = SlotCopies.decode(connection, copy, List.of("cdc"), null, 10_000, journal)) > 0) {
+				messages += page;
+			}
+		}
+		long millis = (System.nanoTime() - started) / 1_000_000;
+		System.gc();
+		long heap = usedHeap() - heapBefore;
+		GapJournal.TableSummary orders = journal.tables().get("public.orders");
+		String copyKeeps = server.queryForString(database, "SELECT pg_size_pretty(pg_current_wal_lsn() - restart_lsn)"
+				+ " FROM pg_replication_slots WHERE slot_name = '" + SlotCopies.copyOf("consumer") + "'");
+		System.out.printf(
+				"gap journal, %,d changes (%,d inserted, %,d updated, %,d deleted) in %,d transactions, %s of WAL: "
+						+ "copied and decoded in %,d ms (%,d messages, %,.0f changes/s); journal %,d keys "
+						+ "(%d inserted, %d updated, %d deleted), about %,d KiB of heap (%,d bytes per key); the copy "
+						+ "keeps %s of WAL once read, the consumer's slot %s%n",
+				changes, inserts, updates, changes / 10, journal.transactions(), pretty(wal), millis, messages,
+				changes * 1000.0 / Math.max(millis, 1), orders.inserted() + orders.updated() + orders.deleted(),
+				orders.inserted(), orders.updated(), orders.deleted(), heap >> 10,
+				heap / Math.max(1, orders.inserted() + orders.updated() + orders.deleted()), copyKeeps, pretty(wal));
+		assertThat(List.of(orders.inserted(), orders.updated(), orders.deleted())).containsExactly(inserts, updates,
+				changes / 10);
+	}
+
+	private static String query(PostgresServer server, String database, String column, String slot) {
+		return server.queryForString(database,
+				"SELECT " + column + " FROM pg_replication_slots WHERE slot_name = '" + slot + "'");
+	}
+
+	private static String pretty(long bytes) {
+		return String.format("%.1f MiB", bytes / 1048576.0);
+	}
+
+	private static long usedHeap() {
+		Runtime runtime = Runtime.getRuntime();
+		return runtime.totalMemory() - runtime.freeMemory();
+	}
+
+}
