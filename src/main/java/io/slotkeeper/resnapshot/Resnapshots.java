@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 import io.micrometer.core.instrument.MeterRegistry;
 
@@ -12,6 +13,7 @@ import io.slotkeeper.config.ResnapshotProperties;
 import io.slotkeeper.connect.ConnectorLifecycle;
 import io.slotkeeper.fleet.TableWrites;
 import io.slotkeeper.fleet.Target;
+import io.slotkeeper.gap.Gap;
 import io.slotkeeper.problem.ProblemException;
 
 /**
@@ -31,6 +33,8 @@ public final class Resnapshots {
 	private final ChangedTables changed;
 
 	private final Clock clock;
+
+	private final Map<String, Gap> gaps = new ConcurrentHashMap<>();
 
 	/**
 	 * @param lifecycle the connectors' seam, for their configuration and signals
@@ -155,9 +159,17 @@ public final class Resnapshots {
 	 * @param target the target
 	 * @param slot the slot
 	 * @param previousConfirmedFlushLsn the lost slot's last confirmed position
+	 * @param gap what the slot's gap journal read, {@code null} when none was kept: a
+	 * complete one makes the re-snapshot read exactly the keys it changed
 	 */
-	public void pin(Target target, String slot, String previousConfirmedFlushLsn) {
+	public void pin(Target target, String slot, String previousConfirmedFlushLsn, Gap gap) {
 		this.changed.pin(target, slot, previousConfirmedFlushLsn);
+		if (gap != null && gap.incomplete() == null) {
+			this.gaps.put(target.name() + "/" + slot, gap);
+		}
+		else {
+			this.gaps.remove(target.name() + "/" + slot);
+		}
 	}
 
 	/**
@@ -180,6 +192,10 @@ public final class Resnapshots {
 		}
 		try {
 			ChangedTables.Pin pin = this.changed.take(target, slot);
+			Gap gap = this.gaps.remove(target.name() + "/" + slot);
+			if (gap != null) {
+				return sendExact(target, slot, gap);
+			}
 			// Not recreated by this instance, or not since it started: nothing to measure
 			// from, so every table.
 			return send(target, slot, (pin == null && ChangedTables.asked(target, slot))
@@ -189,6 +205,28 @@ public final class Resnapshots {
 			this.meters.count(target, slot, ex.kind().refusal() ? "skipped" : "failed");
 			return new Resnapshot(null, null, null, ex.getMessage(), null);
 		}
+	}
+
+	private Resnapshot sendExact(Target target, String slot, Gap gap) {
+		Signal signal = plan(target, slot);
+		Instant at = this.clock.instant();
+		Resnapshot sent = target.primary().withConnection((connection) -> {
+			SignalRows.mayInsert(connection, target, slot, signal.table());
+			GapReads.Chosen chosen = GapReads.choose(connection, gap, signal.collections(),
+					GapReads.dataLength(connection, signal.table()));
+			List<String> skipped = chosen.answer().skipped().stream().map(SkippedTable::table).toList();
+			Resnapshot decided = chosen.read().isEmpty()
+					? new Resnapshot(null, List.of(), null,
+							"nothing a read brings back changed in the gap (from the gap journal), so no table is"
+									+ " read again",
+							chosen.answer())
+					: SignalRows.insert(connection, target, slot, signal, chosen.read(), chosen.answer(),
+							chosen.filters(), at);
+			return SignalRows.remember(connection, target, slot, decided, skipped, at);
+		});
+		this.meters.count(target, slot, (sent.signalId() != null) ? "sent" : "none-changed");
+		this.meters.countTables(target, slot, sent);
+		return sent;
 	}
 
 	/**

@@ -82,6 +82,16 @@ class GapJournalHealTests {
 			.contains("public.orders " + this.server.queryForString(DATABASE, "SELECT count(*) FROM orders")
 					+ " inserted");
 		assertThat(heal.substring(heal.indexOf("gap="))).doesNotContain("1001");
+		// The re-snapshot reads exactly the keys inserted or updated, the truncated table
+		// whole.
+		assertThat(heal).contains("resnapshot=signal ");
+		String filters = "SELECT string_agg(c ->> 'data-collection' || ': ' || (c ->> 'filter'), '; ' ORDER BY 1)"
+				+ " FROM debezium_signal, jsonb_array_elements(data::jsonb -> 'additional-conditions') AS c";
+		assertThat(this.server.queryForString(DATABASE, filters))
+			.isEqualTo("public.customers: (id) IN (('1001')); public.products: (id) IN (('1'))");
+		assertThat(
+				this.server.queryForString(DATABASE, "SELECT data::jsonb -> 'data-collections' FROM debezium_signal"))
+			.isEqualTo("[\"public.customers\", \"public.invoices\", \"public.products\"]");
 	}
 
 	// A copy decoded past a record of the running transactions moves its restart position

@@ -118,7 +118,7 @@ final class RecreateFollowUp {
 		RecreateResult recreated = done.withLineage(nextEpoch(target, node, done, deletes, this.clock.instant()))
 			.withDeletes(deletes)
 			.withGap(gap);
-		this.resnapshots.pin(target, recreated.newSlot().slot().slotName(), recreated.skipped().fromLsn());
+		this.resnapshots.pin(target, recreated.newSlot().slot().slotName(), recreated.skipped().fromLsn(), gap);
 		RecreateResult handedOver = recreated;
 		if (handover != null) {
 			String lsn = recreated.skipped().toLsn();

@@ -1,0 +1,174 @@
+package io.slotkeeper.resnapshot;
+
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import tools.jackson.databind.json.JsonMapper;
+
+import io.slotkeeper.fleet.SqlIdentifiers;
+import io.slotkeeper.gap.Gap;
+import io.slotkeeper.gap.GapJournal;
+
+/**
+ * A re-snapshot of exactly what a gap journal says the consumer missed: per table, only
+ * the keys inserted or updated in the gap (Debezium's {@code additional-conditions}), the
+ * whole table where the journal cannot tell it key by key, none where nothing of it
+ * changed, or only deletes did (no read brings a deleted row back). The filters are built
+ * by PostgreSQL itself ({@code format('%I')} and {@code format('%L')}): the key values
+ * come from the database, whose owner controls them. A table whose keys do not fit the
+ * signal row is read whole, saying so.
+ */
+final class GapReads {
+
+	private static final JsonMapper JSON = JsonMapper.builder().build();
+
+	// The JSON around the filters: the collections, the type and the keys of each
+	// condition.
+	private static final int ENVELOPE = 200;
+
+	private GapReads() {
+	}
+
+	/**
+	 * Chooses the tables and filters of a signal from a gap.
+	 * @param connection a session on the primary
+	 * @param gap the gap, complete
+	 * @param collections the tables the consumer captures
+	 * @param dataLength how many characters the signal table's {@code data} column takes,
+	 * {@code null} when any
+	 * @return the choice; its answer describes each filter by its number of keys, never a
+	 * key
+	 * @throws SQLException when a filter cannot be built
+	 */
+	static Chosen choose(Connection connection, Gap gap, List<String> collections, Integer dataLength)
+			throws SQLException {
+		List<String> read = new ArrayList<>();
+		List<SkippedTable> skipped = new ArrayList<>();
+		Map<String, String> filters = new LinkedHashMap<>();
+		Map<String, String> described = new LinkedHashMap<>();
+		Map<String, String> readWhole = new LinkedHashMap<>();
+		for (String table : collections) {
+			GapJournal.TableSummary summary = gap.tables().get(table);
+			if (summary == null) {
+				skipped.add(new SkippedTable(table, "nothing of it changed in the gap (from the gap journal)"));
+				continue;
+			}
+			if (!summary.exact()) {
+				read.add(table);
+				readWhole.put(table, (summary.whyNotExact() != null) ? summary.whyNotExact()
+						: "truncated in the gap at " + String.join(", ", summary.truncates()));
+				continue;
+			}
+			List<List<String>> keys = new ArrayList<>(gap.journal().keys(table, GapJournal.Change.INSERTED));
+			keys.addAll(gap.journal().keys(table, GapJournal.Change.UPDATED));
+			if (keys.isEmpty()) {
+				skipped.add(new SkippedTable(table,
+						"only " + summary.deleted() + " deletes in the gap: no read brings" + " a deleted row"));
+				continue;
+			}
+			read.add(table);
+			filters.put(table, filter(connection, summary.keyColumns(), keys));
+			described.put(table,
+					keys.size() + ((keys.size() == 1) ? " key" : " keys") + " inserted or updated in the gap");
+		}
+		fit(read, filters, described, readWhole, dataLength);
+		String why = "exactly what the gap journal read from " + gap.from() + " to " + gap.to() + ": the keys"
+				+ " inserted or updated of each table, whole tables where it cannot tell them";
+		return new Chosen(read, new TableChoice(why, skipped, described, readWhole), filters);
+	}
+
+	// The largest filters give way to whole reads until the signal fits its column.
+	private static void fit(List<String> read, Map<String, String> filters, Map<String, String> described,
+			Map<String, String> readWhole, Integer dataLength) {
+		if (dataLength == null) {
+			return;
+		}
+		while (!filters.isEmpty() && size(read, filters) > dataLength) {
+			String largest = filters.entrySet()
+				.stream()
+				.max(Map.Entry.comparingByValue((one, other) -> Integer.compare(one.length(), other.length())))
+				.orElseThrow()
+				.getKey();
+			readWhole.put(largest, "its " + described.remove(largest) + " do not fit the signal table's data column ("
+					+ dataLength + " characters): read whole");
+			filters.remove(largest);
+		}
+	}
+
+	private static int size(List<String> read, Map<String, String> filters) {
+		try {
+			return JSON.writeValueAsString(read).length() + JSON.writeValueAsString(filters).length() + ENVELOPE;
+		}
+		catch (RuntimeException ex) {
+			return Integer.MAX_VALUE;
+		}
+	}
+
+	/**
+	 * The filter that reads exactly the rows of the given keys:
+	 * {@code ("tenant", "id") IN (('a', '1'), ('b', '2'))}, quoted by the server.
+	 * @param connection a session
+	 * @param columns the key's columns
+	 * @param keys each key's values, in text form, in the columns' order
+	 * @return the filter
+	 * @throws SQLException when the server refuses
+	 */
+	static String filter(Connection connection, List<String> columns, List<List<String>> keys) throws SQLException {
+		List<String> values = new ArrayList<>(keys.size() * columns.size());
+		keys.forEach(values::addAll);
+		try (PreparedStatement statement = connection
+			.prepareStatement("SELECT '(' || (SELECT pg_catalog.string_agg(pg_catalog.format('%I', c), ', ' ORDER BY n)"
+					+ " FROM pg_catalog.unnest(?::text[]) WITH ORDINALITY AS k(c, n)) || ') IN ('"
+					+ " || (SELECT pg_catalog.string_agg(r, ', ' ORDER BY g) FROM (SELECT g, '(' ||"
+					+ " pg_catalog.string_agg(pg_catalog.format('%L', v), ', ' ORDER BY n) || ')' AS r"
+					+ " FROM pg_catalog.unnest(?::text[]) WITH ORDINALITY AS k(v, n), LATERAL (SELECT (n - 1) / ?"
+					+ " AS g) AS grouped GROUP BY g) AS rows) || ')'")) {
+			Array names = connection.createArrayOf("text", columns.toArray());
+			Array texts = connection.createArrayOf("text", values.toArray());
+			statement.setArray(1, names);
+			statement.setArray(2, texts);
+			statement.setInt(3, columns.size());
+			try (ResultSet result = statement.executeQuery()) {
+				result.next();
+				return result.getString(1);
+			}
+		}
+	}
+
+	/**
+	 * How many characters a signal table's {@code data} column takes.
+	 * @param connection a session on the primary
+	 * @param table the signal table, {@code schema.table}
+	 * @return the length, {@code null} when any
+	 * @throws SQLException when the catalog cannot be read
+	 */
+	static Integer dataLength(Connection connection, String table) throws SQLException {
+		String[] name = SqlIdentifiers.split(table);
+		try (PreparedStatement statement = connection.prepareStatement("SELECT character_maximum_length FROM"
+				+ " information_schema.columns WHERE table_schema = ? AND table_name = ? AND column_name = 'data'")) {
+			statement.setString(1, name[0]);
+			statement.setString(2, name[1]);
+			try (ResultSet result = statement.executeQuery()) {
+				return result.next() ? (Integer) result.getObject(1) : null;
+			}
+		}
+	}
+
+	/**
+	 * A choice and the filters it sends.
+	 *
+	 * @param read the tables read
+	 * @param answer how they were chosen, keys counted, never listed
+	 * @param filters the filter of each table read by its keys
+	 */
+	record Chosen(List<String> read, TableChoice answer, Map<String, String> filters) {
+	}
+
+}

@@ -1,0 +1,114 @@
+package io.slotkeeper.resnapshot;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+import io.slotkeeper.gap.Gap;
+import io.slotkeeper.gap.GapJournal;
+import io.slotkeeper.gap.SlotCopies;
+import io.slotkeeper.testbed.PostgresServer;
+import io.slotkeeper.testbed.PostgresTestBed;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The re-read of exactly what a gap journal read, on real servers: the filters select
+ * exactly the keys inserted or updated, however hostile their values; whole tables where
+ * the journal cannot tell keys, none where nothing or only deletes changed; keys that do
+ * not fit the signal row read whole, saying so; the answer counts keys, never lists one.
+ */
+@Tag("pg-compat")
+class GapReadsTests {
+
+	private static final String HOSTILE = "o'brien\\\\'); DROP TABLE customers; --";
+
+	private final PostgresServer server = PostgresTestBed.shared();
+
+	private String database;
+
+	@BeforeEach
+	void tables() {
+		this.database = this.server.createDatabase();
+		this.server.execute("postgres", "ALTER DATABASE " + this.database + " SET synchronous_commit = on");
+		this.server.execute(this.database,
+				"CREATE TABLE customers (tenant text, id int, name text, PRIMARY KEY (tenant, id))",
+				"INSERT INTO customers SELECT 't' || (n % 3), n, 'c' || n FROM generate_series(1, 1000) AS n",
+				"CREATE TABLE invoices (id int PRIMARY KEY)", "INSERT INTO invoices SELECT generate_series(1, 10)",
+				"CREATE TABLE products (id int PRIMARY KEY)", "CREATE TABLE notes (id int PRIMARY KEY)",
+				"INSERT INTO notes VALUES (1)", "CREATE PUBLICATION cdc FOR ALL TABLES",
+				"SELECT pg_create_logical_replication_slot('consumer', 'pgoutput')");
+	}
+
+	@AfterEach
+	void dropSlots() {
+		this.server.execute(this.database,
+				"SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE database = current_database()");
+	}
+
+	@Test
+	void exactlyTheKeysInsertedOrUpdatedAreReadAndNoKeyIsInTheAnswer() throws SQLException {
+		this.server.execute(this.database,
+				"INSERT INTO customers VALUES ('" + HOSTILE.replace("'", "''") + "', 1, 'hostile')",
+				"UPDATE customers SET name = 'changed' WHERE id IN (5, 6)", "DELETE FROM customers WHERE id = 7",
+				"TRUNCATE invoices", "DELETE FROM notes");
+		Gap gap = gap();
+
+		try (Connection connection = this.server.connect(this.database)) {
+			GapReads.Chosen chosen = GapReads.choose(connection, gap,
+					List.of("public.customers", "public.invoices", "public.products", "public.notes"), null);
+
+			assertThat(chosen.read()).containsExactly("public.customers", "public.invoices");
+			String filter = chosen.filters().get("public.customers");
+			assertThat(this.server.queryForString(this.database,
+					"SELECT string_agg(id::text, ',' ORDER BY id) FROM customers WHERE " + filter))
+				.isEqualTo("1,5,6");
+			assertThat(this.server.queryForString(this.database, "SELECT count(*) FROM customers WHERE " + filter))
+				.isEqualTo("3");
+			assertThat(chosen.answer().readWhole()).containsOnlyKeys("public.invoices");
+			assertThat(chosen.answer().readWhole().get("public.invoices")).startsWith("truncated in the gap at ");
+			assertThat(chosen.answer().skipped()).extracting(SkippedTable::table)
+				.containsExactly("public.products", "public.notes");
+			assertThat(chosen.answer().skipped().get(1).why()).startsWith("only 1 deletes in the gap");
+			assertThat(chosen.answer().conditions())
+				.containsExactly(java.util.Map.entry("public.customers", "3 keys inserted or updated in the gap"));
+			assertThat(chosen.answer().toString()).doesNotContain("brien").doesNotContain("'5'");
+		}
+	}
+
+	@Test
+	void keysThatDoNotFitTheSignalRowAreReadWholeSayingSo() throws SQLException {
+		this.server.execute(this.database, "UPDATE customers SET name = 'changed' WHERE id <= 500");
+		Gap gap = gap();
+
+		try (Connection connection = this.server.connect(this.database)) {
+			GapReads.Chosen chosen = GapReads.choose(connection, gap, List.of("public.customers"), 2048);
+
+			assertThat(chosen.read()).containsExactly("public.customers");
+			assertThat(chosen.filters()).isEmpty();
+			assertThat(chosen.answer().readWhole().get("public.customers"))
+				.isEqualTo("its 500 keys inserted or updated in the gap do not fit the signal table's data column"
+						+ " (2048 characters): read whole");
+			this.server.execute(this.database,
+					"CREATE TABLE signals (id varchar(42) PRIMARY KEY, type varchar(32), data varchar(2048))");
+			assertThat(GapReads.dataLength(connection, "public.signals")).isEqualTo(2048);
+		}
+	}
+
+	private Gap gap() throws SQLException {
+		try (Connection connection = this.server.connect(this.database)) {
+			String copy = SlotCopies.copy(connection, "consumer");
+			GapJournal journal = new GapJournal(100_000, (relation) -> List.of());
+			while (SlotCopies.decode(connection, copy, List.of("cdc"), null, 10_000, journal) > 0) {
+				// read to the end
+			}
+			return new Gap("0/0", "0/0", journal, null);
+		}
+	}
+
+}
