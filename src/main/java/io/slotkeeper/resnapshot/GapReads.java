@@ -74,7 +74,7 @@ final class GapReads {
 				continue;
 			}
 			read.add(table);
-			filters.put(table, filter(connection, summary.keyColumns(), keys));
+			filters.put(table, filter(connection, table, summary.keyColumns(), keys));
 			described.put(table,
 					keys.size() + ((keys.size() == 1) ? " key" : " keys") + " inserted or updated in the gap");
 		}
@@ -112,15 +112,58 @@ final class GapReads {
 	}
 
 	/**
-	 * The filter that reads exactly the rows of the given keys:
-	 * {@code ("tenant", "id") IN (('a', '1'), ('b', '2'))}, quoted by the server.
+	 * The filter that reads exactly the rows of the given keys: runs of an integer key as
+	 * ranges, {@code (id BETWEEN 201 AND 400 OR id IN (151, 153))}; any other key as a
+	 * list, {@code ("tenant", "id") IN (('a', '1'), ('b', '2'))}; quoted by the server.
 	 * @param connection a session
+	 * @param table the table, {@code schema.table}
 	 * @param columns the key's columns
 	 * @param keys each key's values, in text form, in the columns' order
 	 * @return the filter
 	 * @throws SQLException when the server refuses
 	 */
-	static String filter(Connection connection, List<String> columns, List<List<String>> keys) throws SQLException {
+	static String filter(Connection connection, String table, List<String> columns, List<List<String>> keys)
+			throws SQLException {
+		if (columns.size() == 1 && integer(connection, table, columns.get(0))) {
+			return ranges(connection, columns.get(0), keys.stream().map((key) -> key.get(0)).toList());
+		}
+		return list(connection, columns, keys);
+	}
+
+	private static boolean integer(Connection connection, String table, String column) throws SQLException {
+		try (PreparedStatement statement = connection.prepareStatement("SELECT a.atttypid::regtype::text IN"
+				+ " ('smallint', 'integer', 'bigint') FROM pg_catalog.pg_attribute a WHERE a.attrelid = ?::regclass"
+				+ " AND a.attname = ? AND NOT a.attisdropped")) {
+			statement.setString(1, SqlIdentifiers.quoteQualified(table));
+			statement.setString(2, column);
+			try (ResultSet result = statement.executeQuery()) {
+				return result.next() && result.getBoolean(1);
+			}
+		}
+	}
+
+	// Gaps and islands: a run of three or more consecutive values is one range.
+	private static String ranges(Connection connection, String column, List<String> values) throws SQLException {
+		try (PreparedStatement statement = connection.prepareStatement("WITH v AS (SELECT DISTINCT x::numeric AS x"
+				+ " FROM pg_catalog.unnest(?::text[]) AS u(x)), g AS (SELECT x, x - pg_catalog.row_number() OVER"
+				+ " (ORDER BY x) AS run FROM v), r AS (SELECT pg_catalog.min(x) AS lo, pg_catalog.max(x) AS hi FROM g"
+				+ " GROUP BY run) SELECT '(' || pg_catalog.concat_ws(' OR ', (SELECT pg_catalog.string_agg("
+				+ "pg_catalog.format('%1$I BETWEEN %2$s AND %3$s', ?::text, lo, hi), ' OR ' ORDER BY lo) FROM r"
+				+ " WHERE hi - lo >= 2), (SELECT pg_catalog.format('%I IN (%s)', ?::text, pg_catalog.string_agg("
+				+ "x::text, ', ' ORDER BY x)) FROM r, LATERAL pg_catalog.generate_series(lo, hi) AS x WHERE"
+				+ " hi - lo < 2 HAVING pg_catalog.count(*) > 0)) || ')'")) {
+			statement.setArray(1, connection.createArrayOf("text", values.toArray()));
+			statement.setString(2, column);
+			statement.setString(3, column);
+			try (ResultSet result = statement.executeQuery()) {
+				result.next();
+				return result.getString(1);
+			}
+		}
+	}
+
+	private static String list(Connection connection, List<String> columns, List<List<String>> keys)
+			throws SQLException {
 		List<String> values = new ArrayList<>(keys.size() * columns.size());
 		keys.forEach(values::addAll);
 		try (PreparedStatement statement = connection

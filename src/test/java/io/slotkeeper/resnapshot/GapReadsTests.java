@@ -82,6 +82,29 @@ class GapReadsTests {
 	}
 
 	@Test
+	void runsOfAnIntegerKeyAreReadAsRangesAndTheRestAsAList() throws SQLException {
+		this.server.execute(this.database, "CREATE TABLE orders (id bigint PRIMARY KEY, item text)",
+				"INSERT INTO orders SELECT n, 'old' FROM generate_series(1, 100) AS n");
+		this.server.execute(this.database, "SELECT pg_drop_replication_slot('consumer')",
+				"SELECT pg_create_logical_replication_slot('consumer', 'pgoutput')");
+		this.server.execute(this.database,
+				"UPDATE orders SET item = 'changed' WHERE id IN (3, 30, 31) OR id BETWEEN 10 AND 20",
+				"INSERT INTO orders SELECT n, 'new' FROM generate_series(1000, 1999) AS n");
+		Gap gap = gap();
+
+		try (Connection connection = this.server.connect(this.database)) {
+			GapReads.Chosen chosen = GapReads.choose(connection, gap, List.of("public.orders"), 2048);
+
+			String filter = chosen.filters().get("public.orders");
+			assertThat(filter).isEqualTo("(id BETWEEN 10 AND 20 OR id BETWEEN 1000 AND 1999 OR id IN (3, 30, 31))");
+			assertThat(this.server.queryForString(this.database, "SELECT count(*) FROM orders WHERE " + filter))
+				.isEqualTo("1014");
+			assertThat(chosen.answer().conditions())
+				.containsExactly(java.util.Map.entry("public.orders", "1014 keys inserted or updated in the gap"));
+		}
+	}
+
+	@Test
 	void keysThatDoNotFitTheSignalRowAreReadWholeSayingSo() throws SQLException {
 		this.server.execute(this.database, "UPDATE customers SET name = 'changed' WHERE id <= 500");
 		Gap gap = gap();
