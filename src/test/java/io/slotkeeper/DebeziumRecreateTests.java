@@ -13,6 +13,8 @@ import org.junit.jupiter.api.io.TempDir;
 import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.fleet.Lsn;
 import io.slotkeeper.fleet.TableCounters;
+import io.slotkeeper.gap.GapJournals;
+import io.slotkeeper.gap.SlotCopies;
 import io.slotkeeper.testbed.CdcConnector;
 import io.slotkeeper.testbed.EngineConnect;
 import io.slotkeeper.testbed.KafkaBroker;
@@ -124,6 +126,53 @@ class DebeziumRecreateTests {
 					"debezium, 3 rows deleted while the slot was lost: 0 of %d existing rows missing, the 3"
 							+ " deleted rows still delivered and no delete event for them; the heal said: %s%n",
 					pipeline.written().size(), deletes.replaceAll(".*(deletesInGap=[^,}]*).*", "$1"));
+		}
+	}
+
+	@Test
+	void aGapJournaledWhileTheTaskWasDownIsToldExactlyAndOnlyItsChangedRowsAreReadAgain() throws Exception {
+		try (Pipeline pipeline = new Pipeline(DebeziumRecreateTests::realWorker, Map.of(), (built) -> {
+			List<String> args = new java.util.ArrayList<>(built.healing("align", "debezium-signal", "recreate"));
+			args.add("--slotkeeper.gap-journal.after=1s");
+			return args;
+		})) {
+			pipeline.write(1, 200);
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> pipeline.engine.deliveries().keySet().containsAll(ids(1, 200)));
+			pipeline.engine.crash();
+			GapJournals journals = pipeline.app.getBean(GapJournals.class);
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> journals.describe("orders").getOrDefault("debezium", "").startsWith("since "));
+			pipeline.server.execute(pipeline.database, "DELETE FROM orders WHERE id BETWEEN 101 AND 105",
+					"UPDATE orders SET item = 'changed' WHERE id BETWEEN 151 AND 155");
+			pipeline.write(201, 400);
+			SlotRecipes.loseBeforeItsCopy(pipeline.server, pipeline.database, "debezium",
+					SlotCopies.copyOf("debezium"));
+			long lost = System.nanoTime();
+			pipeline.awaitHeal();
+			long lossRows = Long.parseLong(pipeline.server.queryForString(pipeline.database,
+					"SELECT count(*) FROM orders WHERE id >= 1000000"));
+			pipeline.writeTheRestAndAwaitEveryRow();
+			RealKafkaConnect worker = (RealKafkaConnect) pipeline.engine;
+			await().atMost(Duration.ofSeconds(120))
+				.pollInterval(Duration.ofMillis(500))
+				.until(() -> worker.lastSnapshotReadAt() != 0
+						&& System.nanoTime() - worker.lastSnapshotReadAt() > 3_000_000_000L);
+			String heal = String.valueOf(pipeline.audit("slot.heal").get(0).get("lsns"));
+			assertThat(heal).contains("public.orders " + (200 + lossRows) + " inserted, 5 updated, 5 deleted");
+			assertThat(worker.snapshotReads()).as("rows read again: the keys inserted or updated in the gap")
+				.isEqualTo(205 + lossRows);
+			assertThat(pipeline.missing()).isEmpty();
+			assertThat(worker.deliveries().get(153L)).as("a row updated while the task was down, read again")
+				.isGreaterThanOrEqualTo(2);
+			assertThat(worker.deliveries().get(120L)).as("a row unchanged in the gap, not read again").isEqualTo(1);
+			System.out.printf(
+					"debezium, a gap journaled while the task was down (5 deleted, 5 updated, %d inserted, of a table"
+							+ " of %d rows): the heal said \"%s\"; %d rows read again (the table: %d), re-read done %d ms"
+							+ " after the loss, 0 of %d rows missing%n",
+					200 + lossRows, pipeline.written().size(), heal.replaceAll(".*gap=([^}]*).*", "$1"),
+					worker.snapshotReads(), pipeline.written().size(), (worker.lastSnapshotReadAt() - lost) / 1_000_000,
+					pipeline.written().size());
 		}
 	}
 

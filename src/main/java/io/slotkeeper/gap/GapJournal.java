@@ -83,21 +83,13 @@ public final class GapJournal {
 			table(relation).layout(relation, this.primaryKey);
 		}
 		else if (message instanceof PgOutputMessage.Insert insert) {
-			TableGap table = table(insert.relation());
-			List<String> key = table.key(insert.row());
-			if (key != null) {
-				record(table, key, Change.INSERTED);
-			}
+			keyed(insert.relation(), insert.row(), Change.INSERTED);
 		}
 		else if (message instanceof PgOutputMessage.Update update) {
 			updated(update.relation(), update.old(), update.row());
 		}
 		else if (message instanceof PgOutputMessage.Delete delete) {
-			TableGap table = table(delete.relation());
-			List<String> key = table.key(delete.old());
-			if (key != null) {
-				record(table, key, Change.DELETED);
-			}
+			keyed(delete.relation(), delete.old(), Change.DELETED);
 		}
 		else if (message instanceof PgOutputMessage.Truncate truncate) {
 			for (int oid : truncate.relations()) {
@@ -106,6 +98,14 @@ public final class GapJournal {
 				table.keys.clear();
 				table.truncates.add(this.transactionLsn);
 			}
+		}
+	}
+
+	private void keyed(int relation, List<PgOutputMessage.Value> row, Change change) {
+		TableGap table = table(relation);
+		List<String> key = table.key(row);
+		if (key != null) {
+			record(table, key, change);
 		}
 	}
 

@@ -1,9 +1,5 @@
 package io.slotkeeper.gap;
 
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.Map;
 
@@ -14,7 +10,6 @@ import org.junit.jupiter.api.Test;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import io.slotkeeper.audit.AuditJournal;
-import io.slotkeeper.fleet.Lsn;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.SignalledTarget;
 import io.slotkeeper.testbed.SlotRecipes;
@@ -70,7 +65,7 @@ class GapJournalHealTests {
 				"UPDATE products SET name = 'changed' WHERE id = 1", "TRUNCATE invoices",
 				"INSERT INTO customers VALUES (1001, 'new')");
 		String copy = SlotCopies.copyOf("cdc");
-		SlotRecipes.lose(this.server, DATABASE, "cdc", () -> copyPastTheHead(copy));
+		SlotRecipes.loseBeforeItsCopy(this.server, DATABASE, "cdc", copy);
 
 		AuditJournal audit = this.app.getBean(AuditJournal.class);
 		await().atMost(Duration.ofSeconds(60)).until(() -> !SignalledTarget.entries(audit, "slot.heal").isEmpty());
@@ -92,29 +87,6 @@ class GapJournalHealTests {
 		assertThat(
 				this.server.queryForString(DATABASE, "SELECT data::jsonb -> 'data-collections' FROM debezium_signal"))
 			.isEqualTo("[\"public.customers\", \"public.invoices\", \"public.products\"]");
-	}
-
-	// A copy decoded past a record of the running transactions moves its restart position
-	// there: the next checkpoint loses the consumer's slot, never the copy, as on a
-	// server
-	// whose WAL limit is more than a poll's worth.
-	private void copyPastTheHead(String copy) {
-		String head;
-		try (Connection connection = this.server.connect(DATABASE);
-				Statement statement = connection.createStatement()) {
-			statement.execute("SELECT pg_create_logical_replication_slot('snapshot_mark', 'pgoutput', true)");
-			try (ResultSet result = statement.executeQuery("SELECT pg_current_wal_insert_lsn()")) {
-				result.next();
-				head = result.getString(1);
-			}
-		}
-		catch (SQLException ex) {
-			throw new IllegalStateException(ex);
-		}
-		String mark = Lsn.format(Lsn.parse(head) - 1024);
-		await().atMost(Duration.ofSeconds(30))
-			.until(() -> "t".equals(this.server.queryForString(DATABASE, "SELECT restart_lsn >= '" + mark
-					+ "'::pg_lsn FROM pg_replication_slots WHERE slot_name = '" + copy + "'")));
 	}
 
 }

@@ -34,9 +34,7 @@ class GapJournalTests {
 
 	@BeforeEach
 	void slotOnAnOrdersTable() {
-		this.database = this.server.createDatabase();
-		// The test servers commit asynchronously, and decoding reads only WAL flushed.
-		this.server.execute("postgres", "ALTER DATABASE " + this.database + " SET synchronous_commit = on");
+		this.database = SlotRecipes.decodableDatabase(this.server);
 		this.server.execute(this.database, "CREATE TABLE orders (id int PRIMARY KEY, item text)",
 				"INSERT INTO orders SELECT n, 'old ' || n FROM generate_series(1, 10) AS n",
 				"CREATE PUBLICATION cdc FOR ALL TABLES",
@@ -45,8 +43,7 @@ class GapJournalTests {
 
 	@AfterEach
 	void dropSlots() {
-		this.server.execute(this.database,
-				"SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE database = current_database()");
+		SlotRecipes.dropSlots(this.server, this.database);
 	}
 
 	@Test
@@ -204,22 +201,11 @@ class GapJournalTests {
 	private GapJournal journal(String slot, String publications, int maxKeys) throws SQLException {
 		try (Connection connection = this.server.connect(this.database)) {
 			assertThat(SlotCopies.otherEncoding(connection)).isNull();
-			String copy = SlotCopies.copy(connection, slot);
-			GapJournal journal = new GapJournal(maxKeys, (relation) -> {
-				try {
-					return SlotCopies.primaryKey(connection, relation.oid());
-				}
-				catch (SQLException ex) {
-					throw new IllegalStateException(ex);
-				}
-			});
-			int pages = 0;
-			while (SlotCopies.decode(connection, copy, List.of(publications.split(",")), null, 1000, journal) > 0) {
-				pages++;
-			}
-			assertThat(pages).isPositive();
-			return journal;
 		}
+		GapJournal journal = SlotRecipes.journal(this.server, this.database, slot, List.of(publications.split(",")),
+				maxKeys);
+		assertThat(journal.transactions()).isPositive();
+		return journal;
 	}
 
 	private String confirmed(String slot) {

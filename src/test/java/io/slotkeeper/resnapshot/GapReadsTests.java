@@ -10,10 +10,9 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import io.slotkeeper.gap.Gap;
-import io.slotkeeper.gap.GapJournal;
-import io.slotkeeper.gap.SlotCopies;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.PostgresTestBed;
+import io.slotkeeper.testbed.SlotRecipes;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -34,8 +33,7 @@ class GapReadsTests {
 
 	@BeforeEach
 	void tables() {
-		this.database = this.server.createDatabase();
-		this.server.execute("postgres", "ALTER DATABASE " + this.database + " SET synchronous_commit = on");
+		this.database = SlotRecipes.decodableDatabase(this.server);
 		this.server.execute(this.database,
 				"CREATE TABLE customers (tenant text, id int, name text, PRIMARY KEY (tenant, id))",
 				"INSERT INTO customers SELECT 't' || (n % 3), n, 'c' || n FROM generate_series(1, 1000) AS n",
@@ -47,8 +45,7 @@ class GapReadsTests {
 
 	@AfterEach
 	void dropSlots() {
-		this.server.execute(this.database,
-				"SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE database = current_database()");
+		SlotRecipes.dropSlots(this.server, this.database);
 	}
 
 	@Test
@@ -124,14 +121,8 @@ class GapReadsTests {
 	}
 
 	private Gap gap() throws SQLException {
-		try (Connection connection = this.server.connect(this.database)) {
-			String copy = SlotCopies.copy(connection, "consumer");
-			GapJournal journal = new GapJournal(100_000, (relation) -> List.of());
-			while (SlotCopies.decode(connection, copy, List.of("cdc"), null, 10_000, journal) > 0) {
-				// read to the end
-			}
-			return new Gap("0/0", "0/0", journal, null);
-		}
+		return new Gap("0/0", "0/0",
+				SlotRecipes.journal(this.server, this.database, "consumer", List.of("cdc"), 100_000), null);
 	}
 
 }

@@ -6,6 +6,10 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
 
+import io.slotkeeper.fleet.Lsn;
+import io.slotkeeper.gap.GapJournal;
+import io.slotkeeper.gap.SlotCopies;
+
 /**
  * Slot states from the facts page, made on a real server.
  */
@@ -85,6 +89,90 @@ public final class SlotRecipes {
 		if (!"lost".equals(status)) {
 			throw new IllegalStateException(
 					"slot " + slot + " is " + status + " after " + ROUNDS + " rounds of the recipe, not lost");
+		}
+	}
+
+	/**
+	 * {@link #lose(PostgresServer, String, String)}, keeping a copy of the slot that a
+	 * gap journal reads: before each checkpoint, a record of the running transactions is
+	 * written (by making a temporary slot) and the copy is awaited past it, so that the
+	 * checkpoint loses the slot and never its copy, as on a server whose WAL limit is
+	 * more than a poll's worth of WAL.
+	 * @param server the server
+	 * @param database a database with a table {@code orders (id bigserial, item text)}
+	 * @param slot the slot to lose
+	 * @param copy the copy to keep
+	 */
+	public static void loseBeforeItsCopy(PostgresServer server, String database, String slot, String copy) {
+		lose(server, database, slot, () -> {
+			String head;
+			try (Connection connection = server.connect(database); Statement statement = connection.createStatement()) {
+				statement.execute("SELECT pg_create_logical_replication_slot('snapshot_mark', 'pgoutput', true)");
+				try (ResultSet result = statement.executeQuery("SELECT pg_current_wal_insert_lsn()")) {
+					result.next();
+					head = result.getString(1);
+				}
+			}
+			catch (SQLException ex) {
+				throw new IllegalStateException(ex);
+			}
+			String mark = Lsn.format(Lsn.parse(head) - 1024);
+			org.awaitility.Awaitility.await()
+				.atMost(java.time.Duration.ofSeconds(30))
+				.until(() -> "t".equals(server.queryForString(database, "SELECT restart_lsn >= '" + mark
+						+ "'::pg_lsn FROM pg_replication_slots WHERE slot_name = '" + copy + "'")));
+		});
+	}
+
+	/**
+	 * A new database whose commits are synchronous, so that decoding, which reads only
+	 * WAL flushed, sees each change as soon as its statement returned (the test servers
+	 * commit asynchronously).
+	 * @param server the server
+	 * @return the database's name
+	 */
+	public static String decodableDatabase(PostgresServer server) {
+		String database = server.createDatabase();
+		server.execute("postgres", "ALTER DATABASE " + database + " SET synchronous_commit = on");
+		return database;
+	}
+
+	/**
+	 * Drops every slot of a database.
+	 * @param server the server
+	 * @param database the database
+	 */
+	public static void dropSlots(PostgresServer server, String database) {
+		server.execute(database,
+				"SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE database = current_database()");
+	}
+
+	/**
+	 * A slot's gap journal: the slot copied and the copy decoded to its end.
+	 * @param server the server
+	 * @param database the slot's database
+	 * @param slot the slot
+	 * @param publications the publications to decode with
+	 * @param maxKeys the journal's bound
+	 * @return the journal
+	 * @throws SQLException when the copy or decoding fails
+	 */
+	public static GapJournal journal(PostgresServer server, String database, String slot, List<String> publications,
+			int maxKeys) throws SQLException {
+		try (Connection connection = server.connect(database)) {
+			String copy = SlotCopies.copy(connection, slot);
+			GapJournal journal = new GapJournal(maxKeys, (relation) -> {
+				try {
+					return SlotCopies.primaryKey(connection, relation.oid());
+				}
+				catch (SQLException ex) {
+					throw new IllegalStateException(ex);
+				}
+			});
+			while (SlotCopies.decode(connection, copy, publications, null, 1000, journal) > 0) {
+				// to the copy's end
+			}
+			return journal;
 		}
 	}
 
