@@ -14,9 +14,11 @@ import io.slotkeeper.fleet.Lsn;
  * What changed while a slot's consumer was away, read from a copy of its slot: per
  * captured table, each key's net change over the gap (inserted, updated or deleted, with
  * the commit LSN of its last change) and every truncate. A key inserted and deleted again
- * within the gap is nothing to its consumer and is not kept. Where the journal cannot
- * tell a table's changes exactly (no replica identity, too many changes, a key not sent)
- * it says so for that table, and that table must be read whole.
+ * within the gap is kept as deleted: the consumer may have read the insert before its
+ * slot confirmed it (Debezium confirms after its offsets are committed), and a delete of
+ * a row it never had does no harm. Where the journal cannot tell a table's changes
+ * exactly (no replica identity, too many changes, a key not sent) it says so for that
+ * table, and that table must be read whole.
  * <p>
  * Fed one message at a time in the order decoding returns them; not thread-safe.
  */
@@ -27,13 +29,13 @@ public final class GapJournal {
 	 */
 	public enum Change {
 
-		/** Absent before the gap, present after it. */
+		/** Inserted in the gap, present after it. */
 		INSERTED,
 
 		/** Present before and after the gap, changed in it. */
 		UPDATED,
 
-		/** Present before the gap, absent after it. */
+		/** Absent after the gap, deleted in it. */
 		DELETED
 
 	}
@@ -127,8 +129,7 @@ public final class GapJournal {
 	}
 
 	// A key's first change says whether its row existed before the gap (only an insert
-	// says
-	// it did not); its last whether it exists after.
+	// says it did not); its last whether it exists after.
 	private void record(TableGap table, List<String> key, Change change) {
 		if (table.overflowed) {
 			return;
@@ -136,12 +137,6 @@ public final class GapJournal {
 		KeyState before = table.keys.get(key);
 		boolean existedBefore = (before != null) ? before.existedBefore : change != Change.INSERTED;
 		boolean existsAfter = change != Change.DELETED;
-		if (!existedBefore && !existsAfter) {
-			if (table.keys.remove(key) != null) {
-				this.keys--;
-			}
-			return;
-		}
 		if (before == null) {
 			if (this.keys >= this.maxKeys) {
 				this.keys -= table.keys.size();
@@ -240,7 +235,7 @@ public final class GapJournal {
 	private record KeyState(boolean existedBefore, boolean existsAfter, long lsn) {
 
 		Change change() {
-			return !this.existedBefore ? Change.INSERTED : this.existsAfter ? Change.UPDATED : Change.DELETED;
+			return !this.existsAfter ? Change.DELETED : this.existedBefore ? Change.UPDATED : Change.INSERTED;
 		}
 
 	}
