@@ -309,7 +309,12 @@ class HelmChartTests {
 			.satisfies((rule) -> assertThat(rule.get("expr").toString()).endsWith("> 536870912"));
 		assertThat(rules).filteredOn((rule) -> "ReplicationSlotInactive".equals(rule.get("alert")))
 			.singleElement()
-			.satisfies((rule) -> assertThat(rule.get("for")).isEqualTo("30m"));
+			.satisfies((rule) -> {
+				assertThat(rule.get("for")).isEqualTo("30m");
+				// A gap journal's copy of a slot is inactive while its consumer is away:
+				// that slot's own alert says so once.
+				assertThat(rule.get("expr")).isEqualTo("slotkeeper_slot_active{slot!~\"slotkeeper_gap_.*\"} == 0");
+			});
 		assertThat(rules).filteredOn((rule) -> "ReplicationSlotXidAgeHigh".equals(rule.get("alert")))
 			.singleElement()
 			.satisfies((rule) -> assertThat(rule.get("expr").toString())
