@@ -152,8 +152,15 @@ public final class GapJournals {
 	}
 
 	// Decoding consumes the copy: a page that fails after it was read is lost to the
-	// journal, which then says so.
+	// journal, which then says so. A poll's feed and a recreate's close (from the API's
+	// thread) take turns on a journal.
 	private void feed(Target target, Kept journal, Long upto, int pages) {
+		synchronized (journal) {
+			feedNow(target, journal, upto, pages);
+		}
+	}
+
+	private void feedNow(Target target, Kept journal, Long upto, int pages) {
 		if (journal.incomplete != null) {
 			return;
 		}
