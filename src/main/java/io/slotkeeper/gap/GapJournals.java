@@ -7,9 +7,11 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
@@ -57,8 +59,9 @@ public final class GapJournals {
 	}
 
 	/**
-	 * On the owner's poll of a target: starts, feeds and ends its slots' journals, and
-	 * drops the copies no journal of this instance reads.
+	 * On the owner's poll of a target: starts, feeds and ends its slots' journals (a
+	 * journal whose slot is gone, or no longer healed or handed over, ends with its
+	 * copy), and drops the copies no journal of this instance reads.
 	 * @param target the target
 	 * @param slots its database's slots as the poll read them
 	 * @param serverSlots every slot of its server, to count the copies there
@@ -72,50 +75,69 @@ public final class GapJournals {
 			return;
 		}
 		dropOrphans(target, slots);
+		Set<String> followed = new HashSet<>();
+		long copies = serverSlots.stream().filter((each) -> each.slotName().startsWith(SlotCopies.PREFIX)).count();
 		for (SlotPolicyProperties policy : target.slots().policies()) {
 			ReplicationSlot slot = slots.stream()
 				.filter((each) -> each.slotName().equals(policy.name()))
 				.findFirst()
 				.orElse(null);
 			if (policy.actsOnLoss() && slot != null && slot.logical() && "pgoutput".equals(slot.plugin())) {
-				follow(target, slot, serverSlots, publications.apply(slot.slotName()));
+				followed.add(key(target, slot.slotName()));
+				copies += follow(target, slot, copies, publications.apply(slot.slotName()));
 			}
 		}
+		// A journal whose slot is gone, or no longer healed or handed over, ends: a copy
+		// nobody feeds would keep WAL for good.
+		this.kept.forEach((key, journal) -> {
+			if (key.startsWith(target.name() + "/") && !followed.contains(key)) {
+				end(target, journal, "its slot is gone, or slot-keeper no longer heals or hands it over");
+			}
+		});
+		this.awaySince.keySet().removeIf((key) -> key.startsWith(target.name() + "/") && !followed.contains(key));
+		this.notKept.keySet().removeIf((key) -> key.startsWith(target.name() + "/") && !followed.contains(key));
 	}
 
-	private void follow(Target target, ReplicationSlot slot, List<ReplicationSlot> serverSlots,
-			List<String> publications) {
+	// How many copies it made: 1 when a journal started.
+	private int follow(Target target, ReplicationSlot slot, long copies, List<String> publications) {
 		String key = key(target, slot.slotName());
 		Kept journal = this.kept.get(key);
 		if (Boolean.TRUE.equals(slot.active())) {
 			this.awaySince.remove(key);
+			this.notKept.remove(key);
 			if (journal != null && slot.confirmedFlushLsn() != null
 					&& Lsn.parse(slot.confirmedFlushLsn()) >= journal.journal.position()) {
 				end(target, journal, "its consumer is back at " + slot.confirmedFlushLsn());
 			}
-			return;
+			return 0;
 		}
+		// Lost and not yet made anew: the gap goes on until the new slot starts.
 		if (slot.invalidated()) {
-			return;
+			if (journal != null) {
+				feed(target, journal, null, this.settings.pagesPerPoll());
+			}
+			return 0;
 		}
 		Instant now = this.clock.instant();
 		Instant since = this.awaySince.computeIfAbsent(key, (away) -> now);
 		if (journal == null) {
 			if (now.isBefore(since.plus(this.settings.after()))) {
-				return;
+				return 0;
 			}
-			long copies = serverSlots.stream().filter((each) -> each.slotName().startsWith(SlotCopies.PREFIX)).count();
 			if (copies >= this.settings.maxCopiesPerServer()) {
 				this.notKept.put(key, "the server already holds " + copies + " copies of slots"
 						+ " (gap-journal.max-copies-per-server)");
-				return;
+				return 0;
 			}
 			journal = start(target, slot, publications);
 			if (journal == null) {
-				return;
+				return 0;
 			}
+			feed(target, journal, null, this.settings.pagesPerPoll());
+			return 1;
 		}
 		feed(target, journal, null, this.settings.pagesPerPoll());
+		return 0;
 	}
 
 	private Kept start(Target target, ReplicationSlot slot, List<String> publications) {
@@ -281,6 +303,7 @@ public final class GapJournals {
 		String prefix = target.name() + "/";
 		this.kept.keySet().removeIf((key) -> key.startsWith(prefix));
 		this.awaySince.keySet().removeIf((key) -> key.startsWith(prefix));
+		this.notKept.keySet().removeIf((key) -> key.startsWith(prefix));
 	}
 
 	private static List<String> allPublications(Connection connection) throws SQLException {

@@ -89,4 +89,19 @@ class GapJournalHealTests {
 			.isEqualTo("[\"public.customers\", \"public.invoices\", \"public.products\"]");
 	}
 
+	@Test
+	void aJournalWhoseSlotIsDroppedEndsAndItsCopyWithIt() {
+		this.app = this.target.start(DATABASE, Map.of("RESNAPSHOT_COLLECTIONS", "public.customers"),
+				Map.of("SLOTKEEPER_GAP_JOURNAL_AFTER", "1s"));
+		this.server.execute(DATABASE, "SELECT pg_create_logical_replication_slot('cdc', 'pgoutput')");
+		GapJournals journals = this.app.getBean(GapJournals.class);
+		String copies = "SELECT count(*) FROM pg_replication_slots WHERE slot_name LIKE 'slotkeeper_gap_%'";
+		await().atMost(Duration.ofSeconds(30)).until(() -> "1".equals(this.server.queryForString(DATABASE, copies)));
+
+		this.server.execute(DATABASE, "SELECT pg_drop_replication_slot('cdc')");
+
+		await().atMost(Duration.ofSeconds(30)).until(() -> "0".equals(this.server.queryForString(DATABASE, copies)));
+		assertThat(journals.describe(DATABASE)).doesNotContainKey("cdc");
+	}
+
 }
