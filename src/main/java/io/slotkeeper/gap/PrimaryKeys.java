@@ -11,13 +11,17 @@ import java.util.function.Function;
  * The primary keys of a journal's tables whose replica identity does not name their key,
  * read from the catalog through the session that decodes, once per table.
  */
-final class PrimaryKeys implements Function<PgOutputMessage.Relation, List<String>> {
+public final class PrimaryKeys implements Function<PgOutputMessage.Relation, List<String>> {
 
 	private final Map<Integer, List<String>> known = new HashMap<>();
 
 	private Connection connection;
 
-	void use(Connection connection) {
+	/**
+	 * Reads the keys through this session from now on.
+	 * @param connection the session that decodes
+	 */
+	public void use(Connection connection) {
 		this.connection = connection;
 	}
 

@@ -8,6 +8,7 @@ import java.util.List;
 
 import io.slotkeeper.fleet.Lsn;
 import io.slotkeeper.gap.GapJournal;
+import io.slotkeeper.gap.PrimaryKeys;
 import io.slotkeeper.gap.SlotCopies;
 
 /**
@@ -161,14 +162,9 @@ public final class SlotRecipes {
 			int maxKeys) throws SQLException {
 		try (Connection connection = server.connect(database)) {
 			String copy = SlotCopies.copy(connection, slot);
-			GapJournal journal = new GapJournal(maxKeys, (relation) -> {
-				try {
-					return SlotCopies.primaryKey(connection, relation.oid());
-				}
-				catch (SQLException ex) {
-					throw new IllegalStateException(ex);
-				}
-			});
+			PrimaryKeys keys = new PrimaryKeys();
+			keys.use(connection);
+			GapJournal journal = new GapJournal(maxKeys, keys);
 			while (SlotCopies.decode(connection, copy, publications, null, 1000, journal) > 0) {
 				// to the copy's end
 			}
