@@ -2,6 +2,8 @@ package io.slotkeeper.gap;
 
 import java.time.Clock;
 
+import io.micrometer.core.instrument.MeterRegistry;
+
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -14,8 +16,8 @@ import io.slotkeeper.config.SlotKeeperProperties;
 class GapConfiguration {
 
 	@Bean
-	GapJournals gapJournals(SlotKeeperProperties properties, Clock clock) {
-		return new GapJournals(properties.gapJournal(), clock);
+	GapJournals gapJournals(SlotKeeperProperties properties, MeterRegistry registry, Clock clock) {
+		return new GapJournals(properties.gapJournal(), registry, clock);
 	}
 
 }

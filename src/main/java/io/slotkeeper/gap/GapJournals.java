@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -49,13 +50,19 @@ public final class GapJournals {
 
 	private final Map<String, String> notKept = new ConcurrentHashMap<>();
 
+	private final Map<String, Closed> last = new ConcurrentHashMap<>();
+
+	private final GapMeters meters;
+
 	/**
 	 * @param settings when journals start and how much they may hold
+	 * @param registry where the gaps are counted
 	 * @param clock how long consumers have been away
 	 */
-	public GapJournals(GapJournalProperties settings, Clock clock) {
+	public GapJournals(GapJournalProperties settings, MeterRegistry registry, Clock clock) {
 		this.settings = settings;
 		this.clock = clock;
+		this.meters = new GapMeters(registry, this.kept::size);
 	}
 
 	/**
@@ -148,6 +155,10 @@ public final class GapJournals {
 				if (encoding != null) {
 					throw new SQLException("the database's encoding is " + encoding + ", not UTF8");
 				}
+				String full = SlotCopies.noFreeSlot(connection);
+				if (full != null) {
+					throw new SQLException(full);
+				}
 				List<String> read = publications.isEmpty() ? allPublications(connection) : publications;
 				if (read.isEmpty()) {
 					throw new SQLException("the database has no publication to decode with");
@@ -229,7 +240,50 @@ public final class GapJournals {
 		dropCopy(target, journal);
 		Gap gap = new Gap(journal.from, newStart, journal.journal, journal.incomplete);
 		logger.info("The gap of slot '{}' (target '{}'): {}", slot, target.name(), gap.describe());
+		this.last.put(key(target, slot), new Closed(this.clock.instant(), gap));
+		this.meters.closed(target.name(), slot, gap);
 		return Optional.of(gap);
+	}
+
+	/**
+	 * The journal kept of a slot now, as far as it has read.
+	 * @param target the target's name
+	 * @param slot the slot
+	 * @param keys how many deleted keys to list per table; 0 for none
+	 * @return the reading, empty when this instance keeps no journal of the slot
+	 */
+	public Optional<GapReading> journaling(String target, String slot, int keys) {
+		Kept journal = this.kept.get(target + "/" + slot);
+		if (journal == null) {
+			return Optional.empty();
+		}
+		synchronized (journal) {
+			return Optional.of(GapReading.of(journal.since,
+					new Gap(journal.from, Lsn.format(journal.journal.position()), journal.journal, journal.incomplete),
+					keys));
+		}
+	}
+
+	/**
+	 * The last gap a recreate of the slot closed in this instance.
+	 * @param target the target's name
+	 * @param slot the slot
+	 * @param keys how many deleted keys to list per table; 0 for none
+	 * @return the reading, empty when none was closed here
+	 */
+	public Optional<GapReading> last(String target, String slot, int keys) {
+		return Optional.ofNullable(this.last.get(target + "/" + slot))
+			.map((closed) -> GapReading.of(closed.at(), closed.gap(), keys));
+	}
+
+	/**
+	 * Why the slot's consumer is away and no journal is kept of it.
+	 * @param target the target's name
+	 * @param slot the slot
+	 * @return the reason, empty when none was met
+	 */
+	public Optional<String> notJournaledBecause(String target, String slot) {
+		return Optional.ofNullable(this.notKept.get(target + "/" + slot));
 	}
 
 	/**
@@ -320,6 +374,9 @@ public final class GapJournals {
 
 	private static String key(Target target, String slot) {
 		return target.name() + "/" + slot;
+	}
+
+	private record Closed(Instant at, Gap gap) {
 	}
 
 	private static final class Kept {

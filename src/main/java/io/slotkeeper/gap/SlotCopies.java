@@ -64,6 +64,28 @@ public final class SlotCopies {
 	}
 
 	/**
+	 * Whether the server has a replication slot to spare for a copy: one beyond the last,
+	 * which is left to the consumers (a new connector's slot, a standby's).
+	 * @param connection a session on the server
+	 * @return why no copy can be made, {@code null} when one can
+	 * @throws SQLException when the settings cannot be read
+	 */
+	public static String noFreeSlot(Connection connection) throws SQLException {
+		try (PreparedStatement statement = connection
+			.prepareStatement("SELECT pg_catalog.current_setting('max_replication_slots')::int,"
+					+ " (SELECT pg_catalog.count(*) FROM pg_catalog.pg_replication_slots)::int");
+				ResultSet result = statement.executeQuery()) {
+			result.next();
+			int max = result.getInt(1);
+			int used = result.getInt(2);
+			return (max - used >= 2) ? null
+					: "the server has " + Math.max(0, max - used)
+							+ " free replication slot(s) of max_replication_slots = " + max
+							+ ": a copy would take the last one a consumer may need";
+		}
+	}
+
+	/**
 	 * Drops a copy when it is there.
 	 * @param connection a session on the slot's database
 	 * @param copy the copy's name; nothing without the prefix is ever dropped

@@ -7,9 +7,15 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.test.web.servlet.client.RestTestClient;
 
 import io.slotkeeper.audit.AuditJournal;
+import io.slotkeeper.security.TokenHashes;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.SignalledTarget;
 import io.slotkeeper.testbed.SlotRecipes;
@@ -28,6 +34,10 @@ import static org.awaitility.Awaitility.await;
 class GapJournalHealTests {
 
 	private static final String DATABASE = "shop";
+
+	private static final String OPERATOR = "gap-operator-token-0123456789";
+
+	private static final String VIEWER = "gap-viewer-token-0123456789";
 
 	private final PostgresServer server = SlotRecipes.lossyServer(DATABASE,
 			"ALTER DATABASE " + DATABASE + " SET synchronous_commit = on",
@@ -56,7 +66,11 @@ class GapJournalHealTests {
 	void aHealSaysExactlyWhatTheConsumerMissedWhileItWasAway() {
 		this.app = this.target.start(DATABASE,
 				Map.of("RESNAPSHOT_COLLECTIONS", "public.customers,public.invoices,public.products"),
-				Map.of("SLOTKEEPER_GAP_JOURNAL_AFTER", "1s"));
+				Map.of("SLOTKEEPER_GAP_JOURNAL_AFTER", "1s", "SLOTKEEPER_API_TOKENS_0_NAME", "ops",
+						"SLOTKEEPER_API_TOKENS_0_ROLE", "operator", "SLOTKEEPER_API_TOKENS_0_SHA256",
+						TokenHashes.sha256Hex(OPERATOR), "SLOTKEEPER_API_TOKENS_1_NAME", "eyes",
+						"SLOTKEEPER_API_TOKENS_1_ROLE", "viewer", "SLOTKEEPER_API_TOKENS_1_SHA256",
+						TokenHashes.sha256Hex(VIEWER)));
 		this.server.execute(DATABASE, "SELECT pg_create_logical_replication_slot('cdc', 'pgoutput')");
 		GapJournals journals = this.app.getBean(GapJournals.class);
 		await().atMost(Duration.ofSeconds(30)).until(() -> journals.describe(DATABASE).containsKey("cdc"));
@@ -64,6 +78,21 @@ class GapJournalHealTests {
 		this.server.execute(DATABASE, "DELETE FROM customers WHERE id IN (7, 8, 9)",
 				"UPDATE products SET name = 'changed' WHERE id = 1", "TRUNCATE invoices",
 				"INSERT INTO customers VALUES (1001, 'new')");
+		// While the consumer is away: the journal so far, the keys for an operator only.
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> gap(OPERATOR).path("journal").path("tables").path("public.customers").path("inserted").asInt(),
+					(inserted) -> inserted == 1);
+		JsonNode journaling = gap(OPERATOR);
+		assertThat(journaling.path("journal").path("deletedKeys").path("public.customers").toString())
+			.isEqualTo("[{\"id\":\"7\"},{\"id\":\"8\"},{\"id\":\"9\"}]");
+		assertThat(journaling.path("journal").path("tables").path("public.customers").path("deleted").asInt())
+			.isEqualTo(3);
+		assertThat(journaling.path("journal").path("exact").asBoolean()).isFalse();
+		assertThat(journaling.path("last").isNull()).isTrue();
+		JsonNode viewed = gap(VIEWER);
+		assertThat(viewed.path("journal").path("tables").path("public.customers").path("deleted").asInt()).isEqualTo(3);
+		assertThat(viewed.path("journal").path("deletedKeys").isNull()).isTrue();
+		assertThat(viewed.path("deletedKeys").asString()).startsWith("counts only");
 		String copy = SlotCopies.copyOf("cdc");
 		SlotRecipes.loseBeforeItsCopy(this.server, DATABASE, "cdc", copy);
 
@@ -87,6 +116,61 @@ class GapJournalHealTests {
 		assertThat(
 				this.server.queryForString(DATABASE, "SELECT data::jsonb -> 'data-collections' FROM debezium_signal"))
 			.isEqualTo("[\"public.customers\", \"public.invoices\", \"public.products\"]");
+		// The gap the heal closed: answered and counted.
+		JsonNode last = gap(OPERATOR);
+		assertThat(last.path("journal").isNull()).isTrue();
+		assertThat(last.path("last").path("tables").path("public.customers").path("deleted").asInt()).isEqualTo(3);
+		assertThat(last.path("last").path("deletedKeys").path("public.customers").size()).isEqualTo(3);
+		assertThat(last.path("last").path("to").asString()).isNotBlank();
+		MeterRegistry registry = this.app.getBean(MeterRegistry.class);
+		assertThat(registry.get("slotkeeper.slot.gap.changes")
+			.tags("slot", "cdc", "table", "public.customers", "change", "deleted")
+			.counter()
+			.count()).isEqualTo(3.0);
+		assertThat(registry.get("slotkeeper.slot.gap.changes")
+			.tags("table", "public.invoices", "change", "truncated")
+			.counter()
+			.count()).isEqualTo(1.0);
+		assertThat(registry.get("slotkeeper.slot.gap.journaled").tags("outcome", "not_exact").counter().count())
+			.isEqualTo(1.0);
+	}
+
+	@Test
+	void aServerWithOnlyOneFreeSlotLeftGetsNoCopyAndSaysWhyUntilOneMoreIsFree() {
+		this.app = this.target.start(DATABASE, Map.of("RESNAPSHOT_COLLECTIONS", "public.customers"),
+				Map.of("SLOTKEEPER_GAP_JOURNAL_AFTER", "1s"));
+		this.server.execute(DATABASE, "SELECT pg_create_logical_replication_slot('cdc', 'pgoutput')",
+				"SELECT pg_create_physical_replication_slot('standby_' || n) FROM generate_series(1,"
+						+ " current_setting('max_replication_slots')::int"
+						+ " - (SELECT count(*)::int FROM pg_replication_slots) - 1) AS n");
+		GapJournals journals = this.app.getBean(GapJournals.class);
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> journals.notJournaledBecause(DATABASE, "cdc").orElse(""),
+					(why) -> why.startsWith("the server has 1 free replication slot(s) of max_replication_slots = "));
+		assertThat(journals.describe(DATABASE).get("cdc")).startsWith("not journaled: the server has 1 free");
+		String copies = "SELECT count(*) FROM pg_replication_slots WHERE slot_name LIKE 'slotkeeper_gap_%'";
+		assertThat(this.server.queryForString(DATABASE, copies)).isEqualTo("0");
+
+		this.server.execute(DATABASE, "SELECT pg_drop_replication_slot('standby_1')");
+
+		await().atMost(Duration.ofSeconds(30)).until(() -> "1".equals(this.server.queryForString(DATABASE, copies)));
+		assertThat(journals.notJournaledBecause(DATABASE, "cdc")).isEmpty();
+	}
+
+	private JsonNode gap(String token) {
+		byte[] body = RestTestClient.bindToServer()
+			.baseUrl("http://localhost:" + this.app.getEnvironment().getProperty("local.server.port"))
+			.defaultHeader("Authorization", "Bearer " + token)
+			.build()
+			.get()
+			.uri("/api/v1/targets/{target}/slots/cdc/gap", DATABASE)
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody()
+			.returnResult()
+			.getResponseBodyContent();
+		return JsonMapper.builder().build().readTree(body);
 	}
 
 	@Test

@@ -44,7 +44,8 @@ public class SlotService {
 	 * @param clock when things happen
 	 */
 	public SlotService(ConnectorClient connectors, MeterRegistry registry, Clock clock) {
-		this(connectors, new HandoverLog(), registry, new GapJournals(GapJournalProperties.off(), clock), clock);
+		this(connectors, new HandoverLog(), registry, new GapJournals(GapJournalProperties.off(), registry, clock),
+				clock);
 	}
 
 	/**

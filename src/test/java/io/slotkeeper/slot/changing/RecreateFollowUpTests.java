@@ -43,7 +43,7 @@ class RecreateFollowUpTests {
 					java.time.Clock.systemUTC()),
 			new PendingHandovers(java.time.Clock.systemUTC()), new SimpleMeterRegistry(),
 			new io.slotkeeper.gap.GapJournals(io.slotkeeper.config.GapJournalProperties.off(),
-					java.time.Clock.systemUTC()),
+					new SimpleMeterRegistry(), java.time.Clock.systemUTC()),
 			java.time.Clock.systemUTC());
 
 	@AfterEach
