@@ -56,7 +56,8 @@ function lineage(l) {
     `epoch ${l.epoch} · recreated ${age(l.recreatedAt)}${from}${resnapshot}`);
 }
 
-// The rows deleted while the previous epoch's slot was lost: a re-snapshot re-reads rows that exist, never these.
+// The rows deleted while the previous epoch's slot was lost: a re-snapshot re-reads rows that exist, never these;
+// exact where the slot's gap journal read them, else the table counters' estimate, said which.
 function gapDeletes(l) {
   const d = l && l.epoch > 1 ? l.deletesInGap : null;
   if (!d) {
@@ -70,8 +71,9 @@ function gapDeletes(l) {
   if (!counted.length && !unknown.length) {
     return null;
   }
+  const how = d.source === 'exact' ? 'exactly, from the gap journal' : 'estimated from the table counters';
   return h('div', { class: 'gap-deletes warning', title: d.measured || '' },
-    (counted.length ? `deleted while lost, still in an upserting consumer: ${counted.join(', ')}` : '')
+    (counted.length ? `deleted while lost (${how}), still in an upserting consumer: ${counted.join(', ')}` : '')
     + (unknown.length ? `${counted.length ? ' · ' : ''}deletes unknown: ${unknown.join(', ')}` : ''));
 }
 

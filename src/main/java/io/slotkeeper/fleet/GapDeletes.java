@@ -19,9 +19,18 @@ import java.util.stream.Collectors;
  * @param unknownBecause why no table's deletes can be told, {@code null} when they were
  * counted
  * @param measured from which reading to which they were counted, {@code null} when not
+ * @param source {@value #EXACT} when the slot's gap journal read each deleted key,
+ * {@value #ESTIMATE} when the table counters were compared (a record from before the
+ * journal has none: an estimate)
  */
-public record GapDeletes(Map<String, Long> tables, Map<String, String> unknown, String unknownBecause,
-		String measured) {
+public record GapDeletes(Map<String, Long> tables, Map<String, String> unknown, String unknownBecause, String measured,
+		String source) {
+
+	/** The source of deletes read key by key from the gap journal. */
+	public static final String EXACT = "exact";
+
+	/** The source of deletes estimated from the table counters. */
+	public static final String ESTIMATE = "estimate";
 
 	/**
 	 * Keeps what was given, tables in name order.
@@ -29,6 +38,7 @@ public record GapDeletes(Map<String, Long> tables, Map<String, String> unknown, 
 	public GapDeletes {
 		tables = Map.copyOf(tables);
 		unknown = Map.copyOf(unknown);
+		source = (source != null) ? source : ESTIMATE;
 	}
 
 	/**
@@ -37,7 +47,26 @@ public record GapDeletes(Map<String, Long> tables, Map<String, String> unknown, 
 	 * @return the count
 	 */
 	public static GapDeletes unknown(String why) {
-		return new GapDeletes(Map.of(), Map.of(), why, null);
+		return new GapDeletes(Map.of(), Map.of(), why, null, ESTIMATE);
+	}
+
+	/**
+	 * The deletes a complete gap journal read, key by key.
+	 * @param tables the keys deleted, by table, only those with one or more
+	 * @param unknown the tables the journal could not tell key by key, each with why
+	 * @param measured over which positions they were read
+	 * @return the count
+	 */
+	public static GapDeletes exact(Map<String, Long> tables, Map<String, String> unknown, String measured) {
+		return new GapDeletes(tables, unknown, null, measured, EXACT);
+	}
+
+	/**
+	 * Whether the deletes were read key by key, not estimated.
+	 * @return whether they are exact
+	 */
+	public boolean exact() {
+		return EXACT.equals(this.source);
 	}
 
 	/**
@@ -68,8 +97,10 @@ public record GapDeletes(Map<String, Long> tables, Map<String, String> unknown, 
 				counted.put(table, later.deleted() - then.deleted());
 			}
 		}
-		return new GapDeletes(counted, unknown, null, "from " + before.at() + " (the last reading before the slot's"
-				+ " last confirmed position) to " + now.at());
+		return new GapDeletes(counted, unknown, null,
+				"estimated from the table counters (n_tup_del), from " + before.at()
+						+ " (the last reading before the slot's" + " last confirmed position) to " + now.at(),
+				ESTIMATE);
 	}
 
 	/**
@@ -82,8 +113,8 @@ public record GapDeletes(Map<String, Long> tables, Map<String, String> unknown, 
 
 	/**
 	 * The count in a few words, for the audit.
-	 * @return for example
-	 * {@code public.orders 3; unknown: public.items (its file changed: …)}
+	 * @return for example {@code public.orders 3; unknown: public.items (its file
+	 * changed: …) (estimated from the table counters)}
 	 */
 	public String describe() {
 		if (this.unknownBecause != null) {
@@ -94,11 +125,13 @@ public record GapDeletes(Map<String, Long> tables, Map<String, String> unknown, 
 					.stream()
 					.map((entry) -> entry.getKey() + " " + entry.getValue())
 					.collect(Collectors.joining(", "));
-		return counted + (this.unknown.isEmpty() ? ""
-				: "; unknown: " + new TreeMap<>(this.unknown).entrySet()
-					.stream()
-					.map((entry) -> entry.getKey() + " (" + entry.getValue() + ")")
-					.collect(Collectors.joining(", ")));
+		return counted
+				+ (this.unknown.isEmpty() ? ""
+						: "; unknown: " + new TreeMap<>(this.unknown).entrySet()
+							.stream()
+							.map((entry) -> entry.getKey() + " (" + entry.getValue() + ")")
+							.collect(Collectors.joining(", ")))
+				+ (exact() ? " (exact, from the gap journal)" : " (estimated from the table counters)");
 	}
 
 }

@@ -23,7 +23,9 @@ import io.slotkeeper.gap.GapJournal;
  * changed, or only deletes did (no read brings a deleted row back). The filters are built
  * by PostgreSQL itself ({@code format('%I')} and {@code format('%L')}): the key values
  * come from the database, whose owner controls them. A table whose keys do not fit the
- * signal row is read whole, saying so.
+ * first signal row is read in slices of keys, a signal row each (Debezium queues each
+ * signal's tables with their own condition), or whole where that would take more than
+ * {@value #MAX_SIGNALS} signals or read half the table or more, saying so.
  */
 final class GapReads {
 
@@ -32,6 +34,9 @@ final class GapReads {
 	// The JSON around the filters: the collections, the type and the keys of each
 	// condition.
 	private static final int ENVELOPE = 200;
+
+	// At most this many signal rows for one re-snapshot: past it, a table is read whole.
+	static final int MAX_SIGNALS = 100;
 
 	private GapReads() {
 	}
@@ -66,8 +71,7 @@ final class GapReads {
 						: "truncated in the gap at " + String.join(", ", summary.truncates()));
 				continue;
 			}
-			List<List<String>> keys = new ArrayList<>(gap.journal().keys(table, GapJournal.Change.INSERTED));
-			keys.addAll(gap.journal().keys(table, GapJournal.Change.UPDATED));
+			List<List<String>> keys = changedKeys(gap, table);
 			if (keys.isEmpty()) {
 				skipped.add(new SkippedTable(table,
 						"only " + summary.deleted() + " deletes in the gap: no read brings" + " a deleted row"));
@@ -78,27 +82,105 @@ final class GapReads {
 			described.put(table,
 					keys.size() + ((keys.size() == 1) ? " key" : " keys") + " inserted or updated in the gap");
 		}
-		fit(read, filters, described, readWhole, dataLength);
+		List<Map<String, String>> more = fit(connection, read, filters, described, readWhole, dataLength, gap);
 		String why = "exactly what the gap journal read from " + gap.from() + " to " + gap.to() + ": the keys"
 				+ " inserted or updated of each table, whole tables where it cannot tell them";
-		return new Chosen(read, new TableChoice(why, skipped, described, readWhole), filters);
+		return new Chosen(read, new TableChoice(why, skipped, described, readWhole), filters, more);
 	}
 
-	// The largest filters give way to whole reads until the signal fits its column.
-	private static void fit(List<String> read, Map<String, String> filters, Map<String, String> described,
-			Map<String, String> readWhole, Integer dataLength) {
+	// The largest filters leave the first signal until it fits its column: each is split
+	// over signals of its own, or read whole where that takes too many signals or reads
+	// most of the table anyway.
+	private static List<Map<String, String>> fit(Connection connection, List<String> read, Map<String, String> filters,
+			Map<String, String> described, Map<String, String> readWhole, Integer dataLength, Gap gap)
+			throws SQLException {
+		List<Map<String, String>> more = new ArrayList<>();
 		if (dataLength == null) {
-			return;
+			return more;
 		}
-		while (!filters.isEmpty() && size(read, filters) > dataLength) {
+		List<String> first = new ArrayList<>(read);
+		while (!filters.isEmpty() && size(first, filters) > dataLength) {
 			String largest = filters.entrySet()
 				.stream()
 				.max(Map.Entry.comparingByValue((one, other) -> Integer.compare(one.length(), other.length())))
 				.orElseThrow()
 				.getKey();
-			readWhole.put(largest, "its " + described.remove(largest) + " do not fit the signal table's data column ("
-					+ dataLength + " characters): read whole");
-			filters.remove(largest);
+			String whole = filters.remove(largest);
+			String counted = described.remove(largest);
+			List<List<String>> keys = changedKeys(gap, largest);
+			String cheaper = wholeIsCheaper(connection, largest, keys.size());
+			Split split = (cheaper != null) ? new Split(null, cheaper)
+					: split(connection, largest, gap.tables().get(largest).keyColumns(), keys, whole.length(),
+							dataLength, MAX_SIGNALS - 1 - more.size());
+			if (split.filters() == null) {
+				readWhole.put(largest, "its " + counted + split.whyNot() + ": read whole");
+				continue;
+			}
+			first.remove(largest);
+			split.filters().forEach((filter) -> more.add(Map.of(largest, filter)));
+			described.put(largest,
+					counted + ", in " + split.filters().size() + " signals of their own (each fits the signal"
+							+ " table's data column, " + dataLength + " characters)");
+		}
+		return more;
+	}
+
+	private static List<List<String>> changedKeys(Gap gap, String table) {
+		List<List<String>> keys = new ArrayList<>(gap.journal().keys(table, GapJournal.Change.INSERTED));
+		keys.addAll(gap.journal().keys(table, GapJournal.Change.UPDATED));
+		return keys;
+	}
+
+	// Keys in slices, each slice's filter a signal of its own that fits: as many slices
+	// as
+	// the whole filter's length asks, twice as many while one does not fit.
+	private static Split split(Connection connection, String table, List<String> columns, List<List<String>> keys,
+			int wholeLength, int dataLength, int signalsLeft) throws SQLException {
+		int room = dataLength - size(List.of(table), Map.of(table, ""));
+		int slices = Math.max(2, (room > 0) ? (wholeLength + room - 1) / room : Integer.MAX_VALUE);
+		while (slices <= signalsLeft) {
+			List<String> split = new ArrayList<>();
+			int per = Math.max(1, (keys.size() + slices - 1) / slices);
+			for (int from = 0; from < keys.size() && split != null; from += per) {
+				String filter = filter(connection, table, columns,
+						keys.subList(from, Math.min(keys.size(), from + per)));
+				if (size(List.of(table), Map.of(table, filter)) <= dataLength) {
+					split.add(filter);
+				}
+				else if (per == 1) {
+					return new Split(null, " hold a key that alone does not fit the signal table's data column ("
+							+ dataLength + " characters)");
+				}
+				else {
+					split = null;
+				}
+			}
+			if (split != null) {
+				return new Split(split, null);
+			}
+			slices *= 2;
+		}
+		return new Split(null, " would take more than " + MAX_SIGNALS + " signals of the signal table's data column ("
+				+ dataLength + " characters)");
+	}
+
+	// The filters of a table's slices, or why it is read whole.
+	private record Split(List<String> filters, String whyNot) {
+	}
+
+	// A filter split over signals that would read half the table or more reads it whole:
+	// one pass over the table instead of a query per slice. The planner's estimate of the
+	// table's rows, none before it was first analyzed.
+	private static String wholeIsCheaper(Connection connection, String table, int keys) throws SQLException {
+		try (PreparedStatement statement = connection
+			.prepareStatement("SELECT c.reltuples::bigint FROM pg_catalog.pg_class c WHERE c.oid = ?::regclass")) {
+			statement.setString(1, SqlIdentifiers.quoteQualified(table));
+			try (ResultSet result = statement.executeQuery()) {
+				long rows = result.next() ? result.getLong(1) : 0;
+				return (rows > 0 && keys * 2L >= rows) ? " are half or more of its about " + rows
+						+ " rows, so one read of the whole table is cheaper" + " than a signal per slice of keys"
+						: null;
+			}
 		}
 	}
 
@@ -209,9 +291,21 @@ final class GapReads {
 	 *
 	 * @param read the tables read
 	 * @param answer how they were chosen, keys counted, never listed
-	 * @param filters the filter of each table read by its keys
+	 * @param filters the filter of each table read by its keys in the first signal, which
+	 * reads every table read
+	 * @param more the signals after it, each one table's filter over a slice of its keys
 	 */
-	record Chosen(List<String> read, TableChoice answer, Map<String, String> filters) {
+	record Chosen(List<String> read, TableChoice answer, Map<String, String> filters, List<Map<String, String>> more) {
+
+		/**
+		 * The tables of the first signal: every table read but those read in slices.
+		 * @return the tables
+		 */
+		List<String> first() {
+			return this.read.stream()
+				.filter((table) -> this.more.stream().noneMatch((signal) -> signal.containsKey(table)))
+				.toList();
+		}
 	}
 
 }

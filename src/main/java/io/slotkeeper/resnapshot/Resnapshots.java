@@ -2,6 +2,7 @@ package io.slotkeeper.resnapshot;
 
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -221,12 +222,23 @@ public final class Resnapshots {
 									+ " read again",
 							chosen.answer())
 					: SignalRows.insert(connection, target, slot, signal, chosen.read(), chosen.answer(),
-							chosen.filters(), at);
+							signals(signal, chosen), at);
 			return SignalRows.remember(connection, target, slot, decided, skipped, at);
 		});
 		this.meters.count(target, slot, (sent.signalId() != null) ? "sent" : "none-changed");
 		this.meters.countTables(target, slot, sent);
 		return sent;
+	}
+
+	// The first signal reads every table but those read in slices, which follow, a slice
+	// each.
+	private static List<Map<String, Object>> signals(Signal signal, GapReads.Chosen chosen) {
+		List<Map<String, Object>> signals = new ArrayList<>();
+		if (!chosen.first().isEmpty()) {
+			signals.add(SignalRows.data(signal, chosen.first(), chosen.filters()));
+		}
+		chosen.more().forEach((slice) -> signals.add(SignalRows.data(signal, List.copyOf(slice.keySet()), slice)));
+		return signals;
 	}
 
 	/**

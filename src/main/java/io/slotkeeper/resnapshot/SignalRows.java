@@ -6,6 +6,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -77,24 +78,22 @@ final class SignalRows {
 	}
 
 	// One execute-snapshot row; conditions narrow a table's reads (Debezium's
-	// additional-conditions). The table is
-	// the application's, not slot-keeper's: whatever code it would run on an insert would
-	// run as slot-keeper's role,
-	// so the insert is refused unless the table is on SignalTableCheck's allow-list,
-	// checked under a lock that keeps
-	// anything from being added until the row is in.
+	// additional-conditions).
 	static Resnapshot insert(Connection connection, Target target, String slot, Signal signal, List<String> tables,
 			TableChoice choice, Map<String, String> conditions, Instant at) throws SQLException {
-		String id = UUID.randomUUID().toString();
-		Map<String, Object> data = new LinkedHashMap<>();
-		data.put("data-collections", tables);
-		data.put("type", signal.type());
-		if (!conditions.isEmpty()) {
-			data.put("additional-conditions", conditions.entrySet()
-				.stream()
-				.map((condition) -> Map.of("data-collection", condition.getKey(), "filter", condition.getValue()))
-				.toList());
-		}
+		return insert(connection, target, slot, signal, tables, choice, List.of(data(signal, tables, conditions)), at);
+	}
+
+	// One signal row per data in one transaction, in order: Debezium reads them in the
+	// order they were committed, and queues each one's tables with its conditions. The
+	// table is the application's, not slot-keeper's: whatever code it would run on an
+	// insert would run as slot-keeper's role, so the insert is refused unless the table
+	// is
+	// on SignalTableCheck's allow-list, checked under a lock that keeps anything from
+	// being added until the rows are in.
+	static Resnapshot insert(Connection connection, Target target, String slot, Signal signal, List<String> tables,
+			TableChoice choice, List<Map<String, Object>> signals, Instant at) throws SQLException {
+		List<String> ids = new ArrayList<>();
 		String table = SqlIdentifiers.quoteQualified(signal.table());
 		boolean autoCommit = connection.getAutoCommit();
 		connection.setAutoCommit(false);
@@ -112,9 +111,13 @@ final class SignalRows {
 			}
 			try (PreparedStatement insert = connection
 				.prepareStatement("INSERT INTO " + table + " (id, type, data) VALUES (?, 'execute-snapshot', ?)")) {
-				insert.setString(1, id);
-				insert.setString(2, JSON.writeValueAsString(data));
-				insert.executeUpdate();
+				for (Map<String, Object> data : signals) {
+					String id = UUID.randomUUID().toString();
+					insert.setString(1, id);
+					insert.setString(2, JSON.writeValueAsString(data));
+					insert.executeUpdate();
+					ids.add(id);
+				}
 			}
 			connection.commit();
 		}
@@ -124,7 +127,27 @@ final class SignalRows {
 				connection.setAutoCommit(autoCommit);
 			}
 		}
-		return new Resnapshot(id, tables, at, null, choice);
+		return new Resnapshot(ids.get(0), tables, at, null, choice);
+	}
+
+	/**
+	 * The data of one {@code execute-snapshot} signal.
+	 * @param signal the signal's type and table
+	 * @param tables the tables it reads
+	 * @param conditions the filter of each table read by a condition
+	 * @return the data, as Debezium reads it
+	 */
+	static Map<String, Object> data(Signal signal, List<String> tables, Map<String, String> conditions) {
+		Map<String, Object> data = new LinkedHashMap<>();
+		data.put("data-collections", tables);
+		data.put("type", signal.type());
+		if (!conditions.isEmpty()) {
+			data.put("additional-conditions", conditions.entrySet()
+				.stream()
+				.map((condition) -> Map.of("data-collection", condition.getKey(), "filter", condition.getValue()))
+				.toList());
+		}
+		return data;
 	}
 
 }

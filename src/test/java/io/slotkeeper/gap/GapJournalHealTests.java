@@ -106,6 +106,9 @@ class GapJournalHealTests {
 			.contains("public.orders " + this.server.queryForString(DATABASE, "SELECT count(*) FROM orders")
 					+ " inserted");
 		assertThat(heal.substring(heal.indexOf("gap="))).doesNotContain("1001");
+		// The deletes are the journal's, not the table counters' estimate.
+		assertThat(heal).contains("deletesInGap=public.customers 3; unknown: public.invoices (truncated in the gap at ")
+			.contains(") (exact, from the gap journal)");
 		// The re-snapshot reads exactly the keys inserted or updated, the truncated table
 		// whole.
 		assertThat(heal).contains("resnapshot=signal ");
@@ -131,6 +134,8 @@ class GapJournalHealTests {
 			.tags("table", "public.invoices", "change", "truncated")
 			.counter()
 			.count()).isEqualTo(1.0);
+		assertThat(registry.get("slotkeeper.slot.gap.deletes").tags("table", "public.customers").counter().count())
+			.isEqualTo(3.0);
 		assertThat(registry.get("slotkeeper.slot.gap.journaled").tags("outcome", "not_exact").counter().count())
 			.isEqualTo(1.0);
 	}

@@ -3,6 +3,8 @@ package io.slotkeeper.resnapshot;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -10,6 +12,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import io.slotkeeper.gap.Gap;
+import io.slotkeeper.gap.SlotCopies;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.PostgresTestBed;
 import io.slotkeeper.testbed.SlotRecipes;
@@ -102,18 +105,64 @@ class GapReadsTests {
 	}
 
 	@Test
-	void keysThatDoNotFitTheSignalRowAreReadWholeSayingSo() throws SQLException {
-		this.server.execute(this.database, "UPDATE customers SET name = 'changed' WHERE id <= 500");
+	void keysThatDoNotFitOneSignalRowAreReadInSlicesEachASignalThatFits() throws SQLException {
+		this.server.execute(this.database, "UPDATE customers SET name = 'changed' WHERE id <= 300",
+				"UPDATE notes SET id = 1 WHERE id = 1");
 		Gap gap = gap();
 
 		try (Connection connection = this.server.connect(this.database)) {
-			GapReads.Chosen chosen = GapReads.choose(connection, gap, List.of("public.customers"), 2048);
+			GapReads.Chosen chosen = GapReads.choose(connection, gap, List.of("public.customers", "public.notes"),
+					2048);
 
-			assertThat(chosen.read()).containsExactly("public.customers");
-			assertThat(chosen.filters()).isEmpty();
-			assertThat(chosen.answer().readWhole().get("public.customers"))
-				.isEqualTo("its 500 keys inserted or updated in the gap do not fit the signal table's data column"
-						+ " (2048 characters): read whole");
+			assertThat(chosen.read()).containsExactly("public.customers", "public.notes");
+			assertThat(chosen.first()).containsExactly("public.notes");
+			assertThat(chosen.filters()).containsOnlyKeys("public.notes");
+			assertThat(chosen.more()).hasSizeGreaterThan(1).allSatisfy((slice) -> {
+				assertThat(slice).containsOnlyKeys("public.customers");
+				assertThat(tools.jackson.databind.json.JsonMapper.builder()
+					.build()
+					.writeValueAsString(Map.of("data-collections", List.of("public.customers"), "type", "incremental",
+							"additional-conditions",
+							List.of(Map.of("data-collection", "public.customers", "filter",
+									slice.get("public.customers")))))
+					.length()).isLessThanOrEqualTo(2048);
+			});
+			String union = chosen.more()
+				.stream()
+				.map((slice) -> "(" + slice.get("public.customers") + ")")
+				.collect(Collectors.joining(" OR "));
+			assertThat(this.server.queryForString(this.database,
+					"SELECT count(*) || ' ' || min(id) || ' ' || max(id) FROM customers WHERE " + union))
+				.isEqualTo("300 1 300");
+			assertThat(chosen.answer().conditions().get("public.customers"))
+				.isEqualTo("300 keys inserted or updated in the gap, in " + chosen.more().size()
+						+ " signals of their own (each fits the signal table's data column, 2048 characters)");
+			assertThat(chosen.answer().readWhole()).isEmpty();
+		}
+	}
+
+	@Test
+	void keysThatWouldTakeTooManySignalsOrHalfTheTableAreReadWholeSayingSo() throws SQLException {
+		this.server.execute(this.database, "UPDATE customers SET name = 'changed' WHERE id <= 300");
+		Gap few = gap();
+		this.server.execute(this.database, "UPDATE customers SET name = 'again' WHERE id <= 600", "ANALYZE customers",
+				"SELECT pg_drop_replication_slot('" + SlotCopies.copyOf("consumer") + "')");
+		Gap most = gap();
+
+		try (Connection connection = this.server.connect(this.database)) {
+			GapReads.Chosen tooMany = GapReads.choose(connection, few, List.of("public.customers"), 300);
+			assertThat(tooMany.more()).isEmpty();
+			assertThat(tooMany.filters()).isEmpty();
+			assertThat(tooMany.first()).containsExactly("public.customers");
+			assertThat(tooMany.answer().readWhole().get("public.customers"))
+				.isEqualTo("its 300 keys inserted or updated in the gap would take more than " + GapReads.MAX_SIGNALS
+						+ " signals of the signal table's data column (300 characters): read whole");
+
+			GapReads.Chosen cheaper = GapReads.choose(connection, most, List.of("public.customers"), 2048);
+			assertThat(cheaper.more()).isEmpty();
+			assertThat(cheaper.answer().readWhole().get("public.customers"))
+				.isEqualTo("its 600 keys inserted or updated in the gap are half or more of its about 1000 rows, so"
+						+ " one read of the whole table is cheaper than a signal per slice of keys: read whole");
 			this.server.execute(this.database,
 					"CREATE TABLE signals (id varchar(42) PRIMARY KEY, type varchar(32), data varchar(2048))");
 			assertThat(GapReads.dataLength(connection, "public.signals")).isEqualTo(2048);

@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
@@ -20,6 +21,7 @@ import io.slotkeeper.fleet.Lsn;
 import io.slotkeeper.fleet.TableCounters;
 import io.slotkeeper.fleet.TableWrites;
 import io.slotkeeper.fleet.Target;
+import io.slotkeeper.gap.Gap;
 import io.slotkeeper.problem.ProblemException;
 import io.slotkeeper.support.DueRechecks;
 
@@ -75,6 +77,34 @@ final class GapDeleteCounts {
 	 */
 	GapDeletes atRecreate(Target target, String slot, String previousConfirmedFlushLsn, Collection<String> tables) {
 		GapDeletes counted = measure(target, slot, previousConfirmedFlushLsn, tables);
+		this.meters.count(target, slot, counted, null);
+		return counted;
+	}
+
+	/**
+	 * At a recreate whose gap a complete journal read: the deletes it read key by key,
+	 * with no estimate and no recheck; a table it could not tell key by key is unknown.
+	 * @param target the target
+	 * @param slot the slot
+	 * @param gap the gap
+	 * @return the count
+	 */
+	GapDeletes journaled(Target target, String slot, Gap gap) {
+		Map<String, Long> deleted = new TreeMap<>();
+		Map<String, String> unknown = new TreeMap<>();
+		gap.tables().forEach((table, summary) -> {
+			if (summary.deleted() > 0) {
+				deleted.put(table, (long) summary.deleted());
+			}
+			if (summary.whyNotExact() != null) {
+				unknown.put(table, summary.whyNotExact());
+			}
+			else if (!summary.truncates().isEmpty()) {
+				unknown.put(table, "truncated in the gap at " + String.join(", ", summary.truncates()));
+			}
+		});
+		GapDeletes counted = GapDeletes.exact(deleted, unknown,
+				"read key by key from the gap journal, " + gap.from() + " to " + gap.to());
 		this.meters.count(target, slot, counted, null);
 		return counted;
 	}
@@ -151,7 +181,7 @@ final class GapDeleteCounts {
 					GapDeletes late = new GapDeletes(counted.tables(), counted.unknown(), null, counted.measured()
 							+ ", read again " + Duration.between(recheck.countedAt(), now.at()).toSeconds()
 							+ " s after the recreate for commits counted late (a delete in those seconds, which the"
-							+ " consumer saw, is counted too)");
+							+ " consumer saw, is counted too)", GapDeletes.ESTIMATE);
 					target.lineages().deletesCounted(connection, recheck.slot(), late);
 					return late;
 				});

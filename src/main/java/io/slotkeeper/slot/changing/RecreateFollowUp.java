@@ -112,28 +112,28 @@ final class RecreateFollowUp {
 	// The gap's deletes, the next epoch, the connector and the re-snapshot of a primary's
 	// slot made anew.
 	private RecreateResult handOver(Target target, Node node, RecreateResult done, Handover handover) {
-		GapDeletes deletes = this.gapDeletes.atRecreate(target, done.newSlot().slot().slotName(),
-				done.skipped().fromLsn(), tables(target, done.newSlot().slot().slotName()));
-		Gap gap = this.journals.close(target, done.newSlot().slot().slotName(), done.skipped().toLsn()).orElse(null);
+		String slot = done.newSlot().slot().slotName();
+		Gap gap = this.journals.close(target, slot, done.skipped().toLsn()).orElse(null);
+		// The table counters' estimate only where no complete journal read the gap.
+		GapDeletes deletes = (gap != null && gap.incomplete() == null) ? this.gapDeletes.journaled(target, slot, gap)
+				: this.gapDeletes.atRecreate(target, slot, done.skipped().fromLsn(), tables(target, slot));
 		RecreateResult recreated = done.withLineage(nextEpoch(target, node, done, deletes, this.clock.instant()))
 			.withDeletes(deletes)
 			.withGap(gap);
-		this.resnapshots.pin(target, recreated.newSlot().slot().slotName(), recreated.skipped().fromLsn(), gap);
+		this.resnapshots.pin(target, slot, recreated.skipped().fromLsn(), gap);
 		RecreateResult handedOver = recreated;
 		if (handover != null) {
 			String lsn = recreated.skipped().toLsn();
 			Long position = (lsn != null) ? Lsn.parse(lsn) : null;
 			handedOver = recreated.withConnector(this.handovers.complete(handover, position));
 			if (handedOver.connector().pending()) {
-				String slot = recreated.newSlot().slot().slotName();
 				this.pending.keep(target, slot, handover.connectorName(), position,
 						"the slot was recreated while Kafka Connect could not be reached", handover.chosenState());
 				return handedOver.withResnapshot(this.resnapshots.deferred(target, slot));
 			}
 		}
 		boolean running = handedOver.connector() == null || handedOver.connector().handedOver();
-		return handedOver
-			.withResnapshot(this.resnapshots.afterRecreate(target, recreated.newSlot().slot().slotName(), running));
+		return handedOver.withResnapshot(this.resnapshots.afterRecreate(target, slot, running));
 	}
 
 	// The tables the re-snapshot would read; every table sampled when they cannot be told
