@@ -179,6 +179,7 @@ class DebeziumRecreateTests {
 				.as("signals, the keys in slices")
 				.isGreaterThan(1);
 			assertThat(heal).contains("signals of their own");
+			assertThat(heal).contains("deletesInGap=public.orders 5 (exact, from the gap journal)");
 			assertThat(pipeline.missing()).isEmpty();
 			assertThat(worker.deliveries().get(153L)).as("a row updated while the task was down, read again")
 				.isGreaterThanOrEqualTo(2);
