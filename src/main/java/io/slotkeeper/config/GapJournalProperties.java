@@ -18,6 +18,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param enabled whether journals are kept (default {@code true})
  * @param after how long a slot's consumer must be away (the slot inactive) before its
  * journal starts (default 30s)
+ * @param whenLossWithin a journal also starts, its consumer reading or not, once the
+ * slot's estimated time to loss is under this (a consumer that reads too slowly), and
+ * goes on while it is; {@code 0s} for never (default 10m)
  * @param maxKeys how many keys one slot's journal keeps; past it, the table that would
  * grow it is read whole after a loss (default 100000)
  * @param maxCopiesPerServer how many copies of slots may exist at once on one server:
@@ -30,6 +33,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  */
 public record GapJournalProperties(@DefaultValue("true") boolean enabled,
 		@NotNull @DurationMin(seconds = 1) @DurationMax(hours = 24) @DefaultValue("30s") Duration after,
+		@NotNull @DurationMin(seconds = 0) @DurationMax(hours = 24) @DefaultValue("10m") Duration whenLossWithin,
 		@Min(1) @Max(10_000_000) @DefaultValue("100000") int maxKeys,
 		@Min(1) @Max(64) @DefaultValue("2") int maxCopiesPerServer,
 		@Min(1) @Max(1_000_000) @DefaultValue("10000") int pageChanges,
@@ -40,7 +44,7 @@ public record GapJournalProperties(@DefaultValue("true") boolean enabled,
 	 * @return the settings
 	 */
 	public static GapJournalProperties off() {
-		return new GapJournalProperties(false, Duration.ofSeconds(30), 100_000, 2, 10_000, 20);
+		return new GapJournalProperties(false, Duration.ofSeconds(30), Duration.ofMinutes(10), 100_000, 2, 10_000, 20);
 	}
 
 }

@@ -29,12 +29,13 @@ import io.slotkeeper.replication.ReplicationSlot;
 /**
  * The journals of the slots whose consumers are away, kept by the instance that owns
  * their target: one starts once a pgoutput slot whose loss slot-keeper heals or hands
- * over has been inactive for {@code after}, is fed at every poll so that its copy stays
- * close to the server's head (and never becomes the next lost slot), and ends when the
- * consumer is back past it, or when the slot is made anew ({@link #close}), which turns
- * it into the {@link Gap}. Kept in this instance's memory: a journal does not survive a
- * restart, and its copy is then dropped and made again from the slot, which has not
- * moved.
+ * over has been inactive for {@code after}, or once its estimated time to loss is under
+ * {@code when-loss-within} (its consumer reading too slowly), is fed at every poll so
+ * that its copy stays close to the server's head (and never becomes the next lost slot),
+ * and ends when the consumer is back past it, or when the slot is made anew
+ * ({@link #close}), which turns it into the {@link Gap}. Kept in this instance's memory:
+ * a journal does not survive a restart, and its copy is then dropped and made again from
+ * the slot, which has not moved.
  */
 public final class GapJournals {
 
@@ -74,9 +75,11 @@ public final class GapJournals {
 	 * @param serverSlots every slot of its server, to count the copies there
 	 * @param publications the publications a slot's consumer reads; empty when unknown
 	 * (then every publication of the database)
+	 * @param secondsToLoss a slot's estimated seconds until it is lost, {@code null} when
+	 * not known
 	 */
 	public void follow(Target target, List<ReplicationSlot> slots, List<ReplicationSlot> serverSlots,
-			Function<String, List<String>> publications) {
+			Function<String, List<String>> publications, Function<String, Double> secondsToLoss) {
 		if (!this.settings.enabled() || !target.ownership().owned()) {
 			forget(target);
 			return;
@@ -91,7 +94,8 @@ public final class GapJournals {
 				.orElse(null);
 			if (policy.actsOnLoss() && slot != null && slot.logical() && "pgoutput".equals(slot.plugin())) {
 				followed.add(key(target, slot.slotName()));
-				copies += follow(target, slot, copies, publications.apply(slot.slotName()));
+				copies += follow(target, slot, copies, publications.apply(slot.slotName()),
+						lossNear(secondsToLoss.apply(slot.slotName())));
 			}
 		}
 		// A journal whose slot is gone, or no longer healed or handed over, ends: a copy
@@ -106,10 +110,10 @@ public final class GapJournals {
 	}
 
 	// How many copies it made: 1 when a journal started.
-	private int follow(Target target, ReplicationSlot slot, long copies, List<String> publications) {
+	private int follow(Target target, ReplicationSlot slot, long copies, List<String> publications, boolean lossNear) {
 		String key = key(target, slot.slotName());
 		Kept journal = this.kept.get(key);
-		if (Boolean.TRUE.equals(slot.active())) {
+		if (Boolean.TRUE.equals(slot.active()) && !lossNear) {
 			this.awaySince.remove(key);
 			this.notKept.remove(key);
 			if (journal != null && slot.confirmedFlushLsn() != null
@@ -126,9 +130,9 @@ public final class GapJournals {
 			return 0;
 		}
 		Instant now = this.clock.instant();
-		Instant since = this.awaySince.computeIfAbsent(key, (away) -> now);
+		Instant since = Boolean.TRUE.equals(slot.active()) ? now : this.awaySince.computeIfAbsent(key, (away) -> now);
 		if (journal == null) {
-			if (now.isBefore(since.plus(this.settings.after()))) {
+			if (!lossNear && now.isBefore(since.plus(this.settings.after()))) {
 				return 0;
 			}
 			if (copies >= this.settings.maxCopiesPerServer()) {
@@ -145,6 +149,11 @@ public final class GapJournals {
 		}
 		feed(target, journal, null, this.settings.pagesPerPoll());
 		return 0;
+	}
+
+	private boolean lossNear(Double secondsToLoss) {
+		return secondsToLoss != null && !this.settings.whenLossWithin().isZero()
+				&& secondsToLoss < this.settings.whenLossWithin().toSeconds();
 	}
 
 	private Kept start(Target target, ReplicationSlot slot, List<String> publications) {

@@ -91,7 +91,8 @@ final class PollDuties implements PollFollowers.TargetDuties {
 		if (policies.stream().anyMatch(SlotPolicyProperties::actsOnLoss)) {
 			followUps.heal(this.target.name(), () -> {
 				heal(poll, readAgain);
-				this.journals.follow(this.target, poll.slots(), serverSlots, this::publications);
+				this.journals.follow(this.target, poll.slots(), serverSlots, this::publications,
+						(slot) -> this.insights.of(this.target.name(), slot).soonestLoss());
 			});
 		}
 		// What stands is shown from the poll's own thread, so that a busy or stuck guard

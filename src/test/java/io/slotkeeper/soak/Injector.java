@@ -3,6 +3,7 @@ package io.slotkeeper.soak;
 import java.time.Duration;
 
 import io.slotkeeper.soak.FaultSchedule.Fault;
+import io.slotkeeper.gap.SlotCopies;
 import io.slotkeeper.testbed.SlotRecipes;
 
 import static org.awaitility.Awaitility.await;
@@ -85,11 +86,31 @@ final class Injector {
 		return -1;
 	}
 
-	// The consumer gone (its task failed), then WAL pushed past the limit: slot-keeper's
+	// The consumer gone (its task failed), its gap journaled from a copy of its slot
+	// (when
+	// the target's owner makes one in time), then WAL pushed past the limit:
+	// slot-keeper's
 	// poll finds the slot lost.
 	private long loseTheSlot(SoakPipeline pipeline) {
 		crash(pipeline);
-		SlotRecipes.lose(this.world.server, pipeline.database, pipeline.slot, this.world.server::awaitStandbyCaughtUp);
+		String copy = SlotCopies.copyOf(pipeline.slot);
+		String copied = "SELECT count(*) FROM pg_replication_slots WHERE slot_name = '" + copy + "'";
+		try {
+			await().atMost(Duration.ofSeconds(30))
+				.pollInterval(Duration.ofMillis(200))
+				.until(() -> "1".equals(this.world.server.queryForString("postgres", copied)));
+		}
+		catch (org.awaitility.core.ConditionTimeoutException ex) {
+			SlotRecipes.lose(this.world.server, pipeline.database, pipeline.slot,
+					this.world.server::awaitStandbyCaughtUp);
+			return awaitUsableAgain(pipeline);
+		}
+		SlotRecipes.loseBeforeItsCopy(this.world.server, pipeline.database, pipeline.slot, copy,
+				this.world.server::awaitStandbyCaughtUp);
+		return awaitUsableAgain(pipeline);
+	}
+
+	private long awaitUsableAgain(SoakPipeline pipeline) {
 		long lost = System.nanoTime();
 		await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200)).until(() -> {
 			String status = this.world.server.queryForString("postgres",

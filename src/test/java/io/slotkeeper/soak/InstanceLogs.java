@@ -30,9 +30,11 @@ import java.util.regex.Pattern;
  * made on
  * @param raisesRefused raises refused or failed (a value ALTER SYSTEM cannot override, a
  * role that may not); not a raise waiting for its former primary to answer as the standby
+ * @param losses each heal's gap as it said it: journaled exactly or estimated, the keys
+ * changed and the keys read again
  */
 record InstanceLogs(int heals, int handovers, int takeovers, Map<String, Long> gapDeletes, int mostHealsInAnHour,
-		int restarts, int restartsRefused, int raises, int putBacks, int raisesRefused) {
+		int restarts, int restartsRefused, int raises, int putBacks, int raisesRefused, List<Loss> losses) {
 
 	// A raise left on a former primary that is not yet back as the standby: said once,
 	// put back when it is (the
@@ -46,6 +48,12 @@ record InstanceLogs(int heals, int handovers, int takeovers, Map<String, Long> g
 
 	private static final Pattern COUNT = Pattern.compile("public\\.orders (\\d+)");
 
+	private static final Pattern GAP = Pattern.compile("gap:(exact|exact but for some tables|incomplete \\([^)]*\\))"
+			+ ", [^:]*: [^}]*?public\\.orders (?:(\\d+) inserted)?(?:, )?(?:(\\d+) updated)?(?:, )?(?:(\\d+) deleted)?");
+
+	private static final Pattern REREAD = Pattern
+		.compile("public\\.orders=(\\d+) keys? inserted or updated in the gap");
+
 	static InstanceLogs read(SoakWorld world) {
 		int heals = 0;
 		int handovers = 0;
@@ -57,6 +65,7 @@ record InstanceLogs(int heals, int handovers, int takeovers, Map<String, Long> g
 		int raisesRefused = 0;
 		Map<String, List<Long>> counts = new HashMap<>();
 		Map<String, List<Instant>> healed = new HashMap<>();
+		List<Loss> losses = new ArrayList<>();
 		for (Instance instance : world.instances) {
 			List<String> lines;
 			try {
@@ -72,6 +81,7 @@ record InstanceLogs(int heals, int handovers, int takeovers, Map<String, Long> g
 					heals++;
 					healed.computeIfAbsent(name, (key) -> new ArrayList<>())
 						.add(Instant.parse(line.substring(0, line.indexOf(' '))));
+					losses.add(Loss.of(name, line));
 				}
 				handovers += line.contains("audit action=slot.handover ") ? 1 : 0;
 				boolean restart = line.contains("audit action=connector.restart ");
@@ -102,7 +112,7 @@ record InstanceLogs(int heals, int handovers, int takeovers, Map<String, Long> g
 		counts.forEach((name, list) -> reported.put(name, list.stream().mapToLong(Long::longValue).sum()));
 		int most = healed.values().stream().mapToInt(InstanceLogs::mostInAnHour).max().orElse(0);
 		return new InstanceLogs(heals, handovers, takeovers, reported, most, restarts, refused, raises, putBacks,
-				raisesRefused);
+				raisesRefused, losses);
 	}
 
 	// Across both instances' lives: the budget is the slot's, kept in its target's
@@ -117,6 +127,44 @@ record InstanceLogs(int heals, int handovers, int takeovers, Map<String, Long> g
 			most = Math.max(most, last - first + 1);
 		}
 		return most;
+	}
+
+	/**
+	 * A heal's gap as its audit said it.
+	 *
+	 * @param target the target
+	 * @param journaled how its journal read the gap ({@code exact}, {@code exact but for
+	 * some tables}, {@code incomplete (…)}), {@code null} when none did (the deletes an
+	 * estimate)
+	 * @param changed the keys of the orders table changed in the gap: inserted, updated,
+	 * deleted; {@code null} when not journaled
+	 * @param reread the keys the re-snapshot read again, -1 for the whole table
+	 */
+	record Loss(String target, String journaled, long[] changed, long reread) {
+
+		static Loss of(String target, String line) {
+			Matcher gap = GAP.matcher(line);
+			Matcher reread = REREAD.matcher(line);
+			long keys = reread.find() ? Long.parseLong(reread.group(1)) : -1;
+			if (!gap.find()) {
+				return new Loss(target, null, null, keys);
+			}
+			return new Loss(target, gap.group(1),
+					new long[] { count(gap.group(2)), count(gap.group(3)), count(gap.group(4)) }, keys);
+		}
+
+		private static long count(String group) {
+			return (group != null) ? Long.parseLong(group) : 0;
+		}
+
+		String describe() {
+			String read = (this.reread >= 0) ? "re-read " + this.reread + " keys" : "re-read the whole table";
+			return (this.journaled == null) ? this.target + ": not journaled (deletes estimated), " + read
+					: String.format("%s: gap %s, %d keys changed (%d inserted, %d updated, %d deleted), %s",
+							this.target, this.journaled, this.changed[0] + this.changed[1] + this.changed[2],
+							this.changed[0], this.changed[1], this.changed[2], read);
+		}
+
 	}
 
 }

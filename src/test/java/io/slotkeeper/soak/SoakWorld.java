@@ -105,8 +105,8 @@ final class SoakWorld implements AutoCloseable {
 				Map.entry(server + "NAME", SERVER),
 				Map.entry(server + "URL", "jdbc:postgresql://127.0.0.1:" + this.network.port() + "/postgres"),
 				Map.entry(server + "USERNAME", this.server.user()), Map.entry(server + "DATABASES", "auto"),
-				Map.entry(server + "HEARTBEAT_INTERVAL", "1s"), Map.entry(server + "SLOTS_POLL_INTERVAL", "1s"),
-				Map.entry(server + "CONNECTION_CONNECT_TIMEOUT", "3s"),
+				Map.entry("SLOTKEEPER_GAP_JOURNAL_AFTER", "2s"), Map.entry(server + "HEARTBEAT_INTERVAL", "1s"),
+				Map.entry(server + "SLOTS_POLL_INTERVAL", "1s"), Map.entry(server + "CONNECTION_CONNECT_TIMEOUT", "3s"),
 				Map.entry(server + "CONNECTION_STATEMENT_TIMEOUT", "5s"),
 				Map.entry(server + "REPLICAS_0_NAME", "standby"), Map.entry(server + "REPLICAS_0_URL",
 						"jdbc:postgresql://127.0.0.1:" + this.server.standbyPort() + "/postgres")));

@@ -105,7 +105,23 @@ public final class SlotRecipes {
 	 * @param copy the copy to keep
 	 */
 	public static void loseBeforeItsCopy(PostgresServer server, String database, String slot, String copy) {
+		loseBeforeItsCopy(server, database, slot, copy, () -> {
+		});
+	}
+
+	/**
+	 * {@link #loseBeforeItsCopy(PostgresServer, String, String, String)}, waiting for
+	 * something more before each checkpoint.
+	 * @param server the server
+	 * @param database a database with a table {@code orders (id bigserial, item text)}
+	 * @param slot the slot to lose
+	 * @param copy the copy to keep
+	 * @param beforeCheckpoint what to wait for too, such as a standby's confirmation
+	 */
+	public static void loseBeforeItsCopy(PostgresServer server, String database, String slot, String copy,
+			Runnable beforeCheckpoint) {
 		lose(server, database, slot, () -> {
+			beforeCheckpoint.run();
 			String head;
 			try (Connection connection = server.connect(database); Statement statement = connection.createStatement()) {
 				statement.execute("SELECT pg_create_logical_replication_slot('snapshot_mark', 'pgoutput', true)");
