@@ -138,7 +138,8 @@ record InstanceLogs(int heals, int handovers, int takeovers, Map<String, Long> g
 	 * estimate)
 	 * @param changed the keys of the orders table changed in the gap: inserted, updated,
 	 * deleted; {@code null} when not journaled
-	 * @param reread the keys the re-snapshot read again, -1 for the whole table
+	 * @param reread the keys the re-snapshot read again, -1 when it was not narrowed to
+	 * keys
 	 */
 	record Loss(String target, String journaled, long[] changed, long reread) {
 
@@ -158,7 +159,7 @@ record InstanceLogs(int heals, int handovers, int takeovers, Map<String, Long> g
 		}
 
 		String describe() {
-			String read = (this.reread >= 0) ? "re-read " + this.reread + " keys" : "re-read the whole table";
+			String read = (this.reread >= 0) ? "re-read " + this.reread + " keys" : "re-read not narrowed to keys";
 			return (this.journaled == null) ? this.target + ": not journaled (deletes estimated), " + read
 					: String.format("%s: gap %s, %d keys changed (%d inserted, %d updated, %d deleted), %s",
 							this.target, this.journaled, this.changed[0] + this.changed[1] + this.changed[2],
