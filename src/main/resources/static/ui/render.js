@@ -77,6 +77,15 @@ function gapDeletes(l) {
     + (unknown.length ? `${counted.length ? ' · ' : ''}deletes unknown: ${unknown.join(', ')}` : ''));
 }
 
+// While the consumer is away: what its gap journal has read, or why it has none though it should.
+function gapJournal(j) {
+  if (!j) {
+    return null;
+  }
+  return h('div', { class: j.startsWith('not journaled') ? 'gap-journal warning' : 'gap-journal muted' },
+    `gap journal: ${j}`);
+}
+
 const time = (iso) => h('time', { datetime: iso || '', 'data-at': iso || '' }, age(iso));
 
 function retained(slot) {
@@ -129,7 +138,7 @@ function slotRow(target, slot, role, actions) {
   return h('tr', { class: `slot sev-${slot.severity}`, 'data-slot': slot.name },
     h('th', { scope: 'row' }, h('span', { class: 'name' }, slot.name),
       h('div', { class: 'muted' }, [slot.slotType, slot.database, slot.plugin].filter(Boolean).join(' · ')),
-      lineage(slot.lineage), gapDeletes(slot.lineage)),
+      lineage(slot.lineage), gapDeletes(slot.lineage), gapJournal(slot.gapJournal)),
     h('td', {}, walBadge(slot)),
     h('td', {}, retained(slot)),
     h('td', {}, slot.secondsToLoss === null || slot.secondsToLoss === undefined ? h('span', { class: 'muted' }, '–')

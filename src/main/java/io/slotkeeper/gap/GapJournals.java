@@ -41,6 +41,9 @@ public final class GapJournals {
 
 	private static final Logger logger = LoggerFactory.getLogger(GapJournals.class);
 
+	// The server's answer when a slot does not exist.
+	private static final String UNDEFINED_OBJECT = "42704";
+
 	private final GapJournalProperties settings;
 
 	private final Clock clock;
@@ -113,6 +116,14 @@ public final class GapJournals {
 	private int follow(Target target, ReplicationSlot slot, long copies, List<String> publications, boolean lossNear) {
 		String key = key(target, slot.slotName());
 		Kept journal = this.kept.get(key);
+		// Its copy gone (left behind by a switchover) and the slot still whole: a new
+		// copy of the slot, which has not moved, journals the whole gap again.
+		if (journal != null && journal.copyGone && !slot.invalidated()) {
+			this.kept.remove(key);
+			logger.info("The gap journal of slot '{}' (target '{}') starts again from the slot: {}", slot.slotName(),
+					target.name(), journal.incomplete);
+			journal = null;
+		}
 		if (Boolean.TRUE.equals(slot.active()) && !lossNear) {
 			this.awaySince.remove(key);
 			this.notKept.remove(key);
@@ -219,8 +230,15 @@ public final class GapJournals {
 			});
 		}
 		catch (RuntimeException ex) {
-			journal.incomplete = "decoding its copy failed after " + Lsn.format(journal.journal.position()) + ": "
-					+ FailureDescription.messageOf(ex);
+			FailureDescription failure = FailureDescription.of(ex, null);
+			// A copy is not a failover slot: a switchover or failover leaves it behind.
+			journal.copyGone = UNDEFINED_OBJECT.equals(failure.sqlState());
+			journal.incomplete = journal.copyGone
+					? "its copy '" + journal.copy + "' is gone from the server after "
+							+ Lsn.format(journal.journal.position())
+							+ " (a switchover or failover leaves a copy behind: it is not a failover slot)"
+					: "decoding its copy failed after " + Lsn.format(journal.journal.position()) + ": "
+							+ failure.message();
 			logger.warn("The gap journal of slot '{}' (target '{}') is incomplete: {}", journal.slot, target.name(),
 					journal.incomplete);
 		}
@@ -405,6 +423,8 @@ public final class GapJournals {
 		private final Instant since;
 
 		private volatile String incomplete;
+
+		private volatile boolean copyGone;
 
 		Kept(String slot, String copy, String from, List<String> publications, GapJournal journal, PrimaryKeys keys,
 				Instant since) {

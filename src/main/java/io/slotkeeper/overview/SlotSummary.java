@@ -38,12 +38,14 @@ import io.slotkeeper.watching.RetainedHistory;
  * @param lineage which epoch of the slot this is (one more with each recreate by
  * slot-keeper), when it began and where the previous epoch's consumer was; {@code null}
  * when unknown
+ * @param gapJournal its gap journal while its consumer is away (since when, from where,
+ * how far read), or why it has none though it should; {@code null} when none is wanted
  */
 public record SlotSummary(String name, String slotType, String database, String plugin, Boolean active,
 		String walStatus, Long retainedWalBytes, Long safeWalSizeBytes, Double secondsToLoss, String diagnosis,
 		boolean missing, Connector connector, Boolean failoverReady, String failoverReason, String etag,
 		Severity severity, List<String> problems, RetainedHistory.Series history, SlotBudget budget,
-		SlotLineage lineage) {
+		SlotLineage lineage, String gapJournal) {
 
 	/**
 	 * A slot's connector as the last poll checked it.

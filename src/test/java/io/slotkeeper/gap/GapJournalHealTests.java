@@ -187,6 +187,35 @@ class GapJournalHealTests {
 		}
 	}
 
+	@Test
+	void aCopyGoneFromTheServerIsMadeAgainFromTheSlotWhichHasNotMoved() {
+		this.app = this.target.start(DATABASE, Map.of("RESNAPSHOT_COLLECTIONS", "public.customers"),
+				Map.of("SLOTKEEPER_GAP_JOURNAL_AFTER", "1s"));
+		this.server.execute(DATABASE, "SELECT pg_create_logical_replication_slot('cdc', 'pgoutput')");
+		GapJournals journals = this.app.getBean(GapJournals.class);
+		await().atMost(Duration.ofSeconds(30)).until(() -> journals.describe(DATABASE).containsKey("cdc"));
+		String first = journals.describe(DATABASE).get("cdc");
+		String from = first.substring(first.indexOf(" from "), first.indexOf(", read to"));
+
+		// As a switchover leaves it behind: a copy is not a failover slot.
+		String copy = SlotCopies.copyOf("cdc");
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> "1".equals(this.server.queryForString(DATABASE,
+					"SELECT count(pg_drop_replication_slot(slot_name)) FROM pg_replication_slots WHERE slot_name = '"
+							+ copy + "' AND NOT active")));
+
+		await().atMost(Duration.ofSeconds(30)).until(() -> {
+			String now = journals.describe(DATABASE).getOrDefault("cdc", "");
+			return now.startsWith("since ") && !now.equals(first) && !now.contains("incomplete")
+					&& !now.substring(0, now.indexOf(" from ")).equals(first.substring(0, first.indexOf(" from ")));
+		});
+		String again = journals.describe(DATABASE).get("cdc");
+		assertThat(again.substring(again.indexOf(" from "), again.indexOf(", read to"))).isEqualTo(from);
+		assertThat(this.server.queryForString(DATABASE,
+				"SELECT count(*) FROM pg_replication_slots WHERE slot_name = '" + copy + "'"))
+			.isEqualTo("1");
+	}
+
 	private JsonNode gap(String token) {
 		byte[] body = RestTestClient.bindToServer()
 			.baseUrl("http://localhost:" + this.app.getEnvironment().getProperty("local.server.port"))
