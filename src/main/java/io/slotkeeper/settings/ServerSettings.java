@@ -27,9 +27,11 @@ import java.util.TreeMap;
  * @param slotsInUse how many replication slots exist
  * @param walSendersInUse how many WAL senders are running
  * @param physicalSlots the names of the server's physical slots that are not invalidated
+ * @param gapCopies how many of the replication slots are copies slot-keeper's gap
+ * journals read ({@code slotkeeper_gap_…})
  */
 public record ServerSettings(Map<String, Setting> settings, Instant readAt, long walPositionBytes, int slotsInUse,
-		int walSendersInUse, List<String> physicalSlots) {
+		int walSendersInUse, List<String> physicalSlots, int gapCopies) {
 
 	/**
 	 * The settings the audit reads: those the server's version has of them.
@@ -49,7 +51,8 @@ public record ServerSettings(Map<String, Setting> settings, Instant readAt, long
 			+ " (SELECT count(*) FROM pg_catalog.pg_stat_replication),"
 			+ " ARRAY(SELECT slot_name::text FROM pg_catalog.pg_replication_slots p WHERE slot_type = 'physical'"
 			+ " AND wal_status IS DISTINCT FROM 'lost' AND (pg_catalog.to_jsonb(p) ->> 'invalidation_reason') IS NULL),"
-			+ " pg_catalog.clock_timestamp()";
+			+ " pg_catalog.clock_timestamp(),"
+			+ " (SELECT count(*) FROM pg_catalog.pg_replication_slots WHERE slot_name LIKE 'slotkeeper\\_gap\\_%')";
 
 	/**
 	 * Reads the settings and their use.
@@ -70,7 +73,7 @@ public record ServerSettings(Map<String, Setting> settings, Instant readAt, long
 				Array physical = row.getArray(4);
 				return new ServerSettings(settings, row.getObject(5, OffsetDateTime.class).toInstant(),
 						row.getBigDecimal(1).longValue(), row.getInt(2), row.getInt(3),
-						List.of((String[]) physical.getArray()));
+						List.of((String[]) physical.getArray()), row.getInt(6));
 			}
 		}
 	}

@@ -40,7 +40,7 @@ public final class SettingsAudit {
 		Map<String, String> shown = new LinkedHashMap<>();
 		read.settings().forEach((name, setting) -> shown.put(name, setting.shown()));
 		SettingsView view = new SettingsView(target, now, perSecond.orElse(null), shown, read.slotsInUse(),
-				read.walSendersInUse(), merged(this.actions.getOrDefault(target, List.of()), judged));
+				read.walSendersInUse(), merged(this.actions.getOrDefault(target, List.of()), judged), read.gapCopies());
 		this.judged.put(target, judged);
 		this.views.put(target, view);
 		return view;
@@ -69,7 +69,7 @@ public final class SettingsAudit {
 		this.views.computeIfPresent(target,
 				(name, view) -> new SettingsView(name, view.readAt(), view.walBytesPerSecond(), view.settings(),
 						view.slotsInUse(), view.walSendersInUse(),
-						merged(findings, this.judged.getOrDefault(name, List.of()))));
+						merged(findings, this.judged.getOrDefault(name, List.of())), view.gapCopies()));
 	}
 
 	/**

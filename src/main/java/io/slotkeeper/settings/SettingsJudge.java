@@ -40,7 +40,10 @@ final class SettingsJudge {
 		read.get("wal_sender_timeout").ifPresent((timeout) -> senderTimeout(timeout, findings));
 		read.get("synchronized_standby_slots").ifPresent((names) -> standbySlots(read, names, findings));
 		read.get("max_replication_slots")
-			.ifPresent((max) -> room("max_replication_slots", max, read.slotsInUse(), "replication slots",
+			.ifPresent((max) -> room("max_replication_slots", max, read.slotsInUse(),
+					"replication slots" + ((read.gapCopies() > 0) ? " (" + read.gapCopies()
+							+ " of them copies slot-keeper's gap journals read, dropped when each consumer is back)"
+							: ""),
 					"a new connector cannot create its slot, and a recreate after a drop races any other creation",
 					findings));
 		read.get("max_wal_senders")

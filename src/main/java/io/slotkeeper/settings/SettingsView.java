@@ -15,7 +15,8 @@ import java.util.Map;
  * @param slotsInUse replication slots that exist
  * @param walSendersInUse WAL senders running
  * @param findings what is wrong or risky, the most severe first
+ * @param gapCopies of the replication slots, the copies slot-keeper's gap journals read
  */
 public record SettingsView(String target, Instant readAt, Double walBytesPerSecond, Map<String, String> settings,
-		int slotsInUse, int walSendersInUse, List<SettingFinding> findings) {
+		int slotsInUse, int walSendersInUse, List<SettingFinding> findings, int gapCopies) {
 }

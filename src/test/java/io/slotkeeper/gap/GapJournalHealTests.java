@@ -66,12 +66,7 @@ class GapJournalHealTests {
 	@Test
 	void aHealSaysExactlyWhatTheConsumerMissedWhileItWasAway() {
 		this.app = this.target.start(DATABASE,
-				Map.of("RESNAPSHOT_COLLECTIONS", "public.customers,public.invoices,public.products"),
-				Map.of("SLOTKEEPER_GAP_JOURNAL_AFTER", "1s", "SLOTKEEPER_API_TOKENS_0_NAME", "ops",
-						"SLOTKEEPER_API_TOKENS_0_ROLE", "operator", "SLOTKEEPER_API_TOKENS_0_SHA256",
-						TokenHashes.sha256Hex(OPERATOR), "SLOTKEEPER_API_TOKENS_1_NAME", "eyes",
-						"SLOTKEEPER_API_TOKENS_1_ROLE", "viewer", "SLOTKEEPER_API_TOKENS_1_SHA256",
-						TokenHashes.sha256Hex(VIEWER)));
+				Map.of("RESNAPSHOT_COLLECTIONS", "public.customers,public.invoices,public.products"), tokens());
 		this.server.execute(DATABASE, "SELECT pg_create_logical_replication_slot('cdc', 'pgoutput')");
 		GapJournals journals = this.app.getBean(GapJournals.class);
 		await().atMost(Duration.ofSeconds(30)).until(() -> journals.describe(DATABASE).containsKey("cdc"));
@@ -144,8 +139,7 @@ class GapJournalHealTests {
 
 	@Test
 	void aServerWithOnlyOneFreeSlotLeftGetsNoCopyAndSaysWhyUntilOneMoreIsFree() {
-		this.app = this.target.start(DATABASE, Map.of("RESNAPSHOT_COLLECTIONS", "public.customers"),
-				Map.of("SLOTKEEPER_GAP_JOURNAL_AFTER", "1s"));
+		this.app = this.target.start(DATABASE, Map.of("RESNAPSHOT_COLLECTIONS", "public.customers"), tokens());
 		this.server.execute(DATABASE, "SELECT pg_create_logical_replication_slot('cdc', 'pgoutput')",
 				"SELECT pg_create_physical_replication_slot('standby_' || n) FROM generate_series(1,"
 						+ " current_setting('max_replication_slots')::int"
@@ -162,6 +156,11 @@ class GapJournalHealTests {
 
 		await().atMost(Duration.ofSeconds(30)).until(() -> "1".equals(this.server.queryForString(DATABASE, copies)));
 		assertThat(journals.notJournaledBecause(DATABASE, "cdc")).isEmpty();
+		// The settings audit counts the copy among the slots in use.
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> get(VIEWER, "/api/v1/targets/{target}/settings").path("gapCopies").asInt() == 1);
+		assertThat(get(VIEWER, "/api/v1/targets/{target}/settings").path("findings").toString())
+			.contains("(1 of them copies slot-keeper's gap journals read");
 	}
 
 	@Test
@@ -216,13 +215,26 @@ class GapJournalHealTests {
 			.isEqualTo("1");
 	}
 
+	// Two callers, an operator and a viewer, and the journal started a second after the
+	// consumer goes.
+	private static Map<String, String> tokens() {
+		return Map.of("SLOTKEEPER_GAP_JOURNAL_AFTER", "1s", "SLOTKEEPER_API_TOKENS_0_NAME", "ops",
+				"SLOTKEEPER_API_TOKENS_0_ROLE", "operator", "SLOTKEEPER_API_TOKENS_0_SHA256",
+				TokenHashes.sha256Hex(OPERATOR), "SLOTKEEPER_API_TOKENS_1_NAME", "eyes", "SLOTKEEPER_API_TOKENS_1_ROLE",
+				"viewer", "SLOTKEEPER_API_TOKENS_1_SHA256", TokenHashes.sha256Hex(VIEWER));
+	}
+
 	private JsonNode gap(String token) {
+		return get(token, "/api/v1/targets/{target}/slots/cdc/gap");
+	}
+
+	private JsonNode get(String token, String path) {
 		byte[] body = RestTestClient.bindToServer()
 			.baseUrl("http://localhost:" + this.app.getEnvironment().getProperty("local.server.port"))
 			.defaultHeader("Authorization", "Bearer " + token)
 			.build()
 			.get()
-			.uri("/api/v1/targets/{target}/slots/cdc/gap", DATABASE)
+			.uri(path, DATABASE)
 			.exchange()
 			.expectStatus()
 			.isOk()

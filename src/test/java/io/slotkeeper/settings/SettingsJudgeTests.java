@@ -104,11 +104,11 @@ class SettingsJudgeTests {
 	}
 
 	private static ServerSettings read(Instant at, long position) {
-		return new ServerSettings(Map.of(), at, position, 1, 0, List.of());
+		return new ServerSettings(Map.of(), at, position, 1, 0, List.of(), 0);
 	}
 
 	private static ServerSettings settings(Map<String, Setting> values) {
-		return new ServerSettings(values, Instant.EPOCH, 0, 1, 0, List.of());
+		return new ServerSettings(values, Instant.EPOCH, 0, 1, 0, List.of(), 0);
 	}
 
 }
