@@ -134,10 +134,8 @@ public final class GapJournal {
 		if (table.overflowed) {
 			return;
 		}
-		KeyState before = table.keys.get(key);
-		boolean existedBefore = (before != null) ? before.existedBefore : change != Change.INSERTED;
-		boolean existsAfter = change != Change.DELETED;
-		if (before == null) {
+		KeyState state = table.keys.get(key);
+		if (state == null) {
 			if (this.keys >= this.maxKeys) {
 				this.keys -= table.keys.size();
 				table.keys.clear();
@@ -146,8 +144,25 @@ public final class GapJournal {
 				return;
 			}
 			this.keys++;
+			state = new KeyState();
+			table.keys.put(key, state);
 		}
-		table.keys.put(key, new KeyState(existedBefore, existsAfter, this.transactionLsn));
+		state.add(this.transactionLsn, change);
+	}
+
+	/**
+	 * Forgets every change committed before a position: the gap now starts there (its
+	 * consumer, still reading, confirmed up to it). A key's net change is then told from
+	 * its changes after it alone.
+	 * @param confirmed the position; transactions whose commit is before it are dropped
+	 */
+	public void since(long confirmed) {
+		for (TableGap table : this.tables.values()) {
+			int before = table.keys.size();
+			table.keys.values().removeIf((state) -> state.dropBefore(confirmed));
+			this.keys -= before - table.keys.size();
+			table.truncates.removeIf((lsn) -> lsn < confirmed);
+		}
 	}
 
 	private TableGap table(int oid) {
@@ -232,10 +247,52 @@ public final class GapJournal {
 
 	}
 
-	private record KeyState(boolean existedBefore, boolean existsAfter, long lsn) {
+	// A key's changes since the gap's start, in commit order, each run of one kind kept
+	// as one (its last commit): the first says whether the row existed before, the last
+	// whether it exists after, from whichever start the gap is moved to.
+	private static final class KeyState {
+
+		private long[] lsns = new long[1];
+
+		private Change[] kinds = new Change[1];
+
+		private int first;
+
+		private int end;
+
+		void add(long lsn, Change kind) {
+			if (this.end > this.first && this.kinds[this.end - 1] == kind) {
+				this.lsns[this.end - 1] = lsn;
+				return;
+			}
+			if (this.end == this.lsns.length) {
+				int size = this.end - this.first;
+				long[] lsns = new long[Math.max(2, size * 2)];
+				Change[] kinds = new Change[lsns.length];
+				System.arraycopy(this.lsns, this.first, lsns, 0, size);
+				System.arraycopy(this.kinds, this.first, kinds, 0, size);
+				this.lsns = lsns;
+				this.kinds = kinds;
+				this.first = 0;
+				this.end = size;
+			}
+			this.lsns[this.end] = lsn;
+			this.kinds[this.end] = kind;
+			this.end++;
+		}
+
+		// Whether nothing is left.
+		boolean dropBefore(long confirmed) {
+			while (this.first < this.end && this.lsns[this.first] < confirmed) {
+				this.first++;
+			}
+			return this.first == this.end;
+		}
 
 		Change change() {
-			return !this.existsAfter ? Change.DELETED : this.existedBefore ? Change.UPDATED : Change.INSERTED;
+			boolean existedBefore = this.kinds[this.first] != Change.INSERTED;
+			boolean existsAfter = this.kinds[this.end - 1] != Change.DELETED;
+			return !existsAfter ? Change.DELETED : existedBefore ? Change.UPDATED : Change.INSERTED;
 		}
 
 	}

@@ -140,6 +140,11 @@ public final class GapJournals {
 			}
 			return 0;
 		}
+		// Its consumer still reading (slowly: the loss is near): what it has confirmed is
+		// no longer the gap's.
+		if (journal != null && Boolean.TRUE.equals(slot.active()) && slot.confirmedFlushLsn() != null) {
+			rebase(journal, slot.confirmedFlushLsn());
+		}
 		Instant now = this.clock.instant();
 		Instant since = Boolean.TRUE.equals(slot.active()) ? now : this.awaySince.computeIfAbsent(key, (away) -> now);
 		if (journal == null) {
@@ -160,6 +165,18 @@ public final class GapJournals {
 		}
 		feed(target, journal, null, this.settings.pagesPerPoll());
 		return 0;
+	}
+
+	// The gap starts where the consumer last confirmed, never before: a journal begun
+	// earlier forgets what came before it.
+	private static void rebase(Kept journal, String confirmed) {
+		synchronized (journal) {
+			long position = Lsn.parse(confirmed);
+			if (journal.from == null || position > Lsn.parse(journal.from)) {
+				journal.journal.since(position);
+				journal.from = confirmed;
+			}
+		}
 	}
 
 	private boolean lossNear(Double secondsToLoss) {
@@ -249,10 +266,12 @@ public final class GapJournals {
 	 * copy and hands it over as the gap.
 	 * @param target the target
 	 * @param slot the slot made anew
+	 * @param lostAt the lost slot's last confirmed position, where the gap begins;
+	 * {@code null} when not known (then where the journal began)
 	 * @param newStart where the new slot starts (its first confirmed position)
 	 * @return the gap, empty when no journal was kept for the slot
 	 */
-	public Optional<Gap> close(Target target, String slot, String newStart) {
+	public Optional<Gap> close(Target target, String slot, String lostAt, String newStart) {
 		Kept journal = this.kept.remove(key(target, slot));
 		this.awaySince.remove(key(target, slot));
 		if (journal == null) {
@@ -260,6 +279,9 @@ public final class GapJournals {
 		}
 		if (newStart != null) {
 			feed(target, journal, Lsn.parse(newStart), Integer.MAX_VALUE);
+		}
+		if (lostAt != null) {
+			rebase(journal, lostAt);
 		}
 		else if (journal.incomplete == null) {
 			journal.incomplete = "the new slot's start is not known";
@@ -412,7 +434,7 @@ public final class GapJournals {
 
 		private final String copy;
 
-		private final String from;
+		private volatile String from;
 
 		private final List<String> publications;
 

@@ -197,6 +197,28 @@ class GapJournalTests {
 	}
 
 	@Test
+	void aGapMovedToWhereItsConsumerConfirmedTellsEachKeyFromItsLaterChangesAlone() throws SQLException {
+		this.server.execute(this.database, "INSERT INTO orders VALUES (11, 'new')",
+				"UPDATE orders SET item = 'changed' WHERE id = 3", "DELETE FROM orders WHERE id = 5",
+				"UPDATE orders SET item = 'once' WHERE id = 8", "UPDATE orders SET item = 'twice' WHERE id = 8");
+		long confirmed = Lsn.parse(this.server.queryForString(this.database, "SELECT pg_current_wal_insert_lsn()"));
+		this.server.execute(this.database, "UPDATE orders SET item = 'again' WHERE id = 11",
+				"DELETE FROM orders WHERE id = 3", "INSERT INTO orders VALUES (12, 'new')",
+				"UPDATE orders SET item = 'thrice' WHERE id = 8");
+		GapJournal journal = journal("consumer", "cdc");
+		assertThat(keys(journal, "public.orders", Change.INSERTED)).containsExactlyInAnyOrder("11", "12");
+		assertThat(keys(journal, "public.orders", Change.DELETED)).containsExactlyInAnyOrder("3", "5");
+
+		journal.since(confirmed);
+
+		assertThat(keys(journal, "public.orders", Change.INSERTED)).containsExactly("12");
+		assertThat(keys(journal, "public.orders", Change.UPDATED)).containsExactlyInAnyOrder("11", "8");
+		assertThat(keys(journal, "public.orders", Change.DELETED)).containsExactly("3");
+		GapJournal.TableSummary orders = journal.tables().get("public.orders");
+		assertThat(List.of(orders.inserted(), orders.updated(), orders.deleted())).containsExactly(1, 2, 1);
+	}
+
+	@Test
 	void aCopysNameIsItsOwnForEveryLongSlotName() {
 		String longName = "a".repeat(63);
 		String other = "a".repeat(62) + "b";

@@ -113,7 +113,7 @@ final class RecreateFollowUp {
 	// slot made anew.
 	private RecreateResult handOver(Target target, Node node, RecreateResult done, Handover handover) {
 		String slot = done.newSlot().slot().slotName();
-		Gap gap = this.journals.close(target, slot, done.skipped().toLsn()).orElse(null);
+		Gap gap = this.journals.close(target, slot, done.skipped().fromLsn(), done.skipped().toLsn()).orElse(null);
 		// The table counters' estimate only where no complete journal read the gap.
 		GapDeletes deletes = (gap != null && gap.incomplete() == null) ? this.gapDeletes.journaled(target, slot, gap)
 				: this.gapDeletes.atRecreate(target, slot, done.skipped().fromLsn(), tables(target, slot));
