@@ -280,11 +280,11 @@ public final class GapJournals {
 		if (newStart != null) {
 			feed(target, journal, Lsn.parse(newStart), Integer.MAX_VALUE);
 		}
-		if (lostAt != null) {
-			rebase(journal, lostAt);
-		}
 		else if (journal.incomplete == null) {
 			journal.incomplete = "the new slot's start is not known";
+		}
+		if (lostAt != null) {
+			rebase(journal, lostAt);
 		}
 		dropCopy(target, journal);
 		Gap gap = new Gap(journal.from, newStart, journal.journal, journal.incomplete);
