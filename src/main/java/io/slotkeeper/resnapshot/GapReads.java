@@ -131,9 +131,8 @@ final class GapReads {
 		return keys;
 	}
 
-	// Keys in slices, each slice's filter a signal of its own that fits: as many slices
-	// as
-	// the whole filter's length asks, twice as many while one does not fit.
+	// Keys in slices, each slice's filter a signal of its own that fits: as many
+	// slices as the whole filter's length asks, twice as many while one does not fit.
 	private static Split split(Connection connection, String table, List<String> columns, List<List<String>> keys,
 			int wholeLength, int dataLength, int signalsLeft) throws SQLException {
 		int room = dataLength - size(List.of(table), Map.of(table, ""));
