@@ -32,7 +32,18 @@ class GapDeletesBetweenTests {
 		assertThat(counted.tables()).containsExactly(Map.entry("public.a", 3L));
 		assertThat(counted.unknown()).isEmpty();
 		assertThat(counted.total()).isEqualTo(3);
-		assertThat(counted.describe()).isEqualTo("public.a 3");
+		assertThat(counted.describe()).isEqualTo("public.a 3 (estimated from the table counters)");
+		assertThat(counted.exact()).isFalse();
+	}
+
+	@Test
+	void aJournalsDeletesAreSaidToBeExactAndARecordWithoutASourceIsAnEstimate() {
+		GapDeletes journaled = GapDeletes.exact(Map.of("public.a", 2L),
+				Map.of("public.t", "truncated in the gap at 0/1"), "read key by key from the gap journal, 0/1 to 0/2");
+		assertThat(journaled.exact()).isTrue();
+		assertThat(journaled.describe())
+			.isEqualTo("public.a 2; unknown: public.t (truncated in the gap at 0/1) (exact, from the gap journal)");
+		assertThat(new GapDeletes(Map.of(), Map.of(), null, null, null).source()).isEqualTo(GapDeletes.ESTIMATE);
 	}
 
 	@Test
