@@ -245,6 +245,18 @@ public final class GapJournal {
 			return this.whyNotExact == null && this.truncates.isEmpty();
 		}
 
+		/**
+		 * Why the table's keys alone do not say what the consumer missed.
+		 * @return why it is not exact, or that it was truncated in the gap; {@code null}
+		 * when it is exact
+		 */
+		public String whyReadWhole() {
+			if (this.whyNotExact != null) {
+				return this.whyNotExact;
+			}
+			return this.truncates.isEmpty() ? null : "truncated in the gap at " + String.join(", ", this.truncates);
+		}
+
 	}
 
 	// A key's changes since the gap's start, in commit order, each run of one kind kept

@@ -302,7 +302,7 @@ public final class GapJournals {
 	 * @return the reading, empty when this instance keeps no journal of the slot
 	 */
 	public Optional<GapReading> journaling(String target, String slot, int keys) {
-		Kept journal = this.kept.get(target + "/" + slot);
+		Kept journal = this.kept.get(key(target, slot));
 		if (journal == null) {
 			return Optional.empty();
 		}
@@ -321,7 +321,7 @@ public final class GapJournals {
 	 * @return the reading, empty when none was closed here
 	 */
 	public Optional<GapReading> last(String target, String slot, int keys) {
-		return Optional.ofNullable(this.last.get(target + "/" + slot))
+		return Optional.ofNullable(this.last.get(key(target, slot)))
 			.map((closed) -> GapReading.of(closed.at(), closed.gap(), keys));
 	}
 
@@ -332,7 +332,7 @@ public final class GapJournals {
 	 * @return the reason, empty when none was met
 	 */
 	public Optional<String> notJournaledBecause(String target, String slot) {
-		return Optional.ofNullable(this.notKept.get(target + "/" + slot));
+		return Optional.ofNullable(this.notKept.get(key(target, slot)));
 	}
 
 	/**
@@ -422,7 +422,11 @@ public final class GapJournals {
 	}
 
 	private static String key(Target target, String slot) {
-		return target.name() + "/" + slot;
+		return key(target.name(), slot);
+	}
+
+	private static String key(String target, String slot) {
+		return target + "/" + slot;
 	}
 
 	private record Closed(Instant at, Gap gap) {

@@ -67,8 +67,7 @@ final class GapReads {
 			}
 			if (!summary.exact()) {
 				read.add(table);
-				readWhole.put(table, (summary.whyNotExact() != null) ? summary.whyNotExact()
-						: "truncated in the gap at " + String.join(", ", summary.truncates()));
+				readWhole.put(table, summary.whyReadWhole());
 				continue;
 			}
 			List<List<String>> keys = changedKeys(gap, table);

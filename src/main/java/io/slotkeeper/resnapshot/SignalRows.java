@@ -87,10 +87,9 @@ final class SignalRows {
 	// One signal row per data in one transaction, in order: Debezium reads them in the
 	// order they were committed, and queues each one's tables with its conditions. The
 	// table is the application's, not slot-keeper's: whatever code it would run on an
-	// insert would run as slot-keeper's role, so the insert is refused unless the table
-	// is
-	// on SignalTableCheck's allow-list, checked under a lock that keeps anything from
-	// being added until the rows are in.
+	// insert would run as slot-keeper's role, so the insert is refused unless the
+	// table is on SignalTableCheck's allow-list, checked under a lock that keeps
+	// anything from being added until the rows are in.
 	static Resnapshot insert(Connection connection, Target target, String slot, Signal signal, List<String> tables,
 			TableChoice choice, List<Map<String, Object>> signals, Instant at) throws SQLException {
 		List<String> ids = new ArrayList<>();

@@ -96,11 +96,8 @@ final class GapDeleteCounts {
 			if (summary.deleted() > 0) {
 				deleted.put(table, (long) summary.deleted());
 			}
-			if (summary.whyNotExact() != null) {
-				unknown.put(table, summary.whyNotExact());
-			}
-			else if (!summary.truncates().isEmpty()) {
-				unknown.put(table, "truncated in the gap at " + String.join(", ", summary.truncates()));
+			if (!summary.exact()) {
+				unknown.put(table, summary.whyReadWhole());
 			}
 		});
 		GapDeletes counted = GapDeletes.exact(deleted, unknown,
