@@ -52,7 +52,11 @@ class KeepSizeAfterSwitchoverTests {
 				consumer.close();
 				PostgresServer former = server.primary();
 				awaitRaised(server, former);
-				assertThat(audit(app)).anySatisfy((entry) -> assertThat(entry.detail()).startsWith("raised;"));
+				// The server shows the raise once it reloaded, a moment before it is
+				// audited.
+				await().atMost(Duration.ofSeconds(5))
+					.untilAsserted(() -> assertThat(audit(app))
+						.anySatisfy((entry) -> assertThat(entry.detail()).startsWith("raised;")));
 
 				server.switchOver();
 

@@ -75,13 +75,14 @@ class KeepSizeGuardTests {
 				budget);
 		assertThat(budget.inactiveSince()).as("when the real consumer stopped")
 			.isBetween(stopped.minusSeconds(2), Instant.now());
-		assertThat(audit()).anySatisfy((entry) -> {
+		// Audited a moment after the server shows the raise.
+		await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(audit()).anySatisfy((entry) -> {
 			assertThat(entry.outcome()).isEqualTo("done");
 			assertThat(entry.slot()).isEqualTo("guarded");
 			assertThat(entry.parameters()).containsEntry("from", "64MB").containsEntry("to", "1024MB");
 			assertThat(entry.detail())
 				.isEqualTo("raised; put back with: ALTER SYSTEM SET max_slot_wal_keep_size = '64MB'");
-		});
+		}));
 		await().atMost(Duration.ofSeconds(10)).until(() -> finding().isPresent());
 		assertThat(finding().get().message()).startsWith("raised by slot-keeper from 64MB at ")
 			.endsWith(" for guarded, whose consumer is gone (on-outage); put back when it reads again");
