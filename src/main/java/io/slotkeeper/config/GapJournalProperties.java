@@ -30,6 +30,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * whole transaction (default 10000)
  * @param pagesPerPoll how many decoding calls one poll makes at most, so that the copy
  * follows the server's head without holding the poll (default 20)
+ * @param database the database of each journaled slot's server that its journal is kept
+ * in, in slot-keeper's schema {@code slotkeeper}, so that it survives a restart and a
+ * takeover; never the captured database (its publications could carry it); blank to keep
+ * journals in memory only (default {@code postgres}, the maintenance database)
  */
 public record GapJournalProperties(@DefaultValue("true") boolean enabled,
 		@NotNull @DurationMin(seconds = 1) @DurationMax(hours = 24) @DefaultValue("30s") Duration after,
@@ -37,14 +41,15 @@ public record GapJournalProperties(@DefaultValue("true") boolean enabled,
 		@Min(1) @Max(10_000_000) @DefaultValue("100000") int maxKeys,
 		@Min(1) @Max(64) @DefaultValue("2") int maxCopiesPerServer,
 		@Min(1) @Max(1_000_000) @DefaultValue("10000") int pageChanges,
-		@Min(1) @Max(1000) @DefaultValue("20") int pagesPerPoll) {
+		@Min(1) @Max(1000) @DefaultValue("20") int pagesPerPoll, @NotNull @DefaultValue("postgres") String database) {
 
 	/**
 	 * No journal at all.
 	 * @return the settings
 	 */
 	public static GapJournalProperties off() {
-		return new GapJournalProperties(false, Duration.ofSeconds(30), Duration.ofMinutes(10), 100_000, 2, 10_000, 20);
+		return new GapJournalProperties(false, Duration.ofSeconds(30), Duration.ofMinutes(10), 100_000, 2, 10_000, 20,
+				"postgres");
 	}
 
 }

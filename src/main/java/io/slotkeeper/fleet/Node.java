@@ -7,6 +7,7 @@ import java.util.function.Consumer;
 
 import io.slotkeeper.config.ConnectionProperties;
 import io.slotkeeper.config.Secret;
+import io.slotkeeper.config.ServerUrls;
 import io.slotkeeper.config.TargetProperties;
 
 /**
@@ -177,6 +178,18 @@ public final class Node implements AutoCloseable {
 		catch (SQLException ex) {
 			throw TargetProblems.of(this, ex);
 		}
+	}
+
+	/**
+	 * Another database of this node's server, reached with the same login and timeouts: a
+	 * node of its own, whose pool opens on first use and is closed by the caller.
+	 * @param database the database's name
+	 * @return the node
+	 */
+	public Node inDatabase(String database) {
+		return new Node(this.target, this.name, ServerUrls.forDatabase(this.url, database), this.username,
+				this.password, this.connection, this.pool.connector(), (change) -> {
+				});
 	}
 
 	/**

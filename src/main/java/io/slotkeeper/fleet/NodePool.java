@@ -39,6 +39,10 @@ final class NodePool implements AutoCloseable {
 	// polls would open two per target.
 	private final AtomicReference<NodeSession> probe = new AtomicReference<>();
 
+	NodeConnector connector() {
+		return this.connector;
+	}
+
 	NodePool(Node node, NodeConnector connector) {
 		this.node = node;
 		this.connector = connector;

@@ -56,6 +56,12 @@ public final class GapJournal {
 
 	private long transactions;
 
+	// A transaction decoded again (a page read but not yet consumed from the copy when
+	// the instance stopped) is taken once.
+	private boolean replayed;
+
+	private final java.util.Set<TableGap> changed = new java.util.HashSet<>();
+
 	/**
 	 * An empty journal.
 	 * @param maxKeys how many keys it keeps over every table; past it, the table that
@@ -75,14 +81,21 @@ public final class GapJournal {
 	public void apply(PgOutputMessage message) {
 		if (message instanceof PgOutputMessage.Begin begin) {
 			this.transactionLsn = begin.finalLsn();
+			this.replayed = begin.finalLsn() < this.position;
 		}
 		else if (message instanceof PgOutputMessage.Commit commit) {
-			this.position = commit.endLsn();
-			this.transactions++;
+			if (!this.replayed) {
+				this.position = commit.endLsn();
+				this.transactions++;
+			}
+			this.replayed = false;
 		}
 		else if (message instanceof PgOutputMessage.Relation relation) {
 			this.relations.put(relation.oid(), relation);
 			table(relation).layout(relation, this.primaryKey);
+		}
+		else if (this.replayed) {
+			return;
 		}
 		else if (message instanceof PgOutputMessage.Insert insert) {
 			keyed(insert.relation(), insert.row(), Change.INSERTED);
@@ -97,7 +110,7 @@ public final class GapJournal {
 			for (int oid : truncate.relations()) {
 				TableGap table = table(oid);
 				this.keys -= table.keys.size();
-				table.keys.clear();
+				table.clear();
 				table.truncates.add(this.transactionLsn);
 			}
 		}
@@ -138,7 +151,7 @@ public final class GapJournal {
 		if (state == null) {
 			if (this.keys >= this.maxKeys) {
 				this.keys -= table.keys.size();
-				table.keys.clear();
+				table.clear();
 				table.overflowed = true;
 				table.notExact("more than " + this.maxKeys + " keys changed in the gap: the whole table is read");
 				return;
@@ -148,6 +161,7 @@ public final class GapJournal {
 			table.keys.put(key, state);
 		}
 		state.add(this.transactionLsn, change);
+		table.changedKeys.add(key);
 	}
 
 	/**
@@ -173,8 +187,21 @@ public final class GapJournal {
 		return table(relation);
 	}
 
+	// Every table a page touches is stored again with its state (its layout may have
+	// changed why it is not exact).
 	private TableGap table(PgOutputMessage.Relation relation) {
-		return this.tables.computeIfAbsent(relation.qualifiedName(), (name) -> new TableGap());
+		TableGap table = this.tables.computeIfAbsent(relation.qualifiedName(), (name) -> new TableGap());
+		this.changed.add(table);
+		return table;
+	}
+
+	/**
+	 * Decoding read every transaction committed before a position: the journal has read
+	 * to it, though none of them carried a change of its tables.
+	 * @param lsn the position
+	 */
+	public void readTo(long lsn) {
+		this.position = Math.max(this.position, lsn);
 	}
 
 	/**
@@ -221,6 +248,81 @@ public final class GapJournal {
 			}
 		});
 		return keys;
+	}
+
+	/**
+	 * What changed in the journal since the last call, for its store: each table whose
+	 * keys or state changed, with the keys that changed.
+	 * @return the tables, each with its changed keys' changes
+	 */
+	List<StoredTable> drainChanges() {
+		List<StoredTable> drained = new ArrayList<>();
+		this.tables.forEach((name, table) -> {
+			if (this.changed.contains(table)) {
+				Map<List<String>, StoredKey> keys = new LinkedHashMap<>();
+				for (List<String> key : table.changedKeys) {
+					KeyState state = table.keys.get(key);
+					if (state != null) {
+						keys.put(key, state.stored());
+					}
+				}
+				drained.add(new StoredTable(name, table.keyColumns, table.whyNotExact, List.copyOf(table.truncates),
+						table.overflowed, table.cleared, keys));
+				table.changedKeys.clear();
+				table.cleared = false;
+			}
+		});
+		this.changed.clear();
+		return drained;
+	}
+
+	/**
+	 * Takes back what a store kept of a journal.
+	 * @param position the position it had read to
+	 * @param transactions how many transactions it had taken
+	 * @param stored its tables and keys
+	 */
+	void restore(long position, long transactions, List<StoredTable> stored) {
+		this.position = position;
+		this.transactions = transactions;
+		for (StoredTable each : stored) {
+			TableGap table = this.tables.computeIfAbsent(each.name(), (name) -> new TableGap());
+			table.keyColumns = each.keyColumns();
+			table.whyNotExact = each.whyNotExact();
+			table.truncates.addAll(each.truncates());
+			table.overflowed = each.overflowed();
+			each.keys().forEach((key, runs) -> {
+				if (table.keys.put(key, KeyState.of(runs)) == null) {
+					this.keys++;
+				}
+			});
+		}
+	}
+
+	/**
+	 * A table's state as a store keeps it.
+	 *
+	 * @param name the table's qualified name
+	 * @param keyColumns its key's columns
+	 * @param whyNotExact why its changes are not known key by key, {@code null} when they
+	 * are
+	 * @param truncates the commit positions of its truncates
+	 * @param overflowed whether its keys were given up for too many
+	 * @param cleared whether its keys stored before were dropped (a truncate, an
+	 * overflow)
+	 * @param keys its keys that changed, each with its changes
+	 */
+	record StoredTable(String name, List<String> keyColumns, String whyNotExact, List<Long> truncates,
+			boolean overflowed, boolean cleared, Map<List<String>, StoredKey> keys) {
+	}
+
+	/**
+	 * A key's runs of changes as a store keeps them.
+	 *
+	 * @param lsns each run's last commit position
+	 * @param kinds each run's change: {@code I}, {@code U} or {@code D}
+	 */
+	record StoredKey(long[] lsns, String kinds) {
 	}
 
 	/**
@@ -301,6 +403,26 @@ public final class GapJournal {
 			return this.first == this.end;
 		}
 
+		StoredKey stored() {
+			StringBuilder kinds = new StringBuilder(this.end - this.first);
+			for (int index = this.first; index < this.end; index++) {
+				kinds.append(this.kinds[index].name().charAt(0));
+			}
+			return new StoredKey(java.util.Arrays.copyOfRange(this.lsns, this.first, this.end), kinds.toString());
+		}
+
+		static KeyState of(StoredKey stored) {
+			KeyState state = new KeyState();
+			for (int index = 0; index < stored.lsns().length; index++) {
+				state.add(stored.lsns()[index], switch (stored.kinds().charAt(index)) {
+					case 'I' -> Change.INSERTED;
+					case 'U' -> Change.UPDATED;
+					default -> Change.DELETED;
+				});
+			}
+			return state;
+		}
+
 		Change change() {
 			boolean existedBefore = this.kinds[this.first] != Change.INSERTED;
 			boolean existsAfter = this.kinds[this.end - 1] != Change.DELETED;
@@ -322,6 +444,16 @@ public final class GapJournal {
 		private String whyNotExact;
 
 		private boolean overflowed;
+
+		private final java.util.Set<List<String>> changedKeys = new java.util.HashSet<>();
+
+		private boolean cleared;
+
+		void clear() {
+			this.keys.clear();
+			this.changedKeys.clear();
+			this.cleared = true;
+		}
 
 		void layout(PgOutputMessage.Relation relation, Function<PgOutputMessage.Relation, List<String>> primaryKey) {
 			List<String> names = relation.columns().stream().map(PgOutputMessage.Column::name).toList();

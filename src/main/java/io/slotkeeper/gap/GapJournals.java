@@ -33,11 +33,13 @@ import io.slotkeeper.replication.ReplicationSlot;
  * {@code when-loss-within} (its consumer reading too slowly), is fed at every poll so
  * that its copy stays close to the server's head (and never becomes the next lost slot),
  * and ends when the consumer is back past it, or when the slot is made anew
- * ({@link #close}), which turns it into the {@link Gap}. Kept in this instance's memory:
- * a journal does not survive a restart, and its copy is then dropped and made again from
- * the slot, which has not moved.
+ * ({@link #close}), which turns it into the {@link Gap}. Each page decoded is kept in the
+ * server ({@link GapJournalStores}) before the copy is consumed past it, so that the
+ * owner after a restart or a takeover adopts the journal and its copy and goes on where
+ * it was; where it cannot be kept there, the journal lives in this instance's memory
+ * only, and says so.
  */
-public final class GapJournals {
+public final class GapJournals implements AutoCloseable {
 
 	private static final Logger logger = LoggerFactory.getLogger(GapJournals.class);
 
@@ -58,6 +60,8 @@ public final class GapJournals {
 
 	private final GapMeters meters;
 
+	private final GapJournalStores stores;
+
 	/**
 	 * @param settings when journals start and how much they may hold
 	 * @param registry where the gaps are counted
@@ -67,6 +71,7 @@ public final class GapJournals {
 		this.settings = settings;
 		this.clock = clock;
 		this.meters = new GapMeters(registry, this.kept::size);
+		this.stores = new GapJournalStores(settings.database());
 	}
 
 	/**
@@ -87,7 +92,6 @@ public final class GapJournals {
 			forget(target);
 			return;
 		}
-		dropOrphans(target, slots);
 		Set<String> followed = new HashSet<>();
 		long copies = serverSlots.stream().filter((each) -> each.slotName().startsWith(SlotCopies.PREFIX)).count();
 		for (SlotPolicyProperties policy : target.slots().policies()) {
@@ -97,10 +101,15 @@ public final class GapJournals {
 				.orElse(null);
 			if (policy.actsOnLoss() && slot != null && slot.logical() && "pgoutput".equals(slot.plugin())) {
 				followed.add(key(target, slot.slotName()));
-				copies += follow(target, slot, copies, publications.apply(slot.slotName()),
+				ReplicationSlot copy = slots.stream()
+					.filter((each) -> each.slotName().equals(SlotCopies.copyOf(policy.name())))
+					.findFirst()
+					.orElse(null);
+				copies += follow(target, slot, copy, copies, publications.apply(slot.slotName()),
 						lossNear(secondsToLoss.apply(slot.slotName())));
 			}
 		}
+		dropOrphans(target, slots);
 		// A journal whose slot is gone, or no longer healed or handed over, ends: a copy
 		// nobody feeds would keep WAL for good.
 		this.kept.forEach((key, journal) -> {
@@ -113,9 +122,14 @@ public final class GapJournals {
 	}
 
 	// How many copies it made: 1 when a journal started.
-	private int follow(Target target, ReplicationSlot slot, long copies, List<String> publications, boolean lossNear) {
+	private int follow(Target target, ReplicationSlot slot, ReplicationSlot copy, long copies,
+			List<String> publications, boolean lossNear) {
 		String key = key(target, slot.slotName());
 		Kept journal = this.kept.get(key);
+		if (journal == null && copy != null && !Boolean.TRUE.equals(copy.active())) {
+			journal = adopt(target, slot.slotName(),
+					(copy.confirmedFlushLsn() != null) ? Lsn.parse(copy.confirmedFlushLsn()) : null);
+		}
 		// Its copy gone (left behind by a switchover) and the slot still whole: a new
 		// copy of the slot, which has not moved, journals the whole gap again.
 		if (journal != null && journal.copyGone && !slot.invalidated()) {
@@ -202,9 +216,15 @@ public final class GapJournals {
 				}
 				PrimaryKeys keys = new PrimaryKeys();
 				String copy = SlotCopies.copy(connection, slot.slotName());
-				return new Kept(slot.slotName(), copy, slot.confirmedFlushLsn(), read,
+				Kept started = new Kept(slot.slotName(), connection.getCatalog(), copy, slot.confirmedFlushLsn(), read,
 						new GapJournal(this.settings.maxKeys(), keys), keys, this.clock.instant());
+				started.notStored = this.stores.notStoredBecause(started.database);
+				return started;
 			});
+			if (journal.notStored == null) {
+				// What an earlier journal of the slot left is not this one's.
+				this.stores.delete(target, journal.slot);
+			}
 			this.kept.put(key, journal);
 			this.notKept.remove(key);
 			logger.info("Journaling what changes while the consumer of slot '{}' (target '{}') is away, from {}"
@@ -238,8 +258,11 @@ public final class GapJournals {
 			target.primary().withConnection((connection) -> {
 				journal.keys.use(connection);
 				for (int page = 0; page < pages; page++) {
-					if (SlotCopies.decode(connection, journal.copy, journal.publications, upto,
-							this.settings.pageChanges(), journal.journal) == 0) {
+					SlotCopies.Page read = SlotCopies.peek(connection, journal.copy, journal.publications, upto,
+							this.settings.pageChanges(), journal.journal);
+					store(target, journal);
+					SlotCopies.advance(connection, journal.copy, read.end());
+					if (read.messages() < this.settings.pageChanges()) {
 						break;
 					}
 				}
@@ -261,6 +284,73 @@ public final class GapJournals {
 		}
 	}
 
+	// Kept in the server before the copy is consumed past it: an instance that stops
+	// in between leaves a journal that its copy decodes again, never one it skipped.
+	private void store(Target target, Kept journal) {
+		List<GapJournal.StoredTable> changes = journal.journal.drainChanges();
+		if (journal.notStored != null) {
+			return;
+		}
+		try {
+			this.stores.save(target, header(journal), changes);
+		}
+		catch (RuntimeException ex) {
+			journal.notStored = "storing it in database '" + this.settings.database() + "' failed: "
+					+ FailureDescription.messageOf(ex);
+			logger.warn("The gap journal of slot '{}' (target '{}') is kept in memory only from now on: {}",
+					journal.slot, target.name(), journal.notStored);
+			this.stores.delete(target, journal.slot);
+		}
+	}
+
+	private static GapJournalStore.Header header(Kept journal) {
+		return new GapJournalStore.Header(journal.slot, journal.database, journal.copy, journal.from,
+				journal.journal.position(), journal.journal.transactions(), journal.since, journal.publications,
+				journal.incomplete);
+	}
+
+	// A copy found without a journal of this instance: the journal an earlier owner kept
+	// goes on where it was, when it was kept up to where its copy was consumed; else the
+	// copy is dropped (the caller starts again from the slot when it can).
+	private Kept adopt(Target target, String slot, Long copyConfirmed) {
+		Optional<GapJournalStore.Stored> stored = this.stores.load(target, slot);
+		String copy = SlotCopies.copyOf(slot);
+		String refused = stored.isEmpty() ? "no journal of it is stored"
+				: (copyConfirmed == null) ? "the copy has no confirmed position"
+						: (copyConfirmed > stored.get().header().position())
+								? "the copy was consumed to " + Lsn.format(copyConfirmed)
+										+ ", past the stored journal's " + Lsn.format(stored.get().header().position())
+								: null;
+		if (refused != null) {
+			this.stores.delete(target, slot);
+			// The poll's list of slots may still hold a copy just dropped.
+			if (dropCopy(target, slot, copy)) {
+				logger.info("The copy '{}' of slot '{}' (target '{}') was not adopted and is dropped: {}", copy, slot,
+						target.name(), refused);
+			}
+			return null;
+		}
+		GapJournalStore.Header header = stored.get().header();
+		PrimaryKeys keys = new PrimaryKeys();
+		GapJournal journal = new GapJournal(this.settings.maxKeys(), keys);
+		journal.restore(header.position(), header.transactions(), stored.get().tables());
+		if (header.from() != null) {
+			journal.since(Lsn.parse(header.from()));
+		}
+		Kept adopted = new Kept(slot, header.database(), copy, header.from(), header.publications(), journal, keys,
+				header.since());
+		adopted.incomplete = header.incomplete();
+		Kept raced = this.kept.putIfAbsent(key(target, slot), adopted);
+		if (raced != null) {
+			return raced;
+		}
+		logger.info(
+				"Adopted the gap journal of slot '{}' (target '{}') an earlier owner kept: since {} from {},"
+						+ " read to {}",
+				slot, target.name(), header.since(), header.from(), Lsn.format(header.position()));
+		return adopted;
+	}
+
 	/**
 	 * At a recreate: reads the slot's journal up to where its new slot starts, drops its
 	 * copy and hands it over as the gap.
@@ -275,6 +365,9 @@ public final class GapJournals {
 		Kept journal = this.kept.remove(key(target, slot));
 		this.awaySince.remove(key(target, slot));
 		if (journal == null) {
+			journal = adoptAtClose(target, slot);
+		}
+		if (journal == null) {
 			return Optional.empty();
 		}
 		if (newStart != null) {
@@ -287,11 +380,30 @@ public final class GapJournals {
 			rebase(journal, lostAt);
 		}
 		dropCopy(target, journal);
+		this.stores.delete(target, slot);
 		Gap gap = new Gap(journal.from, newStart, journal.journal, journal.incomplete);
 		logger.info("The gap of slot '{}' (target '{}'): {}", slot, target.name(), gap.describe());
 		this.last.put(key(target, slot), new Closed(this.clock.instant(), gap));
 		this.meters.closed(target.name(), slot, gap);
 		return Optional.of(gap);
+	}
+
+	// A heal may come before the poll that adopts an earlier owner's journal.
+	private Kept adoptAtClose(Target target, String slot) {
+		try {
+			Long confirmed = target.primary()
+				.withConnection((connection) -> SlotCopies.confirmed(connection, SlotCopies.copyOf(slot)));
+			if (confirmed == null) {
+				return null;
+			}
+			adopt(target, slot, confirmed);
+			return this.kept.remove(key(target, slot));
+		}
+		catch (RuntimeException ex) {
+			logger.warn("The copy of slot '{}' (target '{}') cannot be read: {}", slot, target.name(),
+					FailureDescription.messageOf(ex));
+			return null;
+		}
 	}
 
 	/**
@@ -347,7 +459,10 @@ public final class GapJournals {
 				described.put(journal.slot,
 						"since " + journal.since + " from " + journal.from + ", read to "
 								+ Lsn.format(journal.journal.position())
-								+ ((journal.incomplete != null) ? ", incomplete: " + journal.incomplete : ""));
+								+ ((journal.incomplete != null) ? ", incomplete: " + journal.incomplete : "")
+								+ ((journal.notStored != null)
+										? ", kept in memory only (it does not survive a restart): " + journal.notStored
+										: ""));
 			}
 		});
 		this.notKept.forEach((key, why) -> {
@@ -361,16 +476,22 @@ public final class GapJournals {
 	private void end(Target target, Kept journal, String why) {
 		this.kept.remove(key(target, journal.slot));
 		dropCopy(target, journal);
+		this.stores.delete(target, journal.slot);
 		logger.info("The gap journal of slot '{}' (target '{}') ended: {}", journal.slot, target.name(), why);
 	}
 
 	private void dropCopy(Target target, Kept journal) {
+		dropCopy(target, journal.slot, journal.copy);
+	}
+
+	private boolean dropCopy(Target target, String slot, String copy) {
 		try {
-			target.primary().withConnection((connection) -> SlotCopies.drop(connection, journal.copy));
+			return target.primary().withConnection((connection) -> SlotCopies.drop(connection, copy));
 		}
 		catch (RuntimeException ex) {
 			logger.warn("The copy '{}' of slot '{}' (target '{}') could not be dropped, the next poll drops it: {}",
-					journal.copy, journal.slot, target.name(), FailureDescription.messageOf(ex));
+					copy, slot, target.name(), FailureDescription.messageOf(ex));
+			return false;
 		}
 	}
 
@@ -407,6 +528,15 @@ public final class GapJournals {
 		this.kept.keySet().removeIf((key) -> key.startsWith(prefix));
 		this.awaySince.keySet().removeIf((key) -> key.startsWith(prefix));
 		this.notKept.keySet().removeIf((key) -> key.startsWith(prefix));
+		this.stores.forget(target.name());
+	}
+
+	/**
+	 * Closes the nodes of the journals' stores.
+	 */
+	@Override
+	public void close() {
+		this.stores.close();
 	}
 
 	private static List<String> allPublications(Connection connection) throws SQLException {
@@ -436,6 +566,8 @@ public final class GapJournals {
 
 		private final String slot;
 
+		private final String database;
+
 		private final String copy;
 
 		private volatile String from;
@@ -452,9 +584,13 @@ public final class GapJournals {
 
 		private volatile boolean copyGone;
 
-		Kept(String slot, String copy, String from, List<String> publications, GapJournal journal, PrimaryKeys keys,
-				Instant since) {
+		// Why it is kept in this instance's memory only; null while the server keeps it.
+		private volatile String notStored;
+
+		Kept(String slot, String database, String copy, String from, List<String> publications, GapJournal journal,
+				PrimaryKeys keys, Instant since) {
 			this.slot = slot;
+			this.database = database;
 			this.copy = copy;
 			this.from = from;
 			this.publications = publications;

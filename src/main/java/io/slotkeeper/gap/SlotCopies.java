@@ -106,8 +106,8 @@ public final class SlotCopies {
 	}
 
 	/**
-	 * Decodes the copy's next transactions into a journal; what is decoded is consumed
-	 * from the copy.
+	 * Decodes the copy's next transactions into a journal and consumes them from the
+	 * copy.
 	 * @param connection a session on the slot's database
 	 * @param copy the copy's name
 	 * @param publications the publications its consumer reads
@@ -119,13 +119,36 @@ public final class SlotCopies {
 	 */
 	public static int decode(Connection connection, String copy, List<String> publications, Long upto, int changes,
 			GapJournal journal) throws SQLException {
+		Page page = peek(connection, copy, publications, upto, changes, journal);
+		advance(connection, copy, page.end());
+		return page.messages();
+	}
+
+	/**
+	 * Decodes the copy's next transactions into a journal without consuming them: the
+	 * copy is {@linkplain #advance advanced} once the journal is stored, so that an
+	 * instance that stops in between decodes them again (the journal takes a transaction
+	 * once).
+	 * @param connection a session on the slot's database
+	 * @param copy the copy's name
+	 * @param publications the publications its consumer reads
+	 * @param upto transactions committed before this LSN only, {@code null} for every one
+	 * flushed
+	 * @param changes stop after the transaction in which this many messages were reached
+	 * @param journal the journal fed
+	 * @return how many messages were decoded and where the copy may be advanced to
+	 * @throws SQLException when decoding fails
+	 */
+	static Page peek(Connection connection, String copy, List<String> publications, Long upto, int changes,
+			GapJournal journal) throws SQLException {
+		long bound = (upto != null) ? upto : flushed(connection);
 		String names = publications.stream().map(SqlIdentifiers::quote).collect(Collectors.joining(","));
 		List<byte[]> messages = new ArrayList<>();
 		try (PreparedStatement statement = connection
-			.prepareStatement("SELECT data FROM pg_catalog.pg_logical_slot_get_binary_changes(?, ?::pg_lsn, ?,"
+			.prepareStatement("SELECT data FROM pg_catalog.pg_logical_slot_peek_binary_changes(?, ?::pg_lsn, ?,"
 					+ " 'proto_version', '1', 'publication_names', ?)")) {
 			statement.setString(1, copy);
-			statement.setString(2, (upto != null) ? Lsn.format(upto) : null);
+			statement.setString(2, Lsn.format(bound));
 			statement.setInt(3, changes);
 			statement.setString(4, names);
 			try (ResultSet result = statement.executeQuery()) {
@@ -135,7 +158,65 @@ public final class SlotCopies {
 			}
 		}
 		messages.forEach((data) -> journal.apply(PgOutputReader.read(data)));
-		return messages.size();
+		// Cut short, decoding ended at a commit; else it read every transaction committed
+		// before the bound, those that carried none of the publications' changes too.
+		if (messages.size() < changes) {
+			journal.readTo(bound);
+		}
+		return new Page(messages.size(), journal.position());
+	}
+
+	/**
+	 * Consumes a copy up to a position, when it is not there yet.
+	 * @param connection a session on the slot's database
+	 * @param copy the copy's name
+	 * @param to the position
+	 * @throws SQLException when the server refuses
+	 */
+	static void advance(Connection connection, String copy, long to) throws SQLException {
+		try (PreparedStatement statement = connection
+			.prepareStatement("SELECT pg_catalog.pg_replication_slot_advance(slot_name, ?::pg_lsn)"
+					+ " FROM pg_catalog.pg_replication_slots WHERE slot_name = ? AND confirmed_flush_lsn < ?::pg_lsn")) {
+			statement.setString(1, Lsn.format(to));
+			statement.setString(2, copy);
+			statement.setString(3, Lsn.format(to));
+			statement.execute();
+		}
+	}
+
+	/**
+	 * Where a copy's consumption has reached.
+	 * @param connection a session on the slot's database
+	 * @param copy the copy's name
+	 * @return its confirmed position, {@code null} when the copy does not exist
+	 * @throws SQLException when the catalog cannot be read
+	 */
+	static Long confirmed(Connection connection, String copy) throws SQLException {
+		try (PreparedStatement statement = connection.prepareStatement(
+				"SELECT confirmed_flush_lsn::pg_catalog.text FROM pg_catalog.pg_replication_slots WHERE slot_name = ?")) {
+			statement.setString(1, copy);
+			try (ResultSet result = statement.executeQuery()) {
+				return (result.next() && result.getString(1) != null) ? Lsn.parse(result.getString(1)) : null;
+			}
+		}
+	}
+
+	private static long flushed(Connection connection) throws SQLException {
+		try (PreparedStatement statement = connection
+			.prepareStatement("SELECT pg_catalog.pg_current_wal_flush_lsn()::pg_catalog.text");
+				ResultSet result = statement.executeQuery()) {
+			result.next();
+			return Lsn.parse(result.getString(1));
+		}
+	}
+
+	/**
+	 * A page decoded from a copy.
+	 *
+	 * @param messages how many messages it held
+	 * @param end where the copy may be advanced to once the page is kept
+	 */
+	record Page(int messages, long end) {
 	}
 
 	/**

@@ -2,6 +2,7 @@ package io.slotkeeper.gap;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
@@ -58,18 +59,42 @@ class GapJournalBench {
 		long heapBefore = usedHeap();
 		GapJournal journal;
 		long started = System.nanoTime();
+		long storing = 0;
 		int messages = 0;
-		try (Connection connection = server.connect(database)) {
+		// As an owner feeds a journal: each page decoded, stored, then consumed from the
+		// copy.
+		try (Connection connection = server.connect(database); Connection store = server.connect("postgres")) {
+			GapJournalStore.prepare(store);
 			String copy = SlotCopies.copy(connection, "consumer");
 			PrimaryKeys keys = new PrimaryKeys();
 			keys.use(connection);
 			journal = new GapJournal(10_000_000, keys);
-			int page;
-			while ((page = SlotCopies.decode(connection, copy, List.of("cdc"), null, 10_000, journal)) > 0) {
-				messages += page;
+			SlotCopies.Page page;
+			do {
+				page = SlotCopies.peek(connection, copy, List.of("cdc"), null, 10_000, journal);
+				long before = System.nanoTime();
+				GapJournalStore
+					.save(store,
+							new GapJournalStore.Header(database, database, copy, null, journal.position(),
+									journal.transactions(), Instant.now(), List.of("cdc"), null),
+							journal.drainChanges());
+				storing += System.nanoTime() - before;
+				SlotCopies.advance(connection, copy, page.end());
+				messages += page.messages();
 			}
+			while (page.messages() >= 10_000);
 		}
 		long millis = (System.nanoTime() - started) / 1_000_000;
+		String stored = server.queryForString("postgres",
+				"SELECT pg_size_pretty(pg_total_relation_size('slotkeeper.gap_keys')"
+						+ " + pg_total_relation_size('slotkeeper.gap_tables')"
+						+ " + pg_total_relation_size('slotkeeper.gap_journals')) || ', '"
+						+ " || (SELECT count(*) FROM slotkeeper.gap_keys WHERE slot = '" + database + "') || ' rows'");
+		long loading = System.nanoTime();
+		try (Connection store = server.connect("postgres")) {
+			assertThat(GapJournalStore.load(store, database)).isPresent();
+		}
+		long loadMillis = (System.nanoTime() - loading) / 1_000_000;
 		String copyKeepsAtOnce = retained(server, database, SlotCopies.copyOf("consumer"));
 		// A copy's restart position moves only past a record of the running transactions
 		// (a checkpoint's, or the background writer's every 15 s on a busy server).
@@ -87,12 +112,13 @@ class GapJournalBench {
 				"gap journal, %,d changes (%,d inserted, %,d updated, %,d deleted) in %,d transactions, %s of WAL: "
 						+ "copied and decoded in %,d ms (%,d messages, %,.0f changes/s); journal %,d keys "
 						+ "(%d inserted, %d updated, %d deleted), about %,d KiB of heap (%,d bytes per key); the copy "
-						+ "keeps %s of WAL once read, %s after the next checkpoint, the consumer's slot %s%n",
+						+ "keeps %s of WAL once read, %s after the next checkpoint, the consumer's slot %s; stored in"
+						+ " %,d ms of the %,d (%s), loaded again in %,d ms%n",
 				changes, inserts, updates, changes / 10, journal.transactions(), pretty(wal), millis, messages,
 				changes * 1000.0 / Math.max(millis, 1), orders.inserted() + orders.updated() + orders.deleted(),
 				orders.inserted(), orders.updated(), orders.deleted(), heap >> 10,
 				heap / Math.max(1, orders.inserted() + orders.updated() + orders.deleted()), copyKeepsAtOnce, copyKeeps,
-				consumerKeeps);
+				consumerKeeps, storing / 1_000_000, millis, stored, loadMillis);
 		assertThat(List.of(orders.inserted(), orders.updated(), orders.deleted())).containsExactly(inserts + 1, updates,
 				changes / 10);
 	}

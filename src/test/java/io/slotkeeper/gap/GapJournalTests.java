@@ -184,6 +184,43 @@ class GapJournalTests {
 	}
 
 	@Test
+	void aPageStoredButNotConsumedIsDecodedAgainByTheNextOwnerAndTakenOnce() throws SQLException {
+		this.server.execute(this.database, "CREATE TABLE notes (id int PRIMARY KEY)",
+				"INSERT INTO orders VALUES (11, 'new')", "UPDATE orders SET item = 'changed' WHERE id = 1",
+				"TRUNCATE notes");
+		try (Connection connection = this.server.connect(this.database);
+				Connection store = this.server.connect("postgres")) {
+			GapJournalStore.prepare(store);
+			String copy = SlotCopies.copy(connection, "consumer");
+			GapJournal first = new GapJournal(100, (relation) -> List.of());
+			SlotCopies.Page page = SlotCopies.peek(connection, copy, List.of("cdc"), null, 100, first);
+			GapJournalStore
+				.save(store,
+						new GapJournalStore.Header(this.database, this.database, copy, null, first.position(),
+								first.transactions(), java.time.Instant.now(), List.of("cdc"), null),
+						first.drainChanges());
+			// The owner stops here: stored, not consumed.
+			assertThat(confirmed(copy)).isEqualTo(confirmed("consumer"));
+			assertThat(page.end()).isEqualTo(first.position());
+			this.server.execute(this.database, "DELETE FROM orders WHERE id = 2");
+
+			GapJournalStore.Stored stored = GapJournalStore.load(store, this.database).orElseThrow();
+			GapJournal adopted = new GapJournal(100, (relation) -> List.of());
+			adopted.restore(stored.header().position(), stored.header().transactions(), stored.tables());
+			SlotCopies.decode(connection, copy, List.of("cdc"), null, 100, adopted);
+
+			assertThat(adopted.transactions()).isEqualTo(first.transactions() + 1);
+			assertThat(adopted.tables().get("public.notes").truncates()).hasSize(1);
+			assertThat(keys(adopted, "public.orders", Change.INSERTED)).containsExactly("11");
+			assertThat(keys(adopted, "public.orders", Change.UPDATED)).containsExactly("1");
+			assertThat(keys(adopted, "public.orders", Change.DELETED)).containsExactly("2");
+			assertThat(adopted.tables().get("public.orders").keyColumns()).containsExactly("id");
+			GapJournalStore.delete(store, this.database);
+			assertThat(GapJournalStore.load(store, this.database)).isEmpty();
+		}
+	}
+
+	@Test
 	void aLostSlotCannotBeCopiedSoTheJournalMustStartWhileItIsWhole() throws SQLException {
 		String lossy = "gap_lost";
 		try (PostgresServer server = SlotRecipes.lossyServer(lossy)) {

@@ -122,23 +122,35 @@ public final class SlotRecipes {
 			Runnable beforeCheckpoint) {
 		lose(server, database, slot, () -> {
 			beforeCheckpoint.run();
-			String head;
-			try (Connection connection = server.connect(database); Statement statement = connection.createStatement()) {
-				statement.execute("SELECT pg_create_logical_replication_slot('snapshot_mark', 'pgoutput', true)");
-				try (ResultSet result = statement.executeQuery("SELECT pg_current_wal_insert_lsn()")) {
-					result.next();
-					head = result.getString(1);
-				}
-			}
-			catch (SQLException ex) {
-				throw new IllegalStateException(ex);
-			}
-			String mark = Lsn.format(Lsn.parse(head) - 1024);
-			org.awaitility.Awaitility.await()
-				.atMost(java.time.Duration.ofSeconds(30))
-				.until(() -> "t".equals(server.queryForString(database, "SELECT restart_lsn >= '" + mark
-						+ "'::pg_lsn FROM pg_replication_slots WHERE slot_name = '" + copy + "'")));
+			awaitCopyAtHead(server, database, copy);
 		});
+	}
+
+	/**
+	 * Writes a record of the running transactions (by making a temporary slot) and waits
+	 * until a gap journal's copy keeps no WAL from before it: a checkpoint then loses its
+	 * slot and never the copy.
+	 * @param server the server
+	 * @param database the copy's database
+	 * @param copy the copy
+	 */
+	public static void awaitCopyAtHead(PostgresServer server, String database, String copy) {
+		String head;
+		try (Connection connection = server.connect(database); Statement statement = connection.createStatement()) {
+			statement.execute("SELECT pg_create_logical_replication_slot('snapshot_mark', 'pgoutput', true)");
+			try (ResultSet result = statement.executeQuery("SELECT pg_current_wal_insert_lsn()")) {
+				result.next();
+				head = result.getString(1);
+			}
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException(ex);
+		}
+		String mark = Lsn.format(Lsn.parse(head) - 1024);
+		org.awaitility.Awaitility.await()
+			.atMost(java.time.Duration.ofSeconds(30))
+			.until(() -> "t".equals(server.queryForString(database, "SELECT restart_lsn >= '" + mark
+					+ "'::pg_lsn FROM pg_replication_slots WHERE slot_name = '" + copy + "'")));
 	}
 
 	/**

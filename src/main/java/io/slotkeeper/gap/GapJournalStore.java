@@ -1,0 +1,270 @@
+package io.slotkeeper.gap;
+
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import io.slotkeeper.fleet.OwnTables;
+
+/**
+ * Where a journal is kept so that it survives a restart and a takeover: three tables of
+ * slot-keeper's own schema in a database of the journaled slot's server other than the
+ * captured one (no publication of the captured database, {@code FOR ALL TABLES} included,
+ * ever carries them, and the copy never decodes its own writes). Made on first use and
+ * trusted only when slot-keeper's role owns them, as the heal ledger is. Rows are keyed
+ * by the slot's name, which is unique on its server.
+ */
+final class GapJournalStore {
+
+	static final String JOURNALS = "slotkeeper.gap_journals";
+
+	static final String TABLES = "slotkeeper.gap_tables";
+
+	static final String KEYS = "slotkeeper.gap_keys";
+
+	private static final int ROWS_PER_STATEMENT = 500;
+
+	private GapJournalStore() {
+	}
+
+	/**
+	 * Makes the tables when they are missing and checks that they are slot-keeper's.
+	 * @param connection a session on the store's database
+	 * @throws SQLException when they cannot be made or are not slot-keeper's to trust
+	 */
+	static void prepare(Connection connection) throws SQLException {
+		OwnTables.create(connection, JOURNALS,
+				"slot text PRIMARY KEY, database text NOT NULL, copy text NOT NULL, from_lsn text,"
+						+ " position bigint NOT NULL, transactions bigint NOT NULL, since timestamptz NOT NULL,"
+						+ " publications text[] NOT NULL, incomplete text, saved_at timestamptz NOT NULL",
+				true);
+		OwnTables
+			.create(connection, TABLES,
+					"slot text NOT NULL, tbl text NOT NULL, key_columns text[] NOT NULL, why_not_exact text,"
+							+ " truncates bigint[] NOT NULL, overflowed boolean NOT NULL, PRIMARY KEY (slot, tbl)",
+					true);
+		OwnTables.create(connection, KEYS, "slot text NOT NULL, tbl text NOT NULL, key text[] NOT NULL,"
+				+ " lsns bigint[] NOT NULL, kinds text NOT NULL, PRIMARY KEY (slot, tbl, key)", true);
+	}
+
+	/**
+	 * Stores what changed in a journal since the last save, in one transaction.
+	 * @param connection a session on the store's database
+	 * @param header the journal's state
+	 * @param changes its tables and keys that changed
+	 * @throws SQLException when the server refuses
+	 */
+	static void save(Connection connection, Header header, List<GapJournal.StoredTable> changes) throws SQLException {
+		boolean autoCommit = connection.getAutoCommit();
+		connection.setAutoCommit(false);
+		try {
+			try (PreparedStatement statement = connection.prepareStatement("INSERT INTO " + JOURNALS
+					+ " (slot, database, copy, from_lsn, position, transactions, since, publications, incomplete,"
+					+ " saved_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, pg_catalog.now()) ON CONFLICT (slot) DO UPDATE SET"
+					+ " database = excluded.database, copy = excluded.copy, from_lsn = excluded.from_lsn,"
+					+ " position = excluded.position, transactions = excluded.transactions, since = excluded.since,"
+					+ " publications = excluded.publications, incomplete = excluded.incomplete,"
+					+ " saved_at = excluded.saved_at")) {
+				statement.setString(1, header.slot());
+				statement.setString(2, header.database());
+				statement.setString(3, header.copy());
+				statement.setString(4, header.from());
+				statement.setLong(5, header.position());
+				statement.setLong(6, header.transactions());
+				statement.setTimestamp(7, Timestamp.from(header.since()));
+				statement.setArray(8, connection.createArrayOf("text", header.publications().toArray()));
+				statement.setString(9, header.incomplete());
+				statement.executeUpdate();
+			}
+			saveTables(connection, header.slot(), changes);
+			connection.commit();
+		}
+		catch (SQLException | RuntimeException ex) {
+			connection.rollback();
+			throw ex;
+		}
+		finally {
+			connection.setAutoCommit(autoCommit);
+		}
+	}
+
+	private static void saveTables(Connection connection, String slot, List<GapJournal.StoredTable> changes)
+			throws SQLException {
+		try (PreparedStatement table = connection.prepareStatement("INSERT INTO " + TABLES
+				+ " (slot, tbl, key_columns, why_not_exact, truncates, overflowed) VALUES (?, ?, ?, ?, ?, ?)"
+				+ " ON CONFLICT (slot, tbl) DO UPDATE SET key_columns = excluded.key_columns,"
+				+ " why_not_exact = excluded.why_not_exact, truncates = excluded.truncates,"
+				+ " overflowed = excluded.overflowed");
+				PreparedStatement clear = connection
+					.prepareStatement("DELETE FROM " + KEYS + " WHERE slot = ? AND tbl = ?")) {
+			for (GapJournal.StoredTable each : changes) {
+				table.setString(1, slot);
+				table.setString(2, each.name());
+				table.setArray(3, connection.createArrayOf("text", each.keyColumns().toArray()));
+				table.setString(4, each.whyNotExact());
+				table.setArray(5, connection.createArrayOf("bigint", each.truncates().toArray()));
+				table.setBoolean(6, each.overflowed());
+				table.addBatch();
+				if (each.cleared()) {
+					clear.setString(1, slot);
+					clear.setString(2, each.name());
+					clear.addBatch();
+				}
+			}
+			table.executeBatch();
+			clear.executeBatch();
+		}
+		List<Object[]> rows = new ArrayList<>();
+		for (GapJournal.StoredTable each : changes) {
+			for (Map.Entry<List<String>, GapJournal.StoredKey> entry : each.keys().entrySet()) {
+				rows.add(new Object[] { slot, each.name(), connection.createArrayOf("text", entry.getKey().toArray()),
+						connection.createArrayOf("bigint", Arrays.stream(entry.getValue().lsns()).boxed().toArray()),
+						entry.getValue().kinds() });
+			}
+		}
+		for (int from = 0; from < rows.size(); from += ROWS_PER_STATEMENT) {
+			saveKeys(connection, rows.subList(from, Math.min(rows.size(), from + ROWS_PER_STATEMENT)));
+		}
+	}
+
+	// Many rows to a statement: a round trip per key made storing three times slower
+	// than decoding.
+	private static void saveKeys(Connection connection, List<Object[]> rows) throws SQLException {
+		String values = String.join(", ", java.util.Collections.nCopies(rows.size(), "(?, ?, ?, ?, ?)"));
+		try (PreparedStatement statement = connection.prepareStatement("INSERT INTO " + KEYS
+				+ " (slot, tbl, key, lsns, kinds) VALUES " + values + " ON CONFLICT (slot, tbl, key)"
+				+ " DO UPDATE SET lsns = excluded.lsns, kinds = excluded.kinds")) {
+			int index = 1;
+			for (Object[] row : rows) {
+				for (Object value : row) {
+					statement.setObject(index++, value);
+				}
+			}
+			statement.executeUpdate();
+		}
+	}
+
+	/**
+	 * The journal kept of a slot, when one is.
+	 * @param connection a session on the store's database
+	 * @param slot the slot
+	 * @return its state and its tables
+	 * @throws SQLException when the server refuses
+	 */
+	static Optional<Stored> load(Connection connection, String slot) throws SQLException {
+		if (!OwnTables.exists(connection, JOURNALS, true)) {
+			return Optional.empty();
+		}
+		Header header;
+		try (PreparedStatement statement = connection.prepareStatement("SELECT database, copy, from_lsn, position,"
+				+ " transactions, since, publications, incomplete FROM " + JOURNALS + " WHERE slot = ?")) {
+			statement.setString(1, slot);
+			try (ResultSet result = statement.executeQuery()) {
+				if (!result.next()) {
+					return Optional.empty();
+				}
+				header = new Header(slot, result.getString(1), result.getString(2), result.getString(3),
+						result.getLong(4), result.getLong(5), result.getTimestamp(6).toInstant(),
+						strings(result.getArray(7)), result.getString(8));
+			}
+		}
+		Map<String, GapJournal.StoredTable> tables = new LinkedHashMap<>();
+		try (PreparedStatement statement = connection.prepareStatement("SELECT tbl, key_columns, why_not_exact,"
+				+ " truncates, overflowed FROM " + TABLES + " WHERE slot = ? ORDER BY tbl")) {
+			statement.setString(1, slot);
+			try (ResultSet result = statement.executeQuery()) {
+				while (result.next()) {
+					Long[] truncates = (Long[]) result.getArray(4).getArray();
+					tables.put(result.getString(1),
+							new GapJournal.StoredTable(result.getString(1), strings(result.getArray(2)),
+									result.getString(3), List.of(truncates), result.getBoolean(5), false,
+									new LinkedHashMap<>()));
+				}
+			}
+		}
+		try (PreparedStatement statement = connection
+			.prepareStatement("SELECT tbl, key, lsns, kinds FROM " + KEYS + " WHERE slot = ?")) {
+			statement.setString(1, slot);
+			statement.setFetchSize(10_000);
+			boolean autoCommit = connection.getAutoCommit();
+			// PgJDBC fetches in pages only inside a transaction.
+			connection.setAutoCommit(false);
+			try (ResultSet result = statement.executeQuery()) {
+				while (result.next()) {
+					GapJournal.StoredTable table = tables.get(result.getString(1));
+					if (table != null) {
+						Long[] lsns = (Long[]) result.getArray(3).getArray();
+						table.keys()
+							.put(strings(result.getArray(2)), new GapJournal.StoredKey(
+									Arrays.stream(lsns).mapToLong(Long::longValue).toArray(), result.getString(4)));
+					}
+				}
+			}
+			finally {
+				connection.commit();
+				connection.setAutoCommit(autoCommit);
+			}
+		}
+		return Optional.of(new Stored(header, new ArrayList<>(tables.values())));
+	}
+
+	/**
+	 * Forgets the journal of a slot.
+	 * @param connection a session on the store's database
+	 * @param slot the slot
+	 * @throws SQLException when the server refuses
+	 */
+	static void delete(Connection connection, String slot) throws SQLException {
+		if (!OwnTables.exists(connection, JOURNALS, true)) {
+			return;
+		}
+		for (String table : List.of(KEYS, TABLES, JOURNALS)) {
+			try (PreparedStatement statement = connection
+				.prepareStatement("DELETE FROM " + table + " WHERE slot = ?")) {
+				statement.setString(1, slot);
+				statement.executeUpdate();
+			}
+		}
+	}
+
+	private static List<String> strings(Array array) throws SQLException {
+		return List.of((String[]) array.getArray());
+	}
+
+	/**
+	 * A journal's state, as stored.
+	 *
+	 * @param slot the journaled slot
+	 * @param database its database
+	 * @param copy the copy it is read from
+	 * @param from where its gap starts
+	 * @param position how far it has read
+	 * @param transactions how many transactions it has taken
+	 * @param since when it started
+	 * @param publications the publications it decodes with
+	 * @param incomplete why it is incomplete, {@code null} when it is not
+	 */
+	record Header(String slot, String database, String copy, String from, long position, long transactions,
+			Instant since, List<String> publications, String incomplete) {
+	}
+
+	/**
+	 * A stored journal.
+	 *
+	 * @param header its state
+	 * @param tables its tables with their keys
+	 */
+	record Stored(Header header, List<GapJournal.StoredTable> tables) {
+	}
+
+}

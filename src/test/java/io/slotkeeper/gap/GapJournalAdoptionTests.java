@@ -1,0 +1,121 @@
+package io.slotkeeper.gap;
+
+import java.time.Duration;
+import java.util.Map;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.context.ConfigurableApplicationContext;
+
+import io.slotkeeper.audit.AuditJournal;
+import io.slotkeeper.testbed.PostgresServer;
+import io.slotkeeper.testbed.SignalledTarget;
+import io.slotkeeper.testbed.SlotRecipes;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A journal kept in the server outlives the instance that kept it: the next owner adopts
+ * it with its copy and closes the exact gap, though the slot was lost while no instance
+ * ran; a store slot-keeper does not own is never written, and the journal then says it
+ * lives in memory only.
+ */
+class GapJournalAdoptionTests {
+
+	private static final String DATABASE = "shop";
+
+	private static final String STORED_KEYS = "SELECT count(*) FROM slotkeeper.gap_keys WHERE slot = 'cdc'";
+
+	private final PostgresServer server = SlotRecipes.lossyServer(DATABASE,
+			"ALTER DATABASE " + DATABASE + " SET synchronous_commit = on",
+			"CREATE TABLE customers (id bigint PRIMARY KEY, name text)",
+			"CREATE TABLE debezium_signal (id varchar(42) PRIMARY KEY, type varchar(32) NOT NULL, data varchar(2048))",
+			"INSERT INTO customers SELECT n, 'c' || n FROM generate_series(1, 100) AS n",
+			"CREATE PUBLICATION shop_cdc FOR ALL TABLES");
+
+	private final SignalledTarget target = new SignalledTarget(this.server, DATABASE);
+
+	private ConfigurableApplicationContext app;
+
+	@AfterEach
+	void stop() {
+		if (this.app != null) {
+			this.app.close();
+		}
+		this.server.close();
+	}
+
+	@Test
+	void theNextOwnerAdoptsTheJournalAndClosesTheExactGapThoughTheSlotWasLostWhileNoInstanceRan() {
+		this.app = start(Map.of());
+		this.server.execute(DATABASE, "SELECT pg_create_logical_replication_slot('cdc', 'pgoutput')");
+		GapJournals journals = this.app.getBean(GapJournals.class);
+		await().atMost(Duration.ofSeconds(30)).until(() -> journals.describe(DATABASE).containsKey("cdc"));
+		this.server.execute(DATABASE, "DELETE FROM customers WHERE id IN (1, 2, 3)");
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> "3"
+				.equals(this.server.queryForString("postgres", STORED_KEYS + " AND tbl = 'public.customers'")));
+		assertThat(journals.describe(DATABASE).get("cdc")).doesNotContain("memory only");
+
+		// The owner takes the copy past the head and stops; the checkpoint then loses
+		// the slot, not its copy, while no instance runs, and more is deleted.
+		String copy = SlotCopies.copyOf("cdc");
+		SlotRecipes.lose(this.server, DATABASE, "cdc", () -> {
+			if (this.app != null) {
+				SlotRecipes.awaitCopyAtHead(this.server, DATABASE, copy);
+				this.app.close();
+				this.app = null;
+			}
+		});
+		this.server.execute(DATABASE, "DELETE FROM customers WHERE id IN (4, 5)");
+
+		this.app = start(Map.of());
+
+		AuditJournal audit = this.app.getBean(AuditJournal.class);
+		await().atMost(Duration.ofSeconds(60)).until(() -> !SignalledTarget.entries(audit, "slot.heal").isEmpty());
+		String heal = SignalledTarget.entries(audit, "slot.heal").get(0);
+		assertThat(heal).contains("gap=exact").contains("public.customers 5 deleted");
+		assertThat(heal).contains("deletesInGap=public.customers 5 (exact, from the gap journal)");
+	}
+
+	@Test
+	void aStoreAnotherRoleOwnsIsNeverWrittenAndTheJournalSaysItLivesInMemoryOnly() {
+		this.server.execute("postgres", "CREATE ROLE intruder", "CREATE SCHEMA slotkeeper AUTHORIZATION intruder");
+		this.app = start(Map.of());
+		this.server.execute(DATABASE, "SELECT pg_create_logical_replication_slot('cdc', 'pgoutput')");
+		GapJournals journals = this.app.getBean(GapJournals.class);
+		this.server.execute(DATABASE, "DELETE FROM customers WHERE id = 1");
+
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> journals.describe(DATABASE).getOrDefault("cdc", ""),
+					(described) -> described.contains(
+							", kept in memory only (it does not survive a restart): storing it in database 'postgres'"
+									+ " failed: "));
+		assertThat(journals.describe(DATABASE).get("cdc")).contains("is not slot-keeper's own");
+		assertThat(this.server.queryForString("postgres",
+				"SELECT count(*) FROM pg_tables WHERE schemaname = 'slotkeeper'"))
+			.isEqualTo("0");
+	}
+
+	@Test
+	void aStoreInTheCapturedDatabaseIsRefusedAndTheJournalLivesInMemory() {
+		this.app = start(Map.of("SLOTKEEPER_GAP_JOURNAL_DATABASE", DATABASE));
+		this.server.execute(DATABASE, "SELECT pg_create_logical_replication_slot('cdc', 'pgoutput')");
+		GapJournals journals = this.app.getBean(GapJournals.class);
+
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> journals.describe(DATABASE).getOrDefault("cdc", ""),
+					(described) -> described.endsWith(", kept in memory only (it does not survive a restart):"
+							+ " gap-journal.database is the captured database 'shop', whose publications could"
+							+ " carry the journal"));
+	}
+
+	private ConfigurableApplicationContext start(Map<String, String> more) {
+		Map<String, String> settings = new java.util.HashMap<>(more);
+		settings.put("SLOTKEEPER_GAP_JOURNAL_AFTER", "1s");
+		return this.target.start(DATABASE, Map.of("RESNAPSHOT_COLLECTIONS", "public.customers"), settings);
+	}
+
+}
