@@ -221,12 +221,12 @@ public final class GapJournals implements AutoCloseable {
 				started.notStored = this.stores.notStoredBecause(started.database);
 				return started;
 			});
+			this.kept.put(key, journal);
+			this.notKept.remove(key);
 			if (journal.notStored == null) {
 				// What an earlier journal of the slot left is not this one's.
 				this.stores.delete(target, journal.slot);
 			}
-			this.kept.put(key, journal);
-			this.notKept.remove(key);
 			logger.info("Journaling what changes while the consumer of slot '{}' (target '{}') is away, from {}"
 					+ " through its copy '{}'", slot.slotName(), target.name(), journal.from, journal.copy);
 			return journal;
