@@ -77,6 +77,18 @@ function gapDeletes(l) {
     + (unknown.length ? `${counted.length ? ' · ' : ''}deletes unknown: ${unknown.join(', ')}` : ''));
 }
 
+// What the gap journal read of the previous epoch's gap, per table: what the re-read had to fetch, and what it could not.
+function gapChanges(l) {
+  const changes = l && l.epoch > 1 && l.deletesInGap ? l.deletesInGap.changes || {} : {};
+  const tables = Object.entries(changes).map(([table, c]) => `${table} ${[
+    c.inserted ? `${c.inserted} inserted` : '', c.updated ? `${c.updated} updated` : '',
+    c.deleted ? `${c.deleted} deleted` : '', c.truncated ? `truncated ${c.truncated}×` : '',
+  ].filter((part) => part).join(', ') || 'no change'}`);
+  return tables.length
+    ? h('div', { class: 'gap-changes muted' }, `changed while lost (exactly, from the gap journal): ${tables.join('; ')}`)
+    : null;
+}
+
 // While the consumer is away: what its gap journal has read, or why it has none though it should.
 function gapJournal(j) {
   if (!j) {
@@ -138,7 +150,7 @@ function slotRow(target, slot, role, actions) {
   return h('tr', { class: `slot sev-${slot.severity}`, 'data-slot': slot.name },
     h('th', { scope: 'row' }, h('span', { class: 'name' }, slot.name),
       h('div', { class: 'muted' }, [slot.slotType, slot.database, slot.plugin].filter(Boolean).join(' · ')),
-      lineage(slot.lineage), gapDeletes(slot.lineage), gapJournal(slot.gapJournal)),
+      lineage(slot.lineage), gapChanges(slot.lineage), gapDeletes(slot.lineage), gapJournal(slot.gapJournal)),
     h('td', {}, walBadge(slot)),
     h('td', {}, retained(slot)),
     h('td', {}, slot.secondsToLoss === null || slot.secondsToLoss === undefined ? h('span', { class: 'muted' }, '–')

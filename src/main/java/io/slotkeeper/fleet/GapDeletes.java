@@ -22,9 +22,11 @@ import java.util.stream.Collectors;
  * @param source {@value #EXACT} when the slot's gap journal read each deleted key,
  * {@value #ESTIMATE} when the table counters were compared (a record from before the
  * journal has none: an estimate)
+ * @param changes where the gap journal read the gap, every table's changes in it key by
+ * key (inserted, updated, deleted, truncated); empty for an estimate
  */
 public record GapDeletes(Map<String, Long> tables, Map<String, String> unknown, String unknownBecause, String measured,
-		String source) {
+		String source, Map<String, TableChanges> changes) {
 
 	/** The source of deletes read key by key from the gap journal. */
 	public static final String EXACT = "exact";
@@ -39,6 +41,7 @@ public record GapDeletes(Map<String, Long> tables, Map<String, String> unknown, 
 		tables = Map.copyOf(tables);
 		unknown = Map.copyOf(unknown);
 		source = (source != null) ? source : ESTIMATE;
+		changes = (changes != null) ? Map.copyOf(changes) : Map.of();
 	}
 
 	/**
@@ -47,7 +50,7 @@ public record GapDeletes(Map<String, Long> tables, Map<String, String> unknown, 
 	 * @return the count
 	 */
 	public static GapDeletes unknown(String why) {
-		return new GapDeletes(Map.of(), Map.of(), why, null, ESTIMATE);
+		return new GapDeletes(Map.of(), Map.of(), why, null, ESTIMATE, Map.of());
 	}
 
 	/**
@@ -55,10 +58,12 @@ public record GapDeletes(Map<String, Long> tables, Map<String, String> unknown, 
 	 * @param tables the keys deleted, by table, only those with one or more
 	 * @param unknown the tables the journal could not tell key by key, each with why
 	 * @param measured over which positions they were read
+	 * @param changes every table's changes in the gap
 	 * @return the count
 	 */
-	public static GapDeletes exact(Map<String, Long> tables, Map<String, String> unknown, String measured) {
-		return new GapDeletes(tables, unknown, null, measured, EXACT);
+	public static GapDeletes exact(Map<String, Long> tables, Map<String, String> unknown, String measured,
+			Map<String, TableChanges> changes) {
+		return new GapDeletes(tables, unknown, null, measured, EXACT, changes);
 	}
 
 	/**
@@ -100,7 +105,18 @@ public record GapDeletes(Map<String, Long> tables, Map<String, String> unknown, 
 		return new GapDeletes(counted, unknown, null,
 				"estimated from the table counters (n_tup_del), from " + before.at()
 						+ " (the last reading before the slot's" + " last confirmed position) to " + now.at(),
-				ESTIMATE);
+				ESTIMATE, Map.of());
+	}
+
+	/**
+	 * One table's changes in a gap the journal read, key by key.
+	 *
+	 * @param inserted keys inserted
+	 * @param updated keys updated
+	 * @param deleted keys deleted
+	 * @param truncated how many times it was truncated
+	 */
+	public record TableChanges(int inserted, int updated, int deleted, int truncated) {
 	}
 
 	/**

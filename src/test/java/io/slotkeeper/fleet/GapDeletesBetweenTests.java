@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.json.JsonMapper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -39,11 +40,19 @@ class GapDeletesBetweenTests {
 	@Test
 	void aJournalsDeletesAreSaidToBeExactAndARecordWithoutASourceIsAnEstimate() {
 		GapDeletes journaled = GapDeletes.exact(Map.of("public.a", 2L),
-				Map.of("public.t", "truncated in the gap at 0/1"), "read key by key from the gap journal, 0/1 to 0/2");
+				Map.of("public.t", "truncated in the gap at 0/1"), "read key by key from the gap journal, 0/1 to 0/2",
+				Map.of("public.a", new GapDeletes.TableChanges(4, 1, 2, 0), "public.t",
+						new GapDeletes.TableChanges(0, 0, 0, 1)));
 		assertThat(journaled.exact()).isTrue();
+		// As the lineage keeps it, and as a record from before the changes were kept
+		// reads.
+		JsonMapper json = JsonMapper.builder().build();
+		assertThat(json.readValue(json.writeValueAsString(journaled), GapDeletes.class)).isEqualTo(journaled);
+		assertThat(json.readValue("{\"tables\":{\"public.a\":2},\"unknown\":{},\"source\":\"exact\"}", GapDeletes.class)
+			.changes()).isEmpty();
 		assertThat(journaled.describe())
 			.isEqualTo("public.a 2; unknown: public.t (truncated in the gap at 0/1) (exact, from the gap journal)");
-		assertThat(new GapDeletes(Map.of(), Map.of(), null, null, null).source()).isEqualTo(GapDeletes.ESTIMATE);
+		assertThat(new GapDeletes(Map.of(), Map.of(), null, null, null, null).source()).isEqualTo(GapDeletes.ESTIMATE);
 	}
 
 	@Test

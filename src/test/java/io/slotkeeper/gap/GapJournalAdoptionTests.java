@@ -5,10 +5,13 @@ import java.util.Map;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
 
 import org.springframework.context.ConfigurableApplicationContext;
 
 import io.slotkeeper.audit.AuditJournal;
+import io.slotkeeper.security.TokenHashes;
+import io.slotkeeper.testbed.Browser;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.SignalledTarget;
 import io.slotkeeper.testbed.SlotRecipes;
@@ -25,6 +28,8 @@ import static org.awaitility.Awaitility.await;
 class GapJournalAdoptionTests {
 
 	private static final String DATABASE = "shop";
+
+	private static final String VIEWER = "adoption-viewer-token-0123456789";
 
 	private static final String STORED_KEYS = "SELECT count(*) FROM slotkeeper.gap_keys WHERE slot = 'cdc'";
 
@@ -54,7 +59,9 @@ class GapJournalAdoptionTests {
 		GapJournals journals = this.app.getBean(GapJournals.class);
 		await().atMost(Duration.ofSeconds(30)).until(() -> journals.describe(DATABASE).containsKey("cdc"));
 		this.server.execute(DATABASE, "DELETE FROM customers WHERE id IN (1, 2, 3)");
+		// The store's tables are made with the journal's first page.
 		await().atMost(Duration.ofSeconds(30))
+			.ignoreExceptions()
 			.until(() -> "3"
 				.equals(this.server.queryForString("postgres", STORED_KEYS + " AND tbl = 'public.customers'")));
 		assertThat(journals.describe(DATABASE).get("cdc")).doesNotContain("memory only");
@@ -78,6 +85,19 @@ class GapJournalAdoptionTests {
 		String heal = SignalledTarget.entries(audit, "slot.heal").get(0);
 		assertThat(heal).contains("gap=exact").contains("public.customers 5 deleted");
 		assertThat(heal).contains("deletesInGap=public.customers 5 (exact, from the gap journal)");
+		// The page shows the gap's changes under the slot's new epoch.
+		try (Browser browser = Browser.start()) {
+			browser.driver()
+				.get("http://localhost:" + this.app.getEnvironment().getProperty("local.server.port") + "/");
+			browser.driver().findElement(By.id("token")).sendKeys(VIEWER);
+			browser.driver().findElement(By.cssSelector("#token-form button[type=submit]")).click();
+			await().atMost(Duration.ofSeconds(30))
+				.ignoreExceptions()
+				.until(() -> browser.driver().findElement(By.cssSelector("tr[data-slot='cdc'] .gap-changes")).getText(),
+						(line) -> line.startsWith("changed while lost (exactly, from the gap journal): ")
+								&& line.contains("public.customers 5 deleted"));
+			assertThat(browser.unexpectedProblems()).isEmpty();
+		}
 	}
 
 	@Test
@@ -115,6 +135,9 @@ class GapJournalAdoptionTests {
 	private ConfigurableApplicationContext start(Map<String, String> more) {
 		Map<String, String> settings = new java.util.HashMap<>(more);
 		settings.put("SLOTKEEPER_GAP_JOURNAL_AFTER", "1s");
+		settings.put("SLOTKEEPER_API_TOKENS_0_NAME", "eyes");
+		settings.put("SLOTKEEPER_API_TOKENS_0_ROLE", "viewer");
+		settings.put("SLOTKEEPER_API_TOKENS_0_SHA256", TokenHashes.sha256Hex(VIEWER));
 		return this.target.start(DATABASE, Map.of("RESNAPSHOT_COLLECTIONS", "public.customers"), settings);
 	}
 

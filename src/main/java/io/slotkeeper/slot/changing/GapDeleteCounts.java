@@ -92,6 +92,7 @@ final class GapDeleteCounts {
 	GapDeletes journaled(Target target, String slot, Gap gap) {
 		Map<String, Long> deleted = new TreeMap<>();
 		Map<String, String> unknown = new TreeMap<>();
+		Map<String, GapDeletes.TableChanges> changes = new TreeMap<>();
 		gap.tables().forEach((table, summary) -> {
 			if (summary.deleted() > 0) {
 				deleted.put(table, (long) summary.deleted());
@@ -99,9 +100,11 @@ final class GapDeleteCounts {
 			if (!summary.exact()) {
 				unknown.put(table, summary.whyReadWhole());
 			}
+			changes.put(table, new GapDeletes.TableChanges(summary.inserted(), summary.updated(), summary.deleted(),
+					summary.truncates().size()));
 		});
 		GapDeletes counted = GapDeletes.exact(deleted, unknown,
-				"read key by key from the gap journal, " + gap.from() + " to " + gap.to());
+				"read key by key from the gap journal, " + gap.from() + " to " + gap.to(), changes);
 		this.meters.count(target, slot, counted, null);
 		return counted;
 	}
@@ -178,7 +181,7 @@ final class GapDeleteCounts {
 					GapDeletes late = new GapDeletes(counted.tables(), counted.unknown(), null, counted.measured()
 							+ ", read again " + Duration.between(recheck.countedAt(), now.at()).toSeconds()
 							+ " s after the recreate for commits counted late (a delete in those seconds, which the"
-							+ " consumer saw, is counted too)", GapDeletes.ESTIMATE);
+							+ " consumer saw, is counted too)", GapDeletes.ESTIMATE, Map.of());
 					target.lineages().deletesCounted(connection, recheck.slot(), late);
 					return late;
 				});
