@@ -32,9 +32,12 @@ import java.util.regex.Pattern;
  * role that may not); not a raise waiting for its former primary to answer as the standby
  * @param losses each heal's gap as it said it: journaled exactly or estimated, the keys
  * changed and the keys read again
+ * @param journalsAdopted gap journals a new owner took over with their copies from the
+ * one before (after a restart or a takeover)
  */
 record InstanceLogs(int heals, int handovers, int takeovers, Map<String, Long> gapDeletes, int mostHealsInAnHour,
-		int restarts, int restartsRefused, int raises, int putBacks, int raisesRefused, List<Loss> losses) {
+		int restarts, int restartsRefused, int raises, int putBacks, int raisesRefused, List<Loss> losses,
+		int journalsAdopted) {
 
 	// A raise left on a former primary that is not yet back as the standby: said once,
 	// put back when it is (the
@@ -66,6 +69,7 @@ record InstanceLogs(int heals, int handovers, int takeovers, Map<String, Long> g
 		Map<String, List<Long>> counts = new HashMap<>();
 		Map<String, List<Instant>> healed = new HashMap<>();
 		List<Loss> losses = new ArrayList<>();
+		int adopted = 0;
 		for (Instance instance : world.instances) {
 			List<String> lines;
 			try {
@@ -84,6 +88,7 @@ record InstanceLogs(int heals, int handovers, int takeovers, Map<String, Long> g
 					losses.add(Loss.of(name, line));
 				}
 				handovers += line.contains("audit action=slot.handover ") ? 1 : 0;
+				adopted += line.contains("Adopted the gap journal of slot ") ? 1 : 0;
 				boolean restart = line.contains("audit action=connector.restart ");
 				restarts += (restart && line.contains("outcome=done")) ? 1 : 0;
 				refused += (restart && line.contains("outcome=refused")) ? 1 : 0;
@@ -112,7 +117,7 @@ record InstanceLogs(int heals, int handovers, int takeovers, Map<String, Long> g
 		counts.forEach((name, list) -> reported.put(name, list.stream().mapToLong(Long::longValue).sum()));
 		int most = healed.values().stream().mapToInt(InstanceLogs::mostInAnHour).max().orElse(0);
 		return new InstanceLogs(heals, handovers, takeovers, reported, most, restarts, refused, raises, putBacks,
-				raisesRefused, losses);
+				raisesRefused, losses, adopted);
 	}
 
 	// Across both instances' lives: the budget is the slot's, kept in its target's

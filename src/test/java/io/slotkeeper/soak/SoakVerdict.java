@@ -225,6 +225,7 @@ record SoakVerdict(Map<String, Rows> rows, int mostOwners, int userStopsBroken, 
 					counted.ghosts(), counted.unseenDeleted(), counted.reportedGapDeletes(),
 					counted.reportedGapDeletes() - counted.lostDeletes()));
 		this.logs.losses().forEach((loss) -> out.printf("soak: loss of %s%n", loss.describe()));
+		out.printf("soak: gap journals adopted by a new owner %d%n", this.logs.journalsAdopted());
 		out.printf(
 				"soak: most owners at once %d, user stops undone %d, connectors at the end %s, failed connectors"
 						+ " restarted by slot-keeper %d (refused %d, budget %d an hour)%n",
