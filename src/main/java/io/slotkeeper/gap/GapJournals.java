@@ -46,6 +46,15 @@ public final class GapJournals implements AutoCloseable {
 	// The server's answer when a slot does not exist.
 	private static final String UNDEFINED_OBJECT = "42704";
 
+	// SQLState classes of a failure a later try may not meet: the connection, the
+	// operator's or the server's intervention (a statement cut short, a shutdown), its
+	// resources, a transaction rolled back.
+	private static final Set<String> TRANSIENT = Set.of("08", "57", "53", "40");
+
+	// The copy in use by another session: the instance that owned the target before,
+	// still reading it.
+	private static final String OBJECT_IN_USE = "55006";
+
 	private final GapJournalProperties settings;
 
 	private final Clock clock;
@@ -241,9 +250,8 @@ public final class GapJournals implements AutoCloseable {
 		}
 	}
 
-	// Decoding consumes the copy: a page that fails after it was read is lost to the
-	// journal, which then says so. A poll's feed and a recreate's close (from the API's
-	// thread) take turns on a journal.
+	// A poll's feed and a recreate's close (from the API's thread) take turns on a
+	// journal.
 	private void feed(Target target, Kept journal, Long upto, int pages) {
 		synchronized (journal) {
 			feedNow(target, journal, upto, pages);
@@ -266,11 +274,23 @@ public final class GapJournals implements AutoCloseable {
 						break;
 					}
 				}
+				journal.failing = null;
 				return null;
 			});
 		}
 		catch (RuntimeException ex) {
 			FailureDescription failure = FailureDescription.of(ex, null);
+			// Nothing is consumed from the copy before it is kept: a page that failed on
+			// the way (the server away, restarting, a statement cut short) is read again
+			// at the next poll.
+			if (worthAnotherTry(failure.sqlState())) {
+				if (journal.failing == null) {
+					logger.warn("Decoding the gap journal of slot '{}' (target '{}') failed, tried again at the next"
+							+ " poll: {}", journal.slot, target.name(), failure.message());
+				}
+				journal.failing = failure.message();
+				return;
+			}
 			// A copy is not a failover slot: a switchover or failover leaves it behind.
 			journal.copyGone = UNDEFINED_OBJECT.equals(failure.sqlState());
 			journal.incomplete = journal.copyGone
@@ -282,6 +302,10 @@ public final class GapJournals implements AutoCloseable {
 			logger.warn("The gap journal of slot '{}' (target '{}') is incomplete: {}", journal.slot, target.name(),
 					journal.incomplete);
 		}
+	}
+
+	private static boolean worthAnotherTry(String sqlState) {
+		return sqlState != null && (OBJECT_IN_USE.equals(sqlState) || TRANSIENT.contains(sqlState.substring(0, 2)));
 	}
 
 	// Kept in the server before the copy is consumed past it: an instance that stops
@@ -340,6 +364,7 @@ public final class GapJournals implements AutoCloseable {
 		Kept adopted = new Kept(slot, header.database(), copy, header.from(), header.publications(), journal, keys,
 				header.since());
 		adopted.incomplete = header.incomplete();
+		adopted.notStored = this.stores.notStoredBecause(header.database());
 		Kept raced = this.kept.putIfAbsent(key(target, slot), adopted);
 		if (raced != null) {
 			return raced;
@@ -372,6 +397,10 @@ public final class GapJournals implements AutoCloseable {
 		}
 		if (newStart != null) {
 			feed(target, journal, Lsn.parse(newStart), Integer.MAX_VALUE);
+			if (journal.incomplete == null && journal.journal.position() < Lsn.parse(newStart)) {
+				journal.incomplete = "its copy could not be read up to the new slot's start " + newStart + ": "
+						+ journal.failing;
+			}
 		}
 		else if (journal.incomplete == null) {
 			journal.incomplete = "the new slot's start is not known";
@@ -456,13 +485,13 @@ public final class GapJournals implements AutoCloseable {
 		Map<String, String> described = new java.util.TreeMap<>();
 		this.kept.forEach((key, journal) -> {
 			if (key.startsWith(target + "/")) {
-				described.put(journal.slot,
-						"since " + journal.since + " from " + journal.from + ", read to "
-								+ Lsn.format(journal.journal.position())
-								+ ((journal.incomplete != null) ? ", incomplete: " + journal.incomplete : "")
-								+ ((journal.notStored != null)
-										? ", kept in memory only (it does not survive a restart): " + journal.notStored
-										: ""));
+				described.put(journal.slot, "since " + journal.since + " from " + journal.from + ", read to "
+						+ Lsn.format(journal.journal.position())
+						+ ((journal.incomplete != null) ? ", incomplete: " + journal.incomplete : "")
+						+ ((journal.failing != null) ? ", decoding failed, tried again at each poll: " + journal.failing
+								: "")
+						+ ((journal.notStored != null)
+								? ", kept in memory only (it does not survive a restart): " + journal.notStored : ""));
 			}
 		});
 		this.notKept.forEach((key, why) -> {
@@ -586,6 +615,9 @@ public final class GapJournals implements AutoCloseable {
 
 		// Why it is kept in this instance's memory only; null while the server keeps it.
 		private volatile String notStored;
+
+		// Why the last feed failed, to be tried again; null when it did not.
+		private volatile String failing;
 
 		Kept(String slot, String database, String copy, String from, List<String> publications, GapJournal journal,
 				PrimaryKeys keys, Instant since) {

@@ -12,6 +12,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 import io.slotkeeper.audit.AuditJournal;
 import io.slotkeeper.security.TokenHashes;
 import io.slotkeeper.testbed.Browser;
+import io.slotkeeper.testbed.LogicalConsumer;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.SignalledTarget;
 import io.slotkeeper.testbed.SlotRecipes;
@@ -98,6 +99,35 @@ class GapJournalAdoptionTests {
 								&& line.contains("public.customers 5 deleted"));
 			assertThat(browser.unexpectedProblems()).isEmpty();
 		}
+	}
+
+	@Test
+	void aCopyHeldByAnotherSessionIsReadAgainOnceFreeAndTheJournalStaysComplete() throws Exception {
+		this.app = start(Map.of());
+		this.server.execute(DATABASE, "SELECT pg_create_logical_replication_slot('cdc', 'pgoutput')");
+		GapJournals journals = this.app.getBean(GapJournals.class);
+		await().atMost(Duration.ofSeconds(30)).until(() -> journals.describe(DATABASE).containsKey("cdc"));
+		this.server.execute(DATABASE, "DELETE FROM customers WHERE id = 1");
+		await().atMost(Duration.ofSeconds(30)).until(() -> deleted(journals) == 1);
+
+		// As the instance that owned the target before may still be reading it.
+		try (LogicalConsumer holder = new LogicalConsumer(this.server, DATABASE, SlotCopies.copyOf("cdc"), "shop_cdc",
+				false, false)) {
+			this.server.execute(DATABASE, "DELETE FROM customers WHERE id = 2");
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> journals.describe(DATABASE).get("cdc"),
+						(described) -> described.contains(", decoding failed, tried again at each poll: "));
+		}
+
+		await().atMost(Duration.ofSeconds(30)).until(() -> deleted(journals) == 2);
+		assertThat(journals.describe(DATABASE).get("cdc")).doesNotContain("incomplete").doesNotContain("failed");
+	}
+
+	private static int deleted(GapJournals journals) {
+		return journals.journaling(DATABASE, "cdc", 0)
+			.map((reading) -> reading.tables().get("public.customers"))
+			.map(GapJournal.TableSummary::deleted)
+			.orElse(0);
 	}
 
 	@Test
