@@ -24,6 +24,7 @@ import io.slotkeeper.settings.SettingsView;
 import io.slotkeeper.testbed.LogicalConsumer;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.PostgresTestBed;
+import io.slotkeeper.testbed.SlotRecipes;
 import io.slotkeeper.watching.SlotWatch;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -88,11 +89,9 @@ class KeepSizeGuardTests {
 			.endsWith(" for guarded, whose consumer is gone (on-outage); put back when it reads again");
 
 		try (LogicalConsumer back = new LogicalConsumer(server, "app", "guarded", "cdc", false)) {
-			// Put back once the slot retains less than 80 % of 64MB: its restart_lsn
-			// moves at a running-transactions
-			// record, which the bgwriter logs at most every 15 s.
+			// Put back once the slot retains less than 80 % of 64MB.
 			await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).until(() -> {
-				churn();
+				churnPastARecordOfTheRunningTransactions();
 				return "64MB".equals(keepSize());
 			});
 			// Audited once the raise's record is gone, a moment after the value shows.
@@ -152,7 +151,7 @@ class KeepSizeGuardTests {
 			}
 			try (LogicalConsumer back = new LogicalConsumer(server, "app", "guarded", "cdc", false)) {
 				await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).until(() -> {
-					churn();
+					churnPastARecordOfTheRunningTransactions();
 					return "64MB".equals(keepSize());
 				});
 				await().atMost(Duration.ofSeconds(5))
@@ -209,7 +208,7 @@ class KeepSizeGuardTests {
 			assertThat(keepSize()).as("nothing put back while the lock is held").isEqualTo("1GB");
 			query(holder, "SELECT pg_advisory_unlock(" + key + ")::text");
 			await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).until(() -> {
-				churn();
+				churnPastARecordOfTheRunningTransactions();
 				return "64MB".equals(keepSize());
 			});
 			await().atMost(Duration.ofSeconds(5))
@@ -304,6 +303,12 @@ class KeepSizeGuardTests {
 
 	// About 1 MB of WAL per call, so that the server's rate over the polls is high and a
 	// 64 MB budget short.
+	// A slot's restart_lsn moves only at a record of the running transactions.
+	private static void churnPastARecordOfTheRunningTransactions() {
+		churn();
+		SlotRecipes.logRunningTransactions(server, "app");
+	}
+
 	private static void churn() {
 		server.execute("app", "INSERT INTO churn (pad) SELECT repeat('x', 500) FROM generate_series(1, 2000)");
 	}

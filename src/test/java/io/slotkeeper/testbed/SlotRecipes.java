@@ -18,6 +18,11 @@ public final class SlotRecipes {
 
 	private static final int ROUNDS = 10;
 
+	// Dropped with its session; named after it, so that a session still ending does not
+	// hold the name.
+	private static final String RUNNING_TRANSACTIONS_RECORD = "SELECT pg_catalog.pg_create_logical_replication_slot("
+			+ "'running_xacts_' || pg_catalog.pg_backend_pid(), 'pgoutput', true)";
+
 	private SlotRecipes() {
 	}
 
@@ -127,6 +132,17 @@ public final class SlotRecipes {
 	}
 
 	/**
+	 * Writes a record of the running transactions, at which slots' restart positions
+	 * move, rather than waiting for the background writer's (at most every 15 s): making
+	 * a temporary slot writes one.
+	 * @param server the server
+	 * @param database a database of it
+	 */
+	public static void logRunningTransactions(PostgresServer server, String database) {
+		server.execute(database, RUNNING_TRANSACTIONS_RECORD);
+	}
+
+	/**
 	 * Writes a record of the running transactions (by making a temporary slot) and waits
 	 * until a gap journal's copy keeps no WAL from before it: a checkpoint then loses its
 	 * slot and never the copy.
@@ -137,7 +153,7 @@ public final class SlotRecipes {
 	public static void awaitCopyAtHead(PostgresServer server, String database, String copy) {
 		String head;
 		try (Connection connection = server.connect(database); Statement statement = connection.createStatement()) {
-			statement.execute("SELECT pg_create_logical_replication_slot('snapshot_mark', 'pgoutput', true)");
+			statement.execute(RUNNING_TRANSACTIONS_RECORD);
 			try (ResultSet result = statement.executeQuery("SELECT pg_current_wal_insert_lsn()")) {
 				result.next();
 				head = result.getString(1);
