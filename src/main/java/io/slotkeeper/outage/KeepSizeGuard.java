@@ -64,7 +64,7 @@ public final class KeepSizeGuard {
 
 	private final Clock clock;
 
-	private final KeepSizeRecords records = new KeepSizeRecords();
+	private final KeepSizeRecords records;
 
 	private final KeepSizeStanding standing = new KeepSizeStanding();
 
@@ -83,6 +83,7 @@ public final class KeepSizeGuard {
 	 */
 	public KeepSizeGuard(Auditor auditor, Clock clock) {
 		this.clock = clock;
+		this.records = new KeepSizeRecords(clock);
 		this.changes = new KeepSizeChanges(auditor, clock, this.records, this.standing);
 		this.leftBehind = new KeepSizeLeftBehind(auditor, this.records);
 	}
@@ -201,7 +202,7 @@ public final class KeepSizeGuard {
 				for (KeepSizeRaise behind : this.leftBehind.find(connection, server.key())) {
 					this.leftBehind.putBack(connection, server.lead(), behind);
 				}
-				KeepSizeRaise raise = this.records.find(connection, server);
+				KeepSizeRaise raise = this.records.find(connection, server, current);
 				this.standing.read(server.key(), raise);
 				// A reading from before the raise took effect (shared with another
 				// target, or read as the server

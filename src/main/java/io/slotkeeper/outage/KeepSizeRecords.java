@@ -5,6 +5,9 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +27,9 @@ final class KeepSizeRecords {
 
 	static final String TABLE = "slotkeeper.keep_size_raises";
 
-	private static final String COLUMNS = "server text PRIMARY KEY, from_mb bigint NOT NULL, restore text NOT NULL,"
+	// The table's columns (package-private for the tests that write a record as another
+	// instance would have).
+	static final String COLUMNS = "server text PRIMARY KEY, from_mb bigint NOT NULL, restore text NOT NULL,"
 			+ " to_mb bigint NOT NULL, slots text NOT NULL, raised_at timestamptz NOT NULL,"
 			+ " server_at timestamptz NOT NULL, yielded_to_mb bigint";
 
@@ -32,23 +37,46 @@ final class KeepSizeRecords {
 
 	private final Map<String, String> notDurable = new ConcurrentHashMap<>();
 
-	private final Map<String, String> leadsLookedAround = new ConcurrentHashMap<>();
+	private static final int LOOK_AROUND_MINUTES = 1;
+
+	private final Map<String, LookedAround> leadsLookedAround = new ConcurrentHashMap<>();
+
+	private final Clock clock;
+
+	/**
+	 * @param clock when the other targets' databases were last looked in
+	 */
+	KeepSizeRecords(Clock clock) {
+		this.clock = clock;
+	}
 
 	/**
 	 * The raise recorded for a server in its lead target's database. A server whose lead
 	 * changed (a target that opted in later, or one that left) has it in the database of
-	 * the lead before: it moves to the new one's, looked for once per lead and instance.
+	 * the lead before, and so has one raised while a switchover split two instances' view
+	 * of the server (each acting for the targets that answered from the new primary,
+	 * through the first of them): it moves to the lead's database, looked for in the
+	 * other targets' when the lead or the server's value changed since the last look, and
+	 * once every {@value #LOOK_AROUND_MINUTES} minute besides.
 	 * @param connection a session in the lead target's database
 	 * @param server the server, with a lead
+	 * @param current the server's {@code max_slot_wal_keep_size} in megabytes as the poll
+	 * read it
 	 * @return the raise, {@code null} when none stands
 	 * @throws SQLException when a table cannot be read
 	 */
-	KeepSizeRaise find(Connection connection, KeepSizeServer server) throws SQLException {
+	KeepSizeRaise find(Connection connection, KeepSizeServer server, long current) throws SQLException {
 		KeepSizeRaise raise = read(connection, server.key());
-		if (raise != null
-				|| server.lead().name().equals(this.leadsLookedAround.put(server.key(), server.lead().name()))) {
+		if (raise != null) {
 			return raise;
 		}
+		Instant now = this.clock.instant();
+		LookedAround last = this.leadsLookedAround.get(server.key());
+		if (last != null && last.lead().equals(server.lead().name()) && last.current() == current
+				&& now.isBefore(last.at().plus(Duration.ofMinutes(LOOK_AROUND_MINUTES)))) {
+			return null;
+		}
+		this.leadsLookedAround.put(server.key(), new LookedAround(server.lead().name(), current, now));
 		for (Target other : server.targets()) {
 			if (other == server.lead() || !KeepSizeServer.optedIn(other)) {
 				continue;
@@ -168,6 +196,9 @@ final class KeepSizeRecords {
 	 */
 	String notDurableBecause(String server) {
 		return this.notDurable.get(server);
+	}
+
+	private record LookedAround(String lead, long current, Instant at) {
 	}
 
 }

@@ -58,6 +58,7 @@ class ServerWideKeepSizeTests {
 		this.instances.clear();
 		server.execute("postgres", "ALTER SYSTEM SET max_slot_wal_keep_size = '64MB'", "SELECT pg_reload_conf()");
 		server.execute("billing", "DROP TABLE IF EXISTS slotkeeper.keep_size_raises");
+		server.execute("orders", "DROP TABLE IF EXISTS slotkeeper.keep_size_raises");
 	}
 
 	@AfterAll
@@ -154,6 +155,42 @@ class ServerWideKeepSizeTests {
 			.extracting(AuditEntry::detail)
 			.isEqualTo("put back: ALTER SYSTEM SET max_slot_wal_keep_size = '64MB'");
 		assertThat(recorded).as("the raise forgotten once put back").isEqualTo("0");
+	}
+
+	// Seed 20261207 of the soak: while a switchover split two instances' view of the
+	// server, the owner of a target that is not the lead raised the limit through it and
+	// recorded the raise in that target's database; the lead's owner had looked there
+	// once and never again, and the raise stayed in force.
+	@Test
+	void aRaiseRecordedThroughAnotherTargetOfTheServerIsFoundByTheLeadAndPutBack() throws Exception {
+		List<LogicalConsumer> consumers = consumersReading();
+		ConfigurableApplicationContext app = start("solo");
+		await().atMost(Duration.ofSeconds(30)).until(() -> owns(app, "orders") && owns(app, "billing"));
+		for (LogicalConsumer consumer : consumers) {
+			consumer.close();
+		}
+		churnUntil("1GB", Duration.ofSeconds(60));
+		String raised = "SELECT server || '|' || restore || '|' || slots FROM slotkeeper.keep_size_raises";
+		String[] record = server.queryForString("billing", raised).split("\\|");
+
+		// As the other instance would have written it through orders, raising to 1000MB.
+		server.execute("orders", "CREATE SCHEMA IF NOT EXISTS slotkeeper",
+				"CREATE TABLE slotkeeper.keep_size_raises (" + KeepSizeRecords.COLUMNS + ")",
+				"INSERT INTO slotkeeper.keep_size_raises VALUES ('" + record[0] + "', 64, '"
+						+ record[1].replace("'", "''") + "', 1000, '" + record[2]
+						+ "', now(), clock_timestamp() + interval '2 seconds', NULL)");
+		server.execute("billing", "DELETE FROM slotkeeper.keep_size_raises");
+		server.execute("postgres", "ALTER SYSTEM SET max_slot_wal_keep_size = '1000MB'", "SELECT pg_reload_conf()");
+
+		try (LogicalConsumer ordersBack = new LogicalConsumer(server, "orders", "orders_cdc", "cdc", false);
+				LogicalConsumer billingBack = new LogicalConsumer(server, "billing", "billing_cdc", "cdc", false)) {
+			churnUntil("64MB", Duration.ofSeconds(90));
+			await().atMost(Duration.ofSeconds(5))
+				.until(() -> audit(app).stream().anyMatch((entry) -> entry.detail().startsWith("put back")));
+		}
+		assertThat(server.queryForString("orders", "SELECT count(*) FROM slotkeeper.keep_size_raises"))
+			.as("moved to the lead's database")
+			.isEqualTo("0");
 	}
 
 	// Two targets of one server, each with an opted-in slot; the lower cap of billing's
