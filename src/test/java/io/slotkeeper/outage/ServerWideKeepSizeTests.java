@@ -70,13 +70,7 @@ class ServerWideKeepSizeTests {
 
 	@Test
 	void theRaiseOfOneTargetIsNotPutBackWhileAnotherTargetOfTheServerStillNeedsTheRoom() throws Exception {
-		List<LogicalConsumer> consumers = consumersReading();
-		ConfigurableApplicationContext app = start("solo");
-		await().atMost(Duration.ofSeconds(30)).until(() -> owns(app, "orders") && owns(app, "billing"));
-		for (LogicalConsumer consumer : consumers) {
-			consumer.close();
-		}
-		churnUntil("1GB", Duration.ofSeconds(60));
+		ConfigurableApplicationContext app = raisedOnceBothConsumersAreGone();
 		List<AuditEntry> audited;
 		try (LogicalConsumer back = new LogicalConsumer(server, "orders", "orders_cdc", "cdc", false)) {
 			await("not put back while billing's consumer is gone").during(Duration.ofSeconds(8))
@@ -163,13 +157,7 @@ class ServerWideKeepSizeTests {
 	// once and never again, and the raise stayed in force.
 	@Test
 	void aRaiseRecordedThroughAnotherTargetOfTheServerIsFoundByTheLeadAndPutBack() throws Exception {
-		List<LogicalConsumer> consumers = consumersReading();
-		ConfigurableApplicationContext app = start("solo");
-		await().atMost(Duration.ofSeconds(30)).until(() -> owns(app, "orders") && owns(app, "billing"));
-		for (LogicalConsumer consumer : consumers) {
-			consumer.close();
-		}
-		churnUntil("1GB", Duration.ofSeconds(60));
+		ConfigurableApplicationContext app = raisedOnceBothConsumersAreGone();
 		String raised = "SELECT server || '|' || restore || '|' || slots FROM slotkeeper.keep_size_raises";
 		String[] record = server.queryForString("billing", raised).split("\\|");
 
@@ -215,6 +203,18 @@ class ServerWideKeepSizeTests {
 
 	private static boolean owns(ConfigurableApplicationContext app, String target) {
 		return app.getBean(Fleet.class).get(target).ownership().owned();
+	}
+
+	// One instance owning both targets raises the limit once both consumers are gone.
+	private ConfigurableApplicationContext raisedOnceBothConsumersAreGone() throws Exception {
+		List<LogicalConsumer> consumers = consumersReading();
+		ConfigurableApplicationContext app = start("solo");
+		await().atMost(Duration.ofSeconds(30)).until(() -> owns(app, "orders") && owns(app, "billing"));
+		for (LogicalConsumer consumer : consumers) {
+			consumer.close();
+		}
+		churnUntil("1GB", Duration.ofSeconds(60));
+		return app;
 	}
 
 	// Each slot read by a real consumer, against a limit of 64MB.
