@@ -1,11 +1,14 @@
 package io.slotkeeper.gap;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 
 import io.slotkeeper.fleet.Lsn;
@@ -59,8 +62,6 @@ public final class GapJournal {
 	// A transaction decoded again (a page read but not yet consumed from the copy when
 	// the instance stopped) is taken once.
 	private boolean replayed;
-
-	private final java.util.Set<TableGap> changed = new java.util.HashSet<>();
 
 	/**
 	 * An empty journal.
@@ -191,7 +192,7 @@ public final class GapJournal {
 	// changed why it is not exact).
 	private TableGap table(PgOutputMessage.Relation relation) {
 		TableGap table = this.tables.computeIfAbsent(relation.qualifiedName(), (name) -> new TableGap());
-		this.changed.add(table);
+		table.touched = true;
 		return table;
 	}
 
@@ -258,7 +259,7 @@ public final class GapJournal {
 	List<StoredTable> drainChanges() {
 		List<StoredTable> drained = new ArrayList<>();
 		this.tables.forEach((name, table) -> {
-			if (this.changed.contains(table)) {
+			if (table.touched) {
 				Map<List<String>, StoredKey> keys = new LinkedHashMap<>();
 				for (List<String> key : table.changedKeys) {
 					KeyState state = table.keys.get(key);
@@ -270,9 +271,9 @@ public final class GapJournal {
 						table.overflowed, table.cleared, keys));
 				table.changedKeys.clear();
 				table.cleared = false;
+				table.touched = false;
 			}
 		});
-		this.changed.clear();
 		return drained;
 	}
 
@@ -408,7 +409,7 @@ public final class GapJournal {
 			for (int index = this.first; index < this.end; index++) {
 				kinds.append(this.kinds[index].name().charAt(0));
 			}
-			return new StoredKey(java.util.Arrays.copyOfRange(this.lsns, this.first, this.end), kinds.toString());
+			return new StoredKey(Arrays.copyOfRange(this.lsns, this.first, this.end), kinds.toString());
 		}
 
 		static KeyState of(StoredKey stored) {
@@ -445,7 +446,10 @@ public final class GapJournal {
 
 		private boolean overflowed;
 
-		private final java.util.Set<List<String>> changedKeys = new java.util.HashSet<>();
+		// Whether a page touched it since the store took its state.
+		private boolean touched;
+
+		private final Set<List<String>> changedKeys = new HashSet<>();
 
 		private boolean cleared;
 

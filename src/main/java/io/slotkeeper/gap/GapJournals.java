@@ -7,6 +7,7 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -103,17 +104,13 @@ public final class GapJournals implements AutoCloseable {
 		}
 		Set<String> followed = new HashSet<>();
 		long copies = serverSlots.stream().filter((each) -> each.slotName().startsWith(SlotCopies.PREFIX)).count();
+		Map<String, ReplicationSlot> byName = new HashMap<>();
+		slots.forEach((each) -> byName.put(each.slotName(), each));
 		for (SlotPolicyProperties policy : target.slots().policies()) {
-			ReplicationSlot slot = slots.stream()
-				.filter((each) -> each.slotName().equals(policy.name()))
-				.findFirst()
-				.orElse(null);
+			ReplicationSlot slot = byName.get(policy.name());
 			if (policy.actsOnLoss() && slot != null && slot.logical() && "pgoutput".equals(slot.plugin())) {
 				followed.add(key(target, slot.slotName()));
-				ReplicationSlot copy = slots.stream()
-					.filter((each) -> each.slotName().equals(SlotCopies.copyOf(policy.name())))
-					.findFirst()
-					.orElse(null);
+				ReplicationSlot copy = byName.get(SlotCopies.copyOf(policy.name()));
 				copies += follow(target, slot, copy, copies, publications.apply(slot.slotName()),
 						lossNear(secondsToLoss.apply(slot.slotName())));
 			}
@@ -136,8 +133,12 @@ public final class GapJournals implements AutoCloseable {
 		String key = key(target, slot.slotName());
 		Kept journal = this.kept.get(key);
 		if (journal == null && copy != null && !Boolean.TRUE.equals(copy.active())) {
-			journal = adopt(target, slot.slotName(),
+			Kept adopted = adopt(target, slot.slotName(),
 					(copy.confirmedFlushLsn() != null) ? Lsn.parse(copy.confirmedFlushLsn()) : null);
+			if (adopted != null) {
+				Kept raced = this.kept.putIfAbsent(key, adopted);
+				journal = (raced != null) ? raced : adopted;
+			}
 		}
 		// Its copy gone (left behind by a switchover) and the slot still whole: a new
 		// copy of the slot, which has not moved, journals the whole gap again.
@@ -335,7 +336,8 @@ public final class GapJournals implements AutoCloseable {
 
 	// A copy found without a journal of this instance: the journal an earlier owner kept
 	// goes on where it was, when it was kept up to where its copy was consumed; else the
-	// copy is dropped (the caller starts again from the slot when it can).
+	// copy is dropped (the caller starts again from the slot when it can). The caller
+	// keeps what it returns.
 	private Kept adopt(Target target, String slot, Long copyConfirmed) {
 		Optional<GapJournalStore.Stored> stored = this.stores.load(target, slot);
 		String copy = SlotCopies.copyOf(slot);
@@ -365,10 +367,6 @@ public final class GapJournals implements AutoCloseable {
 				header.since());
 		adopted.incomplete = header.incomplete();
 		adopted.notStored = this.stores.notStoredBecause(header.database());
-		Kept raced = this.kept.putIfAbsent(key(target, slot), adopted);
-		if (raced != null) {
-			return raced;
-		}
 		logger.info(
 				"Adopted the gap journal of slot '{}' (target '{}') an earlier owner kept: since {} from {},"
 						+ " read to {}",
@@ -425,8 +423,7 @@ public final class GapJournals implements AutoCloseable {
 			if (confirmed == null) {
 				return null;
 			}
-			adopt(target, slot, confirmed);
-			return this.kept.remove(key(target, slot));
+			return adopt(target, slot, confirmed);
 		}
 		catch (RuntimeException ex) {
 			logger.warn("The copy of slot '{}' (target '{}') cannot be read: {}", slot, target.name(),
