@@ -3,7 +3,6 @@ package io.slotkeeper;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,6 +13,7 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import io.slotkeeper.fleet.AdvisoryLocks;
+import io.slotkeeper.testbed.JavaCommand;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.PostgresTestBed;
 
@@ -73,9 +73,8 @@ class FrozenOwnerProcessTests {
 	}
 
 	private static Process startOwner(List<String> settings) throws IOException {
-		List<String> command = new ArrayList<>(List.of(
-				Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-				System.getProperty("java.class.path"), SlotKeeperApplication.class.getName(), "--server.port=0"));
+		List<String> command = JavaCommand.onTestClassPath();
+		command.addAll(List.of(SlotKeeperApplication.class.getName(), "--server.port=0"));
 		command.addAll(settings);
 		File log = Files.createTempFile("frozen-owner", ".log").toFile();
 		log.deleteOnExit();

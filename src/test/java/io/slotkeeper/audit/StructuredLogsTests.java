@@ -21,6 +21,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import io.slotkeeper.security.TokenHashes;
+import io.slotkeeper.testbed.JavaCommand;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.RefusedPort;
 import io.slotkeeper.testbed.SlotRecipes;
@@ -49,9 +50,9 @@ class StructuredLogsTests {
 		server.execute("logs", "SELECT pg_create_logical_replication_slot('logs_lost', 'pgoutput')");
 		int port = freePort();
 		Path out = directory.resolve("stdout.log");
-		ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-				"-Xmx256m", "-cp", applicationClassPath(), "io.slotkeeper.SlotKeeperApplication")
-			.redirectOutput(out.toFile())
+		List<String> command = JavaCommand.of(applicationClassPath(), "-Xmx256m");
+		command.add("io.slotkeeper.SlotKeeperApplication");
+		ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(out.toFile())
 			.redirectError(directory.resolve("stderr.log").toFile());
 		Map<String, String> env = builder.environment();
 		env.put("LOGGING_STRUCTURED_FORMAT_CONSOLE", "ecs");

@@ -10,11 +10,11 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 import io.slotkeeper.SlotKeeperApplication;
+import io.slotkeeper.testbed.JavaCommand;
 
 /**
  * One slot-keeper instance in a JVM of its own, as a pod runs it: configured through
@@ -46,10 +46,8 @@ final class Instance implements AutoCloseable {
 	}
 
 	void start() {
-		List<String> command = new ArrayList<>(
-				List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
-						"-XX:+ExitOnOutOfMemoryError", "-cp", System.getProperty("java.class.path"),
-						SlotKeeperApplication.class.getName()));
+		List<String> command = JavaCommand.onTestClassPath("-Xmx256m", "-XX:+ExitOnOutOfMemoryError");
+		command.add(SlotKeeperApplication.class.getName());
 		ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
 			.redirectOutput(ProcessBuilder.Redirect.appendTo(this.log.toFile()));
 		builder.environment().putAll(this.environment);

@@ -5,7 +5,6 @@ import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -33,10 +32,7 @@ final class ChildJvm implements AutoCloseable {
 	 * @return the running process
 	 */
 	static ChildJvm start(Path log, List<String> options, String mainClass, String... args) {
-		List<String> command = new ArrayList<>(
-				List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-						System.getProperty("java.class.path")));
-		command.addAll(options);
+		List<String> command = JavaCommand.onTestClassPath(options.toArray(String[]::new));
 		command.add(mainClass);
 		command.addAll(List.of(args));
 		try {
