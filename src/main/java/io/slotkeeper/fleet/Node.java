@@ -45,13 +45,18 @@ public final class Node implements AutoCloseable {
 
 	Node(String target, String name, String url, String username, Secret password, ConnectionProperties connection,
 			NodeConnector connector, Consumer<ServerChange> changes) {
+		this(target, name, url, username, password, connection, connector, changes, NodePool.MAX_CONNECTIONS);
+	}
+
+	private Node(String target, String name, String url, String username, Secret password,
+			ConnectionProperties connection, NodeConnector connector, Consumer<ServerChange> changes, int sessions) {
 		this.target = target;
 		this.name = name;
 		this.url = url;
 		this.username = username;
 		this.password = password;
 		this.connection = connection;
-		this.pool = new NodePool(this, connector);
+		this.pool = new NodePool(this, connector, sessions);
 		this.changes = changes;
 	}
 
@@ -182,14 +187,16 @@ public final class Node implements AutoCloseable {
 
 	/**
 	 * Another database of this node's server, reached with the same login and timeouts: a
-	 * node of its own, whose pool opens on first use and is closed by the caller.
+	 * node of its own, whose pool of one session opens on first use and is closed by the
+	 * caller. One, because each such node adds to what slot-keeper holds of the server's
+	 * connections for every target that uses one.
 	 * @param database the database's name
 	 * @return the node
 	 */
 	public Node inDatabase(String database) {
 		return new Node(this.target, this.name, ServerUrls.forDatabase(this.url, database), this.username,
 				this.password, this.connection, this.pool.connector(), (change) -> {
-				});
+				}, 1);
 	}
 
 	/**

@@ -19,7 +19,7 @@ import org.springframework.jdbc.datasource.AbstractDataSource;
  */
 final class NodePool implements AutoCloseable {
 
-	private static final int MAX_CONNECTIONS = 4;
+	static final int MAX_CONNECTIONS = 4;
 
 	// One housekeeping thread for every pool: Hikari would start one per pool, a thousand
 	// for a thousand targets.
@@ -43,9 +43,12 @@ final class NodePool implements AutoCloseable {
 		return this.connector;
 	}
 
-	NodePool(Node node, NodeConnector connector) {
+	private final int maxConnections;
+
+	NodePool(Node node, NodeConnector connector, int maxConnections) {
 		this.node = node;
 		this.connector = connector;
+		this.maxConnections = maxConnections;
 	}
 
 	// Hikari waits its whole connection timeout (twice the connect timeout and a second)
@@ -103,7 +106,7 @@ final class NodePool implements AutoCloseable {
 
 		});
 		config.setScheduledExecutor(HOUSEKEEPING);
-		config.setMaximumPoolSize(MAX_CONNECTIONS);
+		config.setMaximumPoolSize(this.maxConnections);
 		config.setMinimumIdle(0);
 		config.setIdleTimeout(Duration.ofSeconds(60).toMillis());
 		Duration connect = this.node.connectionProperties().connectTimeout();

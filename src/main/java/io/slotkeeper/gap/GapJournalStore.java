@@ -237,6 +237,34 @@ final class GapJournalStore {
 		}
 	}
 
+	/**
+	 * Forgets every journal whose copy no longer exists on the server: a journal is
+	 * adopted only through its copy, so such rows (an owner stopped between dropping the
+	 * copy and deleting them, or could not delete them) are never read again. One
+	 * statement, so that a journal started meanwhile is either seen with its copy or not
+	 * seen at all.
+	 * @param connection a session on the store's database
+	 * @return the slots whose journals were forgotten
+	 * @throws SQLException when the server refuses
+	 */
+	static List<String> sweep(Connection connection) throws SQLException {
+		List<String> swept = new ArrayList<>();
+		if (!OwnTables.exists(connection, JOURNALS, true)) {
+			return swept;
+		}
+		try (PreparedStatement statement = connection.prepareStatement("WITH stale AS (DELETE FROM " + JOURNALS
+				+ " j WHERE NOT EXISTS (SELECT 1 FROM pg_catalog.pg_replication_slots s WHERE s.slot_name = j.copy)"
+				+ " RETURNING j.slot), tables AS (DELETE FROM " + TABLES
+				+ " WHERE slot IN (SELECT slot FROM stale)), keys AS (DELETE FROM " + KEYS
+				+ " WHERE slot IN (SELECT slot FROM stale)) SELECT slot FROM stale ORDER BY slot");
+				ResultSet result = statement.executeQuery()) {
+			while (result.next()) {
+				swept.add(result.getString(1));
+			}
+		}
+		return swept;
+	}
+
 	private static List<String> strings(Array array) throws SQLException {
 		return List.of((String[]) array.getArray());
 	}

@@ -108,6 +108,29 @@ final class GapJournalStores implements AutoCloseable {
 	}
 
 	/**
+	 * Forgets the journals kept in the target's server whose copies are gone (of any
+	 * target of that server: slot names are unique on it); a failure is said in the log,
+	 * and the next sweep tries again.
+	 * @param target a target of the server
+	 */
+	void sweep(Target target) {
+		if (this.database.isBlank()) {
+			return;
+		}
+		try {
+			List<String> swept = node(target).withConnection(GapJournalStore::sweep);
+			if (!swept.isEmpty()) {
+				logger.info("Forgot the stored gap journals of slots {} in database '{}' (target '{}'): their copies"
+						+ " are gone", swept, this.database, target.name());
+			}
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Stored gap journals whose copies are gone cannot be forgotten in database '{}' (target '{}'):"
+					+ " {}", this.database, target.name(), FailureDescription.messageOf(ex));
+		}
+	}
+
+	/**
 	 * Closes the target's node, when it has one.
 	 * @param target the target's name
 	 */

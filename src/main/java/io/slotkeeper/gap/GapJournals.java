@@ -234,8 +234,10 @@ public final class GapJournals implements AutoCloseable {
 			this.kept.put(key, journal);
 			this.notKept.remove(key);
 			if (journal.notStored == null) {
-				// What an earlier journal of the slot left is not this one's.
+				// What an earlier journal of the slot left is not this one's, nor what
+				// journals whose copies are gone left.
 				this.stores.delete(target, journal.slot);
+				this.stores.sweep(target);
 			}
 			logger.info("Journaling what changes while the consumer of slot '{}' (target '{}') is away, from {}"
 					+ " through its copy '{}'", slot.slotName(), target.name(), journal.from, journal.copy);
@@ -367,6 +369,7 @@ public final class GapJournals implements AutoCloseable {
 				header.since());
 		adopted.incomplete = header.incomplete();
 		adopted.notStored = this.stores.notStoredBecause(header.database());
+		this.stores.sweep(target);
 		logger.info(
 				"Adopted the gap journal of slot '{}' (target '{}') an earlier owner kept: since {} from {},"
 						+ " read to {}",

@@ -150,6 +150,49 @@ class GapJournalAdoptionTests {
 	}
 
 	@Test
+	void aStoredJournalWhoseCopyIsGoneIsForgottenWhenAJournalIsAdoptedAndOneWhoseCopyExistsIsKept() {
+		this.app = start(Map.of());
+		this.server.execute(DATABASE, "SELECT pg_create_logical_replication_slot('cdc', 'pgoutput')");
+		GapJournals journals = this.app.getBean(GapJournals.class);
+		await().atMost(Duration.ofSeconds(30)).until(() -> journals.describe(DATABASE).containsKey("cdc"));
+		this.server.execute(DATABASE, "DELETE FROM customers WHERE id = 1");
+		await().atMost(Duration.ofSeconds(30))
+			.ignoreExceptions()
+			.until(() -> "1".equals(this.server.queryForString("postgres", STORED_KEYS)));
+		// What an owner that stopped between dropping a journal's copy and deleting its
+		// rows leaves ('gone'), beside a journal whose copy is there ('kept', read
+		// through the copy of 'cdc').
+		for (String[] journal : new String[][] { { "gone", "slotkeeper_gap_gone_0" },
+				{ "kept", SlotCopies.copyOf("cdc") } }) {
+			this.server.execute("postgres",
+					"INSERT INTO slotkeeper.gap_journals SELECT '" + journal[0] + "', database, '" + journal[1]
+							+ "', from_lsn, position, transactions, since, publications, incomplete, saved_at"
+							+ " FROM slotkeeper.gap_journals WHERE slot = 'cdc'",
+					"INSERT INTO slotkeeper.gap_tables SELECT '" + journal[0] + "', tbl, key_columns, why_not_exact,"
+							+ " truncates, overflowed FROM slotkeeper.gap_tables WHERE slot = 'cdc'",
+					"INSERT INTO slotkeeper.gap_keys SELECT '" + journal[0] + "', tbl, key, lsns, kinds"
+							+ " FROM slotkeeper.gap_keys WHERE slot = 'cdc'");
+		}
+
+		// The next owner adopts the journal of 'cdc'.
+		this.app.close();
+		assertThat(storedRowsOf("gone")).isEqualTo("1 1 1");
+		this.app = start(Map.of());
+		GapJournals next = this.app.getBean(GapJournals.class);
+		await().atMost(Duration.ofSeconds(30)).until(() -> next.describe(DATABASE).containsKey("cdc"));
+
+		await().atMost(Duration.ofSeconds(30)).until(() -> storedRowsOf("gone").equals("0 0 0"));
+		assertThat(storedRowsOf("kept")).isEqualTo("1 1 1");
+	}
+
+	private String storedRowsOf(String slot) {
+		return this.server.queryForString("postgres",
+				"SELECT (SELECT count(*) FROM slotkeeper.gap_journals WHERE slot = '" + slot + "') || ' ' ||"
+						+ " (SELECT count(*) FROM slotkeeper.gap_tables WHERE slot = '" + slot + "') || ' ' ||"
+						+ " (SELECT count(*) FROM slotkeeper.gap_keys WHERE slot = '" + slot + "')");
+	}
+
+	@Test
 	void aStoreInTheCapturedDatabaseIsRefusedAndTheJournalLivesInMemory() {
 		this.app = start(Map.of("SLOTKEEPER_GAP_JOURNAL_DATABASE", DATABASE));
 		this.server.execute(DATABASE, "SELECT pg_create_logical_replication_slot('cdc', 'pgoutput')");
