@@ -369,7 +369,9 @@ public final class GapJournals implements AutoCloseable {
 				header.since());
 		adopted.incomplete = header.incomplete();
 		adopted.notStored = this.stores.notStoredBecause(header.database());
-		this.stores.sweep(target);
+		if (adopted.notStored == null) {
+			this.stores.sweep(target);
+		}
 		logger.info(
 				"Adopted the gap journal of slot '{}' (target '{}') an earlier owner kept: since {} from {},"
 						+ " read to {}",
