@@ -55,10 +55,7 @@ class GapJournalAdoptionTests {
 
 	@Test
 	void theNextOwnerAdoptsTheJournalAndClosesTheExactGapThoughTheSlotWasLostWhileNoInstanceRan() {
-		this.app = start(Map.of());
-		this.server.execute(DATABASE, "SELECT pg_create_logical_replication_slot('cdc', 'pgoutput')");
-		GapJournals journals = this.app.getBean(GapJournals.class);
-		await().atMost(Duration.ofSeconds(30)).until(() -> journals.describe(DATABASE).containsKey("cdc"));
+		GapJournals journals = journalingCdc();
 		this.server.execute(DATABASE, "DELETE FROM customers WHERE id IN (1, 2, 3)");
 		// The store's tables are made with the journal's first page.
 		await().atMost(Duration.ofSeconds(30))
@@ -103,10 +100,7 @@ class GapJournalAdoptionTests {
 
 	@Test
 	void aCopyHeldByAnotherSessionIsReadAgainOnceFreeAndTheJournalStaysComplete() throws Exception {
-		this.app = start(Map.of());
-		this.server.execute(DATABASE, "SELECT pg_create_logical_replication_slot('cdc', 'pgoutput')");
-		GapJournals journals = this.app.getBean(GapJournals.class);
-		await().atMost(Duration.ofSeconds(30)).until(() -> journals.describe(DATABASE).containsKey("cdc"));
+		GapJournals journals = journalingCdc();
 		this.server.execute(DATABASE, "DELETE FROM customers WHERE id = 1");
 		await().atMost(Duration.ofSeconds(30)).until(() -> deleted(journals) == 1);
 
@@ -151,10 +145,7 @@ class GapJournalAdoptionTests {
 
 	@Test
 	void aStoredJournalWhoseCopyIsGoneIsForgottenWhenAJournalIsAdoptedAndOneWhoseCopyExistsIsKept() {
-		this.app = start(Map.of());
-		this.server.execute(DATABASE, "SELECT pg_create_logical_replication_slot('cdc', 'pgoutput')");
-		GapJournals journals = this.app.getBean(GapJournals.class);
-		await().atMost(Duration.ofSeconds(30)).until(() -> journals.describe(DATABASE).containsKey("cdc"));
+		journalingCdc();
 		this.server.execute(DATABASE, "DELETE FROM customers WHERE id = 1");
 		await().atMost(Duration.ofSeconds(30))
 			.ignoreExceptions()
@@ -203,6 +194,15 @@ class GapJournalAdoptionTests {
 					(described) -> described.endsWith(", kept in memory only (it does not survive a restart):"
 							+ " gap-journal.database is the captured database 'shop', whose publications could"
 							+ " carry the journal"));
+	}
+
+	// An instance whose journal of slot 'cdc' has started.
+	private GapJournals journalingCdc() {
+		this.app = start(Map.of());
+		this.server.execute(DATABASE, "SELECT pg_create_logical_replication_slot('cdc', 'pgoutput')");
+		GapJournals journals = this.app.getBean(GapJournals.class);
+		await().atMost(Duration.ofSeconds(30)).until(() -> journals.describe(DATABASE).containsKey("cdc"));
+		return journals;
 	}
 
 	private ConfigurableApplicationContext start(Map<String, String> more) {
