@@ -52,7 +52,8 @@ record InstanceLogs(int heals, int handovers, int takeovers, Map<String, Long> g
 	private static final Pattern COUNT = Pattern.compile("public\\.orders (\\d+)");
 
 	private static final Pattern GAP = Pattern.compile("gap:(exact|exact but for some tables|incomplete \\([^)]*\\))"
-			+ ", [^:]*: [^}]*?public\\.orders (?:(\\d+) inserted)?(?:, )?(?:(\\d+) updated)?(?:, )?(?:(\\d+) deleted)?");
+			+ ", (\\S+) to (\\S+):(?: [^}]*?public\\.orders (?:(\\d+) inserted)?(?:, )?(?:(\\d+) updated)?(?:, )?"
+			+ "(?:(\\d+) deleted)?)?");
 
 	private static final Pattern REREAD = Pattern
 		.compile("public\\.orders=(\\d+) keys? inserted or updated in the gap");
@@ -141,22 +142,25 @@ record InstanceLogs(int heals, int handovers, int takeovers, Map<String, Long> g
 	 * @param journaled how its journal read the gap ({@code exact}, {@code exact but for
 	 * some tables}, {@code incomplete (…)}), {@code null} when none did (the deletes an
 	 * estimate)
+	 * @param from where the gap began, {@code null} when not journaled
+	 * @param to where it ended (where the new slot starts), {@code null} when not
+	 * journaled
 	 * @param changed the keys of the orders table changed in the gap: inserted, updated,
 	 * deleted; {@code null} when not journaled
 	 * @param reread the keys the re-snapshot read again, -1 when it was not narrowed to
 	 * keys
 	 */
-	record Loss(String target, String journaled, long[] changed, long reread) {
+	record Loss(String target, String journaled, String from, String to, long[] changed, long reread) {
 
 		static Loss of(String target, String line) {
 			Matcher gap = GAP.matcher(line);
 			Matcher reread = REREAD.matcher(line);
 			long keys = reread.find() ? Long.parseLong(reread.group(1)) : -1;
 			if (!gap.find()) {
-				return new Loss(target, null, null, keys);
+				return new Loss(target, null, null, null, null, keys);
 			}
-			return new Loss(target, gap.group(1),
-					new long[] { count(gap.group(2)), count(gap.group(3)), count(gap.group(4)) }, keys);
+			return new Loss(target, gap.group(1), gap.group(2), gap.group(3),
+					new long[] { count(gap.group(4)), count(gap.group(5)), count(gap.group(6)) }, keys);
 		}
 
 		private static long count(String group) {

@@ -44,11 +44,14 @@ import static org.awaitility.Awaitility.await;
  * were whole
  * @param raisesRecorded raises still recorded in the targets' databases then
  * @param standby the switchovers and the standby at the end
+ * @param journaledDeletes each exact gap's deletes as its journal counted them, against
+ * the harness's own count
  */
 record SoakVerdict(Map<String, Rows> rows, int mostOwners, int userStopsBroken, Map<String, String> connectorStates,
 		InstanceLogs logs, Map<FaultSchedule.Kind, List<Long>> wholeAgainMillis,
 		Map<FaultSchedule.Kind, Map<String, List<Long>>> wholeAgainByPipeline, List<Long> lostSlotUsableAgainMillis,
-		int activeSlotsGone, long[] mostHeld, String keepSizeAtEnd, long raisesRecorded, Standby standby) {
+		int activeSlotsGone, long[] mostHeld, String keepSizeAtEnd, long raisesRecorded, Standby standby,
+		List<JournaledDeletes> journaledDeletes) {
 
 	/**
 	 * The server's {@code max_slot_wal_keep_size}: a slot without a consumer is lost
@@ -126,7 +129,13 @@ record SoakVerdict(Map<String, Rows> rows, int mostOwners, int userStopsBroken, 
 		}
 		return new SoakVerdict(rows, watchers.mostOwners(), injector.userStopsBroken(), states, logs, whole, byPipeline,
 				lost, watchers.activeSlotsGone(), watchers.mostHeld(), keepSize, raisesRecorded(world),
-				Standby.of(world, injector));
+				Standby.of(world, injector), JournaledDeletes.of(logs.losses(), byTarget(truths)));
+	}
+
+	private static Map<String, Truth> byTarget(Map<SoakPipeline, Truth> truths) {
+		Map<String, Truth> byTarget = new HashMap<>();
+		truths.forEach((pipeline, truth) -> byTarget.put(pipeline.target, truth));
+		return byTarget;
 	}
 
 	// Put back once every slot of the server is read again and retains less than a share
@@ -174,13 +183,13 @@ record SoakVerdict(Map<String, Rows> rows, int mostOwners, int userStopsBroken, 
 
 	/**
 	 * Every invariant, each failing with its name: no row missing, no stale key, the
-	 * deletes lost in each target's gaps within what slot-keeper reported, no writer
-	 * stuck, one owner at most, no slot dropped under its consumer, a lost slot usable
-	 * again within a poll + 5 s, the heal budget kept, every WAL-limit raise put back, no
-	 * user's stop undone, the connectors running, every fault's rows arrived and each
-	 * kind's p99 time to whole again within its bound, every switchover to a ready
-	 * standby and the standby streaming at the end, each instance and their sessions
-	 * within the bounds.
+	 * deletes lost in each target's gaps within what slot-keeper reported, each exact
+	 * gap's deletes those the harness placed in it, no writer stuck, one owner at most,
+	 * no slot dropped under its consumer, a lost slot usable again within a poll + 5 s,
+	 * the heal budget kept, every WAL-limit raise put back, no user's stop undone, the
+	 * connectors running, every fault's rows arrived and each kind's p99 time to whole
+	 * again within its bound, every switchover to a ready standby and the standby
+	 * streaming at the end, each instance and their sessions within the bounds.
 	 */
 	void assertInvariants() {
 		assertThat(missing()).as("rows missing from the topics").isZero();
@@ -188,6 +197,8 @@ record SoakVerdict(Map<String, Rows> rows, int mostOwners, int userStopsBroken, 
 		this.rows.forEach((target, counted) -> assertThat(counted.lostDeletes())
 			.as("deletes lost in the gaps of %s, against the most slot-keeper reported", target)
 			.isLessThanOrEqualTo(counted.reportedGapDeletes()));
+		assertThat(this.journaledDeletes).as("exact gaps whose journal's deletes differ from the harness's")
+			.allMatch(JournaledDeletes::agree);
 		this.rows.forEach((target, counted) -> assertThat(counted.longestWithoutWriteMillis())
 			.as("the longest the writers of %s went without a write", target)
 			.isLessThanOrEqualTo(MOST_WITHOUT_WRITE_MILLIS));
@@ -225,6 +236,7 @@ record SoakVerdict(Map<String, Rows> rows, int mostOwners, int userStopsBroken, 
 					counted.ghosts(), counted.unseenDeleted(), counted.reportedGapDeletes(),
 					counted.reportedGapDeletes() - counted.lostDeletes()));
 		this.logs.losses().forEach((loss) -> out.printf("soak: loss of %s%n", loss.describe()));
+		this.journaledDeletes.forEach((gap) -> out.printf("soak: deletes in the exact gap of %s%n", gap.describe()));
 		out.printf("soak: gap journals adopted by a new owner %d%n", this.logs.journalsAdopted());
 		out.printf(
 				"soak: most owners at once %d, user stops undone %d, connectors at the end %s, failed connectors"
@@ -356,7 +368,9 @@ record SoakVerdict(Map<String, Rows> rows, int mostOwners, int userStopsBroken, 
 
 	/**
 	 * The database at the end: each row's version and when it was made, each deleted
-	 * row's making and deleting.
+	 * row's making and deleting and the WAL positions its delete committed between (after
+	 * its own record, before the position the writers read after its commit,
+	 * {@link Long#MAX_VALUE} when they could not).
 	 */
 	record Truth(Map<Long, long[]> existing, Map<Long, long[]> deleted) {
 
@@ -371,10 +385,13 @@ record SoakVerdict(Map<String, Rows> rows, int mostOwners, int userStopsBroken, 
 					}
 				}
 				Map<Long, long[]> deleted = new HashMap<>();
+				Map<Long, Long> committedBefore = pipeline.writers().committedBefore();
 				try (ResultSet rows = statement.executeQuery("SELECT id, (extract(epoch FROM created_at) * 1000)"
-						+ "::bigint, (extract(epoch FROM deleted_at) * 1000)::bigint FROM deleted_orders")) {
+						+ "::bigint, (extract(epoch FROM deleted_at) * 1000)::bigint, (deleted_lsn - '0/0')::bigint"
+						+ " FROM deleted_orders")) {
 					while (rows.next()) {
-						deleted.put(rows.getLong(1), new long[] { rows.getLong(2), rows.getLong(3) });
+						deleted.put(rows.getLong(1), new long[] { rows.getLong(2), rows.getLong(3), rows.getLong(4),
+								committedBefore.getOrDefault(rows.getLong(1), Long.MAX_VALUE) });
 					}
 				}
 				return new Truth(existing, deleted);

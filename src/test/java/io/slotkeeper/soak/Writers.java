@@ -6,7 +6,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.slotkeeper.testbed.PostgresServer;
@@ -14,9 +16,12 @@ import io.slotkeeper.testbed.PostgresServer;
 /**
  * Writes into {@code public.orders} at a steady rate, inserts, updates and deletes: each
  * row numbered, each update raising its {@code version}, each delete recorded in
- * {@code deleted_orders} in the same statement (with when the row was made and deleted),
- * so that the database itself is the truth the consumer's view is compared with. A write
- * that fails (the primary restarting) is tried again with the next one.
+ * {@code deleted_orders} in the same statement (with when the row was made and deleted,
+ * and the WAL position just after the delete's own record), so that the database itself
+ * is the truth the consumer's view is compared with. After each delete's commit the
+ * writers read the WAL position again: the delete's commit lies between the two, which
+ * places it in or out of a gap without asking slot-keeper. A write that fails (the
+ * primary restarting) is tried again with the next one.
  */
 final class Writers implements AutoCloseable {
 
@@ -24,7 +29,7 @@ final class Writers implements AutoCloseable {
 			"CREATE TABLE orders (id bigserial PRIMARY KEY, version int NOT NULL"
 					+ " DEFAULT 1, item text, created_at timestamptz NOT NULL DEFAULT clock_timestamp())",
 			"CREATE TABLE deleted_orders (id bigint PRIMARY KEY, created_at timestamptz NOT NULL, deleted_at"
-					+ " timestamptz NOT NULL)");
+					+ " timestamptz NOT NULL, deleted_lsn pg_lsn NOT NULL)");
 
 	private final PostgresServer server;
 
@@ -45,6 +50,8 @@ final class Writers implements AutoCloseable {
 	private final AtomicLong longestWithoutWrite = new AtomicLong();
 
 	private final List<Long> live = new ArrayList<>();
+
+	private final Map<Long, Long> committedBefore = new ConcurrentHashMap<>();
 
 	private volatile boolean running = true;
 
@@ -107,13 +114,28 @@ final class Writers implements AutoCloseable {
 			return;
 		}
 		try (PreparedStatement delete = connection.prepareStatement("WITH gone AS (DELETE FROM orders WHERE id = ?"
-				+ " RETURNING id, created_at) INSERT INTO deleted_orders SELECT id, created_at, clock_timestamp()"
-				+ " FROM gone")) {
+				+ " RETURNING id, created_at) INSERT INTO deleted_orders SELECT id, created_at, clock_timestamp(),"
+				+ " pg_current_wal_insert_lsn() FROM gone");
+				PreparedStatement position = connection
+					.prepareStatement("SELECT (pg_current_wal_insert_lsn() - '0/0')::bigint")) {
 			delete.setLong(1, id);
-			delete.executeUpdate();
+			if (delete.executeUpdate() == 1) {
+				try (ResultSet after = position.executeQuery()) {
+					after.next();
+					this.committedBefore.put(id, after.getLong(1));
+				}
+			}
 		}
 		this.live.set(index, this.live.get(this.live.size() - 1));
 		this.live.remove(this.live.size() - 1);
+	}
+
+	/**
+	 * Per deleted row, a WAL position its delete committed before (read right after the
+	 * commit); a delete whose connection failed before it was read has none.
+	 */
+	Map<Long, Long> committedBefore() {
+		return this.committedBefore;
 	}
 
 	long writes() {
