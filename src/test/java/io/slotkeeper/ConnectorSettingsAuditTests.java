@@ -20,7 +20,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.test.web.servlet.client.RestTestClient;
 
 import io.slotkeeper.RecoveryPipeline.Pipeline;
-import io.slotkeeper.fleet.Lsn;
+import io.slotkeeper.sessions.Lsn;
 import io.slotkeeper.security.TokenHashes;
 import io.slotkeeper.testbed.KafkaBroker;
 import io.slotkeeper.testbed.PostgresServer;

@@ -11,8 +11,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.slotkeeper.fleet.Fleet;
-import io.slotkeeper.fleet.Lsn;
-import io.slotkeeper.fleet.TableCounters;
+import io.slotkeeper.sessions.Lsn;
+import io.slotkeeper.lineage.TableCounters;
 import io.slotkeeper.gap.GapJournals;
 import io.slotkeeper.gap.SlotCopies;
 import io.slotkeeper.testbed.CdcConnector;

@@ -17,7 +17,7 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.test.web.servlet.client.RestTestClient;
 
-import io.slotkeeper.fleet.Lsn;
+import io.slotkeeper.sessions.Lsn;
 import io.slotkeeper.security.TokenHashes;
 import io.slotkeeper.testbed.ConnectStub;
 import io.slotkeeper.testbed.CountingConsumer;

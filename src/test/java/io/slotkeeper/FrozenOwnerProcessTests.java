@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
-import io.slotkeeper.fleet.AdvisoryLocks;
+import io.slotkeeper.sessions.AdvisoryLocks;
 import io.slotkeeper.testbed.JavaCommand;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.PostgresTestBed;

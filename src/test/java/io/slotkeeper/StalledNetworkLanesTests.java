@@ -9,8 +9,8 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
-import io.slotkeeper.fleet.LaneWatch;
-import io.slotkeeper.fleet.RepeatingTasks;
+import io.slotkeeper.lanes.LaneWatch;
+import io.slotkeeper.lanes.RepeatingTasks;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.PostgresTestBed;
 import io.slotkeeper.testbed.TcpProxy;

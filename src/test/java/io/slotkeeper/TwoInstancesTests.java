@@ -12,7 +12,7 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.test.web.servlet.client.RestTestClient;
 
-import io.slotkeeper.fleet.AdvisoryLocks;
+import io.slotkeeper.sessions.AdvisoryLocks;
 import io.slotkeeper.fleet.Instance;
 import io.slotkeeper.fleet.Rendezvous;
 import io.slotkeeper.security.TokenHashes;

@@ -12,7 +12,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.event.Level;
 
-import io.slotkeeper.fleet.Events;
+import io.slotkeeper.support.Events;
 
 /**
  * Keeps the latest audit entries in memory, newest first, and writes each as one log line

@@ -20,8 +20,8 @@ import io.slotkeeper.connect.ConnectorSource;
 import io.slotkeeper.connect.FoundConnector;
 import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.fleet.FleetListener;
-import io.slotkeeper.fleet.LaneWatch;
-import io.slotkeeper.fleet.RepeatingTasks;
+import io.slotkeeper.lanes.LaneWatch;
+import io.slotkeeper.lanes.RepeatingTasks;
 import io.slotkeeper.fleet.Target;
 
 /**

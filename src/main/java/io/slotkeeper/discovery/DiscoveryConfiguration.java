@@ -15,7 +15,7 @@ import io.slotkeeper.config.KubernetesAuthProperties;
 import io.slotkeeper.config.SlotKeeperProperties;
 import io.slotkeeper.connect.ConnectorSource;
 import io.slotkeeper.fleet.Fleet;
-import io.slotkeeper.fleet.LaneWatch;
+import io.slotkeeper.lanes.LaneWatch;
 
 /**
  * Wires the scans of the configured servers, and the listings of connectors, onto the

@@ -9,8 +9,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 
 import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.fleet.Fleet;
-import io.slotkeeper.fleet.LaneWatch;
-import io.slotkeeper.fleet.RepeatingTasks;
+import io.slotkeeper.lanes.LaneWatch;
+import io.slotkeeper.lanes.RepeatingTasks;
 
 /**
  * Scans every configured server on its own schedule ({@link RepeatingTasks}: a server

@@ -13,10 +13,10 @@ import org.slf4j.LoggerFactory;
 
 import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.config.ServerProperties;
-import io.slotkeeper.fleet.FailureDescription;
+import io.slotkeeper.sessions.FailureDescription;
 import io.slotkeeper.fleet.Fleet;
-import io.slotkeeper.fleet.Lane;
-import io.slotkeeper.fleet.RepeatingTask;
+import io.slotkeeper.lanes.Lane;
+import io.slotkeeper.lanes.RepeatingTask;
 import io.slotkeeper.fleet.Server;
 import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.replication.SlotPoll;

@@ -9,7 +9,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.slotkeeper.connect.ConnectorSource;
-import io.slotkeeper.fleet.RepeatingTask;
+import io.slotkeeper.lanes.RepeatingTask;
 
 /**
  * One source's schedule and last listing.

@@ -5,8 +5,8 @@
  * {@code retire-after} leaves it, both audited ({@code target.discovered},
  * {@code target.retired}).
  */
-@ApplicationModule(
-		allowedDependencies = { "audit", "config", "connect", "fleet", "replication", "settings", "watching" })
+@ApplicationModule(allowedDependencies = { "audit", "config", "connect", "fleet", "lanes", "replication", "sessions",
+		"settings", "watching" })
 package io.slotkeeper.discovery;
 
 import org.springframework.modulith.ApplicationModule;

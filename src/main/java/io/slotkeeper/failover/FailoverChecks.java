@@ -9,8 +9,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.slotkeeper.fleet.Lsn;
-import io.slotkeeper.fleet.Node;
+import io.slotkeeper.sessions.Lsn;
+import io.slotkeeper.sessions.Node;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.problem.ProblemException;
 import io.slotkeeper.replication.ReplicationSlot;

@@ -14,7 +14,7 @@ import org.springframework.context.ApplicationEventPublisher;
 import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.fleet.FleetListener;
-import io.slotkeeper.fleet.ServerChange;
+import io.slotkeeper.sessions.ServerChange;
 import io.slotkeeper.fleet.Target;
 
 /**

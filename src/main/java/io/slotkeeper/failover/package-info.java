@@ -5,7 +5,8 @@
  * server answers for a primary ({@code FailoverWatch}: logged, audited, counted, and
  * published as {@code TargetFailedOver} for the poller). It calls no feature.
  */
-@ApplicationModule(allowedDependencies = { "audit", "config", "fleet", "problem", "replication", "support" })
+@ApplicationModule(
+		allowedDependencies = { "audit", "config", "fleet", "problem", "replication", "sessions", "support" })
 package io.slotkeeper.failover;
 
 import org.springframework.modulith.ApplicationModule;

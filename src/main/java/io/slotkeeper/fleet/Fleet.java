@@ -15,6 +15,7 @@ import io.slotkeeper.config.ServerProperties;
 import io.slotkeeper.config.TargetProperties;
 import io.slotkeeper.problem.ProblemException;
 import io.slotkeeper.problem.ProblemKind;
+import io.slotkeeper.sessions.NodeConnector;
 
 /**
  * Every target at run time, by name: the configured ones in configuration order, then the

@@ -1,9 +1,7 @@
 package io.slotkeeper.fleet;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
+import io.slotkeeper.support.TextDigests;
+
 import java.util.UUID;
 
 /**
@@ -46,17 +44,7 @@ public record Instance(String id, int key) {
 	 * @return the instance
 	 */
 	public static Instance named(String id) {
-		return new Instance(id, (int) (digest("slot-keeper:instance:" + id) >>> 33));
-	}
-
-	static long digest(String text) {
-		try {
-			return ByteBuffer.wrap(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)))
-				.getLong();
-		}
-		catch (NoSuchAlgorithmException ex) {
-			throw new IllegalStateException("every Java runtime has SHA-256", ex);
-		}
+		return new Instance(id, (int) (TextDigests.of("slot-keeper:instance:" + id) >>> 33));
 	}
 
 }

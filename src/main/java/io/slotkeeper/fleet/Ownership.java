@@ -5,6 +5,7 @@ import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.event.Level;
+import io.slotkeeper.support.Events;
 
 /**
  * Whether this instance owns a target (holds its owner lock, heartbeats and heals it),

@@ -11,6 +11,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import io.slotkeeper.sessions.Node;
+import io.slotkeeper.sessions.ServerIdentity;
 
 /**
  * The instances up for each target of a server, read from {@code pg_locks} once per

@@ -1,5 +1,7 @@
 package io.slotkeeper.fleet;
 
+import io.slotkeeper.support.TextDigests;
+
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -9,6 +11,7 @@ import java.util.Set;
 import java.util.TreeSet;
 
 import io.slotkeeper.config.HeartbeatCadence;
+import io.slotkeeper.sessions.Node;
 
 /**
  * Which of the instances up for a target should own it, by the fleet's
@@ -55,7 +58,7 @@ public final class Rendezvous {
 		this.presences = presences;
 		this.node = node;
 		this.interval = cadence.interval();
-		this.presence = (int) (Instance.digest("slot-keeper:presence:" + target) >>> 33);
+		this.presence = (int) (TextDigests.of("slot-keeper:presence:" + target) >>> 33);
 		this.self = self;
 		this.refreshEvery = cadence.presenceRefresh();
 	}
@@ -157,7 +160,7 @@ public final class Rendezvous {
 	 * @return the weight
 	 */
 	public static long score(String target, int key) {
-		return Instance.digest("slot-keeper:rendezvous:" + target + ":" + key);
+		return TextDigests.of("slot-keeper:rendezvous:" + target + ":" + key);
 	}
 
 }

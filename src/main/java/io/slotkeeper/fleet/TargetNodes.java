@@ -11,6 +11,9 @@ import java.util.function.Consumer;
 import io.slotkeeper.config.TargetProperties;
 import io.slotkeeper.problem.ProblemException;
 import io.slotkeeper.problem.ProblemKind;
+import io.slotkeeper.sessions.Node;
+import io.slotkeeper.sessions.NodeConnector;
+import io.slotkeeper.sessions.ServerChange;
 
 /**
  * A target's primary and replicas, each a {@link Node} with its own pool, and what they

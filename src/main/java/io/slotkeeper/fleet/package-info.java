@@ -5,7 +5,7 @@
  * to talk to a node: sessions with timeouts, advisory locks, LSNs, quoted identifiers and
  * the mapping of SQLStates to problems.
  */
-@ApplicationModule(allowedDependencies = { "config", "problem" })
+@ApplicationModule(allowedDependencies = { "config", "lineage", "problem", "sessions", "support" })
 package io.slotkeeper.fleet;
 
 import org.springframework.modulith.ApplicationModule;

@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-import io.slotkeeper.fleet.OwnTables;
+import io.slotkeeper.sessions.OwnTables;
 
 /**
  * Where a journal is kept so that it survives a restart and a takeover: three tables of

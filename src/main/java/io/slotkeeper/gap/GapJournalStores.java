@@ -8,8 +8,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.slotkeeper.fleet.FailureDescription;
-import io.slotkeeper.fleet.Node;
+import io.slotkeeper.sessions.FailureDescription;
+import io.slotkeeper.sessions.Node;
 import io.slotkeeper.fleet.Target;
 
 /**

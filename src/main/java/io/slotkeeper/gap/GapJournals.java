@@ -22,8 +22,8 @@ import org.slf4j.LoggerFactory;
 
 import io.slotkeeper.config.GapJournalProperties;
 import io.slotkeeper.config.SlotPolicyProperties;
-import io.slotkeeper.fleet.FailureDescription;
-import io.slotkeeper.fleet.Lsn;
+import io.slotkeeper.sessions.FailureDescription;
+import io.slotkeeper.sessions.Lsn;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.replication.ReplicationSlot;
 

@@ -13,8 +13,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
-import io.slotkeeper.fleet.Lsn;
-import io.slotkeeper.fleet.SqlIdentifiers;
+import io.slotkeeper.sessions.Lsn;
+import io.slotkeeper.sessions.SqlIdentifiers;
 
 /**
  * The copies of slots that journals are read from: made of a slot while it still keeps

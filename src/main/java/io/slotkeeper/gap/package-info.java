@@ -5,7 +5,7 @@
  * keeps, per captured table, each key's net change and every truncate, and says which
  * tables it cannot tell key by key. It calls no feature.
  */
-@ApplicationModule(allowedDependencies = { "config", "fleet", "replication" })
+@ApplicationModule(allowedDependencies = { "config", "fleet", "replication", "sessions" })
 package io.slotkeeper.gap;
 
 import org.springframework.modulith.ApplicationModule;

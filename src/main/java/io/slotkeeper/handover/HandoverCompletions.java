@@ -10,7 +10,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.slotkeeper.config.ConnectorProperties;
-import io.slotkeeper.fleet.AdvisoryLocks;
+import io.slotkeeper.sessions.AdvisoryLocks;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.handover.PendingHandovers.Pending;
 import io.slotkeeper.resnapshot.Resnapshots;

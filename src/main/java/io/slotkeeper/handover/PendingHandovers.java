@@ -18,8 +18,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.slotkeeper.connect.ChosenState;
-import io.slotkeeper.fleet.FailureDescription;
-import io.slotkeeper.fleet.OwnTables;
+import io.slotkeeper.sessions.FailureDescription;
+import io.slotkeeper.sessions.OwnTables;
 import io.slotkeeper.fleet.Target;
 
 /**

@@ -8,7 +8,7 @@ import java.sql.SQLException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.slotkeeper.fleet.Lsn;
+import io.slotkeeper.sessions.Lsn;
 
 /**
  * Where a connector is aligned to once it is stopped: the slot's confirmed position after

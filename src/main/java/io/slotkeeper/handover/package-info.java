@@ -13,7 +13,7 @@
  * through {@code fleet}; the runbook ({@code slot}) and healing call it, and it calls
  * neither.
  */
-@ApplicationModule(allowedDependencies = { "config", "connect", "fleet", "problem", "resnapshot" })
+@ApplicationModule(allowedDependencies = { "config", "connect", "fleet", "problem", "resnapshot", "sessions" })
 package io.slotkeeper.handover;
 
 import org.springframework.modulith.ApplicationModule;

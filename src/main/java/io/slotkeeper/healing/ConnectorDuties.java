@@ -12,7 +12,7 @@ import org.slf4j.LoggerFactory;
 import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.config.ConnectorOffsets;
 import io.slotkeeper.config.SlotPolicyProperties;
-import io.slotkeeper.fleet.Lsn;
+import io.slotkeeper.sessions.Lsn;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.handover.CompletedHandover;
 import io.slotkeeper.problem.ProblemException;

@@ -9,10 +9,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.slotkeeper.fleet.FailureDescription;
-import io.slotkeeper.fleet.SqlWork;
+import io.slotkeeper.sessions.FailureDescription;
+import io.slotkeeper.sessions.SqlWork;
 import io.slotkeeper.fleet.Target;
-import io.slotkeeper.fleet.TargetProblems;
+import io.slotkeeper.sessions.TargetProblems;
 
 /**
  * The heal attempts of the last hour per slot, kept in the target's own database (table

@@ -7,7 +7,7 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
 
-import io.slotkeeper.fleet.OwnTables;
+import io.slotkeeper.sessions.OwnTables;
 
 /**
  * The heal ledger's table in a target's database ({@value #TABLE}, in slot-keeper's own

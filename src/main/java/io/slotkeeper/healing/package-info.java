@@ -11,7 +11,8 @@
  * {@code PollFollowers}.
  */
 @ApplicationModule(allowedDependencies = { "audit", "config", "connect", "failover", "fleet", "gap", "handover",
-		"outage", "problem", "replication", "resnapshot", "settings", "slot :: changing", "support", "watching" })
+		"outage", "problem", "replication", "resnapshot", "sessions", "settings", "slot :: changing", "support",
+		"watching" })
 package io.slotkeeper.healing;
 
 import org.springframework.modulith.ApplicationModule;

@@ -6,8 +6,8 @@ import java.time.Duration;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import io.slotkeeper.config.HeartbeatProperties;
-import io.slotkeeper.fleet.Lane;
-import io.slotkeeper.fleet.NodeConnector;
+import io.slotkeeper.lanes.Lane;
+import io.slotkeeper.sessions.NodeConnector;
 import io.slotkeeper.fleet.Target;
 
 /**

@@ -9,8 +9,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import io.slotkeeper.fleet.Fleet;
-import io.slotkeeper.fleet.LaneWatch;
-import io.slotkeeper.fleet.NodeConnector;
+import io.slotkeeper.lanes.LaneWatch;
+import io.slotkeeper.sessions.NodeConnector;
 
 /**
  * Wires the heartbeat engine onto the fleet.

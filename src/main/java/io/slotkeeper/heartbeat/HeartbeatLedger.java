@@ -15,8 +15,8 @@ import org.springframework.util.backoff.BackOffExecution;
 import io.slotkeeper.config.HeartbeatProperties;
 import io.slotkeeper.config.StandbySnapshotMode;
 import io.slotkeeper.fleet.BeatLog;
-import io.slotkeeper.fleet.FailureDescription;
-import io.slotkeeper.fleet.ServerVersion;
+import io.slotkeeper.sessions.FailureDescription;
+import io.slotkeeper.sessions.ServerVersion;
 import io.slotkeeper.fleet.Target;
 
 /**

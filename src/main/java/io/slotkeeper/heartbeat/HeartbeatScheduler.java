@@ -9,8 +9,8 @@ import org.slf4j.LoggerFactory;
 import io.slotkeeper.config.HeartbeatProperties;
 import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.fleet.FleetListener;
-import io.slotkeeper.fleet.LaneWatch;
-import io.slotkeeper.fleet.RepeatingTasks;
+import io.slotkeeper.lanes.LaneWatch;
+import io.slotkeeper.lanes.RepeatingTasks;
 import io.slotkeeper.fleet.Target;
 
 /**

@@ -7,9 +7,9 @@ import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.slotkeeper.fleet.NodeConnector;
-import io.slotkeeper.fleet.NodeSession;
-import io.slotkeeper.fleet.SessionSilence;
+import io.slotkeeper.sessions.NodeConnector;
+import io.slotkeeper.sessions.NodeSession;
+import io.slotkeeper.sessions.SessionSilence;
 import io.slotkeeper.fleet.Target;
 
 /**

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 
 import io.slotkeeper.config.HeartbeatProperties;
-import io.slotkeeper.fleet.FailureDescription;
+import io.slotkeeper.sessions.FailureDescription;
 
 /**
  * The running totals of one target's heartbeat; immutable, replaced after each change by

@@ -3,7 +3,7 @@ package io.slotkeeper.heartbeat;
 import java.time.Duration;
 import java.time.Instant;
 
-import io.slotkeeper.fleet.FailureDescription;
+import io.slotkeeper.sessions.FailureDescription;
 
 /**
  * What one target's heartbeat has done so far, as of one moment.

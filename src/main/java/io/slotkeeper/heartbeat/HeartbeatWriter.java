@@ -7,8 +7,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 
 import io.slotkeeper.config.HeartbeatProperties;
-import io.slotkeeper.fleet.OwnTables;
-import io.slotkeeper.fleet.SqlIdentifiers;
+import io.slotkeeper.sessions.OwnTables;
+import io.slotkeeper.sessions.SqlIdentifiers;
 
 /**
  * Writes one heartbeat into a target in the configured mode and tells the LSN it wrote.

@@ -12,7 +12,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.slotkeeper.config.ConnectionProperties;
 import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.fleet.FleetListener;
-import io.slotkeeper.fleet.NodeConnector;
+import io.slotkeeper.sessions.NodeConnector;
 import io.slotkeeper.fleet.Target;
 
 /**

@@ -11,8 +11,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.slotkeeper.config.SlotPolicyProperties;
-import io.slotkeeper.fleet.SlotLineages;
-import io.slotkeeper.fleet.TableCounters;
+import io.slotkeeper.lineage.SlotLineages;
+import io.slotkeeper.lineage.TableCounters;
 import io.slotkeeper.fleet.Target;
 
 /**

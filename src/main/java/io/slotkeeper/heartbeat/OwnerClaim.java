@@ -10,7 +10,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.slotkeeper.config.HeartbeatCadence;
-import io.slotkeeper.fleet.AdvisoryLocks;
+import io.slotkeeper.sessions.AdvisoryLocks;
 import io.slotkeeper.fleet.Rendezvous;
 import io.slotkeeper.fleet.Target;
 

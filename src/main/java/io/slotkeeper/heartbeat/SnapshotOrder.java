@@ -8,8 +8,8 @@ import java.time.Duration;
 
 import io.slotkeeper.config.HeartbeatProperties;
 import io.slotkeeper.config.StandbySnapshotMode;
-import io.slotkeeper.fleet.FailureDescription;
-import io.slotkeeper.fleet.NodeSession;
+import io.slotkeeper.sessions.FailureDescription;
+import io.slotkeeper.sessions.NodeSession;
 import io.slotkeeper.fleet.StandbySnapshots;
 
 /**

@@ -9,9 +9,9 @@ import java.util.concurrent.locks.ReentrantLock;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import io.slotkeeper.config.HeartbeatProperties;
-import io.slotkeeper.fleet.Lane;
-import io.slotkeeper.fleet.NodeConnector;
-import io.slotkeeper.fleet.RepeatingTask;
+import io.slotkeeper.lanes.Lane;
+import io.slotkeeper.sessions.NodeConnector;
+import io.slotkeeper.lanes.RepeatingTask;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.problem.ProblemException;
 import io.slotkeeper.problem.ProblemKind;

@@ -3,9 +3,9 @@ package io.slotkeeper.heartbeat;
 import java.time.Instant;
 
 import io.slotkeeper.config.HeartbeatProperties;
-import io.slotkeeper.fleet.ServerChange;
+import io.slotkeeper.sessions.ServerChange;
 import io.slotkeeper.fleet.ServerDatabase;
-import io.slotkeeper.fleet.ServerIdentity;
+import io.slotkeeper.sessions.ServerIdentity;
 
 /**
  * A target as the API shows it: its heartbeat settings and status, never its URL

@@ -16,8 +16,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.slotkeeper.audit.Auditor;
-import io.slotkeeper.fleet.AdvisoryLocks;
-import io.slotkeeper.fleet.FailureDescription;
+import io.slotkeeper.sessions.AdvisoryLocks;
+import io.slotkeeper.sessions.FailureDescription;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.replication.SlotInsight;

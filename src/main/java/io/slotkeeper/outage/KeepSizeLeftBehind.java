@@ -15,8 +15,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.slotkeeper.audit.Auditor;
-import io.slotkeeper.fleet.Node;
-import io.slotkeeper.fleet.ServerIdentity;
+import io.slotkeeper.sessions.Node;
+import io.slotkeeper.sessions.ServerIdentity;
 import io.slotkeeper.fleet.Target;
 
 import static io.slotkeeper.outage.KeepSizeGuard.ACTION;

@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
-import io.slotkeeper.fleet.OwnTables;
+import io.slotkeeper.sessions.OwnTables;
 import io.slotkeeper.fleet.Target;
 
 /**

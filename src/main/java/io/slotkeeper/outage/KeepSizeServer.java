@@ -9,7 +9,7 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 import io.slotkeeper.config.SlotPolicyProperties;
-import io.slotkeeper.fleet.ServerIdentity;
+import io.slotkeeper.sessions.ServerIdentity;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.replication.SlotInsight;

@@ -6,7 +6,8 @@
  * decides, {@code KeepSizeChanges} changes, {@code KeepSizeRecords} records). The poll
  * calls it; it calls no feature.
  */
-@ApplicationModule(allowedDependencies = { "audit", "config", "fleet", "problem", "replication", "settings" })
+@ApplicationModule(
+		allowedDependencies = { "audit", "config", "fleet", "problem", "replication", "sessions", "settings" })
 package io.slotkeeper.outage;
 
 import org.springframework.modulith.ApplicationModule;

@@ -9,7 +9,7 @@ import java.util.Locale;
 
 import io.slotkeeper.connect.ConnectorStatus;
 import io.slotkeeper.fleet.Fleet;
-import io.slotkeeper.fleet.LaneWatch;
+import io.slotkeeper.lanes.LaneWatch;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.heartbeat.Heartbeats;
 import io.slotkeeper.heartbeat.TargetView;

@@ -2,7 +2,7 @@ package io.slotkeeper.overview;
 
 import java.util.List;
 
-import io.slotkeeper.fleet.SlotLineage;
+import io.slotkeeper.lineage.SlotLineage;
 import io.slotkeeper.replication.SlotBudget;
 import io.slotkeeper.watching.RetainedHistory;
 

@@ -1,6 +1,6 @@
 package io.slotkeeper.replication;
 
-import io.slotkeeper.fleet.SlotLineage;
+import io.slotkeeper.lineage.SlotLineage;
 
 /**
  * What slot-keeper concluded about a slot at its last poll.

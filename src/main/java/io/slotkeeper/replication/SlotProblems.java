@@ -1,6 +1,6 @@
 package io.slotkeeper.replication;
 
-import io.slotkeeper.fleet.Node;
+import io.slotkeeper.sessions.Node;
 import io.slotkeeper.problem.ProblemException;
 import io.slotkeeper.problem.ProblemKind;
 

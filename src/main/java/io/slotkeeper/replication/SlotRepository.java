@@ -11,7 +11,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
-import io.slotkeeper.fleet.Node;
+import io.slotkeeper.sessions.Node;
 
 /**
  * The SQL that reads slots, one place per query. The listing names only the columns the

@@ -2,7 +2,7 @@ package io.slotkeeper.replication;
 
 import java.time.Instant;
 
-import io.slotkeeper.fleet.ServerIdentity;
+import io.slotkeeper.sessions.ServerIdentity;
 
 /**
  * What slot-keeper last saw of a configured slot, kept so that a slot that disappears (a

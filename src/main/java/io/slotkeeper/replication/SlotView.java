@@ -6,7 +6,7 @@ import io.swagger.v3.oas.annotations.media.Schema;
 
 import io.slotkeeper.connect.ConnectorAudit;
 import io.slotkeeper.connect.ConnectorStatus;
-import io.slotkeeper.fleet.FailureDescription;
+import io.slotkeeper.sessions.FailureDescription;
 
 /**
  * A replication slot as the API shows it: where it lives, what the server says of it,

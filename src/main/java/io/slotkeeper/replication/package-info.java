@@ -5,7 +5,7 @@
  * problems a read or a change names, and the slot meters' tags. Below every feature that
  * reads or changes slots; it calls none of them.
  */
-@ApplicationModule(allowedDependencies = { "connect", "fleet", "problem", "settings" })
+@ApplicationModule(allowedDependencies = { "connect", "lineage", "problem", "sessions", "settings" })
 package io.slotkeeper.replication;
 
 import org.springframework.modulith.ApplicationModule;

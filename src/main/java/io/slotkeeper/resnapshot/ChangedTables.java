@@ -10,8 +10,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.slotkeeper.config.ResnapshotProperties;
-import io.slotkeeper.fleet.Lsn;
-import io.slotkeeper.fleet.TableWrites;
+import io.slotkeeper.sessions.Lsn;
+import io.slotkeeper.lineage.TableWrites;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.support.DueRechecks;
 

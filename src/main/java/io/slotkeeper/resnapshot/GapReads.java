@@ -12,7 +12,7 @@ import java.util.Map;
 
 import tools.jackson.databind.json.JsonMapper;
 
-import io.slotkeeper.fleet.SqlIdentifiers;
+import io.slotkeeper.sessions.SqlIdentifiers;
 import io.slotkeeper.gap.Gap;
 import io.slotkeeper.gap.GapJournal;
 

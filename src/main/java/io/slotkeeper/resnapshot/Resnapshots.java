@@ -12,7 +12,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 
 import io.slotkeeper.config.ResnapshotProperties;
 import io.slotkeeper.connect.ConnectorLifecycle;
-import io.slotkeeper.fleet.TableWrites;
+import io.slotkeeper.lineage.TableWrites;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.gap.Gap;
 import io.slotkeeper.problem.ProblemException;

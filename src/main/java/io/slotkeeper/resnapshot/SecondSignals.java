@@ -7,8 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import io.slotkeeper.fleet.SlotLineage;
-import io.slotkeeper.fleet.TableWrites;
+import io.slotkeeper.lineage.SlotLineage;
+import io.slotkeeper.lineage.TableWrites;
 import io.slotkeeper.fleet.Target;
 
 /**

@@ -16,10 +16,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.json.JsonMapper;
 
-import io.slotkeeper.fleet.SlotLineage;
-import io.slotkeeper.fleet.SqlIdentifiers;
+import io.slotkeeper.lineage.SlotLineage;
+import io.slotkeeper.sessions.SqlIdentifiers;
 import io.slotkeeper.fleet.Target;
-import io.slotkeeper.fleet.TargetProblems;
+import io.slotkeeper.sessions.TargetProblems;
 import io.slotkeeper.replication.SlotProblems;
 
 /**

@@ -7,7 +7,8 @@
  * missed ({@code SecondSignals}), counted ({@code ResnapshotMeters}). The runbook's
  * recreates call it ({@code Resnapshots}); it calls no feature.
  */
-@ApplicationModule(allowedDependencies = { "config", "connect", "fleet", "gap", "problem", "replication", "support" })
+@ApplicationModule(allowedDependencies = { "config", "connect", "fleet", "gap", "lineage", "problem", "replication",
+		"sessions", "support" })
 package io.slotkeeper.resnapshot;
 
 import org.springframework.modulith.ApplicationModule;

@@ -6,7 +6,7 @@
  * saw {@code watching}'s.
  */
 @ApplicationModule(allowedDependencies = { "api", "audit", "config", "connect", "failover", "fleet", "gap", "handover",
-		"problem", "replication", "resnapshot", "support", "watching" })
+		"lineage", "problem", "replication", "resnapshot", "sessions", "support", "watching" })
 package io.slotkeeper.slot;
 
 import org.springframework.modulith.ApplicationModule;

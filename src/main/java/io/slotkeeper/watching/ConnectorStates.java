@@ -17,7 +17,7 @@ import io.slotkeeper.connect.ConnectorLifecycle;
 import io.slotkeeper.connect.ConnectorSettingsJudge;
 import io.slotkeeper.connect.ConnectorStatus;
 import io.slotkeeper.connect.FoundConnector;
-import io.slotkeeper.fleet.ServerVersion;
+import io.slotkeeper.sessions.ServerVersion;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.handover.HandoverLog;
 import io.slotkeeper.replication.ReplicationSlot;

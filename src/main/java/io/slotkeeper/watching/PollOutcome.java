@@ -8,8 +8,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.slotkeeper.fleet.FailureDescription;
-import io.slotkeeper.fleet.Lane;
+import io.slotkeeper.sessions.FailureDescription;
+import io.slotkeeper.lanes.Lane;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.replication.SlotView;
 

@@ -15,7 +15,7 @@ import io.micrometer.core.instrument.Tags;
 
 import io.slotkeeper.config.SlotPolicyProperties;
 import io.slotkeeper.config.TargetProperties;
-import io.slotkeeper.fleet.SlotLineage;
+import io.slotkeeper.lineage.SlotLineage;
 import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.replication.SlotTags;
 import io.slotkeeper.replication.SlotView;

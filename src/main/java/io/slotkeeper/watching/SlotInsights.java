@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
 import io.slotkeeper.config.HeartbeatMode;
 import io.slotkeeper.config.HeartbeatProperties;
 import io.slotkeeper.fleet.BeatLog.Beat;
-import io.slotkeeper.fleet.Lsn;
+import io.slotkeeper.sessions.Lsn;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.replication.SlotBudget;

@@ -15,8 +15,8 @@ import io.slotkeeper.config.ConnectionProperties;
 import io.slotkeeper.failover.TargetFailedOver;
 import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.fleet.FleetListener;
-import io.slotkeeper.fleet.LaneWatch;
-import io.slotkeeper.fleet.RepeatingTasks;
+import io.slotkeeper.lanes.LaneWatch;
+import io.slotkeeper.lanes.RepeatingTasks;
 import io.slotkeeper.fleet.Target;
 
 /**

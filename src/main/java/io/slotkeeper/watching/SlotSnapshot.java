@@ -5,7 +5,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.function.Predicate;
 
-import io.slotkeeper.fleet.FailureDescription;
+import io.slotkeeper.sessions.FailureDescription;
 import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.replication.SlotView;
 

@@ -11,8 +11,8 @@ import java.util.function.Supplier;
 
 import io.micrometer.core.instrument.MeterRegistry;
 
-import io.slotkeeper.fleet.Lane;
-import io.slotkeeper.fleet.RepeatingTask;
+import io.slotkeeper.lanes.Lane;
+import io.slotkeeper.lanes.RepeatingTask;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.replication.SlotPoll;

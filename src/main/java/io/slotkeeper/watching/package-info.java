@@ -6,8 +6,8 @@
  * {@code PollFollowers} that the healing module provides: watching calls no feature that
  * acts on what it sees.
  */
-@ApplicationModule(allowedDependencies = { "config", "connect", "failover", "fleet", "handover", "replication",
-		"settings", "support" })
+@ApplicationModule(allowedDependencies = { "config", "connect", "failover", "fleet", "handover", "lanes", "lineage",
+		"replication", "sessions", "settings", "support" })
 package io.slotkeeper.watching;
 
 import org.springframework.modulith.ApplicationModule;

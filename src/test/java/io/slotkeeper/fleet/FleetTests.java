@@ -11,6 +11,8 @@ import static io.slotkeeper.testbed.TestTargets.fleet;
 import static io.slotkeeper.testbed.TestTargets.target;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import io.slotkeeper.sessions.Node;
+import io.slotkeeper.sessions.ServerIdentity;
 
 class FleetTests {
 

@@ -16,7 +16,7 @@ import org.springframework.web.client.RestClient;
 import io.slotkeeper.config.TargetProperties;
 import io.slotkeeper.connect.ConnectorClient;
 import io.slotkeeper.fleet.Fleet;
-import io.slotkeeper.fleet.Lsn;
+import io.slotkeeper.sessions.Lsn;
 import io.slotkeeper.slot.changing.RecreateResult;
 import io.slotkeeper.slot.changing.SlotService;
 import io.slotkeeper.testbed.ConnectStub;

@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.http.MediaType;
 
 import io.slotkeeper.ApplicationTestSupport;
-import io.slotkeeper.fleet.Lsn;
+import io.slotkeeper.sessions.Lsn;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

@@ -8,8 +8,8 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.slotkeeper.config.TargetProperties;
 import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.fleet.Instance;
-import io.slotkeeper.fleet.LaneWatch;
-import io.slotkeeper.fleet.NodeConnector;
+import io.slotkeeper.lanes.LaneWatch;
+import io.slotkeeper.sessions.NodeConnector;
 import io.slotkeeper.fleet.Rendezvous;
 
 /**

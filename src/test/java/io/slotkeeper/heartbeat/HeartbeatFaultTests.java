@@ -8,9 +8,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
 
-import io.slotkeeper.fleet.Node;
-import io.slotkeeper.fleet.NodeConnector;
-import io.slotkeeper.fleet.NodeSession;
+import io.slotkeeper.sessions.Node;
+import io.slotkeeper.sessions.NodeConnector;
+import io.slotkeeper.sessions.NodeSession;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.PostgresTestBed;
 import io.slotkeeper.testbed.RefusedPort;

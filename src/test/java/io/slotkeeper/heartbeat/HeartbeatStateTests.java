@@ -6,7 +6,7 @@ import java.time.Instant;
 import org.junit.jupiter.api.Test;
 
 import io.slotkeeper.config.HeartbeatProperties;
-import io.slotkeeper.fleet.FailureDescription;
+import io.slotkeeper.sessions.FailureDescription;
 
 import static io.slotkeeper.testbed.TestTargets.target;
 import static org.assertj.core.api.Assertions.assertThat;

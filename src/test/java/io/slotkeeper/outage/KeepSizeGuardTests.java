@@ -174,7 +174,7 @@ class KeepSizeGuardTests {
 	void aRaiseThatNoConsumerNeedsIsShownFromThePollsWithItsAgeAndWhatHoldsItsPutBack() throws Exception {
 		raisedOnceTheConsumerStops();
 		io.slotkeeper.fleet.Target target = this.app.getBean(io.slotkeeper.fleet.Fleet.class).get("app");
-		long key = io.slotkeeper.fleet.AdvisoryLocks.keepSizeKey(KeepSizeServer.keyOf(target));
+		long key = io.slotkeeper.sessions.AdvisoryLocks.keepSizeKey(KeepSizeServer.keyOf(target));
 		try (java.sql.Connection holder = server.connect("app");
 				LogicalConsumer back = new LogicalConsumer(server, "app", "guarded", "cdc", false)) {
 			int pid = Integer.parseInt(query(holder, "SELECT pg_backend_pid()"));

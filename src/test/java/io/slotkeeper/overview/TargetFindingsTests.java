@@ -8,8 +8,8 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 import io.slotkeeper.config.TargetProperties;
-import io.slotkeeper.fleet.FailureDescription;
-import io.slotkeeper.fleet.LaneWatch;
+import io.slotkeeper.sessions.FailureDescription;
+import io.slotkeeper.lanes.LaneWatch;
 import io.slotkeeper.heartbeat.HeartbeatStatus;
 import io.slotkeeper.settings.RaisedLimit;
 import io.slotkeeper.testbed.TestTargets;

@@ -9,7 +9,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import io.slotkeeper.config.ResnapshotProperties;
-import io.slotkeeper.fleet.TableWrites;
+import io.slotkeeper.lineage.TableWrites;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -5,7 +5,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import io.slotkeeper.fleet.Lsn;
+import io.slotkeeper.sessions.Lsn;
 import io.slotkeeper.testbed.ConnectStub;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.http.MediaType;
 
-import io.slotkeeper.fleet.Lsn;
+import io.slotkeeper.sessions.Lsn;
 import io.slotkeeper.testbed.ConnectStub;
 import io.slotkeeper.testbed.LogicalConsumer;
 

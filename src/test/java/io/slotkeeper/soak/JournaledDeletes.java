@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import io.slotkeeper.fleet.Lsn;
+import io.slotkeeper.sessions.Lsn;
 
 /**
  * One exact gap's deletes of {@code public.orders} as its journal counted them, against

@@ -11,7 +11,7 @@ import org.springframework.core.env.SystemEnvironmentPropertySource;
 
 import io.slotkeeper.SlotKeeperApplication;
 import io.slotkeeper.audit.AuditJournal;
-import io.slotkeeper.fleet.Lsn;
+import io.slotkeeper.sessions.Lsn;
 
 /**
  * The application started as an operator would, through environment variables, on one

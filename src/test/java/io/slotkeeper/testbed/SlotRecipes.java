@@ -6,7 +6,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
 
-import io.slotkeeper.fleet.Lsn;
+import io.slotkeeper.sessions.Lsn;
 import io.slotkeeper.gap.GapJournal;
 import io.slotkeeper.gap.PrimaryKeys;
 import io.slotkeeper.gap.SlotCopies;

@@ -9,8 +9,8 @@ import org.springframework.boot.convert.ApplicationConversionService;
 
 import io.slotkeeper.config.TargetProperties;
 import io.slotkeeper.fleet.Fleet;
-import io.slotkeeper.fleet.Node;
-import io.slotkeeper.fleet.NodeConnector;
+import io.slotkeeper.sessions.Node;
+import io.slotkeeper.sessions.NodeConnector;
 
 /**
  * Builds targets for tests from the same keys and defaults an operator's configuration

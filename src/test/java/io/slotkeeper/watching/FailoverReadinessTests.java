@@ -18,7 +18,7 @@ import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.connect.ConnectorClient;
 import io.slotkeeper.failover.FailoverHealth;
 import io.slotkeeper.fleet.Fleet;
-import io.slotkeeper.fleet.LaneWatch;
+import io.slotkeeper.lanes.LaneWatch;
 import io.slotkeeper.healing.Healing;
 import io.slotkeeper.replication.FailoverReadiness;
 import io.slotkeeper.slot.changing.SlotService;

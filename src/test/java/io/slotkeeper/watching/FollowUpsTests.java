@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
-import io.slotkeeper.fleet.LaneWatch;
+import io.slotkeeper.lanes.LaneWatch;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.PostgresTestBed;
 import io.slotkeeper.testbed.TcpProxy;

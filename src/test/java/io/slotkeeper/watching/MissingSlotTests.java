@@ -20,7 +20,7 @@ import io.slotkeeper.audit.AuditJournal;
 import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.connect.ConnectorClient;
 import io.slotkeeper.fleet.Fleet;
-import io.slotkeeper.fleet.LaneWatch;
+import io.slotkeeper.lanes.LaneWatch;
 import io.slotkeeper.healing.Healing;
 import io.slotkeeper.settings.RaisedLimit;
 import io.slotkeeper.slot.changing.SlotService;
@@ -148,7 +148,7 @@ class MissingSlotTests {
 						org.assertj.core.groups.Tuple.tuple("PATCH", "/connectors/orders-cdc/offsets"),
 						org.assertj.core.groups.Tuple.tuple("PUT", "/connectors/orders-cdc/resume"));
 			assertThat(connect.offsets())
-				.contains("\"lsn\":" + io.slotkeeper.fleet.Lsn.parse(this.server.queryForString(database,
+				.contains("\"lsn\":" + io.slotkeeper.sessions.Lsn.parse(this.server.queryForString(database,
 						"SELECT confirmed_flush_lsn FROM pg_replication_slots WHERE slot_name = '" + cdc + "'")));
 			AuditEntry healed = this.journal.entries().get(0);
 			assertThat(healed.action()).isEqualTo("slot.heal");

@@ -20,7 +20,7 @@ import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.config.TargetProperties;
 import io.slotkeeper.connect.ConnectorClient;
 import io.slotkeeper.fleet.Fleet;
-import io.slotkeeper.fleet.LaneWatch;
+import io.slotkeeper.lanes.LaneWatch;
 import io.slotkeeper.healing.Healing;
 import io.slotkeeper.slot.changing.SlotService;
 import io.slotkeeper.testbed.PostgresServer;

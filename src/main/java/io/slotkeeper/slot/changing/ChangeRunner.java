@@ -4,8 +4,8 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
 
-import io.slotkeeper.fleet.AdvisoryLocks;
-import io.slotkeeper.fleet.Node;
+import io.slotkeeper.sessions.AdvisoryLocks;
+import io.slotkeeper.sessions.Node;
 import io.slotkeeper.problem.ProblemException;
 import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.slot.changing.Step;

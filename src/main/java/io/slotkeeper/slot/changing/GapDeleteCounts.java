@@ -16,10 +16,10 @@ import java.util.concurrent.TimeoutException;
 
 import io.micrometer.core.instrument.MeterRegistry;
 
-import io.slotkeeper.fleet.GapDeletes;
-import io.slotkeeper.fleet.Lsn;
-import io.slotkeeper.fleet.TableCounters;
-import io.slotkeeper.fleet.TableWrites;
+import io.slotkeeper.lineage.GapDeletes;
+import io.slotkeeper.sessions.Lsn;
+import io.slotkeeper.lineage.TableCounters;
+import io.slotkeeper.lineage.TableWrites;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.gap.Gap;
 import io.slotkeeper.problem.ProblemException;

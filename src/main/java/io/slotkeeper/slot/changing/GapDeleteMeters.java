@@ -8,7 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 
-import io.slotkeeper.fleet.GapDeletes;
+import io.slotkeeper.lineage.GapDeletes;
 import io.slotkeeper.fleet.Target;
 
 /**

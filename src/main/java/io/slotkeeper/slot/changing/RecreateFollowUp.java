@@ -12,13 +12,13 @@ import org.slf4j.LoggerFactory;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 
-import io.slotkeeper.fleet.GapDeletes;
+import io.slotkeeper.lineage.GapDeletes;
 import io.slotkeeper.gap.Gap;
 import io.slotkeeper.gap.GapJournals;
-import io.slotkeeper.fleet.Lsn;
-import io.slotkeeper.fleet.Node;
-import io.slotkeeper.fleet.SlotLineage;
-import io.slotkeeper.fleet.TableCounters;
+import io.slotkeeper.sessions.Lsn;
+import io.slotkeeper.sessions.Node;
+import io.slotkeeper.lineage.SlotLineage;
+import io.slotkeeper.lineage.TableCounters;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.handover.ConnectorHandovers;
 import io.slotkeeper.handover.Handover;

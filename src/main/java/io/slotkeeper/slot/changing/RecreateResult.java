@@ -1,8 +1,8 @@
 package io.slotkeeper.slot.changing;
 
-import io.slotkeeper.fleet.GapDeletes;
-import io.slotkeeper.fleet.Lsn;
-import io.slotkeeper.fleet.SlotLineage;
+import io.slotkeeper.lineage.GapDeletes;
+import io.slotkeeper.sessions.Lsn;
+import io.slotkeeper.lineage.SlotLineage;
 import io.slotkeeper.gap.Gap;
 import io.slotkeeper.handover.ConnectorHandover;
 import io.slotkeeper.replication.ReplicationSlot;

@@ -5,8 +5,8 @@ import java.util.Map;
 
 import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.connect.ConnectorOutcome;
-import io.slotkeeper.fleet.GapDeletes;
-import io.slotkeeper.fleet.Lsn;
+import io.slotkeeper.lineage.GapDeletes;
+import io.slotkeeper.sessions.Lsn;
 import io.slotkeeper.handover.CompletedHandover;
 import io.slotkeeper.resnapshot.Resnapshot;
 import io.slotkeeper.resnapshot.SkippedTable;

@@ -3,7 +3,7 @@ package io.slotkeeper.slot.changing;
 import java.util.List;
 import java.util.Map;
 
-import io.slotkeeper.fleet.GapDeletes;
+import io.slotkeeper.lineage.GapDeletes;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.handover.CompletedHandover;
 import io.slotkeeper.handover.HandoverCompletions;

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalInt;
 
-import io.slotkeeper.fleet.Node;
+import io.slotkeeper.sessions.Node;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.handover.Handover;
 import io.slotkeeper.replication.ReplicationSlot;

@@ -1,6 +1,6 @@
 package io.slotkeeper.slot.changing;
 
-import io.slotkeeper.fleet.Node;
+import io.slotkeeper.sessions.Node;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.handover.Handover;
 import io.slotkeeper.handover.ReleasedPosition;

@@ -4,9 +4,9 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 
-import io.slotkeeper.fleet.Node;
+import io.slotkeeper.sessions.Node;
 import io.slotkeeper.fleet.Target;
-import io.slotkeeper.fleet.TargetProblems;
+import io.slotkeeper.sessions.TargetProblems;
 import io.slotkeeper.problem.ProblemException;
 import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.replication.SlotProblems;

@@ -8,7 +8,7 @@ import io.slotkeeper.config.GapJournalProperties;
 import io.slotkeeper.connect.ConnectorClient;
 import io.slotkeeper.gap.GapJournals;
 import io.slotkeeper.connect.ConnectorLifecycle;
-import io.slotkeeper.fleet.Node;
+import io.slotkeeper.sessions.Node;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.handover.ConnectorHandovers;
 import io.slotkeeper.handover.HandoverCompletions;

@@ -6,9 +6,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 
-import io.slotkeeper.fleet.Node;
-import io.slotkeeper.fleet.ReplicationConnections;
-import io.slotkeeper.fleet.SqlIdentifiers;
+import io.slotkeeper.sessions.Node;
+import io.slotkeeper.sessions.ReplicationConnections;
+import io.slotkeeper.sessions.SqlIdentifiers;
 import io.slotkeeper.problem.ProblemException;
 import io.slotkeeper.problem.ProblemKind;
 

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.OptionalInt;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import io.slotkeeper.fleet.Node;
+import io.slotkeeper.sessions.Node;
 import io.slotkeeper.fleet.StandbySnapshots;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.handover.Handover;

@@ -4,7 +4,7 @@ import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 
-import io.slotkeeper.fleet.Node;
+import io.slotkeeper.sessions.Node;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.problem.ProblemException;
 import io.slotkeeper.problem.ProblemKind;

@@ -7,7 +7,7 @@ import java.sql.Statement;
 import org.junit.jupiter.api.Test;
 
 import io.slotkeeper.fleet.Fleet;
-import io.slotkeeper.fleet.ReplicationConnections;
+import io.slotkeeper.sessions.ReplicationConnections;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.PostgresTestBed;
 
