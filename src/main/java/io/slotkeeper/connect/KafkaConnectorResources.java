@@ -177,6 +177,14 @@ final class KafkaConnectorResources {
 			return this.error == null;
 		}
 
+		/**
+		 * The answer as a {@code KafkaConnector}'s fields.
+		 * @return the fields, each absent when the answer had none
+		 */
+		KafkaConnectorResource connector() {
+			return KafkaConnectorResource.of(this.object);
+		}
+
 		ConnectorLifecycle.Answer answer(Object body) {
 			return ok() ? new ConnectorLifecycle.Answer(this.status, body, null)
 					: new ConnectorLifecycle.Answer(this.status, null, this.error, this.unreachable);

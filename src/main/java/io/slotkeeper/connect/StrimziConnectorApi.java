@@ -1,7 +1,6 @@
 package io.slotkeeper.connect;
 
 import java.time.Clock;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -74,7 +73,7 @@ final class StrimziConnectorApi implements ConnectorApi {
 	}
 
 	private Optional<ConnectorStatus> fromWorker(ConnectorProperties connector, Reply resource) {
-		return (this.workers != null && resource.ok()) ? this.workers.read(connector, resource.object())
+		return (this.workers != null && resource.ok()) ? this.workers.read(connector, resource.connector())
 				: Optional.empty();
 	}
 
@@ -82,15 +81,12 @@ final class StrimziConnectorApi implements ConnectorApi {
 		if (!resource.ok()) {
 			return new ConnectorStatus(connector.name(), null, List.of(), resource.error(), this.clock.instant());
 		}
-		Map<String, Object> status = at(resource.object(), "status");
-		Map<String, Object> connect = at(status, "connectorStatus");
-		if (connect.isEmpty()) {
-			return new ConnectorStatus(connector.name(), null, List.of(),
-					describe(connector) + " has no connector" + " status yet"
-							+ StrimziOperatorWaits.notReady(status).map((why) -> ": " + why).orElse(""),
-					this.clock.instant());
+		KafkaConnectorResource.Status status = resource.connector().status();
+		if (status.connectorStatus().isEmpty()) {
+			return new ConnectorStatus(connector.name(), null, List.of(), describe(connector) + " has no connector"
+					+ " status yet" + status.notReady().map((why) -> ": " + why).orElse(""), this.clock.instant());
 		}
-		return ConnectorStatus.of(connector.name(), connect, this.clock.instant());
+		return ConnectorStatus.of(connector.name(), status.connectorStatus(), this.clock.instant());
 	}
 
 	@Override
@@ -115,8 +111,7 @@ final class StrimziConnectorApi implements ConnectorApi {
 		if (!resource.ok()) {
 			return null;
 		}
-		Object count = at(resource.object(), "status", "autoRestart").get("count");
-		return (count instanceof Number number) ? number.intValue() : 0;
+		return resource.connector().status().autoRestarts();
 	}
 
 	@Override
@@ -127,12 +122,7 @@ final class StrimziConnectorApi implements ConnectorApi {
 	@Override
 	public Answer config(ConnectorProperties connector) {
 		Reply resource = this.resources.connector(connector);
-		Map<String, Object> spec = at(resource.object(), "spec");
-		Map<String, Object> config = new LinkedHashMap<>(at(spec, "config"));
-		if (spec.get("class") != null) {
-			config.put("connector.class", spec.get("class"));
-		}
-		return resource.answer(config);
+		return resource.answer(resource.connector().spec().connectorConfig());
 	}
 
 	@Override

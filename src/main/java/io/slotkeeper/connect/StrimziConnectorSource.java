@@ -2,9 +2,7 @@ package io.slotkeeper.connect;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 import io.slotkeeper.config.ConnectorDiscoveryProperties;
 import io.slotkeeper.config.ConnectorProperties;
@@ -46,17 +44,11 @@ final class StrimziConnectorSource implements ConnectorSource {
 		List<FoundConnector> found = new ArrayList<>();
 		Object items = reply.object().get("items");
 		for (Object item : (items instanceof List<?> list) ? list : List.of()) {
-			Map<String, Object> resource = JsonObjects.asMap(item);
-			Map<String, Object> spec = JsonObjects.asMap(resource.get("spec"));
-			Object name = JsonObjects.asMap(resource.get("metadata")).get("name");
-			if (name != null && FoundConnector.postgres(spec.get("class"))) {
-				// The resource keeps the class beside the configuration, where Kafka
-				// Connect keeps it inside.
-				Map<String, Object> config = new LinkedHashMap<>(JsonObjects.asMap(spec.get("config")));
-				config.put("connector.class", spec.get("class"));
-				String state = ConnectorStatus
-					.stateOf(JsonObjects.asMap(JsonObjects.asMap(resource.get("status")).get("connectorStatus")));
-				found.add(new FoundConnector(describe(), reach(name.toString()), FoundConnector.kept(config), state));
+			KafkaConnectorResource resource = KafkaConnectorResource.of(JsonObjects.asMap(item));
+			if (resource.name() != null && FoundConnector.postgres(resource.spec().connectorClass())) {
+				String state = ConnectorStatus.stateOf(resource.status().connectorStatus());
+				found.add(new FoundConnector(describe(), reach(resource.name()),
+						FoundConnector.kept(resource.spec().connectorConfig()), state));
 			}
 		}
 		return new Listing(found, null);

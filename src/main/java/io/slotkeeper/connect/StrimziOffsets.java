@@ -81,11 +81,11 @@ final class StrimziOffsets {
 		if (!resource.ok()) {
 			return resource.answer(null);
 		}
-		Optional<String> unreachable = this.operator.connectUnreachable(connector, resource.object());
+		Optional<String> unreachable = this.operator.connectUnreachable(connector, resource.connector());
 		if (unreachable.isPresent()) {
 			return ConnectorLifecycle.Answer.unreachable(unreachable.get());
 		}
-		Set<String> warnedBefore = StrimziOperatorWaits.warnings(resource.object());
+		Set<String> warnedBefore = StrimziOperatorWaits.warnings(resource.connector());
 		Map<String, Object> patch = new HashMap<>(
 				Map.of("metadata", Map.of("annotations", Map.of(OFFSETS_ANNOTATION, operation))));
 		if (!spec.isEmpty()) {
@@ -95,15 +95,14 @@ final class StrimziOffsets {
 		if (!patched.ok()) {
 			return patched.answer(null);
 		}
-		Reply done = this.operator.awaitResource(connector,
-				(now) -> !at(now, "metadata", "annotations").containsKey(OFFSETS_ANNOTATION)
-						|| StrimziOperatorWaits.warning(now, warnedBefore).isPresent());
+		Reply done = this.operator.awaitResource(connector, (now) -> !now.annotations().containsKey(OFFSETS_ANNOTATION)
+				|| StrimziOperatorWaits.warning(now, warnedBefore).isPresent());
 		if (!done.ok()) {
 			this.operator.withdraw(connector, Set.of(OFFSETS_ANNOTATION));
 			return done.answer(null);
 		}
-		Optional<String> warning = StrimziOperatorWaits.warning(done.object(), warnedBefore);
-		if (warning.isPresent() && at(done.object(), "metadata", "annotations").containsKey(OFFSETS_ANNOTATION)) {
+		Optional<String> warning = StrimziOperatorWaits.warning(done.connector(), warnedBefore);
+		if (warning.isPresent() && done.connector().annotations().containsKey(OFFSETS_ANNOTATION)) {
 			this.operator.withdraw(connector, Set.of(OFFSETS_ANNOTATION));
 			return new Answer(409, null, "the Strimzi operator refused " + operation + " of the offsets of "
 					+ describe(connector) + ": " + warning.get());

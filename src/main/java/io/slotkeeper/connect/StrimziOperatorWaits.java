@@ -4,7 +4,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -78,17 +77,13 @@ final class StrimziOperatorWaits {
 	 * @param resource the resource
 	 * @return the Warnings, each as one text
 	 */
-	static Set<String> warnings(Map<String, Object> resource) {
-		Object conditions = at(resource, "status").get("conditions");
-		if (!(conditions instanceof List<?> list)) {
-			return Set.of();
-		}
-		return list.stream()
-			.map(JsonObjects::asMap)
-			.filter((condition) -> "Warning".equals(condition.get("type"))
-					&& String.valueOf(condition.get("reason")).endsWith("Offsets"))
-			.map((condition) -> condition.get("reason") + ": " + condition.get("message") + " @"
-					+ condition.get("lastTransitionTime"))
+	static Set<String> warnings(KafkaConnectorResource resource) {
+		return resource.status()
+			.conditions()
+			.stream()
+			.filter((condition) -> "Warning".equals(condition.type())
+					&& String.valueOf(condition.reason()).endsWith("Offsets"))
+			.map((condition) -> condition.reason() + ": " + condition.message() + " @" + condition.lastTransitionTime())
 			.collect(java.util.stream.Collectors.toCollection(java.util.LinkedHashSet::new));
 	}
 
@@ -98,7 +93,7 @@ final class StrimziOperatorWaits {
 	 * @param before its Warnings before the change was asked for ({@link #warnings})
 	 * @return the Warning's reason and message
 	 */
-	static Optional<String> warning(Map<String, Object> resource, Set<String> before) {
+	static Optional<String> warning(KafkaConnectorResource resource, Set<String> before) {
 		return warnings(resource).stream()
 			.filter((warning) -> !before.contains(warning))
 			.map((warning) -> warning.substring(0, warning.lastIndexOf(" @")))
@@ -112,30 +107,19 @@ final class StrimziOperatorWaits {
 	// Said, it also asks the operator to look again: otherwise a Connect back up is only
 	// noticed at its next full
 	// reconciliation, minutes later.
-	Optional<String> connectUnreachable(ConnectorProperties connector, Map<String, Object> resource) {
-		Map<String, Object> status = at(resource, "status");
-		if (!at(status, "connectorStatus").isEmpty()) {
+	Optional<String> connectUnreachable(ConnectorProperties connector, KafkaConnectorResource resource) {
+		if (!resource.status().connectorStatus().isEmpty()) {
 			return Optional.empty();
 		}
-		Optional<String> why = notReady(status).map((reason) -> "the Strimzi operator cannot reach Kafka Connect for "
-				+ describe(connector) + " (" + reason + ")");
+		Optional<String> why = resource.status()
+			.notReady()
+			.map((reason) -> "the Strimzi operator cannot reach Kafka Connect for " + describe(connector) + " ("
+					+ reason + ")");
 		why.ifPresent((unreachable) -> nudge(connector));
 		return why;
 	}
 
-	static Optional<String> notReady(Map<String, Object> status) {
-		Object conditions = status.get("conditions");
-		if (!(conditions instanceof List<?> list)) {
-			return Optional.empty();
-		}
-		return list.stream()
-			.map(JsonObjects::asMap)
-			.filter((c) -> "NotReady".equals(c.get("type")))
-			.map((c) -> "NotReady, " + c.get("reason") + ": " + c.get("message"))
-			.findFirst();
-	}
-
-	Reply awaitResource(ConnectorProperties connector, Predicate<Map<String, Object>> done) {
+	Reply awaitResource(ConnectorProperties connector, Predicate<KafkaConnectorResource> done) {
 		try {
 			return awaitNudging(connector, done);
 		}
@@ -144,11 +128,11 @@ final class StrimziOperatorWaits {
 		}
 	}
 
-	private Reply awaitNudging(ConnectorProperties connector, Predicate<Map<String, Object>> done) {
+	private Reply awaitNudging(ConnectorProperties connector, Predicate<KafkaConnectorResource> done) {
 		Instant deadline = this.clock.instant().plus(connector.runningTimeout());
 		Reply resource = this.resources.connector(connector);
-		while (resource.ok() && !done.test(resource.object())) {
-			Optional<String> unreachable = connectUnreachable(connector, resource.object());
+		while (resource.ok() && !done.test(resource.connector())) {
+			Optional<String> unreachable = connectUnreachable(connector, resource.connector());
 			if (unreachable.isPresent()) {
 				return new Reply(null, resource.object(), unreachable.get(), true);
 			}

@@ -43,7 +43,7 @@ final class StrimziRestarts {
 	 */
 	public ConnectorOutcome restart(ConnectorProperties connector, Function<Reply, ConnectorStatus> current) {
 		Reply resource = this.resources.connector(connector);
-		Optional<String> unreachable = resource.ok() ? this.operator.connectUnreachable(connector, resource.object())
+		Optional<String> unreachable = resource.ok() ? this.operator.connectUnreachable(connector, resource.connector())
 				: Optional.of(resource.error());
 		if (unreachable.isPresent()) {
 			return new ConnectorOutcome(connector.name(), false,
@@ -55,7 +55,7 @@ final class StrimziRestarts {
 		// backoff for the next real
 		// failure. A stop and start through spec.state leaves no FAILED task for it to
 		// see.
-		if (Boolean.TRUE.equals(at(resource.object(), "spec", "autoRestart").get("enabled"))) {
+		if (resource.connector().spec().autoRestart()) {
 			return restartThroughState(connector);
 		}
 		ConnectorStatus before = current.apply(resource);
@@ -72,7 +72,7 @@ final class StrimziRestarts {
 					patched.error());
 		}
 		Reply done = this.operator.awaitResource(connector,
-				(now) -> annotations.keySet().stream().noneMatch(at(now, "metadata", "annotations")::containsKey));
+				(now) -> annotations.keySet().stream().noneMatch(now.annotations()::containsKey));
 		if (done.ok()) {
 			return new ConnectorOutcome(connector.name(), true, patched.status(), 1, null);
 		}
@@ -89,8 +89,7 @@ final class StrimziRestarts {
 			return new ConnectorOutcome(connector.name(), false, stopped.unreachable() ? null : stopped.status(), 1,
 					stopped.error());
 		}
-		Reply done = this.operator.awaitResource(connector,
-				(now) -> "STOPPED".equals(at(now, "status", "connectorStatus", "connector").get("state")));
+		Reply done = this.operator.awaitResource(connector, (now) -> "STOPPED".equals(now.status().connectorState()));
 		// Put back whatever the wait came to: a restart never leaves the connector
 		// stopped.
 		Answer restored = this.states.restore(connector, ChosenState.RUNNING);

@@ -7,8 +7,6 @@ import io.slotkeeper.config.ConnectorProperties;
 import io.slotkeeper.connect.ConnectorLifecycle.Answer;
 import io.slotkeeper.connect.KafkaConnectorResources.Reply;
 
-import static io.slotkeeper.connect.JsonObjects.at;
-
 /**
  * A Strimzi-managed connector's state as its user chose it and as slot-keeper changes it:
  * stop and resume set {@code spec.state}, the state it had kept in the annotation
@@ -34,19 +32,17 @@ final class StrimziStates {
 	 */
 	ChosenState chosen(ConnectorProperties connector) {
 		Reply resource = this.resources.connector(connector);
-		return resource.ok() ? chosenState(resource.object()) : null;
+		return resource.ok() ? chosenState(resource.connector()) : null;
 	}
 
 	// slot-keeper's own stop keeps what the user had in the annotation; spec.pause
 	// (before spec.state, deprecated) is
 	// what spec.state leaves unsaid.
-	static ChosenState chosenState(Map<String, Object> resource) {
-		Map<String, Object> spec = at(resource, "spec");
-		Object kept = at(resource, "metadata", "annotations").get(STATE_BEFORE_STOP);
-		Object state = (kept != null) ? (UNSET.equals(kept) ? null : kept) : spec.get("state");
+	static ChosenState chosenState(KafkaConnectorResource resource) {
+		Object kept = resource.annotations().get(STATE_BEFORE_STOP);
+		Object state = (kept != null) ? (UNSET.equals(kept) ? null : kept) : resource.spec().state();
 		if (state == null) {
-			return Boolean.TRUE.equals(spec.get("pause")) || "true".equals(String.valueOf(spec.get("pause")))
-					? ChosenState.PAUSED : ChosenState.RUNNING;
+			return resource.spec().pause() ? ChosenState.PAUSED : ChosenState.RUNNING;
 		}
 		return ChosenState.named(state.toString());
 	}
@@ -62,8 +58,9 @@ final class StrimziStates {
 		if (!resource.ok()) {
 			return resource.answer(null);
 		}
-		Object state = at(resource.object(), "spec").getOrDefault("state", UNSET);
-		Map<String, Object> annotations = at(resource.object(), "metadata", "annotations");
+		KafkaConnectorResource read = resource.connector();
+		String state = (read.spec().state() != null) ? read.spec().state() : UNSET;
+		Map<String, Object> annotations = read.annotations();
 		Map<String, Object> patch = new HashMap<>(Map.of("spec", Map.of("state", "stopped")));
 		if (!annotations.containsKey(STATE_BEFORE_STOP)) {
 			patch.put("metadata", Map.of("annotations", Map.of(STATE_BEFORE_STOP, state)));
@@ -79,7 +76,7 @@ final class StrimziStates {
 		if (!resource.ok()) {
 			return resource.answer(null);
 		}
-		Object before = at(resource.object(), "metadata", "annotations").get(STATE_BEFORE_STOP);
+		Object before = resource.connector().annotations().get(STATE_BEFORE_STOP);
 		Map<String, Object> annotations = new HashMap<>();
 		annotations.put(STATE_BEFORE_STOP, null);
 		Map<String, Object> spec = new HashMap<>();

@@ -11,8 +11,6 @@ import org.slf4j.LoggerFactory;
 
 import io.slotkeeper.config.ConnectorProperties;
 
-import static io.slotkeeper.connect.JsonObjects.at;
-
 /**
  * Kafka Connect's own status of a connector that Strimzi manages
  * ({@code slotkeeper.strimzi.status-from: worker}): {@code GET /connectors/{name}/status}
@@ -62,9 +60,9 @@ final class WorkerStatuses {
 	 * @param resource its {@code KafkaConnector} as just read
 	 * @return the status, empty when it could not be read from the worker
 	 */
-	Optional<ConnectorStatus> read(ConnectorProperties connector, Map<String, Object> resource) {
+	Optional<ConnectorStatus> read(ConnectorProperties connector, KafkaConnectorResource resource) {
 		String namespace = connector.strimzi().namespace();
-		Object name = at(resource, "metadata", "labels").get(CLUSTER_LABEL);
+		Object name = resource.labels().get(CLUSTER_LABEL);
 		if (name == null) {
 			// Each unlabelled connector on its own: under one "<namespace>/null" only the
 			// first was ever named.
@@ -100,17 +98,17 @@ final class WorkerStatuses {
 
 	private String address(String namespace, String key, String name, long started) {
 		KafkaConnectorResources.Reply connect = this.resources.kafkaConnect(namespace, name);
-		Object url = at(connect.object(), "status").get("url");
-		if (!connect.ok() || url == null || !HTTP.matcher(url.toString()).matches()) {
+		String url = KafkaConnectResource.of(connect.object()).url();
+		if (!connect.ok() || url == null || !HTTP.matcher(url).matches()) {
 			String why = !connect.ok() ? connect.error()
 					: (url == null) ? "KafkaConnect " + key + " has no status.url yet"
 							: "KafkaConnect " + key + "'s status.url is not an http or https URL";
 			failed(key, "KafkaConnect " + key, why, System.nanoTime() - started);
 			return null;
 		}
-		this.clusters.compute(key, (k, known) -> new Cluster(url.toString(), started,
-				(known != null) ? known.failure() : null, (known != null) ? known.failedAt() : 0));
-		return url.toString();
+		this.clusters.compute(key, (k, known) -> new Cluster(url, started, (known != null) ? known.failure() : null,
+				(known != null) ? known.failedAt() : 0));
+		return url;
 	}
 
 	private void failed(String key, String subject, String why, long tookNanos) {

@@ -116,15 +116,19 @@ class StrimziConnectorApiTests {
 
 	@Test
 	void theDeprecatedSpecPauseCountsAsPausedWhereSpecStateSaysNothing() {
-		assertThat(StrimziStates.chosenState(Map.of("spec", Map.of("pause", true)))).isEqualTo(ChosenState.PAUSED);
-		assertThat(StrimziStates.chosenState(Map.of("spec", Map.of("pause", true, "state", "running"))))
+		assertThat(StrimziStates.chosenState(KafkaConnectorResource.of(Map.of("spec", Map.of("pause", true)))))
+			.isEqualTo(ChosenState.PAUSED);
+		assertThat(StrimziStates
+			.chosenState(KafkaConnectorResource.of(Map.of("spec", Map.of("pause", true, "state", "running")))))
 			.as("spec.state wins")
 			.isEqualTo(ChosenState.RUNNING);
-		assertThat(StrimziStates.chosenState(Map.of("spec", Map.of("pause", true, "state", "stopped"), "metadata",
-				Map.of("annotations", Map.of(StrimziStates.STATE_BEFORE_STOP, "unset")))))
+		assertThat(StrimziStates
+			.chosenState(KafkaConnectorResource.of(Map.of("spec", Map.of("pause", true, "state", "stopped"), "metadata",
+					Map.of("annotations", Map.of(StrimziStates.STATE_BEFORE_STOP, "unset"))))))
 			.as("slot-keeper's stop over the user's pause")
 			.isEqualTo(ChosenState.PAUSED);
-		assertThat(StrimziStates.chosenState(Map.of("spec", Map.of()))).isEqualTo(ChosenState.RUNNING);
+		assertThat(StrimziStates.chosenState(KafkaConnectorResource.of(Map.of("spec", Map.of()))))
+			.isEqualTo(ChosenState.RUNNING);
 	}
 
 	@Test
