@@ -10,15 +10,15 @@ import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.gap.GapJournals;
 import io.slotkeeper.slot.changing.SlotService;
-import io.slotkeeper.watching.PollFollowers;
+import io.slotkeeper.watching.PollDuties;
 import io.slotkeeper.watching.SlotWatch;
 
 /**
- * What follows each poll, as the poller asks for it: per target, its {@link PollDuties}
- * (healing through the {@link SlotHealer}, the connectors' handovers and restarts, the
- * WAL-limit guard, the failover checks).
+ * What follows each poll, as the poller asks for it: per target, its
+ * {@link TargetPollDuties} (healing through the {@link SlotHealer}, the connectors'
+ * handovers and restarts, the WAL-limit guard, the failover checks).
  */
-public final class Healing implements PollFollowers {
+public final class Healing implements PollDuties {
 
 	private final SlotHealer healer;
 
@@ -48,7 +48,7 @@ public final class Healing implements PollFollowers {
 
 	@Override
 	public TargetDuties of(Target target, Supplier<List<Target>> fleet, SlotWatch watch) {
-		return new PollDuties(target, fleet, this.healer, watch, this.journals, this.registry, this.clock);
+		return new TargetPollDuties(target, fleet, this.healer, watch, this.journals, this.registry, this.clock);
 	}
 
 }

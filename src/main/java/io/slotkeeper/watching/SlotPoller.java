@@ -42,11 +42,11 @@ public class SlotPoller extends RepeatingTasks implements FleetListener {
 
 	private final Clock clock;
 
-	private final PollFollowers followers;
+	private final PollDuties followers;
 
 	private final SlotSightings sightings;
 
-	private final FollowUps followUps;
+	private final DutyLanes dutyLanes;
 
 	/**
 	 * Creates the poller, which also heals, of the fleet's targets now and of those that
@@ -57,7 +57,7 @@ public class SlotPoller extends RepeatingTasks implements FleetListener {
 	 * @param registry where the gauges go
 	 * @param clock the clock
 	 */
-	public SlotPoller(Fleet fleet, PollFollowers followers, SlotWatch watch, LaneWatch lanes, MeterRegistry registry,
+	public SlotPoller(Fleet fleet, PollDuties followers, SlotWatch watch, LaneWatch lanes, MeterRegistry registry,
 			Clock clock) {
 		super("slot-poller", longestPoll(fleet), lanes, QUICK_THREADS, CONNECT_THREADS, RETRY_THREADS);
 		this.fleet = fleet;
@@ -66,14 +66,14 @@ public class SlotPoller extends RepeatingTasks implements FleetListener {
 		this.watch = watch;
 		this.registry = registry;
 		this.clock = clock;
-		this.followUps = FollowUps.pooled(lanes, longestPoll(fleet));
+		this.dutyLanes = DutyLanes.pooled(lanes, longestPoll(fleet));
 		fleet.watch(this);
 	}
 
 	@Override
 	public void joined(Target target) {
 		TargetPoll poll = new TargetPoll(target, this.followers.of(target, this.fleet::all, this.watch), this.watch,
-				this.registry, this.clock, this.followUps);
+				this.registry, this.clock, this.dutyLanes);
 		this.polls.put(target.name(), poll);
 		joined(poll);
 	}
@@ -144,14 +144,14 @@ public class SlotPoller extends RepeatingTasks implements FleetListener {
 
 	@Override
 	public synchronized void start() {
-		this.followUps.open();
+		this.dutyLanes.open();
 		super.start();
 	}
 
 	@Override
 	public synchronized void stop() {
 		super.stop();
-		this.followUps.close();
+		this.dutyLanes.close();
 	}
 
 	/**

@@ -23,7 +23,7 @@ import io.slotkeeper.settings.SettingsView;
 
 /**
  * One target's slot poll, repeated every {@code slots-poll-interval}: read the slots,
- * conclude, update the gauges, then hand the slow follow-ups to its {@link PollFollowers}
+ * conclude, update the gauges, then hand the slow duties to its {@link PollDuties}
  * (healing, connectors, failover). A failed poll keeps the last slots and gauges, marked
  * by their age, so that alerts on them do not resolve because the target went away.
  */
@@ -45,20 +45,20 @@ final class TargetPoll implements RepeatingTask {
 
 	private final PollOutcome outcome;
 
-	private final PollFollowers.TargetDuties duties;
+	private final PollDuties.TargetDuties duties;
 
 	private final Clock clock;
 
-	private final FollowUps followUps;
+	private final DutyLanes dutyLanes;
 
 	private volatile List<ReplicationSlot> serverSlots = List.of();
 
 	private volatile boolean readNowNext;
 
-	TargetPoll(Target target, PollFollowers.TargetDuties duties, SlotWatch watch, MeterRegistry registry, Clock clock,
-			FollowUps followUps) {
+	TargetPoll(Target target, PollDuties.TargetDuties duties, SlotWatch watch, MeterRegistry registry, Clock clock,
+			DutyLanes dutyLanes) {
 		this.target = target;
-		this.followUps = followUps;
+		this.dutyLanes = dutyLanes;
 		this.insights = watch.insights();
 		this.sightings = watch.sightings();
 		this.history = watch.history();
@@ -99,7 +99,7 @@ final class TargetPoll implements RepeatingTask {
 	public Duration run() {
 		boolean readNow = this.readNowNext;
 		this.readNowNext = false;
-		return poll(this.followUps, readNow);
+		return poll(this.dutyLanes, readNow);
 	}
 
 	/**
@@ -111,20 +111,20 @@ final class TargetPoll implements RepeatingTask {
 	}
 
 	/**
-	 * Polls with every follow-up on this thread, for a caller that waits for all of it.
+	 * Polls with every duty on this thread, for a caller that waits for all of it.
 	 */
 	void runInline() {
-		poll(FollowUps.inline(), true);
+		poll(DutyLanes.inline(), true);
 	}
 
 	// A run outside the schedule (after a failover) may meet the scheduled one, or a
 	// heal's read after it: they take
 	// turns.
-	private synchronized Duration poll(FollowUps followUps, boolean readNow) {
+	private synchronized Duration poll(DutyLanes dutyLanes, boolean readNow) {
 		Instant now = this.clock.instant();
 		try {
 			SlotPoll poll = read(now, readNow);
-			this.duties.follow(poll, this.serverSlots, followUps, this::readAgain);
+			this.duties.follow(poll, this.serverSlots, dutyLanes, this::readAgain);
 		}
 		catch (RuntimeException ex) {
 			this.outcome.failed(ex, now);

@@ -17,7 +17,7 @@ import io.slotkeeper.settings.SettingsAudit;
 
 /**
  * Wires the watch over every target's slots: polling, insights, gauges and the
- * {@code slots} health; what follows each poll is the {@link PollFollowers} bean's.
+ * {@code slots} health; what follows each poll is the {@link PollDuties} bean's.
  */
 @Configuration(proxyBeanMethods = false)
 class WatchingConfiguration {
@@ -33,8 +33,8 @@ class WatchingConfiguration {
 	}
 
 	@Bean
-	SlotPoller slotPoller(Fleet fleet, PollFollowers followers, SlotWatch watch, LaneWatch lanes,
-			MeterRegistry registry, Clock clock) {
+	SlotPoller slotPoller(Fleet fleet, PollDuties followers, SlotWatch watch, LaneWatch lanes, MeterRegistry registry,
+			Clock clock) {
 		return new SlotPoller(fleet, followers, watch, lanes, registry, clock);
 	}
 

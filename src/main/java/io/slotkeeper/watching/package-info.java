@@ -3,7 +3,7 @@
  * concludes (heartbeat acknowledgement, diagnosis, time to loss, connectors' states,
  * sightings of configured slots), the slot gauges and the {@code slots} health. What
  * follows a poll (healing, handovers, the WAL-limit guard) is handed to the
- * {@code PollFollowers} that the healing module provides: watching calls no feature that
+ * {@code PollDuties} that the healing module provides: watching calls no feature that
  * acts on what it sees.
  */
 @ApplicationModule(allowedDependencies = { "config", "connect", "failover", "fleet", "handover", "lanes", "lineage",

@@ -14,7 +14,7 @@ import io.slotkeeper.replication.SlotPoll;
  * provides it; the poller calls it without knowing what it does, so that watching never
  * depends on the features that act on what it sees.
  */
-public interface PollFollowers {
+public interface PollDuties {
 
 	/**
 	 * The duties of a target that joined the fleet.
@@ -34,10 +34,10 @@ public interface PollFollowers {
 		 * Hands a poll's follow-ups over.
 		 * @param poll what the poll read of the target
 		 * @param serverSlots every slot of the target's server, as the poll read them
-		 * @param followUps where they run
+		 * @param dutyLanes where they run
 		 * @param readAgain reads the slots again, after a heal
 		 */
-		void follow(SlotPoll poll, List<ReplicationSlot> serverSlots, FollowUps followUps, Runnable readAgain);
+		void follow(SlotPoll poll, List<ReplicationSlot> serverSlots, DutyLanes dutyLanes, Runnable readAgain);
 
 		/**
 		 * The slots whose connector's task failed on a stored offset older than the slot,

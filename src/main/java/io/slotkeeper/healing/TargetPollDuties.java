@@ -17,20 +17,20 @@ import io.slotkeeper.replication.SlotPoll;
 import io.slotkeeper.settings.SettingGauges;
 import io.slotkeeper.settings.SettingsAudit;
 import io.slotkeeper.watching.ConnectorStates;
-import io.slotkeeper.watching.FollowUps;
-import io.slotkeeper.watching.PollFollowers;
+import io.slotkeeper.watching.DutyLanes;
+import io.slotkeeper.watching.PollDuties;
 import io.slotkeeper.watching.SlotInsights;
 import io.slotkeeper.watching.SlotSightings;
 import io.slotkeeper.watching.SlotWatch;
 
 /**
- * What one target's poll hands to {@link FollowUps} once it has read the slots, each on
+ * What one target's poll hands to {@link DutyLanes} once it has read the slots, each on
  * its own lane so that a slow Kafka Connect or a long heal delays only itself: heal the
  * lost and missing slots (and read again once one was), guard the server's WAL limit, ask
  * Kafka Connect about the slots' connectors, complete and align handovers, restart failed
  * connectors, check the replicas for failover.
  */
-final class PollDuties implements PollFollowers.TargetDuties {
+final class TargetPollDuties implements PollDuties.TargetDuties {
 
 	private static final String DEBEZIUM_PUBLICATION = "dbz_publication";
 
@@ -60,8 +60,8 @@ final class PollDuties implements PollFollowers.TargetDuties {
 
 	private final GapJournals journals;
 
-	PollDuties(Target target, Supplier<List<Target>> fleet, SlotHealer healer, SlotWatch watch, GapJournals journals,
-			MeterRegistry registry, Clock clock) {
+	TargetPollDuties(Target target, Supplier<List<Target>> fleet, SlotHealer healer, SlotWatch watch,
+			GapJournals journals, MeterRegistry registry, Clock clock) {
 		this.target = target;
 		this.journals = journals;
 		this.fleet = fleet;
@@ -84,12 +84,12 @@ final class PollDuties implements PollFollowers.TargetDuties {
 	}
 
 	@Override
-	public void follow(SlotPoll poll, List<ReplicationSlot> serverSlots, FollowUps followUps, Runnable readAgain) {
+	public void follow(SlotPoll poll, List<ReplicationSlot> serverSlots, DutyLanes dutyLanes, Runnable readAgain) {
 		// Policies are read at each poll: a discovered connector can bring one, or its
 		// recreate, at any time.
 		List<SlotPolicyProperties> policies = this.target.slots().policies();
 		if (policies.stream().anyMatch(SlotPolicyProperties::actsOnLoss)) {
-			followUps.heal(this.target.name(), () -> {
+			dutyLanes.heal(this.target.name(), () -> {
 				heal(poll, readAgain);
 				this.journals.follow(this.target, poll.slots(), serverSlots, this::publications,
 						(slot) -> this.insights.of(this.target.name(), slot).soonestLoss());
@@ -101,7 +101,7 @@ final class PollDuties implements PollFollowers.TargetDuties {
 		if (keepSize.concerns(this.target)) {
 			this.settings.acted(this.target.name(),
 					keepSize.observe(this.target, this.fleet.get(), serverSlots, poll.settings()));
-			followUps.guardKeepSize(this.target.name(), () -> keepSize.guard(this.target, this.fleet.get(), serverSlots,
+			dutyLanes.guardKeepSize(this.target.name(), () -> keepSize.guard(this.target, this.fleet.get(), serverSlots,
 					poll.settings(), this.insights::of));
 		}
 		else {
@@ -109,15 +109,15 @@ final class PollDuties implements PollFollowers.TargetDuties {
 		}
 		this.healer.connectors().primeCounters(this.target);
 		if (this.healer.connectors().rechecksWaiting(this.target)) {
-			followUps.recheckResnapshots(this.target.name(),
+			dutyLanes.recheckResnapshots(this.target.name(),
 					() -> this.healer.connectors().recheckResnapshots(this.target));
 		}
 		if (policies.stream().anyMatch((slot) -> slot.connector() != null)) {
-			followUps.checkConnectors(this.target.name(), () -> {
+			dutyLanes.checkConnectors(this.target.name(), () -> {
 				this.connectors.refresh(this.target, poll.slots());
 				this.connectorGauges.update(this.connectors.findings(this.target.name()));
 			});
-			followUps.completeHandovers(this.target.name(), () -> handOver(poll));
+			dutyLanes.completeHandovers(this.target.name(), () -> handOver(poll));
 		}
 		if (!this.target.properties().replicas().isEmpty()) {
 			this.failover.update(this.target, poll.slots(), this.registry);

@@ -21,19 +21,19 @@ import io.slotkeeper.support.Events;
 import io.slotkeeper.lanes.LaneWatch;
 
 /**
- * Where the slow follow-ups of a slot poll run: asking Kafka Connect about the slots'
+ * Where the slow duties of a slot poll run: asking Kafka Connect about the slots'
  * connectors (up to a timeout per connector) and healing (a recreate and its connector
  * handover, which may take minutes). They run on threads of their own, a few for each
  * kind, one run per target and kind at a time, so that a hung Kafka Connect delays only
  * what waits for it, never the polls of other targets, which take a statement's time.
  */
-public final class FollowUps implements AutoCloseable {
+public final class DutyLanes implements AutoCloseable {
 
 	static final int HEAL_THREADS = 2;
 
 	static final int CHECK_THREADS = 4;
 
-	private static final Logger logger = LoggerFactory.getLogger(FollowUps.class);
+	private static final Logger logger = LoggerFactory.getLogger(DutyLanes.class);
 
 	// Multiples of the longest statement on a pooled connection that a round of each kind
 	// may take: the guard runs a
@@ -62,7 +62,7 @@ public final class FollowUps implements AutoCloseable {
 
 	private final Map<String, Object> running = new ConcurrentHashMap<>();
 
-	private FollowUps(boolean pooled, LaneWatch lanes, Duration statementBound) {
+	private DutyLanes(boolean pooled, LaneWatch lanes, Duration statementBound) {
 		this.pooled = pooled;
 		this.lanes = lanes;
 		this.statementBound = statementBound;
@@ -73,31 +73,31 @@ public final class FollowUps implements AutoCloseable {
 	}
 
 	/**
-	 * Follow-ups on threads of their own, each round watched: one that has not ended
-	 * within its bound is reported and no longer waited for, its pool made anew, so that
-	 * the next poll's follow-up runs.
+	 * Duties on threads of their own, each round watched: one that has not ended within
+	 * its bound is reported and no longer waited for, its pool made anew, so that the
+	 * next poll's duty runs.
 	 * @param lanes the watch of every lane
 	 * @param statementBound the longest one statement on a pooled connection can take, of
 	 * which each kind's bound is a multiple
-	 * @return the follow-ups; close them when the poller stops
+	 * @return the duties; close them when the poller stops
 	 */
-	static FollowUps pooled(LaneWatch lanes, Duration statementBound) {
-		return new FollowUps(true, lanes, statementBound);
+	static DutyLanes pooled(LaneWatch lanes, Duration statementBound) {
+		return new DutyLanes(true, lanes, statementBound);
 	}
 
 	/**
-	 * Follow-ups run on the calling thread, for a poll outside the schedule whose caller
+	 * Duties run on the calling thread, for a poll outside the schedule whose caller
 	 * waits for all of it.
-	 * @return the follow-ups
+	 * @return the duties
 	 */
-	static FollowUps inline() {
-		return new FollowUps(false, null, null);
+	static DutyLanes inline() {
+		return new DutyLanes(false, null, null);
 	}
 
 	/**
 	 * Makes the threads again after {@link #close()}: a poller stopped and started again
 	 * (a lifecycle restart, a paused test context) must heal and ask Kafka Connect again,
-	 * not have every follow-up refused without a word.
+	 * not have every duty refused without a word.
 	 */
 	synchronized void open() {
 		if (!this.pooled) {
@@ -161,7 +161,7 @@ public final class FollowUps implements AutoCloseable {
 		submit(this.checks, target, "connector-checks", work);
 	}
 
-	// A target whose last follow-up of this kind still runs (Kafka Connect hung) gets no
+	// A target whose last duty of this kind still runs (Kafka Connect hung) gets no
 	// second one queued behind it.
 	private void submit(Executor executor, String target, String kind, Runnable work) {
 		String key = kind + "/" + target;
@@ -176,7 +176,7 @@ public final class FollowUps implements AutoCloseable {
 					work.run();
 				}
 				catch (RuntimeException ex) {
-					logger.warn("The follow-up {} of a slot poll failed: {}", key, ex.getMessage());
+					logger.warn("The duty {} of a slot poll failed: {}", key, ex.getMessage());
 				}
 				finally {
 					this.running.remove(key, token);

@@ -27,7 +27,7 @@ import static org.awaitility.Awaitility.await;
  * poll's follow-up of that kind runs, on a pool made anew, while other targets'
  * follow-ups were never held.
  */
-class FollowUpsTests {
+class DutyLanesTests {
 
 	@Test
 	void aHungGuardRoundIsGivenUpAtItsBoundAndTheNextRoundRuns() throws Exception {
@@ -37,18 +37,18 @@ class FollowUpsTests {
 		try (TcpProxy network = new TcpProxy(server.host(), server.port());
 				LaneWatch lanes = new LaneWatch(new SimpleMeterRegistry(), Clock.systemUTC());
 				Connection untimed = server.connectThrough(network.port(), "postgres")) {
-			FollowUps followUps = FollowUps.pooled(lanes, Duration.ofMillis(30));
+			DutyLanes dutyLanes = DutyLanes.pooled(lanes, Duration.ofMillis(30));
 			network.stall();
 			CountDownLatch hanging = new CountDownLatch(1);
-			followUps.guardKeepSize("orders", () -> {
+			dutyLanes.guardKeepSize("orders", () -> {
 				hanging.countDown();
 				hang(untimed);
 			});
 			assertThat(hanging.await(5, TimeUnit.SECONDS)).isTrue();
-			followUps.guardKeepSize("orders", ran::incrementAndGet);
+			dutyLanes.guardKeepSize("orders", ran::incrementAndGet);
 			// The one lane thread is held: another target's round queues until the pool
 			// is made anew.
-			followUps.guardKeepSize("billing", other::countDown);
+			dutyLanes.guardKeepSize("billing", other::countDown);
 			assertThat(ran.get()).as("no second round of a target beside the hung one").isZero();
 
 			await().atMost(Duration.ofSeconds(5)).until(() -> !lanes.overdue().isEmpty());
@@ -56,13 +56,13 @@ class FollowUpsTests {
 			assertThat(hung.lane()).isEqualTo("keep-size");
 			assertThat(hung.bound()).isEqualTo(Duration.ofMillis(300));
 			await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
-				followUps.guardKeepSize("orders", ran::incrementAndGet);
+				dutyLanes.guardKeepSize("orders", ran::incrementAndGet);
 				assertThat(ran.get()).as("the next poll's round runs once the hung one is given up").isPositive();
 			});
 			assertThat(other.await(5, TimeUnit.SECONDS)).as("the queued round of another target ran too").isTrue();
 			network.resume();
 			await().atMost(Duration.ofSeconds(5)).until(() -> lanes.overdue().isEmpty());
-			followUps.close();
+			dutyLanes.close();
 		}
 	}
 
@@ -76,8 +76,8 @@ class FollowUpsTests {
 		CountDownLatch started = new CountDownLatch(1);
 		CountDownLatch release = new CountDownLatch(1);
 		try (LaneWatch lanes = new LaneWatch(new SimpleMeterRegistry(), Clock.systemUTC())) {
-			FollowUps followUps = FollowUps.pooled(lanes, Duration.ofMillis(5));
-			followUps.heal("orders", () -> {
+			DutyLanes dutyLanes = DutyLanes.pooled(lanes, Duration.ofMillis(5));
+			dutyLanes.heal("orders", () -> {
 				started.countDown();
 				while (release.getCount() > 0) {
 					try {
@@ -94,17 +94,17 @@ class FollowUpsTests {
 			await("the next poll's heal of the target").during(Duration.ofSeconds(2))
 				.atMost(Duration.ofSeconds(3))
 				.until(() -> {
-					followUps.heal("orders", ran::incrementAndGet);
+					dutyLanes.heal("orders", ran::incrementAndGet);
 					return ran.get() == 0;
 				});
 			assertThat(interrupted).isFalse();
 			release.countDown();
 			await().atMost(Duration.ofSeconds(5)).until(() -> lanes.overdue().isEmpty());
 			await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
-				followUps.heal("orders", ran::incrementAndGet);
+				dutyLanes.heal("orders", ran::incrementAndGet);
 				assertThat(ran.get()).isPositive();
 			});
-			followUps.close();
+			dutyLanes.close();
 		}
 	}
 
