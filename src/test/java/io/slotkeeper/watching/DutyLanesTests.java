@@ -22,10 +22,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A follow-up whose statement hangs (a real one, into a stalled network, on a connection
+ * A poll duty whose statement hangs (a real one, into a stalled network, on a connection
  * without a socket timeout) holds its target's lane only until its bound: then the next
- * poll's follow-up of that kind runs, on a pool made anew, while other targets'
- * follow-ups were never held.
+ * poll's duty of that kind runs, on a pool made anew, while other targets' duties were
+ * never held.
  */
 class DutyLanesTests {
 

@@ -143,7 +143,7 @@ class SlotPollerTests {
 			SlotPoller poller = poller(fleet);
 			poller.start();
 			await().atMost(Duration.ofSeconds(10)).until(() -> poller.snapshot("again").isPresent());
-			// As a paused test context is, or a lifecycle restart: the follow-up threads
+			// As a paused test context is, or a lifecycle restart: the duty threads
 			// went with the stop.
 			poller.stop();
 			poller.start();
