@@ -32,7 +32,19 @@ final class ChildJvm implements AutoCloseable {
 	 * @return the running process
 	 */
 	static ChildJvm start(Path log, List<String> options, String mainClass, String... args) {
-		List<String> command = JavaCommand.onTestClassPath(options.toArray(String[]::new));
+		return startCommand(log, JavaCommand.onTestClassPath(options.toArray(String[]::new)), mainClass, args);
+	}
+
+	/**
+	 * Starts the class with a command of the caller's.
+	 * @param log where its output goes (appended)
+	 * @param java the command up to the main class ({@link JavaCommand})
+	 * @param mainClass the class whose {@code main} runs
+	 * @param args its arguments
+	 * @return the running process
+	 */
+	static ChildJvm startCommand(Path log, List<String> java, String mainClass, String... args) {
+		List<String> command = new java.util.ArrayList<>(java);
 		command.add(mainClass);
 		command.addAll(List.of(args));
 		try {

@@ -1,5 +1,7 @@
 package io.slotkeeper.testbed;
 
+import java.io.File;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -243,7 +245,11 @@ public final class RealKafkaConnect implements CdcConnector {
 
 	@Override
 	public void workerUp() {
-		this.worker = ChildJvm.start(this.log, List.of("-Xms128m", "-Xmx512m"),
+		// slot-keeper's Debezium extension beside Debezium, where the connector's class
+		// loader finds its signal actions.
+		this.worker = ChildJvm.startCommand(this.log,
+				JavaCommand.of(System.getProperty("java.class.path") + File.pathSeparator + DebeziumExtension.jar(),
+						"-Xms128m", "-Xmx512m"),
 				"org.apache.kafka.connect.cli.ConnectDistributed", this.workerConfig.toString());
 		await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> {
 			if (!this.worker.alive()) {
