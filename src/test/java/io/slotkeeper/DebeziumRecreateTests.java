@@ -130,10 +130,12 @@ class DebeziumRecreateTests {
 	}
 
 	@Test
-	void aGapJournaledWhileTheTaskWasDownIsToldExactlyAndOnlyItsChangedRowsAreReadAgain() throws Exception {
+	void aGapJournaledWhileTheTaskWasDownIsToldExactlyAndOnlyItsChangedRowsAreReadAgainAndItsDeletesDelivered()
+			throws Exception {
 		try (Pipeline pipeline = new Pipeline(DebeziumRecreateTests::realWorker, Map.of(), (built) -> {
 			List<String> args = new java.util.ArrayList<>(built.healing("align", "debezium-signal", "recreate"));
 			args.add("--slotkeeper.gap-journal.after=1s");
+			args.add("--slotkeeper.targets[0].slots[0].resnapshot.deletes=signal");
 			return args;
 		})) {
 			pipeline.write(1, 200);
@@ -184,14 +186,20 @@ class DebeziumRecreateTests {
 			assertThat(worker.deliveries().get(153L)).as("a row updated while the task was down, read again")
 				.isGreaterThanOrEqualTo(2);
 			assertThat(worker.deliveries().get(120L)).as("a row unchanged in the gap, not read again").isEqualTo(1);
+			await().atMost(Duration.ofSeconds(30)).until(() -> worker.deleted().containsAll(ids(101, 105)));
+			assertThat(worker.deleted()).as("the rows deleted in the gap, delivered as deletes by the extension")
+				.containsExactlyInAnyOrderElementsOf(ids(101, 105));
+			assertThat(heal).contains("5 deletes signalled (1 slotkeeper-gap-deletes signal)");
 			System.out
 				.printf("debezium, a gap journaled while the task was down (5 deleted, 5 updated, %d inserted, of a table"
 						+ " of %d rows at the loss): the heal said \"%s\"; %d rows read again (the table: %d), re-read"
-						+ " done %d ms after the loss, 0 of %d rows missing; %s execute-snapshot signals%n",
-						200 + lossRows, 395 + lossRows, heal.replaceAll(".*gap=([^}]*).*", "$1"),
-						worker.snapshotReads(), 395 + lossRows, (worker.lastSnapshotReadAt() - lost) / 1_000_000,
-						pipeline.written().size(), pipeline.server.queryForString(pipeline.database,
-								"SELECT count(*) FROM debezium_signal WHERE type = 'execute-snapshot'"));
+						+ " done %d ms after the loss, 0 of %d rows missing; %s execute-snapshot signals; deletes"
+						+ " delivered by the extension %d of 5%n", 200 + lossRows, 395 + lossRows,
+						heal.replaceAll(".*gap=([^}]*).*", "$1"), worker.snapshotReads(), 395 + lossRows,
+						(worker.lastSnapshotReadAt() - lost) / 1_000_000, pipeline.written().size(),
+						pipeline.server.queryForString(pipeline.database,
+								"SELECT count(*) FROM debezium_signal WHERE type = 'execute-snapshot'"),
+						worker.deleted().size());
 		}
 	}
 

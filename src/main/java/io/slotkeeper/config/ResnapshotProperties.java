@@ -39,6 +39,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param windowMargin how much earlier than the last sample before the loss the window of
  * {@code updateColumns} starts (default 5m): longer than the longest write transaction
  * and the clocks' skew
+ * @param deletes {@code list} (default: the keys a gap journal saw deleted are listed at
+ * {@code …/gap} and in the answer) or {@code signal}: with the re-read, they are also
+ * signalled to slot-keeper's Debezium extension, which emits their delete events (install
+ * it in the connector's plugin directory first)
  */
 @Consistent
 public record ResnapshotProperties(@NotNull @DefaultValue("none") Mode mode,
@@ -50,9 +54,8 @@ public record ResnapshotProperties(@NotNull @DefaultValue("none") Mode mode,
 		@NotNull @DurationMin(seconds = 1) @DurationMax(hours = 1) @DefaultValue("60s") Duration recheckAfter,
 		List<@Pattern(regexp = COLUMN,
 				message = "must be schema.table.column in lower-case letters, digits and underscores") String> updateColumns,
-		@NotNull @DurationMin(seconds = 0) @DurationMax(days = 1) @DefaultValue("5m") Duration windowMargin)
-		implements
-			CrossFieldChecked {
+		@NotNull @DurationMin(seconds = 0) @DurationMax(days = 1) @DefaultValue("5m") Duration windowMargin,
+		@NotNull @DefaultValue("list") Deletes deletes) implements CrossFieldChecked {
 
 	/**
 	 * A plain, lower-case {@code schema.table}.
@@ -85,7 +88,7 @@ public record ResnapshotProperties(@NotNull @DefaultValue("none") Mode mode,
 	public static ResnapshotProperties of(Mode mode, Tables tables) {
 		return new ResnapshotProperties(mode, null, null, Type.INCREMENTAL,
 				(mode == Mode.DEBEZIUM_SIGNAL) ? tables : Tables.ALL, Duration.ofSeconds(60), null,
-				Duration.ofMinutes(5));
+				Duration.ofMinutes(5), Deletes.LIST);
 	}
 
 	/**
@@ -111,6 +114,9 @@ public record ResnapshotProperties(@NotNull @DefaultValue("none") Mode mode,
 			violations.add(new Violation("updateColumns",
 					"narrow only a re-snapshot of changed tables: set tables" + " to changed"));
 		}
+		if (this.deletes == Deletes.SIGNAL && this.mode != Mode.DEBEZIUM_SIGNAL) {
+			violations.add(new Violation("deletes", "signal needs mode debezium-signal, but mode was " + this.mode));
+		}
 		return violations;
 	}
 
@@ -124,6 +130,22 @@ public record ResnapshotProperties(@NotNull @DefaultValue("none") Mode mode,
 
 		/** One {@code execute-snapshot} row in the connector's signal table. */
 		DEBEZIUM_SIGNAL
+
+	}
+
+	/**
+	 * What is done with the keys a gap journal saw deleted.
+	 */
+	public enum Deletes {
+
+		/** Listed at {@code …/gap} and in the answer. */
+		LIST,
+
+		/**
+		 * Also signalled, with the re-read, to slot-keeper's Debezium extension
+		 * ({@code slotkeeper-gap-deletes}).
+		 */
+		SIGNAL
 
 	}
 

@@ -1,5 +1,7 @@
 package io.slotkeeper.resnapshot;
 
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -211,23 +213,52 @@ public final class Resnapshots {
 	private Resnapshot sendExact(Target target, String slot, Gap gap) {
 		Signal signal = plan(target, slot);
 		Instant at = this.clock.instant();
+		boolean deletes = target.slots()
+			.policy(slot)
+			.map((policy) -> policy.resnapshot().deletes() == ResnapshotProperties.Deletes.SIGNAL)
+			.orElse(false);
 		Resnapshot sent = target.primary().withConnection((connection) -> {
 			SignalRows.mayInsert(connection, target, slot, signal.table());
-			GapReads.Chosen chosen = GapReads.choose(connection, gap, signal.collections(),
-					GapReads.dataLength(connection, signal.table()));
+			Integer dataLength = GapReads.dataLength(connection, signal.table());
+			GapReads.Chosen chosen = GapReads.choose(connection, gap, signal.collections(), dataLength);
+			GapDeleteSignals.Planned planned = deletes
+					? GapDeleteSignals.plan(connection, gap, signal.collections(), dataLength)
+					: new GapDeleteSignals.Planned(List.of(), Map.of(), null);
 			List<String> skipped = chosen.answer().skipped().stream().map(SkippedTable::table).toList();
+			List<Map<String, Object>> reads = chosen.read().isEmpty() ? List.of() : signals(signal, chosen);
+			List<String> ids = (reads.isEmpty() && planned.signals().isEmpty()) ? List.of()
+					: SignalRows.insert(connection, target, slot, signal, reads,
+							planned.signals().stream().map((data) -> Map.entry(GapDeleteSignals.TYPE, data)).toList());
+			Map<String, String> deleted = (planned.described() != null)
+					? readAgain(connection, target, slot, signal, gap, planned, at) : null;
 			Resnapshot decided = chosen.read().isEmpty()
 					? new Resnapshot(null, List.of(), null,
 							"nothing a read brings back changed in the gap (from the gap journal), so no table is"
 									+ " read again",
-							chosen.answer())
-					: SignalRows.insert(connection, target, slot, signal, chosen.read(), chosen.answer(),
-							signals(signal, chosen), at);
+							chosen.answer(), deleted)
+					: new Resnapshot(ids.get(0), chosen.read(), at, null, chosen.answer(), deleted);
 			return SignalRows.remember(connection, target, slot, decided, skipped, at);
 		});
 		this.meters.count(target, slot, (sent.signalId() != null) ? "sent" : "none-changed");
 		this.meters.countTables(target, slot, sent);
 		return sent;
+	}
+
+	// A key deleted in the gap that was inserted again after the check and before the
+	// signals' commit would end deleted downstream: the keys signalled are checked once
+	// more, and those that exist are read again, after the deletes.
+	private static Map<String, String> readAgain(Connection connection, Target target, String slot, Signal signal,
+			Gap gap, GapDeleteSignals.Planned planned, Instant at) throws SQLException {
+		Map<String, String> described = new LinkedHashMap<>(planned.described());
+		Map<String, String> back = GapDeleteSignals.cameBack(connection, gap, planned.signalled());
+		if (!back.isEmpty()) {
+			SignalRows.insert(connection, target, slot, signal, List.copyOf(back.keySet()), null, back, at);
+			back.keySet()
+				.forEach((table) -> described.merge(table,
+						"; keys inserted again while the deletes were signalled are" + " read again after them",
+						String::concat));
+		}
+		return described;
 	}
 
 	// The first signal reads every table but those read in slices, which follow, a slice

@@ -92,6 +92,28 @@ final class SignalRows {
 	// anything from being added until the rows are in.
 	static Resnapshot insert(Connection connection, Target target, String slot, Signal signal, List<String> tables,
 			TableChoice choice, List<Map<String, Object>> signals, Instant at) throws SQLException {
+		List<String> ids = insert(connection, target, slot, signal, signals, List.of());
+		return new Resnapshot(ids.get(0), tables, at, null, choice);
+	}
+
+	/**
+	 * Signal rows in one transaction, in order: the {@code execute-snapshot} rows first,
+	 * then the rows of another type (a gap's deletes), so that Debezium queues the reads
+	 * before it emits the deletes.
+	 * @param connection a session on the primary
+	 * @param target the target
+	 * @param slot the slot
+	 * @param signal the signal's type and table
+	 * @param reads the data of each {@code execute-snapshot} row
+	 * @param others the type and data of each further row
+	 * @return the ids of the rows, in order
+	 * @throws SQLException when they cannot be inserted
+	 */
+	static List<String> insert(Connection connection, Target target, String slot, Signal signal,
+			List<Map<String, Object>> reads, List<Map.Entry<String, Map<String, Object>>> others) throws SQLException {
+		List<Map.Entry<String, Map<String, Object>>> rows = new ArrayList<>();
+		reads.forEach((data) -> rows.add(Map.entry("execute-snapshot", data)));
+		rows.addAll(others);
 		List<String> ids = new ArrayList<>();
 		String table = SqlIdentifiers.quoteQualified(signal.table());
 		boolean autoCommit = connection.getAutoCommit();
@@ -109,11 +131,12 @@ final class SignalRows {
 						+ " signal yourself).");
 			}
 			try (PreparedStatement insert = connection
-				.prepareStatement("INSERT INTO " + table + " (id, type, data) VALUES (?, 'execute-snapshot', ?)")) {
-				for (Map<String, Object> data : signals) {
+				.prepareStatement("INSERT INTO " + table + " (id, type, data) VALUES (?, ?, ?)")) {
+				for (Map.Entry<String, Map<String, Object>> row : rows) {
 					String id = UUID.randomUUID().toString();
 					insert.setString(1, id);
-					insert.setString(2, JSON.writeValueAsString(data));
+					insert.setString(2, row.getKey());
+					insert.setString(3, JSON.writeValueAsString(row.getValue()));
 					insert.executeUpdate();
 					ids.add(id);
 				}
@@ -126,7 +149,7 @@ final class SignalRows {
 				connection.setAutoCommit(autoCommit);
 			}
 		}
-		return new Resnapshot(ids.get(0), tables, at, null, choice);
+		return ids;
 	}
 
 	/**

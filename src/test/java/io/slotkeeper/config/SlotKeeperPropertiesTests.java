@@ -115,6 +115,8 @@ class SlotKeeperPropertiesTests {
 			"slotkeeper.targets[0].slots[0].on-outage.when-budget-below | 1h | slotkeeper.targets[0].slots[0].onOutage.raiseKeepSizeTo",
 			"slotkeeper.targets[0].slots[0].resnapshot.tables | changed | slotkeeper.targets[0].slots[0].resnapshot.tables",
 			"slotkeeper.targets[0].slots[0].resnapshot.tables | some | slotkeeper.targets[0].slots[0].resnapshot.tables",
+			"slotkeeper.targets[0].slots[0].resnapshot.deletes | signal | slotkeeper.targets[0].slots[0].resnapshot.deletes",
+			"slotkeeper.targets[0].slots[0].resnapshot.deletes | emit | slotkeeper.targets[0].slots[0].resnapshot.deletes",
 			"slotkeeper.targets[0].slots[0].resnapshot.update-columns | public.orders.updated_at | slotkeeper.targets[0].slots[0].resnapshot.updateColumns",
 			"slotkeeper.targets[0].slots[0].resnapshot.update-columns | orders.updated_at; DROP TABLE x | slotkeeper.targets[0].slots[0].resnapshot.updateColumns",
 			"slotkeeper.targets[0].slots[0].resnapshot.recheck-after | 0s | slotkeeper.targets[0].slots[0].resnapshot.recheckAfter",

@@ -116,6 +116,9 @@ public final class SlotAudit {
 			said.append("; read whole: ").append(resnapshot.tables().readWhole());
 		}
 		lsns.put("resnapshot", said.toString());
+		if (resnapshot.gapDeletes() != null && !resnapshot.gapDeletes().isEmpty()) {
+			lsns.put("gapDeletes", resnapshot.gapDeletes().toString());
+		}
 	}
 
 	/**
