@@ -30,7 +30,7 @@ import io.slotkeeper.support.SteadyGauge;
  * and {@code _outage_budget_seconds} (each absent while unknown),
  * {@code slotkeeper_slot_missing{target,slot}} for the slots configured in
  * {@code slots[]}; also removes {@code slotkeeper_slot_recreations_total} of a primary's
- * slot that is gone.
+ * slot that two polls in a row found gone.
  */
 final class SlotGauges {
 
@@ -65,6 +65,8 @@ final class SlotGauges {
 	private final Map<String, Instant> inactiveSince = new HashMap<>();
 
 	private Set<String> known = Set.of();
+
+	private Set<String> goneOnce = Set.of();
 
 	SlotGauges(String target, MeterRegistry registry) {
 		this.target = target;
@@ -145,15 +147,28 @@ final class SlotGauges {
 		this.budget.set(budgetRows);
 		this.xidAge.set(xidRows);
 		this.inactiveSince.keySet().retainAll(names);
+		// A recreate drops the slot before it makes it anew, and counts itself: a poll
+		// that
+		// read the slots in between would take the new count with it. So a slot's count
+		// goes only once two polls in a row found the slot gone.
+		Set<String> goneOnce = new HashSet<>();
 		for (String gone : this.known) {
-			if (!names.contains(gone)) {
-				this.registry.find("slotkeeper.slot.recreations")
-					.tags("target", this.target, "node", TargetProperties.PRIMARY, "slot", gone)
-					.meters()
-					.forEach((Meter meter) -> this.registry.remove(meter));
+			if (names.contains(gone)) {
+				continue;
 			}
+			if (!this.goneOnce.contains(gone)) {
+				goneOnce.add(gone);
+				continue;
+			}
+			this.registry.find("slotkeeper.slot.recreations")
+				.tags("target", this.target, "node", TargetProperties.PRIMARY, "slot", gone)
+				.meters()
+				.forEach((Meter meter) -> this.registry.remove(meter));
 		}
-		this.known = names;
+		this.goneOnce = goneOnce;
+		Set<String> known = new HashSet<>(names);
+		known.addAll(goneOnce);
+		this.known = known;
 	}
 
 	private SteadyGauge gauge(String name, String description, String... baseUnit) {
