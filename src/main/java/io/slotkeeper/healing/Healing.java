@@ -20,7 +20,7 @@ import io.slotkeeper.watching.SlotWatch;
  */
 public final class Healing implements PollDuties {
 
-	private final SlotHealer healer;
+	private final HealingCrew crew;
 
 	private final MeterRegistry registry;
 
@@ -36,11 +36,11 @@ public final class Healing implements PollDuties {
 	 * @param clock the clock
 	 */
 	public Healing(SlotService slots, Auditor auditor, MeterRegistry registry, Clock clock) {
-		this(new SlotHealer(slots, auditor, clock), slots.journals(), registry, clock);
+		this(HealingCrew.of(slots, auditor, clock, HealLedger.inTargets()), slots.journals(), registry, clock);
 	}
 
-	Healing(SlotHealer healer, GapJournals journals, MeterRegistry registry, Clock clock) {
-		this.healer = healer;
+	Healing(HealingCrew crew, GapJournals journals, MeterRegistry registry, Clock clock) {
+		this.crew = crew;
 		this.journals = journals;
 		this.registry = registry;
 		this.clock = clock;
@@ -48,7 +48,7 @@ public final class Healing implements PollDuties {
 
 	@Override
 	public TargetDuties of(Target target, Supplier<List<Target>> fleet, SlotWatch watch) {
-		return new TargetPollDuties(target, fleet, this.healer, watch, this.journals, this.registry, this.clock);
+		return new TargetPollDuties(target, fleet, this.crew, watch, this.journals, this.registry, this.clock);
 	}
 
 }

@@ -9,6 +9,7 @@ import org.springframework.context.annotation.Configuration;
 
 import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.gap.GapJournals;
+import io.slotkeeper.outage.KeepSizeGuard;
 import io.slotkeeper.slot.changing.SlotService;
 
 /**
@@ -18,18 +19,44 @@ import io.slotkeeper.slot.changing.SlotService;
 class HealingConfiguration {
 
 	@Bean
-	SlotHealer slotHealer(SlotService slots, Auditor auditor, Clock clock) {
-		return new SlotHealer(slots, auditor, clock);
+	HealBudget healBudget(Auditor auditor) {
+		return new HealBudget(HealLedger.inTargets(), auditor);
 	}
 
 	@Bean
-	Healing healing(SlotHealer healer, GapJournals journals, MeterRegistry registry, Clock clock) {
-		return new Healing(healer, journals, registry, clock);
+	HealAttempts healAttempts(HealBudget budget, Auditor auditor, Clock clock) {
+		return new HealAttempts(budget, auditor, clock);
 	}
 
 	@Bean
-	HealingReadOuts healingReadOuts(SlotHealer healer, GapJournals journals) {
-		return new HealingReadOuts(healer, journals);
+	OrphanDrops orphanDrops(SlotService slots, Auditor auditor) {
+		return new OrphanDrops(slots, auditor);
+	}
+
+	@Bean
+	SlotHealer slotHealer(SlotService slots, HealBudget budget, HealAttempts attempts, OrphanDrops orphans) {
+		return new SlotHealer(slots, budget, attempts, orphans);
+	}
+
+	@Bean
+	ConnectorDuties connectorDuties(SlotService slots, Auditor auditor) {
+		return new ConnectorDuties(slots, auditor);
+	}
+
+	@Bean
+	KeepSizeGuard keepSizeGuard(Auditor auditor, Clock clock) {
+		return new KeepSizeGuard(auditor, clock);
+	}
+
+	@Bean
+	Healing healing(SlotHealer healer, ConnectorDuties connectors, KeepSizeGuard keepSize, Auditor auditor,
+			GapJournals journals, MeterRegistry registry, Clock clock) {
+		return new Healing(new HealingCrew(healer, connectors, keepSize, auditor), journals, registry, clock);
+	}
+
+	@Bean
+	HealingReadOuts healingReadOuts(HealBudget budget, KeepSizeGuard keepSize, GapJournals journals) {
+		return new HealingReadOuts(budget, keepSize, journals);
 	}
 
 }

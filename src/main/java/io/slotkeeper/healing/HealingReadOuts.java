@@ -4,37 +4,41 @@ import java.util.Map;
 import java.util.Optional;
 
 import io.slotkeeper.gap.GapJournals;
+import io.slotkeeper.outage.KeepSizeGuard;
 import io.slotkeeper.settings.RaisedLimit;
 import io.slotkeeper.watching.SlotHealthReadOuts;
 
 /**
  * What healing says of a target in its {@code slots} health and on the page, read off the
- * healer this instance heals with.
+ * heal budget and the WAL-limit guard this instance heals with.
  */
 final class HealingReadOuts implements SlotHealthReadOuts {
 
-	private final SlotHealer healer;
+	private final HealBudget budget;
+
+	private final KeepSizeGuard keepSize;
 
 	private final GapJournals journals;
 
-	HealingReadOuts(SlotHealer healer, GapJournals journals) {
-		this.healer = healer;
+	HealingReadOuts(HealBudget budget, KeepSizeGuard keepSize, GapJournals journals) {
+		this.budget = budget;
+		this.keepSize = keepSize;
 		this.journals = journals;
 	}
 
 	@Override
 	public Map<String, String> healingStopped(String target) {
-		return this.healer.stopped(target);
+		return this.budget.stopped(target);
 	}
 
 	@Override
 	public String healingBudgetInMemoryBecause(String target) {
-		return this.healer.budgetInMemoryBecause(target);
+		return this.budget.inMemoryBecause(target);
 	}
 
 	@Override
 	public Optional<RaisedLimit> raisedLimit(String target) {
-		return this.healer.keepSize().raisedLimit(target);
+		return this.keepSize.raisedLimit(target);
 	}
 
 	@Override

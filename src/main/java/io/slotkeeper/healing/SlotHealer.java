@@ -1,20 +1,16 @@
 package io.slotkeeper.healing;
 
-import java.time.Clock;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.config.OnLost;
 import io.slotkeeper.config.OnMissing;
 import io.slotkeeper.config.SlotPolicyProperties;
 import io.slotkeeper.failover.FailoverChecks;
 import io.slotkeeper.fleet.Target;
-import io.slotkeeper.outage.KeepSizeGuard;
 import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.slot.changing.SlotService;
 import io.slotkeeper.watching.SlotSightings;
@@ -33,53 +29,17 @@ final class SlotHealer {
 
 	private final SlotService slots;
 
-	private final Auditor auditor;
-
 	private final HealBudget budget;
 
 	private final HealAttempts attempts;
 
 	private final OrphanDrops orphans;
 
-	private final KeepSizeGuard keepSize;
-
-	private final ConnectorDuties connectors;
-
-	SlotHealer(SlotService slots, Auditor auditor, Clock clock) {
-		this(slots, auditor, clock, HealLedger.inTargets());
-	}
-
-	SlotHealer(SlotService slots, Auditor auditor, Clock clock, HealLedger ledger) {
+	SlotHealer(SlotService slots, HealBudget budget, HealAttempts attempts, OrphanDrops orphans) {
 		this.slots = slots;
-		this.auditor = auditor;
-		this.budget = new HealBudget(ledger, auditor);
-		this.attempts = new HealAttempts(this.budget, auditor, clock);
-		this.orphans = new OrphanDrops(slots, auditor);
-		this.keepSize = new KeepSizeGuard(auditor, clock);
-		this.connectors = new ConnectorDuties(slots, auditor);
-	}
-
-	/**
-	 * What the owner does for the connectors of slots made anew, beside healing:
-	 * handovers, stale offsets, re-snapshot rechecks.
-	 * @return those duties
-	 */
-	ConnectorDuties connectors() {
-		return this.connectors;
-	}
-
-	Auditor auditor() {
-		return this.auditor;
-	}
-
-	/**
-	 * The guard of {@code slots[n].on-outage}: raises the server's
-	 * {@code max_slot_wal_keep_size} while an opted-in slot's consumer is gone and its
-	 * budget is low, and puts it back.
-	 * @return the guard
-	 */
-	KeepSizeGuard keepSize() {
-		return this.keepSize;
+		this.budget = budget;
+		this.attempts = attempts;
+		this.orphans = orphans;
 	}
 
 	/**
@@ -132,24 +92,6 @@ final class SlotHealer {
 	 */
 	boolean dropOrphans(Target target, List<FailoverChecks.Orphan> orphans) {
 		return this.orphans.drop(target, orphans);
-	}
-
-	/**
-	 * Where a target's heal attempts are counted, when not in its database.
-	 * @param target the target's name
-	 * @return why they are in memory, {@code null} when they are not
-	 */
-	String budgetInMemoryBecause(String target) {
-		return this.budget.inMemoryBecause(target);
-	}
-
-	/**
-	 * Why healing stopped for slots of a target, by slot.
-	 * @param target the target's name
-	 * @return the reasons, empty when healing goes on
-	 */
-	Map<String, String> stopped(String target) {
-		return this.budget.stopped(target);
 	}
 
 }

@@ -40,6 +40,10 @@ final class TargetPollDuties implements PollDuties.TargetDuties {
 
 	private final SlotHealer healer;
 
+	private final ConnectorDuties connectorDuties;
+
+	private final KeepSizeGuard keepSize;
+
 	private final ConnectorStates connectors;
 
 	private final SlotSightings sightings;
@@ -60,12 +64,14 @@ final class TargetPollDuties implements PollDuties.TargetDuties {
 
 	private final GapJournals journals;
 
-	TargetPollDuties(Target target, Supplier<List<Target>> fleet, SlotHealer healer, SlotWatch watch,
+	TargetPollDuties(Target target, Supplier<List<Target>> fleet, HealingCrew crew, SlotWatch watch,
 			GapJournals journals, MeterRegistry registry, Clock clock) {
 		this.target = target;
 		this.journals = journals;
 		this.fleet = fleet;
-		this.healer = healer;
+		this.healer = crew.healer();
+		this.connectorDuties = crew.connectors();
+		this.keepSize = crew.keepSize();
 		this.connectors = watch.connectors();
 		this.sightings = watch.sightings();
 		this.insights = watch.insights();
@@ -74,8 +80,8 @@ final class TargetPollDuties implements PollDuties.TargetDuties {
 		this.registry = registry;
 		this.connectorGauges = SettingGauges.connectors(registry);
 		this.staleOffsets = new StaleOffsets(registry);
-		this.restarts = new FailedRestarts(this.connectors.client(), healer.auditor(), registry, clock);
-		RaisedLimitGauges.register(target.name(), healer.keepSize(), registry, clock);
+		this.restarts = new FailedRestarts(this.connectors.client(), crew.auditor(), registry, clock);
+		RaisedLimitGauges.register(target.name(), crew.keepSize(), registry, clock);
 	}
 
 	@Override
@@ -97,7 +103,7 @@ final class TargetPollDuties implements PollDuties.TargetDuties {
 		}
 		// What stands is shown from the poll's own thread, so that a busy or stuck guard
 		// lane cannot hide it.
-		KeepSizeGuard keepSize = this.healer.keepSize();
+		KeepSizeGuard keepSize = this.keepSize;
 		if (keepSize.concerns(this.target)) {
 			this.settings.acted(this.target.name(),
 					keepSize.observe(this.target, this.fleet.get(), serverSlots, poll.settings()));
@@ -107,10 +113,10 @@ final class TargetPollDuties implements PollDuties.TargetDuties {
 		else {
 			this.settings.acted(this.target.name(), List.of());
 		}
-		this.healer.connectors().primeCounters(this.target);
-		if (this.healer.connectors().rechecksWaiting(this.target)) {
+		this.connectorDuties.primeCounters(this.target);
+		if (this.connectorDuties.rechecksWaiting(this.target)) {
 			dutyLanes.recheckResnapshots(this.target.name(),
-					() -> this.healer.connectors().recheckResnapshots(this.target));
+					() -> this.connectorDuties.recheckResnapshots(this.target));
 		}
 		if (policies.stream().anyMatch((slot) -> slot.connector() != null)) {
 			dutyLanes.checkConnectors(this.target.name(), () -> {
@@ -131,9 +137,9 @@ final class TargetPollDuties implements PollDuties.TargetDuties {
 	// does, so an alert fires once.
 	private void handOver(SlotPoll poll) {
 		List<ReplicationSlot> slots = Boolean.FALSE.equals(this.target.ownership().state()) ? List.of() : poll.slots();
-		this.healer.connectors()
-			.alignStaleOffsets(this.target, this.staleOffsets.update(this.target, this.connectors, slots));
-		this.healer.connectors().completeHandovers(this.target);
+		this.connectorDuties.alignStaleOffsets(this.target,
+				this.staleOffsets.update(this.target, this.connectors, slots));
+		this.connectorDuties.completeHandovers(this.target);
 		this.restarts.restartFailed(this.target, this.connectors, slots);
 	}
 
@@ -152,9 +158,8 @@ final class TargetPollDuties implements PollDuties.TargetDuties {
 	private void heal(SlotPoll poll, Runnable readAgain) {
 		boolean healed = this.healer.heal(this.target, poll.slots());
 		healed |= this.healer.healMissing(this.target, this.sightings.missing(this.target.name()));
-		this.healer.connectors()
-			.handOverMadeAnew(this.target, this.sightings.takeMadeAnew(this.target.name()),
-					(slot) -> this.sightings.again(this.target.name(), slot));
+		this.connectorDuties.handOverMadeAnew(this.target, this.sightings.takeMadeAnew(this.target.name()),
+				(slot) -> this.sightings.again(this.target.name(), slot));
 		if (healed) {
 			readAgain.run();
 		}

@@ -44,8 +44,12 @@ class SlotHealerTests {
 
 	private final RecordingSlots slots = new RecordingSlots();
 
-	private final SlotHealer healer = new SlotHealer(this.slots, new Auditor(this.journal, this.clock), this.clock,
-			HealLedger.inMemory());
+	private final Auditor auditor = new Auditor(this.journal, this.clock);
+
+	private final HealBudget budget = new HealBudget(HealLedger.inMemory(), this.auditor);
+
+	private final SlotHealer healer = new SlotHealer(this.slots, this.budget,
+			new HealAttempts(this.budget, this.auditor, this.clock), new OrphanDrops(this.slots, this.auditor));
 
 	private final Target target = fleet(target("orders", "jdbc:postgresql://db/orders", "slots[0].name", "healed",
 			"slots[0].on-lost", "recreate", "slots[0].max-recreations-per-hour", "2", "slots[1].name", "watched",
@@ -114,7 +118,7 @@ class SlotHealerTests {
 		assertThat(this.healer.heal(this.target, List.of(lost("healed")))).isFalse();
 		this.healer.heal(this.target, List.of(lost("healed")));
 		assertThat(this.slots.recording.recreated).hasSize(2);
-		assertThat(this.healer.stopped("orders")).containsOnlyKeys("healed")
+		assertThat(this.budget.stopped("orders")).containsOnlyKeys("healed")
 			.hasValueSatisfying(new org.assertj.core.api.Condition<>(
 					(reason) -> reason.contains("recreated or tried 2 times in the last hour"), "names the count"));
 		assertThat(this.journal.entries()).filteredOn((entry) -> entry.outcome().equals("refused"))
@@ -123,7 +127,7 @@ class SlotHealerTests {
 		this.clock.advance(Duration.ofMinutes(41));
 		assertThat(this.healer.heal(this.target, List.of(lost("healed")))).as("the first recreate left the hour")
 			.isTrue();
-		assertThat(this.healer.stopped("orders")).isEmpty();
+		assertThat(this.budget.stopped("orders")).isEmpty();
 	}
 
 	@Test
