@@ -38,7 +38,9 @@ class GapActionsTests {
 		server.execute(database, "CREATE TABLE orders (id bigserial PRIMARY KEY, item text NOT NULL)",
 				"CREATE TABLE debezium_signal (id varchar(42) PRIMARY KEY, type varchar(32) NOT NULL,"
 						+ " data varchar(2048))");
-		connect = new RealKafkaConnect(KafkaBroker.shared(), server, database, "gap_actions", Map.of());
+		// Debezium skips truncates by default; a consumer that wants them says so.
+		connect = new RealKafkaConnect(KafkaBroker.shared(), server, database, "gap_actions",
+				Map.of("skipped.operations", "none"));
 		// RUNNING comes before the task's slot: rows written before it would never
 		// stream.
 		await().atMost(Duration.ofSeconds(60))
@@ -70,9 +72,22 @@ class GapActionsTests {
 		assertThat(connect.deleted()).containsExactlyInAnyOrder(3L, 7L);
 	}
 
+	@Test
+	void aTruncateSignalBecomesTheTablesTruncateEventAndOneForAnotherTableNone() {
+		signal("truncate-refused", "slotkeeper-gap-truncate", "{\"data-collection\":\"public.customers\"}");
+		signal("truncate", "slotkeeper-gap-truncate", "{\"data-collection\":\"public.orders\"}");
+
+		await().atMost(Duration.ofSeconds(30)).until(() -> connect.truncates() >= 1);
+		assertThat(connect.truncates()).isEqualTo(1);
+	}
+
 	private static void signal(String id, String data) {
-		server.execute(database, "INSERT INTO debezium_signal (id, type, data) VALUES ('" + id
-				+ "', 'slotkeeper-gap-deletes', '" + data + "')");
+		signal(id, "slotkeeper-gap-deletes", data);
+	}
+
+	private static void signal(String id, String type, String data) {
+		server.execute(database,
+				"INSERT INTO debezium_signal (id, type, data) VALUES ('" + id + "', '" + type + "', '" + data + "')");
 	}
 
 }

@@ -29,6 +29,8 @@ final class OrdersTopic implements AutoCloseable {
 
 	private final AtomicLong reads = new AtomicLong();
 
+	private final AtomicLong truncates = new AtomicLong();
+
 	private volatile long lastReadAt;
 
 	private final String ordersTopic;
@@ -49,6 +51,9 @@ final class OrdersTopic implements AutoCloseable {
 		if ("r".equals(event.path("op").asString())) {
 			this.reads.incrementAndGet();
 			this.lastReadAt = System.nanoTime();
+		}
+		if ("t".equals(event.path("op").asString()) && topic.equals(this.ordersTopic)) {
+			this.truncates.incrementAndGet();
 		}
 		if ("d".equals(event.path("op").asString()) && topic.equals(this.ordersTopic)) {
 			this.deleted.add(event.path("before").path("id").asLong());
@@ -76,6 +81,10 @@ final class OrdersTopic implements AutoCloseable {
 
 	long events() {
 		return this.events.get();
+	}
+
+	long truncates() {
+		return this.truncates.get();
 	}
 
 	long reads() {

@@ -279,6 +279,14 @@ public final class RealKafkaConnect implements CdcConnector {
 		return this.topic.deleted();
 	}
 
+	/**
+	 * The truncate events ({@code op: t}) of {@code public.orders} consumed so far.
+	 * @return how many
+	 */
+	public long truncates() {
+		return this.topic.truncates();
+	}
+
 	@Override
 	public Long arrivedAt(long id) {
 		return this.topic.arrivedAt(id);

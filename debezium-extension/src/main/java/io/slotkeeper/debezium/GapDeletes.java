@@ -1,7 +1,6 @@
 package io.slotkeeper.debezium;
 
 import java.sql.Types;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -11,15 +10,11 @@ import io.debezium.document.Array;
 import io.debezium.document.Value;
 import io.debezium.pipeline.EventDispatcher;
 import io.debezium.pipeline.signal.SignalPayload;
-import io.debezium.pipeline.signal.actions.SignalAction;
 import io.debezium.pipeline.spi.Partition;
 import io.debezium.relational.Column;
 import io.debezium.relational.RelationalDatabaseConnectorConfig;
 import io.debezium.relational.Table;
 import io.debezium.relational.TableId;
-
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * {@value #NAME}: a delete event for each key of a batch, for rows deleted while the
@@ -33,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * length, a value is not of a key type it knows (integers, text, uuid), or the batch is
  * empty or too large.
  */
-final class GapDeletes<P extends Partition> implements SignalAction<P> {
+final class GapDeletes<P extends Partition> extends TableAction<P> {
 
 	static final String NAME = "slotkeeper-gap-deletes";
 
@@ -41,20 +36,13 @@ final class GapDeletes<P extends Partition> implements SignalAction<P> {
 	// stays well within it.
 	static final int MOST_KEYS = 1000;
 
-	private static final Logger logger = LoggerFactory.getLogger(GapDeletes.class);
-
-	private final EventDispatcher<P, TableId> dispatcher;
-
-	private final RelationalDatabaseConnectorConfig config;
-
 	GapDeletes(EventDispatcher<P, TableId> dispatcher, RelationalDatabaseConnectorConfig config) {
-		this.dispatcher = dispatcher;
-		this.config = config;
+		super(NAME, dispatcher, config);
 	}
 
 	@Override
 	public boolean arrived(SignalPayload<P> signal) throws InterruptedException {
-		Optional<Table> table = SignalledTable.of(signal.data, this.dispatcher, (why) -> refuse(signal, why));
+		Optional<Table> table = table(signal);
 		if (table.isEmpty()) {
 			return false;
 		}
@@ -64,15 +52,11 @@ final class GapDeletes<P extends Partition> implements SignalAction<P> {
 		}
 		int emitted = 0;
 		for (Object[] old : rows) {
-			signal.offsetContext.event(table.get().id(), Instant.now());
-			if (this.dispatcher.dispatchDataChangeEvent(signal.partition, table.get().id(),
-					new SignalledChange<>(signal.partition, signal.offsetContext, this.config, Operation.DELETE,
-							old))) {
+			if (emit(signal, table.get(), Operation.DELETE, old)) {
 				emitted++;
 			}
 		}
-		logger.info("Signal '{}' ({}): emitted {} of {} deletes of {}", signal.id, NAME, emitted, rows.size(),
-				table.get().id());
+		said(signal, "emitted " + emitted + " of " + rows.size() + " deletes of " + table.get().id());
 		return emitted == rows.size();
 	}
 
@@ -138,10 +122,6 @@ final class GapDeletes<P extends Partition> implements SignalAction<P> {
 		catch (IllegalArgumentException ex) {
 			return null;
 		}
-	}
-
-	private static void refuse(SignalPayload<?> signal, String why) {
-		logger.warn("Signal '{}' ({}) refused: {}", signal.id, NAME, why);
 	}
 
 }
