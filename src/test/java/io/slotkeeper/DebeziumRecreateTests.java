@@ -1,10 +1,13 @@
 package io.slotkeeper;
 
 import java.nio.file.Path;
+import java.sql.Connection;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -160,8 +163,33 @@ class DebeziumRecreateTests {
 			pipeline.server.execute(pipeline.database, "DELETE FROM orders WHERE id BETWEEN 101 AND 105",
 					"UPDATE orders SET item = 'changed' WHERE id BETWEEN 151 AND 155");
 			pipeline.write(201, 400);
-			SlotRecipes.loseBeforeItsCopy(pipeline.server, pipeline.database, "debezium",
-					SlotCopies.copyOf("debezium"));
+			// The race the deletes' signals close: row 103, deleted in the gap, is
+			// inserted
+			// again after slot-keeper found it gone and before its signals commit (held
+			// by
+			// this lock on the signal table), so its insert streams before its delete.
+			CompletableFuture<Void> reinsert;
+			try (Connection holder = pipeline.server.connect(pipeline.database)) {
+				holder.setAutoCommit(false);
+				holder.createStatement().execute("LOCK TABLE debezium_signal IN SHARE MODE");
+				reinsert = CompletableFuture.runAsync(() -> {
+					await().atMost(Duration.ofSeconds(90))
+						.pollInterval(Duration.ofMillis(50))
+						.until(() -> !"0".equals(pipeline.server.queryForString(pipeline.database,
+								"SELECT count(*) FROM pg_locks WHERE NOT granted AND relation ="
+										+ " 'debezium_signal'::regclass")));
+					pipeline.server.execute(pipeline.database, "INSERT INTO orders (id, item) VALUES (103, 'back')");
+					try {
+						holder.commit();
+					}
+					catch (java.sql.SQLException ex) {
+						throw new IllegalStateException(ex);
+					}
+				});
+				SlotRecipes.loseBeforeItsCopy(pipeline.server, pipeline.database, "debezium",
+						SlotCopies.copyOf("debezium"));
+				reinsert.get(120, TimeUnit.SECONDS);
+			}
 			long lost = System.nanoTime();
 			pipeline.awaitHeal();
 			long lossRows = Long.parseLong(pipeline.server.queryForString(pipeline.database,
@@ -174,8 +202,9 @@ class DebeziumRecreateTests {
 						&& System.nanoTime() - worker.lastSnapshotReadAt() > 3_000_000_000L);
 			String heal = String.valueOf(pipeline.audit("slot.heal").get(0).get("lsns"));
 			assertThat(heal).contains("public.orders " + (200 + lossRows) + " inserted, 5 updated, 5 deleted");
-			assertThat(worker.snapshotReads()).as("rows read again: the keys inserted or updated in the gap")
-				.isEqualTo(205 + lossRows);
+			assertThat(worker.snapshotReads())
+				.as("rows read again: the keys inserted or updated in the gap, and 103, back after its delete")
+				.isEqualTo(206 + lossRows);
 			assertThat(Integer.parseInt(pipeline.server.queryForString(pipeline.database,
 					"SELECT count(*) FROM debezium_signal WHERE type = 'execute-snapshot'")))
 				.as("signals, the keys in slices")
@@ -189,7 +218,11 @@ class DebeziumRecreateTests {
 			await().atMost(Duration.ofSeconds(30)).until(() -> worker.deleted().containsAll(ids(101, 105)));
 			assertThat(worker.deleted()).as("the rows deleted in the gap, delivered as deletes by the extension")
 				.containsExactlyInAnyOrderElementsOf(ids(101, 105));
-			assertThat(heal).contains("5 deletes signalled (1 slotkeeper-gap-deletes signal)");
+			assertThat(heal).contains("5 deletes signalled (1 slotkeeper-gap-deletes signal)")
+				.contains("read again after them")
+				.doesNotContain("could not be told");
+			await().atMost(Duration.ofSeconds(60)).until(() -> Boolean.TRUE.equals(worker.alive(103)));
+			assertThat(worker.alive(104)).as("a row deleted in the gap, deleted downstream").isFalse();
 			System.out
 				.printf("debezium, a gap journaled while the task was down (5 deleted, 5 updated, %d inserted, of a table"
 						+ " of %d rows at the loss): the heal said \"%s\"; %d rows read again (the table: %d), re-read"

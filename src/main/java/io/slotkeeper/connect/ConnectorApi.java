@@ -49,6 +49,15 @@ interface ConnectorApi {
 	ConnectorOutcome restart(ConnectorProperties connector);
 
 	/**
+	 * Whether slot-keeper's Debezium extension is installed where the connector runs.
+	 * @param connector the connector
+	 * @return what could be told
+	 */
+	default ExtensionCheck extension(ConnectorProperties connector) {
+		return ExtensionCheck.unknown("this way of reaching the connector cannot tell");
+	}
+
+	/**
 	 * How many times something else restarted the connector on its own: the Strimzi
 	 * operator's {@code status.autoRestart.count}.
 	 * @param connector the connector

@@ -24,6 +24,15 @@ public final class ConnectorLifecycle {
 	}
 
 	/**
+	 * Whether slot-keeper's Debezium extension is installed where the connector runs.
+	 * @param connector the connector
+	 * @return what could be told
+	 */
+	public ExtensionCheck extension(ConnectorProperties connector) {
+		return this.connectors.api(connector).extension(connector);
+	}
+
+	/**
 	 * Stops the connector (its tasks let go of the slot).
 	 * @param connector the connector
 	 * @return what was answered

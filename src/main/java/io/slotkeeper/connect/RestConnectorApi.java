@@ -99,6 +99,22 @@ final class RestConnectorApi implements ConnectorApi {
 	}
 
 	@Override
+	public ExtensionCheck extension(ConnectorProperties connector) {
+		Answer plugins = call(connector,
+				(client) -> client.get().uri("/connector-plugins?connectorsOnly={only}", "false"));
+		if (!plugins.ok()) {
+			return ExtensionCheck.unknown("the worker's plugins could not be listed: " + plugins.error());
+		}
+		return ((plugins.body() instanceof List<?> list) ? list : List.of()).stream()
+			.map(JsonObjects::asMap)
+			.filter((plugin) -> ExtensionCheck.MARKER.equals(plugin.get("class")))
+			.findFirst()
+			.map((plugin) -> new ExtensionCheck(true,
+					"listed by the worker's plugins, version " + plugin.get("version")))
+			.orElseGet(() -> new ExtensionCheck(false, "not among the plugins of its Kafka Connect worker"));
+	}
+
+	@Override
 	public Answer stop(ConnectorProperties connector) {
 		return call(connector, (client) -> client.put().uri("/connectors/{name}/stop", connector.name()));
 	}

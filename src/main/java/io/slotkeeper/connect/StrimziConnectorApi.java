@@ -114,6 +114,35 @@ final class StrimziConnectorApi implements ConnectorApi {
 		return resource.connector().status().autoRestarts();
 	}
 
+	// The image a KafkaConnect builds (spec.build) names its plugins' artifacts; one the
+	// user built without spec.build cannot be looked into.
+	@Override
+	public ExtensionCheck extension(ConnectorProperties connector) {
+		Reply resource = this.resources.connector(connector);
+		if (!resource.ok()) {
+			return ExtensionCheck.unknown("the KafkaConnector could not be read: " + resource.error());
+		}
+		Object cluster = resource.connector().labels().get(WorkerStatuses.CLUSTER_LABEL);
+		if (cluster == null) {
+			return ExtensionCheck.unknown(describe(connector) + " has no " + WorkerStatuses.CLUSTER_LABEL + " label");
+		}
+		String namespace = connector.strimzi().namespace();
+		Reply connect = this.resources.kafkaConnect(namespace, cluster.toString());
+		if (!connect.ok()) {
+			return ExtensionCheck
+				.unknown("KafkaConnect " + namespace + "/" + cluster + " could not be read: " + connect.error());
+		}
+		KafkaConnectResource read = KafkaConnectResource.of(connect.object());
+		if (read.artifacts().stream().anyMatch((url) -> url.contains(ExtensionCheck.ARTIFACT))) {
+			return new ExtensionCheck(true, "in the spec.build.plugins of KafkaConnect " + namespace + "/" + cluster);
+		}
+		return read.built()
+				? new ExtensionCheck(false,
+						"not in the spec.build.plugins of KafkaConnect " + namespace + "/" + cluster)
+				: ExtensionCheck.unknown("KafkaConnect " + namespace + "/" + cluster
+						+ " runs an image of its own (no spec.build): its plugins cannot be told");
+	}
+
 	@Override
 	public ConnectorOutcome restart(ConnectorProperties connector) {
 		return this.restarts.restart(connector, (resource) -> current(connector, resource));

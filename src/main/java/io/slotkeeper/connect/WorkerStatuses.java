@@ -28,7 +28,7 @@ final class WorkerStatuses {
 
 	private static final Logger logger = LoggerFactory.getLogger(WorkerStatuses.class);
 
-	private static final String CLUSTER_LABEL = "strimzi.io/cluster";
+	static final String CLUSTER_LABEL = "strimzi.io/cluster";
 
 	// Only a plain http(s) base URL is called: the address comes from a resource, not
 	// from slot-keeper's own settings.

@@ -96,6 +96,24 @@ final class GapDeleteSignals {
 	}
 
 	/**
+	 * A gap's deletes, not signalled: each table's only listed, and why.
+	 * @param gap the gap
+	 * @param collections the tables the consumer captures
+	 * @param why why they are not signalled
+	 * @return no signals, per table with deletes what was done
+	 */
+	static Planned listed(Gap gap, List<String> collections, String why) {
+		Map<String, String> described = new LinkedHashMap<>();
+		for (String table : collections) {
+			GapJournal.TableSummary summary = gap.tables().get(table);
+			if (summary != null && summary.deleted() > 0) {
+				described.put(table, summary.deleted() + " deletes listed at …/gap, not delivered: " + why);
+			}
+		}
+		return new Planned(List.of(), Map.of(), described);
+	}
+
+	/**
 	 * Of the keys signalled, those that exist now: inserted again while the signals were
 	 * written, they must be read again after the deletes.
 	 * @param connection a session on the primary

@@ -14,6 +14,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 
 import io.slotkeeper.config.ResnapshotProperties;
 import io.slotkeeper.connect.ConnectorLifecycle;
+import io.slotkeeper.connect.ExtensionCheck;
 import io.slotkeeper.lineage.TableWrites;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.gap.Gap;
@@ -31,6 +32,8 @@ public final class Resnapshots {
 
 	private final SignalPlans plans;
 
+	private final ConnectorLifecycle lifecycle;
+
 	private final ResnapshotMeters meters;
 
 	private final ChangedTables changed;
@@ -45,6 +48,7 @@ public final class Resnapshots {
 	 * @param clock when signals are sent and rechecks due
 	 */
 	public Resnapshots(ConnectorLifecycle lifecycle, MeterRegistry registry, Clock clock) {
+		this.lifecycle = lifecycle;
 		this.changed = new ChangedTables(clock);
 		this.clock = clock;
 		this.plans = new SignalPlans(lifecycle);
@@ -213,24 +217,29 @@ public final class Resnapshots {
 	private Resnapshot sendExact(Target target, String slot, Gap gap) {
 		Signal signal = plan(target, slot);
 		Instant at = this.clock.instant();
-		boolean deletes = target.slots()
+		ExtensionCheck extension = target.slots()
 			.policy(slot)
-			.map((policy) -> policy.resnapshot().deletes() == ResnapshotProperties.Deletes.SIGNAL)
-			.orElse(false);
+			.filter((policy) -> policy.resnapshot().deletes() == ResnapshotProperties.Deletes.SIGNAL)
+			.map((policy) -> (policy.connector() != null) ? this.lifecycle.extension(policy.connector())
+					: ExtensionCheck.unknown("the slot has no connector configured"))
+			.orElse(null);
 		Resnapshot sent = target.primary().withConnection((connection) -> {
 			SignalRows.mayInsert(connection, target, slot, signal.table());
 			Integer dataLength = GapReads.dataLength(connection, signal.table());
 			GapReads.Chosen chosen = GapReads.choose(connection, gap, signal.collections(), dataLength);
-			GapDeleteSignals.Planned planned = deletes
-					? GapDeleteSignals.plan(connection, gap, signal.collections(), dataLength)
-					: new GapDeleteSignals.Planned(List.of(), Map.of(), null);
+			GapDeleteSignals.Planned planned = (extension == null)
+					? new GapDeleteSignals.Planned(List.of(), Map.of(), null)
+					: extension.absent()
+							? GapDeleteSignals.listed(gap, signal.collections(),
+									"slot-keeper's Debezium extension is not installed (" + extension.detail() + ")")
+							: GapDeleteSignals.plan(connection, gap, signal.collections(), dataLength);
 			List<String> skipped = chosen.answer().skipped().stream().map(SkippedTable::table).toList();
 			List<Map<String, Object>> reads = chosen.read().isEmpty() ? List.of() : signals(signal, chosen);
 			List<String> ids = (reads.isEmpty() && planned.signals().isEmpty()) ? List.of()
 					: SignalRows.insert(connection, target, slot, signal, reads,
 							planned.signals().stream().map((data) -> Map.entry(GapDeleteSignals.TYPE, data)).toList());
 			Map<String, String> deleted = (planned.described() != null)
-					? readAgain(connection, target, slot, signal, gap, planned, at) : null;
+					? readAgain(connection, target, slot, signal, gap, planned, extension, at) : null;
 			Resnapshot decided = chosen.read().isEmpty()
 					? new Resnapshot(null, List.of(), null,
 							"nothing a read brings back changed in the gap (from the gap journal), so no table is"
@@ -248,8 +257,14 @@ public final class Resnapshots {
 	// signals' commit would end deleted downstream: the keys signalled are checked once
 	// more, and those that exist are read again, after the deletes.
 	private static Map<String, String> readAgain(Connection connection, Target target, String slot, Signal signal,
-			Gap gap, GapDeleteSignals.Planned planned, Instant at) throws SQLException {
+			Gap gap, GapDeleteSignals.Planned planned, ExtensionCheck extension, Instant at) throws SQLException {
 		Map<String, String> described = new LinkedHashMap<>(planned.described());
+		if (extension.installed() == null) {
+			planned.signalled()
+				.keySet()
+				.forEach((table) -> described.merge(table, " (whether slot-keeper's Debezium extension is installed"
+						+ " could not be told: " + extension.detail() + ")", String::concat));
+		}
 		Map<String, String> back = GapDeleteSignals.cameBack(connection, gap, planned.signalled());
 		if (!back.isEmpty()) {
 			SignalRows.insert(connection, target, slot, signal, List.copyOf(back.keySet()), null, back, at);

@@ -14,6 +14,7 @@ import org.springframework.web.client.RestClient;
 import io.slotkeeper.testbed.ConnectStub;
 import io.slotkeeper.testbed.ConnectStub.Answer;
 import io.slotkeeper.testbed.ConnectStub.Request;
+import io.slotkeeper.config.ConnectorProperties;
 import io.slotkeeper.testbed.RefusedPort;
 
 import static io.slotkeeper.testbed.ConnectStub.connector;
@@ -33,6 +34,28 @@ class ConnectorClientTests {
 	@AfterEach
 	void stop() {
 		this.connect.close();
+	}
+
+	@Test
+	void theDebeziumExtensionIsToldInstalledFromTheWorkersPluginsAndAbsentWhenNotListed() {
+		ConnectorProperties connector = ConnectStub.connector(this.connect.url());
+
+		ExtensionCheck absent = this.client.api(connector).extension(connector);
+		this.connect.withExtension();
+		ExtensionCheck installed = this.client.api(connector).extension(connector);
+
+		assertThat(absent.absent()).isTrue();
+		assertThat(installed.installed()).isTrue();
+		assertThat(installed.detail()).contains("version 0.1.0");
+		assertThat(this.connect.requests())
+			.anySatisfy((request) -> assertThat(request.query()).isEqualTo("connectorsOnly=false"));
+	}
+
+	@Test
+	void aWorkerThatCannotListItsPluginsLeavesTheExtensionUntold() {
+		ConnectorProperties connector = ConnectStub.connector("http://127.0.0.1:" + RefusedPort.PORT);
+
+		assertThat(this.client.api(connector).extension(connector).installed()).isNull();
 	}
 
 	@Test

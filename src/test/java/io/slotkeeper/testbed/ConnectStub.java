@@ -53,6 +53,9 @@ public final class ConnectStub implements AutoCloseable {
 
 	private volatile boolean offsetsApi = true;
 
+	private volatile String plugins = "[{\"class\":\"io.debezium.connector.postgresql.PostgresConnector\","
+			+ "\"type\":\"source\",\"version\":\"3.6.1.Final\"}]";
+
 	private volatile boolean stopped;
 
 	private volatile String offsets = "[]";
@@ -70,6 +73,15 @@ public final class ConnectStub implements AutoCloseable {
 	/**
 	 * Starts the stub on a free loopback port.
 	 */
+	/**
+	 * Lists slot-keeper's Debezium extension among the worker's plugins, as a worker with
+	 * its jar does.
+	 */
+	public void withExtension() {
+		this.plugins = "[{\"class\":\"io.slotkeeper.debezium.Installed\",\"type\":\"predicate\","
+				+ "\"version\":\"0.1.0\"}]";
+	}
+
 	public ConnectStub() {
 		this.server = LocalHttp.start(this::handle);
 	}
@@ -214,6 +226,7 @@ public final class ConnectStub implements AutoCloseable {
 			case "GET status" -> next(this.statusScript, new Answer(200, this.stopped
 					? "{\"name\":\"x\",\"connector\":{\"state\":\"STOPPED\"},\"tasks\":[]}" : this.status));
 			case "GET config" -> new Answer(200, this.config);
+			case "GET connector-plugins" -> new Answer(200, this.plugins);
 			case "GET offsets" -> new Answer(200, "{\"offsets\":" + this.offsets + "}");
 			case "PUT stop" -> stateChange(true);
 			case "PUT resume" -> stateChange(false);

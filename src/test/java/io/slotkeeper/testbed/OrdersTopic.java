@@ -31,6 +31,8 @@ final class OrdersTopic implements AutoCloseable {
 
 	private final AtomicLong truncates = new AtomicLong();
 
+	private final Map<Long, Boolean> alive = new ConcurrentHashMap<>();
+
 	private volatile long lastReadAt;
 
 	private final String ordersTopic;
@@ -57,11 +59,13 @@ final class OrdersTopic implements AutoCloseable {
 		}
 		if ("d".equals(event.path("op").asString()) && topic.equals(this.ordersTopic)) {
 			this.deleted.add(event.path("before").path("id").asLong());
+			this.alive.put(event.path("before").path("id").asLong(), false);
 		}
 		JsonNode after = event.path("after");
 		if (topic.equals(this.ordersTopic) && after.isObject()) {
 			this.events.incrementAndGet();
 			long id = after.path("id").asLong();
+			this.alive.put(id, true);
 			this.deliveries.merge(id, 1, Integer::sum);
 			this.arrivals.putIfAbsent(id, System.nanoTime());
 		}
@@ -81,6 +85,10 @@ final class OrdersTopic implements AutoCloseable {
 
 	long events() {
 		return this.events.get();
+	}
+
+	Boolean alive(long id) {
+		return this.alive.get(id);
 	}
 
 	long truncates() {

@@ -280,6 +280,15 @@ public final class RealKafkaConnect implements CdcConnector {
 	}
 
 	/**
+	 * A row's last state downstream: whether its last event carried it or deleted it.
+	 * @param id the row's id
+	 * @return {@code true} alive, {@code false} deleted, {@code null} never seen
+	 */
+	public Boolean alive(long id) {
+		return this.topic.alive(id);
+	}
+
+	/**
 	 * The truncate events ({@code op: t}) of {@code public.orders} consumed so far.
 	 * @return how many
 	 */

@@ -158,12 +158,24 @@ public final class StrimziResources implements AutoCloseable {
 	 * @param url its {@code status.url}, {@code null} for none yet
 	 */
 	public void createConnect(String namespace, String name, String url) {
+		createConnect(namespace, name, url, Map.of());
+	}
+
+	/**
+	 * A {@code KafkaConnect} with a spec of its own, such as {@code build}.
+	 * @param namespace its namespace
+	 * @param name its name
+	 * @param url its {@code status.url}, {@code null} for none yet
+	 * @param spec its {@code spec}
+	 */
+	public void createConnect(String namespace, String name, String url, Map<String, Object> spec) {
 		Map<String, Object> status = new LinkedHashMap<>();
 		if (url != null) {
 			status.put("url", url);
 		}
-		this.connects.put(namespace + "/" + name, new LinkedHashMap<>(Map.of("apiVersion", "kafka.strimzi.io/v1",
-				"kind", "KafkaConnect", "metadata", Map.of("name", name, "namespace", namespace), "status", status)));
+		this.connects.put(namespace + "/" + name,
+				new LinkedHashMap<>(Map.of("apiVersion", "kafka.strimzi.io/v1", "kind", "KafkaConnect", "metadata",
+						Map.of("name", name, "namespace", namespace), "spec", spec, "status", status)));
 	}
 
 	/**
