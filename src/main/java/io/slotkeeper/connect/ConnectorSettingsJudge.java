@@ -203,6 +203,28 @@ public final class ConnectorSettingsJudge {
 							+ " slot-keeper inserts after a recreate signals nobody; add source to"
 							+ " signal.enabled.channels"));
 		}
+		if (resnapshot.deletes() == ResnapshotProperties.Deletes.SIGNAL) {
+			deletes(debezium, findings);
+		}
+	}
+
+	// What slot-keeper's Debezium extension needs to deliver a gap's deletes as the
+	// connector's own.
+	private static void deletes(DebeziumConfig debezium, List<SettingFinding> findings) {
+		if (debezium.list("skipped.operations").contains("d")) {
+			findings.add(new SettingFinding("skipped.operations", debezium.get("skipped.operations", ""),
+					SettingFinding.CRITICAL,
+					"the slot's resnapshot.deletes is signal, and the connector skips deletes: the deletes"
+							+ " slot-keeper's Debezium extension emits for the rows deleted while the slot was lost are"
+							+ " dropped like the connector's own, and the consumer keeps those rows; remove d from"
+							+ " skipped.operations"));
+		}
+		if ("false".equalsIgnoreCase(debezium.get("tombstones.on.delete", "true").strip())) {
+			findings.add(new SettingFinding("tombstones.on.delete", "false", SettingFinding.WARNING,
+					"the gap's deletes reach the consumer as delete events without tombstones: a compacted topic"
+							+ " keeps each deleted row's last value until a tombstone comes; set"
+							+ " tombstones.on.delete = true where the topics are compacted"));
+		}
 	}
 
 }

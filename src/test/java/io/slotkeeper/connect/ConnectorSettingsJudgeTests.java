@@ -144,6 +144,22 @@ class ConnectorSettingsJudgeTests {
 	}
 
 	@Test
+	void theGapsDeletesSignalledNeedDeletesNotSkippedAndTombstonesForCompactedTopics() {
+		Slot deletes = new Slot("cdc", "pgoutput", EVERY_SECOND, ConnectorOffsets.ALIGN,
+				bind(ResnapshotProperties.class, "mode", "debezium-signal", "deletes", "signal"), 170000);
+
+		assertThat(ConnectorSettingsJudge.judge(sound(), deletes)).isEmpty();
+		assertThat(settings(ConnectorSettingsJudge.judge(sound("skipped.operations", "t,d"), deletes)))
+			.containsExactly("skipped.operations critical");
+		assertThat(settings(ConnectorSettingsJudge.judge(sound("tombstones.on.delete", "false"), deletes)))
+			.containsExactly("tombstones.on.delete warning");
+		assertThat(ConnectorSettingsJudge.judge(sound("skipped.operations", "t,d", "tombstones.on.delete", "false"),
+				ALIGNED_WITH_SIGNAL))
+			.as("deletes only listed")
+			.isEmpty();
+	}
+
+	@Test
 	void aSignalNobodyReadsIsCritical() {
 		assertThat(settings(ConnectorSettingsJudge.judge(sound("signal.data.collection", null), ALIGNED_WITH_SIGNAL)))
 			.containsExactly("signal.data.collection critical");
