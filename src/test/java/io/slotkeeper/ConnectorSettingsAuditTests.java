@@ -20,8 +20,8 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.test.web.servlet.client.RestTestClient;
 
 import io.slotkeeper.RecoveryPipeline.Pipeline;
-import io.slotkeeper.sessions.Lsn;
 import io.slotkeeper.security.TokenHashes;
+import io.slotkeeper.sessions.Lsn;
 import io.slotkeeper.testbed.KafkaBroker;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.PostgresTestBed;

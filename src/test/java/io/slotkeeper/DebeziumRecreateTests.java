@@ -14,10 +14,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import io.slotkeeper.fleet.Fleet;
-import io.slotkeeper.sessions.Lsn;
-import io.slotkeeper.lineage.TableCounters;
 import io.slotkeeper.gap.GapJournals;
 import io.slotkeeper.gap.SlotCopies;
+import io.slotkeeper.lineage.TableCounters;
+import io.slotkeeper.sessions.Lsn;
 import io.slotkeeper.testbed.CdcConnector;
 import io.slotkeeper.testbed.EngineConnect;
 import io.slotkeeper.testbed.KafkaBroker;

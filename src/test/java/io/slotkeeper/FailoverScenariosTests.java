@@ -17,8 +17,8 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.test.web.servlet.client.RestTestClient;
 
-import io.slotkeeper.sessions.Lsn;
 import io.slotkeeper.security.TokenHashes;
+import io.slotkeeper.sessions.Lsn;
 import io.slotkeeper.testbed.ConnectStub;
 import io.slotkeeper.testbed.CountingConsumer;
 import io.slotkeeper.testbed.PostgresServer;

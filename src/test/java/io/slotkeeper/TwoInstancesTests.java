@@ -12,10 +12,10 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.test.web.servlet.client.RestTestClient;
 
-import io.slotkeeper.sessions.AdvisoryLocks;
 import io.slotkeeper.fleet.Instance;
 import io.slotkeeper.fleet.Rendezvous;
 import io.slotkeeper.security.TokenHashes;
+import io.slotkeeper.sessions.AdvisoryLocks;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.PostgresTestBed;
 import io.slotkeeper.testbed.SlotRecipes;

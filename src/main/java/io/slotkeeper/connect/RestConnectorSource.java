@@ -8,8 +8,8 @@ import org.springframework.web.client.RestClient;
 import org.springframework.web.client.RestClientException;
 import org.springframework.web.client.RestClientResponseException;
 
-import io.slotkeeper.config.ConnectorDiscoveryProperties;
 import io.slotkeeper.config.ConnectorDiscoveryProperties.KafkaConnectProperties;
+import io.slotkeeper.config.ConnectorDiscoveryProperties;
 import io.slotkeeper.config.ConnectorProperties;
 
 /**

@@ -20,9 +20,9 @@ import io.slotkeeper.connect.ConnectorSource;
 import io.slotkeeper.connect.FoundConnector;
 import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.fleet.FleetListener;
+import io.slotkeeper.fleet.Target;
 import io.slotkeeper.lanes.LaneWatch;
 import io.slotkeeper.lanes.RepeatingTasks;
-import io.slotkeeper.fleet.Target;
 
 /**
  * Lists every source of connectors on its own schedule (a Kafka Connect that is down or

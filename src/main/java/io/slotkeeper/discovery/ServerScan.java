@@ -13,13 +13,13 @@ import org.slf4j.LoggerFactory;
 
 import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.config.ServerProperties;
-import io.slotkeeper.sessions.FailureDescription;
 import io.slotkeeper.fleet.Fleet;
+import io.slotkeeper.fleet.Server;
 import io.slotkeeper.lanes.Lane;
 import io.slotkeeper.lanes.RepeatingTask;
-import io.slotkeeper.fleet.Server;
 import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.replication.SlotPoll;
+import io.slotkeeper.sessions.FailureDescription;
 
 /**
  * One server's scan, every {@code slots-poll-interval}: which of its databases should be

@@ -9,12 +9,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import io.slotkeeper.sessions.Lsn;
-import io.slotkeeper.sessions.Node;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.problem.ProblemException;
 import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.replication.SlotRepository;
+import io.slotkeeper.sessions.Lsn;
+import io.slotkeeper.sessions.Node;
 
 /**
  * Whether each logical slot of a target's primary would survive a failover to each

@@ -14,8 +14,8 @@ import org.springframework.context.ApplicationEventPublisher;
 import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.fleet.FleetListener;
-import io.slotkeeper.sessions.ServerChange;
 import io.slotkeeper.fleet.Target;
+import io.slotkeeper.sessions.ServerChange;
 
 /**
  * Notices when another server answers for a target's primary: a failover is logged,

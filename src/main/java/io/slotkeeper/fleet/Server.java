@@ -3,9 +3,9 @@ package io.slotkeeper.fleet;
 import java.time.Clock;
 
 import io.slotkeeper.config.ServerProperties;
-import io.slotkeeper.sessions.SqlWork;
 import io.slotkeeper.sessions.Node;
 import io.slotkeeper.sessions.NodeConnector;
+import io.slotkeeper.sessions.SqlWork;
 
 /**
  * One configured server at run time: its configuration and the one session through which

@@ -3,8 +3,8 @@ package io.slotkeeper.fleet;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import io.slotkeeper.sessions.SqlWork;
 import io.slotkeeper.sessions.Node;
+import io.slotkeeper.sessions.SqlWork;
 
 /**
  * A reading of one server that the callers reading the same server share while it is

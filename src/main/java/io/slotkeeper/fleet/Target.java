@@ -3,12 +3,12 @@ package io.slotkeeper.fleet;
 import java.util.Optional;
 
 import io.slotkeeper.config.TargetProperties;
-import io.slotkeeper.problem.ProblemException;
-import io.slotkeeper.sessions.SqlWork;
-import io.slotkeeper.sessions.Node;
-import io.slotkeeper.sessions.NodeConnector;
 import io.slotkeeper.lineage.SlotLineages;
 import io.slotkeeper.lineage.TableCounters;
+import io.slotkeeper.problem.ProblemException;
+import io.slotkeeper.sessions.Node;
+import io.slotkeeper.sessions.NodeConnector;
+import io.slotkeeper.sessions.SqlWork;
 
 /**
  * One target at run time: its configuration, its primary and replicas

@@ -8,9 +8,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.slotkeeper.fleet.Target;
 import io.slotkeeper.sessions.FailureDescription;
 import io.slotkeeper.sessions.Node;
-import io.slotkeeper.fleet.Target;
 
 /**
  * Where each target's journals are kept: its primary's server, in the configured database

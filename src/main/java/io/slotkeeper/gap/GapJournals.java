@@ -22,10 +22,10 @@ import org.slf4j.LoggerFactory;
 
 import io.slotkeeper.config.GapJournalProperties;
 import io.slotkeeper.config.SlotPolicyProperties;
-import io.slotkeeper.sessions.FailureDescription;
-import io.slotkeeper.sessions.Lsn;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.replication.ReplicationSlot;
+import io.slotkeeper.sessions.FailureDescription;
+import io.slotkeeper.sessions.Lsn;
 
 /**
  * The journals of the slots whose consumers are away, kept by the instance that owns

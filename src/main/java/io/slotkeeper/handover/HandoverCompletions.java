@@ -10,10 +10,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.slotkeeper.config.ConnectorProperties;
-import io.slotkeeper.sessions.AdvisoryLocks;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.handover.PendingHandovers.Pending;
 import io.slotkeeper.resnapshot.Resnapshots;
+import io.slotkeeper.sessions.AdvisoryLocks;
 
 /**
  * Completes the handovers that waited for Kafka Connect ({@link PendingHandovers}), under

@@ -18,9 +18,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.slotkeeper.connect.ChosenState;
+import io.slotkeeper.fleet.Target;
 import io.slotkeeper.sessions.FailureDescription;
 import io.slotkeeper.sessions.OwnTables;
-import io.slotkeeper.fleet.Target;
 
 /**
  * The connector handovers to complete at the next slot poll: those that wait for Kafka

@@ -9,9 +9,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.slotkeeper.fleet.Target;
 import io.slotkeeper.sessions.FailureDescription;
 import io.slotkeeper.sessions.SqlWork;
-import io.slotkeeper.fleet.Target;
 import io.slotkeeper.sessions.TargetProblems;
 
 /**

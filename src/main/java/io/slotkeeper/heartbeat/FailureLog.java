@@ -9,8 +9,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.event.Level;
 
-import io.slotkeeper.support.Events;
 import io.slotkeeper.sessions.FailureDescription;
+import io.slotkeeper.support.Events;
 
 /**
  * Logs one target's heartbeat failures without flooding: a new failure at WARN (with its

@@ -6,9 +6,9 @@ import java.time.Duration;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import io.slotkeeper.config.HeartbeatProperties;
+import io.slotkeeper.fleet.Target;
 import io.slotkeeper.lanes.Lane;
 import io.slotkeeper.sessions.NodeConnector;
-import io.slotkeeper.fleet.Target;
 
 /**
  * What one heartbeat attempt of a target does, on its own session and booked by its

@@ -15,9 +15,9 @@ import org.springframework.util.backoff.BackOffExecution;
 import io.slotkeeper.config.HeartbeatProperties;
 import io.slotkeeper.config.StandbySnapshotMode;
 import io.slotkeeper.fleet.BeatLog;
+import io.slotkeeper.fleet.Target;
 import io.slotkeeper.sessions.FailureDescription;
 import io.slotkeeper.sessions.ServerVersion;
-import io.slotkeeper.fleet.Target;
 
 /**
  * Books what each heartbeat attempt came to: the state, the meters, the log lines, the

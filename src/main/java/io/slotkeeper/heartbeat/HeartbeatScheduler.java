@@ -9,9 +9,9 @@ import org.slf4j.LoggerFactory;
 import io.slotkeeper.config.HeartbeatProperties;
 import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.fleet.FleetListener;
+import io.slotkeeper.fleet.Target;
 import io.slotkeeper.lanes.LaneWatch;
 import io.slotkeeper.lanes.RepeatingTasks;
-import io.slotkeeper.fleet.Target;
 
 /**
  * Runs every enabled target's heartbeat on its own schedule ({@link RepeatingTasks}: a

@@ -7,10 +7,10 @@ import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import io.slotkeeper.fleet.Target;
 import io.slotkeeper.sessions.NodeConnector;
 import io.slotkeeper.sessions.NodeSession;
 import io.slotkeeper.sessions.SessionSilence;
-import io.slotkeeper.fleet.Target;
 
 /**
  * The heartbeat's own session on a target's primary, prepared for the heartbeat's mode,

@@ -12,8 +12,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.slotkeeper.config.ConnectionProperties;
 import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.fleet.FleetListener;
-import io.slotkeeper.sessions.NodeConnector;
 import io.slotkeeper.fleet.Target;
+import io.slotkeeper.sessions.NodeConnector;
 
 /**
  * The heartbeat of every target of the fleet, in the fleet's order. Targets are found in

@@ -11,9 +11,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.slotkeeper.config.SlotPolicyProperties;
+import io.slotkeeper.fleet.Target;
 import io.slotkeeper.lineage.SlotLineages;
 import io.slotkeeper.lineage.TableCounters;
-import io.slotkeeper.fleet.Target;
 
 /**
  * Reads a target's slot lineage again every {@value #LINEAGE_BEATS} intervals (and on a

@@ -10,9 +10,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.slotkeeper.config.HeartbeatCadence;
-import io.slotkeeper.sessions.AdvisoryLocks;
 import io.slotkeeper.fleet.Rendezvous;
 import io.slotkeeper.fleet.Target;
+import io.slotkeeper.sessions.AdvisoryLocks;
 
 /**
  * The owner lock of a target, on the heartbeat's session: taken by the instance the

@@ -8,9 +8,9 @@ import java.time.Duration;
 
 import io.slotkeeper.config.HeartbeatProperties;
 import io.slotkeeper.config.StandbySnapshotMode;
+import io.slotkeeper.fleet.StandbySnapshots;
 import io.slotkeeper.sessions.FailureDescription;
 import io.slotkeeper.sessions.NodeSession;
-import io.slotkeeper.fleet.StandbySnapshots;
 
 /**
  * The heartbeat's standby snapshot, ordered so that the target's slots move to it within

@@ -9,12 +9,12 @@ import java.util.concurrent.locks.ReentrantLock;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import io.slotkeeper.config.HeartbeatProperties;
-import io.slotkeeper.lanes.Lane;
-import io.slotkeeper.sessions.NodeConnector;
-import io.slotkeeper.lanes.RepeatingTask;
 import io.slotkeeper.fleet.Target;
+import io.slotkeeper.lanes.Lane;
+import io.slotkeeper.lanes.RepeatingTask;
 import io.slotkeeper.problem.ProblemException;
 import io.slotkeeper.problem.ProblemKind;
+import io.slotkeeper.sessions.NodeConnector;
 
 /**
  * The heartbeat of one target: when its attempts ({@link HeartbeatAttempts}) run. One

@@ -3,8 +3,8 @@ package io.slotkeeper.heartbeat;
 import java.time.Instant;
 
 import io.slotkeeper.config.HeartbeatProperties;
-import io.slotkeeper.sessions.ServerChange;
 import io.slotkeeper.fleet.ServerDatabase;
+import io.slotkeeper.sessions.ServerChange;
 import io.slotkeeper.sessions.ServerIdentity;
 
 /**

@@ -14,10 +14,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.slotkeeper.audit.Auditor;
-import io.slotkeeper.sessions.FailureDescription;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.problem.ProblemException;
 import io.slotkeeper.problem.ProblemKind;
+import io.slotkeeper.sessions.FailureDescription;
 
 import static io.slotkeeper.outage.KeepSizeGuard.ACTION;
 import static io.slotkeeper.outage.KeepSizeGuard.SETTING;

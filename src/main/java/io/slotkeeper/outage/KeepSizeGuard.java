@@ -16,11 +16,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.slotkeeper.audit.Auditor;
-import io.slotkeeper.sessions.AdvisoryLocks;
-import io.slotkeeper.sessions.FailureDescription;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.replication.SlotInsight;
+import io.slotkeeper.sessions.AdvisoryLocks;
+import io.slotkeeper.sessions.FailureDescription;
 import io.slotkeeper.settings.RaisedLimit;
 import io.slotkeeper.settings.ServerSettings;
 import io.slotkeeper.settings.SettingFinding;

@@ -15,9 +15,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.slotkeeper.audit.Auditor;
+import io.slotkeeper.fleet.Target;
 import io.slotkeeper.sessions.Node;
 import io.slotkeeper.sessions.ServerIdentity;
-import io.slotkeeper.fleet.Target;
 
 import static io.slotkeeper.outage.KeepSizeGuard.ACTION;
 import static io.slotkeeper.outage.KeepSizeGuard.SETTING;

@@ -13,8 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
-import io.slotkeeper.sessions.OwnTables;
 import io.slotkeeper.fleet.Target;
+import io.slotkeeper.sessions.OwnTables;
 
 /**
  * Where a server's WAL-limit raise is kept: table {@code slotkeeper.keep_size_raises} in

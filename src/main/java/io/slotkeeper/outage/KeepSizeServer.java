@@ -9,10 +9,10 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 import io.slotkeeper.config.SlotPolicyProperties;
-import io.slotkeeper.sessions.ServerIdentity;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.replication.SlotInsight;
+import io.slotkeeper.sessions.ServerIdentity;
 
 /**
  * One server as the WAL-limit guard sees it: its key, the fleet's targets on it, and its

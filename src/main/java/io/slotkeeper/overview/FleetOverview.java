@@ -9,10 +9,10 @@ import java.util.Locale;
 
 import io.slotkeeper.connect.ConnectorStatus;
 import io.slotkeeper.fleet.Fleet;
-import io.slotkeeper.lanes.LaneWatch;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.heartbeat.Heartbeats;
 import io.slotkeeper.heartbeat.TargetView;
+import io.slotkeeper.lanes.LaneWatch;
 import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.replication.SlotView;
 import io.slotkeeper.settings.SettingsAudit;

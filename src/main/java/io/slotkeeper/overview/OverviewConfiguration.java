@@ -6,8 +6,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 import io.slotkeeper.fleet.Fleet;
-import io.slotkeeper.lanes.LaneWatch;
 import io.slotkeeper.heartbeat.Heartbeats;
+import io.slotkeeper.lanes.LaneWatch;
 import io.slotkeeper.slot.SlotReader;
 import io.slotkeeper.watching.SlotHealthReadOuts;
 import io.slotkeeper.watching.SlotPoller;

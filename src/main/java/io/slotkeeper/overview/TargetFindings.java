@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.Optional;
 
 import io.slotkeeper.config.TargetProperties;
-import io.slotkeeper.lanes.LaneWatch;
 import io.slotkeeper.heartbeat.HeartbeatStatus;
+import io.slotkeeper.lanes.LaneWatch;
 import io.slotkeeper.settings.RaisedLimit;
 import io.slotkeeper.watching.SlotSnapshot;
 

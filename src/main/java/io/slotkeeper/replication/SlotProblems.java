@@ -1,8 +1,8 @@
 package io.slotkeeper.replication;
 
-import io.slotkeeper.sessions.Node;
 import io.slotkeeper.problem.ProblemException;
 import io.slotkeeper.problem.ProblemKind;
+import io.slotkeeper.sessions.Node;
 
 /**
  * Slot changes and reads refused by slot-keeper's own rules, before anything runs on the

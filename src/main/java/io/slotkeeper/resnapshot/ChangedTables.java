@@ -10,9 +10,9 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.slotkeeper.config.ResnapshotProperties;
-import io.slotkeeper.sessions.Lsn;
-import io.slotkeeper.lineage.TableWrites;
 import io.slotkeeper.fleet.Target;
+import io.slotkeeper.lineage.TableWrites;
+import io.slotkeeper.sessions.Lsn;
 import io.slotkeeper.support.DueRechecks;
 
 /**

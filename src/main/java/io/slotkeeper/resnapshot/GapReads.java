@@ -12,9 +12,9 @@ import java.util.Map;
 
 import tools.jackson.databind.json.JsonMapper;
 
-import io.slotkeeper.sessions.SqlIdentifiers;
 import io.slotkeeper.gap.Gap;
 import io.slotkeeper.gap.GapJournal;
+import io.slotkeeper.sessions.SqlIdentifiers;
 
 /**
  * A re-snapshot of exactly what a gap journal says the consumer missed: per table, only

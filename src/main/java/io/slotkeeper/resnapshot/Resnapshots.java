@@ -15,9 +15,9 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.slotkeeper.config.ResnapshotProperties;
 import io.slotkeeper.connect.ConnectorLifecycle;
 import io.slotkeeper.connect.ExtensionCheck;
-import io.slotkeeper.lineage.TableWrites;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.gap.Gap;
+import io.slotkeeper.lineage.TableWrites;
 import io.slotkeeper.problem.ProblemException;
 
 /**

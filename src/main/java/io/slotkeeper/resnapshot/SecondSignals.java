@@ -7,9 +7,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import io.slotkeeper.fleet.Target;
 import io.slotkeeper.lineage.SlotLineage;
 import io.slotkeeper.lineage.TableWrites;
-import io.slotkeeper.fleet.Target;
 
 /**
  * The second signal after a recreate's re-snapshot of only the changed tables: the tables

@@ -16,11 +16,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.json.JsonMapper;
 
-import io.slotkeeper.lineage.SlotLineage;
-import io.slotkeeper.sessions.SqlIdentifiers;
 import io.slotkeeper.fleet.Target;
-import io.slotkeeper.sessions.TargetProblems;
+import io.slotkeeper.lineage.SlotLineage;
 import io.slotkeeper.replication.SlotProblems;
+import io.slotkeeper.sessions.SqlIdentifiers;
+import io.slotkeeper.sessions.TargetProblems;
 
 /**
  * The rows a re-snapshot writes on the target's primary: the privilege check before

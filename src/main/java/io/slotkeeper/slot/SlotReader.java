@@ -9,14 +9,14 @@ import io.slotkeeper.config.ConnectorProperties;
 import io.slotkeeper.connect.ConnectorClient;
 import io.slotkeeper.connect.ConnectorLifecycle;
 import io.slotkeeper.connect.ConnectorStatus;
-import io.slotkeeper.sessions.FailureDescription;
-import io.slotkeeper.sessions.Node;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.handover.HandoverLog;
 import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.replication.SlotFilter;
 import io.slotkeeper.replication.SlotRepository;
 import io.slotkeeper.replication.SlotView;
+import io.slotkeeper.sessions.FailureDescription;
+import io.slotkeeper.sessions.Node;
 import io.slotkeeper.watching.SlotSnapshot;
 import io.slotkeeper.watching.SlotWatch;
 

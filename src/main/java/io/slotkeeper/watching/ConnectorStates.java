@@ -17,10 +17,10 @@ import io.slotkeeper.connect.ConnectorLifecycle;
 import io.slotkeeper.connect.ConnectorSettingsJudge;
 import io.slotkeeper.connect.ConnectorStatus;
 import io.slotkeeper.connect.FoundConnector;
-import io.slotkeeper.sessions.ServerVersion;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.handover.HandoverLog;
 import io.slotkeeper.replication.ReplicationSlot;
+import io.slotkeeper.sessions.ServerVersion;
 import io.slotkeeper.settings.SettingFinding;
 
 /**

@@ -17,8 +17,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 
-import io.slotkeeper.support.Events;
 import io.slotkeeper.lanes.LaneWatch;
+import io.slotkeeper.support.Events;
 
 /**
  * Where the slow duties of a slot poll run: asking Kafka Connect about the slots'

@@ -8,10 +8,10 @@ import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import io.slotkeeper.sessions.FailureDescription;
-import io.slotkeeper.lanes.Lane;
 import io.slotkeeper.fleet.Target;
+import io.slotkeeper.lanes.Lane;
 import io.slotkeeper.replication.SlotView;
+import io.slotkeeper.sessions.FailureDescription;
 
 /**
  * What one target's last poll came to: the slots it read (or, after a failure, the last

@@ -15,12 +15,12 @@ import java.util.regex.Pattern;
 import io.slotkeeper.config.HeartbeatMode;
 import io.slotkeeper.config.HeartbeatProperties;
 import io.slotkeeper.fleet.BeatLog.Beat;
-import io.slotkeeper.sessions.Lsn;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.replication.SlotBudget;
 import io.slotkeeper.replication.SlotInsight;
 import io.slotkeeper.replication.SlotPoll;
+import io.slotkeeper.sessions.Lsn;
 
 /**
  * Why is my slot stuck? At every poll, for every logical slot of the target's own

@@ -15,9 +15,9 @@ import io.slotkeeper.config.ConnectionProperties;
 import io.slotkeeper.failover.TargetFailedOver;
 import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.fleet.FleetListener;
+import io.slotkeeper.fleet.Target;
 import io.slotkeeper.lanes.LaneWatch;
 import io.slotkeeper.lanes.RepeatingTasks;
-import io.slotkeeper.fleet.Target;
 
 /**
  * Reads every target's slots every {@code slots-poll-interval} for the slot metrics, the

@@ -5,9 +5,9 @@ import java.time.Instant;
 import java.util.List;
 import java.util.function.Predicate;
 
-import io.slotkeeper.sessions.FailureDescription;
 import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.replication.SlotView;
+import io.slotkeeper.sessions.FailureDescription;
 
 /**
  * One target's slots as of the last poll.

@@ -11,9 +11,9 @@ import java.util.function.Supplier;
 
 import io.micrometer.core.instrument.MeterRegistry;
 
+import io.slotkeeper.fleet.Target;
 import io.slotkeeper.lanes.Lane;
 import io.slotkeeper.lanes.RepeatingTask;
-import io.slotkeeper.fleet.Target;
 import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.replication.SlotPoll;
 import io.slotkeeper.replication.SlotView;

@@ -11,8 +11,8 @@ import org.springframework.context.annotation.Configuration;
 import io.slotkeeper.connect.ConnectorClient;
 import io.slotkeeper.failover.FailoverHealth;
 import io.slotkeeper.fleet.Fleet;
-import io.slotkeeper.lanes.LaneWatch;
 import io.slotkeeper.handover.HandoverLog;
+import io.slotkeeper.lanes.LaneWatch;
 import io.slotkeeper.settings.SettingsAudit;
 
 /**

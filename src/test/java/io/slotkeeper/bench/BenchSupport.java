@@ -22,12 +22,12 @@ import io.slotkeeper.SlotKeeperApplication;
 import io.slotkeeper.config.TargetProperties;
 import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.fleet.Instance;
-import io.slotkeeper.lanes.LaneWatch;
-import io.slotkeeper.sessions.Lsn;
-import io.slotkeeper.sessions.NodeConnector;
 import io.slotkeeper.heartbeat.HeartbeatScheduler;
 import io.slotkeeper.heartbeat.Heartbeats;
+import io.slotkeeper.lanes.LaneWatch;
 import io.slotkeeper.security.TokenHashes;
+import io.slotkeeper.sessions.Lsn;
+import io.slotkeeper.sessions.NodeConnector;
 import io.slotkeeper.testbed.PostgresServer;
 
 import static org.awaitility.Awaitility.await;

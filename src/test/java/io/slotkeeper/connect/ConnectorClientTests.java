@@ -11,10 +11,10 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.web.client.RestClient;
 
-import io.slotkeeper.testbed.ConnectStub;
+import io.slotkeeper.config.ConnectorProperties;
 import io.slotkeeper.testbed.ConnectStub.Answer;
 import io.slotkeeper.testbed.ConnectStub.Request;
-import io.slotkeeper.config.ConnectorProperties;
+import io.slotkeeper.testbed.ConnectStub;
 import io.slotkeeper.testbed.RefusedPort;
 
 import static io.slotkeeper.testbed.ConnectStub.connector;

@@ -12,9 +12,9 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 import io.slotkeeper.SlotKeeperApplication;
-import io.slotkeeper.sessions.AdvisoryLocks;
 import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.fleet.Target;
+import io.slotkeeper.sessions.AdvisoryLocks;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.PostgresTestBed;
 

@@ -10,8 +10,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
-import io.slotkeeper.sessions.Lsn;
 import io.slotkeeper.gap.GapJournal.Change;
+import io.slotkeeper.sessions.Lsn;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.PostgresTestBed;
 import io.slotkeeper.testbed.SlotRecipes;

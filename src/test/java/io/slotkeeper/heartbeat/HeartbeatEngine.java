@@ -8,9 +8,9 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.slotkeeper.config.TargetProperties;
 import io.slotkeeper.fleet.Fleet;
 import io.slotkeeper.fleet.Instance;
+import io.slotkeeper.fleet.Rendezvous;
 import io.slotkeeper.lanes.LaneWatch;
 import io.slotkeeper.sessions.NodeConnector;
-import io.slotkeeper.fleet.Rendezvous;
 
 /**
  * The heartbeat engine as the application wires it, without the rest of the application,

@@ -6,8 +6,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import io.slotkeeper.config.TargetProperties;
-import io.slotkeeper.sessions.AdvisoryLocks;
 import io.slotkeeper.fleet.Instance;
+import io.slotkeeper.sessions.AdvisoryLocks;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.PostgresTestBed;
 import io.slotkeeper.testbed.TcpProxy;

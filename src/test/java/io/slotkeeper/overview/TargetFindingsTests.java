@@ -8,9 +8,9 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 import io.slotkeeper.config.TargetProperties;
-import io.slotkeeper.sessions.FailureDescription;
-import io.slotkeeper.lanes.LaneWatch;
 import io.slotkeeper.heartbeat.HeartbeatStatus;
+import io.slotkeeper.lanes.LaneWatch;
+import io.slotkeeper.sessions.FailureDescription;
 import io.slotkeeper.settings.RaisedLimit;
 import io.slotkeeper.testbed.TestTargets;
 import io.slotkeeper.watching.SlotSnapshot;

@@ -2,8 +2,8 @@ package io.slotkeeper.soak;
 
 import java.time.Duration;
 
-import io.slotkeeper.soak.FaultSchedule.Fault;
 import io.slotkeeper.gap.SlotCopies;
+import io.slotkeeper.soak.FaultSchedule.Fault;
 import io.slotkeeper.testbed.SlotRecipes;
 
 import static org.awaitility.Awaitility.await;

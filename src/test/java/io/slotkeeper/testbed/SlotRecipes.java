@@ -6,10 +6,10 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
 
-import io.slotkeeper.sessions.Lsn;
 import io.slotkeeper.gap.GapJournal;
 import io.slotkeeper.gap.PrimaryKeys;
 import io.slotkeeper.gap.SlotCopies;
+import io.slotkeeper.sessions.Lsn;
 
 /**
  * Slot states from the facts page, made on a real server.

@@ -4,10 +4,10 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
 
-import io.slotkeeper.sessions.AdvisoryLocks;
-import io.slotkeeper.sessions.Node;
 import io.slotkeeper.problem.ProblemException;
 import io.slotkeeper.replication.ReplicationSlot;
+import io.slotkeeper.sessions.AdvisoryLocks;
+import io.slotkeeper.sessions.Node;
 import io.slotkeeper.slot.changing.Step;
 
 /**

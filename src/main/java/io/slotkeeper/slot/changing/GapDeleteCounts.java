@@ -16,13 +16,13 @@ import java.util.concurrent.TimeoutException;
 
 import io.micrometer.core.instrument.MeterRegistry;
 
-import io.slotkeeper.lineage.GapDeletes;
-import io.slotkeeper.sessions.Lsn;
-import io.slotkeeper.lineage.TableCounters;
-import io.slotkeeper.lineage.TableWrites;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.gap.Gap;
+import io.slotkeeper.lineage.GapDeletes;
+import io.slotkeeper.lineage.TableCounters;
+import io.slotkeeper.lineage.TableWrites;
 import io.slotkeeper.problem.ProblemException;
+import io.slotkeeper.sessions.Lsn;
 import io.slotkeeper.support.DueRechecks;
 
 /**

@@ -8,8 +8,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 
-import io.slotkeeper.lineage.GapDeletes;
 import io.slotkeeper.fleet.Target;
+import io.slotkeeper.lineage.GapDeletes;
 
 /**
  * The meters of gap counts: {@code slotkeeper_slot_gap_counts_total{target,slot,outcome}}

@@ -12,20 +12,20 @@ import org.slf4j.LoggerFactory;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 
-import io.slotkeeper.lineage.GapDeletes;
+import io.slotkeeper.fleet.Target;
 import io.slotkeeper.gap.Gap;
 import io.slotkeeper.gap.GapJournals;
-import io.slotkeeper.sessions.Lsn;
-import io.slotkeeper.sessions.Node;
-import io.slotkeeper.lineage.SlotLineage;
-import io.slotkeeper.lineage.TableCounters;
-import io.slotkeeper.fleet.Target;
 import io.slotkeeper.handover.ConnectorHandovers;
 import io.slotkeeper.handover.Handover;
 import io.slotkeeper.handover.PendingHandovers;
+import io.slotkeeper.lineage.GapDeletes;
+import io.slotkeeper.lineage.SlotLineage;
+import io.slotkeeper.lineage.TableCounters;
 import io.slotkeeper.problem.ProblemException;
 import io.slotkeeper.replication.SlotTags;
 import io.slotkeeper.resnapshot.Resnapshots;
+import io.slotkeeper.sessions.Lsn;
+import io.slotkeeper.sessions.Node;
 
 /**
  * What follows every recreate (through the API, or healing a lost or missing slot): it is

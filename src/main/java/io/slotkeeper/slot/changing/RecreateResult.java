@@ -1,14 +1,14 @@
 package io.slotkeeper.slot.changing;
 
-import io.slotkeeper.lineage.GapDeletes;
-import io.slotkeeper.sessions.Lsn;
-import io.slotkeeper.lineage.SlotLineage;
 import io.slotkeeper.gap.Gap;
 import io.slotkeeper.handover.ConnectorHandover;
+import io.slotkeeper.lineage.GapDeletes;
+import io.slotkeeper.lineage.SlotLineage;
 import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.replication.SlotSighting;
 import io.slotkeeper.replication.SlotView;
 import io.slotkeeper.resnapshot.Resnapshot;
+import io.slotkeeper.sessions.Lsn;
 
 /**
  * A slot dropped and created again.

@@ -5,11 +5,11 @@ import java.util.Map;
 
 import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.connect.ConnectorOutcome;
-import io.slotkeeper.lineage.GapDeletes;
-import io.slotkeeper.sessions.Lsn;
 import io.slotkeeper.handover.CompletedHandover;
+import io.slotkeeper.lineage.GapDeletes;
 import io.slotkeeper.resnapshot.Resnapshot;
 import io.slotkeeper.resnapshot.SkippedTable;
+import io.slotkeeper.sessions.Lsn;
 
 /**
  * What a slot change says in the audit journal, for changes asked through the API and for

@@ -3,11 +3,11 @@ package io.slotkeeper.slot.changing;
 import java.util.List;
 import java.util.Map;
 
-import io.slotkeeper.lineage.GapDeletes;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.handover.CompletedHandover;
 import io.slotkeeper.handover.HandoverCompletions;
 import io.slotkeeper.handover.PendingHandovers;
+import io.slotkeeper.lineage.GapDeletes;
 import io.slotkeeper.resnapshot.Resnapshots;
 
 /**

@@ -4,12 +4,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalInt;
 
-import io.slotkeeper.sessions.Node;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.handover.Handover;
 import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.replication.SlotProblems;
 import io.slotkeeper.replication.SlotRepository;
+import io.slotkeeper.sessions.Node;
 import io.slotkeeper.slot.changing.Step;
 
 /**

@@ -1,12 +1,12 @@
 package io.slotkeeper.slot.changing;
 
-import io.slotkeeper.sessions.Node;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.handover.Handover;
 import io.slotkeeper.handover.ReleasedPosition;
 import io.slotkeeper.replication.SlotRepository;
 import io.slotkeeper.replication.SlotSighting;
 import io.slotkeeper.replication.SlotView;
+import io.slotkeeper.sessions.Node;
 
 /**
  * The recreates of the runbook, each followed by its connector's handover

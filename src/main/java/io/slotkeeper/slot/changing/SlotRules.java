@@ -4,12 +4,12 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 
-import io.slotkeeper.sessions.Node;
 import io.slotkeeper.fleet.Target;
-import io.slotkeeper.sessions.TargetProblems;
 import io.slotkeeper.problem.ProblemException;
 import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.replication.SlotProblems;
+import io.slotkeeper.sessions.Node;
+import io.slotkeeper.sessions.TargetProblems;
 
 /**
  * The safety rules of slot changes, on what the server showed: each either passes or

@@ -6,10 +6,9 @@ import io.micrometer.core.instrument.MeterRegistry;
 
 import io.slotkeeper.config.GapJournalProperties;
 import io.slotkeeper.connect.ConnectorClient;
-import io.slotkeeper.gap.GapJournals;
 import io.slotkeeper.connect.ConnectorLifecycle;
-import io.slotkeeper.sessions.Node;
 import io.slotkeeper.fleet.Target;
+import io.slotkeeper.gap.GapJournals;
 import io.slotkeeper.handover.ConnectorHandovers;
 import io.slotkeeper.handover.HandoverCompletions;
 import io.slotkeeper.handover.HandoverLog;
@@ -18,6 +17,7 @@ import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.replication.SlotRepository;
 import io.slotkeeper.replication.SlotView;
 import io.slotkeeper.resnapshot.Resnapshots;
+import io.slotkeeper.sessions.Node;
 
 /**
  * The replication-slot runbook. Every change is first planned from what the node shows

@@ -6,11 +6,11 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 
+import io.slotkeeper.problem.ProblemException;
+import io.slotkeeper.problem.ProblemKind;
 import io.slotkeeper.sessions.Node;
 import io.slotkeeper.sessions.ReplicationConnections;
 import io.slotkeeper.sessions.SqlIdentifiers;
-import io.slotkeeper.problem.ProblemException;
-import io.slotkeeper.problem.ProblemKind;
 
 /**
  * The SQL that changes slots and the session around a change, one place per statement;

@@ -6,11 +6,11 @@ import java.util.List;
 import java.util.OptionalInt;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import io.slotkeeper.sessions.Node;
 import io.slotkeeper.fleet.StandbySnapshots;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.handover.Handover;
 import io.slotkeeper.replication.SlotRepository;
+import io.slotkeeper.sessions.Node;
 
 /**
  * The steps a slot change is made of, each with the description a dry run shows.

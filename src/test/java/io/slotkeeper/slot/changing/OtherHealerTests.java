@@ -10,8 +10,8 @@ import org.junit.jupiter.api.Test;
 import org.springframework.web.client.RestClient;
 
 import io.slotkeeper.connect.ConnectorClient;
-import io.slotkeeper.sessions.Lsn;
 import io.slotkeeper.fleet.Target;
+import io.slotkeeper.sessions.Lsn;
 import io.slotkeeper.testbed.ConnectStub;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.SlotRecipes;

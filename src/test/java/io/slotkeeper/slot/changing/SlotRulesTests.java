@@ -4,11 +4,11 @@ import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 
-import io.slotkeeper.sessions.Node;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.problem.ProblemException;
 import io.slotkeeper.problem.ProblemKind;
 import io.slotkeeper.replication.ReplicationSlot;
+import io.slotkeeper.sessions.Node;
 
 import static io.slotkeeper.testbed.TestTargets.fleet;
 import static io.slotkeeper.testbed.TestTargets.target;
