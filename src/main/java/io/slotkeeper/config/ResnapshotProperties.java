@@ -42,7 +42,13 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param deletes {@code list} (default: the keys a gap journal saw deleted are listed at
  * {@code …/gap} and in the answer) or {@code signal}: with the re-read, they are also
  * signalled to slot-keeper's Debezium extension, which emits their delete events (install
- * it in the connector's plugin directory first)
+ * it in the connector's plugin directory first); the journal's truncates and outbox
+ * events are signalled with them
+ * @param outboxTables {@code schema.table} of each outbox table the connector routes with
+ * Debezium's {@code EventRouter}: the gap journal keeps every row inserted in it while
+ * the slot's consumer is away (the event, though the row is deleted right after), and
+ * with {@code deletes: signal} the extension emits each as the create the connector would
+ * have streamed; needs {@code mode: debezium-signal}
  */
 @Consistent
 public record ResnapshotProperties(@NotNull @DefaultValue("none") Mode mode,
@@ -55,7 +61,11 @@ public record ResnapshotProperties(@NotNull @DefaultValue("none") Mode mode,
 		List<@Pattern(regexp = COLUMN,
 				message = "must be schema.table.column in lower-case letters, digits and underscores") String> updateColumns,
 		@NotNull @DurationMin(seconds = 0) @DurationMax(days = 1) @DefaultValue("5m") Duration windowMargin,
-		@NotNull @DefaultValue("list") Deletes deletes) implements CrossFieldChecked {
+		@NotNull @DefaultValue("list") Deletes deletes,
+		List<@Pattern(regexp = TABLE,
+				message = "must be schema.table in lower-case letters, digits and underscores") String> outboxTables)
+		implements
+			CrossFieldChecked {
 
 	/**
 	 * A plain, lower-case {@code schema.table}.
@@ -88,7 +98,15 @@ public record ResnapshotProperties(@NotNull @DefaultValue("none") Mode mode,
 	public static ResnapshotProperties of(Mode mode, Tables tables) {
 		return new ResnapshotProperties(mode, null, null, Type.INCREMENTAL,
 				(mode == Mode.DEBEZIUM_SIGNAL) ? tables : Tables.ALL, Duration.ofSeconds(60), null,
-				Duration.ofMinutes(5), Deletes.LIST);
+				Duration.ofMinutes(5), Deletes.LIST, null);
+	}
+
+	/**
+	 * The outbox tables named.
+	 * @return {@code schema.table} each, empty when none
+	 */
+	public List<String> outboxes() {
+		return (this.outboxTables != null) ? this.outboxTables : List.of();
 	}
 
 	/**
@@ -116,6 +134,11 @@ public record ResnapshotProperties(@NotNull @DefaultValue("none") Mode mode,
 		}
 		if (this.deletes == Deletes.SIGNAL && this.mode != Mode.DEBEZIUM_SIGNAL) {
 			violations.add(new Violation("deletes", "signal needs mode debezium-signal, but mode was " + this.mode));
+		}
+		if (!outboxes().isEmpty() && this.mode != Mode.DEBEZIUM_SIGNAL) {
+			violations.add(new Violation("outboxTables",
+					"outbox events are delivered with a re-snapshot: needs mode debezium-signal, but mode was "
+							+ this.mode));
 		}
 		return violations;
 	}

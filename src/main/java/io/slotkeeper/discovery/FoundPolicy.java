@@ -50,7 +50,7 @@ final class FoundPolicy {
 			// for the whole database.
 			resnapshot = new ResnapshotProperties(resnapshot.mode(), resnapshot.signalTable(), included,
 					resnapshot.type(), resnapshot.tables(), resnapshot.recheckAfter(), resnapshot.updateColumns(),
-					resnapshot.windowMargin(), resnapshot.deletes());
+					resnapshot.windowMargin(), resnapshot.deletes(), resnapshot.outboxTables());
 		}
 		return new SlotPolicyProperties(connector.slot(), connector.connector(), heals ? OnLost.RECREATE : OnLost.ALERT,
 				OnMissing.ALERT, OnOrphan.ALERT, resnapshot, RECREATIONS_PER_HOUR, null, discovery.onFailed(),

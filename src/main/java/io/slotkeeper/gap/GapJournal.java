@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 import io.slotkeeper.sessions.Lsn;
 
@@ -22,6 +23,11 @@ import io.slotkeeper.sessions.Lsn;
  * a row it never had does no harm. Where the journal cannot tell a table's changes
  * exactly (no replica identity, too many changes, a key not sent) it says so for that
  * table, and that table must be read whole.
+ * <p>
+ * Of an outbox table (one whose inserts are events, routed by Debezium's
+ * {@code EventRouter} and usually deleted right after) it also keeps every row inserted
+ * in the gap whole, in commit order: the events the consumer missed, which no re-read can
+ * find again.
  * <p>
  * Fed one message at a time in the order decoding returns them; not thread-safe.
  */
@@ -51,6 +57,14 @@ public final class GapJournal {
 
 	private final Map<String, TableGap> tables = new LinkedHashMap<>();
 
+	private final Predicate<String> outbox;
+
+	private final List<Event> events = new ArrayList<>();
+
+	private int eventsDrained;
+
+	private long eventSequence;
+
 	private int keys;
 
 	private long transactionLsn;
@@ -71,8 +85,22 @@ public final class GapJournal {
 	 * is its whole row ({@code FULL}) or nothing; empty when it has none
 	 */
 	public GapJournal(int maxKeys, Function<PgOutputMessage.Relation, List<String>> primaryKey) {
+		this(maxKeys, primaryKey, (table) -> false);
+	}
+
+	/**
+	 * An empty journal that also keeps the rows inserted into outbox tables.
+	 * @param maxKeys how many keys and events it keeps over every table; past it, the
+	 * table that would grow it is read whole, and an outbox table's events are incomplete
+	 * @param primaryKey a table's primary key columns, for a table whose replica identity
+	 * is its whole row ({@code FULL}) or nothing; empty when it has none
+	 * @param outbox whether a table ({@code schema.table}) is an outbox table
+	 */
+	public GapJournal(int maxKeys, Function<PgOutputMessage.Relation, List<String>> primaryKey,
+			Predicate<String> outbox) {
 		this.maxKeys = maxKeys;
 		this.primaryKey = primaryKey;
+		this.outbox = outbox;
 	}
 
 	/**
@@ -100,6 +128,7 @@ public final class GapJournal {
 		}
 		else if (message instanceof PgOutputMessage.Insert insert) {
 			keyed(insert.relation(), insert.row(), Change.INSERTED);
+			event(insert);
 		}
 		else if (message instanceof PgOutputMessage.Update update) {
 			updated(update.relation(), update.old(), update.row());
@@ -115,6 +144,31 @@ public final class GapJournal {
 				table.truncates.add(this.transactionLsn);
 			}
 		}
+	}
+
+	private void event(PgOutputMessage.Insert insert) {
+		PgOutputMessage.Relation relation = this.relations.get(insert.relation());
+		if (!this.outbox.test(relation.qualifiedName())) {
+			return;
+		}
+		TableGap table = table(relation);
+		if (table.eventsIncomplete != null) {
+			return;
+		}
+		if (this.keys + this.events.size() >= this.maxKeys) {
+			table.eventsIncomplete = "more than " + this.maxKeys + " keys and events in the gap: its events after "
+					+ Lsn.format(this.transactionLsn) + " were not kept";
+			return;
+		}
+		List<String> columns = new ArrayList<>(relation.columns().size());
+		List<String> values = new ArrayList<>(relation.columns().size());
+		for (int index = 0; index < relation.columns().size(); index++) {
+			PgOutputMessage.Value value = (index < insert.row().size()) ? insert.row().get(index) : null;
+			columns.add(relation.columns().get(index).name());
+			values.add((value != null && value.kind() == 't') ? value.text() : null);
+		}
+		this.events.add(new Event(++this.eventSequence, this.transactionLsn, relation.qualifiedName(),
+				Collections.unmodifiableList(columns), Collections.unmodifiableList(values)));
 	}
 
 	private void keyed(int relation, List<PgOutputMessage.Value> row, Change change) {
@@ -178,6 +232,18 @@ public final class GapJournal {
 			this.keys -= before - table.keys.size();
 			table.truncates.removeIf((lsn) -> lsn < confirmed);
 		}
+		int before = this.events.size();
+		this.events.removeIf((event) -> event.lsn() < confirmed);
+		this.eventsDrained = Math.max(0, this.eventsDrained - (before - this.events.size()));
+	}
+
+	/**
+	 * The rows inserted in the gap into an outbox table, in commit order.
+	 * @param table the table's qualified name
+	 * @return its events, empty when it is not an outbox table or had none
+	 */
+	public List<Event> events(String table) {
+		return this.events.stream().filter((event) -> event.table().equals(table)).toList();
 	}
 
 	private TableGap table(int oid) {
@@ -227,7 +293,9 @@ public final class GapJournal {
 	 */
 	public Map<String, TableSummary> tables() {
 		Map<String, TableSummary> summaries = new LinkedHashMap<>();
-		this.tables.forEach((name, table) -> summaries.put(name, table.summary()));
+		Map<String, Integer> events = new HashMap<>();
+		this.events.forEach((event) -> events.merge(event.table(), 1, Integer::sum));
+		this.tables.forEach((name, table) -> summaries.put(name, table.summary(events.getOrDefault(name, 0))));
 		return Collections.unmodifiableMap(summaries);
 	}
 
@@ -268,7 +336,7 @@ public final class GapJournal {
 					}
 				}
 				drained.add(new StoredTable(name, table.keyColumns, table.whyNotExact, List.copyOf(table.truncates),
-						table.overflowed, table.cleared, keys));
+						table.overflowed, table.eventsIncomplete, table.cleared, keys));
 				table.changedKeys.clear();
 				table.cleared = false;
 				table.touched = false;
@@ -292,6 +360,7 @@ public final class GapJournal {
 			table.whyNotExact = each.whyNotExact();
 			table.truncates.addAll(each.truncates());
 			table.overflowed = each.overflowed();
+			table.eventsIncomplete = each.eventsIncomplete();
 			each.keys().forEach((key, runs) -> {
 				if (table.keys.put(key, KeyState.of(runs)) == null) {
 					this.keys++;
@@ -309,12 +378,46 @@ public final class GapJournal {
 	 * are
 	 * @param truncates the commit positions of its truncates
 	 * @param overflowed whether its keys were given up for too many
+	 * @param eventsIncomplete why not every outbox event of it was kept, {@code null}
+	 * when every one was
 	 * @param cleared whether its keys stored before were dropped (a truncate, an
 	 * overflow)
 	 * @param keys its keys that changed, each with its changes
 	 */
 	record StoredTable(String name, List<String> keyColumns, String whyNotExact, List<Long> truncates,
-			boolean overflowed, boolean cleared, Map<List<String>, StoredKey> keys) {
+			boolean overflowed, String eventsIncomplete, boolean cleared, Map<List<String>, StoredKey> keys) {
+	}
+
+	/**
+	 * A row inserted into an outbox table in the gap: an event the consumer missed.
+	 *
+	 * @param sequence its place among the journal's events, from 1
+	 * @param lsn its transaction's commit position
+	 * @param table the table's qualified name
+	 * @param columns the row's columns, in the table's order
+	 * @param values each column's value as PostgreSQL's text, {@code null} for SQL NULL
+	 */
+	public record Event(long sequence, long lsn, String table, List<String> columns, List<String> values) {
+	}
+
+	/**
+	 * The events taken since the last call, for its store.
+	 * @return them, in order
+	 */
+	List<Event> drainEvents() {
+		List<Event> drained = List.copyOf(this.events.subList(this.eventsDrained, this.events.size()));
+		this.eventsDrained = this.events.size();
+		return drained;
+	}
+
+	/**
+	 * Takes back the events a store kept of a journal.
+	 * @param stored its events, in order
+	 */
+	void restoreEvents(List<Event> stored) {
+		this.events.addAll(stored);
+		this.eventsDrained = this.events.size();
+		stored.forEach((event) -> this.eventSequence = Math.max(this.eventSequence, event.sequence()));
 	}
 
 	/**
@@ -336,9 +439,12 @@ public final class GapJournal {
 	 * @param truncates the commit positions of its truncates
 	 * @param whyNotExact why its changes cannot be told key by key, {@code null} when
 	 * they can
+	 * @param events how many rows of it the journal kept whole as outbox events
+	 * @param eventsIncomplete why not every event of it was kept, {@code null} when every
+	 * one was (or it is no outbox table)
 	 */
 	public record TableSummary(List<String> keyColumns, int inserted, int updated, int deleted, List<String> truncates,
-			String whyNotExact) {
+			String whyNotExact, int events, String eventsIncomplete) {
 
 		/**
 		 * Whether the table's changes are known key by key, with no truncate.
@@ -446,6 +552,8 @@ public final class GapJournal {
 
 		private boolean overflowed;
 
+		private String eventsIncomplete;
+
 		// Whether a page touched it since the store took its state.
 		private boolean touched;
 
@@ -502,7 +610,7 @@ public final class GapJournal {
 			return List.copyOf(key);
 		}
 
-		TableSummary summary() {
+		TableSummary summary(int events) {
 			int inserted = 0;
 			int updated = 0;
 			int deleted = 0;
@@ -514,7 +622,7 @@ public final class GapJournal {
 				}
 			}
 			return new TableSummary(this.keyColumns, inserted, updated, deleted,
-					this.truncates.stream().map(Lsn::format).toList(), this.whyNotExact);
+					this.truncates.stream().map(Lsn::format).toList(), this.whyNotExact, events, this.eventsIncomplete);
 		}
 
 		private static String identity(char code) {

@@ -5,6 +5,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -14,10 +15,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import io.slotkeeper.sessions.Lsn;
 import io.slotkeeper.sessions.OwnTables;
 
 /**
- * Where a journal is kept so that it survives a restart and a takeover: three tables of
+ * Where a journal is kept so that it survives a restart and a takeover: four tables of
  * slot-keeper's own schema in a database of the journaled slot's server other than the
  * captured one (no publication of the captured database, {@code FOR ALL TABLES} included,
  * ever carries them, and the copy never decodes its own writes). Made on first use and
@@ -31,6 +33,8 @@ final class GapJournalStore {
 	static final String TABLES = "slotkeeper.gap_tables";
 
 	static final String KEYS = "slotkeeper.gap_keys";
+
+	static final String EVENTS = "slotkeeper.gap_events";
 
 	private static final int ROWS_PER_STATEMENT = 500;
 
@@ -55,6 +59,12 @@ final class GapJournalStore {
 					true);
 		OwnTables.create(connection, KEYS, "slot text NOT NULL, tbl text NOT NULL, key text[] NOT NULL,"
 				+ " lsns bigint[] NOT NULL, kinds text NOT NULL, PRIMARY KEY (slot, tbl, key)", true);
+		OwnTables.create(connection, EVENTS, "slot text NOT NULL, seq bigint NOT NULL, tbl text NOT NULL,"
+				+ " lsn bigint NOT NULL, columns text[] NOT NULL, vals text[] NOT NULL, PRIMARY KEY (slot, seq)", true);
+		// Stores made before outbox events were kept lack the column.
+		try (Statement alter = connection.createStatement()) {
+			alter.execute("ALTER TABLE " + TABLES + " ADD COLUMN IF NOT EXISTS events_incomplete text");
+		}
 	}
 
 	/**
@@ -62,9 +72,11 @@ final class GapJournalStore {
 	 * @param connection a session on the store's database
 	 * @param header the journal's state
 	 * @param changes its tables and keys that changed
+	 * @param events the outbox events it took since
 	 * @throws SQLException when the server refuses
 	 */
-	static void save(Connection connection, Header header, List<GapJournal.StoredTable> changes) throws SQLException {
+	static void save(Connection connection, Header header, List<GapJournal.StoredTable> changes,
+			List<GapJournal.Event> events) throws SQLException {
 		boolean autoCommit = connection.getAutoCommit();
 		connection.setAutoCommit(false);
 		try {
@@ -87,6 +99,7 @@ final class GapJournalStore {
 				statement.executeUpdate();
 			}
 			saveTables(connection, header.slot(), changes);
+			saveEvents(connection, header, events);
 			connection.commit();
 		}
 		catch (SQLException | RuntimeException ex) {
@@ -98,13 +111,41 @@ final class GapJournalStore {
 		}
 	}
 
+	// Events before the gap's start are the consumer's already: forgotten here as the
+	// journal forgets them.
+	private static void saveEvents(Connection connection, Header header, List<GapJournal.Event> events)
+			throws SQLException {
+		if (header.from() != null) {
+			try (PreparedStatement statement = connection
+				.prepareStatement("DELETE FROM " + EVENTS + " WHERE slot = ? AND lsn < ?")) {
+				statement.setString(1, header.slot());
+				statement.setLong(2, Lsn.parse(header.from()));
+				statement.executeUpdate();
+			}
+		}
+		try (PreparedStatement statement = connection.prepareStatement("INSERT INTO " + EVENTS
+				+ " (slot, seq, tbl, lsn, columns, vals) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (slot, seq) DO NOTHING")) {
+			for (GapJournal.Event event : events) {
+				statement.setString(1, header.slot());
+				statement.setLong(2, event.sequence());
+				statement.setString(3, event.table());
+				statement.setLong(4, event.lsn());
+				statement.setArray(5, connection.createArrayOf("text", event.columns().toArray()));
+				statement.setArray(6, connection.createArrayOf("text", event.values().toArray()));
+				statement.addBatch();
+			}
+			statement.executeBatch();
+		}
+	}
+
 	private static void saveTables(Connection connection, String slot, List<GapJournal.StoredTable> changes)
 			throws SQLException {
 		try (PreparedStatement table = connection.prepareStatement("INSERT INTO " + TABLES
-				+ " (slot, tbl, key_columns, why_not_exact, truncates, overflowed) VALUES (?, ?, ?, ?, ?, ?)"
-				+ " ON CONFLICT (slot, tbl) DO UPDATE SET key_columns = excluded.key_columns,"
-				+ " why_not_exact = excluded.why_not_exact, truncates = excluded.truncates,"
-				+ " overflowed = excluded.overflowed");
+				+ " (slot, tbl, key_columns, why_not_exact, truncates, overflowed, events_incomplete)"
+				+ " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (slot, tbl) DO UPDATE SET"
+				+ " key_columns = excluded.key_columns, why_not_exact = excluded.why_not_exact,"
+				+ " truncates = excluded.truncates, overflowed = excluded.overflowed,"
+				+ " events_incomplete = excluded.events_incomplete");
 				PreparedStatement clear = connection
 					.prepareStatement("DELETE FROM " + KEYS + " WHERE slot = ? AND tbl = ?")) {
 			for (GapJournal.StoredTable each : changes) {
@@ -114,6 +155,7 @@ final class GapJournalStore {
 				table.setString(4, each.whyNotExact());
 				table.setArray(5, connection.createArrayOf("bigint", each.truncates().toArray()));
 				table.setBoolean(6, each.overflowed());
+				table.setString(7, each.eventsIncomplete());
 				table.addBatch();
 				if (each.cleared()) {
 					clear.setString(1, slot);
@@ -165,6 +207,8 @@ final class GapJournalStore {
 		if (!OwnTables.exists(connection, JOURNALS, true)) {
 			return Optional.empty();
 		}
+		// A store an earlier version made lacks what this one keeps.
+		prepare(connection);
 		Header header;
 		try (PreparedStatement statement = connection.prepareStatement("SELECT database, copy, from_lsn, position,"
 				+ " transactions, since, publications, incomplete FROM " + JOURNALS + " WHERE slot = ?")) {
@@ -180,15 +224,15 @@ final class GapJournalStore {
 		}
 		Map<String, GapJournal.StoredTable> tables = new LinkedHashMap<>();
 		try (PreparedStatement statement = connection.prepareStatement("SELECT tbl, key_columns, why_not_exact,"
-				+ " truncates, overflowed FROM " + TABLES + " WHERE slot = ? ORDER BY tbl")) {
+				+ " truncates, overflowed, events_incomplete FROM " + TABLES + " WHERE slot = ? ORDER BY tbl")) {
 			statement.setString(1, slot);
 			try (ResultSet result = statement.executeQuery()) {
 				while (result.next()) {
 					Long[] truncates = (Long[]) result.getArray(4).getArray();
 					tables.put(result.getString(1),
 							new GapJournal.StoredTable(result.getString(1), strings(result.getArray(2)),
-									result.getString(3), List.of(truncates), result.getBoolean(5), false,
-									new LinkedHashMap<>()));
+									result.getString(3), List.of(truncates), result.getBoolean(5), result.getString(6),
+									false, new LinkedHashMap<>()));
 				}
 			}
 		}
@@ -215,7 +259,18 @@ final class GapJournalStore {
 				connection.setAutoCommit(autoCommit);
 			}
 		}
-		return Optional.of(new Stored(header, new ArrayList<>(tables.values())));
+		List<GapJournal.Event> events = new ArrayList<>();
+		try (PreparedStatement statement = connection
+			.prepareStatement("SELECT seq, lsn, tbl, columns, vals FROM " + EVENTS + " WHERE slot = ? ORDER BY seq")) {
+			statement.setString(1, slot);
+			try (ResultSet result = statement.executeQuery()) {
+				while (result.next()) {
+					events.add(new GapJournal.Event(result.getLong(1), result.getLong(2), result.getString(3),
+							strings(result.getArray(4)), Arrays.asList((String[]) result.getArray(5).getArray())));
+				}
+			}
+		}
+		return Optional.of(new Stored(header, new ArrayList<>(tables.values()), events));
 	}
 
 	/**
@@ -228,7 +283,9 @@ final class GapJournalStore {
 		if (!OwnTables.exists(connection, JOURNALS, true)) {
 			return;
 		}
-		for (String table : List.of(KEYS, TABLES, JOURNALS)) {
+		// A store an earlier version made lacks what this one keeps.
+		prepare(connection);
+		for (String table : List.of(EVENTS, KEYS, TABLES, JOURNALS)) {
 			try (PreparedStatement statement = connection
 				.prepareStatement("DELETE FROM " + table + " WHERE slot = ?")) {
 				statement.setString(1, slot);
@@ -252,10 +309,13 @@ final class GapJournalStore {
 		if (!OwnTables.exists(connection, JOURNALS, true)) {
 			return swept;
 		}
+		// A store an earlier version made lacks what this one keeps.
+		prepare(connection);
 		try (PreparedStatement statement = connection.prepareStatement("WITH stale AS (DELETE FROM " + JOURNALS
 				+ " j WHERE NOT EXISTS (SELECT 1 FROM pg_catalog.pg_replication_slots s WHERE s.slot_name = j.copy)"
 				+ " RETURNING j.slot), tables AS (DELETE FROM " + TABLES
 				+ " WHERE slot IN (SELECT slot FROM stale)), keys AS (DELETE FROM " + KEYS
+				+ " WHERE slot IN (SELECT slot FROM stale)), events AS (DELETE FROM " + EVENTS
 				+ " WHERE slot IN (SELECT slot FROM stale)) SELECT slot FROM stale ORDER BY slot");
 				ResultSet result = statement.executeQuery()) {
 			while (result.next()) {
@@ -291,8 +351,9 @@ final class GapJournalStore {
 	 *
 	 * @param header its state
 	 * @param tables its tables with their keys
+	 * @param events its outbox events, in order
 	 */
-	record Stored(Header header, List<GapJournal.StoredTable> tables) {
+	record Stored(Header header, List<GapJournal.StoredTable> tables, List<GapJournal.Event> events) {
 	}
 
 }

@@ -53,13 +53,15 @@ final class GapJournalStores implements AutoCloseable {
 	 * @param target the journaled slot's target
 	 * @param header the journal's state
 	 * @param changes its tables and keys that changed
+	 * @param events the outbox events it took since
 	 * @throws io.slotkeeper.problem.ProblemException when the store cannot be reached or
 	 * refuses
 	 */
-	void save(Target target, GapJournalStore.Header header, List<GapJournal.StoredTable> changes) {
+	void save(Target target, GapJournalStore.Header header, List<GapJournal.StoredTable> changes,
+			List<GapJournal.Event> events) {
 		node(target).withConnection((connection) -> {
 			GapJournalStore.prepare(connection);
-			GapJournalStore.save(connection, header, changes);
+			GapJournalStore.save(connection, header, changes, events);
 			return null;
 		});
 	}

@@ -15,6 +15,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
@@ -227,7 +229,8 @@ public final class GapJournals implements AutoCloseable {
 				PrimaryKeys keys = new PrimaryKeys();
 				String copy = SlotCopies.copy(connection, slot.slotName());
 				Kept started = new Kept(slot.slotName(), connection.getCatalog(), copy, slot.confirmedFlushLsn(), read,
-						new GapJournal(this.settings.maxKeys(), keys), keys, this.clock.instant());
+						new GapJournal(this.settings.maxKeys(), keys, outbox(target, slot.slotName())), keys,
+						this.clock.instant());
 				started.notStored = this.stores.notStoredBecause(started.database);
 				return started;
 			});
@@ -315,11 +318,12 @@ public final class GapJournals implements AutoCloseable {
 	// in between leaves a journal that its copy decodes again, never one it skipped.
 	private void store(Target target, Kept journal) {
 		List<GapJournal.StoredTable> changes = journal.journal.drainChanges();
+		List<GapJournal.Event> events = journal.journal.drainEvents();
 		if (journal.notStored != null) {
 			return;
 		}
 		try {
-			this.stores.save(target, header(journal), changes);
+			this.stores.save(target, header(journal), changes, events);
 		}
 		catch (RuntimeException ex) {
 			journal.notStored = "storing it in database '" + this.settings.database() + "' failed: "
@@ -360,8 +364,9 @@ public final class GapJournals implements AutoCloseable {
 		}
 		GapJournalStore.Header header = stored.get().header();
 		PrimaryKeys keys = new PrimaryKeys();
-		GapJournal journal = new GapJournal(this.settings.maxKeys(), keys);
+		GapJournal journal = new GapJournal(this.settings.maxKeys(), keys, outbox(target, slot));
 		journal.restore(header.position(), header.transactions(), stored.get().tables());
+		journal.restoreEvents(stored.get().events());
 		if (header.from() != null) {
 			journal.since(Lsn.parse(header.from()));
 		}
@@ -418,6 +423,18 @@ public final class GapJournals implements AutoCloseable {
 		this.last.put(key(target, slot), new Closed(this.clock.instant(), gap));
 		this.meters.closed(target.name(), slot, gap);
 		return Optional.of(gap);
+	}
+
+	// The outbox tables the slot's settings name, read when its journal starts or is
+	// adopted.
+	private static Predicate<String> outbox(Target target, String slot) {
+		Set<String> tables = target.slots()
+			.policies()
+			.stream()
+			.filter((policy) -> policy.name().equals(slot))
+			.flatMap((policy) -> policy.resnapshot().outboxes().stream())
+			.collect(Collectors.toSet());
+		return tables::contains;
 	}
 
 	// A heal may come before the poll that adopts an earlier owner's journal.

@@ -73,11 +73,10 @@ class GapJournalBench {
 			do {
 				page = SlotCopies.peek(connection, copy, List.of("cdc"), null, 10_000, journal);
 				long before = System.nanoTime();
-				GapJournalStore
-					.save(store,
-							new GapJournalStore.Header(database, database, copy, null, journal.position(),
-									journal.transactions(), Instant.now(), List.of("cdc"), null),
-							journal.drainChanges());
+				GapJournalStore.save(store,
+						new GapJournalStore.Header(database, database, copy, null, journal.position(),
+								journal.transactions(), Instant.now(), List.of("cdc"), null),
+						journal.drainChanges(), journal.drainEvents());
 				storing += System.nanoTime() - before;
 				SlotCopies.advance(connection, copy, page.end());
 				messages += page.messages();

@@ -194,11 +194,10 @@ class GapJournalTests {
 			String copy = SlotCopies.copy(connection, "consumer");
 			GapJournal first = new GapJournal(100, (relation) -> List.of());
 			SlotCopies.Page page = SlotCopies.peek(connection, copy, List.of("cdc"), null, 100, first);
-			GapJournalStore
-				.save(store,
-						new GapJournalStore.Header(this.database, this.database, copy, null, first.position(),
-								first.transactions(), java.time.Instant.now(), List.of("cdc"), null),
-						first.drainChanges());
+			GapJournalStore.save(store,
+					new GapJournalStore.Header(this.database, this.database, copy, null, first.position(),
+							first.transactions(), java.time.Instant.now(), List.of("cdc"), null),
+					first.drainChanges(), first.drainEvents());
 			// The owner stops here: stored, not consumed.
 			assertThat(confirmed(copy)).isEqualTo(confirmed("consumer"));
 			assertThat(page.end()).isEqualTo(first.position());
@@ -217,6 +216,70 @@ class GapJournalTests {
 			assertThat(adopted.tables().get("public.orders").keyColumns()).containsExactly("id");
 			GapJournalStore.delete(store, this.database);
 			assertThat(GapJournalStore.load(store, this.database)).isEmpty();
+		}
+	}
+
+	@Test
+	void anOutboxTablesRowsInsertedInTheGapAreKeptWholeInCommitOrderThoughDeletedRightAfter() throws SQLException {
+		this.server.execute(this.database,
+				"CREATE TABLE outbox (id uuid PRIMARY KEY, aggregatetype text NOT NULL, aggregateid text NOT NULL,"
+						+ " type text NOT NULL, payload jsonb, created timestamptz NOT NULL DEFAULT now())");
+		String confirmed = this.server.queryForString(this.database, "SELECT pg_current_wal_insert_lsn()");
+		for (int event = 1; event <= 3; event++) {
+			this.server.execute(this.database,
+					"BEGIN; INSERT INTO outbox VALUES ('00000000-0000-0000-0000-00000000000" + event + "', 'order', '"
+							+ event + "', 'created', " + ((event == 2) ? "NULL" : "'{\"n\": " + event + "}'")
+							+ ", '2026-12-07 10:00:0" + event + "+00'); DELETE FROM outbox; COMMIT");
+		}
+		this.server.execute(this.database, "INSERT INTO orders VALUES (11, 'not an event')");
+		try (Connection connection = this.server.connect(this.database);
+				Connection store = this.server.connect("postgres")) {
+			String copy = SlotCopies.copy(connection, "consumer");
+			GapJournal journal = new GapJournal(100, (relation) -> List.of(), "public.outbox"::equals);
+			SlotCopies.decode(connection, copy, List.of("cdc"), null, 100, journal);
+
+			List<GapJournal.Event> events = journal.events("public.outbox");
+			assertThat(events).extracting((event) -> event.values().get(2)).containsExactly("1", "2", "3");
+			assertThat(events.get(0).columns()).containsExactly("id", "aggregatetype", "aggregateid", "type", "payload",
+					"created");
+			assertThat(events.get(0).values()).containsExactly("00000000-0000-0000-0000-000000000001", "order", "1",
+					"created", "{\"n\": 1}", "2026-12-07 10:00:01+00");
+			assertThat(events.get(1).values().get(4)).isNull();
+			assertThat(journal.events("public.orders")).isEmpty();
+			GapJournal.TableSummary outbox = journal.tables().get("public.outbox");
+			assertThat(List.of(outbox.events(), outbox.deleted())).containsExactly(3, 3);
+			assertThat(outbox.eventsIncomplete()).isNull();
+
+			GapJournalStore.prepare(store);
+			GapJournalStore.save(store,
+					new GapJournalStore.Header(this.database, this.database, copy, confirmed, journal.position(),
+							journal.transactions(), java.time.Instant.now(), List.of("cdc"), null),
+					journal.drainChanges(), journal.drainEvents());
+			GapJournalStore.Stored stored = GapJournalStore.load(store, this.database).orElseThrow();
+			GapJournal adopted = new GapJournal(100, (relation) -> List.of(), "public.outbox"::equals);
+			adopted.restore(stored.header().position(), stored.header().transactions(), stored.tables());
+			adopted.restoreEvents(stored.events());
+			assertThat(adopted.events("public.outbox")).isEqualTo(events);
+
+			adopted.since(events.get(1).lsn());
+			assertThat(adopted.events("public.outbox")).extracting((event) -> event.values().get(2))
+				.containsExactly("2", "3");
+			GapJournalStore.delete(store, this.database);
+		}
+	}
+
+	@Test
+	void anOutboxTablesEventsPastTheBoundAreSaidToBeIncomplete() throws SQLException {
+		this.server.execute(this.database, "CREATE TABLE outbox (id int PRIMARY KEY, payload text)",
+				"INSERT INTO outbox SELECT n, 'event ' || n FROM generate_series(1, 8) AS n");
+		try (Connection connection = this.server.connect(this.database)) {
+			String copy = SlotCopies.copy(connection, "consumer");
+			GapJournal journal = new GapJournal(10, (relation) -> List.of(), "public.outbox"::equals);
+			SlotCopies.decode(connection, copy, List.of("cdc"), null, 100, journal);
+
+			GapJournal.TableSummary outbox = journal.tables().get("public.outbox");
+			assertThat(outbox.events()).isLessThan(8).isEqualTo(journal.events("public.outbox").size());
+			assertThat(outbox.eventsIncomplete()).startsWith("more than 10 keys and events in the gap");
 		}
 	}
 

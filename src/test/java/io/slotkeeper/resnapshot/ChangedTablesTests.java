@@ -28,7 +28,7 @@ class ChangedTablesTests {
 	private static final ResnapshotProperties SETTINGS = new ResnapshotProperties(
 			ResnapshotProperties.Mode.DEBEZIUM_SIGNAL, "public.signal", TABLES, ResnapshotProperties.Type.INCREMENTAL,
 			ResnapshotProperties.Tables.CHANGED, Duration.ofSeconds(60), List.of("public.b.updated_at"),
-			Duration.ofMinutes(5), ResnapshotProperties.Deletes.LIST);
+			Duration.ofMinutes(5), ResnapshotProperties.Deletes.LIST, null);
 
 	private static final Map<String, String> INSTANTS = Map.of("public.b", UpdateColumns.INSTANTS);
 

@@ -16,9 +16,12 @@ import io.debezium.spi.schema.DataCollectionId;
  * slot-keeper's signal actions, found by Debezium through
  * {@code META-INF/services/io.debezium.pipeline.signal.actions.SignalActionProvider} when
  * a connector's streaming starts: {@value GapDeletes#NAME} (deletes for keys deleted
- * while the connector's slot was lost) and {@value GapTruncate#NAME} (a truncate the gap
- * held). Both emit through the connector's own dispatcher, so the events are named,
- * enveloped, transformed and converted as the connector's own, tombstones included.
+ * while the connector's slot was lost), {@value GapTruncate#NAME} (a truncate the gap
+ * held) and {@value GapEvents#NAME} (rows inserted into an outbox table: the events the
+ * consumer missed). Each emits through the connector's own dispatcher, so the events are
+ * named, enveloped, transformed and converted as the connector's own, tombstones
+ * included, and acknowledges what it did in the signal table ({@link Acknowledgements});
+ * {@value Acknowledgements#TYPE} takes those acknowledgements when they stream back.
  * Offered to relational connectors only.
  */
 public final class GapActions implements SignalActionProvider {
@@ -32,8 +35,10 @@ public final class GapActions implements SignalActionProvider {
 			return Map.of();
 		}
 		EventDispatcher<P, TableId> tables = (EventDispatcher<P, TableId>) dispatcher;
-		return Map.of(GapDeletes.NAME, new GapDeletes<>(tables, relational), GapTruncate.NAME,
-				new GapTruncate<>(tables, relational));
+		Acknowledgements acknowledgements = new Acknowledgements(relational);
+		return Map.of(GapDeletes.NAME, new GapDeletes<>(tables, relational, acknowledgements), GapTruncate.NAME,
+				new GapTruncate<>(tables, relational, acknowledgements), GapEvents.NAME,
+				new GapEvents<>(tables, relational, acknowledgements), Acknowledgements.TYPE, new Acknowledged<>());
 	}
 
 }

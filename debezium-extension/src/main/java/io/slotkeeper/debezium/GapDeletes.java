@@ -3,7 +3,6 @@ package io.slotkeeper.debezium;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 import io.debezium.data.Envelope.Operation;
 import io.debezium.document.Array;
@@ -24,7 +23,7 @@ import io.debezium.relational.TableId;
  * delete carries the key columns and nulls elsewhere, as a real delete under
  * {@code REPLICA IDENTITY DEFAULT} does; Debezium adds its tombstone when
  * {@code tombstones.on.delete} is on. Refused whole, with a warning that says why, when
- * the table is not captured, the key columns are not its primary key, a key has another
+ * the connector skips deletes, the table is not captured, the key columns are not its primary key, a key has another
  * length, a value is not of a key type it knows (integers, text, uuid), or the batch is
  * empty or too large.
  */
@@ -36,64 +35,56 @@ final class GapDeletes<P extends Partition> extends TableAction<P> {
 	// stays well within it.
 	static final int MOST_KEYS = 1000;
 
-	GapDeletes(EventDispatcher<P, TableId> dispatcher, RelationalDatabaseConnectorConfig config) {
-		super(NAME, dispatcher, config);
+	GapDeletes(EventDispatcher<P, TableId> dispatcher, RelationalDatabaseConnectorConfig config,
+			Acknowledgements acknowledgements) {
+		super(NAME, dispatcher, config, acknowledgements);
 	}
 
 	@Override
-	public boolean arrived(SignalPayload<P> signal) throws InterruptedException {
-		Optional<Table> table = table(signal);
-		if (table.isEmpty()) {
-			return false;
+	Outcome run(SignalPayload<P> signal, Table table) throws InterruptedException {
+		if (config().getSkippedOperations().contains(Operation.DELETE)) {
+			throw new Refusal("the connector's skipped.operations holds 'd': delete events would be dropped");
 		}
-		List<Object[]> rows = rows(signal, table.get());
-		if (rows == null) {
-			return false;
-		}
+		List<Object[]> rows = rows(signal, table);
 		int emitted = 0;
 		for (Object[] old : rows) {
-			if (emit(signal, table.get(), Operation.DELETE, old)) {
+			if (emit(signal, table, Operation.DELETE, old, null)) {
 				emitted++;
 			}
 		}
-		said(signal, "emitted " + emitted + " of " + rows.size() + " deletes of " + table.get().id());
-		return emitted == rows.size();
+		return new Outcome(emitted, rows.size(), null);
 	}
 
 	// Every key checked before the first is emitted: a batch is emitted whole or not at
 	// all.
-	private List<Object[]> rows(SignalPayload<P> signal, Table table) {
+	private static List<Object[]> rows(SignalPayload<?> signal, Table table) {
 		Array columns = signal.data.getArray("key-columns");
 		List<String> named = new ArrayList<>();
 		for (Array.Entry entry : (columns != null) ? columns : Array.create()) {
 			named.add(entry.getValue().isString() ? entry.getValue().asString() : null);
 		}
 		if (!named.equals(table.primaryKeyColumnNames())) {
-			refuse(signal, "'key-columns' " + named + " are not the primary key " + table.primaryKeyColumnNames()
+			throw new Refusal("'key-columns' " + named + " are not the primary key " + table.primaryKeyColumnNames()
 					+ " of " + table.id());
-			return null;
 		}
 		Array keys = signal.data.getArray("keys");
 		if (keys == null || keys.isEmpty() || keys.size() > MOST_KEYS) {
-			refuse(signal, "'keys' must hold 1 to " + MOST_KEYS + " keys, it holds "
-					+ ((keys != null) ? keys.size() : 0));
-			return null;
+			throw new Refusal(
+					"'keys' must hold 1 to " + MOST_KEYS + " keys, it holds " + ((keys != null) ? keys.size() : 0));
 		}
 		List<Column> keyColumns = table.primaryKeyColumns();
 		List<Object[]> rows = new ArrayList<>(keys.size());
 		for (Array.Entry entry : keys) {
 			Array key = entry.getValue().isArray() ? entry.getValue().asArray() : null;
 			if (key == null || key.size() != keyColumns.size()) {
-				refuse(signal, "key " + entry.getIndex() + " does not have " + keyColumns.size() + " values");
-				return null;
+				throw new Refusal("key " + entry.getIndex() + " does not have " + keyColumns.size() + " values");
 			}
 			Object[] old = new Object[table.columns().size()];
 			for (int index = 0; index < keyColumns.size(); index++) {
 				Column column = keyColumns.get(index);
 				Object value = value(column, key.get(index));
 				if (value == null) {
-					refuse(signal, "key " + entry.getIndex() + ": " + column.name() + " is not a " + column.typeName());
-					return null;
+					throw new Refusal("key " + entry.getIndex() + ": " + column.name() + " is not a " + column.typeName());
 				}
 				old[column.position() - 1] = value;
 			}

@@ -1,7 +1,5 @@
 package io.slotkeeper.debezium;
 
-import java.util.Optional;
-
 import io.debezium.data.Envelope.Operation;
 import io.debezium.pipeline.EventDispatcher;
 import io.debezium.pipeline.signal.SignalPayload;
@@ -13,31 +11,25 @@ import io.debezium.relational.TableId;
 /**
  * {@value #NAME}: a truncate event ({@code op: t}) for a table the gap saw truncated,
  * emitted as the PostgreSQL connector emits a real {@code TRUNCATE}; slot-keeper asks for
- * the table's whole re-read after it. The signal's data: {@code data-collection}. Debezium
- * drops it where {@code skipped.operations} holds {@code t} (its default), and the action
- * then reports it not emitted.
+ * the table's whole re-read with it. The signal's data: {@code data-collection}. Refused
+ * where the connector's {@code skipped.operations} holds {@code t} (its default): Debezium
+ * would drop the event.
  */
 final class GapTruncate<P extends Partition> extends TableAction<P> {
 
 	static final String NAME = "slotkeeper-gap-truncate";
 
-	GapTruncate(EventDispatcher<P, TableId> dispatcher, RelationalDatabaseConnectorConfig config) {
-		super(NAME, dispatcher, config);
+	GapTruncate(EventDispatcher<P, TableId> dispatcher, RelationalDatabaseConnectorConfig config,
+			Acknowledgements acknowledgements) {
+		super(NAME, dispatcher, config, acknowledgements);
 	}
 
 	@Override
-	public boolean arrived(SignalPayload<P> signal) throws InterruptedException {
-		Optional<Table> table = table(signal);
-		if (table.isEmpty()) {
-			return false;
-		}
+	Outcome run(SignalPayload<P> signal, Table table) throws InterruptedException {
 		if (config().getSkippedOperations().contains(Operation.TRUNCATE)) {
-			refuse(signal, "not emitted, the connector's skipped.operations holds 't'");
-			return false;
+			throw new Refusal("the connector's skipped.operations holds 't': a truncate event would be dropped");
 		}
-		boolean emitted = emit(signal, table.get(), Operation.TRUNCATE, null);
-		said(signal, "truncate of " + table.get().id() + (emitted ? " emitted" : " not emitted"));
-		return emitted;
+		return new Outcome(emit(signal, table, Operation.TRUNCATE, null, null) ? 1 : 0, 1, null);
 	}
 
 }

@@ -13,8 +13,9 @@ import org.apache.kafka.connect.data.Struct;
 /**
  * One change a signal asks for, shaped as the connector's own: a delete whose old values
  * are the key columns at their positions and nulls elsewhere (what PostgreSQL sends for a
- * delete under {@code REPLICA IDENTITY DEFAULT}), or a truncate (no key, as the
- * PostgreSQL connector emits one).
+ * delete under {@code REPLICA IDENTITY DEFAULT}), a create whose new values are a whole
+ * row as the connector decodes it, or a truncate (no key, as the PostgreSQL connector
+ * emits one).
  */
 final class SignalledChange<P extends Partition> extends RelationalChangeRecordEmitter<P> {
 
@@ -22,11 +23,14 @@ final class SignalledChange<P extends Partition> extends RelationalChangeRecordE
 
 	private final Object[] oldValues;
 
+	private final Object[] newValues;
+
 	SignalledChange(P partition, OffsetContext offset, RelationalDatabaseConnectorConfig config, Operation operation,
-			Object[] oldValues) {
+			Object[] oldValues, Object[] newValues) {
 		super(partition, offset, Clock.SYSTEM, config);
 		this.operation = operation;
 		this.oldValues = oldValues;
+		this.newValues = newValues;
 	}
 
 	@Override
@@ -41,7 +45,7 @@ final class SignalledChange<P extends Partition> extends RelationalChangeRecordE
 
 	@Override
 	protected Object[] getNewColumnValues() {
-		return null;
+		return this.newValues;
 	}
 
 	@Override

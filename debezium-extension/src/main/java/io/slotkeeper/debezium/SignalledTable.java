@@ -1,8 +1,5 @@
 package io.slotkeeper.debezium;
 
-import java.util.Optional;
-import java.util.function.Consumer;
-
 import io.debezium.document.Document;
 import io.debezium.pipeline.EventDispatcher;
 import io.debezium.pipeline.spi.Partition;
@@ -26,24 +23,21 @@ final class SignalledTable {
 	 * The captured table a signal names.
 	 * @param data the signal's data
 	 * @param dispatcher the connector's dispatcher, whose schema knows the captured tables
-	 * @param refused told why, when there is none
-	 * @return the table, empty when the signal names none the connector captures
+	 * @return the table
+	 * @throws Refusal when the signal names none the connector captures
 	 */
-	static <P extends Partition> Optional<Table> of(Document data, EventDispatcher<P, TableId> dispatcher,
-			Consumer<String> refused) {
+	static <P extends Partition> Table of(Document data, EventDispatcher<P, TableId> dispatcher) {
 		String name = data.getString(COLLECTION);
 		String[] parts = (name != null) ? name.split("\\.", -1) : new String[0];
 		if (parts.length != 2 || parts[0].isEmpty() || parts[1].isEmpty()) {
-			refused.accept("'" + COLLECTION + "' is not a schema-qualified table name: " + name);
-			return Optional.empty();
+			throw new Refusal("'" + COLLECTION + "' is not a schema-qualified table name: " + name);
 		}
 		TableId id = new TableId(null, parts[0], parts[1]);
 		if (!(dispatcher.getSchema() instanceof RelationalDatabaseSchema schema) || schema.tableFor(id) == null
 				|| schema.schemaFor(id) == null) {
-			refused.accept("the connector does not capture " + name);
-			return Optional.empty();
+			throw new Refusal("the connector does not capture " + name);
 		}
-		return Optional.of(schema.tableFor(id));
+		return schema.tableFor(id);
 	}
 
 }

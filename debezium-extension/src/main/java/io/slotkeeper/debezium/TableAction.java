@@ -1,7 +1,6 @@
 package io.slotkeeper.debezium;
 
 import java.time.Instant;
-import java.util.Optional;
 
 import io.debezium.data.Envelope.Operation;
 import io.debezium.pipeline.EventDispatcher;
@@ -16,9 +15,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A signal action on one captured table: finds the table the signal names, refuses with
- * a warning that says why, and emits a change of it through the connector's dispatcher
- * at the signal's position, {@code source.table} naming the table.
+ * A signal action on one captured table: finds the table the signal names, runs the
+ * action's work on it, says what it did (or why it refused, before emitting anything) in
+ * the worker's log and acknowledges it in the signal table, and emits changes through the
+ * connector's dispatcher at the signal's position, {@code source.table} naming the table.
  */
 abstract class TableAction<P extends Partition> implements SignalAction<P> {
 
@@ -30,36 +30,55 @@ abstract class TableAction<P extends Partition> implements SignalAction<P> {
 
 	private final RelationalDatabaseConnectorConfig config;
 
-	TableAction(String name, EventDispatcher<P, TableId> dispatcher,
-			RelationalDatabaseConnectorConfig config) {
+	private final Acknowledgements acknowledgements;
+
+	TableAction(String name, EventDispatcher<P, TableId> dispatcher, RelationalDatabaseConnectorConfig config,
+			Acknowledgements acknowledgements) {
 		this.name = name;
 		this.dispatcher = dispatcher;
 		this.config = config;
+		this.acknowledgements = acknowledgements;
 	}
 
 	final RelationalDatabaseConnectorConfig config() {
 		return this.config;
 	}
 
-	final Optional<Table> table(SignalPayload<P> signal) {
-		return SignalledTable.of(signal.data, this.dispatcher, (why) -> refuse(signal, why));
+	@Override
+	public final boolean arrived(SignalPayload<P> signal) throws InterruptedException {
+		Outcome outcome;
+		try {
+			Table table = SignalledTable.of(signal.data, this.dispatcher);
+			outcome = run(signal, table);
+			logger.info("Signal '{}' ({}): emitted {} of {} for {}", signal.id, this.name, outcome.emitted(),
+					outcome.asked(), table.id());
+		}
+		catch (Refusal ex) {
+			outcome = Outcome.refused(ex.getMessage());
+			logger.warn("Signal '{}' ({}) refused: {}", signal.id, this.name, ex.getMessage());
+		}
+		this.acknowledgements.acknowledge(signal, this.name, outcome);
+		return outcome.complete();
 	}
 
-	final void refuse(SignalPayload<P> signal, String why) {
-		logger.warn("Signal '{}' ({}) refused: {}", signal.id, this.name, why);
-	}
-
-	final void said(SignalPayload<P> signal, String what) {
-		logger.info("Signal '{}' ({}): {}", signal.id, this.name, what);
-	}
+	/**
+	 * The action's work on the table the signal names.
+	 * @param signal the signal
+	 * @param table the table
+	 * @return what it emitted
+	 * @throws Refusal when the signal's data or the connector's settings do not allow it,
+	 * before anything is emitted
+	 * @throws InterruptedException when the connector stops meanwhile
+	 */
+	abstract Outcome run(SignalPayload<P> signal, Table table) throws InterruptedException;
 
 	// Never updateWalPosition: the events keep the signal row's position, so the
 	// connector's offsets move on only as its own streaming does.
-	final boolean emit(SignalPayload<P> signal, Table table, Operation operation, Object[] oldValues)
-			throws InterruptedException {
+	final boolean emit(SignalPayload<P> signal, Table table, Operation operation, Object[] oldValues,
+			Object[] newValues) throws InterruptedException {
 		signal.offsetContext.event(table.id(), Instant.now());
-		return this.dispatcher.dispatchDataChangeEvent(signal.partition, table.id(),
-				new SignalledChange<>(signal.partition, signal.offsetContext, this.config, operation, oldValues));
+		return this.dispatcher.dispatchDataChangeEvent(signal.partition, table.id(), new SignalledChange<>(
+				signal.partition, signal.offsetContext, this.config, operation, oldValues, newValues));
 	}
 
 }
