@@ -21,6 +21,7 @@ import io.slotkeeper.sessions.Lsn;
 import io.slotkeeper.testbed.CdcConnector;
 import io.slotkeeper.testbed.EngineConnect;
 import io.slotkeeper.testbed.KafkaBroker;
+import io.slotkeeper.testbed.OutboxTopic;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.RealKafkaConnect;
 import io.slotkeeper.testbed.SlotRecipes;
@@ -93,12 +94,17 @@ class DebeziumRecreateTests {
 	}
 
 	@Test
-	void rowsDeletedWhileTheSlotWasLostStayInTheConsumersViewAndTheHealCountsThem() throws Exception {
-		try (Pipeline pipeline = new Pipeline(DebeziumRecreateTests::realWorker, "align", "debezium-signal")) {
+	void rowsDeletedAndOutboxEventsWhileTheSlotWasLostStayWrongDownstreamWithoutTheExtensionAndTheHealCountsThem()
+			throws Exception {
+		try (OutboxTopic outbox = new OutboxTopic(KafkaBroker.shared());
+				Pipeline pipeline = new Pipeline(DebeziumRecreateTests::realWorker, outbox.connectorSettings(),
+						List.of(OutboxTopic.TABLE), (built) -> built.healing("align", "debezium-signal", "recreate"))) {
 			TableCounters counters = pipeline.app.getBean(Fleet.class).get("orders").tableCounters();
 			pipeline.write(1, 200);
+			outbox.write(pipeline.server, pipeline.database, 1, 3);
 			await().atMost(Duration.ofSeconds(30))
-				.until(() -> pipeline.engine.deliveries().keySet().containsAll(ids(1, 200)));
+				.until(() -> pipeline.engine.deliveries().keySet().containsAll(ids(1, 200))
+						&& outbox.received().size() == 3);
 			// As after days of running: the consumer confirmed a position later than a
 			// reading.
 			await().atMost(Duration.ofSeconds(30))
@@ -109,9 +115,14 @@ class DebeziumRecreateTests {
 			pipeline.engine.crash();
 			pipeline.server.execute(pipeline.database, "DELETE FROM orders WHERE id IN (5, 6, 7)");
 			pipeline.write(201, 400);
+			outbox.write(pipeline.server, pipeline.database, 4, 8);
 			SlotRecipes.lose(pipeline.server, pipeline.database, "debezium");
 			pipeline.awaitHeal();
 			pipeline.writeTheRestAndAwaitEveryRow();
+			outbox.write(pipeline.server, pipeline.database, 9, 10);
+			await().atMost(Duration.ofSeconds(60)).until(() -> outbox.received().containsAll(List.of(9, 10)));
+			assertThat(outbox.received()).as("the events written while the slot was lost, gone for good")
+				.containsExactlyInAnyOrder(1, 2, 3, 9, 10);
 			RealKafkaConnect worker = (RealKafkaConnect) pipeline.engine;
 			assertThat(pipeline.missing()).isEmpty();
 			assertThat(worker.deliveries().keySet()).as("the deleted rows, still in the consumer's view")
@@ -126,43 +137,37 @@ class DebeziumRecreateTests {
 				.jsonPath("$[?(@.slotName == 'debezium')].lineage.deletesInGap.tables['public.orders']")
 				.isEqualTo(List.of(3));
 			System.out.printf(
-					"debezium, 3 rows deleted while the slot was lost: 0 of %d existing rows missing, the 3"
-							+ " deleted rows still delivered and no delete event for them; the heal said: %s%n",
-					pipeline.written().size(), deletes.replaceAll(".*(deletesInGap=[^,}]*).*", "$1"));
+					"debezium, 3 rows deleted and 5 outbox events written while the slot was lost, without the"
+							+ " extension: 0 of %d existing rows missing, the 3 deleted rows still delivered and no"
+							+ " delete event for them, outbox events routed %d of 10; the heal said: %s%n",
+					pipeline.written().size(), outbox.received().size(),
+					deletes.replaceAll(".*(deletesInGap=[^,}]*).*", "$1"));
 		}
 	}
 
 	@Test
-	void aGapJournaledWhileTheTaskWasDownIsToldExactlyAndOnlyItsChangedRowsAreReadAgainAndItsDeletesDelivered()
+	void aGapJournaledWhileTheTaskWasDownIsToldExactlyAndOnlyItsChangedRowsAreReadAgainAndItsDeletesAndEventsDelivered()
 			throws Exception {
-		try (Pipeline pipeline = new Pipeline(DebeziumRecreateTests::realWorker, Map.of(), (built) -> {
-			List<String> args = new java.util.ArrayList<>(built.healing("align", "debezium-signal", "recreate"));
-			args.add("--slotkeeper.gap-journal.after=1s");
-			args.add("--slotkeeper.targets[0].slots[0].resnapshot.deletes=signal");
-			return args;
-		})) {
-			pipeline.write(1, 200);
-			long written = Lsn
-				.parse(pipeline.server.queryForString(pipeline.database, "SELECT pg_current_wal_insert_lsn()"));
-			await().atMost(Duration.ofSeconds(30))
-				.until(() -> pipeline.engine.deliveries().keySet().containsAll(ids(1, 200)));
-			// As after a while of running: the connector confirmed the rows it read to
-			// its
-			// slot (it does once their offsets are committed).
-			await().atMost(Duration.ofSeconds(60))
-				.until(() -> Lsn.parse(pipeline.server.queryForString(pipeline.database,
-						"SELECT confirmed_flush_lsn FROM pg_replication_slots WHERE slot_name = 'debezium'")) >= written);
-			pipeline.engine.crash();
+		try (OutboxTopic outbox = new OutboxTopic(KafkaBroker.shared());
+				Pipeline pipeline = new Pipeline(DebeziumRecreateTests::realWorker, outbox.connectorSettings(),
+						List.of(OutboxTopic.TABLE), (built) -> {
+							List<String> args = new java.util.ArrayList<>(
+									built.healing("align", "debezium-signal", "recreate"));
+							args.add("--slotkeeper.gap-journal.after=1s");
+							args.add("--slotkeeper.targets[0].slots[0].resnapshot.deletes=signal");
+							args.add("--slotkeeper.targets[0].slots[0].resnapshot.outbox-tables=public.outbox");
+							return args;
+						})) {
+			outbox.write(pipeline.server, pipeline.database, 1, 3);
+			pipeline.journalAfterACrash();
 			// A signal column as narrow as some are made: the keys' filter no longer fits
 			// one signal row, and is read in slices, a signal each.
 			pipeline.server.execute(pipeline.database,
 					"ALTER TABLE debezium_signal ALTER COLUMN data TYPE varchar(300)");
-			GapJournals journals = pipeline.app.getBean(GapJournals.class);
-			await().atMost(Duration.ofSeconds(30))
-				.until(() -> journals.describe("orders").getOrDefault("debezium", "").startsWith("since "));
 			pipeline.server.execute(pipeline.database, "DELETE FROM orders WHERE id BETWEEN 101 AND 105",
 					"UPDATE orders SET item = 'changed' WHERE id BETWEEN 151 AND 155");
 			pipeline.write(201, 400);
+			outbox.write(pipeline.server, pipeline.database, 4, 13);
 			// The race the deletes' signals close: row 103, deleted in the gap, is
 			// inserted
 			// again after slot-keeper found it gone and before its signals commit (held
@@ -195,6 +200,7 @@ class DebeziumRecreateTests {
 			long lossRows = Long.parseLong(pipeline.server.queryForString(pipeline.database,
 					"SELECT count(*) FROM orders WHERE id >= 1000000"));
 			pipeline.writeTheRestAndAwaitEveryRow();
+			outbox.write(pipeline.server, pipeline.database, 14, 16);
 			RealKafkaConnect worker = (RealKafkaConnect) pipeline.engine;
 			await().atMost(Duration.ofSeconds(120))
 				.pollInterval(Duration.ofMillis(500))
@@ -210,7 +216,7 @@ class DebeziumRecreateTests {
 				.as("signals, the keys in slices")
 				.isGreaterThan(1);
 			assertThat(heal).contains("signals of their own");
-			assertThat(heal).contains("deletesInGap=public.orders 5 (exact, from the gap journal)");
+			assertThat(heal).contains("deletesInGap=public.orders 5, public.outbox 10 (exact, from the gap journal)");
 			assertThat(pipeline.missing()).isEmpty();
 			assertThat(worker.deliveries().get(153L)).as("a row updated while the task was down, read again")
 				.isGreaterThanOrEqualTo(2);
@@ -223,16 +229,33 @@ class DebeziumRecreateTests {
 				.doesNotContain("could not be told");
 			await().atMost(Duration.ofSeconds(60)).until(() -> Boolean.TRUE.equals(worker.alive(103)));
 			assertThat(worker.alive(104)).as("a row deleted in the gap, deleted downstream").isFalse();
+			await().atMost(Duration.ofSeconds(60)).until(() -> outbox.received().size() == 16);
+			assertThat(outbox.received()).as("every event, the 10 written while the slot was lost included")
+				.containsExactlyInAnyOrderElementsOf(java.util.stream.IntStream.rangeClosed(1, 16).boxed().toList());
+			assertThat(heal).contains("10 events signalled (");
+			Map<?, ?> delivery = pipeline.awaitGapDelivery();
+			assertThat(delivery.get("outcome")).isEqualTo("done");
+			assertThat(String.valueOf(delivery.get("lsns"))).contains("public.orders=5 deletes delivered")
+				.contains("public.outbox=10 events delivered");
+			pipeline.client.get()
+				.uri("/api/v1/targets/orders/slots/debezium/gap")
+				.exchange()
+				.expectBody()
+				.jsonPath("$.delivery.finished")
+				.isEqualTo(true)
+				.jsonPath("$.delivery.signals[?(@.state == 'DELIVERED')]")
+				.value((delivered) -> assertThat((List<?>) delivered).hasSizeGreaterThan(1));
 			System.out
 				.printf("debezium, a gap journaled while the task was down (5 deleted, 5 updated, %d inserted, of a table"
 						+ " of %d rows at the loss): the heal said \"%s\"; %d rows read again (the table: %d), re-read"
 						+ " done %d ms after the loss, 0 of %d rows missing; %s execute-snapshot signals; deletes"
-						+ " delivered by the extension %d of 5%n", 200 + lossRows, 395 + lossRows,
+						+ " delivered by the extension %d of 5; outbox events routed %d of 16 (%d records); the extension"
+						+ " acknowledged: %s%n", 200 + lossRows, 395 + lossRows,
 						heal.replaceAll(".*gap=([^}]*).*", "$1"), worker.snapshotReads(), 395 + lossRows,
 						(worker.lastSnapshotReadAt() - lost) / 1_000_000, pipeline.written().size(),
 						pipeline.server.queryForString(pipeline.database,
 								"SELECT count(*) FROM debezium_signal WHERE type = 'execute-snapshot'"),
-						worker.deleted().size());
+						worker.deleted().size(), outbox.received().size(), outbox.records(), delivery.get("lsns"));
 		}
 	}
 

@@ -14,7 +14,9 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.test.web.servlet.client.RestTestClient;
 
+import io.slotkeeper.gap.GapJournals;
 import io.slotkeeper.security.TokenHashes;
+import io.slotkeeper.sessions.Lsn;
 import io.slotkeeper.testbed.CdcConnector;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.PostgresTestBed;
@@ -187,6 +189,31 @@ final class RecoveryPipeline {
 
 		void awaitHeal() {
 			await().atMost(Duration.ofSeconds(60)).until(() -> !audit("slot.heal").isEmpty());
+		}
+
+		// Rows 1–200 captured and confirmed (as after a while of running: the connector
+		// confirms once their offsets are committed), the task gone, and a gap journal
+		// kept of its slot from there.
+		void journalAfterACrash() {
+			write(1, 200);
+			long written = Lsn.parse(this.server.queryForString(this.database, "SELECT pg_current_wal_insert_lsn()"));
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> this.engine.deliveries().keySet().containsAll(ids(1, 200)));
+			await().atMost(Duration.ofSeconds(60))
+				.until(() -> Lsn.parse(this.server.queryForString(this.database,
+						"SELECT confirmed_flush_lsn FROM pg_replication_slots WHERE slot_name = 'debezium'")) >= written);
+			this.engine.crash();
+			GapJournals journals = this.app.getBean(GapJournals.class);
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> journals.describe("orders").getOrDefault("debezium", "").startsWith("since "));
+		}
+
+		/**
+		 * The gap's deletes' and events' delivery, as the extension acknowledged it.
+		 */
+		Map<?, ?> awaitGapDelivery() {
+			await().atMost(Duration.ofSeconds(60)).until(() -> !audit("slot.gap-delivery").isEmpty());
+			return audit("slot.gap-delivery").get(0);
 		}
 
 		long loseAfterACrash() {

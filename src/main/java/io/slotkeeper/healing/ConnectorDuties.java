@@ -142,6 +142,11 @@ final class ConnectorDuties {
 			.forEach((slot, sent) -> this.auditor.recordOutcome(Auditor.SELF, "slot.resnapshot", target.name(), slot,
 					Map.of(), SlotAudit.resnapshotted(sent)));
 		this.slots.followUps()
+			.resnapshots()
+			.checkDeliveries(target)
+			.forEach((slot, delivery) -> this.auditor.recordOutcome(Auditor.SELF, "slot.gap-delivery", target.name(),
+					slot, Map.of(), SlotAudit.gapDelivered(delivery)));
+		this.slots.followUps()
 			.recountGapDeletes(target)
 			.forEach((slot, counted) -> this.auditor.recordOutcome(Auditor.SELF, "slot.gap-deletes", target.name(),
 					slot, Map.of(), SlotAudit.deletesCounted(counted)));

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -42,6 +43,8 @@ public final class Resnapshots {
 
 	private final Map<String, Gap> gaps = new ConcurrentHashMap<>();
 
+	private final GapDeliveries deliveries;
+
 	/**
 	 * @param lifecycle the connectors' seam, for their configuration and signals
 	 * @param registry where re-snapshots are counted
@@ -53,6 +56,7 @@ public final class Resnapshots {
 		this.clock = clock;
 		this.plans = new SignalPlans(lifecycle);
 		this.meters = new ResnapshotMeters(registry);
+		this.deliveries = new GapDeliveries(registry, clock);
 	}
 
 	/**
@@ -148,7 +152,12 @@ public final class Resnapshots {
 			.policies()
 			.stream()
 			.filter((policy) -> policy.resnapshot().mode() == ResnapshotProperties.Mode.DEBEZIUM_SIGNAL)
-			.forEach((policy) -> this.meters.prime(target, policy.name()));
+			.forEach((policy) -> {
+				this.meters.prime(target, policy.name());
+				if (policy.resnapshot().deletes() == ResnapshotProperties.Deletes.SIGNAL) {
+					this.deliveries.prime(target.name(), policy.name());
+				}
+			});
 	}
 
 	/**
@@ -157,7 +166,27 @@ public final class Resnapshots {
 	 * @return whether one waits
 	 */
 	public boolean rechecksWaiting(Target target) {
-		return this.changed.waiting(target);
+		return this.changed.waiting(target) || this.deliveries.waiting(target.name());
+	}
+
+	/**
+	 * Reads the extension's acknowledgements of the target's gap signals that wait for
+	 * them.
+	 * @param target the target
+	 * @return the deliveries that finished now, by slot
+	 */
+	public Map<String, GapDelivery> checkDeliveries(Target target) {
+		return this.deliveries.check(target);
+	}
+
+	/**
+	 * What became of a slot's last gap signals sent by this instance.
+	 * @param target the target's name
+	 * @param slot the slot
+	 * @return the delivery, empty when none was sent
+	 */
+	public Optional<GapDelivery> delivery(String target, String slot) {
+		return this.deliveries.of(target, slot);
 	}
 
 	/**
@@ -227,17 +256,18 @@ public final class Resnapshots {
 			SignalRows.mayInsert(connection, target, slot, signal.table());
 			Integer dataLength = GapReads.dataLength(connection, signal.table());
 			GapReads.Chosen chosen = GapReads.choose(connection, gap, signal.collections(), dataLength);
-			GapDeleteSignals.Planned planned = (extension == null)
-					? new GapDeleteSignals.Planned(List.of(), Map.of(), null)
+			List<String> outboxes = outboxes(target, slot);
+			GapSignals.Planned planned = (extension == null) ? new GapSignals.Planned(List.of(), Map.of(), null)
 					: extension.absent()
-							? GapDeleteSignals.listed(gap, signal.collections(),
+							? GapSignals.listed(gap, signal.collections(), outboxes,
 									"slot-keeper's Debezium extension is not installed (" + extension.detail() + ")")
-							: GapDeleteSignals.plan(connection, gap, signal.collections(), dataLength);
+							: GapSignals.plan(connection, gap, signal.collections(), outboxes, dataLength);
 			List<String> skipped = chosen.answer().skipped().stream().map(SkippedTable::table).toList();
 			List<Map<String, Object>> reads = chosen.read().isEmpty() ? List.of() : signals(signal, chosen);
 			List<String> ids = (reads.isEmpty() && planned.signals().isEmpty()) ? List.of()
-					: SignalRows.insert(connection, target, slot, signal, reads,
-							planned.signals().stream().map((data) -> Map.entry(GapDeleteSignals.TYPE, data)).toList());
+					: SignalRows.insert(connection, target, slot, signal, reads, planned.signals());
+			this.deliveries.sent(target.name(), slot, signal.table(), planned.signals(),
+					ids.subList(Math.min(ids.size(), reads.size()), ids.size()), at);
 			Map<String, String> deleted = (planned.described() != null)
 					? readAgain(connection, target, slot, signal, gap, planned, extension, at) : null;
 			Resnapshot decided = chosen.read().isEmpty()
@@ -257,7 +287,7 @@ public final class Resnapshots {
 	// signals' commit would end deleted downstream: the keys signalled are checked once
 	// more, and those that exist are read again, after the deletes.
 	private static Map<String, String> readAgain(Connection connection, Target target, String slot, Signal signal,
-			Gap gap, GapDeleteSignals.Planned planned, ExtensionCheck extension, Instant at) throws SQLException {
+			Gap gap, GapSignals.Planned planned, ExtensionCheck extension, Instant at) throws SQLException {
 		Map<String, String> described = new LinkedHashMap<>(planned.described());
 		if (extension.installed() == null) {
 			planned.signalled()
@@ -265,7 +295,7 @@ public final class Resnapshots {
 				.forEach((table) -> described.merge(table, " (whether slot-keeper's Debezium extension is installed"
 						+ " could not be told: " + extension.detail() + ")", String::concat));
 		}
-		Map<String, String> back = GapDeleteSignals.cameBack(connection, gap, planned.signalled());
+		Map<String, String> back = GapSignals.cameBack(connection, gap, planned.signalled());
 		if (!back.isEmpty()) {
 			SignalRows.insert(connection, target, slot, signal, List.copyOf(back.keySet()), null, back, at);
 			back.keySet()
@@ -299,6 +329,10 @@ public final class Resnapshots {
 				? new Resnapshot(null, null, null,
 						"deferred: sent once Kafka Connect answers and" + " the connector's handover is complete", null)
 				: null;
+	}
+
+	private static List<String> outboxes(Target target, String slot) {
+		return target.slots().policy(slot).map((policy) -> policy.resnapshot().outboxes()).orElse(List.of());
 	}
 
 	private static boolean asked(Target target, String slot) {

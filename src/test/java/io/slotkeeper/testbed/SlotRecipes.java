@@ -204,11 +204,28 @@ public final class SlotRecipes {
 	 */
 	public static GapJournal journal(PostgresServer server, String database, String slot, List<String> publications,
 			int maxKeys) throws SQLException {
+		return journal(server, database, slot, publications, maxKeys, (table) -> false);
+	}
+
+	/**
+	 * A journal of a slot's gap, read to its end from a copy of the slot, keeping the
+	 * rows inserted into outbox tables.
+	 * @param server the server
+	 * @param database the slot's database
+	 * @param slot the slot
+	 * @param publications the publications to decode with
+	 * @param maxKeys how many keys and events it keeps
+	 * @param outbox whether a table is an outbox table
+	 * @return the journal
+	 * @throws SQLException when the copy cannot be made or read
+	 */
+	public static GapJournal journal(PostgresServer server, String database, String slot, List<String> publications,
+			int maxKeys, java.util.function.Predicate<String> outbox) throws SQLException {
 		try (Connection connection = server.connect(database)) {
 			String copy = SlotCopies.copy(connection, slot);
 			PrimaryKeys keys = new PrimaryKeys();
 			keys.use(connection);
-			GapJournal journal = new GapJournal(maxKeys, keys);
+			GapJournal journal = new GapJournal(maxKeys, keys, outbox);
 			while (SlotCopies.decode(connection, copy, publications, null, 1000, journal) > 0) {
 				// to the copy's end
 			}

@@ -66,7 +66,15 @@ public final class StrimziManagedConnect implements CdcConnector {
 		this.operator = new StrimziOperator(this.api, this.connect.url(), Duration.ofMinutes(2));
 		Map<String, Object> config = new java.util.HashMap<>(this.connect.config());
 		Object connectorClass = config.remove("connector.class");
-		this.api.createConnect(NAMESPACE, CLUSTER, this.connect.url());
+		// Built as Strimzi builds a worker's image: the Debezium connector and
+		// slot-keeper's extension, which the real worker carries too.
+		Map<String, Object> debezium = Map.of("name", "debezium-postgres", "artifacts", List
+			.of(Map.of("type", "tgz", "url", "https://repo1.maven.org/maven2/io/debezium/"
+					+ "debezium-connector-postgres/3.6.1.Final/debezium-connector-postgres-3.6.1.Final-plugin.tar.gz")));
+		Map<String, Object> extension = Map.of("name", "slot-keeper", "artifacts", List
+			.of(Map.of("type", "jar", "url", "https://example.org/releases/slot-keeper-debezium-extension-0.1.0.jar")));
+		this.api.createConnect(NAMESPACE, CLUSTER, this.connect.url(),
+				Map.of("build", Map.of("plugins", List.of(debezium, extension))));
 		this.api.createConnector(NAMESPACE, RealKafkaConnect.NAME, Map.of("strimzi.io/cluster", CLUSTER), Map
 			.of("class", connectorClass, "tasksMax", 1, "config", config, "autoRestart", Map.of("enabled", true)));
 	}
@@ -169,6 +177,24 @@ public final class StrimziManagedConnect implements CdcConnector {
 	@Override
 	public Map<Long, Integer> deliveries() {
 		return this.connect.deliveries();
+	}
+
+	/**
+	 * The ids of {@code public.orders} whose delete events the topic delivered.
+	 * @return the ids
+	 */
+	public java.util.Set<Long> deleted() {
+		return this.connect.deleted();
+	}
+
+	/**
+	 * Whether a row's last event downstream left it alive.
+	 * @param id the row's id
+	 * @return {@code true} after a create, update or read, {@code false} after a delete,
+	 * {@code null} before any
+	 */
+	public Boolean alive(long id) {
+		return this.connect.alive(id);
 	}
 
 	@Override

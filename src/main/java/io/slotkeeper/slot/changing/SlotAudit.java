@@ -7,6 +7,7 @@ import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.connect.ConnectorOutcome;
 import io.slotkeeper.handover.CompletedHandover;
 import io.slotkeeper.lineage.GapDeletes;
+import io.slotkeeper.resnapshot.GapDelivery;
 import io.slotkeeper.resnapshot.Resnapshot;
 import io.slotkeeper.resnapshot.SkippedTable;
 import io.slotkeeper.sessions.Lsn;
@@ -93,6 +94,18 @@ public final class SlotAudit {
 	 */
 	public static Auditor.Summary deletesCounted(GapDeletes counted) {
 		return new Auditor.Summary("done", 200, counted.measured(), Map.of("deletesInGap", counted.describe()), null);
+	}
+
+	/**
+	 * What became of a gap's signals to the Debezium extension, as its acknowledgements
+	 * tell.
+	 * @param delivery the delivery, finished
+	 * @return the summary: done when every signal was delivered, failed otherwise
+	 */
+	public static Auditor.Summary gapDelivered(GapDelivery delivery) {
+		return new Auditor.Summary(delivery.delivered() ? "done" : "failed", 200,
+				"acknowledgements read in " + delivery.signalTable(),
+				Map.of("gapDelivery", delivery.described().toString()), null);
 	}
 
 	private static void putResnapshot(Map<String, String> lsns, Resnapshot resnapshot) {

@@ -1,0 +1,104 @@
+package io.slotkeeper.resnapshot;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What became of a gap's signals to slot-keeper's Debezium extension, as the extension's
+ * acknowledgements in the signal table tell: nothing is taken as delivered that the
+ * extension did not acknowledge.
+ *
+ * @param sentAt when the signals were committed
+ * @param signalTable the signal table they were written to, where the acknowledgements
+ * are read
+ * @param signals each signal's fate
+ * @param finished whether every signal was acknowledged, or the wait for them ended
+ */
+public record GapDelivery(Instant sentAt, String signalTable, List<SignalFate> signals, boolean finished) {
+
+	/**
+	 * Per table, what its signals came to, in words: counts only, never a key or a value.
+	 * @return the words, by table
+	 */
+	public Map<String, String> described() {
+		Map<String, Map<String, Integer>> counts = new LinkedHashMap<>();
+		Map<String, Set<String>> whys = new LinkedHashMap<>();
+		for (SignalFate fate : this.signals) {
+			counts.computeIfAbsent(fate.table(), (table) -> new LinkedHashMap<>())
+				.merge(fate.noun() + " " + fate.state().words, fate.asked(), Integer::sum);
+			if (fate.why() != null) {
+				whys.computeIfAbsent(fate.table(), (table) -> new LinkedHashSet<>()).add(fate.why());
+			}
+		}
+		Map<String, String> words = new LinkedHashMap<>();
+		counts.forEach((table, counted) -> {
+			List<String> said = new ArrayList<>();
+			counted.forEach((what, count) -> said.add(count + " " + what));
+			Set<String> why = whys.getOrDefault(table, Set.of());
+			words.put(table, String.join(", ", said) + (why.isEmpty() ? "" : ": " + String.join("; ", why)));
+		});
+		return words;
+	}
+
+	/**
+	 * Whether every signal was acknowledged as done whole.
+	 * @return whether all was delivered
+	 */
+	public boolean delivered() {
+		return this.signals.stream().allMatch((fate) -> fate.state() == State.DELIVERED);
+	}
+
+	/**
+	 * What one signal came to.
+	 *
+	 * @param id the signal's id
+	 * @param type its type
+	 * @param table the table it is for
+	 * @param asked how many events it asked for
+	 * @param state what the acknowledgement said, or that none came
+	 * @param emitted how many events the extension said it emitted
+	 * @param why why it was refused or not acknowledged, {@code null} otherwise
+	 */
+	public record SignalFate(String id, String type, String table, int asked, State state, int emitted, String why) {
+
+		String noun() {
+			return switch (this.type) {
+				case GapSignals.DELETES -> "deletes";
+				case GapSignals.EVENTS -> "events";
+				default -> "truncates";
+			};
+		}
+
+	}
+
+	/**
+	 * A signal's fate.
+	 */
+	public enum State {
+
+		/** Not acknowledged yet. */
+		AWAITING("awaiting the extension's acknowledgement"),
+
+		/** Acknowledged, every event asked for emitted. */
+		DELIVERED("delivered"),
+
+		/** Acknowledged, fewer emitted than asked for, or refused whole. */
+		REFUSED("not delivered"),
+
+		/** No acknowledgement within the wait. */
+		UNACKNOWLEDGED("not acknowledged");
+
+		private final String words;
+
+		State(String words) {
+			this.words = words;
+		}
+
+	}
+
+}
