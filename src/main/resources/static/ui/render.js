@@ -98,6 +98,16 @@ function gapJournal(j) {
     `gap journal: ${j}`);
 }
 
+// What became of the gap's deletes, truncates and outbox events signalled to the Debezium extension: delivered
+// only where the extension acknowledged them.
+function gapDelivery(d) {
+  if (!d) {
+    return null;
+  }
+  return h('div', { class: d.startsWith('delivered') ? 'gap-delivery muted' : 'gap-delivery warning' },
+    `gap sent to the extension: ${d}`);
+}
+
 const time = (iso) => h('time', { datetime: iso || '', 'data-at': iso || '' }, age(iso));
 
 function retained(slot) {
@@ -150,7 +160,8 @@ function slotRow(target, slot, role, actions) {
   return h('tr', { class: `slot sev-${slot.severity}`, 'data-slot': slot.name },
     h('th', { scope: 'row' }, h('span', { class: 'name' }, slot.name),
       h('div', { class: 'muted' }, [slot.slotType, slot.database, slot.plugin].filter(Boolean).join(' · ')),
-      lineage(slot.lineage), gapChanges(slot.lineage), gapDeletes(slot.lineage), gapJournal(slot.gapJournal)),
+      lineage(slot.lineage), gapChanges(slot.lineage), gapDeletes(slot.lineage), gapJournal(slot.gapJournal),
+      gapDelivery(slot.gapDelivery)),
     h('td', {}, walBadge(slot)),
     h('td', {}, retained(slot)),
     h('td', {}, slot.secondsToLoss === null || slot.secondsToLoss === undefined ? h('span', { class: 'muted' }, '–')

@@ -245,6 +245,9 @@ class DebeziumRecreateTests {
 				.isEqualTo(true)
 				.jsonPath("$.delivery.signals[?(@.state == 'DELIVERED')]")
 				.value((delivered) -> assertThat((List<?>) delivered).hasSizeGreaterThan(1));
+			assertThat(pipeline.pageLine("debezium", "gap-delivery", (line) -> line.contains("delivered:")))
+				.isEqualTo("gap sent to the extension: delivered: public.orders 5 deletes delivered; public.outbox 10"
+						+ " events delivered");
 			System.out
 				.printf("debezium, a gap journaled while the task was down (5 deleted, 5 updated, %d inserted, of a table"
 						+ " of %d rows at the loss): the heal said \"%s\"; %d rows read again (the table: %d), re-read"

@@ -10,6 +10,7 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 
+import org.openqa.selenium.By;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.test.web.servlet.client.RestTestClient;
@@ -17,11 +18,13 @@ import org.springframework.test.web.servlet.client.RestTestClient;
 import io.slotkeeper.gap.GapJournals;
 import io.slotkeeper.security.TokenHashes;
 import io.slotkeeper.sessions.Lsn;
+import io.slotkeeper.testbed.Browser;
 import io.slotkeeper.testbed.CdcConnector;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.PostgresTestBed;
 import io.slotkeeper.testbed.SlotRecipes;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -206,6 +209,29 @@ final class RecoveryPipeline {
 			GapJournals journals = this.app.getBean(GapJournals.class);
 			await().atMost(Duration.ofSeconds(30))
 				.until(() -> journals.describe("orders").getOrDefault("debezium", "").startsWith("since "));
+		}
+
+		/**
+		 * What the page says on a slot's row, once it says it.
+		 * @param slot the slot
+		 * @param css the line's class
+		 * @param until what it must say
+		 * @return the line
+		 */
+		String pageLine(String slot, String css, java.util.function.Predicate<String> until) {
+			try (Browser browser = Browser.start()) {
+				browser.driver()
+					.get("http://localhost:" + this.app.getEnvironment().getProperty("local.server.port") + "/");
+				browser.driver().findElement(By.id("token")).sendKeys(TOKEN);
+				browser.driver().findElement(By.cssSelector("#token-form button[type=submit]")).click();
+				String line = await().atMost(Duration.ofSeconds(30))
+					.ignoreExceptions()
+					.until(() -> browser.driver()
+						.findElement(By.cssSelector("tr[data-slot='" + slot + "'] ." + css))
+						.getText(), until::test);
+				assertThat(browser.unexpectedProblems()).isEmpty();
+				return line;
+			}
 		}
 
 		/**

@@ -20,6 +20,8 @@ import io.slotkeeper.settings.SettingFinding;
  */
 public final class ConnectorSettingsJudge {
 
+	private static final String EVENT_ROUTER = "io.debezium.transforms.outbox.EventRouter";
+
 	// Debezium's defaults, where a setting is unset.
 	private static final String DEFAULT_PLUGIN = "decoderbufs";
 
@@ -84,6 +86,9 @@ public final class ConnectorSettingsJudge {
 		}
 		if (slot.resnapshot() != null && slot.resnapshot().mode() == ResnapshotProperties.Mode.DEBEZIUM_SIGNAL) {
 			signal(debezium, slot.resnapshot(), findings);
+		}
+		if (slot.resnapshot() != null) {
+			outbox(debezium, slot.resnapshot(), findings);
 		}
 		findings.sort(SettingFinding.MOST_SEVERE_FIRST);
 		return List.copyOf(findings);
@@ -205,6 +210,42 @@ public final class ConnectorSettingsJudge {
 		}
 		if (resnapshot.deletes() == ResnapshotProperties.Deletes.SIGNAL) {
 			deletes(debezium, findings);
+		}
+	}
+
+	// An outbox connector loses every event written while its slot is lost, unless the
+	// journal keeps its outbox table's rows and the extension emits them.
+	private static void outbox(DebeziumConfig debezium, ResnapshotProperties resnapshot,
+			List<SettingFinding> findings) {
+		List<String> routers = debezium.list("transforms")
+			.stream()
+			.filter((name) -> EVENT_ROUTER.equals(debezium.get("transforms." + name + ".type", "").strip()))
+			.toList();
+		if (routers.isEmpty()) {
+			return;
+		}
+		if (resnapshot.outboxes().isEmpty()) {
+			findings.add(new SettingFinding("transforms." + routers.get(0) + ".type", EVENT_ROUTER,
+					SettingFinding.WARNING,
+					"the connector routes outbox events, and the slot's resnapshot.outbox-tables names no table: the"
+							+ " events written while its slot is lost are gone for good after a recreate (a re-read finds"
+							+ " the outbox rows deleted); name the outbox table in resnapshot.outbox-tables, with"
+							+ " resnapshot.mode debezium-signal and resnapshot.deletes signal"));
+		}
+		else if (resnapshot.deletes() != ResnapshotProperties.Deletes.SIGNAL) {
+			findings
+				.add(new SettingFinding("transforms." + routers.get(0) + ".type", EVENT_ROUTER, SettingFinding.WARNING,
+						"the gap journal keeps the outbox events of " + String.join(", ", resnapshot.outboxes())
+								+ ", and the slot's resnapshot.deletes is list: they are only listed at …/gap, never"
+								+ " delivered; set resnapshot.deletes signal (with slot-keeper's Debezium extension"
+								+ " installed)"));
+		}
+		else if (debezium.list("skipped.operations").contains("c")) {
+			findings.add(new SettingFinding("skipped.operations", debezium.get("skipped.operations", ""),
+					SettingFinding.CRITICAL,
+					"the connector skips creates: the outbox events slot-keeper's Debezium extension emits for the"
+							+ " gap are dropped like the connector's own (and so is every event it streams); remove c"
+							+ " from skipped.operations"));
 		}
 	}
 

@@ -61,9 +61,18 @@ final class GapJournalStore {
 				+ " lsns bigint[] NOT NULL, kinds text NOT NULL, PRIMARY KEY (slot, tbl, key)", true);
 		OwnTables.create(connection, EVENTS, "slot text NOT NULL, seq bigint NOT NULL, tbl text NOT NULL,"
 				+ " lsn bigint NOT NULL, columns text[] NOT NULL, vals text[] NOT NULL, PRIMARY KEY (slot, seq)", true);
-		// Stores made before outbox events were kept lack the column.
-		try (Statement alter = connection.createStatement()) {
-			alter.execute("ALTER TABLE " + TABLES + " ADD COLUMN IF NOT EXISTS events_incomplete text");
+		// Stores made before outbox events were kept lack the column; altered only then,
+		// as ALTER TABLE locks the table even when the column exists.
+		boolean missing;
+		try (Statement statement = connection.createStatement();
+				ResultSet found = statement.executeQuery("SELECT 1 FROM pg_catalog.pg_attribute WHERE attrelid = '"
+						+ TABLES + "'::regclass AND attname = 'events_incomplete' AND NOT attisdropped")) {
+			missing = !found.next();
+		}
+		if (missing) {
+			try (Statement alter = connection.createStatement()) {
+				alter.execute("ALTER TABLE " + TABLES + " ADD COLUMN IF NOT EXISTS events_incomplete text");
+			}
 		}
 	}
 

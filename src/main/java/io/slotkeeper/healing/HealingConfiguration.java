@@ -55,8 +55,9 @@ class HealingConfiguration {
 	}
 
 	@Bean
-	HealingReadOuts healingReadOuts(HealBudget budget, KeepSizeGuard keepSize, GapJournals journals) {
-		return new HealingReadOuts(budget, keepSize, journals);
+	HealingReadOuts healingReadOuts(HealBudget budget, KeepSizeGuard keepSize, GapJournals journals,
+			SlotService slots) {
+		return new HealingReadOuts(budget, keepSize, journals, slots.followUps().resnapshots());
 	}
 
 }

@@ -5,6 +5,7 @@ import java.util.Optional;
 
 import io.slotkeeper.gap.GapJournals;
 import io.slotkeeper.outage.KeepSizeGuard;
+import io.slotkeeper.resnapshot.Resnapshots;
 import io.slotkeeper.settings.RaisedLimit;
 import io.slotkeeper.watching.SlotHealthReadOuts;
 
@@ -20,10 +21,13 @@ final class HealingReadOuts implements SlotHealthReadOuts {
 
 	private final GapJournals journals;
 
-	HealingReadOuts(HealBudget budget, KeepSizeGuard keepSize, GapJournals journals) {
+	private final Resnapshots resnapshots;
+
+	HealingReadOuts(HealBudget budget, KeepSizeGuard keepSize, GapJournals journals, Resnapshots resnapshots) {
 		this.budget = budget;
 		this.keepSize = keepSize;
 		this.journals = journals;
+		this.resnapshots = resnapshots;
 	}
 
 	@Override
@@ -44,6 +48,11 @@ final class HealingReadOuts implements SlotHealthReadOuts {
 	@Override
 	public Map<String, String> gapJournals(String target) {
 		return this.journals.describe(target);
+	}
+
+	@Override
+	public Map<String, String> gapDeliveries(String target) {
+		return this.resnapshots.deliveries(target);
 	}
 
 }

@@ -126,7 +126,8 @@ public class FleetOverview {
 				view.insight().diagnosis(), view.missing(), connector, view.failover().failoverReady(),
 				view.failover().failoverReason(), view.missing() ? null : slot.etag(), Finding.worst(findings),
 				Finding.texts(findings), series, view.insight().budget(), view.insight().lineage(),
-				this.readOuts.gapJournals(target.name()).get(slot.slotName()));
+				this.readOuts.gapJournals(target.name()).get(slot.slotName()),
+				this.readOuts.gapDeliveries(target.name()).get(slot.slotName()));
 	}
 
 	private static Overview.Counts counts(List<Assessed> all) {

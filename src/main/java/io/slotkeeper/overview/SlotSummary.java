@@ -40,12 +40,15 @@ import io.slotkeeper.watching.RetainedHistory;
  * when unknown
  * @param gapJournal its gap journal while its consumer is away (since when, from where,
  * how far read), or why it has none though it should; {@code null} when none is wanted
+ * @param gapDelivery what became of the last gap's deletes, truncates and outbox events
+ * signalled to slot-keeper's Debezium extension, as its acknowledgements tell;
+ * {@code null} when this instance signalled none
  */
 public record SlotSummary(String name, String slotType, String database, String plugin, Boolean active,
 		String walStatus, Long retainedWalBytes, Long safeWalSizeBytes, Double secondsToLoss, String diagnosis,
 		boolean missing, Connector connector, Boolean failoverReady, String failoverReason, String etag,
 		Severity severity, List<String> problems, RetainedHistory.Series history, SlotBudget budget,
-		SlotLineage lineage, String gapJournal) {
+		SlotLineage lineage, String gapJournal, String gapDelivery) {
 
 	/**
 	 * A slot's connector as the last poll checked it.

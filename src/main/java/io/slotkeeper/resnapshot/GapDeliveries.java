@@ -218,6 +218,21 @@ final class GapDeliveries {
 	}
 
 	/**
+	 * The last delivery of each of a target's slots, finished or not.
+	 * @param target the target's name
+	 * @return by slot
+	 */
+	Map<String, GapDelivery> of(String target) {
+		Map<String, GapDelivery> found = new LinkedHashMap<>();
+		this.deliveries.forEach((key, delivery) -> {
+			if (key.startsWith(target + "/")) {
+				found.put(key.substring(target.length() + 1), delivery);
+			}
+		});
+		return found;
+	}
+
+	/**
 	 * Exports a slot's counters at 0 before its first delivery.
 	 * @param target the target's name
 	 * @param slot the slot

@@ -46,6 +46,17 @@ public record GapDelivery(Instant sentAt, String signalTable, List<SignalFate> s
 	}
 
 	/**
+	 * The delivery in one line: whether it is done, and per table what came of it.
+	 * @return for example {@code delivered: public.orders 5 deletes delivered}
+	 */
+	public String summary() {
+		List<String> tables = new ArrayList<>();
+		described().forEach((table, said) -> tables.add(table + " " + said));
+		return (!this.finished ? "awaiting the extension's acknowledgements"
+				: delivered() ? "delivered" : "not all delivered") + ": " + String.join("; ", tables);
+	}
+
+	/**
 	 * Whether every signal was acknowledged as done whole.
 	 * @return whether all was delivered
 	 */

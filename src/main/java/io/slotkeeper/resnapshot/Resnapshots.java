@@ -190,6 +190,17 @@ public final class Resnapshots {
 	}
 
 	/**
+	 * What became of the last gap signals of each of a target's slots, in words.
+	 * @param target the target's name
+	 * @return by slot
+	 */
+	public Map<String, String> deliveries(String target) {
+		Map<String, String> said = new LinkedHashMap<>();
+		this.deliveries.of(target).forEach((slot, delivery) -> said.put(slot, delivery.summary()));
+		return said;
+	}
+
+	/**
 	 * At a recreate on the primary: keeps what the re-snapshot of only the changed tables
 	 * measures from.
 	 * @param target the target

@@ -44,4 +44,12 @@ public interface SlotHealthReadOuts {
 	 */
 	Map<String, String> gapJournals(String target);
 
+	/**
+	 * What became of the last signals of each slot's gap to slot-keeper's Debezium
+	 * extension (deletes, truncates, outbox events), as its acknowledgements tell.
+	 * @param target the target's name
+	 * @return by slot, in words (counts only, never a key or a value)
+	 */
+	Map<String, String> gapDeliveries(String target);
+
 }

@@ -160,6 +160,34 @@ class ConnectorSettingsJudgeTests {
 	}
 
 	@Test
+	void anOutboxConnectorNeedsItsOutboxTableNamedItsEventsSignalledAndItsCreatesNotSkipped() {
+		String[] router = { "transforms", "unwrap,outbox", "transforms.unwrap.type",
+				"io.debezium.transforms.ExtractNewRecordState", "transforms.outbox.type",
+				"io.debezium.transforms.outbox.EventRouter" };
+		List<SettingFinding> unnamed = ConnectorSettingsJudge.judge(sound(router), ALIGNED_WITH_SIGNAL);
+		assertThat(settings(unnamed)).containsExactly("transforms.outbox.type warning");
+		assertThat(unnamed.get(0).message()).contains("resnapshot.outbox-tables names no table");
+
+		Slot listed = new Slot("cdc", "pgoutput", EVERY_SECOND, ConnectorOffsets.ALIGN,
+				bind(ResnapshotProperties.class, "mode", "debezium-signal", "outbox-tables[0]", "public.outbox"),
+				170000);
+		assertThat(ConnectorSettingsJudge.judge(sound(router), listed).get(0).message())
+			.contains("resnapshot.deletes is list");
+
+		Slot signalled = new Slot("cdc", "pgoutput", EVERY_SECOND, ConnectorOffsets.ALIGN,
+				bind(ResnapshotProperties.class, "mode", "debezium-signal", "deletes", "signal", "outbox-tables[0]",
+						"public.outbox"),
+				170000);
+		assertThat(ConnectorSettingsJudge.judge(sound(router), signalled)).isEmpty();
+		String[] skipping = java.util.Arrays.copyOf(router, router.length + 2);
+		skipping[router.length] = "skipped.operations";
+		skipping[router.length + 1] = "c,t";
+		assertThat(settings(ConnectorSettingsJudge.judge(sound(skipping), signalled)))
+			.containsExactly("skipped.operations critical");
+		assertThat(ConnectorSettingsJudge.judge(sound(), listed)).as("no EventRouter, nothing to say").isEmpty();
+	}
+
+	@Test
 	void aSignalNobodyReadsIsCritical() {
 		assertThat(settings(ConnectorSettingsJudge.judge(sound("signal.data.collection", null), ALIGNED_WITH_SIGNAL)))
 			.containsExactly("signal.data.collection critical");

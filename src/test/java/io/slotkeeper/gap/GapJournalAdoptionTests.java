@@ -104,9 +104,12 @@ class GapJournalAdoptionTests {
 		this.server.execute(DATABASE, "DELETE FROM customers WHERE id = 1");
 		await().atMost(Duration.ofSeconds(30)).until(() -> deleted(journals) == 1);
 
-		// As the instance that owned the target before may still be reading it.
-		try (LogicalConsumer holder = new LogicalConsumer(this.server, DATABASE, SlotCopies.copyOf("cdc"), "shop_cdc",
-				false, false)) {
+		// As the instance that owned the target before may still be reading it: taken
+		// between two of this instance's reads.
+		try (LogicalConsumer holder = await().atMost(Duration.ofSeconds(30))
+			.ignoreExceptions()
+			.until(() -> new LogicalConsumer(this.server, DATABASE, SlotCopies.copyOf("cdc"), "shop_cdc", false, false),
+					java.util.Objects::nonNull)) {
 			this.server.execute(DATABASE, "DELETE FROM customers WHERE id = 2");
 			await().atMost(Duration.ofSeconds(30))
 				.until(() -> journals.describe(DATABASE).get("cdc"),

@@ -269,6 +269,26 @@ class GapJournalTests {
 	}
 
 	@Test
+	void aStoreMadeBeforeOutboxEventsWereKeptIsCompletedOnItsFirstUse() throws SQLException {
+		String old = this.server.createDatabase();
+		try (Connection store = this.server.connect(old)) {
+			GapJournalStore.prepare(store);
+			this.server.execute(old, "ALTER TABLE slotkeeper.gap_tables DROP COLUMN events_incomplete",
+					"DROP TABLE slotkeeper.gap_events",
+					"INSERT INTO slotkeeper.gap_journals VALUES ('consumer', 'shop', 'copy', NULL, 1, 1, now(),"
+							+ " '{cdc}', NULL, now())",
+					"INSERT INTO slotkeeper.gap_tables VALUES ('consumer', 'public.orders', '{id}', NULL, '{}', false)");
+
+			GapJournalStore.Stored stored = GapJournalStore.load(store, "consumer").orElseThrow();
+
+			assertThat(stored.tables()).extracting(GapJournal.StoredTable::name).containsExactly("public.orders");
+			assertThat(stored.tables().get(0).eventsIncomplete()).isNull();
+			assertThat(stored.events()).isEmpty();
+			assertThat(this.server.queryForString(old, "SELECT count(*) FROM slotkeeper.gap_events")).isEqualTo("0");
+		}
+	}
+
+	@Test
 	void anOutboxTablesEventsPastTheBoundAreSaidToBeIncomplete() throws SQLException {
 		this.server.execute(this.database, "CREATE TABLE outbox (id int PRIMARY KEY, payload text)",
 				"INSERT INTO outbox SELECT n, 'event ' || n FROM generate_series(1, 8) AS n");

@@ -80,7 +80,11 @@ final class SoakPipeline implements AutoCloseable {
 				Map.entry(slotPrefix + "ON_OUTAGE_RAISE_KEEP_SIZE_TO", SoakVerdict.RAISED_KEEP_SIZE),
 				Map.entry(slotPrefix + "ON_OUTAGE_WHEN_BUDGET_BELOW", "1h"),
 				Map.entry(slotPrefix + "CONNECTOR_RUNNING_TIMEOUT", "30s"),
-				Map.entry(slotPrefix + "RESNAPSHOT_MODE", "debezium-signal")));
+				Map.entry(slotPrefix + "RESNAPSHOT_MODE", "debezium-signal"),
+				// The workers carry slot-keeper's Debezium extension: a gap's deletes are
+				// delivered, so a deleted row still held downstream is stale like any
+				// other.
+				Map.entry(slotPrefix + "RESNAPSHOT_DELETES", "signal")));
 		variables.putAll(this.side.environment(slotPrefix));
 		return variables;
 	}

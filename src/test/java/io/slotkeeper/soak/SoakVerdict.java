@@ -309,7 +309,10 @@ record SoakVerdict(Map<String, Rows> rows, int mostOwners, int userStopsBroken, 
 	 * One pipeline's consumer against its database.
 	 *
 	 * @param missing rows in the database that never arrived
-	 * @param stale keys whose last event is not the row's last version
+	 * @param stale keys whose last state downstream is not the table's: an existing row's
+	 * last event not its last version, or a deleted row the consumer still holds (the
+	 * strict definition: a gap's deletes are delivered by slot-keeper's Debezium
+	 * extension)
 	 * @param ghosts deleted rows the consumer still holds
 	 * @param unseenDeleted deleted rows it never saw (made and deleted while a slot was
 	 * lost)
@@ -350,6 +353,7 @@ record SoakVerdict(Map<String, Rows> rows, int mostOwners, int userStopsBroken, 
 				}
 				else if (seen != KeyedTopic.DELETED) {
 					ghosts++;
+					stale++;
 				}
 			}
 			return new Rows(missing, stale, ghosts, unseen, reported, view.duplicates(), view.events(), longest,

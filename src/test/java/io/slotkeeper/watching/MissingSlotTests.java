@@ -66,6 +66,11 @@ class MissingSlotTests {
 		}
 
 		@Override
+		public Map<String, String> gapDeliveries(String target) {
+			return Map.of();
+		}
+
+		@Override
 		public Optional<RaisedLimit> raisedLimit(String target) {
 			return Optional.empty();
 		}
