@@ -117,6 +117,8 @@ class SlotKeeperPropertiesTests {
 			"slotkeeper.targets[0].slots[0].resnapshot.tables | some | slotkeeper.targets[0].slots[0].resnapshot.tables",
 			"slotkeeper.targets[0].slots[0].resnapshot.deletes | signal | slotkeeper.targets[0].slots[0].resnapshot.deletes",
 			"slotkeeper.targets[0].slots[0].resnapshot.deletes | emit | slotkeeper.targets[0].slots[0].resnapshot.deletes",
+			"slotkeeper.targets[0].slots[0].resnapshot.outbox-tables | public.outbox | slotkeeper.targets[0].slots[0].resnapshot.outboxTables",
+			"slotkeeper.targets[0].slots[0].resnapshot.outbox-tables | outbox; DROP TABLE x | slotkeeper.targets[0].slots[0].resnapshot.outboxTables",
 			"slotkeeper.targets[0].slots[0].resnapshot.update-columns | public.orders.updated_at | slotkeeper.targets[0].slots[0].resnapshot.updateColumns",
 			"slotkeeper.targets[0].slots[0].resnapshot.update-columns | orders.updated_at; DROP TABLE x | slotkeeper.targets[0].slots[0].resnapshot.updateColumns",
 			"slotkeeper.targets[0].slots[0].resnapshot.recheck-after | 0s | slotkeeper.targets[0].slots[0].resnapshot.recheckAfter",
@@ -268,6 +270,28 @@ class SlotKeeperPropertiesTests {
 			assertThat(target.heartbeat().interval()).isEqualTo(Duration.ofSeconds(7));
 			assertThat(target.heartbeat().createTable()).isTrue();
 			assertThat(properties.api().tokens().get(0).role()).isEqualTo(ApiRole.VIEWER);
+		});
+	}
+
+	@Test
+	void anOutboxTableBindsFromTheEnvironmentAsPeopleWriteIt() {
+		Map<String, Object> variables = Map.of("SLOTKEEPER_TARGETS_0_NAME", "rbac", "SLOTKEEPER_TARGETS_0_URL",
+				"jdbc:postgresql://db:5432/rbac", "SLOTKEEPER_TARGETS_0_SLOTS_0_NAME", "rbac_outbox",
+				"SLOTKEEPER_TARGETS_0_SLOTS_0_ONLOST", "recreate", "SLOTKEEPER_TARGETS_0_SLOTS_0_CONNECTOR_URL",
+				"http://connect:8083", "SLOTKEEPER_TARGETS_0_SLOTS_0_CONNECTOR_NAME", "rbac-outbox",
+				"SLOTKEEPER_TARGETS_0_SLOTS_0_RESNAPSHOT_MODE", "debezium-signal",
+				"SLOTKEEPER_TARGETS_0_SLOTS_0_RESNAPSHOT_DELETES", "signal",
+				"SLOTKEEPER_TARGETS_0_SLOTS_0_RESNAPSHOT_OUTBOXTABLES_0", "public.outbox");
+		fromEnvironment(variables).run((context) -> {
+			assertThat(context).hasNotFailed();
+			ResnapshotProperties resnapshot = context.getBean(SlotKeeperProperties.class)
+				.targets()
+				.get(0)
+				.slots()
+				.get(0)
+				.resnapshot();
+			assertThat(resnapshot.outboxes()).containsExactly("public.outbox");
+			assertThat(resnapshot.deletes()).isEqualTo(ResnapshotProperties.Deletes.SIGNAL);
 		});
 	}
 

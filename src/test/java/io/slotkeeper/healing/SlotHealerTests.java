@@ -1,9 +1,7 @@
 package io.slotkeeper.healing;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -25,6 +23,7 @@ import io.slotkeeper.replication.SlotView;
 import io.slotkeeper.slot.changing.RecreateResult;
 import io.slotkeeper.slot.changing.SlotRecreates;
 import io.slotkeeper.slot.changing.SlotService;
+import io.slotkeeper.testbed.SteppingClock;
 import io.slotkeeper.watching.SlotSightings;
 
 import static io.slotkeeper.testbed.TestTargets.fleet;
@@ -40,7 +39,7 @@ class SlotHealerTests {
 
 	private final AuditJournal journal = new AuditJournal(100);
 
-	private final SteppingClock clock = new SteppingClock();
+	private final SteppingClock clock = new SteppingClock(Instant.parse("2026-12-01T08:00:00Z"));
 
 	private final RecordingSlots slots = new RecordingSlots();
 
@@ -214,34 +213,6 @@ class SlotHealerTests {
 				.build();
 			return new RecreateResult(SlotView.of("primary", before), SlotView.of("primary", before),
 					new RecreateResult.SkippedRange("0/100", "0/200", 256L, null), null, null, null, null, null);
-		}
-
-	}
-
-	/**
-	 * A clock that moves only when told.
-	 */
-	private static final class SteppingClock extends Clock {
-
-		private Instant now = Instant.parse("2026-12-01T08:00:00Z");
-
-		void advance(Duration by) {
-			this.now = this.now.plus(by);
-		}
-
-		@Override
-		public Instant instant() {
-			return this.now;
-		}
-
-		@Override
-		public ZoneOffset getZone() {
-			return ZoneOffset.UTC;
-		}
-
-		@Override
-		public Clock withZone(java.time.ZoneId zone) {
-			return this;
 		}
 
 	}

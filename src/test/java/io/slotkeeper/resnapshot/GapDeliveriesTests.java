@@ -2,11 +2,8 @@ package io.slotkeeper.resnapshot;
 
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 
@@ -16,6 +13,7 @@ import org.junit.jupiter.api.Test;
 
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.PostgresTestBed;
+import io.slotkeeper.testbed.SteppingClock;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -32,7 +30,7 @@ class GapDeliveriesTests {
 
 	private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
-	private final SteppingClock clock = new SteppingClock();
+	private final SteppingClock clock = new SteppingClock(Instant.parse("2026-12-07T10:00:00Z"));
 
 	private final GapDeliveries deliveries = new GapDeliveries(this.registry, this.clock);
 
@@ -71,7 +69,7 @@ class GapDeliveriesTests {
 		assertThat(this.deliveries.of("orders", "debezium").orElseThrow().described()).containsEntry("public.notes",
 				"1 truncates awaiting the extension's acknowledgement");
 
-		this.clock.step(GapDeliveries.WAIT);
+		this.clock.advance(GapDeliveries.WAIT);
 		GapDelivery finished = check().get("debezium");
 
 		assertThat(finished.finished()).isTrue();
@@ -113,7 +111,7 @@ class GapDeliveriesTests {
 		this.deliveries.sent("orders", "debezium", "public.missing_signal",
 				List.of(Map.entry(GapSignals.TRUNCATE, Map.of("data-collection", "public.notes"))), List.of("s1"),
 				this.clock.instant());
-		this.clock.step(GapDeliveries.WAIT);
+		this.clock.advance(GapDeliveries.WAIT);
 		GapDelivery finished = check().get("debezium");
 		assertThat(finished.described().get("public.notes"))
 			.startsWith("1 truncates not acknowledged: its acknowledgements could not be read in"
@@ -139,31 +137,6 @@ class GapDeliveriesTests {
 
 	private double counted(String outcome) {
 		return this.registry.get("slotkeeper.gap.signals").tag("outcome", outcome).counter().count();
-	}
-
-	private static final class SteppingClock extends Clock {
-
-		private Instant now = Instant.parse("2026-12-07T10:00:00Z");
-
-		void step(Duration by) {
-			this.now = this.now.plus(by);
-		}
-
-		@Override
-		public ZoneId getZone() {
-			return ZoneOffset.UTC;
-		}
-
-		@Override
-		public Clock withZone(ZoneId zone) {
-			return this;
-		}
-
-		@Override
-		public Instant instant() {
-			return this.now;
-		}
-
 	}
 
 }

@@ -34,10 +34,13 @@ import java.util.regex.Pattern;
  * changed and the keys read again
  * @param journalsAdopted gap journals a new owner took over with their copies from the
  * one before (after a restart or a takeover)
+ * @param gapDeliveries what came of each gap's signals to the Debezium extension, as
+ * slot-keeper audited it ({@code slot.gap-delivery}): the target, the outcome and per
+ * table what was delivered
  */
 record InstanceLogs(int heals, int handovers, int takeovers, Map<String, Long> gapDeletes, int mostHealsInAnHour,
 		int restarts, int restartsRefused, int raises, int putBacks, int raisesRefused, List<Loss> losses,
-		int journalsAdopted) {
+		int journalsAdopted, List<String> gapDeliveries) {
 
 	// A raise left on a former primary that is not yet back as the standby: said once,
 	// put back when it is (the
@@ -55,6 +58,9 @@ record InstanceLogs(int heals, int handovers, int takeovers, Map<String, Long> g
 			+ ", (\\S+) to (\\S+):(?: [^}]*?public\\.orders (?:(\\d+) inserted)?(?:, )?(?:(\\d+) updated)?(?:, )?"
 			+ "(?:(\\d+) deleted)?)?");
 
+	private static final Pattern DELIVERY = Pattern
+		.compile("audit action=slot\\.gap-delivery .*outcome=(\\S+) .*gapDelivery:(\\{[^}]*\\})");
+
 	private static final Pattern REREAD = Pattern
 		.compile("public\\.orders=(\\d+) keys? inserted or updated in the gap");
 
@@ -71,6 +77,7 @@ record InstanceLogs(int heals, int handovers, int takeovers, Map<String, Long> g
 		Map<String, List<Instant>> healed = new HashMap<>();
 		List<Loss> losses = new ArrayList<>();
 		int adopted = 0;
+		List<String> deliveries = new ArrayList<>();
 		for (Instance instance : world.instances) {
 			List<String> lines;
 			try {
@@ -90,6 +97,10 @@ record InstanceLogs(int heals, int handovers, int takeovers, Map<String, Long> g
 				}
 				handovers += line.contains("audit action=slot.handover ") ? 1 : 0;
 				adopted += line.contains("Adopted the gap journal of slot ") ? 1 : 0;
+				Matcher delivered = DELIVERY.matcher(line);
+				if (delivered.find()) {
+					deliveries.add(name + " " + delivered.group(1) + " " + delivered.group(2));
+				}
 				boolean restart = line.contains("audit action=connector.restart ");
 				restarts += (restart && line.contains("outcome=done")) ? 1 : 0;
 				refused += (restart && line.contains("outcome=refused")) ? 1 : 0;
@@ -118,7 +129,7 @@ record InstanceLogs(int heals, int handovers, int takeovers, Map<String, Long> g
 		counts.forEach((name, list) -> reported.put(name, list.stream().mapToLong(Long::longValue).sum()));
 		int most = healed.values().stream().mapToInt(InstanceLogs::mostInAnHour).max().orElse(0);
 		return new InstanceLogs(heals, handovers, takeovers, reported, most, restarts, refused, raises, putBacks,
-				raisesRefused, losses, adopted);
+				raisesRefused, losses, adopted, deliveries);
 	}
 
 	// Across both instances' lives: the budget is the slot's, kept in its target's

@@ -238,6 +238,8 @@ record SoakVerdict(Map<String, Rows> rows, int mostOwners, int userStopsBroken, 
 		this.logs.losses().forEach((loss) -> out.printf("soak: loss of %s%n", loss.describe()));
 		this.journaledDeletes.forEach((gap) -> out.printf("soak: deletes in the exact gap of %s%n", gap.describe()));
 		out.printf("soak: gap journals adopted by a new owner %d%n", this.logs.journalsAdopted());
+		this.logs.gapDeliveries()
+			.forEach((delivery) -> out.printf("soak: the gap's signals to the Debezium extension of %s%n", delivery));
 		out.printf(
 				"soak: most owners at once %d, user stops undone %d, connectors at the end %s, failed connectors"
 						+ " restarted by slot-keeper %d (refused %d, budget %d an hour)%n",

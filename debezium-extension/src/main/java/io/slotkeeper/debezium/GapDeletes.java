@@ -42,17 +42,8 @@ final class GapDeletes<P extends Partition> extends TableAction<P> {
 
 	@Override
 	Outcome run(SignalPayload<P> signal, Table table) throws InterruptedException {
-		if (config().getSkippedOperations().contains(Operation.DELETE)) {
-			throw new Refusal("the connector's skipped.operations holds 'd': delete events would be dropped");
-		}
-		List<Object[]> rows = rows(signal, table);
-		int emitted = 0;
-		for (Object[] old : rows) {
-			if (emit(signal, table, Operation.DELETE, old, null)) {
-				emitted++;
-			}
-		}
-		return new Outcome(emitted, rows.size(), null);
+		unlessSkipped(Operation.DELETE, "delete events");
+		return emitEach(signal, table, Operation.DELETE, rows(signal, table));
 	}
 
 	// Every key checked before the first is emitted: a batch is emitted whole or not at

@@ -39,17 +39,8 @@ final class GapEvents<P extends Partition> extends TableAction<P> {
 
 	@Override
 	Outcome run(SignalPayload<P> signal, Table table) throws InterruptedException {
-		if (config().getSkippedOperations().contains(Operation.CREATE)) {
-			throw new Refusal("the connector's skipped.operations holds 'c': create events would be dropped");
-		}
-		List<Object[]> rows = rows(signal, table);
-		int emitted = 0;
-		for (Object[] row : rows) {
-			if (emit(signal, table, Operation.CREATE, null, row)) {
-				emitted++;
-			}
-		}
-		return new Outcome(emitted, rows.size(), null);
+		unlessSkipped(Operation.CREATE, "create events");
+		return emitEach(signal, table, Operation.CREATE, rows(signal, table));
 	}
 
 	// Every row read before the first is emitted: a batch is emitted whole or not at all.

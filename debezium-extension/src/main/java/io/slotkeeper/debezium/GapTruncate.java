@@ -26,9 +26,7 @@ final class GapTruncate<P extends Partition> extends TableAction<P> {
 
 	@Override
 	Outcome run(SignalPayload<P> signal, Table table) throws InterruptedException {
-		if (config().getSkippedOperations().contains(Operation.TRUNCATE)) {
-			throw new Refusal("the connector's skipped.operations holds 't': a truncate event would be dropped");
-		}
+		unlessSkipped(Operation.TRUNCATE, "a truncate event");
 		return new Outcome(emit(signal, table, Operation.TRUNCATE, null, null) ? 1 : 0, 1, null);
 	}
 

@@ -1,6 +1,7 @@
 package io.slotkeeper.debezium;
 
 import java.time.Instant;
+import java.util.List;
 
 import io.debezium.data.Envelope.Operation;
 import io.debezium.pipeline.EventDispatcher;
@@ -40,10 +41,6 @@ abstract class TableAction<P extends Partition> implements SignalAction<P> {
 		this.acknowledgements = acknowledgements;
 	}
 
-	final RelationalDatabaseConnectorConfig config() {
-		return this.config;
-	}
-
 	@Override
 	public final boolean arrived(SignalPayload<P> signal) throws InterruptedException {
 		Outcome outcome;
@@ -71,6 +68,42 @@ abstract class TableAction<P extends Partition> implements SignalAction<P> {
 	 * @throws InterruptedException when the connector stops meanwhile
 	 */
 	abstract Outcome run(SignalPayload<P> signal, Table table) throws InterruptedException;
+
+	/**
+	 * Emits one change per row, once the connector is known to keep them.
+	 * @param signal the signal
+	 * @param table the table
+	 * @param operation the change, {@code DELETE} (rows as old values) or {@code CREATE}
+	 * (rows as new values)
+	 * @param rows each row's values at the table's columns' positions
+	 * @return how many were emitted of how many asked
+	 * @throws InterruptedException when the connector stops meanwhile
+	 */
+	final Outcome emitEach(SignalPayload<P> signal, Table table, Operation operation, List<Object[]> rows)
+			throws InterruptedException {
+		int emitted = 0;
+		for (Object[] row : rows) {
+			boolean created = operation == Operation.CREATE;
+			if (emit(signal, table, operation, created ? null : row, created ? row : null)) {
+				emitted++;
+			}
+		}
+		return new Outcome(emitted, rows.size(), null);
+	}
+
+	/**
+	 * Refuses the signal where the connector's {@code skipped.operations} holds the
+	 * operation: Debezium would drop the events.
+	 * @param operation the operation
+	 * @param events what the events are, in words
+	 * @throws Refusal when it is skipped
+	 */
+	final void unlessSkipped(Operation operation, String events) {
+		if (this.config.getSkippedOperations().contains(operation)) {
+			throw new Refusal("the connector's skipped.operations holds '" + operation.code() + "': " + events
+					+ " would be dropped");
+		}
+	}
 
 	// Never updateWalPosition: the events keep the signal row's position, so the
 	// connector's offsets move on only as its own streaming does.
