@@ -105,7 +105,7 @@ function gapDelivery(d) {
     return null;
   }
   return h('div', { class: d.startsWith('delivered') ? 'gap-delivery muted' : 'gap-delivery warning' },
-    `gap sent to the extension: ${d}`);
+    `gap delivery: ${d}`);
 }
 
 const time = (iso) => h('time', { datetime: iso || '', 'data-at': iso || '' }, age(iso));

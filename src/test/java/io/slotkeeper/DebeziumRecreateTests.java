@@ -246,7 +246,7 @@ class DebeziumRecreateTests {
 				.jsonPath("$.delivery.signals[?(@.state == 'DELIVERED')]")
 				.value((delivered) -> assertThat((List<?>) delivered).hasSizeGreaterThan(1));
 			assertThat(pipeline.pageLine("debezium", "gap-delivery", (line) -> line.contains("delivered:")))
-				.isEqualTo("gap sent to the extension: delivered: public.orders 5 deletes delivered; public.outbox 10"
+				.isEqualTo("gap delivery: delivered: public.orders 5 deletes delivered; public.outbox 10"
 						+ " events delivered");
 			System.out
 				.printf("debezium, a gap journaled while the task was down (5 deleted, 5 updated, %d inserted, of a table"

@@ -73,10 +73,11 @@ final class GapDeliveries {
 	 * @param signals each signal's type and data
 	 * @param ids each signal's id, in the same order
 	 * @param at when they were committed
+	 * @param notSent per table, what of the gap was not sent and why
 	 */
 	void sent(String target, String slot, String signalTable, List<Map.Entry<String, Map<String, Object>>> signals,
-			List<String> ids, Instant at) {
-		if (signals.isEmpty()) {
+			List<String> ids, Instant at, Map<String, String> notSent) {
+		if (signals.isEmpty() && notSent.isEmpty()) {
 			return;
 		}
 		List<GapDelivery.SignalFate> fates = new ArrayList<>();
@@ -87,7 +88,8 @@ final class GapDeliveries {
 			fates.add(new GapDelivery.SignalFate(ids.get(index), signals.get(index).getKey(),
 					String.valueOf(data.get("data-collection")), asked, GapDelivery.State.AWAITING, 0, null));
 		}
-		this.deliveries.put(key(target, slot), new GapDelivery(at, signalTable, List.copyOf(fates), false));
+		this.deliveries.put(key(target, slot),
+				new GapDelivery(at, signalTable, List.copyOf(fates), fates.isEmpty(), Map.copyOf(notSent)));
 	}
 
 	/**
@@ -145,7 +147,8 @@ final class GapDeliveries {
 						: (ack != null) ? acknowledged(fate, ack) : over ? unacknowledged(fate, unread) : fate);
 			}
 			boolean done = fates.stream().noneMatch((fate) -> fate.state() == GapDelivery.State.AWAITING);
-			GapDelivery now = new GapDelivery(delivery.sentAt(), delivery.signalTable(), List.copyOf(fates), done);
+			GapDelivery now = new GapDelivery(delivery.sentAt(), delivery.signalTable(), List.copyOf(fates), done,
+					delivery.notSent());
 			this.deliveries.put(each.getKey(), now);
 			if (done) {
 				fates.forEach((fate) -> counter(target, slot, fate.state()).increment());

@@ -18,8 +18,11 @@ import java.util.Set;
  * are read
  * @param signals each signal's fate
  * @param finished whether every signal was acknowledged, or the wait for them ended
+ * @param notSent per table, what of its gap was not sent and why (the extension known not
+ * to be installed, a bound passed), in words
  */
-public record GapDelivery(Instant sentAt, String signalTable, List<SignalFate> signals, boolean finished) {
+public record GapDelivery(Instant sentAt, String signalTable, List<SignalFate> signals, boolean finished,
+		Map<String, String> notSent) {
 
 	/**
 	 * Per table, what its signals came to, in words: counts only, never a key or a value.
@@ -52,8 +55,10 @@ public record GapDelivery(Instant sentAt, String signalTable, List<SignalFate> s
 	public String summary() {
 		List<String> tables = new ArrayList<>();
 		described().forEach((table, said) -> tables.add(table + " " + said));
+		this.notSent.forEach((table, why) -> tables.add(table + " " + why));
 		return (!this.finished ? "awaiting the extension's acknowledgements"
-				: delivered() ? "delivered" : "not all delivered") + ": " + String.join("; ", tables);
+				: delivered() ? "delivered" : this.signals.isEmpty() ? "not sent" : "not all delivered") + ": "
+				+ String.join("; ", tables);
 	}
 
 	/**
@@ -61,7 +66,7 @@ public record GapDelivery(Instant sentAt, String signalTable, List<SignalFate> s
 	 * @return whether all was delivered
 	 */
 	public boolean delivered() {
-		return this.signals.stream().allMatch((fate) -> fate.state() == State.DELIVERED);
+		return this.notSent.isEmpty() && this.signals.stream().allMatch((fate) -> fate.state() == State.DELIVERED);
 	}
 
 	/**

@@ -81,12 +81,12 @@ final class GapSignals {
 			Integer dataLength) throws SQLException {
 		List<Map.Entry<String, Map<String, Object>>> signals = new ArrayList<>();
 		Map<String, List<List<String>>> signalled = new LinkedHashMap<>();
-		Map<String, String> described = new LinkedHashMap<>();
+		Words said = new Words();
 		for (String table : outboxes) {
 			if (!collections.contains(table)) {
 				GapJournal.TableSummary summary = gap.tables().get(table);
 				if (summary != null && summary.events() > 0) {
-					described.put(table, summary.events() + " events not signalled: the connector does not capture it");
+					said.notSent(table, summary.events() + " events not signalled: the connector does not capture it");
 				}
 			}
 		}
@@ -97,19 +97,27 @@ final class GapSignals {
 			}
 			if (!summary.truncates().isEmpty()) {
 				signals.add(Map.entry(TRUNCATE, Map.of("data-collection", table)));
-				described.put(table,
+				said.sent(table,
 						"truncated in the gap: a truncate event signalled with its whole re-read, not yet acknowledged");
 			}
 			if (outboxes.contains(table)) {
-				events(connection, gap, table, dataLength, signals, described);
+				events(connection, gap, table, dataLength, signals, said);
 				continue;
 			}
 			if (summary.deleted() == 0) {
 				continue;
 			}
 			if (!summary.exact()) {
-				say(described, table,
-						"deletes not signalled: the gap journal cannot tell its keys (" + summary.whyReadWhole() + ")");
+				String why = "deletes not signalled: the gap journal cannot tell its keys (" + summary.whyReadWhole()
+						+ ")";
+				// A truncate's event and whole re-read stand for the keys; without one
+				// the deletes are lost downstream.
+				if (summary.whyNotExact() != null) {
+					said.notSent(table, why);
+				}
+				else {
+					said.sent(table, why);
+				}
 				continue;
 			}
 			List<List<String>> deleted = gap.journal().keys(table, GapJournal.Change.DELETED);
@@ -119,53 +127,57 @@ final class GapSignals {
 			String again = existing.isEmpty() ? ""
 					: "; " + existing.size() + " deleted in the gap exist again (inserted since), not signalled";
 			if (batches == null) {
-				say(described, table, "deletes not signalled: a key does not fit the signal table's data column ("
+				said.notSent(table, "deletes not signalled: a key does not fit the signal table's data column ("
 						+ dataLength + " characters)" + again);
 			}
 			else if (signals.size() + batches.size() > MAX_SIGNALS) {
-				say(described, table, keys.size() + " deletes not signalled: they would take more than " + MAX_SIGNALS
+				said.notSent(table, keys.size() + " deletes not signalled: they would take more than " + MAX_SIGNALS
 						+ " signals" + again);
 			}
 			else {
 				batches.forEach((data) -> signals.add(Map.entry(DELETES, data)));
 				signalled.put(table, keys);
-				say(described, table, keys.size() + " deletes signalled (" + count(batches.size(), DELETES)
+				said.sent(table, keys.size() + " deletes signalled (" + count(batches.size(), DELETES)
 						+ "), not yet acknowledged" + again);
 			}
 		}
-		return new Planned(signals, signalled, described);
+		return new Planned(signals, signalled, said.described, said.notSent);
 	}
 
 	// An outbox table's events, whole or not at all: a consumer told of some events is
 	// told which were not sent.
 	private static void events(Connection connection, Gap gap, String table, Integer dataLength,
-			List<Map.Entry<String, Map<String, Object>>> signals, Map<String, String> described) throws SQLException {
+			List<Map.Entry<String, Map<String, Object>>> signals, Words said) throws SQLException {
 		GapJournal.TableSummary summary = gap.tables().get(table);
 		List<GapJournal.Event> events = gap.journal().events(table);
 		String incomplete = (summary.eventsIncomplete() != null) ? "; " + summary.eventsIncomplete() : "";
 		if (events.isEmpty()) {
 			if (!incomplete.isEmpty()) {
-				say(described, table, "no event kept" + incomplete);
+				said.notSent(table, "no event kept" + incomplete);
 			}
 			return;
 		}
 		String unread = unreadColumn(connection, table, events.get(0).columns());
 		List<Map<String, Object>> batches = (unread != null) ? null : eventBatches(table, events, dataLength);
 		if (unread != null) {
-			say(described, table, events.size() + " events not signalled: " + unread + incomplete);
+			said.notSent(table, events.size() + " events not signalled: " + unread + incomplete);
 		}
 		else if (batches == null) {
-			say(described, table, events.size() + " events not signalled: an event does not fit the signal table's"
+			said.notSent(table, events.size() + " events not signalled: an event does not fit the signal table's"
 					+ " data column (" + dataLength + " characters; widen it to text)" + incomplete);
 		}
 		else if (signals.size() + batches.size() > MAX_SIGNALS) {
-			say(described, table, events.size() + " events not signalled: they would take more than " + MAX_SIGNALS
+			said.notSent(table, events.size() + " events not signalled: they would take more than " + MAX_SIGNALS
 					+ " signals" + incomplete);
 		}
 		else {
 			batches.forEach((data) -> signals.add(Map.entry(EVENTS, data)));
-			say(described, table, events.size() + " events signalled (" + count(batches.size(), EVENTS)
-					+ "), not yet acknowledged" + incomplete);
+			String what = events.size() + " events signalled (" + count(batches.size(), EVENTS)
+					+ "), not yet acknowledged";
+			said.sent(table, what);
+			if (!incomplete.isEmpty()) {
+				said.notSent(table, incomplete.substring(2));
+			}
 		}
 	}
 
@@ -203,8 +215,22 @@ final class GapSignals {
 		});
 	}
 
-	private static void say(Map<String, String> described, String table, String what) {
-		described.merge(table, what, (before, after) -> before + "; " + after);
+	// Per table what was done, and apart what of it was not sent.
+	private static final class Words {
+
+		private final Map<String, String> described = new LinkedHashMap<>();
+
+		private final Map<String, String> notSent = new LinkedHashMap<>();
+
+		void sent(String table, String what) {
+			this.described.merge(table, what, (before, after) -> before + "; " + after);
+		}
+
+		void notSent(String table, String what) {
+			sent(table, what);
+			this.notSent.merge(table, what, (before, after) -> before + "; " + after);
+		}
+
 	}
 
 	private static String count(int signals, String type) {
@@ -220,17 +246,17 @@ final class GapSignals {
 	 * @return no signals, per table with deletes or events what was done
 	 */
 	static Planned listed(Gap gap, List<String> collections, List<String> outboxes, String why) {
-		Map<String, String> described = new LinkedHashMap<>();
+		Words said = new Words();
 		for (String table : collections) {
 			GapJournal.TableSummary summary = gap.tables().get(table);
 			if (summary != null && outboxes.contains(table) && summary.events() > 0) {
-				described.put(table, summary.events() + " events listed at …/gap, not delivered: " + why);
+				said.notSent(table, summary.events() + " events listed at …/gap, not delivered: " + why);
 			}
 			else if (summary != null && summary.deleted() > 0) {
-				described.put(table, summary.deleted() + " deletes listed at …/gap, not delivered: " + why);
+				said.notSent(table, summary.deleted() + " deletes listed at …/gap, not delivered: " + why);
 			}
 		}
-		return new Planned(List.of(), Map.of(), described);
+		return new Planned(List.of(), Map.of(), said.described, said.notSent);
 	}
 
 	/**
@@ -327,9 +353,10 @@ final class GapSignals {
 	 * @param signals each signal's type and data, in order
 	 * @param signalled the keys each table's delete signals hold
 	 * @param described per table with deletes in the gap, what was done with them
+	 * @param notSent per table, what of its gap was not sent and why
 	 */
 	record Planned(List<Map.Entry<String, Map<String, Object>>> signals, Map<String, List<List<String>>> signalled,
-			Map<String, String> described) {
+			Map<String, String> described, Map<String, String> notSent) {
 
 	}
 

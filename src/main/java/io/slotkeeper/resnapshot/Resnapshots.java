@@ -268,7 +268,8 @@ public final class Resnapshots {
 			Integer dataLength = GapReads.dataLength(connection, signal.table());
 			GapReads.Chosen chosen = GapReads.choose(connection, gap, signal.collections(), dataLength);
 			List<String> outboxes = outboxes(target, slot);
-			GapSignals.Planned planned = (extension == null) ? new GapSignals.Planned(List.of(), Map.of(), null)
+			GapSignals.Planned planned = (extension == null)
+					? new GapSignals.Planned(List.of(), Map.of(), null, Map.of())
 					: extension.absent()
 							? GapSignals.listed(gap, signal.collections(), outboxes,
 									"slot-keeper's Debezium extension is not installed (" + extension.detail() + ")")
@@ -278,7 +279,7 @@ public final class Resnapshots {
 			List<String> ids = (reads.isEmpty() && planned.signals().isEmpty()) ? List.of()
 					: SignalRows.insert(connection, target, slot, signal, reads, planned.signals());
 			this.deliveries.sent(target.name(), slot, signal.table(), planned.signals(),
-					ids.subList(Math.min(ids.size(), reads.size()), ids.size()), at);
+					ids.subList(Math.min(ids.size(), reads.size()), ids.size()), at, planned.notSent());
 			Map<String, String> deleted = (planned.described() != null)
 					? readAgain(connection, target, slot, signal, gap, planned, extension, at) : null;
 			Resnapshot decided = chosen.read().isEmpty()

@@ -58,7 +58,7 @@ class GapDeliveriesTests {
 						Map.entry(GapSignals.DELETES,
 								Map.of("data-collection", "public.items", "keys", List.of(List.of("7")))),
 						Map.entry(GapSignals.TRUNCATE, Map.of("data-collection", "public.notes"))),
-				List.of("s1", "s2", "s3", "s4"), this.clock.instant());
+				List.of("s1", "s2", "s3", "s4"), this.clock.instant(), Map.of());
 		acknowledge("s1", "{\"signal\": \"s1\", \"emitted\": 2, \"asked\": 2}");
 		acknowledge("s2", "{\"signal\": \"s2\", \"emitted\": 0, \"asked\": 0,"
 				+ " \"refused\": \"column span is of type int4range\"}");
@@ -94,7 +94,7 @@ class GapDeliveriesTests {
 						Map.of("data-collection", "public.orders", "keys", List.of(List.of("1")))),
 						Map.entry(GapSignals.EVENTS,
 								Map.of("data-collection", "public.outbox", "rows", List.of(List.of("a"))))),
-				List.of("s1", "s2"), this.clock.instant());
+				List.of("s1", "s2"), this.clock.instant(), Map.of());
 		acknowledge("s1", "{\"emitted\": 1, \"asked\": 1}");
 		acknowledge("s2", "not json");
 
@@ -107,10 +107,22 @@ class GapDeliveriesTests {
 	}
 
 	@Test
+	void whatWasNotSentIsNeverDeliveredAndSaysWhy() {
+		this.deliveries.sent("orders", "debezium", "public.debezium_signal", List.of(), List.of(), this.clock.instant(),
+				Map.of("public.orders", "5 deletes listed at …/gap, not delivered: the extension is not installed"));
+		GapDelivery listed = this.deliveries.of("orders", "debezium").orElseThrow();
+		assertThat(listed.finished()).isTrue();
+		assertThat(listed.delivered()).isFalse();
+		assertThat(listed.summary()).isEqualTo("not sent: public.orders 5 deletes listed at …/gap, not"
+				+ " delivered: the extension is not installed");
+		assertThat(this.deliveries.waiting("orders")).isFalse();
+	}
+
+	@Test
 	void acknowledgementsThatCannotBeReadLeaveTheSignalsUnacknowledgedSayingWhy() {
 		this.deliveries.sent("orders", "debezium", "public.missing_signal",
 				List.of(Map.entry(GapSignals.TRUNCATE, Map.of("data-collection", "public.notes"))), List.of("s1"),
-				this.clock.instant());
+				this.clock.instant(), Map.of());
 		this.clock.advance(GapDeliveries.WAIT);
 		GapDelivery finished = check().get("debezium");
 		assertThat(finished.described().get("public.notes"))

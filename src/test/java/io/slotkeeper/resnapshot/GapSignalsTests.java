@@ -79,6 +79,7 @@ class GapSignalsTests {
 			assertThat(planned.described().get("public.outbox")).startsWith("5 events signalled (1 ");
 			assertThat(planned.described().get("public.notes")).startsWith("truncated in the gap");
 			assertThat(planned.described().values()).allMatch((said) -> !said.contains("{\"n\""));
+			assertThat(planned.notSent()).as("everything was sent").isEmpty();
 		}
 	}
 
@@ -111,6 +112,7 @@ class GapSignalsTests {
 			assertThat(planned.signals()).isEmpty();
 			assertThat(planned.described().get("public.outbox")).isEqualTo(
 					"1 events not signalled: column span is of type int4range, which the extension does not read");
+			assertThat(planned.notSent()).isEqualTo(planned.described());
 		}
 	}
 
@@ -120,6 +122,7 @@ class GapSignalsTests {
 				"INSERT INTO outbox (aggregatetype) VALUES ('order')");
 		GapSignals.Planned planned = GapSignals.listed(gap(), CAPTURED, List.of("public.outbox"), "not installed");
 		assertThat(planned.signals()).isEmpty();
+		assertThat(planned.notSent()).isEqualTo(planned.described());
 		assertThat(planned.described()).containsExactlyInAnyOrderEntriesOf(
 				Map.of("public.orders", "1 deletes listed at …/gap, not delivered: not installed", "public.outbox",
 						"1 events listed at …/gap, not delivered: not installed"));
