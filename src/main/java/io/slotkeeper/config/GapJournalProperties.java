@@ -1,6 +1,8 @@
 package io.slotkeeper.config;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -9,6 +11,7 @@ import org.hibernate.validator.constraints.time.DurationMax;
 import org.hibernate.validator.constraints.time.DurationMin;
 
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
 
 /**
  * The gap journal: what changes while a slot's consumer is away, read from a copy of its
@@ -34,14 +37,22 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * in, in slot-keeper's schema {@code slotkeeper}, so that it survives a restart and a
  * takeover; never the captured database (its publications could carry it); blank to keep
  * journals in memory only (default {@code postgres}, the maintenance database)
+ * @param maxEventBytes how many bytes of outbox events ({@code resnapshot.outbox-tables})
+ * one slot's journal keeps, counted as their values' characters; past it, that table's
+ * later events are not kept and its delivery says so (default 32MB, at most 1GB): the
+ * owner holds them in its heap until the gap is closed
  */
+@Consistent
 public record GapJournalProperties(@DefaultValue("true") boolean enabled,
 		@NotNull @DurationMin(seconds = 1) @DurationMax(hours = 24) @DefaultValue("30s") Duration after,
 		@NotNull @DurationMin(seconds = 0) @DurationMax(hours = 24) @DefaultValue("10m") Duration whenLossWithin,
 		@Min(1) @Max(10_000_000) @DefaultValue("100000") int maxKeys,
 		@Min(1) @Max(64) @DefaultValue("2") int maxCopiesPerServer,
 		@Min(1) @Max(1_000_000) @DefaultValue("10000") int pageChanges,
-		@Min(1) @Max(1000) @DefaultValue("20") int pagesPerPoll, @NotNull @DefaultValue("postgres") String database) {
+		@Min(1) @Max(1000) @DefaultValue("20") int pagesPerPoll, @NotNull @DefaultValue("postgres") String database,
+		@NotNull @DefaultValue("32MB") DataSize maxEventBytes) implements CrossFieldChecked {
+
+	private static final DataSize MOST_EVENT_BYTES = DataSize.ofGigabytes(1);
 
 	/**
 	 * No journal at all.
@@ -49,7 +60,17 @@ public record GapJournalProperties(@DefaultValue("true") boolean enabled,
 	 */
 	public static GapJournalProperties off() {
 		return new GapJournalProperties(false, Duration.ofSeconds(30), Duration.ofMinutes(10), 100_000, 2, 10_000, 20,
-				"postgres");
+				"postgres", DataSize.ofMegabytes(32));
+	}
+
+	@Override
+	public List<Violation> violations() {
+		List<Violation> violations = new ArrayList<>();
+		if (this.maxEventBytes != null
+				&& (this.maxEventBytes.toBytes() < 1 || this.maxEventBytes.toBytes() > MOST_EVENT_BYTES.toBytes())) {
+			violations.add(new Violation("maxEventBytes", "must be from 1B to 1GB, but was " + this.maxEventBytes));
+		}
+		return violations;
 	}
 
 }

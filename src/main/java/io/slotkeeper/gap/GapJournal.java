@@ -63,6 +63,10 @@ public final class GapJournal {
 
 	private int eventsDrained;
 
+	private final long maxEventBytes;
+
+	private long eventBytes;
+
 	private long eventSequence;
 
 	private int keys;
@@ -85,7 +89,7 @@ public final class GapJournal {
 	 * is its whole row ({@code FULL}) or nothing; empty when it has none
 	 */
 	public GapJournal(int maxKeys, Function<PgOutputMessage.Relation, List<String>> primaryKey) {
-		this(maxKeys, primaryKey, (table) -> false);
+		this(maxKeys, primaryKey, (table) -> false, 0);
 	}
 
 	/**
@@ -95,9 +99,12 @@ public final class GapJournal {
 	 * @param primaryKey a table's primary key columns, for a table whose replica identity
 	 * is its whole row ({@code FULL}) or nothing; empty when it has none
 	 * @param outbox whether a table ({@code schema.table}) is an outbox table
+	 * @param maxEventBytes how many characters of events' values it keeps at most; past
+	 * it, an outbox table's later events are not kept and it says so
 	 */
 	public GapJournal(int maxKeys, Function<PgOutputMessage.Relation, List<String>> primaryKey,
-			Predicate<String> outbox) {
+			Predicate<String> outbox, long maxEventBytes) {
+		this.maxEventBytes = maxEventBytes;
 		this.maxKeys = maxKeys;
 		this.primaryKey = primaryKey;
 		this.outbox = outbox;
@@ -162,11 +169,20 @@ public final class GapJournal {
 		}
 		List<String> columns = new ArrayList<>(relation.columns().size());
 		List<String> values = new ArrayList<>(relation.columns().size());
+		long size = 0;
 		for (int index = 0; index < relation.columns().size(); index++) {
 			PgOutputMessage.Value value = (index < insert.row().size()) ? insert.row().get(index) : null;
 			columns.add(relation.columns().get(index).name());
 			values.add((value != null && value.kind() == 't') ? value.text() : null);
+			size += (value != null && value.text() != null) ? value.text().length() : 0;
 		}
+		if (this.eventBytes + size > this.maxEventBytes) {
+			table.eventsIncomplete = "more than " + this.maxEventBytes + " bytes of outbox events in the gap"
+					+ " (gap-journal.max-event-bytes): its events after " + Lsn.format(this.transactionLsn)
+					+ " were not kept";
+			return;
+		}
+		this.eventBytes += size;
 		this.events.add(new Event(++this.eventSequence, this.transactionLsn, relation.qualifiedName(),
 				Collections.unmodifiableList(columns), Collections.unmodifiableList(values)));
 	}
@@ -233,6 +249,9 @@ public final class GapJournal {
 			table.truncates.removeIf((lsn) -> lsn < confirmed);
 		}
 		int before = this.events.size();
+		this.events.stream()
+			.filter((event) -> event.lsn() < confirmed)
+			.forEach((event) -> this.eventBytes -= size(event));
 		this.events.removeIf((event) -> event.lsn() < confirmed);
 		this.eventsDrained = Math.max(0, this.eventsDrained - (before - this.events.size()));
 	}
@@ -410,12 +429,17 @@ public final class GapJournal {
 		return drained;
 	}
 
+	private static long size(Event event) {
+		return event.values().stream().mapToLong((value) -> (value != null) ? value.length() : 0).sum();
+	}
+
 	/**
 	 * Takes back the events a store kept of a journal.
 	 * @param stored its events, in order
 	 */
 	void restoreEvents(List<Event> stored) {
 		this.events.addAll(stored);
+		stored.forEach((event) -> this.eventBytes += size(event));
 		this.eventsDrained = this.events.size();
 		stored.forEach((event) -> this.eventSequence = Math.max(this.eventSequence, event.sequence()));
 	}

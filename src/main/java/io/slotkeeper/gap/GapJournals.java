@@ -229,8 +229,9 @@ public final class GapJournals implements AutoCloseable {
 				PrimaryKeys keys = new PrimaryKeys();
 				String copy = SlotCopies.copy(connection, slot.slotName());
 				Kept started = new Kept(slot.slotName(), connection.getCatalog(), copy, slot.confirmedFlushLsn(), read,
-						new GapJournal(this.settings.maxKeys(), keys, outbox(target, slot.slotName())), keys,
-						this.clock.instant());
+						new GapJournal(this.settings.maxKeys(), keys, outbox(target, slot.slotName()),
+								this.settings.maxEventBytes().toBytes()),
+						keys, this.clock.instant());
 				started.notStored = this.stores.notStoredBecause(started.database);
 				return started;
 			});
@@ -364,7 +365,8 @@ public final class GapJournals implements AutoCloseable {
 		}
 		GapJournalStore.Header header = stored.get().header();
 		PrimaryKeys keys = new PrimaryKeys();
-		GapJournal journal = new GapJournal(this.settings.maxKeys(), keys, outbox(target, slot));
+		GapJournal journal = new GapJournal(this.settings.maxKeys(), keys, outbox(target, slot),
+				this.settings.maxEventBytes().toBytes());
 		journal.restore(header.position(), header.transactions(), stored.get().tables());
 		journal.restoreEvents(stored.get().events());
 		if (header.from() != null) {

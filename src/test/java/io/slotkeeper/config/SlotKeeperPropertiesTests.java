@@ -118,6 +118,7 @@ class SlotKeeperPropertiesTests {
 			"slotkeeper.targets[0].slots[0].resnapshot.deletes | signal | slotkeeper.targets[0].slots[0].resnapshot.deletes",
 			"slotkeeper.targets[0].slots[0].resnapshot.deletes | emit | slotkeeper.targets[0].slots[0].resnapshot.deletes",
 			"slotkeeper.targets[0].slots[0].resnapshot.outbox-tables | public.outbox | slotkeeper.targets[0].slots[0].resnapshot.outboxTables",
+			"slotkeeper.gap-journal.max-event-bytes | 2GB | slotkeeper.gapJournal.maxEventBytes",
 			"slotkeeper.targets[0].slots[0].resnapshot.outbox-tables | outbox; DROP TABLE x | slotkeeper.targets[0].slots[0].resnapshot.outboxTables",
 			"slotkeeper.targets[0].slots[0].resnapshot.update-columns | public.orders.updated_at | slotkeeper.targets[0].slots[0].resnapshot.updateColumns",
 			"slotkeeper.targets[0].slots[0].resnapshot.update-columns | orders.updated_at; DROP TABLE x | slotkeeper.targets[0].slots[0].resnapshot.updateColumns",

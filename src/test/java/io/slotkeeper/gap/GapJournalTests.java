@@ -235,7 +235,7 @@ class GapJournalTests {
 		try (Connection connection = this.server.connect(this.database);
 				Connection store = this.server.connect("postgres")) {
 			String copy = SlotCopies.copy(connection, "consumer");
-			GapJournal journal = new GapJournal(100, (relation) -> List.of(), "public.outbox"::equals);
+			GapJournal journal = new GapJournal(100, (relation) -> List.of(), "public.outbox"::equals, 1_000_000);
 			SlotCopies.decode(connection, copy, List.of("cdc"), null, 100, journal);
 
 			List<GapJournal.Event> events = journal.events("public.outbox");
@@ -256,7 +256,7 @@ class GapJournalTests {
 							journal.transactions(), java.time.Instant.now(), List.of("cdc"), null),
 					journal.drainChanges(), journal.drainEvents());
 			GapJournalStore.Stored stored = GapJournalStore.load(store, this.database).orElseThrow();
-			GapJournal adopted = new GapJournal(100, (relation) -> List.of(), "public.outbox"::equals);
+			GapJournal adopted = new GapJournal(100, (relation) -> List.of(), "public.outbox"::equals, 1_000_000);
 			adopted.restore(stored.header().position(), stored.header().transactions(), stored.tables());
 			adopted.restoreEvents(stored.events());
 			assertThat(adopted.events("public.outbox")).isEqualTo(events);
@@ -294,12 +294,28 @@ class GapJournalTests {
 				"INSERT INTO outbox SELECT n, 'event ' || n FROM generate_series(1, 8) AS n");
 		try (Connection connection = this.server.connect(this.database)) {
 			String copy = SlotCopies.copy(connection, "consumer");
-			GapJournal journal = new GapJournal(10, (relation) -> List.of(), "public.outbox"::equals);
+			GapJournal journal = new GapJournal(10, (relation) -> List.of(), "public.outbox"::equals, 1_000_000);
 			SlotCopies.decode(connection, copy, List.of("cdc"), null, 100, journal);
 
 			GapJournal.TableSummary outbox = journal.tables().get("public.outbox");
 			assertThat(outbox.events()).isLessThan(8).isEqualTo(journal.events("public.outbox").size());
 			assertThat(outbox.eventsIncomplete()).startsWith("more than 10 keys and events in the gap");
+		}
+	}
+
+	@Test
+	void anOutboxTablesEventsPastTheirBytesAreSaidToBeIncompleteAndTheRestKept() throws SQLException {
+		this.server.execute(this.database, "CREATE TABLE outbox (id int PRIMARY KEY, payload text)",
+				"INSERT INTO outbox SELECT n, repeat('x', 1000) FROM generate_series(1, 8) AS n");
+		try (Connection connection = this.server.connect(this.database)) {
+			String copy = SlotCopies.copy(connection, "consumer");
+			GapJournal journal = new GapJournal(1000, (relation) -> List.of(), "public.outbox"::equals, 3_500);
+			SlotCopies.decode(connection, copy, List.of("cdc"), null, 100, journal);
+
+			assertThat(journal.events("public.outbox")).extracting((event) -> event.values().get(0))
+				.containsExactly("1", "2", "3");
+			assertThat(journal.tables().get("public.outbox").eventsIncomplete())
+				.startsWith("more than 3500 bytes of outbox events in the gap (gap-journal.max-event-bytes)");
 		}
 	}
 

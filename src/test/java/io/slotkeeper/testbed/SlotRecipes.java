@@ -225,7 +225,7 @@ public final class SlotRecipes {
 			String copy = SlotCopies.copy(connection, slot);
 			PrimaryKeys keys = new PrimaryKeys();
 			keys.use(connection);
-			GapJournal journal = new GapJournal(maxKeys, keys, outbox);
+			GapJournal journal = new GapJournal(maxKeys, keys, outbox, 32L << 20);
 			while (SlotCopies.decode(connection, copy, publications, null, 1000, journal) > 0) {
 				// to the copy's end
 			}
