@@ -58,11 +58,7 @@ final class GapDeletes<P extends Partition> extends TableAction<P> {
 			throw new Refusal("'key-columns' " + named + " are not the primary key " + table.primaryKeyColumnNames()
 					+ " of " + table.id());
 		}
-		Array keys = signal.data.getArray("keys");
-		if (keys == null || keys.isEmpty() || keys.size() > MOST_KEYS) {
-			throw new Refusal(
-					"'keys' must hold 1 to " + MOST_KEYS + " keys, it holds " + ((keys != null) ? keys.size() : 0));
-		}
+		Array keys = batch(signal, "keys", MOST_KEYS);
 		List<Column> keyColumns = table.primaryKeyColumns();
 		List<Object[]> rows = new ArrayList<>(keys.size());
 		for (Array.Entry entry : keys) {

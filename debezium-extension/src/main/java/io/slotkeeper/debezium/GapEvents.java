@@ -57,11 +57,7 @@ final class GapEvents<P extends Partition> extends TableAction<P> {
 		if (columns.isEmpty()) {
 			throw new Refusal("'columns' names no column");
 		}
-		Array rows = signal.data.getArray("rows");
-		if (rows == null || rows.isEmpty() || rows.size() > MOST_ROWS) {
-			throw new Refusal(
-					"'rows' must hold 1 to " + MOST_ROWS + " rows, it holds " + ((rows != null) ? rows.size() : 0));
-		}
+		Array rows = batch(signal, "rows", MOST_ROWS);
 		List<Object[]> read = new ArrayList<>(rows.size());
 		for (Array.Entry entry : rows) {
 			Array row = entry.getValue().isArray() ? entry.getValue().asArray() : null;

@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.List;
 
 import io.debezium.data.Envelope.Operation;
+import io.debezium.document.Array;
 import io.debezium.pipeline.EventDispatcher;
 import io.debezium.pipeline.signal.SignalPayload;
 import io.debezium.pipeline.signal.actions.SignalAction;
@@ -68,6 +69,23 @@ abstract class TableAction<P extends Partition> implements SignalAction<P> {
 	 * @throws InterruptedException when the connector stops meanwhile
 	 */
 	abstract Outcome run(SignalPayload<P> signal, Table table) throws InterruptedException;
+
+	/**
+	 * The batch a signal's data holds under a name.
+	 * @param signal the signal
+	 * @param field the name
+	 * @param most how many items it may hold
+	 * @return the batch
+	 * @throws Refusal when it is missing, empty or holds more
+	 */
+	static Array batch(SignalPayload<?> signal, String field, int most) {
+		Array batch = signal.data.getArray(field);
+		if (batch == null || batch.isEmpty() || batch.size() > most) {
+			throw new Refusal("'" + field + "' must hold 1 to " + most + " items, it holds "
+					+ ((batch != null) ? batch.size() : 0));
+		}
+		return batch;
+	}
 
 	/**
 	 * Emits one change per row, once the connector is known to keep them.
