@@ -149,7 +149,10 @@ final class GapDeliveries {
 			boolean done = fates.stream().noneMatch((fate) -> fate.state() == GapDelivery.State.AWAITING);
 			GapDelivery now = new GapDelivery(delivery.sentAt(), delivery.signalTable(), List.copyOf(fates), done,
 					delivery.notSent());
-			this.deliveries.put(each.getKey(), now);
+			// A heal's new signals may have taken the slot's place meanwhile: they stand.
+			if (!this.deliveries.replace(each.getKey(), delivery, now)) {
+				continue;
+			}
 			if (done) {
 				fates.forEach((fate) -> counter(target, slot, fate.state()).increment());
 				finished.put(slot, now);
