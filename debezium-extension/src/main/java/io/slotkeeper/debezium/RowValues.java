@@ -29,7 +29,8 @@ final class RowValues {
 		}
 		TextValue value = new TextValue(text);
 		try {
-			return switch (column.typeName().toLowerCase(Locale.ROOT)) {
+			String type = (column.typeName() != null) ? column.typeName().toLowerCase(Locale.ROOT) : "";
+			return switch (type) {
 				case "bool", "boolean" -> value.asBoolean();
 				case "int2", "smallint", "int4", "int", "integer", "serial", "serial4", "smallserial", "serial2" ->
 					value.asInteger();
