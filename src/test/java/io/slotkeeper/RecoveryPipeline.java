@@ -10,7 +10,6 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 
-import org.openqa.selenium.By;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.test.web.servlet.client.RestTestClient;
@@ -220,15 +219,9 @@ final class RecoveryPipeline {
 		 */
 		String pageLine(String slot, String css, java.util.function.Predicate<String> until) {
 			try (Browser browser = Browser.start()) {
-				browser.driver()
-					.get("http://localhost:" + this.app.getEnvironment().getProperty("local.server.port") + "/");
-				browser.driver().findElement(By.id("token")).sendKeys(TOKEN);
-				browser.driver().findElement(By.cssSelector("#token-form button[type=submit]")).click();
-				String line = await().atMost(Duration.ofSeconds(30))
-					.ignoreExceptions()
-					.until(() -> browser.driver()
-						.findElement(By.cssSelector("tr[data-slot='" + slot + "'] ." + css))
-						.getText(), until::test);
+				browser.signIn("http://localhost:" + this.app.getEnvironment().getProperty("local.server.port") + "/",
+						TOKEN);
+				String line = browser.awaitText("tr[data-slot='" + slot + "'] ." + css, until);
 				assertThat(browser.unexpectedProblems()).isEmpty();
 				return line;
 			}

@@ -5,7 +5,6 @@ import java.util.Map;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.openqa.selenium.By;
 
 import org.springframework.context.ConfigurableApplicationContext;
 
@@ -85,15 +84,11 @@ class GapJournalAdoptionTests {
 		assertThat(heal).contains("deletesInGap=public.customers 5 (exact, from the gap journal)");
 		// The page shows the gap's changes under the slot's new epoch.
 		try (Browser browser = Browser.start()) {
-			browser.driver()
-				.get("http://localhost:" + this.app.getEnvironment().getProperty("local.server.port") + "/");
-			browser.driver().findElement(By.id("token")).sendKeys(VIEWER);
-			browser.driver().findElement(By.cssSelector("#token-form button[type=submit]")).click();
-			await().atMost(Duration.ofSeconds(30))
-				.ignoreExceptions()
-				.until(() -> browser.driver().findElement(By.cssSelector("tr[data-slot='cdc'] .gap-changes")).getText(),
-						(line) -> line.startsWith("changed while lost (exactly, from the gap journal): ")
-								&& line.contains("public.customers 5 deleted"));
+			browser.signIn("http://localhost:" + this.app.getEnvironment().getProperty("local.server.port") + "/",
+					VIEWER);
+			browser.awaitText("tr[data-slot='cdc'] .gap-changes",
+					(line) -> line.startsWith("changed while lost (exactly, from the gap journal): ")
+							&& line.contains("public.customers 5 deleted"));
 			assertThat(browser.unexpectedProblems()).isEmpty();
 		}
 	}

@@ -9,12 +9,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 import java.util.logging.Level;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
+import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -22,6 +24,8 @@ import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.logging.LogEntry;
 import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.logging.LoggingPreferences;
+
+import static org.awaitility.Awaitility.await;
 
 /**
  * Debian's Chromium, headless, driven by its ChromeDriver
@@ -98,6 +102,30 @@ public final class Browser implements AutoCloseable {
 	 */
 	public ChromeDriver driver() {
 		return this.driver;
+	}
+
+	/**
+	 * Opens slot-keeper's page and signs in with a token, as an operator pastes it.
+	 * @param url the page's address
+	 * @param token the token
+	 */
+	public void signIn(String url, String token) {
+		this.driver.get(url);
+		this.driver.findElement(By.id("token")).sendKeys(token);
+		this.driver.findElement(By.cssSelector("#token-form button[type=submit]")).click();
+	}
+
+	/**
+	 * The text of an element of the page, once it says what is awaited (the page renders
+	 * anew with every refresh, so the element is looked for again each time).
+	 * @param selector the element's CSS selector
+	 * @param until what the text must say
+	 * @return the text
+	 */
+	public String awaitText(String selector, Predicate<String> until) {
+		return await().atMost(Duration.ofSeconds(30))
+			.ignoreExceptions()
+			.until(() -> this.driver.findElement(By.cssSelector(selector)).getText(), until::test);
 	}
 
 	/**

@@ -107,9 +107,7 @@ class ClusterSignInTests {
 	@Test
 	void theOperatorPageTakesAClusterTokenTheSameWay() {
 		try (Browser browser = Browser.start()) {
-			browser.driver().get("http://localhost:" + this.port + "/");
-			browser.driver().findElement(By.id("token")).sendKeys("olga-token-1");
-			browser.driver().findElement(By.cssSelector("#token-form button[type=submit]")).click();
+			browser.signIn("http://localhost:" + this.port + "/", "olga-token-1");
 			await().atMost(Duration.ofSeconds(30))
 				.until(() -> "Signed in as olga (operator)"
 					.equals(browser.driver().executeScript("return document.getElementById('who').innerText")));
