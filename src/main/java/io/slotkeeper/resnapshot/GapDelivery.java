@@ -83,11 +83,7 @@ public record GapDelivery(Instant sentAt, String signalTable, List<SignalFate> s
 	public record SignalFate(String id, String type, String table, int asked, State state, int emitted, String why) {
 
 		String noun() {
-			return switch (this.type) {
-				case GapSignals.DELETES -> "deletes";
-				case GapSignals.EVENTS -> "events";
-				default -> "truncates";
-			};
+			return GapSignals.noun(this.type);
 		}
 
 	}

@@ -126,19 +126,11 @@ final class GapSignals {
 			List<Map<String, Object>> batches = batches(table, summary.keyColumns(), keys, dataLength);
 			String again = existing.isEmpty() ? ""
 					: "; " + existing.size() + " deleted in the gap exist again (inserted since), not signalled";
-			if (batches == null) {
-				said.notSent(table, "deletes not signalled: a key does not fit the signal table's data column ("
-						+ dataLength + " characters)" + again);
-			}
-			else if (signals.size() + batches.size() > MAX_SIGNALS) {
-				said.notSent(table, keys.size() + " deletes not signalled: they would take more than " + MAX_SIGNALS
-						+ " signals" + again);
-			}
-			else {
-				batches.forEach((data) -> signals.add(Map.entry(DELETES, data)));
+			if (signal(signals, said, table, DELETES, keys.size(), batches,
+					"deletes not signalled: a key does not fit the signal table's data column (" + dataLength
+							+ " characters)",
+					again)) {
 				signalled.put(table, keys);
-				said.sent(table, keys.size() + " deletes signalled (" + count(batches.size(), DELETES)
-						+ "), not yet acknowledged" + again);
 			}
 		}
 		return new Planned(signals, signalled, said.described, said.notSent);
@@ -158,27 +150,35 @@ final class GapSignals {
 			return;
 		}
 		String unread = unreadColumn(connection, table, events.get(0).columns());
-		List<Map<String, Object>> batches = (unread != null) ? null : eventBatches(table, events, dataLength);
 		if (unread != null) {
 			said.notSent(table, events.size() + " events not signalled: " + unread + incomplete);
 		}
-		else if (batches == null) {
-			said.notSent(table, events.size() + " events not signalled: an event does not fit the signal table's"
-					+ " data column (" + dataLength + " characters; widen it to text)" + incomplete);
+		else if (signal(signals, said, table, EVENTS, events.size(), eventBatches(table, events, dataLength),
+				events.size() + " events not signalled: an event does not fit the signal table's data column ("
+						+ dataLength + " characters; widen it to text)",
+				incomplete) && !incomplete.isEmpty()) {
+			said.notSentAlone(table, incomplete.substring(2));
 		}
-		else if (signals.size() + batches.size() > MAX_SIGNALS) {
-			said.notSent(table, events.size() + " events not signalled: they would take more than " + MAX_SIGNALS
-					+ " signals" + incomplete);
+	}
+
+	// One table's batches, sent whole or not at all within the signals one gap may take;
+	// what was done said, followed by what comes after.
+	private static boolean signal(List<Map.Entry<String, Map<String, Object>>> signals, Words said, String table,
+			String type, int items, List<Map<String, Object>> batches, String tooLarge, String after) {
+		String noun = " " + noun(type);
+		if (batches == null) {
+			said.notSent(table, tooLarge + after);
+			return false;
 		}
-		else {
-			batches.forEach((data) -> signals.add(Map.entry(EVENTS, data)));
-			String what = events.size() + " events signalled (" + count(batches.size(), EVENTS)
-					+ "), not yet acknowledged";
-			said.sent(table, what);
-			if (!incomplete.isEmpty()) {
-				said.notSent(table, incomplete.substring(2));
-			}
+		if (signals.size() + batches.size() > MAX_SIGNALS) {
+			said.notSent(table,
+					items + noun + " not signalled: they would take more than " + MAX_SIGNALS + " signals" + after);
+			return false;
 		}
+		batches.forEach((data) -> signals.add(Map.entry(type, data)));
+		said.sent(table,
+				items + noun + " signalled (" + count(batches.size(), type) + "), not yet acknowledged" + after);
+		return true;
 	}
 
 	// A column of the outbox table whose type the extension does not read from text,
@@ -228,9 +228,27 @@ final class GapSignals {
 
 		void notSent(String table, String what) {
 			sent(table, what);
+			notSentAlone(table, what);
+		}
+
+		// What the table's words already say.
+		void notSentAlone(String table, String what) {
 			this.notSent.merge(table, what, (before, after) -> before + "; " + after);
 		}
 
+	}
+
+	/**
+	 * What a type of signal carries, in words.
+	 * @param type the signal's type
+	 * @return {@code deletes}, {@code events} or {@code truncates}
+	 */
+	static String noun(String type) {
+		return switch (type) {
+			case DELETES -> "deletes";
+			case EVENTS -> "events";
+			default -> "truncates";
+		};
 	}
 
 	private static String count(int signals, String type) {
