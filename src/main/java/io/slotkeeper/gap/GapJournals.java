@@ -16,7 +16,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.Predicate;
-import java.util.stream.Collectors;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
@@ -430,12 +429,8 @@ public final class GapJournals implements AutoCloseable {
 	// The outbox tables the slot's settings name, read when its journal starts or is
 	// adopted.
 	private static Predicate<String> outbox(Target target, String slot) {
-		Set<String> tables = target.slots()
-			.policies()
-			.stream()
-			.filter((policy) -> policy.name().equals(slot))
-			.flatMap((policy) -> policy.resnapshot().outboxes().stream())
-			.collect(Collectors.toSet());
+		Set<String> tables = Set
+			.copyOf(target.slots().policy(slot).map((policy) -> policy.resnapshot().outboxes()).orElse(List.of()));
 		return tables::contains;
 	}
 
