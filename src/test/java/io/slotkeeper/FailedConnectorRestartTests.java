@@ -72,10 +72,14 @@ class FailedConnectorRestartTests {
 			assertThat(String.valueOf(pipeline.audit("connector.restart").get(0).get("detail")))
 				.contains("max-restarts-per-hour 1");
 			MeterRegistry registry = pipeline.app.getBean(MeterRegistry.class);
-			assertThat(registry.get("slotkeeper.connector.restarts").tag("outcome", "done").counter().count())
-				.isEqualTo(1.0);
-			assertThat(registry.get("slotkeeper.connector.restarts").tag("outcome", "refused").counter().count())
-				.isEqualTo(1.0);
+			assertThat(registry.get("slotkeeper.connector.restarts")
+				.tags("slot", "debezium", "outcome", "done")
+				.counter()
+				.count()).isEqualTo(1.0);
+			assertThat(registry.get("slotkeeper.connector.restarts")
+				.tags("slot", "debezium", "outcome", "refused")
+				.counter()
+				.count()).isEqualTo(1.0);
 			System.out.printf(
 					"debezium, on-failed: restart: the failed task RUNNING again %d ms after it failed, 0 of"
 							+ " 300 rows missing; the user's stop stood; past the budget of 1 an hour left FAILED%n",

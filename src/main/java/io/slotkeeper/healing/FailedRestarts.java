@@ -8,6 +8,7 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.micrometer.core.instrument.Counter;
@@ -62,6 +63,8 @@ final class FailedRestarts {
 
 	private final Map<String, Failure> failures = new ConcurrentHashMap<>();
 
+	private final Set<String> primed = ConcurrentHashMap.newKeySet();
+
 	FailedRestarts(ConnectorClient connectors, Auditor auditor, MeterRegistry registry, Clock clock) {
 		this.connectors = connectors;
 		this.auditor = auditor;
@@ -82,7 +85,7 @@ final class FailedRestarts {
 			if (policy.onFailed() != OnFailed.RESTART || policy.connector() == null) {
 				continue;
 			}
-			Failure failure = this.failures.computeIfAbsent(policy.name(), (name) -> firstSeen(target, policy));
+			Failure failure = this.failures.computeIfAbsent(policy.name(), (name) -> new Failure());
 			ConnectorStatus status = states.of(target.name(), policy.name()).orElse(null);
 			boolean slotHealthy = slots.stream()
 				.anyMatch((slot) -> slot.slotName().equals(policy.name()) && !slot.invalidated());
@@ -139,13 +142,18 @@ final class FailedRestarts {
 		count(target, policy, outcome.restarted() ? "done" : "failed");
 	}
 
-	// Exported at 0 from the start, so that an alert on their increase sees the first
-	// one.
-	private Failure firstSeen(Target target, SlotPolicyProperties policy) {
-		for (String outcome : List.of("done", "failed", "refused")) {
-			counter(target, policy, outcome);
+	/**
+	 * Exports the counters of every slot of the target at 0 from the start, whatever its
+	 * {@code on-failed}: an alert on their increase sees the first restart, and a panel
+	 * reads 0, not "no data".
+	 * @param target the target
+	 */
+	void prime(Target target) {
+		for (SlotPolicyProperties policy : target.slots().policies()) {
+			if (this.primed.add(policy.name())) {
+				List.of("done", "failed", "refused").forEach((outcome) -> counter(target, policy, outcome));
+			}
 		}
-		return new Failure();
 	}
 
 	private void count(Target target, SlotPolicyProperties policy, String outcome) {

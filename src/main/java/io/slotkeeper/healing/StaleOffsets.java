@@ -17,9 +17,10 @@ import io.slotkeeper.watching.ConnectorStates;
 /**
  * The slots of one target whose connector's task failed on a stored offset older than the
  * slot, which it never gets past by itself: exported by the target's owner as
- * {@code slotkeeper_connector_stale_offset{target,slot}} (1 or 0 for every slot with a
- * connector on the primary), shown in the {@code slots} health, and handed to healing. A
- * slot that is lost is not counted: its own alert and heal cover it.
+ * {@code slotkeeper_connector_stale_offset{target,slot}} (1 or 0 for every slot on the
+ * primary that has a policy: 0 from the first poll, and always 0 without a connector),
+ * shown in the {@code slots} health, and handed to healing. A slot that is lost is not
+ * counted: its own alert and heal cover it.
  */
 final class StaleOffsets {
 
@@ -46,7 +47,7 @@ final class StaleOffsets {
 		Map<String, Stale> stale = new TreeMap<>();
 		Map<Tags, Number> rows = new LinkedHashMap<>();
 		for (ReplicationSlot slot : slots) {
-			if (target.slots().connectorOf(slot.slotName()).isEmpty()) {
+			if (target.slots().policy(slot.slotName()).isEmpty()) {
 				continue;
 			}
 			ConnectorStatus status = connectors.of(target.name(), slot.slotName()).orElse(null);

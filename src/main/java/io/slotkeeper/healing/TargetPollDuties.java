@@ -4,8 +4,10 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 
 import io.slotkeeper.config.SlotPolicyProperties;
 import io.slotkeeper.failover.FailoverStates;
@@ -114,6 +116,7 @@ final class TargetPollDuties implements PollDuties.TargetDuties {
 			this.settings.acted(this.target.name(), List.of());
 		}
 		this.connectorDuties.primeCounters(this.target);
+		this.restarts.prime(this.target);
 		if (this.connectorDuties.rechecksWaiting(this.target)) {
 			dutyLanes.recheckResnapshots(this.target.name(),
 					() -> this.connectorDuties.recheckResnapshots(this.target));
@@ -121,9 +124,15 @@ final class TargetPollDuties implements PollDuties.TargetDuties {
 		if (policies.stream().anyMatch((slot) -> slot.connector() != null)) {
 			dutyLanes.checkConnectors(this.target.name(), () -> {
 				this.connectors.refresh(this.target, poll.slots());
-				this.connectorGauges.update(this.connectors.findings(this.target.name()));
+				showConnectorFindings(policies);
 			});
 			dutyLanes.completeHandovers(this.target.name(), () -> handOver(poll));
+		}
+		else {
+			// Nothing to ask Kafka Connect: the connectors' series at rest, so that they
+			// exist before a connector does.
+			this.staleOffsets.update(this.target, this.connectors, owned(poll));
+			showConnectorFindings(policies);
 		}
 		if (!this.target.properties().replicas().isEmpty()) {
 			this.failover.update(this.target, poll.slots(), this.registry);
@@ -136,11 +145,23 @@ final class TargetPollDuties implements PollDuties.TargetDuties {
 	// As for the slots' own meters, an instance standing by exports nothing: the owner
 	// does, so an alert fires once.
 	private void handOver(SlotPoll poll) {
-		List<ReplicationSlot> slots = Boolean.FALSE.equals(this.target.ownership().state()) ? List.of() : poll.slots();
+		List<ReplicationSlot> slots = owned(poll);
 		this.connectorDuties.alignStaleOffsets(this.target,
 				this.staleOffsets.update(this.target, this.connectors, slots));
 		this.connectorDuties.completeHandovers(this.target);
 		this.restarts.restartFailed(this.target, this.connectors, slots);
+	}
+
+	private List<ReplicationSlot> owned(SlotPoll poll) {
+		return Boolean.FALSE.equals(this.target.ownership().state()) ? List.of() : poll.slots();
+	}
+
+	// Every slot with a policy has the audit's resting series, a connector or not (yet).
+	private void showConnectorFindings(List<SlotPolicyProperties> policies) {
+		this.connectorGauges.update(this.connectors.findings(this.target.name()),
+				policies.stream()
+					.map((policy) -> Tags.of("target", this.target.name(), "slot", policy.name(), "connector", ""))
+					.collect(Collectors.toSet()));
 	}
 
 	// The connector's publication.name as last read, Debezium's default when it was not;

@@ -143,21 +143,19 @@ public final class Resnapshots {
 	}
 
 	/**
-	 * Exports the re-snapshot counters of the target's slots that ask for a signal, at 0
-	 * until one is sent.
+	 * Exports the re-snapshot counters of every slot of the target at 0 until one is sent
+	 * (a slot that asks for no signal keeps them at 0: a panel reads 0, not "no data"),
+	 * and the gap delivery's of those that signal deletes.
 	 * @param target the target
 	 */
 	public void prime(Target target) {
-		target.slots()
-			.policies()
-			.stream()
-			.filter((policy) -> policy.resnapshot().mode() == ResnapshotProperties.Mode.DEBEZIUM_SIGNAL)
-			.forEach((policy) -> {
-				this.meters.prime(target, policy.name());
-				if (policy.resnapshot().deletes() == ResnapshotProperties.Deletes.SIGNAL) {
-					this.deliveries.prime(target.name(), policy.name());
-				}
-			});
+		target.slots().policies().forEach((policy) -> {
+			this.meters.prime(target, policy.name());
+			if (policy.resnapshot().mode() == ResnapshotProperties.Mode.DEBEZIUM_SIGNAL
+					&& policy.resnapshot().deletes() == ResnapshotProperties.Deletes.SIGNAL) {
+				this.deliveries.prime(target.name(), policy.name());
+			}
+		});
 	}
 
 	/**

@@ -23,10 +23,13 @@ public record SettingFinding(String setting, String value, String severity, Stri
 	/** Worth knowing; nothing is lost. */
 	public static final String INFO = "info";
 
+	/** Every severity, the most severe first. */
+	public static final List<String> SEVERITIES = List.of(CRITICAL, WARNING, INFO);
+
 	/**
 	 * Findings by severity: critical, warning, info.
 	 */
 	public static final Comparator<SettingFinding> MOST_SEVERE_FIRST = Comparator
-		.comparing((finding) -> List.of(CRITICAL, WARNING, INFO).indexOf(finding.severity()));
+		.comparing((finding) -> SEVERITIES.indexOf(finding.severity()));
 
 }

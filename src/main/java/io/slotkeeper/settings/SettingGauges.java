@@ -4,7 +4,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.stream.Collectors;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -13,11 +12,16 @@ import io.micrometer.core.instrument.Tags;
 /**
  * One series per finding of an audit, valued 1, tagged with what the finding is about and
  * its {@code setting} and {@code severity}; a finding that is gone takes its series with
- * it. Series are added and removed only when the findings change, not re-registered with
- * every poll, so that a scrape never meets one half replaced. The server settings audit's
- * are {@code slotkeeper_server_setting_findings{target,setting,severity}}, the connector
- * settings audit's
- * {@code slotkeeper_connector_setting_findings{target,slot,connector,setting,severity}}.
+ * it. Beside them, every subject the audit concerns has a resting series per severity,
+ * valued 0, its {@code setting} (and a connector's {@code connector}) empty: the metric
+ * exists from the start, so that a panel or an {@code absent()} rule reads 0, not "no
+ * data", before the first finding. Series are added and removed only when the findings
+ * change, not re-registered with every poll, so that a scrape never meets one half
+ * replaced. The server settings audit's are
+ * {@code slotkeeper_server_setting_findings{target,setting,severity}} (subject: the
+ * target), the connector settings audit's
+ * {@code slotkeeper_connector_setting_findings{target,slot,connector,setting,severity}}
+ * (subject: each slot of the target).
  */
 public final class SettingGauges {
 
@@ -67,30 +71,32 @@ public final class SettingGauges {
 	 * @param current the findings
 	 */
 	public void update(List<SettingFinding> current) {
-		update(Map.of(this.base, current));
+		update(Map.of(this.base, current), Set.of(this.base));
 	}
 
 	/**
-	 * Shows an audit's findings, each with the tags of what it is about.
+	 * Shows an audit's findings, each with the tags of what it is about, and the resting
+	 * series of every subject.
 	 * @param current the findings by the tags of what they are about, such as a
 	 * connector's target, slot and name
+	 * @param subjects the tags of every subject the audit concerns, found or not: their
+	 * resting series (a connector's with an empty {@code connector})
 	 */
-	public synchronized void update(Map<Tags, List<SettingFinding>> current) {
-		Set<Tags> now = current.entrySet()
-			.stream()
-			.flatMap((about) -> about.getValue()
-				.stream()
-				.map((finding) -> about.getKey().and("setting", finding.setting(), "severity", finding.severity())))
-			.collect(Collectors.toSet());
+	public synchronized void update(Map<Tags, List<SettingFinding>> current, Set<Tags> subjects) {
+		Map<Tags, Integer> now = new HashMap<>();
+		subjects.forEach((subject) -> SettingFinding.SEVERITIES
+			.forEach((severity) -> now.put(subject.and("setting", "", "severity", severity), 0)));
+		current.forEach((about, findings) -> findings
+			.forEach((finding) -> now.put(about.and("setting", finding.setting(), "severity", finding.severity()), 1)));
 		this.series.keySet().removeIf((tags) -> {
-			boolean gone = !now.contains(tags);
+			boolean gone = !now.containsKey(tags);
 			if (gone) {
 				this.registry.remove(this.series.get(tags));
 			}
 			return gone;
 		});
-		now.forEach((tags) -> this.series.computeIfAbsent(tags,
-				(added) -> Gauge.builder(this.meter, () -> 1)
+		now.forEach((tags, value) -> this.series.computeIfAbsent(tags,
+				(added) -> Gauge.builder(this.meter, () -> value)
 					.description(this.description)
 					.tags(added)
 					.register(this.registry)));

@@ -17,6 +17,7 @@ import io.slotkeeper.config.SlotPolicyProperties;
 import io.slotkeeper.config.TargetProperties;
 import io.slotkeeper.lineage.SlotLineage;
 import io.slotkeeper.replication.ReplicationSlot;
+import io.slotkeeper.replication.SlotBudget;
 import io.slotkeeper.replication.SlotTags;
 import io.slotkeeper.replication.SlotView;
 import io.slotkeeper.support.SteadyGauge;
@@ -26,11 +27,12 @@ import io.slotkeeper.support.SteadyGauge;
  * of slots that disappeared go with them: {@code slotkeeper_slot_retained_wal_bytes},
  * {@code _safe_wal_size_bytes} (absent when unlimited), {@code _active},
  * {@code _wal_status{wal_status}} (1 for the current status, 0 for the others) and
- * {@code _inactive_seconds}, {@code _heartbeat_acknowledged}, {@code _seconds_to_loss}
- * and {@code _outage_budget_seconds} (each absent while unknown),
- * {@code slotkeeper_slot_missing{target,slot}} for the slots configured in
- * {@code slots[]}; also removes {@code slotkeeper_slot_recreations_total} of a primary's
- * slot that two polls in a row found gone.
+ * {@code _inactive_seconds}, {@code _heartbeat_acknowledged} and {@code _seconds_to_loss}
+ * (each absent while unknown), {@code _outage_budget_seconds} (of a logical slot not
+ * lost; +Inf while nothing runs it out), {@code slotkeeper_slot_missing{target,slot}} for
+ * the slots configured in {@code slots[]}; also removes
+ * {@code slotkeeper_slot_recreations_total} of a primary's slot that two polls in a row
+ * found gone.
  */
 final class SlotGauges {
 
@@ -86,7 +88,8 @@ final class SlotGauges {
 		this.secondsToLoss = gauge("slotkeeper.slot.seconds.to.loss",
 				"Estimated seconds until the slot is lost, at the" + " rate its safe_wal_size shrinks");
 		this.budget = gauge("slotkeeper.slot.outage.budget.seconds", "Seconds a slot no consumer reads has left before"
-				+ " it is lost, at the WAL the server wrote per second over the last hour");
+				+ " it is lost, at the WAL the server wrote per second over the last hour; +Inf while nothing runs it out"
+				+ " (its consumer reads it, no WAL limit, no WAL written)");
 		this.xidAge = gauge("slotkeeper.slot.xid.age", "Transactions since the oldest xmin or catalog_xmin the slot"
 				+ " holds back (age()): VACUUM cannot freeze past it", "transactions");
 		this.missing = gauge("slotkeeper.slot.missing",
@@ -133,8 +136,9 @@ final class SlotGauges {
 			if (view.insight().secondsToLoss() != null) {
 				lossRows.put(tags, view.insight().secondsToLoss());
 			}
-			if (view.insight().budget() != null && view.insight().budget().secondsLeft() != null) {
-				budgetRows.put(tags, view.insight().budget().secondsLeft());
+			Double budget = outageBudget(view);
+			if (budget != null) {
+				budgetRows.put(tags, budget);
 			}
 		}
 		this.retained.set(retainedRows);
@@ -169,6 +173,27 @@ final class SlotGauges {
 		Set<String> known = new HashSet<>(names);
 		known.addAll(goneOnce);
 		this.known = known;
+	}
+
+	// At rest the budget is all the time there is (+Inf), so that the metric exists from
+	// the first polls: a slot its consumer reads, a server with no WAL limit, or one that
+	// wrote nothing over the last hour. Unknown before the rate is (two polls), and a
+	// lost
+	// slot has none: its own alert covers it.
+	private static Double outageBudget(SlotView view) {
+		ReplicationSlot slot = view.slot();
+		SlotBudget budget = view.insight().budget();
+		if (!slot.logical() || slot.invalidated()) {
+			return null;
+		}
+		if (budget == null) {
+			return Boolean.TRUE.equals(slot.active()) ? Double.POSITIVE_INFINITY : null;
+		}
+		if (budget.secondsLeft() != null) {
+			return budget.secondsLeft();
+		}
+		return (budget.safeWalSizeBytes() == null || budget.walBytesPerSecond() != null) ? Double.POSITIVE_INFINITY
+				: null;
 	}
 
 	private SteadyGauge gauge(String name, String description, String... baseUnit) {

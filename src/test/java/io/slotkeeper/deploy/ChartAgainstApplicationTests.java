@@ -86,23 +86,9 @@ class ChartAgainstApplicationTests {
 					// Cluster sign-in on as well: its rendered settings bind, and static
 					// tokens still sign in first.
 					.set("api.kubernetes.enabled", "true"));
-		Files.writeString(config.resolve("application.yaml"), rendered.applicationYaml());
-		// The values the Deployment's secretKeyRefs would feed, under the same variable
-		// names.
-		// Plain text here: JSON console logs would stay on for the rest of this test JVM
-		// (StructuredLogsTests runs the
-		// rendered format in a process of its own).
-		try (ConfigurableApplicationContext context = new SpringApplicationBuilder(SlotKeeperApplication.class).run(
-				"--logging.structured.format.console=", "--server.port=0", "--management.server.port=0",
-				"--spring.config.additional-location=file:" + config + "/", "--SK_TARGET_0_PASSWORD=orders-password",
-				"--SK_SERVER_0_PASSWORD=server-password", "--SK_CONNECT_0_PASSWORD=connect-password",
-				"--SK_TOKEN_0_SHA256=" + TokenHashes.sha256Hex("token-dash"))) {
-			RestTestClient client = RestTestClient.bindToServer()
-				.baseUrl("http://localhost:" + context.getEnvironment().getProperty("local.server.port"))
-				.build();
-			RestTestClient management = RestTestClient.bindToServer()
-				.baseUrl("http://localhost:" + context.getEnvironment().getProperty("local.management.port"))
-				.build();
+		try (ConfigurableApplicationContext context = run(rendered, config)) {
+			RestTestClient client = client(context, "local.server.port");
+			RestTestClient management = client(context, "local.management.port");
 			client.get().uri("/actuator/health").exchange().expectStatus().isNotFound();
 			client.get()
 				.uri("/api/v1/targets")
@@ -130,21 +116,11 @@ class ChartAgainstApplicationTests {
 					.expectStatus()
 					.isOk();
 			}
-			Set<String> used = metricNames(rendered.one("PrometheusRule").toString() + rendered.ofKind("ConfigMap")
-				.stream()
-				.map((map) -> String.valueOf((Object) get(map, "data", "slot-keeper.json")))
-				.reduce("", String::concat));
+			Set<String> used = usedMetrics(rendered);
 			assertThat(used).contains("slotkeeper_heartbeat_consecutive_failures", "slotkeeper_slot_retained_wal_bytes",
 					"slotkeeper_slot_wal_status", "slotkeeper_heartbeat_interval_seconds");
 			await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
-				String scrape = new String(management.get()
-					.uri("/actuator/prometheus")
-					.exchange()
-					.expectStatus()
-					.isOk()
-					.expectBody()
-					.returnResult()
-					.getResponseBodyContent());
+				String scrape = scrape(management);
 				assertThat(used).allSatisfy((name) -> assertThat(scrape).as("the scrape exports %s", name)
 					.containsPattern("(?m)^" + Pattern.quote(name) + "[{ ]"));
 			});
@@ -153,6 +129,106 @@ class ChartAgainstApplicationTests {
 			connect.close();
 			postgres.close();
 		}
+	}
+
+	@Test
+	void aPlainInstallationExportsEveryMetricItsAlertsAndDashboardNameForEachTargetAndSlotBeforeAnythingHappened(
+			@TempDir Path config) throws Exception {
+		// Nothing acts: no connector, no re-snapshot, no restart, no finding but those
+		// the
+		// defaults give; one target configured, one database of a server, each with a
+		// replica (the server itself: the per-replica metrics need one to concern).
+		PostgresServer postgres = PostgresTestBed.shared();
+		String configured = postgres.createDatabase();
+		String listed = postgres.createDatabase();
+		postgres.execute(configured, "SELECT pg_create_logical_replication_slot('plain_slot', 'pgoutput')");
+		postgres.execute(listed, "SELECT pg_create_logical_replication_slot('listed_slot', 'pgoutput')");
+		HelmChart.Rendered rendered = HelmChart.render(HelmChart.CHART.resolve("ci/monitoring-values.yaml"),
+				(command) -> command.set("targets[0].url", postgres.jdbcUrl(configured))
+					.set("targets[0].username", postgres.user())
+					.set("targets[0].slotsPollInterval", "200ms")
+					.set("targets[0].slots[0].name", "plain_slot")
+					.set("targets[0].replicas[0].name", "self")
+					.set("targets[0].replicas[0].url", postgres.jdbcUrl(configured))
+					.set("targets[0].replicas[0].username", postgres.user())
+					.set("servers[0].name", "plain-server")
+					.set("servers[0].url", postgres.jdbcUrl("postgres"))
+					.set("servers[0].username", postgres.user())
+					.set("servers[0].slotsPollInterval", "200ms")
+					.set("servers[0].databases[0]", listed)
+					.set("servers[0].overrides[0].name", listed)
+					.set("servers[0].overrides[0].slots[0].name", "listed_slot")
+					.set("servers[0].replicas[0].name", "self")
+					.set("servers[0].replicas[0].url", postgres.jdbcUrl("postgres")));
+		String discovered = "plain-server-" + listed.replace("_", "-");
+		Set<String> used = usedMetrics(rendered);
+		try (ConfigurableApplicationContext context = run(rendered, config)) {
+			RestTestClient management = client(context, "local.management.port");
+			await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+				String scrape = scrape(management);
+				assertThat(used).allSatisfy((name) -> {
+					List<String> series = series(scrape, name);
+					assertThat(series).as("the scrape exports %s", name).isNotEmpty();
+					if (series.stream().anyMatch((one) -> one.contains("target=\""))) {
+						assertThat(series).as("%s for each target", name)
+							.anyMatch((one) -> one.contains("target=\"orders\""))
+							.anyMatch((one) -> one.contains("target=\"" + discovered + "\""));
+					}
+					if (series.stream().anyMatch((one) -> one.contains("slot=\""))) {
+						assertThat(series).as("%s for each slot", name)
+							.anyMatch((one) -> one.contains("slot=\"plain_slot\""))
+							.anyMatch((one) -> one.contains("slot=\"listed_slot\""));
+					}
+					if (series.stream().anyMatch((one) -> one.contains("server=\""))) {
+						assertThat(series).as("%s for the server", name)
+							.anyMatch((one) -> one.contains("server=\"plain-server\""));
+					}
+				});
+			});
+		}
+	}
+
+	// The values the Deployment's secretKeyRefs would feed, under the same variable
+	// names.
+	// Plain text logs: JSON console logs would stay on for the rest of this test JVM
+	// (StructuredLogsTests runs the rendered format in a process of its own).
+	private static ConfigurableApplicationContext run(HelmChart.Rendered rendered, Path config) throws Exception {
+		Files.writeString(config.resolve("application.yaml"), rendered.applicationYaml());
+		return new SpringApplicationBuilder(SlotKeeperApplication.class).run("--logging.structured.format.console=",
+				"--server.port=0", "--management.server.port=0",
+				"--spring.config.additional-location=file:" + config + "/", "--SK_TARGET_0_PASSWORD=orders-password",
+				"--SK_SERVER_0_PASSWORD=server-password", "--SK_CONNECT_0_PASSWORD=connect-password",
+				"--SK_TOKEN_0_SHA256=" + TokenHashes.sha256Hex("token-dash"));
+	}
+
+	private static RestTestClient client(ConfigurableApplicationContext context, String port) {
+		return RestTestClient.bindToServer()
+			.baseUrl("http://localhost:" + context.getEnvironment().getProperty(port))
+			.build();
+	}
+
+	private static String scrape(RestTestClient management) {
+		return new String(management.get()
+			.uri("/actuator/prometheus")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody()
+			.returnResult()
+			.getResponseBodyContent());
+	}
+
+	// The series of one metric in a scrape, each line from its name to its value.
+	private static List<String> series(String scrape, String name) {
+		return scrape.lines().filter((line) -> line.startsWith(name + "{") || line.startsWith(name + " ")).toList();
+	}
+
+	// Every metric name the rendered PrometheusRule and Grafana dashboard use.
+	private static Set<String> usedMetrics(HelmChart.Rendered rendered) {
+		return metricNames(rendered.one("PrometheusRule").toString() + rendered.ofKind("ConfigMap")
+			.stream()
+			.map((map) -> String.valueOf((Object) get(map, "data", "slot-keeper.json")))
+			.reduce("", String::concat));
 	}
 
 	private static Set<String> metricNames(String text) {
