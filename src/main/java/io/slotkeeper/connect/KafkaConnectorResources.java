@@ -1,16 +1,9 @@
 package io.slotkeeper.connect;
 
-import java.io.IOException;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
-
-import tools.jackson.core.JacksonException;
-import tools.jackson.databind.json.JsonMapper;
 
 import io.slotkeeper.config.ConnectorProperties;
 import io.slotkeeper.config.StrimziProperties;
@@ -23,8 +16,6 @@ import io.slotkeeper.kubernetes.KubernetesApi;
  * the one the API server serves ({@code v1} preferred over {@code v1beta2}), asked once.
  */
 final class KafkaConnectorResources {
-
-	private static final JsonMapper json = JsonMapper.builder().build();
 
 	private static final String GROUP = "/apis/kafka.strimzi.io";
 
@@ -116,51 +107,12 @@ final class KafkaConnectorResources {
 	}
 
 	private Reply send(String method, String path, String contentType, Object body) {
-		try {
-			HttpRequest.Builder request = this.api.request(path);
-			if (body != null) {
-				request.header("Content-Type", contentType);
-			}
-			request.method(method, (body != null) ? HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(body))
-					: HttpRequest.BodyPublishers.noBody());
-			HttpResponse<String> response = this.api.client()
-				.send(request.build(), HttpResponse.BodyHandlers.ofString());
-			int status = response.statusCode();
-			Map<String, Object> object = JsonObjects.asMap(parse(response.body()));
-			if (status / 100 == 2) {
-				return new Reply(status, object, null, false);
-			}
-			String message = String.valueOf(object.getOrDefault("message", ConnectorClient.firstLine(response.body())));
-			return new Reply(status, object,
-					"the Kubernetes API answered " + status + " to " + method + " " + path + ": " + message
-							+ ((status == 401 || status == 403) ? " (slot-keeper's service account needs the Role"
-									+ " that the chart's connectors.strimzi.namespaces creates)" : ""),
-					false);
-		}
-		catch (KubernetesApi.TokenUnreadable ex) {
-			return new Reply(null, Map.of(), ex.getMessage(), false);
-		}
-		catch (HttpTimeoutException ex) {
-			return new Reply(null, Map.of(), "the Kubernetes API did not answer " + method + " " + path + " in time",
-					true);
-		}
-		catch (IOException ex) {
-			return new Reply(null, Map.of(), "the Kubernetes API could not be reached at " + this.api.apiServer() + " ("
-					+ ex.getClass().getSimpleName() + ")", true);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return new Reply(null, Map.of(), "interrupted while calling the Kubernetes API", true);
-		}
-	}
-
-	private static Object parse(String body) {
-		try {
-			return (body == null || body.isBlank()) ? null : json.readValue(body, Object.class);
-		}
-		catch (JacksonException ex) {
-			return null;
-		}
+		KubernetesApi.Answer answer = this.api.exchange(method, path, contentType, body);
+		boolean denied = answer.status() != null && (answer.status() == 401 || answer.status() == 403);
+		return new Reply(answer.status(), answer.object(),
+				denied ? answer.error() + " (slot-keeper's service account needs the Role"
+						+ " that the chart's connectors.strimzi.namespaces creates)" : answer.error(),
+				answer.unreachable());
 	}
 
 	/**

@@ -5,6 +5,8 @@ import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
@@ -12,9 +14,14 @@ import java.security.KeyStore;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
+
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The Kubernetes API server as the pod's service account reaches it: one HTTP client
@@ -24,6 +31,8 @@ import javax.net.ssl.TrustManagerFactory;
  * failure ever shows the token.
  */
 public final class KubernetesApi {
+
+	private static final JsonMapper JSON = JsonMapper.builder().build();
 
 	private final URI apiServer;
 
@@ -87,6 +96,89 @@ public final class KubernetesApi {
 			.timeout(this.timeout)
 			.header("Authorization", "Bearer " + serviceAccountToken())
 			.header("Accept", "application/json");
+	}
+
+	/**
+	 * Sends a request with a JSON body, or none, and reads the JSON object answered;
+	 * never throws for what the API server or the network did: the answer says it.
+	 * @param method the HTTP method
+	 * @param path the path, as for {@link #request(String)}
+	 * @param contentType the body's type, such as {@code application/merge-patch+json}
+	 * @param body the body, written as JSON; {@code null} for none
+	 * @return the answer
+	 */
+	public Answer exchange(String method, String path, String contentType, Object body) {
+		try {
+			HttpRequest.Builder request = request(path);
+			if (body != null) {
+				request.header("Content-Type", contentType);
+			}
+			request.method(method, (body != null) ? HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(body))
+					: HttpRequest.BodyPublishers.noBody());
+			HttpResponse<String> response = this.client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+			int status = response.statusCode();
+			Map<String, Object> object = object(response.body());
+			if (status / 100 == 2) {
+				return new Answer(status, object, null, false);
+			}
+			String message = String.valueOf(object.getOrDefault("message", firstLine(response.body())));
+			return new Answer(status, object,
+					"the Kubernetes API answered " + status + " to " + method + " " + path + ": " + message, false);
+		}
+		catch (TokenUnreadable ex) {
+			return new Answer(null, Map.of(), ex.getMessage(), false);
+		}
+		catch (HttpTimeoutException ex) {
+			return new Answer(null, Map.of(), "the Kubernetes API did not answer " + method + " " + path + " in time",
+					true);
+		}
+		catch (IOException ex) {
+			return new Answer(null, Map.of(), "the Kubernetes API could not be reached at " + this.apiServer + " ("
+					+ ex.getClass().getSimpleName() + ")", true);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return new Answer(null, Map.of(), "interrupted while calling the Kubernetes API", true);
+		}
+	}
+
+	@SuppressWarnings("unchecked")
+	private static Map<String, Object> object(String body) {
+		try {
+			Object parsed = (body == null || body.isBlank()) ? null : JSON.readValue(body, Object.class);
+			return (parsed instanceof Map<?, ?> map) ? new LinkedHashMap<>((Map<String, Object>) map) : Map.of();
+		}
+		catch (JacksonException ex) {
+			return Map.of();
+		}
+	}
+
+	private static String firstLine(String body) {
+		String text = (body != null) ? body.strip() : "";
+		int end = text.indexOf('\n');
+		String line = (end < 0) ? text : text.substring(0, end);
+		return (line.length() > 300) ? line.substring(0, 300) + "…" : line.strip();
+	}
+
+	/**
+	 * What the Kubernetes API answered.
+	 *
+	 * @param status the HTTP status, {@code null} when it was not reached
+	 * @param object the JSON object answered, empty when none
+	 * @param error what went wrong, {@code null} on a 2xx
+	 * @param unreachable whether the API server could not be reached or did not answer in
+	 * time
+	 */
+	public record Answer(Integer status, Map<String, Object> object, String error, boolean unreachable) {
+
+		/**
+		 * Whether it was a 2xx.
+		 * @return whether it succeeded
+		 */
+		public boolean ok() {
+			return this.error == null;
+		}
+
 	}
 
 	private String serviceAccountToken() {
