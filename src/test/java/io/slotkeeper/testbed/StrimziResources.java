@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -28,7 +29,8 @@ import tools.jackson.databind.json.JsonMapper;
  * changes. Every request must carry the service-account token it was made with (401
  * otherwise); a namespace can be forbidden (403, as RBAC without the Role). Each write is
  * handed to a listener — the operator emulation reconciles on it, as Strimzi's watch does
- * — and every call is recorded.
+ * — and every call is recorded. Also {@code events.k8s.io/v1} Events: created and
+ * merge-patched as the API server validates them, deniable per namespace.
  */
 public final class StrimziResources implements AutoCloseable {
 
@@ -42,6 +44,13 @@ public final class StrimziResources implements AutoCloseable {
 
 	private static final Pattern CONFIG_MAP = Pattern.compile("^/api/v1/namespaces/([^/]+)/configmaps(?:/([^/]+))?$");
 
+	private static final Pattern EVENT = Pattern
+		.compile("^/apis/events\\.k8s\\.io/v1/namespaces/([^/]+)/events(?:/([^/]+))?$");
+
+	// What the API server requires of an events.k8s.io/v1 Event it creates.
+	private static final List<String> EVENT_FIELDS = List.of("eventTime", "reportingController", "reportingInstance",
+			"action", "reason", "type", "regarding");
+
 	private final HttpServer server;
 
 	private final String serviceAccountToken;
@@ -53,6 +62,10 @@ public final class StrimziResources implements AutoCloseable {
 	private final Map<String, Map<String, Object>> configMaps = new ConcurrentHashMap<>();
 
 	private final Map<String, Map<String, Object>> connects = new ConcurrentHashMap<>();
+
+	private final Map<String, Map<String, Object>> events = new ConcurrentHashMap<>();
+
+	private final Set<String> eventsForbidden = ConcurrentHashMap.newKeySet();
 
 	private final List<String> calls = new CopyOnWriteArrayList<>();
 
@@ -229,6 +242,28 @@ public final class StrimziResources implements AutoCloseable {
 	}
 
 	/**
+	 * Denies creating and patching events in a namespace (403), as a Role without them.
+	 * @param namespace the namespace
+	 */
+	public void forbidEvents(String namespace) {
+		this.eventsForbidden.add(namespace);
+	}
+
+	/**
+	 * The events of a namespace, oldest first.
+	 * @param namespace the namespace
+	 * @return copies of them
+	 */
+	public List<Map<String, Object>> events(String namespace) {
+		return this.events.entrySet()
+			.stream()
+			.filter((each) -> each.getKey().startsWith(namespace + "/"))
+			.map((each) -> copy(each.getValue()))
+			.sorted(java.util.Comparator.comparing((event) -> String.valueOf(event.get("eventTime"))))
+			.toList();
+	}
+
+	/**
 	 * The calls made, as {@code METHOD path}.
 	 * @return a copy
 	 */
@@ -277,6 +312,10 @@ public final class StrimziResources implements AutoCloseable {
 					? new Answer(403, status(403, "forbidden: cannot get kafkaconnects in " + connect.group(2)), null)
 					: (stored == null) ? new Answer(404, status(404, path + " not found"), null)
 							: new Answer(200, copy(stored), null);
+		}
+		Matcher event = EVENT.matcher(path);
+		if (event.matches()) {
+			return event(method, event.group(1), event.group(2), body);
 		}
 		Matcher connector = CONNECTOR.matcher(path);
 		Matcher configMap = CONFIG_MAP.matcher(path);
@@ -335,6 +374,44 @@ public final class StrimziResources implements AutoCloseable {
 			return new Answer(200, copy(resource), connector.matches() ? key : null);
 		}
 		return new Answer(405, status(405, method + " not allowed"), null);
+	}
+
+	// Create and merge-patch, validated as the API server validates events.k8s.io/v1.
+	private Answer event(String method, String namespace, String name, String body) {
+		if (namespace.equals(this.forbidden) || this.eventsForbidden.contains(namespace)) {
+			return new Answer(403, status(403, "events.events.k8s.io is forbidden: User cannot " + method.toLowerCase()
+					+ " resource \"events\" in API group \"events.k8s.io\" in the namespace \"" + namespace + "\""),
+					null);
+		}
+		Map<String, Object> given = asMap(JSON.readValue(body, Map.class));
+		if (method.equals("POST") && name == null) {
+			List<String> missing = EVENT_FIELDS.stream().filter((field) -> !given.containsKey(field)).toList();
+			String created = String.valueOf(asMap(given.get("metadata")).get("name"));
+			if (!missing.isEmpty() || !List.of("Normal", "Warning").contains(given.get("type"))
+					|| String.valueOf(given.getOrDefault("note", "")).length() > 1024
+					|| !namespace.equals(asMap(given.get("metadata")).get("namespace"))) {
+				return new Answer(422, status(422, "Event is invalid: missing " + missing + " or a bad type or note"),
+						null);
+			}
+			if (this.events.putIfAbsent(namespace + "/" + created, given) != null) {
+				return new Answer(409, status(409, created + " already exists"), null);
+			}
+			return new Answer(201, given, null);
+		}
+		Map<String, Object> stored = (name != null) ? this.events.get(namespace + "/" + name) : null;
+		if (method.equals("PATCH") && stored != null) {
+			Object count = asMap(given.get("series")).get("count");
+			if (given.containsKey("series") && !(count instanceof Number number && number.intValue() >= 2)) {
+				return new Answer(422, status(422, "Event is invalid: series.count must be at least 2"), null);
+			}
+			merge(stored, given);
+			return new Answer(200, copy(stored), null);
+		}
+		return new Answer((stored == null) ? 404 : 405, status(404, path(namespace, name) + " not found"), null);
+	}
+
+	private static String path(String namespace, String name) {
+		return "/apis/events.k8s.io/v1/namespaces/" + namespace + "/events/" + name;
 	}
 
 	@SuppressWarnings("unchecked")
