@@ -122,7 +122,8 @@ is taken for a slotkeeper.* key, and the list stays whole in one source.
 {{- $_ := set $api "kubernetes" $kubernetes }}
 {{- end }}
 {{- $strimzi := dict "status-from" (.Values.connectors.strimzi.statusFrom | default "resource") }}
-{{- $config := dict "slotkeeper" (dict "targets" $targets "servers" $servers "api" $api "connector-discovery" $connectorDiscovery "strimzi" $strimzi) "management" (dict "server" (dict "port" .Values.service.managementPort)) }}
+{{- $events := dict "enabled" (.Values.events.enabled | default false) }}
+{{- $config := dict "slotkeeper" (dict "targets" $targets "servers" $servers "api" $api "connector-discovery" $connectorDiscovery "strimzi" $strimzi "events" $events) "management" (dict "server" (dict "port" .Values.service.managementPort)) }}
 {{- with .Values.logging.structured }}
 {{- $_ := set $config "logging" (dict "structured" (dict "format" (dict "console" .))) }}
 {{- end }}

@@ -4,6 +4,8 @@ import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -29,6 +31,8 @@ public class Auditor {
 	private final AuditJournal journal;
 
 	private final Clock clock;
+
+	private final List<Consumer<Happening>> listeners = new CopyOnWriteArrayList<>();
 
 	/**
 	 * Creates the auditor.
@@ -149,6 +153,22 @@ public class Auditor {
 			return signedIn.groups();
 		}
 		return List.of();
+	}
+
+	/**
+	 * Tells what happened to those who listen (Kubernetes Events); never waits for them.
+	 * @param happening what happened
+	 */
+	public void tell(Happening happening) {
+		this.listeners.forEach((listener) -> listener.accept(happening));
+	}
+
+	/**
+	 * Listens to what is told from now on.
+	 * @param listener takes each happening, on the teller's thread: it must not wait
+	 */
+	public void listen(Consumer<Happening> listener) {
+		this.listeners.add(listener);
 	}
 
 	/**

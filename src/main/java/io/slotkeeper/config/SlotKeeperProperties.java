@@ -30,6 +30,8 @@ import org.springframework.validation.annotation.Validated;
  * resources and matched to their slots
  * @param gapJournal what changes while a slot's consumer is away, journaled from a copy
  * of its slot
+ * @param events Kubernetes Events for what slot-keeper does, on the connector's
+ * {@code KafkaConnector} or slot-keeper's Pod (reached as {@code strimzi} says)
  */
 @Validated
 @Consistent
@@ -46,7 +48,8 @@ public record SlotKeeperProperties(@NotNull @DefaultValue List<@Valid TargetProp
 		@NotNull @Size(max = 253) @DefaultValue("") String instanceId,
 		@NotNull @Valid @DefaultValue @NestedConfigurationProperty StrimziProperties strimzi,
 		@NotNull @Valid @DefaultValue @NestedConfigurationProperty ConnectorDiscoveryProperties connectorDiscovery,
-		@NotNull @Valid @DefaultValue @NestedConfigurationProperty GapJournalProperties gapJournal)
+		@NotNull @Valid @DefaultValue @NestedConfigurationProperty GapJournalProperties gapJournal,
+		@NotNull @Valid @DefaultValue @NestedConfigurationProperty EventsProperties events)
 		implements
 			CrossFieldChecked {
 

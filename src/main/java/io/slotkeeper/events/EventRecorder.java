@@ -49,6 +49,8 @@ public final class EventRecorder implements AutoCloseable {
 
 	private static final Duration FAILURE_SAID_EVERY = Duration.ofMinutes(5);
 
+	private static final Duration READ_AGAIN_AFTER = Duration.ofMinutes(10);
+
 	private static final DateTimeFormatter MICRO_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSSSSS'Z'")
 		.withZone(ZoneOffset.UTC);
 
@@ -80,6 +82,9 @@ public final class EventRecorder implements AutoCloseable {
 	private Instant failureSaid = Instant.MIN;
 
 	private long lastName;
+
+	// Read and written by the sender thread alone.
+	private final Map<KubernetesEvent.Subject, Read> read = new HashMap<>();
 
 	/**
 	 * Creates the recorder and starts its thread.
@@ -169,7 +174,7 @@ public final class EventRecorder implements AutoCloseable {
 		}
 		String name = name(event.regarding().name(), occurrence.at());
 		KubernetesApi.Answer answer = this.api.exchange("POST", path(event.regarding().namespace(), null),
-				"application/json", body(event, name, occurrence.at()));
+				"application/json", body(event, complete(event.regarding()), name, occurrence.at()));
 		if (answered(answer, event.regarding().namespace())) {
 			this.series.put(key, new Series(event.regarding().namespace(), name, occurrence.at()));
 			count("written");
@@ -225,8 +230,7 @@ public final class EventRecorder implements AutoCloseable {
 		return false;
 	}
 
-	private Map<String, Object> body(KubernetesEvent event, String name, Instant at) {
-		KubernetesEvent.Subject subject = event.regarding();
+	private Map<String, Object> body(KubernetesEvent event, KubernetesEvent.Subject subject, String name, Instant at) {
 		Map<String, Object> regarding = new LinkedHashMap<>();
 		regarding.put("apiVersion", subject.apiVersion());
 		regarding.put("kind", subject.kind());
@@ -248,6 +252,35 @@ public final class EventRecorder implements AutoCloseable {
 		body.put("note", event.note());
 		body.put("regarding", regarding);
 		return body;
+	}
+
+	// A KafkaConnector's uid, which oc describe matches events on, and the version it is
+	// served at, read from the resource itself (on this thread: the caller never waits);
+	// kept a while, as a resource is seldom made anew. Unread, the event is still
+	// written.
+	private KubernetesEvent.Subject complete(KubernetesEvent.Subject subject) {
+		if (!subject.uid().isEmpty() || !"KafkaConnector".equals(subject.kind())) {
+			return subject;
+		}
+		Read known = this.read.get(subject);
+		if (known != null && this.clock.instant().isBefore(known.at().plus(READ_AGAIN_AFTER))) {
+			return known.subject();
+		}
+		for (String version : List.of("v1", "v1beta2")) {
+			KubernetesApi.Answer answer = this.api.exchange("GET", "/apis/kafka.strimzi.io/" + version + "/namespaces/"
+					+ subject.namespace() + "/kafkaconnectors/" + subject.name(), null, null);
+			Object uid = (answer.object().get("metadata") instanceof Map<?, ?> metadata) ? metadata.get("uid") : null;
+			if (answer.ok() && uid != null) {
+				KubernetesEvent.Subject read = new KubernetesEvent.Subject("kafka.strimzi.io/" + version,
+						subject.kind(), subject.namespace(), subject.name(), String.valueOf(uid));
+				this.read.put(subject, new Read(read, this.clock.instant()));
+				return read;
+			}
+			if (answer.status() == null || answer.status() != 404) {
+				break;
+			}
+		}
+		return subject;
 	}
 
 	// As Kubernetes names its own: the object's name and the time in hexadecimal
@@ -274,6 +307,9 @@ public final class EventRecorder implements AutoCloseable {
 	}
 
 	private record Occurrence(KubernetesEvent event, Instant at) {
+	}
+
+	private record Read(KubernetesEvent.Subject subject, Instant at) {
 	}
 
 	// What makes two occurrences the same event, as for Kubernetes' recorders: the

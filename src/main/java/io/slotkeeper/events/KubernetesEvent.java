@@ -43,6 +43,12 @@ public record KubernetesEvent(Subject regarding, String type, String reason, Str
 	 */
 	public record Subject(String apiVersion, String kind, String namespace, String name, String uid) {
 
+		/**
+		 * A {@code KafkaConnector}'s API version until the recorder reads the one it is
+		 * served at.
+		 */
+		public static final String STRIMZI = "kafka.strimzi.io/v1";
+
 	}
 
 }

@@ -3,7 +3,7 @@
  * ({@code oc describe kafkaconnector}, {@code oc get events}), aggregated on repeats and
  * never in a repair's way.
  */
-@ApplicationModule(allowedDependencies = { "kubernetes", "support" })
+@ApplicationModule(allowedDependencies = { "audit", "config", "fleet", "kubernetes", "support" })
 package io.slotkeeper.events;
 
 import org.springframework.modulith.ApplicationModule;

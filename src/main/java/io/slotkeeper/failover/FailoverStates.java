@@ -1,5 +1,6 @@
 package io.slotkeeper.failover;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,10 +31,27 @@ public final class FailoverStates {
 
 	private final Map<String, SteadyGauge> orphanGauges = new ConcurrentHashMap<>();
 
-	public void update(Target target, List<ReplicationSlot> slots, MeterRegistry registry) {
+	/**
+	 * Checks the target's slots on its replicas, and says which changed readiness.
+	 * @param target the target
+	 * @param slots the primary's slots
+	 * @param registry where the gauges go
+	 * @return each slot and replica whose readiness changed since the last check (at the
+	 * first, those not ready)
+	 */
+	public List<Change> update(Target target, List<ReplicationSlot> slots, MeterRegistry registry) {
 		FailoverChecks.Report report = FailoverChecks.check(target, slots);
 		Map<String, Map<String, String>> reasons = report.reasons();
-		this.byTarget.put(target.name(), reasons);
+		Map<String, Map<String, String>> before = this.byTarget.put(target.name(), reasons);
+		List<Change> changes = new ArrayList<>();
+		reasons.forEach((slot, byNode) -> byNode.forEach((node, reason) -> {
+			boolean known = before != null && before.containsKey(slot) && before.get(slot).containsKey(node);
+			String was = known ? before.get(slot).get(node) : null;
+			if (!"needs PostgreSQL 17".equals(reason)
+					&& ((known) ? (was == null) != (reason == null) : reason != null)) {
+				changes.add(new Change(slot, node, reason));
+			}
+		}));
 		this.orphans.put(target.name(), List.copyOf(report.orphans()));
 		this.orphanGauges.computeIfAbsent(target.name(), (name) -> new SteadyGauge("slotkeeper.slot.orphan",
 				"1 when the replica's slot of this name is not synchronized from the primary's failover slot and blocks"
@@ -46,6 +64,18 @@ public final class FailoverStates {
 							"1 when the replica holds a copy of the slot that would survive a failover, 0 when not",
 							null, registry))
 			.set(rows(target.name(), reasons, (slot, node) -> (reasons.get(slot).get(node) == null) ? 1 : 0));
+		return changes;
+	}
+
+	/**
+	 * A slot whose readiness on a replica changed.
+	 *
+	 * @param slot the slot
+	 * @param node the replica
+	 * @param reason why it is not ready now, {@code null} when it is
+	 */
+	public record Change(String slot, String node, String reason) {
+
 	}
 
 	// One row per logical slot and replica that could be checked: none before PostgreSQL

@@ -18,6 +18,7 @@ import io.slotkeeper.problem.ProblemException;
 import io.slotkeeper.sessions.Lsn;
 import io.slotkeeper.slot.changing.RecreateResult;
 import io.slotkeeper.slot.changing.SlotAudit;
+import io.slotkeeper.slot.changing.SlotHappenings;
 import io.slotkeeper.slot.changing.SlotService;
 import io.slotkeeper.watching.SlotSightings;
 
@@ -127,6 +128,7 @@ final class ConnectorDuties {
 		for (CompletedHandover done : this.slots.followUps().completePendingHandovers(target)) {
 			this.auditor.recordOutcome(Auditor.SELF, "slot.handover", target.name(), done.slot(), Map.of(),
 					SlotAudit.handedOver(done));
+			this.auditor.tell(SlotHappenings.handedOver(target.name(), done));
 		}
 	}
 
@@ -141,11 +143,11 @@ final class ConnectorDuties {
 			.recheck(target)
 			.forEach((slot, sent) -> this.auditor.recordOutcome(Auditor.SELF, "slot.resnapshot", target.name(), slot,
 					Map.of(), SlotAudit.resnapshotted(sent)));
-		this.slots.followUps()
-			.resnapshots()
-			.checkDeliveries(target)
-			.forEach((slot, delivery) -> this.auditor.recordOutcome(Auditor.SELF, "slot.gap-delivery", target.name(),
-					slot, Map.of(), SlotAudit.gapDelivered(delivery)));
+		this.slots.followUps().resnapshots().checkDeliveries(target).forEach((slot, delivery) -> {
+			this.auditor.recordOutcome(Auditor.SELF, "slot.gap-delivery", target.name(), slot, Map.of(),
+					SlotAudit.gapDelivered(delivery));
+			this.auditor.tell(SlotHappenings.gapDelivered(target.name(), slot, delivery));
+		});
 		this.slots.followUps()
 			.recountGapDeletes(target)
 			.forEach((slot, counted) -> this.auditor.recordOutcome(Auditor.SELF, "slot.gap-deletes", target.name(),

@@ -13,6 +13,7 @@ import io.slotkeeper.config.SlotPolicyProperties;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.slot.changing.RecreateResult;
 import io.slotkeeper.slot.changing.SlotAudit;
+import io.slotkeeper.slot.changing.SlotHappenings;
 
 /**
  * One heal of a lost or missing slot, within its budget ({@link HealBudget}): the
@@ -88,11 +89,14 @@ final class HealAttempts {
 		catch (RuntimeException ex) {
 			if (retry == null || !retry.detail().equals(String.valueOf(ex.getMessage()))) {
 				this.auditor.recordFailure(Auditor.SELF, "slot.heal", target.name(), slot, parameters, ex);
+				this.auditor
+					.tell(SlotHappenings.notRecreated(target.name(), slot, false, String.valueOf(ex.getMessage())));
 			}
 			throw ex;
 		}
 		this.auditor.recordOutcome(Auditor.SELF, "slot.heal", target.name(), slot, parameters,
 				SlotAudit.recreated(result));
+		SlotHappenings.recreated(target.name(), slot, parameters == LOST, result).forEach(this.auditor::tell);
 		return result;
 	}
 

@@ -11,6 +11,7 @@ import org.slf4j.LoggerFactory;
 import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.config.SlotPolicyProperties;
 import io.slotkeeper.fleet.Target;
+import io.slotkeeper.slot.changing.SlotHappenings;
 
 /**
  * Whether a slot may be healed now: its attempts in the last hour against
@@ -133,6 +134,7 @@ final class HealBudget {
 		if (this.stopped.putIfAbsent(key(target.name(), slot), reason) == null) {
 			logger.warn("Slot '{}' of target '{}' is lost again; {}", slot, target.name(), reason);
 			this.auditor.recordRefusal(Auditor.SELF, "slot.heal", target.name(), slot, reason);
+			this.auditor.tell(SlotHappenings.notRecreated(target.name(), slot, true, reason));
 		}
 		return false;
 	}

@@ -2,13 +2,18 @@ package io.slotkeeper.healing;
 
 import java.time.Clock;
 import java.util.List;
+import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 
+import io.slotkeeper.audit.Auditor;
+import io.slotkeeper.audit.Happening;
 import io.slotkeeper.config.SlotPolicyProperties;
 import io.slotkeeper.failover.FailoverStates;
 import io.slotkeeper.fleet.Target;
@@ -16,6 +21,7 @@ import io.slotkeeper.gap.GapJournals;
 import io.slotkeeper.outage.KeepSizeGuard;
 import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.replication.SlotPoll;
+import io.slotkeeper.settings.SettingFinding;
 import io.slotkeeper.settings.SettingGauges;
 import io.slotkeeper.settings.SettingsAudit;
 import io.slotkeeper.watching.ConnectorStates;
@@ -66,6 +72,10 @@ final class TargetPollDuties implements PollDuties.TargetDuties {
 
 	private final GapJournals journals;
 
+	private final Auditor auditor;
+
+	private volatile Set<String> critical = Set.of();
+
 	TargetPollDuties(Target target, Supplier<List<Target>> fleet, HealingCrew crew, SlotWatch watch,
 			GapJournals journals, MeterRegistry registry, Clock clock) {
 		this.target = target;
@@ -80,6 +90,7 @@ final class TargetPollDuties implements PollDuties.TargetDuties {
 		this.failover = watch.failover();
 		this.settings = watch.settings();
 		this.registry = registry;
+		this.auditor = crew.auditor();
 		this.connectorGauges = SettingGauges.connectors(registry);
 		this.staleOffsets = new StaleOffsets(registry);
 		this.restarts = new FailedRestarts(this.connectors.client(), crew.auditor(), registry, clock);
@@ -135,9 +146,9 @@ final class TargetPollDuties implements PollDuties.TargetDuties {
 			showConnectorFindings(policies);
 		}
 		if (!this.target.properties().replicas().isEmpty()) {
-			this.failover.update(this.target, poll.slots(), this.registry);
+			tellReadiness(this.failover.update(this.target, poll.slots(), this.registry));
 			if (this.healer.dropOrphans(this.target, this.failover.orphans(this.target.name()))) {
-				this.failover.update(this.target, poll.slots(), this.registry);
+				tellReadiness(this.failover.update(this.target, poll.slots(), this.registry));
 			}
 		}
 	}
@@ -152,16 +163,65 @@ final class TargetPollDuties implements PollDuties.TargetDuties {
 		this.restarts.restartFailed(this.target, this.connectors, slots);
 	}
 
+	// Told by the target's owner alone, so that one change is one event.
+	private void tellReadiness(List<FailoverStates.Change> changes) {
+		if (!this.target.ownership().owned()) {
+			return;
+		}
+		for (FailoverStates.Change change : changes) {
+			String slot = "Slot " + change.slot() + " of target " + this.target.name();
+			this.auditor.tell((change.reason() == null)
+					? Happening.normal(this.target.name(), change.slot(), "FailoverReady", "CheckFailover",
+							slot + " is ready for a failover to replica " + change.node() + ".")
+					: Happening.warning(this.target.name(), change.slot(), "FailoverNotReady", "CheckFailover",
+							slot + " would be missing after a failover to replica " + change.node() + ": "
+									+ change.reason() + "."));
+		}
+	}
+
 	private List<ReplicationSlot> owned(SlotPoll poll) {
 		return Boolean.FALSE.equals(this.target.ownership().state()) ? List.of() : poll.slots();
 	}
 
 	// Every slot with a policy has the audit's resting series, a connector or not (yet).
 	private void showConnectorFindings(List<SlotPolicyProperties> policies) {
-		this.connectorGauges.update(this.connectors.findings(this.target.name()),
+		Map<Tags, List<SettingFinding>> findings = this.connectors.findings(this.target.name());
+		this.connectorGauges.update(findings,
 				policies.stream()
 					.map((policy) -> Tags.of("target", this.target.name(), "slot", policy.name(), "connector", ""))
 					.collect(Collectors.toSet()));
+		Map<String, SettingFinding> critical = new HashMap<>();
+		this.settings.of(this.target.name())
+			.ifPresent((view) -> view.findings()
+				.stream()
+				.filter((finding) -> SettingFinding.CRITICAL.equals(finding.severity()))
+				.forEach((finding) -> critical.put("\0" + finding.setting(), finding)));
+		findings.forEach((about, found) -> found.stream()
+			.filter((finding) -> SettingFinding.CRITICAL.equals(finding.severity()))
+			.forEach((finding) -> critical.put(about.stream()
+				.filter((tag) -> tag.getKey().equals("slot"))
+				.findFirst()
+				.map(Tag::getValue)
+				.orElse("") + "\0" + finding.setting(), finding)));
+		tellNewlyCritical(critical);
+	}
+
+	// A critical finding is told once, when it appears (by the owner: one event, not one
+	// per pod); one that went and came back is told again.
+	private void tellNewlyCritical(Map<String, SettingFinding> critical) {
+		if (this.target.ownership().owned()) {
+			critical.forEach((key, finding) -> {
+				if (!this.critical.contains(key)) {
+					String slot = key.substring(0, key.indexOf('\0'));
+					this.auditor.tell(Happening.warning(this.target.name(), slot.isEmpty() ? null : slot,
+							"SettingCritical", "AuditSettings",
+							(slot.isEmpty() ? "The server of target " + this.target.name()
+									: "The connector of slot " + slot + " of target " + this.target.name()) + " has "
+									+ finding.setting() + " = " + finding.value() + ": " + finding.message()));
+				}
+			});
+		}
+		this.critical = Set.copyOf(critical.keySet());
 	}
 
 	// The connector's publication.name as last read, Debezium's default when it was not;

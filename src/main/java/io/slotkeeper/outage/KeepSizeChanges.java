@@ -14,6 +14,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import io.slotkeeper.audit.Auditor;
+import io.slotkeeper.audit.Happening;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.problem.ProblemException;
 import io.slotkeeper.problem.ProblemKind;
@@ -39,6 +40,9 @@ final class KeepSizeChanges {
 	private final KeepSizeRecords records;
 
 	private final KeepSizeStanding standing;
+
+	// What an event says slot-keeper was doing.
+	private static final String RAISE = "RaiseWalLimit";
 
 	KeepSizeChanges(Auditor auditor, Clock clock, KeepSizeRecords records, KeepSizeStanding standing) {
 		this.auditor = auditor;
@@ -90,6 +94,11 @@ final class KeepSizeChanges {
 			this.auditor.recordOutcome(Auditor.SELF, ACTION, lead.name(), need.slots().get(0), parameters,
 					new Auditor.Summary("done", 200, "raised; put back with: " + now.restore()
 							+ privileges.restoreNote(lead.primary().username()), Map.of(), null));
+			this.auditor.tell(Happening.warning(lead.name(), need.slots().get(0), "WalLimitRaised", RAISE,
+					"slot-keeper raised " + SETTING + " from " + currentMegabytes + "MB to " + need.capMegabytes()
+							+ "MB on the server of target " + lead.name() + ": the consumers of " + need.slots()
+							+ " are gone and would be lost within " + Math.round(need.leastSeconds())
+							+ " s; it is put back once they read again."));
 		}
 		catch (SQLException ex) {
 			refuse(server, lead, need, parameters, ProblemKind.DATABASE_ERROR,
@@ -126,6 +135,9 @@ final class KeepSizeChanges {
 				raise.slots(), left);
 		this.auditor.recordOutcome(Auditor.SELF, ACTION, lead.name(), raise.slots().get(0), parameters,
 				new Auditor.Summary("done", 200, "put back: " + raise.restore() + left, Map.of(), null));
+		this.auditor.tell(Happening.normal(lead.name(), raise.slots().get(0), "WalLimitPutBack", RAISE,
+				"slot-keeper put " + SETTING + " back to " + raise.fromMegabytes() + "MB on the server of target "
+						+ lead.name() + ": the consumers of " + raise.slots() + " read again" + left + "."));
 	}
 
 	private void refuse(String server, Target lead, OutageNeed need, Map<String, Object> parameters, ProblemKind kind,

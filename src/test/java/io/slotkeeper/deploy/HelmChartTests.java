@@ -96,7 +96,12 @@ class HelmChartTests {
 			assertThat((String) get(e, "valueFrom", "secretKeyRef", "name")).isNotBlank();
 			assertThat(configYaml).contains("${" + e.get("name") + "}");
 		});
-		assertThat(env).noneSatisfy((e) -> assertThat((String) e.get("name")).startsWith("SLOTKEEPER_"));
+		assertThat(env).filteredOn((e) -> ((String) e.get("name")).startsWith("SLOTKEEPER_"))
+			.as("configuration goes through the ConfigMap: the environment carries the Pod's identity alone")
+			.allSatisfy((e) -> {
+				assertThat(e).doesNotContainKey("value");
+				assertThat((String) get(e, "valueFrom", "fieldRef", "fieldPath")).startsWith("metadata.");
+			});
 	}
 
 	@Test
@@ -116,14 +121,14 @@ class HelmChartTests {
 
 	@Test
 	void clusterSignInMountsTheTokenBindsAuthDelegatorAndShipsTwoRolesOnlyWhenEnabled() {
-		HelmChart.Rendered off = HelmChart.render(HelmChart.CHART.resolve("ci/default-values.yaml"));
+		HelmChart.Rendered off = HelmChart.render(HelmChart.CHART.resolve("ci/default-values.yaml"), NO_EVENTS);
 		assertThat(off.ofKind("ClusterRoleBinding")).isEmpty();
 		assertThat(off.ofKind("Role")).isEmpty();
 		assertThat((Object) get(off.one("Deployment"), "spec", "template", "spec", "automountServiceAccountToken"))
 			.isEqualTo(false);
 		assertThat(off.applicationYaml()).doesNotContain("kubernetes");
 
-		HelmChart.Rendered on = HelmChart.render(HelmChart.CHART.resolve("ci/cluster-sign-in-values.yaml"));
+		HelmChart.Rendered on = HelmChart.render(HelmChart.CHART.resolve("ci/cluster-sign-in-values.yaml"), NO_EVENTS);
 		assertThat((Object) get(on.one("Deployment"), "spec", "template", "spec", "automountServiceAccountToken"))
 			.isEqualTo(true);
 		Map<String, Object> binding = on.one("ClusterRoleBinding");
@@ -155,17 +160,19 @@ class HelmChartTests {
 		assertThat((Object) get(rendered.one("Deployment"), "spec", "template", "spec", "automountServiceAccountToken"))
 			.isEqualTo(true);
 		assertThat(rendered.ofKind("ClusterRoleBinding")).as("no cluster-wide right for connectors").isEmpty();
-		Map<String, Object> role = rendered.one("Role");
-		assertThat((Object) get(role, "metadata", "namespace")).isEqualTo("cdc-connect");
+		Map<String, Object> role = inNamespace(rendered.ofKind("Role"), "cdc-connect");
 		assertThat((List<Object>) get(role, "rules", 0, "apiGroups")).containsExactly("kafka.strimzi.io");
 		assertThat((List<Object>) get(role, "rules", 0, "resources")).containsExactly("kafkaconnectors");
 		assertThat((List<Object>) get(role, "rules", 0, "verbs")).as("no verb the code never uses")
 			.containsExactly("get", "list", "patch");
 		assertThat((List<Object>) get(role, "rules", 1, "resources")).containsExactly("configmaps");
 		assertThat((List<Object>) get(role, "rules", 1, "verbs")).containsExactly("get", "create", "patch");
-		assertThat((List<Object>) get(role, "rules", 2, "resources")).as("statusFrom: worker")
+		assertThat((List<Object>) get(role, "rules", 2, "apiGroups")).as("events on the KafkaConnectors")
+			.containsExactly("events.k8s.io");
+		assertThat((List<Object>) get(role, "rules", 2, "verbs")).containsExactly("create", "patch");
+		assertThat((List<Object>) get(role, "rules", 3, "resources")).as("statusFrom: worker")
 			.containsExactly("kafkaconnects");
-		assertThat((List<Object>) get(role, "rules", 2, "verbs")).containsExactly("get");
+		assertThat((List<Object>) get(role, "rules", 3, "verbs")).containsExactly("get");
 		assertThat(rendered.text()).doesNotContain("kafkaconnectors/status").doesNotContain("pods/exec");
 		assertThat(rendered.ofKind("NetworkPolicy"))
 			.filteredOn((policy) -> "cdc-connect".equals(get(policy, "metadata", "namespace")))
@@ -182,8 +189,7 @@ class HelmChartTests {
 			.render(HelmChart.CHART.resolve("ci/strimzi-values.yaml"),
 					(command) -> command.set("connectors.strimzi.statusFrom", "resource"))
 			.text()).as("statusFrom: resource").doesNotContain("kafkaconnects").doesNotContain("to-kafka-connect");
-		Map<String, Object> binding = rendered.one("RoleBinding");
-		assertThat((Object) get(binding, "metadata", "namespace")).isEqualTo("cdc-connect");
+		Map<String, Object> binding = inNamespace(rendered.ofKind("RoleBinding"), "cdc-connect");
 		assertThat((Object) get(binding, "subjects", 0, "name"))
 			.isEqualTo(get(rendered.one("Deployment"), "spec", "template", "spec", "serviceAccountName"));
 		assertThat(rendered.applicationYaml()).contains("strimzi:")
@@ -191,6 +197,45 @@ class HelmChartTests {
 			.contains("name: orders-debezium")
 			.contains("status-from: worker")
 			.doesNotContain("CONNECTOR_PASSWORD");
+	}
+
+	@Test
+	void eventsGetARoleToCreateAndPatchEventsHereThePodsIdentityAndTheTokenAndNothingWhenOff() {
+		HelmChart.Rendered on = HelmChart.render(HelmChart.CHART.resolve("ci/default-values.yaml"));
+		assertThat(on.ofKind("Role")).singleElement().satisfies((role) -> {
+			assertThat((Object) get(role, "metadata", "name")).isEqualTo("keeper-slot-keeper-events");
+			assertThat((List<Object>) get(role, "rules")).hasSize(1);
+			assertThat((List<Object>) get(role, "rules", 0, "apiGroups")).containsExactly("events.k8s.io");
+			assertThat((List<Object>) get(role, "rules", 0, "resources")).containsExactly("events");
+			assertThat((List<Object>) get(role, "rules", 0, "verbs")).as("no verb the code never uses")
+				.containsExactly("create", "patch");
+		});
+		assertThat((Object) get(on.one("RoleBinding"), "subjects", 0, "name"))
+			.isEqualTo(get(on.one("Deployment"), "spec", "template", "spec", "serviceAccountName"));
+		assertThat((Object) get(on.one("Deployment"), "spec", "template", "spec", "automountServiceAccountToken"))
+			.isEqualTo(true);
+		List<Map<String, Object>> env = get(on.one("Deployment"), "spec", "template", "spec", "containers", 0, "env");
+		assertThat(env).filteredOn((e) -> ((String) e.get("name")).startsWith("SLOTKEEPER_EVENTS_"))
+			.extracting((e) -> e.get("name") + "=" + get(e, "valueFrom", "fieldRef", "fieldPath"))
+			.containsExactly("SLOTKEEPER_EVENTS_PODNAME=metadata.name",
+					"SLOTKEEPER_EVENTS_PODNAMESPACE=metadata.namespace", "SLOTKEEPER_EVENTS_PODUID=metadata.uid");
+		assertThat(on.applicationYaml()).contains("events:").contains("enabled: true");
+
+		HelmChart.Rendered off = HelmChart.render(HelmChart.CHART.resolve("ci/default-values.yaml"), NO_EVENTS);
+		assertThat(off.ofKind("Role")).isEmpty();
+		assertThat(off.ofKind("RoleBinding")).isEmpty();
+		assertThat(off.text()).doesNotContain("SLOTKEEPER_EVENTS_").doesNotContain("events.k8s.io");
+		assertThat(off.applicationYaml()).contains("enabled: false");
+	}
+
+	private static final java.util.function.UnaryOperator<com.marcnuri.helm.TemplateCommand> NO_EVENTS = (
+			command) -> command.set("events.enabled", "false");
+
+	private static Map<String, Object> inNamespace(List<Map<String, Object>> resources, String namespace) {
+		return resources.stream()
+			.filter((resource) -> namespace.equals(get(resource, "metadata", "namespace")))
+			.findFirst()
+			.orElseThrow();
 	}
 
 	@Test
@@ -404,8 +449,10 @@ class HelmChartTests {
 		});
 		assertThat(rendered.applicationYaml()).as("the chart's name is not the application's")
 			.doesNotContain("name: kafka-connect");
-		assertThat(rendered.ofKind("Role")).singleElement()
-			.satisfies((role) -> assertThat((String) get(role, "metadata", "namespace")).isEqualTo("cdc"));
+		assertThat(rendered.ofKind("Role"))
+			.extracting((role) -> get(role, "metadata", "name") + " in " + get(role, "metadata", "namespace"))
+			.containsExactlyInAnyOrder("keeper-slot-keeper-strimzi-connectors in cdc",
+					"keeper-slot-keeper-events in null");
 		assertThat(
 				(Boolean) get(rendered.one("Deployment"), "spec", "template", "spec", "automountServiceAccountToken"))
 			.as("the token lists the namespace's KafkaConnectors")

@@ -154,9 +154,12 @@ public final class StrimziResources implements AutoCloseable {
 	 * @param spec its spec
 	 */
 	public void createConnector(String namespace, String name, Map<String, String> labels, Map<String, Object> spec) {
+		// Written again, it is the same object: its uid stays.
+		Object uid = asMap(asMap(this.connectors.get(namespace + "/" + name)).get("metadata")).get("uid");
 		Map<String, Object> resource = new LinkedHashMap<>(
 				Map.of("apiVersion", "kafka.strimzi.io/v1", "kind", "KafkaConnector", "metadata",
-						new LinkedHashMap<>(Map.of("name", name, "namespace", namespace, "generation", 1L,
+						new LinkedHashMap<>(Map.of("name", name, "namespace", namespace, "uid",
+								(uid != null) ? uid : java.util.UUID.randomUUID().toString(), "generation", 1L,
 								"annotations", new LinkedHashMap<>(), "labels", new LinkedHashMap<>(labels))),
 						"spec", copy(spec), "status", new LinkedHashMap<>()));
 		this.connectors.put(namespace + "/" + name, resource);
