@@ -22,6 +22,7 @@ import io.slotkeeper.security.TokenHashes;
 import io.slotkeeper.testbed.ConnectStub;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.PostgresTestBed;
+import io.slotkeeper.testbed.Scrape;
 
 import static io.slotkeeper.deploy.HelmChart.get;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -120,7 +121,7 @@ class ChartAgainstApplicationTests {
 			assertThat(used).contains("slotkeeper_heartbeat_consecutive_failures", "slotkeeper_slot_retained_wal_bytes",
 					"slotkeeper_slot_wal_status", "slotkeeper_heartbeat_interval_seconds");
 			await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
-				String scrape = scrape(management);
+				String scrape = Scrape.of(management);
 				assertThat(used).allSatisfy((name) -> assertThat(scrape).as("the scrape exports %s", name)
 					.containsPattern("(?m)^" + Pattern.quote(name) + "[{ ]"));
 			});
@@ -165,7 +166,7 @@ class ChartAgainstApplicationTests {
 		try (ConfigurableApplicationContext context = run(rendered, config)) {
 			RestTestClient management = client(context, "local.management.port");
 			await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
-				String scrape = scrape(management);
+				String scrape = Scrape.of(management);
 				assertThat(used).allSatisfy((name) -> {
 					List<String> series = series(scrape, name);
 					assertThat(series).as("the scrape exports %s", name).isNotEmpty();
@@ -205,17 +206,6 @@ class ChartAgainstApplicationTests {
 		return RestTestClient.bindToServer()
 			.baseUrl("http://localhost:" + context.getEnvironment().getProperty(port))
 			.build();
-	}
-
-	private static String scrape(RestTestClient management) {
-		return new String(management.get()
-			.uri("/actuator/prometheus")
-			.exchange()
-			.expectStatus()
-			.isOk()
-			.expectBody()
-			.returnResult()
-			.getResponseBodyContent());
 	}
 
 	// The series of one metric in a scrape, each line from its name to its value.

@@ -8,6 +8,7 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 import io.slotkeeper.ApplicationTestSupport;
+import io.slotkeeper.testbed.Scrape;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -46,14 +47,7 @@ class HeartbeatMetricsTests extends ApplicationTestSupport {
 	}
 
 	private String scrape() {
-		return new String(client().get()
-			.uri("/actuator/prometheus")
-			.exchange()
-			.expectStatus()
-			.isOk()
-			.expectBody()
-			.returnResult()
-			.getResponseBodyContent());
+		return Scrape.of(client());
 	}
 
 	private static double value(String scrape, String name, String target) {

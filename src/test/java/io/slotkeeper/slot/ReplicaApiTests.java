@@ -18,6 +18,7 @@ import io.slotkeeper.testbed.ConnectStub;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.PostgresTestBed;
 import io.slotkeeper.testbed.TestTokens;
+import io.slotkeeper.testbed.Scrape;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -150,14 +151,7 @@ class ReplicaApiTests {
 				.isEqualTo("replica1");
 			assertThat(connect.changes()).as("the primary's connector is not handed over to a replica's slot")
 				.isEmpty();
-			String scrape = new String(operator().get()
-				.uri("/actuator/prometheus")
-				.exchange()
-				.expectStatus()
-				.isOk()
-				.expectBody()
-				.returnResult()
-				.getResponseBodyContent());
+			String scrape = Scrape.of(operator());
 			assertThat(scrape).as("replica series carry the real target and a node tag, never a made-up target")
 				.doesNotContain("target=\"main/")
 				.containsPattern("slotkeeper_slot_recreations_total\\{[^}]*node=\"replica1\"[^}]*slot=\"on_replica\""

@@ -6,6 +6,8 @@ import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 
+import io.slotkeeper.testbed.Scrape;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -96,14 +98,7 @@ class SlotMetricsAndHealthTests extends SlotApiTestSupport {
 	}
 
 	private String scrape() {
-		return new String(client().get()
-			.uri("/actuator/prometheus")
-			.exchange()
-			.expectStatus()
-			.isOk()
-			.expectBody()
-			.returnResult()
-			.getResponseBodyContent());
+		return Scrape.of(client());
 	}
 
 	private static double value(String scrape, String name, String slot, String extraTags) {
