@@ -105,6 +105,9 @@ class KubernetesEventsTests {
 				await().atMost(Duration.ofSeconds(60))
 					.until(() -> reasons(kubernetes.events("slot-keeper"))
 						.containsAll(List.of("SlotLost", "SlotRecreated")));
+				assertThat(kubernetes.calls()).filteredOn((call) -> call.contains("/events"))
+					.as("within the chart's Role: create and patch on events, nothing else")
+					.allMatch((call) -> call.startsWith("POST ") || call.startsWith("PATCH "));
 				assertThat(kubernetes.events("slot-keeper"))
 					.allSatisfy((event) -> assertThat(event.get("regarding")).isEqualTo(Map.of("apiVersion", "v1",
 							"kind", "Pod", "namespace", "slot-keeper", "name", "slot-keeper-0", "uid", POD_UID)));
