@@ -12,13 +12,16 @@ import java.util.Optional;
  * agrees. Written back only through merge patches of the fields slot-keeper owns.
  *
  * @param name {@code metadata.name}, {@code null} when absent
+ * @param resourceVersion {@code metadata.resourceVersion}, which a patch that depends on
+ * what was read carries, so that the API server refuses it (409) when the resource
+ * changed since; {@code null} when absent
  * @param labels {@code metadata.labels}
  * @param annotations {@code metadata.annotations}
  * @param spec what the user asked for
  * @param status what the operator last saw
  */
-record KafkaConnectorResource(String name, Map<String, Object> labels, Map<String, Object> annotations, Spec spec,
-		Status status) {
+record KafkaConnectorResource(String name, String resourceVersion, Map<String, Object> labels,
+		Map<String, Object> annotations, Spec spec, Status status) {
 
 	/**
 	 * Reads the fields from a resource as the API answered it.
@@ -32,8 +35,8 @@ record KafkaConnectorResource(String name, Map<String, Object> labels, Map<Strin
 		Object pause = spec.get("pause");
 		Object count = JsonObjects.at(status, "autoRestart").get("count");
 		Object conditions = status.get("conditions");
-		return new KafkaConnectorResource(text(metadata.get("name")), JsonObjects.at(metadata, "labels"),
-				JsonObjects.at(metadata, "annotations"),
+		return new KafkaConnectorResource(text(metadata.get("name")), text(metadata.get("resourceVersion")),
+				JsonObjects.at(metadata, "labels"), JsonObjects.at(metadata, "annotations"),
 				new Spec(text(spec.get("class")), JsonObjects.at(spec, "config"), text(spec.get("state")),
 						Boolean.TRUE.equals(pause) || "true".equals(String.valueOf(pause)),
 						Boolean.TRUE.equals(JsonObjects.at(spec, "autoRestart").get("enabled"))),

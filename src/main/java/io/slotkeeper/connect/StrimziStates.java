@@ -2,6 +2,7 @@ package io.slotkeeper.connect;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.Function;
 
 import io.slotkeeper.config.ConnectorProperties;
 import io.slotkeeper.connect.ConnectorLifecycle.Answer;
@@ -18,6 +19,10 @@ final class StrimziStates {
 
 	// The annotation's value where the resource had no spec.state of its own.
 	private static final String UNSET = "unset";
+
+	// A resource that a user changes this often between a read and a patch is contended:
+	// the last 409 is the answer.
+	private static final int CONFLICT_ATTEMPTS = 5;
 
 	private final KafkaConnectorResources resources;
 
@@ -54,36 +59,55 @@ final class StrimziStates {
 	 * @return the answer
 	 */
 	Answer stop(ConnectorProperties connector) {
-		Reply resource = this.resources.connector(connector);
-		if (!resource.ok()) {
-			return resource.answer(null);
-		}
-		KafkaConnectorResource read = resource.connector();
-		String state = (read.spec().state() != null) ? read.spec().state() : UNSET;
-		Map<String, Object> annotations = read.annotations();
-		Map<String, Object> patch = new HashMap<>(Map.of("spec", Map.of("state", "stopped")));
-		if (!annotations.containsKey(STATE_BEFORE_STOP)) {
-			patch.put("metadata", Map.of("annotations", Map.of(STATE_BEFORE_STOP, state)));
-		}
-		return this.resources.patchConnector(connector, patch).answer(null);
+		return readThenPatch(connector, (read) -> {
+			String state = (read.spec().state() != null) ? read.spec().state() : UNSET;
+			Map<String, Object> patch = new HashMap<>(Map.of("spec", Map.of("state", "stopped")));
+			if (!read.annotations().containsKey(STATE_BEFORE_STOP)) {
+				patch.put("metadata", new HashMap<>(Map.of("annotations", Map.of(STATE_BEFORE_STOP, state))));
+			}
+			return patch;
+		});
 	}
 
 	// The resource's spec.state goes back to exactly what it was (removed where the user
 	// had none), whatever the
 	// choice read: the annotation is the resource's own record of it.
 	Answer restore(ConnectorProperties connector, ChosenState chosen) {
-		Reply resource = this.resources.connector(connector);
-		if (!resource.ok()) {
-			return resource.answer(null);
+		return readThenPatch(connector, (read) -> {
+			Object before = read.annotations().get(STATE_BEFORE_STOP);
+			Map<String, Object> annotations = new HashMap<>();
+			annotations.put(STATE_BEFORE_STOP, null);
+			Map<String, Object> spec = new HashMap<>();
+			spec.put("state", (before == null) ? chosen.lowerCase() : UNSET.equals(before) ? null : before);
+			return new HashMap<>(Map.of("spec", spec, "metadata", new HashMap<>(Map.of("annotations", annotations))));
+		});
+	}
+
+	// A patch made from what was read carries the resourceVersion read: a user's change
+	// in between (GitOps setting spec.state) makes the API server answer 409, and the
+	// patch is made again from the resource as it is now, so the user's state is the one
+	// kept, never overwritten with the one read before it.
+	@SuppressWarnings("unchecked")
+	private Answer readThenPatch(ConnectorProperties connector,
+			Function<KafkaConnectorResource, Map<String, Object>> patchOf) {
+		Reply patched = null;
+		for (int attempt = 0; attempt < CONFLICT_ATTEMPTS; attempt++) {
+			Reply resource = this.resources.connector(connector);
+			if (!resource.ok()) {
+				return resource.answer(null);
+			}
+			KafkaConnectorResource read = resource.connector();
+			Map<String, Object> patch = patchOf.apply(read);
+			if (read.resourceVersion() != null) {
+				((Map<String, Object>) patch.computeIfAbsent("metadata", (key) -> new HashMap<>()))
+					.put("resourceVersion", read.resourceVersion());
+			}
+			patched = this.resources.patchConnector(connector, patch);
+			if (patched.status() == null || patched.status() != 409) {
+				break;
+			}
 		}
-		Object before = resource.connector().annotations().get(STATE_BEFORE_STOP);
-		Map<String, Object> annotations = new HashMap<>();
-		annotations.put(STATE_BEFORE_STOP, null);
-		Map<String, Object> spec = new HashMap<>();
-		spec.put("state", (before == null) ? chosen.lowerCase() : UNSET.equals(before) ? null : before);
-		return this.resources
-			.patchConnector(connector, Map.of("spec", spec, "metadata", Map.of("annotations", annotations)))
-			.answer(null);
+		return patched.answer(null);
 	}
 
 }

@@ -100,6 +100,26 @@ class StrimziConnectorApiTests {
 	}
 
 	@Test
+	void aUsersChangeBetweenSlotKeepersReadAndItsStopIsKeptAndPutBackNotOverwritten() throws IOException {
+		ConnectorClient client = reconciled();
+		ConnectorLifecycle lifecycle = new ConnectorLifecycle(client);
+		// The user's GitOps pauses the connector after slot-keeper read it running.
+		this.api.beforeNextPatch(() -> this.api.createConnector("cdc", "orders-cdc",
+				Map.of("class", "io.debezium.connector.postgresql.PostgresConnector", "state", "paused", "config",
+						Map.of("topic.prefix", "shop", "offset.mismatch.strategy", "no_validation"))));
+
+		assertThat(lifecycle.stop(this.connector).ok()).isTrue();
+
+		assertThat(this.api.calls()).filteredOn((call) -> call.startsWith("PATCH "))
+			.as("the first patch refused (409), made again from the resource as it is now")
+			.hasSize(2);
+		assertThat(annotations()).as("the state kept is the user's latest, not the one read before it")
+			.containsEntry(StrimziStates.STATE_BEFORE_STOP, "paused");
+		assertThat(lifecycle.restore(this.connector, ChosenState.RUNNING).ok()).isTrue();
+		assertThat(spec()).as("the user's pause stands").containsEntry("state", "paused");
+	}
+
+	@Test
 	void aConnectorItsUserStoppedIsLeftStoppedAfterSlotKeepersOwnStop() throws IOException {
 		ConnectorClient client = reconciled();
 		this.api.createConnector("cdc", "orders-cdc",

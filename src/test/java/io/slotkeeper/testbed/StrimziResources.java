@@ -29,8 +29,10 @@ import tools.jackson.databind.json.JsonMapper;
  * changes. Every request must carry the service-account token it was made with (401
  * otherwise); a namespace can be forbidden (403, as RBAC without the Role). Each write is
  * handed to a listener — the operator emulation reconciles on it, as Strimzi's watch does
- * — and every call is recorded. Also {@code events.k8s.io/v1} Events: created and
- * merge-patched as the API server validates them, deniable per namespace.
+ * — and every call is recorded. A patch that carries {@code metadata.resourceVersion} is
+ * refused (409) when the resource changed since, as the API server refuses it. Also
+ * {@code events.k8s.io/v1} Events: created and merge-patched as the API server validates
+ * them, deniable per namespace.
  */
 public final class StrimziResources implements AutoCloseable {
 
@@ -76,6 +78,8 @@ public final class StrimziResources implements AutoCloseable {
 	private volatile int failingWith;
 
 	private volatile boolean hanging;
+
+	private final java.util.concurrent.atomic.AtomicReference<Runnable> beforeNextPatch = new java.util.concurrent.atomic.AtomicReference<>();
 
 	private volatile Consumer<String> onWrite = (key) -> {
 	};
@@ -162,6 +166,7 @@ public final class StrimziResources implements AutoCloseable {
 								(uid != null) ? uid : java.util.UUID.randomUUID().toString(), "generation", 1L,
 								"annotations", new LinkedHashMap<>(), "labels", new LinkedHashMap<>(labels))),
 						"spec", copy(spec), "status", new LinkedHashMap<>()));
+		asMap(resource.get("metadata")).put("resourceVersion", Long.toString(this.resourceVersion.incrementAndGet()));
 		this.connectors.put(namespace + "/" + name, resource);
 		this.onWrite.accept(namespace + "/" + name);
 	}
@@ -245,6 +250,15 @@ public final class StrimziResources implements AutoCloseable {
 	}
 
 	/**
+	 * Runs something just before the next PATCH is answered, once: a user's write that
+	 * lands between a client's read and its patch.
+	 * @param write the write
+	 */
+	public void beforeNextPatch(Runnable write) {
+		this.beforeNextPatch.set(write);
+	}
+
+	/**
 	 * Denies creating and patching events in a namespace (403), as a Role without them.
 	 * @param namespace the namespace
 	 */
@@ -290,6 +304,10 @@ public final class StrimziResources implements AutoCloseable {
 		if (!("Bearer " + this.serviceAccountToken).equals(exchange.getRequestHeaders().getFirst("Authorization"))) {
 			LocalHttp.answer(exchange, 401, JSON.writeValueAsString(status(401, "Unauthorized")));
 			return;
+		}
+		Runnable before = method.equals("PATCH") ? this.beforeNextPatch.getAndSet(null) : null;
+		if (before != null) {
+			before.run();
 		}
 		Answer answer = answer(method, path, body);
 		LocalHttp.answer(exchange, answer.status(), JSON.writeValueAsString(answer.body()));
@@ -339,6 +357,8 @@ public final class StrimziResources implements AutoCloseable {
 			if (store.containsKey(namespace + "/" + newName)) {
 				return new Answer(409, status(409, newName + " already exists"), null);
 			}
+			asMap(created.get("metadata")).put("resourceVersion",
+					Long.toString(this.resourceVersion.incrementAndGet()));
 			store.put(namespace + "/" + newName, created);
 			return new Answer(201, created, null);
 		}
@@ -360,6 +380,12 @@ public final class StrimziResources implements AutoCloseable {
 		}
 		if (method.equals("PATCH")) {
 			Map<String, Object> patch = asMap(JSON.readValue(body, Map.class));
+			Object expected = asMap(patch.get("metadata")).get("resourceVersion");
+			if (expected != null && !expected.equals(asMap(resource.get("metadata")).get("resourceVersion"))) {
+				return new Answer(409, status(409, "Operation cannot be fulfilled on " + path
+						+ ": the object has been modified; please apply your changes to the latest version and try again"),
+						null);
+			}
 			if (connector.matches() && connector.group(4) == null) {
 				patch.remove("status");
 				Object specBefore = copy(asMap(resource.get("spec")));
