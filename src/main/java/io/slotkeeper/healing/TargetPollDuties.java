@@ -1,8 +1,8 @@
 package io.slotkeeper.healing;
 
 import java.time.Clock;
-import java.util.List;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
