@@ -4,9 +4,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 import com.marcnuri.helm.Helm;
 import com.marcnuri.helm.LintResult;
+import com.marcnuri.helm.TemplateCommand;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -228,8 +230,7 @@ class HelmChartTests {
 		assertThat(off.applicationYaml()).contains("enabled: false");
 	}
 
-	private static final java.util.function.UnaryOperator<com.marcnuri.helm.TemplateCommand> NO_EVENTS = (
-			command) -> command.set("events.enabled", "false");
+	private static final UnaryOperator<TemplateCommand> NO_EVENTS = (command) -> command.set("events.enabled", "false");
 
 	private static Map<String, Object> inNamespace(List<Map<String, Object>> resources, String namespace) {
 		return resources.stream()

@@ -3,15 +3,18 @@ package io.slotkeeper.testbed;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.Objects;
+import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -79,7 +82,7 @@ public final class StrimziResources implements AutoCloseable {
 
 	private volatile boolean hanging;
 
-	private final java.util.concurrent.atomic.AtomicReference<Runnable> beforeNextPatch = new java.util.concurrent.atomic.AtomicReference<>();
+	private final AtomicReference<Runnable> beforeNextPatch = new AtomicReference<>();
 
 	private volatile Consumer<String> onWrite = (key) -> {
 	};
@@ -163,8 +166,8 @@ public final class StrimziResources implements AutoCloseable {
 		Map<String, Object> resource = new LinkedHashMap<>(
 				Map.of("apiVersion", "kafka.strimzi.io/v1", "kind", "KafkaConnector", "metadata",
 						new LinkedHashMap<>(Map.of("name", name, "namespace", namespace, "uid",
-								(uid != null) ? uid : java.util.UUID.randomUUID().toString(), "generation", 1L,
-								"annotations", new LinkedHashMap<>(), "labels", new LinkedHashMap<>(labels))),
+								(uid != null) ? uid : UUID.randomUUID().toString(), "generation", 1L, "annotations",
+								new LinkedHashMap<>(), "labels", new LinkedHashMap<>(labels))),
 						"spec", copy(spec), "status", new LinkedHashMap<>()));
 		asMap(resource.get("metadata")).put("resourceVersion", Long.toString(this.resourceVersion.incrementAndGet()));
 		this.connectors.put(namespace + "/" + name, resource);
@@ -276,7 +279,7 @@ public final class StrimziResources implements AutoCloseable {
 			.stream()
 			.filter((each) -> each.getKey().startsWith(namespace + "/"))
 			.map((each) -> copy(each.getValue()))
-			.sorted(java.util.Comparator.comparing((event) -> String.valueOf(event.get("eventTime"))))
+			.sorted(Comparator.comparing((event) -> String.valueOf(event.get("eventTime"))))
 			.toList();
 	}
 
