@@ -6,6 +6,7 @@ import java.time.Duration;
 import org.springframework.web.client.RestClient;
 
 import io.slotkeeper.config.ConnectorProperties;
+import io.slotkeeper.support.FirstLines;
 
 /**
  * Reaches a slot's connector the way it is configured: through Kafka Connect's REST API,
@@ -116,7 +117,7 @@ public class ConnectorClient {
 	 * @return the line
 	 */
 	static String failure(Throwable failure) {
-		String message = firstLine(failure.getMessage());
+		String message = FirstLines.of(failure.getMessage());
 		if (!message.isEmpty() && !message.endsWith(": null")) {
 			return message;
 		}
@@ -125,20 +126,11 @@ public class ConnectorClient {
 			root = root.getCause();
 		}
 		String said = (root.getMessage() != null && !root.getMessage().isBlank())
-				? root.getClass().getSimpleName() + ": " + firstLine(root.getMessage())
+				? root.getClass().getSimpleName() + ": " + FirstLines.of(root.getMessage())
 				: root.getClass().getSimpleName() + " (no message)";
 		String head = message.isEmpty() ? failure.getClass().getSimpleName()
 				: message.substring(0, message.length() - ": null".length());
 		return head + ": " + said;
-	}
-
-	static String firstLine(String text) {
-		if (text == null || text.isBlank()) {
-			return "";
-		}
-		int newline = text.indexOf('\n');
-		String line = (newline < 0) ? text : text.substring(0, newline);
-		return (line.length() > 300) ? line.substring(0, 300) + "…" : line.strip();
 	}
 
 }

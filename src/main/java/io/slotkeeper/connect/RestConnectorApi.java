@@ -15,6 +15,7 @@ import org.springframework.web.client.RestClientResponseException;
 
 import io.slotkeeper.config.ConnectorProperties;
 import io.slotkeeper.connect.ConnectorLifecycle.Answer;
+import io.slotkeeper.support.FirstLines;
 
 /**
  * Kafka Connect's REST API: {@code POST
@@ -181,7 +182,7 @@ final class RestConnectorApi implements ConnectorApi {
 	// more than its first.
 	static String body(RestClientResponseException ex) {
 		String body = ex.getResponseBodyAsString().strip();
-		return ConnectorClient.firstLine(body.startsWith("{") ? body.replaceAll("\\s*\\R\\s*", " ") : body);
+		return FirstLines.of(body.startsWith("{") ? body.replaceAll("\\s*\\R\\s*", " ") : body);
 	}
 
 	// A starting worker's answers — Jetty's own error page (HTML, or JSON without

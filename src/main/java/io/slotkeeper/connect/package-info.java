@@ -8,7 +8,7 @@
  * ({@code ConnectorSource}, the same two kinds) and the connector settings audit. The
  * handover itself is {@code handover}'s.
  */
-@ApplicationModule(allowedDependencies = { "config", "kubernetes", "settings" })
+@ApplicationModule(allowedDependencies = { "config", "kubernetes", "settings", "support" })
 package io.slotkeeper.connect;
 
 import org.springframework.modulith.ApplicationModule;

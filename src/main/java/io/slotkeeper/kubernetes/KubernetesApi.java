@@ -23,6 +23,8 @@ import javax.net.ssl.TrustManagerFactory;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;
 
+import io.slotkeeper.support.FirstLines;
+
 /**
  * The Kubernetes API server as the pod's service account reaches it: one HTTP client
  * (trusting the cluster's CA when the server is HTTPS and the CA file exists; HTTP/1.1 on
@@ -121,7 +123,7 @@ public final class KubernetesApi {
 			if (status / 100 == 2) {
 				return new Answer(status, object, null, false);
 			}
-			String message = String.valueOf(object.getOrDefault("message", firstLine(response.body())));
+			String message = String.valueOf(object.getOrDefault("message", FirstLines.of(response.body())));
 			return new Answer(status, object,
 					"the Kubernetes API answered " + status + " to " + method + " " + path + ": " + message, false);
 		}
@@ -151,13 +153,6 @@ public final class KubernetesApi {
 		catch (JacksonException ex) {
 			return Map.of();
 		}
-	}
-
-	private static String firstLine(String body) {
-		String text = (body != null) ? body.strip() : "";
-		int end = text.indexOf('\n');
-		String line = (end < 0) ? text : text.substring(0, end);
-		return (line.length() > 300) ? line.substring(0, 300) + "…" : line.strip();
 	}
 
 	/**
