@@ -74,7 +74,7 @@ final class TargetPollDuties implements PollDuties.TargetDuties {
 
 	private final Auditor auditor;
 
-	private volatile Set<String> critical = Set.of();
+	private volatile Set<Critical> critical = Set.of();
 
 	TargetPollDuties(Target target, Supplier<List<Target>> fleet, HealingCrew crew, SlotWatch watch,
 			GapJournals journals, MeterRegistry registry, Clock clock) {
@@ -190,38 +190,42 @@ final class TargetPollDuties implements PollDuties.TargetDuties {
 				policies.stream()
 					.map((policy) -> Tags.of("target", this.target.name(), "slot", policy.name(), "connector", ""))
 					.collect(Collectors.toSet()));
-		Map<String, SettingFinding> critical = new HashMap<>();
+		Map<Critical, SettingFinding> critical = new HashMap<>();
 		this.settings.of(this.target.name())
 			.ifPresent((view) -> view.findings()
 				.stream()
 				.filter((finding) -> SettingFinding.CRITICAL.equals(finding.severity()))
-				.forEach((finding) -> critical.put("\0" + finding.setting(), finding)));
+				.forEach((finding) -> critical.put(new Critical(null, finding.setting()), finding)));
 		findings.forEach((about, found) -> found.stream()
 			.filter((finding) -> SettingFinding.CRITICAL.equals(finding.severity()))
-			.forEach((finding) -> critical.put(about.stream()
+			.forEach((finding) -> critical.put(new Critical(about.stream()
 				.filter((tag) -> tag.getKey().equals("slot"))
 				.findFirst()
 				.map(Tag::getValue)
-				.orElse("") + "\0" + finding.setting(), finding)));
+				.orElse(null), finding.setting()), finding)));
 		tellNewlyCritical(critical);
 	}
 
 	// A critical finding is told once, when it appears (by the owner: one event, not one
 	// per pod); one that went and came back is told again.
-	private void tellNewlyCritical(Map<String, SettingFinding> critical) {
+	private void tellNewlyCritical(Map<Critical, SettingFinding> critical) {
 		if (this.target.ownership().owned()) {
 			critical.forEach((key, finding) -> {
 				if (!this.critical.contains(key)) {
-					String slot = key.substring(0, key.indexOf('\0'));
-					this.auditor.tell(Happening.warning(this.target.name(), slot.isEmpty() ? null : slot,
-							"SettingCritical", "AuditSettings",
-							(slot.isEmpty() ? "The server of target " + this.target.name()
-									: "The connector of slot " + slot + " of target " + this.target.name()) + " has "
-									+ finding.setting() + " = " + finding.value() + ": " + finding.message()));
+					this.auditor
+						.tell(Happening.warning(this.target.name(), key.slot(), "SettingCritical", "AuditSettings",
+								((key.slot() == null) ? "The server of target " + this.target.name()
+										: "The connector of slot " + key.slot() + " of target " + this.target.name())
+										+ " has " + finding.setting() + " = " + finding.value() + ": "
+										+ finding.message()));
 				}
 			});
 		}
 		this.critical = Set.copyOf(critical.keySet());
+	}
+
+	// A critical finding: of the server's settings (no slot) or of a slot's connector.
+	private record Critical(String slot, String setting) {
 	}
 
 	// The connector's publication.name as last read, Debezium's default when it was not;
