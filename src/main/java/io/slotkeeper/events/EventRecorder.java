@@ -120,7 +120,10 @@ public final class EventRecorder implements AutoCloseable {
 			count("off");
 			return;
 		}
-		if (!this.queue.offer(new Occurrence(event, this.clock.instant()))) {
+		if (this.queue.offer(new Occurrence(event, this.clock.instant()))) {
+			this.idle = false;
+		}
+		else {
 			count("dropped");
 		}
 	}
@@ -134,19 +137,22 @@ public final class EventRecorder implements AutoCloseable {
 	 * @return whether the queue is empty and every series patched
 	 */
 	boolean idle() {
-		return this.queue.isEmpty() && this.idle;
+		return this.idle && this.queue.isEmpty();
 	}
 
 	private void run() {
 		while (this.running) {
 			try {
 				Occurrence next = this.queue.poll(200, TimeUnit.MILLISECONDS);
-				this.idle = false;
 				if (next != null) {
 					send(next);
 				}
 				patchDue();
-				this.idle = this.series.values().stream().allMatch((each) -> each.patched == each.count);
+				// Not idle from a record() until a round finds nothing left: an event
+				// taken
+				// from the queue and still being written keeps it so.
+				this.idle = this.queue.isEmpty()
+						&& this.series.values().stream().allMatch((each) -> each.patched == each.count);
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
