@@ -18,13 +18,14 @@ final class HappeningEvents implements Consumer<Happening> {
 
 	private final Fleet fleet;
 
-	private final EventsProperties settings;
+	private final Optional<KubernetesEvent.Subject> pod;
 
 	private final EventRecorder recorder;
 
 	HappeningEvents(Fleet fleet, EventsProperties settings, EventRecorder recorder) {
 		this.fleet = fleet;
-		this.settings = settings;
+		this.pod = settings.podKnown() ? Optional.of(new KubernetesEvent.Subject("v1", "Pod", settings.podNamespace(),
+				settings.podName(), settings.podUid())) : Optional.empty();
 		this.recorder = recorder;
 	}
 
@@ -42,11 +43,7 @@ final class HappeningEvents implements Consumer<Happening> {
 			.map(ConnectorProperties::strimzi)
 			.map((strimzi) -> new KubernetesEvent.Subject(KubernetesEvent.Subject.STRIMZI, "KafkaConnector",
 					strimzi.namespace(), strimzi.name(), ""));
-		if (connector.isPresent() || !this.settings.podKnown()) {
-			return connector;
-		}
-		return Optional.of(new KubernetesEvent.Subject("v1", "Pod", this.settings.podNamespace(),
-				this.settings.podName(), this.settings.podUid()));
+		return connector.or(() -> this.pod);
 	}
 
 }
