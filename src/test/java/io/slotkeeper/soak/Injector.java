@@ -5,35 +5,58 @@ import java.time.Duration;
 import io.slotkeeper.gap.SlotCopies;
 import io.slotkeeper.soak.FaultSchedule.Fault;
 import io.slotkeeper.testbed.SlotRecipes;
+import io.slotkeeper.testbed.TcpProxy;
 
 import static org.awaitility.Awaitility.await;
 
 /**
  * Plays one fault on the soak's pieces and puts things back as the fault's own end would
  * (the pod started again, the worker up, the network flowing): what slot-keeper repairs
- * is left to it. Returns when the fault is over.
+ * is left to it. An overlap plays its second fault at the moment it names, seen from the
+ * harness (the slot lost, usable again, copied; the WAL limit raised), the owner it hits
+ * found from the server's locks ({@link Owners}). Returns when the fault is over.
  */
 final class Injector {
 
 	private final SoakWorld world;
 
-	private volatile boolean userStopped;
-
 	private volatile int userStopsBroken;
 
 	private volatile int switchedUnready;
 
+	private final Owners owners;
+
 	Injector(SoakWorld world) {
 		this.world = world;
+		this.owners = new Owners(world);
+	}
+
+	/**
+	 * What came of playing a fault.
+	 *
+	 * @param lostFor for a lost slot, the milliseconds until it was usable again; -1
+	 * where no slot was lost
+	 * @param notPlayed why the fault was not played as drawn, {@code null} when it was
+	 */
+	record Outcome(long lostFor, String notPlayed) {
+
+		static final Outcome PLAYED = new Outcome(-1, null);
+
+		static Outcome notPlayed(String why) {
+			return new Outcome(-1, why);
+		}
+
 	}
 
 	/**
 	 * Plays the fault.
 	 * @param fault the fault
-	 * @return for a lost slot, the milliseconds until it was usable again; -1 for other
-	 * kinds
+	 * @return what came of it
 	 */
-	long play(Fault fault) {
+	Outcome play(Fault fault) {
+		if (fault.overlap() != null) {
+			return overlap(fault);
+		}
 		Instance victim = this.world.instances.get(fault.victim());
 		SoakPipeline pipeline = this.world.pipeline(fault.victim());
 		switch (fault.kind()) {
@@ -52,19 +75,22 @@ final class Injector {
 				pause(fault.seconds());
 				pipeline.side.connector().workerUp();
 			}
-			case TASK_FAILED -> crash(pipeline);
+			case TASK_FAILED -> {
+				return crash(pipeline);
+			}
 			case PRIMARY_RESTART -> {
 				this.world.server.stop();
 				pause(fault.seconds());
 				this.world.server.start();
 			}
 			case SLOT_LOST -> {
-				return loseTheSlot(pipeline);
+				Outcome crashed = crash(pipeline);
+				return (crashed.notPlayed() != null) ? crashed : loseTheSlot(pipeline, NOTHING, NOTHING);
 			}
 			case NETWORK_STALL -> {
-				this.world.network.stall();
+				this.world.networks.forEach(TcpProxy::stall);
 				pause(fault.seconds());
-				this.world.network.resume();
+				this.world.networks.forEach(TcpProxy::resume);
 			}
 			case USER_STOP -> userStop(pipeline, fault.seconds());
 			case KUBERNETES_API_ERRORS -> {
@@ -83,58 +109,219 @@ final class Injector {
 				switchOverWhenReady();
 			}
 		}
-		return -1;
+		return Outcome.PLAYED;
 	}
 
-	// The consumer gone (its task failed), its gap journaled from a copy of its slot
-	// (when
-	// the target's owner makes one in time), then WAL pushed past the limit:
-	// slot-keeper's
-	// poll finds the slot lost.
-	private long loseTheSlot(SoakPipeline pipeline) {
-		crash(pipeline);
-		String copy = SlotCopies.copyOf(pipeline.slot);
-		String copied = "SELECT count(*) FROM pg_replication_slots WHERE slot_name = '" + copy + "'";
-		try {
-			await().atMost(Duration.ofSeconds(30))
-				.pollInterval(Duration.ofMillis(200))
-				.until(() -> "1".equals(this.world.server.queryForString("postgres", copied)));
+	private static final Runnable NOTHING = () -> {
+	};
+
+	// The second fault starts at the moment its overlap names, seen from the harness: the
+	// slot lost, the slot usable again (its handover under way), the copy of a slot made
+	// (its consumer away), the WAL limit raised.
+	private Outcome overlap(Fault fault) {
+		SoakPipeline pipeline = this.world.pipeline(fault.victim());
+		int seconds = fault.seconds();
+		switch (fault.overlap()) {
+			case USER_STOP_DURING_LOSS -> {
+				Thread stop = background(() -> userStop(pipeline, seconds));
+				if (!until(Duration.ofSeconds(30), () -> "STOPPED".equals(pipeline.side.connector().state()))) {
+					join(stop);
+					return Outcome.notPlayed("the user's stop did not take within 30 s");
+				}
+				pause(3);
+				Outcome lost = loseTheSlot(pipeline, NOTHING, NOTHING);
+				join(stop);
+				return lost;
+			}
+			case OWNER_KILLED_DURING_HANDOVER -> {
+				Outcome crashed = crash(pipeline);
+				if (crashed.notPlayed() != null) {
+					return crashed;
+				}
+				Instance[] owner = new Instance[1];
+				Outcome lost = loseTheSlot(pipeline, NOTHING, () -> {
+					owner[0] = this.owners.of(pipeline);
+					pipeline.side.connector().workerDown();
+					if (owner[0] != null) {
+						owner[0].kill();
+					}
+				});
+				pause(seconds);
+				if (owner[0] != null) {
+					owner[0].start();
+				}
+				pipeline.side.connector().workerUp();
+				return (owner[0] != null) ? lost : new Outcome(lost.lostFor(), "no instance owned the target");
+			}
+			case API_FAULT_DURING_HANDOVER -> {
+				SoakPipeline managed = this.world.managedPipeline();
+				Outcome crashed = crash(managed);
+				if (crashed.notPlayed() != null) {
+					return crashed;
+				}
+				long[] began = new long[1];
+				Outcome lost = loseTheSlot(managed, () -> {
+					began[0] = System.nanoTime();
+					if (seconds % 2 == 1) {
+						this.world.kubernetesApi().hang(true);
+					}
+					else {
+						this.world.kubernetesApi().failWith(500);
+					}
+				}, NOTHING);
+				pause((int) Math.max(0, seconds - (System.nanoTime() - began[0]) / 1_000_000_000L));
+				this.world.kubernetesApi().hang(false);
+				this.world.kubernetesApi().failWith(0);
+				return lost;
+			}
+			case SWITCHOVER_WHILE_AWAY -> {
+				pipeline.side.connector().workerDown();
+				boolean copied = until(Duration.ofSeconds(30), () -> copyMade(pipeline));
+				switchOverWhenReady();
+				pause(seconds / 2);
+				pipeline.side.connector().workerUp();
+				pause(seconds - seconds / 2);
+				switchOverWhenReady();
+				return copied ? Outcome.PLAYED
+						: Outcome.notPlayed("no copy of the slot within 30 s of its worker's end");
+			}
+			case OWNER_STALLED_DURING_RECREATE -> {
+				Outcome crashed = crash(pipeline);
+				if (crashed.notPlayed() != null) {
+					return crashed;
+				}
+				Thread[] stall = new Thread[1];
+				Outcome lost = loseTheSlot(pipeline, () -> {
+					Instance owner = this.owners.of(pipeline);
+					if (owner != null) {
+						TcpProxy network = this.world.networks.get(this.world.instances.indexOf(owner));
+						network.stall();
+						stall[0] = background(() -> {
+							pause(seconds);
+							network.resume();
+						});
+					}
+				}, NOTHING);
+				if (stall[0] == null) {
+					return new Outcome(lost.lostFor(), "no instance owned the target when its slot was lost");
+				}
+				join(stall[0]);
+				return lost;
+			}
+			case TASK_FAILED_DURING_RAISE -> {
+				pipeline.side.connector().workerDown();
+				boolean raised = until(Duration.ofSeconds(60), () -> SoakVerdict.RAISED_KEEP_SIZE
+					.equals(this.world.server.queryForString("postgres", "SHOW max_slot_wal_keep_size")));
+				Outcome crashed = raised ? crash(this.world.pipeline(fault.victim() + 1)) : Outcome.PLAYED;
+				pause(seconds);
+				pipeline.side.connector().workerUp();
+				return raised ? crashed
+						: Outcome.notPlayed("the WAL limit was not raised within 60 s of the worker's end");
+			}
 		}
-		catch (org.awaitility.core.ConditionTimeoutException ex) {
+		return Outcome.PLAYED;
+	}
+
+	private boolean copyMade(SoakPipeline pipeline) {
+		return "1".equals(this.world.server.queryForString("postgres",
+				"SELECT count(*) FROM pg_replication_slots WHERE slot_name = '" + SlotCopies.copyOf(pipeline.slot)
+						+ "'"));
+	}
+
+	// The consumer away (its task failed, its worker gone or stopped by its user), its
+	// gap journaled from a copy of its slot (when the target's owner makes one in time),
+	// then WAL pushed past the limit: slot-keeper's poll finds the slot lost.
+	private Outcome loseTheSlot(SoakPipeline pipeline, Runnable whenLost, Runnable whenUsableAgain) {
+		// The WAL pushed past the limit loses every slot whose consumer is away: the
+		// others' must stream, or the fault is not the one drawn.
+		if (!until(Duration.ofSeconds(60), () -> othersStreaming(pipeline))) {
+			return Outcome
+				.notPlayed("another pipeline's consumer did not stream within 60 s: its slot would be lost too");
+		}
+		if (until(Duration.ofSeconds(30), () -> copyMade(pipeline))) {
+			SlotRecipes.loseBeforeItsCopy(this.world.server, pipeline.database, pipeline.slot,
+					SlotCopies.copyOf(pipeline.slot), this.world.server::awaitStandbyCaughtUp);
+		}
+		else {
 			SlotRecipes.lose(this.world.server, pipeline.database, pipeline.slot,
 					this.world.server::awaitStandbyCaughtUp);
-			return awaitUsableAgain(pipeline);
 		}
-		SlotRecipes.loseBeforeItsCopy(this.world.server, pipeline.database, pipeline.slot, copy,
-				this.world.server::awaitStandbyCaughtUp);
-		return awaitUsableAgain(pipeline);
-	}
-
-	private long awaitUsableAgain(SoakPipeline pipeline) {
 		long lost = System.nanoTime();
-		await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200)).until(() -> {
+		whenLost.run();
+		if (!until(Duration.ofSeconds(120), () -> {
 			String status = this.world.server.queryForString("postgres",
-					"SELECT wal_status FROM pg_replication_slots" + " WHERE slot_name = '" + pipeline.slot + "'");
+					"SELECT wal_status FROM pg_replication_slots WHERE slot_name = '" + pipeline.slot + "'");
 			return status != null && !"lost".equals(status);
-		});
-		return (System.nanoTime() - lost) / 1_000_000;
+		})) {
+			return new Outcome(Long.MAX_VALUE, null);
+		}
+		long usable = (System.nanoTime() - lost) / 1_000_000;
+		whenUsableAgain.run();
+		return new Outcome(usable, null);
 	}
 
-	// A task with no walsender at that moment (reconnecting after an earlier fault)
-	// cannot be failed this way: the run
-	// says so and goes on, and the verdict judges the pipeline as it ends, rather than
-	// the run ending without one.
-	private void crash(SoakPipeline pipeline) {
+	// A task fails when its walsender ends: one still reconnecting after an earlier fault
+	// is given a minute to stream again first. A task that never streams, or does not
+	// fail,
+	// is a fault not played, which the verdict counts against the run.
+	private Outcome crash(SoakPipeline pipeline) {
+		if (!until(Duration.ofSeconds(60), () -> "true".equals(slotActive(pipeline)))) {
+			return Outcome.notPlayed("the task of " + pipeline.target + " did not stream within 60 s (state "
+					+ pipeline.side.connector().state() + ")");
+		}
 		try {
 			pipeline.side.connector().crash();
+			return Outcome.PLAYED;
 		}
 		catch (org.awaitility.core.ConditionTimeoutException ex) {
-			System.out.printf(
-					"soak: the task of %s did not fail within 120 s of its walsender's end (state %s, slot"
-							+ " active %s); going on%n",
-					pipeline.target, pipeline.side.connector().state(),
-					this.world.server.queryForString("postgres", "SELECT active::text FROM pg_replication_slots"
-							+ " WHERE slot_name = '" + pipeline.slot + "'"));
+			return Outcome.notPlayed(
+					"the task of " + pipeline.target + " did not fail within 120 s of its walsender's end (state "
+							+ pipeline.side.connector().state() + ", slot active " + slotActive(pipeline) + ")");
+		}
+	}
+
+	private boolean othersStreaming(SoakPipeline pipeline) {
+		return this.world.pipelines.stream()
+			.filter((other) -> other != pipeline)
+			.allMatch((other) -> "true".equals(slotActive(other)));
+	}
+
+	/**
+	 * Whether every pipeline's consumer streams: its slot active.
+	 * @return whether all do
+	 */
+	boolean allStreaming() {
+		return this.world.pipelines.stream().allMatch((pipeline) -> "true".equals(slotActive(pipeline)));
+	}
+
+	private String slotActive(SoakPipeline pipeline) {
+		return this.world.server.queryForString("postgres",
+				"SELECT active::text FROM pg_replication_slots WHERE slot_name = '" + pipeline.slot + "'");
+	}
+
+	private static boolean until(Duration within, java.util.concurrent.Callable<Boolean> condition) {
+		try {
+			await().atMost(within).pollInterval(Duration.ofMillis(200)).until(condition);
+			return true;
+		}
+		catch (org.awaitility.core.ConditionTimeoutException ex) {
+			return false;
+		}
+	}
+
+	private static Thread background(Runnable work) {
+		Thread thread = new Thread(work, "soak-overlap");
+		thread.setDaemon(true);
+		thread.start();
+		return thread;
+	}
+
+	private static void join(Thread thread) {
+		try {
+			thread.join();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
 		}
 	}
 
@@ -168,7 +355,6 @@ final class Injector {
 	// A user's decision: nothing may start the connector while it stands.
 	private void userStop(SoakPipeline pipeline, int seconds) {
 		pipeline.side.userStop();
-		this.userStopped = true;
 		try {
 			await().atMost(Duration.ofSeconds(30)).until(() -> "STOPPED".equals(pipeline.side.connector().state()));
 			await().during(Duration.ofSeconds(seconds))
@@ -179,13 +365,8 @@ final class Injector {
 			this.userStopsBroken++;
 		}
 		finally {
-			this.userStopped = false;
 			pipeline.side.userResume();
 		}
-	}
-
-	boolean userStopped() {
-		return this.userStopped;
 	}
 
 	int userStopsBroken() {

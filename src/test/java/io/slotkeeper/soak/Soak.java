@@ -3,6 +3,7 @@ package io.slotkeeper.soak;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,10 +13,11 @@ import io.slotkeeper.soak.FaultSchedule.Fault;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A soak of the whole pipeline: faults drawn from a seed, one after another with a gap of
- * their own, for a given time; then the writers stop, the pipeline is given time to be
- * whole, and the verdict ({@link SoakVerdict}) is taken from the database, the topic and
- * slot-keeper's own words.
+ * A soak of the whole pipeline: faults (drawn from a seed, {@link FaultSchedule}, or a
+ * fixed play list), one after another with a gap of their own, for a given time; then the
+ * writers stop, the pipeline is given time to be whole, and the verdict
+ * ({@link SoakVerdict}) is taken from the database, the topic and slot-keeper's own
+ * words.
  */
 final class Soak {
 
@@ -24,26 +26,27 @@ final class Soak {
 
 	/**
 	 * Runs a soak and prints its figures.
-	 * @param seed the seed of the fault schedule (printed first, to play a failed run
-	 * again)
-	 * @param length how long faults are injected
-	 * @param kinds the kinds drawn from
-	 * @param minGap the shortest gap between faults, in seconds
-	 * @param maxGap the longest gap
+	 * @param seed the seed of the world's writers (printed first, with the faults', to
+	 * play a failed run again)
+	 * @param faults the faults, played one after another until there are no more or the
+	 * length is over
+	 * @param length how long faults are injected at most
 	 * @param out where the figures go
 	 * @return the verdict
 	 */
-	static SoakVerdict run(long seed, Duration length, List<FaultSchedule.Kind> kinds, int minGap, int maxGap,
-			PrintStream out) {
-		out.printf("soak: seed %d, %d s of faults (%s), a fault every %d-%d s%n", seed, length.toSeconds(), kinds,
-				minGap, maxGap);
-		FaultSchedule schedule = new FaultSchedule(seed, kinds, minGap, maxGap);
+	static SoakVerdict run(long seed, Iterator<Fault> faults, Duration length, PrintStream out) {
 		try (SoakWorld world = new SoakWorld(seed, 20); Watchers watchers = new Watchers(world)) {
 			Injector injector = new Injector(world);
 			List<Played> played = new ArrayList<>();
+			// The first fault finds every consumer streaming, its first rows arrived: a
+			// connector still starting is not a fault drawn.
+			await().atMost(Duration.ofSeconds(120))
+				.pollInterval(Duration.ofMillis(500))
+				.until(() -> injector.allStreaming()
+						&& world.pipelines.stream().allMatch((pipeline) -> pipeline.view.events() > 0));
 			long deadline = System.nanoTime() + length.toNanos();
-			while (true) {
-				Fault fault = schedule.next();
+			while (faults.hasNext()) {
+				Fault fault = faults.next();
 				long wait = Math.min(fault.gapSeconds() * 1000L,
 						Math.max(0, (deadline - System.nanoTime()) / 1_000_000));
 				pause(wait);
@@ -53,8 +56,11 @@ final class Soak {
 				long start = System.currentTimeMillis();
 				long elapsed = length.toSeconds() - Math.max(0, (deadline - System.nanoTime()) / 1_000_000_000);
 				out.printf("soak: %s, at %d:%02d%n", fault, elapsed / 60, elapsed % 60);
-				long lostFor = injector.play(fault);
-				played.add(new Played(fault, start, System.currentTimeMillis(), lostFor));
+				Injector.Outcome outcome = injector.play(fault);
+				if (outcome.notPlayed() != null) {
+					out.printf("soak: %s not played as drawn: %s%n", fault, outcome.notPlayed());
+				}
+				played.add(new Played(fault, start, System.currentTimeMillis(), outcome));
 			}
 			world.stopWriting();
 			out.printf("soak: faults over; %d writes (%d failed and retried); awaiting the pipelines%n",
@@ -84,9 +90,10 @@ final class Soak {
 	 * @param fault the fault
 	 * @param start when it began, epoch milliseconds
 	 * @param end when it was over (the pod back, the network flowing)
-	 * @param lostFor for a lost slot, the milliseconds until it was usable again
+	 * @param outcome what came of it: for a lost slot the time until it was usable again,
+	 * and why it was not played as drawn
 	 */
-	record Played(Fault fault, long start, long end, long lostFor) {
+	record Played(Fault fault, long start, long end, Injector.Outcome outcome) {
 	}
 
 	private static void pause(long millis) {

@@ -5,9 +5,9 @@ import java.util.EnumSet;
 import java.util.List;
 
 /**
- * The soak as the benchmark runs it: every fault kind, a fault every 20–60 s, every
- * invariant asserted once the figures are printed
- * ({@link SoakVerdict#assertInvariants()}).
+ * The soak as the benchmark runs it: every fault kind and, in 30% of the draws, an
+ * overlap of two, a fault every 20–60 s, every invariant asserted once the figures are
+ * printed ({@link SoakVerdict#assertInvariants()}).
  */
 public final class SoakRuns {
 
@@ -16,10 +16,15 @@ public final class SoakRuns {
 	 * with {@code ./mvnw test -Pbench -Dtest=SoakBench#keptGreen -Dsoak.seed=<seed>}.
 	 */
 	public static final List<KeptSeed> KEPT_GREEN = List.of(
-			new KeptSeed(20261209L, 60, "a writer stuck behind the forwarder after a reset (a seven-minute tail)"),
-			new KeptSeed(20261212L, 60, "a put-back counted before it happened"),
-			new KeptSeed(20261213L, 60, "three hour-long seeds in a row at one commit"),
-			new KeptSeed(5064L, 12, "a WAL-limit raise left in force: the put-back waited for a slot nobody reads"));
+			new KeptSeed(20261209L, 60, 0, "a writer stuck behind the forwarder after a reset (a seven-minute tail)"),
+			new KeptSeed(20261212L, 60, 0, "a put-back counted before it happened"),
+			new KeptSeed(20261213L, 60, 0, "three hour-long seeds in a row at one commit"),
+			new KeptSeed(5064L, 12, 0, "a WAL-limit raise left in force: the put-back waited for a slot nobody reads"));
+
+	/**
+	 * The share of a soak's draws that are overlaps ({@link FaultSchedule.Overlap}).
+	 */
+	public static final int OVERLAP_PERCENT = 30;
 
 	private SoakRuns() {
 	}
@@ -29,9 +34,11 @@ public final class SoakRuns {
 	 *
 	 * @param seed the seed
 	 * @param minutes the length it is played at
+	 * @param overlapPercent the share of overlaps it was found with (0: before overlaps
+	 * were played, so that it replays the faults it found)
 	 * @param found what it found
 	 */
-	public record KeptSeed(long seed, long minutes, String found) {
+	public record KeptSeed(long seed, long minutes, int overlapPercent, String found) {
 	}
 
 	/**
@@ -44,7 +51,7 @@ public final class SoakRuns {
 			.findFirst()
 			.orElseThrow(() -> new IllegalArgumentException("seed " + seed + " is not one of the kept seeds "
 					+ KEPT_GREEN.stream().map(KeptSeed::seed).toList()));
-		atLength(kept.seed(), kept.minutes());
+		play(kept.seed(), kept.minutes(), kept.overlapPercent());
 	}
 
 	/**
@@ -53,8 +60,15 @@ public final class SoakRuns {
 	 * @param minutes how long faults are injected
 	 */
 	public static void atLength(long seed, long minutes) {
-		SoakVerdict verdict = Soak.run(seed, Duration.ofMinutes(minutes),
-				List.copyOf(EnumSet.allOf(FaultSchedule.Kind.class)), 20, 60, System.out);
+		play(seed, minutes, OVERLAP_PERCENT);
+	}
+
+	private static void play(long seed, long minutes, int overlapPercent) {
+		List<FaultSchedule.Kind> kinds = List.copyOf(EnumSet.allOf(FaultSchedule.Kind.class));
+		System.out.printf("soak: seed %d, %d min of faults (%s, overlaps %d%%), a fault every 20-60 s%n", seed, minutes,
+				kinds, overlapPercent);
+		SoakVerdict verdict = Soak.run(seed, new FaultSchedule(seed, kinds, overlapPercent, 20, 60),
+				Duration.ofMinutes(minutes), System.out);
 		verdict.assertInvariants();
 	}
 

@@ -1,33 +1,44 @@
 package io.slotkeeper.soak;
 
 import java.time.Duration;
-import java.util.EnumSet;
+import java.util.Arrays;
 import java.util.List;
 
+import io.slotkeeper.soak.FaultSchedule.Fault;
+import io.slotkeeper.soak.FaultSchedule.Kind;
+import io.slotkeeper.soak.FaultSchedule.Overlap;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 /**
- * The soak's harness, short: three minutes of faults from a fixed seed on the real pieces
- * (PostgreSQL 17 and its standby, a Kafka broker, a Connect worker with two Debezium
- * connectors, one reached through REST and one through a KafkaConnector resource, two
- * slot-keeper processes), every invariant asserted.
+ * The soak's harness, short: every kind of fault once, at short lengths, and an overlap
+ * (a user's stop during a loss), on the real pieces (PostgreSQL 17 and its standby, a
+ * Kafka broker, a Connect worker with two Debezium connectors, one reached through REST
+ * and one through a KafkaConnector resource, two slot-keeper processes), a fixed play
+ * list rather than a draw, every invariant asserted and the list it played with them.
  */
 @Tag("pipeline")
 class SoakSmokeTests {
 
-	// Drawn for its mix within three minutes: a slot lost, the user's stop of the
-	// Strimzi-managed connector, a
-	// switchover to the standby and back (23 s), a killed instance, the Kubernetes API
-	// hanging.
-	static final long SEED = 13836L;
+	static final List<Fault> PLAY_LIST = List.of(Fault.single(1, Kind.SLOT_LOST, 5, 0, 0),
+			Fault.single(2, Kind.TASK_FAILED, 5, 0, 1), Fault.single(3, Kind.USER_STOP, 5, 10, 0),
+			Fault.single(4, Kind.KILL_INSTANCE, 5, 3, 0), Fault.single(5, Kind.FREEZE_INSTANCE, 5, 10, 1),
+			Fault.single(6, Kind.WORKER_RESTART, 5, 5, 1), Fault.single(7, Kind.NETWORK_STALL, 5, 10, 0),
+			Fault.single(8, Kind.KUBERNETES_API_ERRORS, 5, 10, 0), Fault.single(9, Kind.KUBERNETES_API_HANG, 5, 10, 0),
+			Fault.single(10, Kind.PRIMARY_RESTART, 5, 3, 0), Fault.single(11, Kind.SWITCHOVER, 5, 20, 0),
+			Fault.overlapping(12, Overlap.USER_STOP_DURING_LOSS, 5, 40, 1));
 
 	@Test
-	void threeMinutesOfSeededFaultsLoseNoRowAndHoldEveryInvariant() {
-		SoakVerdict verdict = Soak.run(SEED, Duration.ofMinutes(3),
-				List.copyOf(EnumSet.allOf(FaultSchedule.Kind.class)), 15, 30, System.out);
+	void everyKindOfFaultOnceAndAnOverlapLoseNoRowAndHoldEveryInvariant() {
+		SoakVerdict verdict = Soak.run(13836L, PLAY_LIST.iterator(), Duration.ofMinutes(15), System.out);
 
 		verdict.assertInvariants();
+		assertThat(verdict.played()).as("the faults played, in order")
+			.containsExactlyElementsOf(PLAY_LIST.stream().map(Fault::label).toList());
+		assertThat(PLAY_LIST.stream().map(Fault::kind).distinct()).as("the kinds the play list covers")
+			.containsExactlyInAnyOrderElementsOf(Arrays.asList(Kind.values()));
 	}
 
 }

@@ -29,8 +29,9 @@ import static org.awaitility.Awaitility.await;
  * one connector reached through the REST API, one through a Strimzi
  * {@code KafkaConnector} resource on a Kubernetes API stand-in that an operator emulation
  * reconciles; two slot-keeper instances in JVMs of their own (configured through
- * environment variables, healing on, re-snapshot by signal) reaching PostgreSQL through a
- * TCP forwarder that can stall; writers, and a keyed view of each topic.
+ * environment variables, healing on, re-snapshot by signal) reaching PostgreSQL each
+ * through a TCP forwarder of its own that can stall; writers, and a keyed view of each
+ * topic.
  */
 final class SoakWorld implements AutoCloseable {
 
@@ -52,7 +53,11 @@ final class SoakWorld implements AutoCloseable {
 
 	final List<SoakPipeline> pipelines = new ArrayList<>();
 
-	final TcpProxy network;
+	/**
+	 * Each instance's own network path to the primary's Service: a fault stalls one
+	 * instance's or all.
+	 */
+	final List<TcpProxy> networks = new ArrayList<>();
 
 	final List<Instance> instances = new ArrayList<>();
 
@@ -76,14 +81,15 @@ final class SoakWorld implements AutoCloseable {
 			this.uncaptured = this.server.createDatabase();
 			this.server.execute(this.uncaptured,
 					"SELECT pg_catalog.pg_create_logical_replication_slot('abandoned', 'test_decoding')");
-			this.network = new TcpProxy(this.server.host(), this.server.port());
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
 		for (int n = 0; n < 2; n++) {
+			TcpProxy network = new TcpProxy(this.server.host(), this.server.port());
+			this.networks.add(network);
 			this.instances
-				.add(new Instance("instance-" + n, environment(), this.logs.resolve("instance-" + n + ".log")));
+				.add(new Instance("instance-" + n, environment(network), this.logs.resolve("instance-" + n + ".log")));
 		}
 		await().atMost(Duration.ofSeconds(90))
 			.until(() -> this.instances.stream()
@@ -97,13 +103,13 @@ final class SoakWorld implements AutoCloseable {
 	// variable; the server
 	// configured once, its databases found (databases: auto), each captured one's slot
 	// policy an override.
-	private Map<String, String> environment() {
+	private Map<String, String> environment(TcpProxy network) {
 		String server = "SLOTKEEPER_SERVERS_0_";
 		Map<String, String> variables = new HashMap<>(Map.ofEntries(Map.entry("SLOTKEEPER_API_TOKENS_0_NAME", "soak"),
 				Map.entry("SLOTKEEPER_API_TOKENS_0_ROLE", "viewer"),
 				Map.entry("SLOTKEEPER_API_TOKENS_0_SHA256", TokenHashes.sha256Hex(TOKEN)),
 				Map.entry(server + "NAME", SERVER),
-				Map.entry(server + "URL", "jdbc:postgresql://127.0.0.1:" + this.network.port() + "/postgres"),
+				Map.entry(server + "URL", "jdbc:postgresql://127.0.0.1:" + network.port() + "/postgres"),
 				Map.entry(server + "USERNAME", this.server.user()), Map.entry(server + "DATABASES", "auto"),
 				Map.entry("SLOTKEEPER_GAP_JOURNAL_AFTER", "2s"), Map.entry(server + "HEARTBEAT_INTERVAL", "1s"),
 				Map.entry(server + "SLOTS_POLL_INTERVAL", "1s"), Map.entry(server + "CONNECTION_CONNECT_TIMEOUT", "3s"),
@@ -126,16 +132,22 @@ final class SoakWorld implements AutoCloseable {
 	}
 
 	/**
+	 * The pipeline whose connector a {@code KafkaConnector} resource manages.
+	 * @return it
+	 */
+	SoakPipeline managedPipeline() {
+		return this.pipelines.stream()
+			.filter((pipeline) -> pipeline.side instanceof StrimziSide)
+			.findFirst()
+			.orElseThrow();
+	}
+
+	/**
 	 * The Strimzi-managed pipeline's Kubernetes API stand-in.
 	 * @return it
 	 */
 	io.slotkeeper.testbed.StrimziResources kubernetesApi() {
-		return this.pipelines.stream()
-			.map((pipeline) -> pipeline.side)
-			.filter(StrimziSide.class::isInstance)
-			.map((side) -> ((StrimziSide) side).strimzi().api())
-			.findFirst()
-			.orElseThrow();
+		return ((StrimziSide) managedPipeline().side).strimzi().api();
 	}
 
 	void stopWriting() {
@@ -147,11 +159,13 @@ final class SoakWorld implements AutoCloseable {
 		stopWriting();
 		this.instances.forEach(Instance::close);
 		this.pipelines.forEach(SoakPipeline::close);
-		try {
-			this.network.close();
-		}
-		catch (IOException ex) {
-			// closing anyway
+		for (TcpProxy network : this.networks) {
+			try {
+				network.close();
+			}
+			catch (IOException ex) {
+				// closing anyway
+			}
 		}
 		this.server.close();
 	}

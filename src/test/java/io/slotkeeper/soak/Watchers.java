@@ -1,8 +1,10 @@
 package io.slotkeeper.soak;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -12,8 +14,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * What runs beside the faults: a sample of both instances' owner gauges every second
- * (never two owners of a target at once), of the slots every 250 ms read on the server
+ * What runs beside the faults: a sample every second of who holds each target's owner
+ * lock on the server ({@link Owners}) against both instances' owner gauges (never an
+ * instance claiming a target another holds), of the slots every 250 ms read on the server
  * itself (never gone while a consumer was streaming from it), and of each instance's
  * resident memory and threads and slot-keeper's sessions on the server every 5 s.
  */
@@ -26,9 +29,23 @@ final class Watchers implements AutoCloseable {
 
 	private final ScheduledExecutorService loop = Executors.newScheduledThreadPool(2);
 
-	private final AtomicInteger mostOwners = new AtomicInteger();
+	private final Owners owners;
 
-	private final AtomicInteger samples = new AtomicInteger();
+	private final Map<String, Integer> claimStreaks = new HashMap<>();
+
+	private final List<String> claimsOfAnothersTarget = new CopyOnWriteArrayList<>();
+
+	private final AtomicInteger mostClaimants = new AtomicInteger();
+
+	private final Map<String, Integer> holders = new HashMap<>();
+
+	private final Map<String, Integer> lastHolder = new HashMap<>();
+
+	private final Map<String, Long> withoutSince = new HashMap<>();
+
+	private final AtomicInteger ownerChanges = new AtomicInteger();
+
+	private final AtomicLong longestWithout = new AtomicLong();
 
 	private final Map<String, Boolean> slotActive = new ConcurrentHashMap<>();
 
@@ -44,6 +61,7 @@ final class Watchers implements AutoCloseable {
 
 	Watchers(SoakWorld world) {
 		this.world = world;
+		this.owners = new Owners(world);
 		this.loop.scheduleWithFixedDelay(() -> guarded(this::sampleOwners), 1, 1, TimeUnit.SECONDS);
 		this.loop.scheduleWithFixedDelay(() -> guarded(this::sampleSlots), 250, 250, TimeUnit.MILLISECONDS);
 		this.loop.scheduleWithFixedDelay(() -> guarded(this::sampleResources), 5, 5, TimeUnit.SECONDS);
@@ -60,19 +78,51 @@ final class Watchers implements AutoCloseable {
 		}
 	}
 
+	// Each second: who holds each target's owner lock, and who claims it. A claim by one
+	// instance while the other's session holds the lock is two owners at once: counted
+	// once it lasts 3 samples (a claim lags its lock's loss by up to a heartbeat).
 	private void sampleOwners() {
-		Map<String, Integer> owners = new HashMap<>();
-		for (Instance instance : this.world.instances) {
-			String scrape = instance.get("/actuator/prometheus", null);
+		Map<String, Integer> holders = this.owners.now();
+		Map<String, Integer> claimants = new HashMap<>();
+		for (int n = 0; n < this.world.instances.size(); n++) {
+			String scrape = this.world.instances.get(n).get("/actuator/prometheus", null);
 			Matcher owner = (scrape != null) ? OWNER.matcher(scrape) : null;
 			while (owner != null && owner.find()) {
-				if (Double.parseDouble(owner.group(2)) == 1.0) {
-					owners.merge(owner.group(1), 1, Integer::sum);
+				String target = owner.group(1);
+				String claim = n + " " + target;
+				boolean claimed = Double.parseDouble(owner.group(2)) == 1.0;
+				claimants.merge(target, claimed ? 1 : 0, Integer::sum);
+				Integer holder = holders.get(target);
+				if (claimed && holder != null && holder >= 0 && holder != n) {
+					if (this.claimStreaks.merge(claim, 1, Integer::sum) == 3) {
+						this.claimsOfAnothersTarget
+							.add(String.format("%s: instance-%d claimed %s, whose owner lock" + " instance-%d held",
+									java.time.Instant.now(), n, target, holder));
+					}
+				}
+				else {
+					this.claimStreaks.remove(claim);
 				}
 			}
 		}
-		this.samples.incrementAndGet();
-		owners.values().forEach((count) -> this.mostOwners.accumulateAndGet(count, Math::max));
+		claimants.values().forEach((count) -> this.mostClaimants.accumulateAndGet(count, Math::max));
+		long now = System.currentTimeMillis();
+		holders.forEach((target, holder) -> {
+			Integer before = this.holders.put(target, holder);
+			if (holder >= 0) {
+				Integer last = this.lastHolder.put(target, holder);
+				if (last != null && !last.equals(holder)) {
+					this.ownerChanges.incrementAndGet();
+				}
+				Long since = this.withoutSince.remove(target);
+				if (since != null) {
+					this.longestWithout.accumulateAndGet(now - since, Math::max);
+				}
+			}
+			else if (before == null || before >= 0) {
+				this.withoutSince.put(target, now);
+			}
+		});
 	}
 
 	// A slot that was active at the last sample and is gone now was dropped under its
@@ -130,12 +180,16 @@ final class Watchers implements AutoCloseable {
 		return new long[] { this.mostRssKib.get() / 1024, this.mostThreads.get(), this.mostSessions.get() };
 	}
 
-	int mostOwners() {
-		return this.mostOwners.get();
-	}
-
-	int samples() {
-		return this.samples.get();
+	/**
+	 * The owners as the server's locks said them, against the instances' claims; a target
+	 * without an owner now counts until now.
+	 * @return the figures
+	 */
+	Owned owned() {
+		long now = System.currentTimeMillis();
+		long longest = this.withoutSince.values().stream().mapToLong((since) -> now - since).max().orElse(0);
+		return new Owned(List.copyOf(this.claimsOfAnothersTarget), this.mostClaimants.get(), this.ownerChanges.get(),
+				Math.max(longest, this.longestWithout.get()));
 	}
 
 	@Override

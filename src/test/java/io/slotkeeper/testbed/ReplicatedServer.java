@@ -136,6 +136,17 @@ public final class ReplicatedServer implements PostgresServer {
 	}
 
 	/**
+	 * Where a session of the primary came from: the server sees its Service's port, this
+	 * says which client's connection that is.
+	 * @param clientPort the session's {@code client_port}
+	 * @return the port its client connected to the Service from, {@code null} when
+	 * unknown
+	 */
+	public Integer clientPortOf(int clientPort) {
+		return this.primaryService.clientPortOf(clientPort);
+	}
+
+	/**
 	 * How many times the primary changed.
 	 * @return the count
 	 */

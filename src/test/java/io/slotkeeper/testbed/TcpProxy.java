@@ -9,6 +9,8 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * A TCP forwarder on loopback between a client and a server, like a Service or a network
@@ -26,6 +28,10 @@ public final class TcpProxy implements AutoCloseable {
 	private volatile int port;
 
 	private final List<Socket> sockets = new ArrayList<>();
+
+	// Per connection forwarded, the local port of its socket to the server against the
+	// remote port of its client: who a session the server sees came from.
+	private final Map<Integer, Integer> clients = new ConcurrentHashMap<>();
 
 	private volatile boolean forwarding = true;
 
@@ -56,6 +62,18 @@ public final class TcpProxy implements AutoCloseable {
 	 */
 	public int port() {
 		return this.listener.getLocalPort();
+	}
+
+	/**
+	 * Which client a connection this forwarder made to the server came from: the server
+	 * sees the forwarder's port as the session's client port ({@code pg_stat_activity}),
+	 * this says whose it is.
+	 * @param serverSidePort the local port of the forwarder's socket to the server
+	 * @return the remote port of the client it forwards, {@code null} when it made no
+	 * such connection or it is closed
+	 */
+	public Integer clientPortOf(int serverSidePort) {
+		return this.clients.get(serverSidePort);
 	}
 
 	/**
@@ -143,6 +161,8 @@ public final class TcpProxy implements AutoCloseable {
 					this.sockets.removeIf(Socket::isClosed);
 					this.sockets.add(client);
 					this.sockets.add(server);
+					this.clients.keySet().retainAll(this.sockets.stream().map(Socket::getLocalPort).toList());
+					this.clients.put(server.getLocalPort(), client.getPort());
 				}
 				daemon(() -> pump(client, server), "tcp-proxy-up").start();
 				daemon(() -> pump(server, client), "tcp-proxy-down").start();
