@@ -56,6 +56,10 @@ final class GapDeliveries {
 
 	private final Map<String, GapDelivery> deliveries = new ConcurrentHashMap<>();
 
+	// Each signal awaiting its acknowledgement as it was sent (type, data), by id: a slot
+	// lost again before its consumer read them has them sent again with the next gap's.
+	private final Map<String, Map.Entry<String, Map<String, Object>>> awaiting = new ConcurrentHashMap<>();
+
 	private final MeterRegistry registry;
 
 	private final Clock clock;
@@ -88,8 +92,77 @@ final class GapDeliveries {
 			fates.add(new GapDelivery.SignalFate(ids.get(index), signals.get(index).getKey(),
 					String.valueOf(data.get("data-collection")), asked, GapDelivery.State.AWAITING, 0, null));
 		}
-		this.deliveries.put(key(target, slot),
+		for (int index = 0; index < signals.size(); index++) {
+			this.awaiting.put(ids.get(index), signals.get(index));
+		}
+		GapDelivery before = this.deliveries.put(key(target, slot),
 				new GapDelivery(at, signalTable, List.copyOf(fates), fates.isEmpty(), Map.copyOf(notSent)));
+		forget(before);
+	}
+
+	/**
+	 * The signals of a slot's last delivery that no acknowledgement answered, as they
+	 * were sent, for a heal of the slot to send again: they were written before the new
+	 * slot's start, so a consumer that had not read them when the slot was lost again
+	 * never will. The delivery ends with them carried
+	 * ({@link GapDelivery.State#CARRIED}), the acknowledged ones as their
+	 * acknowledgements say.
+	 * @param target the target's name
+	 * @param slot the slot
+	 * @param reader reads a delivery's acknowledgements by id; throws when it cannot
+	 * @return each unanswered signal's type and data, in the order they were sent; empty
+	 * when none waits
+	 */
+	List<Map.Entry<String, Map<String, Object>>> unanswered(String target, String slot,
+			Function<GapDelivery, Map<String, JsonNode>> reader) {
+		GapDelivery delivery = this.deliveries.get(key(target, slot));
+		if (delivery == null || delivery.finished()) {
+			return List.of();
+		}
+		Map<String, JsonNode> acks;
+		try {
+			acks = reader.apply(delivery);
+		}
+		catch (RuntimeException ex) {
+			// None known to be read: sent again, the extension's actions are idempotent
+			// downstream (a delete of a deleted key, an event with its id).
+			acks = Map.of();
+		}
+		List<Map.Entry<String, Map<String, Object>>> unanswered = new ArrayList<>();
+		List<GapDelivery.SignalFate> fates = new ArrayList<>();
+		for (GapDelivery.SignalFate fate : delivery.signals()) {
+			JsonNode ack = acks.get("ack:" + fate.id());
+			Map.Entry<String, Map<String, Object>> sent = this.awaiting.get(fate.id());
+			if (fate.state() != GapDelivery.State.AWAITING) {
+				fates.add(fate);
+			}
+			else if (ack != null) {
+				fates.add(acknowledged(fate, ack));
+			}
+			else if (sent != null) {
+				unanswered.add(sent);
+				fates.add(new GapDelivery.SignalFate(fate.id(), fate.type(), fate.table(), fate.asked(),
+						GapDelivery.State.CARRIED, 0, "the slot was lost again before its connector read it"));
+			}
+			else {
+				fates.add(unacknowledged(fate, null));
+			}
+		}
+		GapDelivery now = new GapDelivery(delivery.sentAt(), delivery.signalTable(), List.copyOf(fates), true,
+				delivery.notSent());
+		if (!this.deliveries.replace(key(target, slot), delivery, now)) {
+			return List.of();
+		}
+		forget(delivery);
+		fates.forEach((fate) -> counter(target, slot, fate.state()).increment());
+		logger.info("The gap's signals of slot '{}' (target '{}'): {}", slot, target, now.described());
+		return unanswered;
+	}
+
+	private void forget(GapDelivery delivery) {
+		if (delivery != null) {
+			delivery.signals().forEach((fate) -> this.awaiting.remove(fate.id()));
+		}
 	}
 
 	/**
@@ -154,6 +227,7 @@ final class GapDeliveries {
 				continue;
 			}
 			if (done) {
+				forget(delivery);
 				fates.forEach((fate) -> counter(target, slot, fate.state()).increment());
 				finished.put(slot, now);
 				logger.info("The gap's signals of slot '{}' (target '{}'): {}", slot, target, now.described());
@@ -254,7 +328,8 @@ final class GapDeliveries {
 	private Counter counter(String target, String slot, GapDelivery.State state) {
 		return Counter.builder("slotkeeper.gap.signals")
 			.description("Signals of a gap's deletes, truncates and outbox events to slot-keeper's Debezium extension,"
-					+ " by what its acknowledgement said: delivered, refused, or none came (unacknowledged)")
+					+ " by what its acknowledgement said: delivered, refused, or none came (unacknowledged), or sent"
+					+ " again with the next gap's, the slot lost before its consumer read them (carried)")
 			.tags("target", target, "slot", slot, "outcome", state.name().toLowerCase(java.util.Locale.ROOT))
 			.register(this.registry);
 	}

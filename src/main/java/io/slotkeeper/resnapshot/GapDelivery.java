@@ -103,7 +103,13 @@ public record GapDelivery(Instant sentAt, String signalTable, List<SignalFate> s
 		REFUSED("not delivered"),
 
 		/** No acknowledgement within the wait. */
-		UNACKNOWLEDGED("not acknowledged");
+		UNACKNOWLEDGED("not acknowledged"),
+
+		/**
+		 * Not read when the slot was lost again: sent again with the next gap's signals,
+		 * whose delivery follows it.
+		 */
+		CARRIED("sent again with the next gap's");
 
 		private final String words;
 

@@ -81,6 +81,7 @@ final class GapSignals {
 			Integer dataLength) throws SQLException {
 		List<Map.Entry<String, Map<String, Object>>> signals = new ArrayList<>();
 		Map<String, List<List<String>>> signalled = new LinkedHashMap<>();
+		Map<String, List<String>> keyColumns = new LinkedHashMap<>();
 		Words said = new Words();
 		for (String table : outboxes) {
 			if (!collections.contains(table)) {
@@ -131,9 +132,10 @@ final class GapSignals {
 							+ " characters)",
 					again)) {
 				signalled.put(table, keys);
+				keyColumns.put(table, summary.keyColumns());
 			}
 		}
-		return new Planned(signals, signalled, said.described, said.notSent);
+		return new Planned(signals, signalled, keyColumns, said.described, said.notSent);
 	}
 
 	// An outbox table's events, whole or not at all: a consumer told of some events is
@@ -274,7 +276,7 @@ final class GapSignals {
 				said.notSent(table, summary.deleted() + " deletes listed at …/gap, not delivered: " + why);
 			}
 		}
-		return new Planned(List.of(), Map.of(), said.described, said.notSent);
+		return new Planned(List.of(), Map.of(), Map.of(), said.described, said.notSent);
 	}
 
 	/**
@@ -287,11 +289,10 @@ final class GapSignals {
 	 * such keys
 	 * @throws SQLException when the keys cannot be checked
 	 */
-	static Map<String, String> cameBack(Connection connection, Gap gap, Map<String, List<List<String>>> signalled)
-			throws SQLException {
+	static Map<String, String> cameBack(Connection connection, Planned planned) throws SQLException {
 		Map<String, String> reads = new LinkedHashMap<>();
-		for (Map.Entry<String, List<List<String>>> table : signalled.entrySet()) {
-			List<String> columns = gap.tables().get(table.getKey()).keyColumns();
+		for (Map.Entry<String, List<List<String>>> table : planned.signalled().entrySet()) {
+			List<String> columns = planned.keyColumns().get(table.getKey());
 			Set<List<String>> back = existing(connection, table.getKey(), columns, table.getValue());
 			if (!back.isEmpty()) {
 				reads.put(table.getKey(), GapReads.filter(connection, table.getKey(), columns, List.copyOf(back)));
@@ -370,12 +371,67 @@ final class GapSignals {
 	 *
 	 * @param signals each signal's type and data, in order
 	 * @param signalled the keys each table's delete signals hold
+	 * @param keyColumns the key columns of each table in {@code signalled}
 	 * @param described per table with deletes in the gap, what was done with them
 	 * @param notSent per table, what of its gap was not sent and why
 	 */
 	record Planned(List<Map.Entry<String, Map<String, Object>>> signals, Map<String, List<List<String>>> signalled,
-			Map<String, String> described, Map<String, String> notSent) {
+			Map<String, List<String>> keyColumns, Map<String, String> described, Map<String, String> notSent) {
 
+		/**
+		 * These signals after those of a gap before whose slot was lost again before its
+		 * connector read them: sent first, as the older changes; a delete's key that
+		 * exists now (inserted again since) is left out, as the gap's own are.
+		 * @param connection a session on the primary
+		 * @param unanswered the earlier signals, as they were sent
+		 * @return the signals of both, and what was done in words
+		 * @throws SQLException when the keys cannot be checked
+		 */
+		Planned after(Connection connection, List<Map.Entry<String, Map<String, Object>>> unanswered)
+				throws SQLException {
+			if (unanswered.isEmpty()) {
+				return this;
+			}
+			List<Map.Entry<String, Map<String, Object>>> signals = new ArrayList<>();
+			Map<String, List<List<String>>> keys = new LinkedHashMap<>();
+			Map<String, List<String>> columns = new LinkedHashMap<>();
+			Map<String, Integer> carried = new LinkedHashMap<>();
+			for (Map.Entry<String, Map<String, Object>> signal : unanswered) {
+				Map<String, Object> data = signal.getValue();
+				String table = String.valueOf(data.get("data-collection"));
+				if (!DELETES.equals(signal.getKey())) {
+					signals.add(signal);
+					carried.merge(table, 1, Integer::sum);
+					continue;
+				}
+				List<String> keyColumns = strings(data.get("key-columns"));
+				List<List<String>> deleted = ((List<?>) data.get("keys")).stream().map(GapSignals::strings).toList();
+				Set<List<String>> existing = existing(connection, table, keyColumns, deleted);
+				List<List<String>> still = deleted.stream().filter((key) -> !existing.contains(key)).toList();
+				if (!still.isEmpty()) {
+					Map<String, Object> kept = new LinkedHashMap<>(data);
+					kept.put("keys", still);
+					signals.add(Map.entry(DELETES, kept));
+					keys.computeIfAbsent(table, (each) -> new ArrayList<>()).addAll(still);
+					columns.put(table, keyColumns);
+					carried.merge(table, 1, Integer::sum);
+				}
+			}
+			signals.addAll(this.signals);
+			this.signalled.forEach((table, each) -> keys.computeIfAbsent(table, (t) -> new ArrayList<>()).addAll(each));
+			columns.putAll(this.keyColumns);
+			Map<String, String> described = new LinkedHashMap<>((this.described != null) ? this.described : Map.of());
+			carried.forEach((table, count) -> described.merge(table,
+					count + " signal(s) of the gap before sent again"
+							+ " first (the slot was lost again before its connector read them)",
+					(a, b) -> a + "; " + b));
+			return new Planned(signals, keys, columns, described, this.notSent);
+		}
+
+	}
+
+	private static List<String> strings(Object value) {
+		return (value instanceof List<?> list) ? list.stream().map(String::valueOf).toList() : List.of();
 	}
 
 }

@@ -267,11 +267,13 @@ public final class Resnapshots {
 			GapReads.Chosen chosen = GapReads.choose(connection, gap, signal.collections(), dataLength);
 			List<String> outboxes = outboxes(target, slot);
 			GapSignals.Planned planned = (extension == null)
-					? new GapSignals.Planned(List.of(), Map.of(), null, Map.of())
+					? new GapSignals.Planned(List.of(), Map.of(), Map.of(), null, Map.of())
 					: extension.absent()
 							? GapSignals.listed(gap, signal.collections(), outboxes,
 									"slot-keeper's Debezium extension is not installed (" + extension.detail() + ")")
-							: GapSignals.plan(connection, gap, signal.collections(), outboxes, dataLength);
+							: GapSignals.plan(connection, gap, signal.collections(), outboxes, dataLength)
+								.after(connection, this.deliveries.unanswered(target.name(), slot,
+										(delivery) -> acknowledged(connection, delivery)));
 			List<String> skipped = chosen.answer().skipped().stream().map(SkippedTable::table).toList();
 			List<Map<String, Object>> reads = chosen.read().isEmpty() ? List.of() : signals(signal, chosen);
 			List<String> ids = (reads.isEmpty() && planned.signals().isEmpty()) ? List.of()
@@ -293,6 +295,16 @@ public final class Resnapshots {
 		return sent;
 	}
 
+	private static Map<String, tools.jackson.databind.JsonNode> acknowledged(Connection connection,
+			GapDelivery delivery) {
+		try {
+			return GapDeliveries.acknowledgements(connection, delivery);
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
 	// A key deleted in the gap that was inserted again after the check and before the
 	// signals' commit would end deleted downstream: the keys signalled are checked once
 	// more, and those that exist are read again, after the deletes.
@@ -305,7 +317,7 @@ public final class Resnapshots {
 				.forEach((table) -> described.merge(table, " (whether slot-keeper's Debezium extension is installed"
 						+ " could not be told: " + extension.detail() + ")", String::concat));
 		}
-		Map<String, String> back = GapSignals.cameBack(connection, gap, planned.signalled());
+		Map<String, String> back = GapSignals.cameBack(connection, planned);
 		if (!back.isEmpty()) {
 			SignalRows.insert(connection, target, slot, signal, List.copyOf(back.keySet()), null, back, at);
 			back.keySet()

@@ -21,8 +21,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * What became of a gap's signals, read from the acknowledgements slot-keeper's Debezium
  * extension writes into a real signal table: a signal acknowledged whole is delivered,
  * one refused or emitted in part is not, one never acknowledged is reported as such once
- * the wait is over and never as done, and an acknowledgement that is not JSON counts as
- * none done.
+ * the wait is over and never as done, an acknowledgement that is not JSON counts as none
+ * done, and signals a slot lost again kept its consumer from reading are handed to the
+ * next gap's.
  */
 class GapDeliveriesTests {
 
@@ -107,6 +108,33 @@ class GapDeliveriesTests {
 	}
 
 	@Test
+	void signalsTheSlotWasLostAgainBeforeItsConsumerReadAreHandedToTheNextGapTheAnsweredOnesAsAnswered() {
+		Map.Entry<String, Map<String, Object>> truncate = Map.entry(GapSignals.TRUNCATE,
+				Map.of("data-collection", "public.notes"));
+		this.deliveries.sent("orders", "debezium", "public.debezium_signal",
+				List.of(Map.entry(GapSignals.DELETES,
+						Map.of("data-collection", "public.orders", "keys", List.of(List.of("1"), List.of("2")))),
+						truncate),
+				List.of("s1", "s2"), this.clock.instant(), Map.of());
+		acknowledge("s1", "{\"emitted\": 2, \"asked\": 2}");
+
+		List<Map.Entry<String, Map<String, Object>>> unanswered = this.deliveries.unanswered("orders", "debezium",
+				this::acknowledgements);
+
+		assertThat(unanswered).containsExactly(truncate);
+		GapDelivery carried = this.deliveries.of("orders", "debezium").orElseThrow();
+		assertThat(carried.finished()).isTrue();
+		assertThat(carried.delivered()).isFalse();
+		assertThat(carried.described()).containsEntry("public.orders", "2 deletes delivered")
+			.containsEntry("public.notes",
+					"1 truncates sent again with the next gap's: the slot was lost again before its connector read it");
+		assertThat(counted("carried")).isEqualTo(1);
+		assertThat(this.deliveries.waiting("orders")).isFalse();
+		assertThat(this.deliveries.unanswered("orders", "debezium", this::acknowledgements)).as("handed over once")
+			.isEmpty();
+	}
+
+	@Test
 	void whatWasNotSentIsNeverDeliveredAndSaysWhy() {
 		this.deliveries.sent("orders", "debezium", "public.debezium_signal", List.of(), List.of(), this.clock.instant(),
 				Map.of("public.orders", "5 deletes listed at …/gap, not delivered: the extension is not installed"));
@@ -132,14 +160,16 @@ class GapDeliveriesTests {
 	}
 
 	private Map<String, GapDelivery> check() {
-		return this.deliveries.check("orders", (delivery) -> {
-			try (Connection connection = this.server.connect(this.database)) {
-				return GapDeliveries.acknowledgements(connection, delivery);
-			}
-			catch (SQLException ex) {
-				throw new IllegalStateException(ex.getMessage(), ex);
-			}
-		});
+		return this.deliveries.check("orders", this::acknowledgements);
+	}
+
+	private Map<String, tools.jackson.databind.JsonNode> acknowledgements(GapDelivery delivery) {
+		try (Connection connection = this.server.connect(this.database)) {
+			return GapDeliveries.acknowledgements(connection, delivery);
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException(ex.getMessage(), ex);
+		}
 	}
 
 	private void acknowledge(String signal, String data) {

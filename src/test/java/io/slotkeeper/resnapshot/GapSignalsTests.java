@@ -22,7 +22,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * exist now, an outbox table's events in commit order (never its deletes), each signal
  * fitting the signal table's column; an outbox column the extension cannot read, or an
  * event too large for the column, sends none of the table's events and says why; without
- * the extension everything is listed and nothing signalled.
+ * the extension everything is listed and nothing signalled; the signals of a gap before
+ * that its consumer never read (the slot lost again) go first, their re-inserted keys
+ * left out.
  */
 // Not in the per-version sets: its SQL reads pg_attribute and pg_type alone, the same on
 // every supported version, and its journals come from GapJournalTests' decoding, which
@@ -81,6 +83,35 @@ class GapSignalsTests {
 			assertThat(planned.described().get("public.notes")).startsWith("truncated in the gap");
 			assertThat(planned.described().values()).allMatch((said) -> !said.contains("{\"n\""));
 			assertThat(planned.notSent()).as("everything was sent").isEmpty();
+		}
+	}
+
+	@Test
+	void signalsOfAGapBeforeThatItsConsumerNeverReadGoFirstTheirKeysInsertedAgainLeftOut() throws SQLException {
+		this.server.execute(this.database, "DELETE FROM orders WHERE id = 5");
+		Gap gap = gap();
+		// The gap before's deletes: 2 and 9 still deleted, 7 inserted again since.
+		this.server.execute(this.database, "DELETE FROM orders WHERE id IN (2, 9)");
+		List<Map.Entry<String, Map<String, Object>>> before = List.of(
+				Map.entry(GapSignals.DELETES,
+						Map.of("data-collection", "public.orders", "key-columns", List.of("id"), "keys",
+								List.of(List.of("2"), List.of("7"), List.of("9")))),
+				Map.entry(GapSignals.TRUNCATE, Map.of("data-collection", "public.notes")));
+
+		try (Connection connection = this.server.connect(this.database)) {
+			GapSignals.Planned planned = GapSignals.plan(connection, gap, CAPTURED, List.of("public.outbox"), null)
+				.after(connection, before);
+
+			assertThat(planned.signals()).extracting(Map.Entry::getKey)
+				.containsExactly(GapSignals.DELETES, GapSignals.TRUNCATE, GapSignals.DELETES);
+			assertThat(planned.signals().get(0).getValue()).containsEntry("keys", List.of(List.of("2"), List.of("9")));
+			assertThat(planned.signals().get(2).getValue()).containsEntry("keys", List.of(List.of("5")));
+			assertThat(planned.signalled().get("public.orders")).containsExactly(List.of("2"), List.of("9"),
+					List.of("5"));
+			assertThat(planned.keyColumns()).containsEntry("public.orders", List.of("id"));
+			assertThat(planned.described().get("public.orders"))
+				.contains("1 signal(s) of the gap before sent again first");
+			assertThat(planned.described().get("public.notes")).contains("of the gap before sent again first");
 		}
 	}
 
