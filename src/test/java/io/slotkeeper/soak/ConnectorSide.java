@@ -27,6 +27,14 @@ interface ConnectorSide extends AutoCloseable {
 	Map<String, String> environment(String slotPrefix);
 
 	/**
+	 * How late slot-keeper may read the connector's state: 0 where it asks the worker,
+	 * the operator's full reconciliation interval where it reads the
+	 * {@code KafkaConnector}'s status.
+	 * @return the lag, in milliseconds
+	 */
+	long statusLagMillis();
+
+	/**
 	 * The user stops the connector, as they would where it is managed.
 	 */
 	void userStop();

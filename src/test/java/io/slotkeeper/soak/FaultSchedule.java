@@ -53,7 +53,11 @@ final class FaultSchedule implements Iterator<FaultSchedule.Fault> {
 		 */
 		USER_STOP(false),
 
-		/** The Kubernetes API answers 500 to everything for 10–60 s. */
+		/**
+		 * The Kubernetes API answers every request with an error for 10–60 s: 500 (a
+		 * failing etcd), 429 (throttled) or 401 (a token the API server no longer
+		 * accepts), by the drawn length ({@link Fault#apiStatus()}).
+		 */
 		KUBERNETES_API_ERRORS(false),
 
 		/** The Kubernetes API holds every request unanswered for 10–60 s. */
@@ -190,6 +194,15 @@ final class FaultSchedule implements Iterator<FaultSchedule.Fault> {
 		}
 
 		/**
+		 * The status a {@link Kind#KUBERNETES_API_ERRORS} fault answers with, chosen by
+		 * its length so that no draw is added: 500, 429 or 401.
+		 * @return the status
+		 */
+		int apiStatus() {
+			return new int[] { 500, 429, 401 }[this.seconds % 3];
+		}
+
+		/**
 		 * What the figures group it under: its overlap, or its kind.
 		 * @return the name
 		 */
@@ -198,11 +211,18 @@ final class FaultSchedule implements Iterator<FaultSchedule.Fault> {
 		}
 
 		/**
-		 * How long after its end it may leave a pipeline not whole (p99).
+		 * How long after its end it may leave a pipeline not whole (p99): where a repair
+		 * of slot-keeper's makes it whole, later by as much as the pipeline's connector
+		 * state can lag (a {@code KafkaConnector}'s status is as fresh as the operator's
+		 * last reconcile).
+		 * @param statusLagMillis how late the pipeline's connector state can be read
 		 * @return the bound, in milliseconds
 		 */
-		long wholeAgainWithinMillis() {
-			return (this.overlap != null) ? this.overlap.wholeAgainWithinMillis() : this.kind.wholeAgainWithinMillis();
+		long wholeAgainWithinMillis(long statusLagMillis) {
+			if (this.overlap != null) {
+				return this.overlap.wholeAgainWithinMillis() + statusLagMillis;
+			}
+			return this.kind.wholeAgainWithinMillis() + (this.kind.repaired ? statusLagMillis : 0);
 		}
 
 		@Override
@@ -216,6 +236,7 @@ final class FaultSchedule implements Iterator<FaultSchedule.Fault> {
 				case FREEZE_INSTANCE -> " of instance " + this.victim + " for " + this.seconds + " s";
 				case SLOT_LOST, TASK_FAILED -> " of pipeline " + this.victim;
 				case WORKER_RESTART, USER_STOP -> " of pipeline " + this.victim + " for " + this.seconds + " s";
+				case KUBERNETES_API_ERRORS -> " (" + apiStatus() + ") for " + this.seconds + " s";
 				default -> " for " + this.seconds + " s";
 			};
 		}

@@ -92,9 +92,14 @@ final class Injector {
 				pause(fault.seconds());
 				this.world.networks.forEach(TcpProxy::resume);
 			}
-			case USER_STOP -> userStop(pipeline, fault.seconds());
+			case USER_STOP -> {
+				if (!userCanStop(pipeline)) {
+					return Outcome.notPlayed(NOT_RUNNING);
+				}
+				userStop(pipeline, fault.seconds());
+			}
 			case KUBERNETES_API_ERRORS -> {
-				this.world.kubernetesApi().failWith(500);
+				this.world.kubernetesApi().failWith(fault.apiStatus());
 				pause(fault.seconds());
 				this.world.kubernetesApi().failWith(0);
 			}
@@ -123,6 +128,9 @@ final class Injector {
 		int seconds = fault.seconds();
 		switch (fault.overlap()) {
 			case USER_STOP_DURING_LOSS -> {
+				if (!userCanStop(pipeline)) {
+					return Outcome.notPlayed(NOT_RUNNING);
+				}
 				Thread stop = background(() -> userStop(pipeline, seconds));
 				if (!until(Duration.ofSeconds(30), () -> "STOPPED".equals(pipeline.side.connector().state()))) {
 					join(stop);
@@ -238,13 +246,18 @@ final class Injector {
 			return Outcome
 				.notPlayed("another pipeline's consumer did not stream within 60 s: its slot would be lost too");
 		}
-		if (until(Duration.ofSeconds(30), () -> copyMade(pipeline))) {
-			SlotRecipes.loseBeforeItsCopy(this.world.server, pipeline.database, pipeline.slot,
-					SlotCopies.copyOf(pipeline.slot), this.world.server::awaitStandbyCaughtUp);
+		try {
+			if (until(Duration.ofSeconds(30), () -> copyMade(pipeline))) {
+				SlotRecipes.loseBeforeItsCopy(this.world.server, pipeline.database, pipeline.slot,
+						SlotCopies.copyOf(pipeline.slot), this.world.server::awaitStandbyCaughtUp);
+			}
+			else {
+				SlotRecipes.lose(this.world.server, pipeline.database, pipeline.slot,
+						this.world.server::awaitStandbyCaughtUp);
+			}
 		}
-		else {
-			SlotRecipes.lose(this.world.server, pipeline.database, pipeline.slot,
-					this.world.server::awaitStandbyCaughtUp);
+		catch (IllegalStateException ex) {
+			return Outcome.notPlayed(ex.getMessage());
 		}
 		long lost = System.nanoTime();
 		whenLost.run();
@@ -350,6 +363,16 @@ final class Injector {
 
 	int switchedUnready() {
 		return this.switchedUnready;
+	}
+
+	private static final String NOT_RUNNING = "the connector was not running within 60 s (held stopped for a handover)";
+
+	// A user stops a running connector: one slot-keeper holds stopped for a handover
+	// (seconds) looks stopped already, and a stop then is the same write as slot-keeper's
+	// own, which no one can tell apart (docs/connectors.md, "A user's stop during a
+	// handover").
+	private boolean userCanStop(SoakPipeline pipeline) {
+		return until(Duration.ofSeconds(60), () -> "RUNNING".equals(pipeline.side.connector().state()));
 	}
 
 	// A user's decision: nothing may start the connector while it stands.

@@ -18,6 +18,7 @@ import java.util.regex.Pattern;
  * reported for its gaps (a recount superseding the count it follows).
  *
  * @param heals heals done
+ * @param lostHealed per target, the heals of a lost slot ({@code onLost})
  * @param handovers handovers completed after a wait for Kafka Connect
  * @param takeovers times an instance took a target over
  * @param gapDeletes the deletes reported for each target's gaps
@@ -38,9 +39,9 @@ import java.util.regex.Pattern;
  * slot-keeper audited it ({@code slot.gap-delivery}): the target, the outcome and per
  * table what was delivered
  */
-record InstanceLogs(int heals, int handovers, int takeovers, Map<String, Long> gapDeletes, int mostHealsInAnHour,
-		int restarts, int restartsRefused, int raises, int putBacks, int raisesRefused, List<Loss> losses,
-		int journalsAdopted, List<String> gapDeliveries) {
+record InstanceLogs(int heals, Map<String, Integer> lostHealed, int handovers, int takeovers,
+		Map<String, Long> gapDeletes, int mostHealsInAnHour, int restarts, int restartsRefused, int raises,
+		int putBacks, int raisesRefused, List<Loss> losses, int journalsAdopted, List<String> gapDeliveries) {
 
 	// A raise left on a former primary that is not yet back as the standby: said once,
 	// put back when it is (the
@@ -66,6 +67,7 @@ record InstanceLogs(int heals, int handovers, int takeovers, Map<String, Long> g
 
 	static InstanceLogs read(SoakWorld world) {
 		int heals = 0;
+		Map<String, Integer> lostHealed = new HashMap<>();
 		int handovers = 0;
 		int takeovers = 0;
 		int restarts = 0;
@@ -94,6 +96,9 @@ record InstanceLogs(int heals, int handovers, int takeovers, Map<String, Long> g
 					healed.computeIfAbsent(name, (key) -> new ArrayList<>())
 						.add(Instant.parse(line.substring(0, line.indexOf(' '))));
 					losses.add(Loss.of(name, line));
+					if (line.contains("onLost:")) {
+						lostHealed.merge(name, 1, Integer::sum);
+					}
 				}
 				handovers += line.contains("audit action=slot.handover ") ? 1 : 0;
 				adopted += line.contains("Adopted the gap journal of slot ") ? 1 : 0;
@@ -128,8 +133,8 @@ record InstanceLogs(int heals, int handovers, int takeovers, Map<String, Long> g
 		Map<String, Long> reported = new HashMap<>();
 		counts.forEach((name, list) -> reported.put(name, list.stream().mapToLong(Long::longValue).sum()));
 		int most = healed.values().stream().mapToInt(InstanceLogs::mostInAnHour).max().orElse(0);
-		return new InstanceLogs(heals, handovers, takeovers, reported, most, restarts, refused, raises, putBacks,
-				raisesRefused, losses, adopted, deliveries);
+		return new InstanceLogs(heals, lostHealed, handovers, takeovers, reported, most, restarts, refused, raises,
+				putBacks, raisesRefused, losses, adopted, deliveries);
 	}
 
 	// Across both instances' lives: the budget is the slot's, kept in its target's

@@ -70,7 +70,12 @@ final class Owners {
 		return (owner >= 0) ? this.world.instances.get(owner) : null;
 	}
 
-	private int instanceOf(int clientPort) {
+	/**
+	 * Which instance a session of the primary came from.
+	 * @param clientPort the session's {@code client_port}
+	 * @return the instance's index, {@link #UNKNOWN} when it came through none
+	 */
+	int instanceOf(int clientPort) {
 		Integer throughService = this.world.server.clientPortOf(clientPort);
 		if (throughService == null) {
 			return UNKNOWN;

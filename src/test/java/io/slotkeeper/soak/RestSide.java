@@ -25,6 +25,11 @@ record RestSide(RealKafkaConnect connect) implements ConnectorSide {
 	}
 
 	@Override
+	public long statusLagMillis() {
+		return 0;
+	}
+
+	@Override
 	public void userStop() {
 		this.connect.put("/stop");
 	}

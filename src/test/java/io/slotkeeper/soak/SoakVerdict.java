@@ -35,7 +35,7 @@ import static org.awaitility.Awaitility.await;
  * @param logs what the instances said
  * @param wholeAgainMillis per fault kind or overlap, the time until every pipeline was
  * whole again after each
- * @param wholeAgainBounds per fault kind or overlap, the bound of its p99
+ * @param wholeAgainBounds per fault kind or overlap and pipeline, the bound of its p99
  * @param wholeAgainByPipeline per fault kind or overlap and pipeline, the time until that
  * pipeline was whole again after each
  * @param lostSlotUsableAgainMillis per slot lost alone, the time until it was usable
@@ -44,9 +44,11 @@ import static org.awaitility.Awaitility.await;
  * usable again after
  * @param played the faults played, in order, each its kind or overlap
  * @param notPlayed the faults not played as drawn, and why
+ * @param lossesSeen per target, the losses of its slot the harness saw (sampled every 250
+ * ms), against which slot-keeper's heals of a lost slot are counted
  * @param activeSlotsGone slots gone while their consumer streamed
- * @param mostHeld the most resident MiB and threads of an instance, and sessions of both
- * on the server
+ * @param mostHeld the most resident MiB and threads of an instance, sessions of both on
+ * the server and of one, the gap journals' KiB and the KiB of WAL a copy retained
  * @param keepSizeAtEnd the server's {@code max_slot_wal_keep_size} once the pipelines
  * were whole
  * @param raisesRecorded raises still recorded in the targets' databases then, -1 when no
@@ -56,11 +58,11 @@ import static org.awaitility.Awaitility.await;
  * the harness's own count
  */
 record SoakVerdict(Map<String, Rows> rows, Owned owned, int userStopsBroken, Map<String, String> connectorStates,
-		InstanceLogs logs, Map<String, List<Long>> wholeAgainMillis, Map<String, Long> wholeAgainBounds,
+		InstanceLogs logs, Map<String, List<Long>> wholeAgainMillis, Map<String, Map<String, Long>> wholeAgainBounds,
 		Map<String, Map<String, List<Long>>> wholeAgainByPipeline, List<Long> lostSlotUsableAgainMillis,
 		Map<String, List<Long>> overlapLostSlotUsableAgainMillis, List<String> played, List<String> notPlayed,
-		int activeSlotsGone, long[] mostHeld, String keepSizeAtEnd, long raisesRecorded, Standby standby,
-		List<JournaledDeletes> journaledDeletes) {
+		Map<String, Integer> lossesSeen, int activeSlotsGone, long[] mostHeld, String keepSizeAtEnd,
+		long raisesRecorded, Standby standby, List<JournaledDeletes> journaledDeletes) {
 
 	/**
 	 * The server's {@code max_slot_wal_keep_size}: a slot without a consumer is lost
@@ -98,6 +100,26 @@ record SoakVerdict(Map<String, Rows> rows, Owned owned, int userStopsBroken, Map
 	static final long MOST_SESSIONS = 24;
 
 	/**
+	 * One instance's sessions on the primary: the polling session, a heartbeat session
+	 * per database found (3), a pool of at most 4 per database that heals (2), a
+	 * replication session per gap journal reading a copy (2), the WAL-limit guard's.
+	 */
+	static final long MOST_SESSIONS_OF_ONE = 1 + 3 + 8 + 2 + 1;
+
+	/**
+	 * The most the gap journals' tables may hold: a gap of minutes at the soak's 20
+	 * writes a second is a few thousand keys, far from {@code gap-journal.max-keys}.
+	 */
+	static final long MOST_JOURNAL_KIB = 16 * 1024;
+
+	/**
+	 * The most WAL a copy of a slot may retain: the journal reads it at the head, so it
+	 * retains no more than the raised limit allows any slot, and what is written between
+	 * two checkpoints, which invalidate a slot past it (a WAL segment: 16 MiB).
+	 */
+	static final long MOST_COPY_RETAINED_KIB = (32 + 16) * 1024;
+
+	/**
 	 * The longest the writers of a database may go without a write: a primary's restart
 	 * or a switchover, with the wait for its consumers to confirm at the stop. Longer,
 	 * the harness itself is stuck and the times to whole again after it say nothing of
@@ -119,7 +141,7 @@ record SoakVerdict(Map<String, Rows> rows, Owned owned, int userStopsBroken, Map
 			states.put(pipeline.target, pipeline.side.connector().state());
 		});
 		Map<String, List<Long>> whole = new TreeMap<>();
-		Map<String, Long> bounds = new TreeMap<>();
+		Map<String, Map<String, Long>> bounds = new TreeMap<>();
 		Map<String, Map<String, List<Long>>> byPipeline = new TreeMap<>();
 		List<Long> lost = new ArrayList<>();
 		Map<String, List<Long>> overlapLost = new TreeMap<>();
@@ -128,7 +150,9 @@ record SoakVerdict(Map<String, Rows> rows, Owned owned, int userStopsBroken, Map
 		for (Soak.Played fault : played) {
 			String label = fault.fault().label();
 			labels.add(label);
-			bounds.put(label, fault.fault().wholeAgainWithinMillis());
+			truths.keySet()
+				.forEach((pipeline) -> bounds.computeIfAbsent(label, (kind) -> new LinkedHashMap<>())
+					.put(pipeline.target, fault.fault().wholeAgainWithinMillis(pipeline.side.statusLagMillis())));
 			if (fault.outcome().notPlayed() != null) {
 				notPlayed.add(fault.fault() + ": " + fault.outcome().notPlayed());
 			}
@@ -152,8 +176,8 @@ record SoakVerdict(Map<String, Rows> rows, Owned owned, int userStopsBroken, Map
 			}
 		}
 		return new SoakVerdict(rows, watchers.owned(), injector.userStopsBroken(), states, logs, whole, bounds,
-				byPipeline, lost, overlapLost, labels, notPlayed, watchers.activeSlotsGone(), watchers.mostHeld(),
-				keepSize, raisesRecorded(world), Standby.of(world, injector),
+				byPipeline, lost, overlapLost, labels, notPlayed, watchers.lossesSeen(), watchers.activeSlotsGone(),
+				watchers.mostHeld(), keepSize, raisesRecorded(world), Standby.of(world, injector),
 				JournaledDeletes.of(logs.losses(), byTarget(truths)));
 	}
 
@@ -234,6 +258,9 @@ record SoakVerdict(Map<String, Rows> rows, Owned owned, int userStopsBroken, Map
 			.as("an instance claiming a target whose owner lock another instance's session held, 3 samples running")
 			.isEmpty();
 		assertThat(this.activeSlotsGone).as("slots dropped under a streaming consumer").isZero();
+		assertThat(this.logs.lostHealed())
+			.as("per target, the heals of a lost slot slot-keeper audited, against the" + " losses the harness saw")
+			.isEqualTo(this.lossesSeen);
 		assertThat(this.lostSlotUsableAgainMillis).as("a lost slot usable again within a poll (1 s) + 5 s")
 			.allMatch((millis) -> millis <= 6_000);
 		assertThat(this.logs.mostHealsInAnHour()).as("heals of a slot in an hour").isLessThanOrEqualTo(HEALS_PER_HOUR);
@@ -248,14 +275,20 @@ record SoakVerdict(Map<String, Rows> rows, Owned owned, int userStopsBroken, Map
 			.allSatisfy((target, state) -> assertThat(state).isEqualTo("RUNNING"));
 		assertThat(this.wholeAgainMillis.values()).as("every fault's rows arrived")
 			.allSatisfy((times) -> assertThat(times).allMatch((millis) -> millis < Long.MAX_VALUE));
-		this.wholeAgainMillis.forEach((kind, times) -> assertThat(percentile(times.stream().sorted().toList(), 99))
-			.as("p99 of the time to whole again after %s", kind)
-			.isLessThanOrEqualTo(this.wholeAgainBounds.get(kind)));
+		this.wholeAgainByPipeline.forEach((kind, byTarget) -> byTarget
+			.forEach((target, times) -> assertThat(percentile(times.stream().sorted().toList(), 99))
+				.as("p99 of the time to whole again after %s of %s", kind, target)
+				.isLessThanOrEqualTo(this.wholeAgainBounds.get(kind).get(target))));
 		assertThat(this.standby.unready()).as("switchovers to a standby without both slots synchronized").isZero();
 		assertThat(this.standby.streaming()).as("the standby streaming through its valid slot at the end").isTrue();
 		assertThat(this.mostHeld[0]).as("resident MiB of an instance").isLessThan(MOST_RSS_MIB);
 		assertThat(this.mostHeld[1]).as("threads of an instance").isLessThan(MOST_THREADS);
 		assertThat(this.mostHeld[2]).as("slot-keeper's sessions on the server").isLessThanOrEqualTo(MOST_SESSIONS);
+		assertThat(this.mostHeld[3]).as("one instance's sessions on the server")
+			.isLessThanOrEqualTo(MOST_SESSIONS_OF_ONE);
+		assertThat(this.mostHeld[4]).as("KiB in the gap journals' tables").isLessThanOrEqualTo(MOST_JOURNAL_KIB);
+		assertThat(this.mostHeld[5]).as("KiB of WAL a copy of a slot retained")
+			.isLessThanOrEqualTo(MOST_COPY_RETAINED_KIB);
 	}
 
 	void print(PrintStream out) {
@@ -288,28 +321,31 @@ record SoakVerdict(Map<String, Rows> rows, Owned owned, int userStopsBroken, Map
 				this.logs.heals(), this.logs.handovers(), this.logs.takeovers(), this.owned.changes(),
 				this.owned.longestWithoutMillis(), this.lostSlotUsableAgainMillis,
 				this.overlapLostSlotUsableAgainMillis);
+		out.printf("soak: losses the harness saw %s, heals of a lost slot slot-keeper audited %s%n", this.lossesSeen,
+				this.logs.lostHealed());
 		out.printf("soak: played %s%n", this.played);
 		this.notPlayed.forEach((fault) -> out.printf("soak: not played as drawn: %s%n", fault));
 		this.owned.claimsOfAnothersTarget().forEach((claim) -> out.printf("soak: %s%n", claim));
 		out.printf(
 				"soak: active slots gone %d, most heals of a slot in an hour %d (budget %d), most held by an"
-						+ " instance: %d MiB resident, %d threads; slot-keeper's sessions on the server at most %d%n",
+						+ " instance: %d MiB resident, %d threads; slot-keeper's sessions on the server at most %d (one"
+						+ " instance's %d); the gap journals' tables at most %d KiB, a copy of a slot retained at most"
+						+ " %d KiB of WAL%n",
 				this.activeSlotsGone, this.logs.mostHealsInAnHour(), HEALS_PER_HOUR, this.mostHeld[0], this.mostHeld[1],
-				this.mostHeld[2]);
+				this.mostHeld[2], this.mostHeld[3], this.mostHeld[4], this.mostHeld[5]);
 		out.printf("soak: switchovers %d (to a standby not ready %d), the standby streaming at the end %s%n",
 				this.standby.switchovers(), this.standby.unready(), this.standby.streaming() ? "yes" : "no");
 		this.wholeAgainMillis.forEach((kind, times) -> {
 			List<Long> sorted = times.stream().sorted().toList();
-			long bound = this.wholeAgainBounds.get(kind);
 			StringBuilder each = new StringBuilder();
 			this.wholeAgainByPipeline.getOrDefault(kind, Map.of()).forEach((target, pipeline) -> {
 				List<Long> ordered = pipeline.stream().sorted().toList();
-				each.append(String.format("; %s p50 %d, max %d", target, percentile(ordered, 50),
+				each.append(String.format("; %s p50 %d, p99 %d (bound %d), max %d", target, percentile(ordered, 50),
+						percentile(ordered, 99), this.wholeAgainBounds.get(kind).get(target),
 						ordered.get(ordered.size() - 1)));
 			});
-			out.printf("soak: %-29s x%-3d whole again after p50 %d ms, p99 %d ms (bound %d), max %d ms%s%n", kind,
-					sorted.size(), percentile(sorted, 50), percentile(sorted, 99), bound, sorted.get(sorted.size() - 1),
-					each);
+			out.printf("soak: %-29s x%-3d whole again after p50 %d ms, p99 %d ms, max %d ms%s%n", kind, sorted.size(),
+					percentile(sorted, 50), percentile(sorted, 99), sorted.get(sorted.size() - 1), each);
 		});
 	}
 

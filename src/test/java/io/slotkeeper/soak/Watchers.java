@@ -51,6 +51,10 @@ final class Watchers implements AutoCloseable {
 
 	private final AtomicInteger activeSlotsGone = new AtomicInteger();
 
+	private final Map<String, Boolean> slotLost = new ConcurrentHashMap<>();
+
+	private final Map<String, Integer> lossesSeen = new ConcurrentHashMap<>();
+
 	private volatile int switchoversSeen;
 
 	private final AtomicLong mostRssKib = new AtomicLong();
@@ -58,6 +62,12 @@ final class Watchers implements AutoCloseable {
 	private final AtomicLong mostThreads = new AtomicLong();
 
 	private final AtomicLong mostSessions = new AtomicLong();
+
+	private final AtomicLong mostSessionsOfOne = new AtomicLong();
+
+	private final AtomicLong mostJournalBytes = new AtomicLong();
+
+	private final AtomicLong mostCopyRetainedBytes = new AtomicLong();
 
 	Watchers(SoakWorld world) {
 		this.world = world;
@@ -131,8 +141,8 @@ final class Watchers implements AutoCloseable {
 	private void sampleSlots() {
 		for (SoakPipeline pipeline : this.world.pipelines) {
 			int switchovers = this.world.server.switchovers();
-			String active = this.world.server.queryForString("postgres",
-					"SELECT active::text FROM" + " pg_replication_slots WHERE slot_name = '" + pipeline.slot + "'");
+			String state = this.world.server.queryForString("postgres", "SELECT active::text || ' ' ||"
+					+ " coalesce(wal_status, '') FROM pg_replication_slots WHERE slot_name = '" + pipeline.slot + "'");
 			if (switchovers != this.world.server.switchovers() || switchovers != this.switchoversSeen) {
 				// Another server now: its slots are what the standby held, not what a
 				// consumer streamed from here.
@@ -140,10 +150,20 @@ final class Watchers implements AutoCloseable {
 				this.switchoversSeen = switchovers;
 				return;
 			}
+			String active = (state != null) ? state.substring(0, state.indexOf(' ')) : null;
 			if (active == null && Boolean.TRUE.equals(this.slotActive.get(pipeline.slot))) {
 				this.activeSlotsGone.incrementAndGet();
 			}
 			this.slotActive.put(pipeline.slot, "true".equals(active));
+			// A loss lasts until the owner's poll (1 s) and its heal (seconds): a sample
+			// every 250 ms sees each.
+			boolean lost = state != null && state.endsWith(" lost");
+			if (lost && !Boolean.TRUE.equals(this.slotLost.put(pipeline.target, true))) {
+				this.lossesSeen.merge(pipeline.target, 1, Integer::sum);
+			}
+			else if (!lost) {
+				this.slotLost.put(pipeline.target, false);
+			}
 		}
 	}
 
@@ -157,6 +177,13 @@ final class Watchers implements AutoCloseable {
 				"SELECT count(*) FROM" + " pg_stat_activity WHERE application_name = 'slot-keeper'");
 		long now = Long.parseLong(sessions);
 		long before = this.mostSessions.getAndAccumulate(now, Math::max);
+		sampleSessionsPerInstance();
+		this.mostJournalBytes.accumulateAndGet(journalBytes(), Math::max);
+		this.mostCopyRetainedBytes.accumulateAndGet(
+				Long.parseLong(this.world.server.queryForString("postgres",
+						"SELECT coalesce(max(pg_current_wal_lsn() - restart_lsn), 0)::bigint FROM pg_replication_slots"
+								+ " WHERE slot_name LIKE 'slotkeeper\\_gap\\_%' AND restart_lsn IS NOT NULL")),
+				Math::max);
 		if (now > SoakVerdict.MOST_SESSIONS && now > before) {
 			// Over the bound, a new most: what they are, so that a run that fails on it
 			// says why.
@@ -167,17 +194,67 @@ final class Watchers implements AutoCloseable {
 		}
 	}
 
+	// Each session traced to the instance it came from (Owners): a bound per instance,
+	// not only for both.
+	private void sampleSessionsPerInstance() {
+		Map<Integer, Long> perInstance = new HashMap<>();
+		try (java.sql.Connection connection = this.world.server.connect("postgres");
+				java.sql.Statement statement = connection.createStatement();
+				java.sql.ResultSet sessions = statement.executeQuery("SELECT client_port FROM pg_stat_activity"
+						+ " WHERE application_name = 'slot-keeper' AND client_port IS NOT NULL")) {
+			while (sessions.next()) {
+				perInstance.merge(this.owners.instanceOf(sessions.getInt(1)), 1L, Long::sum);
+			}
+		}
+		catch (java.sql.SQLException ex) {
+			throw new IllegalStateException(ex);
+		}
+		perInstance.forEach((instance, count) -> {
+			if (instance >= 0) {
+				this.mostSessionsOfOne.accumulateAndGet(count, Math::max);
+			}
+		});
+	}
+
+	// What the gap journals hold where they are kept: their tables in every database of
+	// the server that has them.
+	private long journalBytes() {
+		long bytes = 0;
+		List<String> databases = new java.util.ArrayList<>(List.of("postgres"));
+		this.world.pipelines.forEach((pipeline) -> databases.add(pipeline.database));
+		for (String database : databases) {
+			bytes += Long.parseLong(this.world.server.queryForString(database,
+					"SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::bigint FROM pg_class c"
+							+ " JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'slotkeeper'"
+							+ " AND c.relkind = 'r' AND c.relname LIKE 'gap\\_%'"));
+		}
+		return bytes;
+	}
+
+	/**
+	 * The losses the harness saw, per target: each time its slot was {@code lost} at a
+	 * sample after it was not.
+	 * @return a copy
+	 */
+	Map<String, Integer> lossesSeen() {
+		return Map.copyOf(this.lossesSeen);
+	}
+
 	int activeSlotsGone() {
 		return this.activeSlotsGone.get();
 	}
 
 	/**
-	 * The most each instance held at a sample: resident memory (MiB), threads, and both
-	 * instances' sessions on the server.
-	 * @return {@code {rss MiB, threads, sessions}}
+	 * The most held at a sample: by an instance, resident memory (MiB) and threads; both
+	 * instances' sessions on the primary, and one instance's; the gap journals' tables
+	 * (KiB); the WAL a copy of a slot retained (KiB).
+	 * @return {@code {rss MiB, threads, sessions, sessions of one, journal KiB, copy's WAL
+	 * KiB}}
 	 */
 	long[] mostHeld() {
-		return new long[] { this.mostRssKib.get() / 1024, this.mostThreads.get(), this.mostSessions.get() };
+		return new long[] { this.mostRssKib.get() / 1024, this.mostThreads.get(), this.mostSessions.get(),
+				this.mostSessionsOfOne.get(), this.mostJournalBytes.get() / 1024,
+				this.mostCopyRetainedBytes.get() / 1024 };
 	}
 
 	/**

@@ -224,11 +224,29 @@ public final class RealKafkaConnect implements CdcConnector {
 	// default), and its stop waits on a
 	// flush once more before the worker reports FAILED: about 70 s in the soak, hence two
 	// minutes.
+	// A walsender ended while the task was still starting its stream is retried by
+	// Debezium
+	// (slot.max.retries) without failing the task: one that comes back is ended too,
+	// until
+	// the task fails.
 	@Override
 	public void crash() {
+		String walsender = "SELECT active_pid FROM pg_replication_slots WHERE slot_name = '" + this.slot
+				+ "' AND active_pid IS NOT NULL";
+		String[] ended = { this.server.queryForString("postgres", walsender) };
 		this.server.execute("postgres", "SELECT pg_terminate_backend(active_pid) FROM pg_replication_slots"
 				+ " WHERE slot_name = '" + this.slot + "' AND active_pid IS NOT NULL");
-		await().atMost(Duration.ofSeconds(120)).until(() -> "FAILED".equals(state()));
+		await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200)).until(() -> {
+			if ("FAILED".equals(state())) {
+				return true;
+			}
+			String now = this.server.queryForString("postgres", walsender);
+			if (now != null && !now.equals(ended[0])) {
+				ended[0] = now;
+				this.server.execute("postgres", "SELECT pg_terminate_backend(" + Integer.parseInt(now) + ")");
+			}
+			return false;
+		});
 		awaitSlotReleased();
 	}
 

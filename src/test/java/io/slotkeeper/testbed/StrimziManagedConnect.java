@@ -2,10 +2,6 @@ package io.slotkeeper.testbed;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,6 +26,13 @@ public final class StrimziManagedConnect implements CdcConnector {
 	 * the worker's REST address.
 	 */
 	public static final String CLUSTER = "cdc-connect";
+
+	/**
+	 * How often the operator emulation reconciles every resource without an event:
+	 * Strimzi's default ({@code STRIMZI_FULL_RECONCILIATION_INTERVAL_MS}, 120 s), which
+	 * slot-keeper must not depend on a shorter one of.
+	 */
+	public static final Duration FULL_RECONCILIATION = Duration.ofMinutes(2);
 
 	private static final String TOKEN = "slot-keeper-service-account-token";
 
@@ -61,9 +64,7 @@ public final class StrimziManagedConnect implements CdcConnector {
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
-		// Strimzi's own full reconciliation interval: slot-keeper must not depend on a
-		// shorter one.
-		this.operator = new StrimziOperator(this.api, this.connect.url(), Duration.ofMinutes(2));
+		this.operator = new StrimziOperator(this.api, this.connect.url(), FULL_RECONCILIATION);
 		Map<String, Object> config = new java.util.HashMap<>(this.connect.config());
 		Object connectorClass = config.remove("connector.class");
 		// Built as Strimzi builds a worker's image: the Debezium connector and
@@ -109,25 +110,13 @@ public final class StrimziManagedConnect implements CdcConnector {
 	 * @param state {@code stopped}, {@code paused} or {@code running}
 	 */
 	public void userState(String state) {
-		HttpRequest patch = HttpRequest
-			.newBuilder(URI.create(this.api.url() + "/apis/kafka.strimzi.io/v1/namespaces/" + NAMESPACE
-					+ "/kafkaconnectors/" + RealKafkaConnect.NAME))
-			.header("Authorization", "Bearer " + TOKEN)
-			.header("Content-Type", "application/merge-patch+json")
-			.method("PATCH", HttpRequest.BodyPublishers.ofString("{\"spec\":{\"state\":\"" + state + "\"}}"))
-			.timeout(Duration.ofSeconds(10))
-			.build();
 		try {
-			int status = HttpClient.newHttpClient().send(patch, HttpResponse.BodyHandlers.discarding()).statusCode();
-			if (status != 200) {
-				throw new IllegalStateException("spec.state " + state + " answered " + status);
-			}
+			new KubernetesClient(this.api.url(), TOKEN).patch(
+					"/apis/kafka.strimzi.io/v1/namespaces/" + NAMESPACE + "/kafkaconnectors/" + RealKafkaConnect.NAME,
+					Map.of("spec", Map.of("state", state)));
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
 		}
 	}
 

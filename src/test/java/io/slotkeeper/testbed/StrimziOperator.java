@@ -28,7 +28,11 @@ import static io.slotkeeper.testbed.StrimziResources.list;
  * against a real Kafka Connect REST API. It reconciles a resource on every write to it
  * (the watch) and every {@code fullReconciliation} (Strimzi's
  * {@code STRIMZI_FULL_RECONCILIATION_INTERVAL_MS}, 120 s by default, shortened in tests),
- * one at a time:
+ * one at a time. Like the operator, it reads and writes the resources through the
+ * Kubernetes API (the stand-in's HTTP API, under a service account of its own), so that
+ * the API's faults reach it too: a reconcile that cannot read the resource does nothing,
+ * one that cannot write its status leaves the old one, and both wait for the next event
+ * or full reconciliation. What it does:
  * <ol>
  * <li>the connector is driven to {@code spec.state} ({@code running} by default): a stop
  * or resume made through the REST API is reverted;</li>
@@ -58,6 +62,8 @@ public final class StrimziOperator implements AutoCloseable {
 
 	private final StrimziResources resources;
 
+	private final KubernetesClient api;
+
 	private final String connectUrl;
 
 	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -81,6 +87,7 @@ public final class StrimziOperator implements AutoCloseable {
 	 */
 	public StrimziOperator(StrimziResources resources, String connectUrl, Duration fullReconciliation) {
 		this.resources = resources;
+		this.api = new KubernetesClient(resources.url(), StrimziResources.OPERATOR_TOKEN);
 		this.connectUrl = connectUrl;
 		resources.onWrite((key) -> this.loop.execute(() -> reconcile(key)));
 		this.loop.scheduleWithFixedDelay(this::reconcileAll, fullReconciliation.toMillis(),
@@ -104,9 +111,18 @@ public final class StrimziOperator implements AutoCloseable {
 		return this.reconciles.get();
 	}
 
+	// A listing the API does not answer is tried again at the next full reconciliation,
+	// as Strimzi's periodic reconcile is.
 	private void reconcileAll() {
-		for (String key : this.resources.connectorKeys()) {
-			reconcile(key);
+		for (String namespace : this.resources.connectorNamespaces()) {
+			try {
+				for (Object item : list(this.api.get(connectors(namespace, null)).get("items"))) {
+					reconcile(namespace + "/" + asMap(asMap(item).get("metadata")).get("name"));
+				}
+			}
+			catch (IOException ex) {
+				// the next full reconciliation
+			}
 		}
 	}
 
@@ -114,7 +130,15 @@ public final class StrimziOperator implements AutoCloseable {
 		this.reconciles.incrementAndGet();
 		String name = key.substring(key.indexOf('/') + 1);
 		String namespace = key.substring(0, key.indexOf('/'));
-		Map<String, Object> resource = this.resources.connector(namespace, name);
+		Map<String, Object> resource;
+		try {
+			resource = this.api.get(connectors(namespace, name));
+		}
+		catch (IOException ex) {
+			// The API does not answer: nothing is known to act on until the next event or
+			// full reconciliation.
+			return;
+		}
 		if (resource == null) {
 			return;
 		}
@@ -157,9 +181,15 @@ public final class StrimziOperator implements AutoCloseable {
 			setStatus(key, resource, conditions, status);
 		}
 		catch (IOException | RuntimeException ex) {
-			setStatus(key, resource,
-					List.of(condition("NotReady", ex.getClass().getSimpleName(), String.valueOf(ex.getMessage()))),
-					null);
+			try {
+				setStatus(key, resource,
+						List.of(condition("NotReady", ex.getClass().getSimpleName(), String.valueOf(ex.getMessage()))),
+						null);
+			}
+			catch (IOException notWritten) {
+				// the API does not answer: the status stays as it was until a reconcile
+				// can write it
+			}
 		}
 	}
 
@@ -191,7 +221,7 @@ public final class StrimziOperator implements AutoCloseable {
 		if (operation.equals("list")) {
 			Rest offsets = call("GET", "/connectors/" + name + "/offsets", null);
 			String map = String.valueOf(asMap(asMap(spec.get("listOffsets")).get("toConfigMap")).get("name"));
-			this.resources.putConfigMap(namespace, map, Map.of("offsets.json", offsets.body()));
+			this.api.putConfigMap(namespace, map, Map.of("offsets.json", offsets.body()));
 			return null;
 		}
 		String state = String
@@ -202,7 +232,9 @@ public final class StrimziOperator implements AutoCloseable {
 		Rest changed;
 		if (operation.equals("alter")) {
 			String map = String.valueOf(asMap(asMap(spec.get("alterOffsets")).get("fromConfigMap")).get("name"));
-			Object json = asMap(asMap(this.resources.configMap(namespace, map)).get("data")).get("offsets.json");
+			Object json = asMap(
+					asMap(this.api.get("/api/v1/namespaces/" + namespace + "/configmaps/" + map)).get("data"))
+				.get("offsets.json");
 			if (json == null) {
 				return "ConfigMap " + map + " has no offsets.json";
 			}
@@ -262,27 +294,40 @@ public final class StrimziOperator implements AutoCloseable {
 
 	}
 
-	private void removeAnnotation(String key, String annotation) {
-		this.resources.update(key,
-				(resource) -> asMap(asMap(resource.get("metadata")).get("annotations")).remove(annotation), false);
+	private void removeAnnotation(String key, String annotation) throws IOException {
+		Map<String, Object> annotations = new LinkedHashMap<>();
+		annotations.put(annotation, null);
+		this.api.patch(connectors(key), Map.of("metadata", Map.of("annotations", annotations)));
 	}
 
+	// The status subresource replaced, as Strimzi's status update does: what the new
+	// status leaves out is removed (null in a merge patch).
 	private void setStatus(String key, Map<String, Object> resource, List<Map<String, Object>> conditions,
-			Map<String, Object> connectorStatus) {
-		this.resources.update(key, (stored) -> {
-			Map<String, Object> status = new LinkedHashMap<>();
-			status.put("conditions", conditions);
-			status.put("observedGeneration", asMap(resource.get("metadata")).get("generation"));
-			if (connectorStatus != null) {
-				status.put("connectorStatus", connectorStatus);
-			}
-			AutoRestart restarts = this.lastAutoRestart.get(key);
-			if (restarts != null) {
-				status.put("autoRestart",
-						Map.of("count", restarts.count(), "lastRestartTimestamp", restarts.since().toString()));
-			}
-			stored.put("status", status);
-		}, false);
+			Map<String, Object> connectorStatus) throws IOException {
+		Map<String, Object> status = new LinkedHashMap<>();
+		asMap(resource.get("status")).keySet().forEach((field) -> status.put(field, null));
+		status.put("conditions", conditions);
+		status.put("observedGeneration", asMap(resource.get("metadata")).get("generation"));
+		if (connectorStatus != null) {
+			status.put("connectorStatus", connectorStatus);
+		}
+		AutoRestart restarts = this.lastAutoRestart.get(key);
+		if (restarts != null) {
+			status.put("autoRestart",
+					Map.of("count", restarts.count(), "lastRestartTimestamp", restarts.since().toString()));
+		}
+		Map<String, Object> body = new LinkedHashMap<>();
+		body.put("status", status);
+		this.api.patch(connectors(key) + "/status", body);
+	}
+
+	private String connectors(String key) {
+		return connectors(key.substring(0, key.indexOf('/')), key.substring(key.indexOf('/') + 1));
+	}
+
+	private String connectors(String namespace, String name) {
+		return "/apis/kafka.strimzi.io/" + this.resources.servedVersion() + "/namespaces/" + namespace
+				+ "/kafkaconnectors" + ((name != null) ? "/" + name : "");
 	}
 
 	/**
