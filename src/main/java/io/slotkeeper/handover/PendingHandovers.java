@@ -51,6 +51,11 @@ public final class PendingHandovers {
 	// polls in between read nothing.
 	private final Map<String, Instant> none = new ConcurrentHashMap<>();
 
+	// The handovers this instance is completing now, which its own polls leave to it: the
+	// same rows, kept as they began, are another instance's to complete once this one
+	// ended before it did.
+	private final java.util.Set<String> underWay = ConcurrentHashMap.newKeySet();
+
 	private final Clock clock;
 
 	/**
@@ -70,7 +75,49 @@ public final class PendingHandovers {
 	 * @param chosen what its user chose, {@code null} when nothing
 	 */
 	public void keep(Target target, String slot, String connector, Long position, String reason, ChosenState chosen) {
+		this.underWay.remove(target.name() + "/" + slot);
 		keep(target, new Pending(slot, connector, position, this.clock.instant(), reason, chosen));
+	}
+
+	/**
+	 * Keeps a handover as it begins, its connector stopped by slot-keeper: should this
+	 * instance end before it completes (killed, its node gone), the connector would stay
+	 * stopped with no one to resume it; kept, the target's next owner completes it as a
+	 * pending one. This instance's own polls leave it alone until {@link #completed} or
+	 * {@link #keep} (waiting for Kafka Connect) says what became of it.
+	 * @param target the target
+	 * @param slot the slot made anew
+	 * @param connector the connector's name
+	 * @param position the position its offsets go to, {@code null} when unknown
+	 * @param chosen what its user chose
+	 */
+	public void begun(Target target, String slot, String connector, Long position, ChosenState chosen) {
+		this.underWay.add(target.name() + "/" + slot);
+		keep(target, new Pending(slot, connector, position, this.clock.instant(),
+				"the instance that recreated the slot ended during its handover", chosen));
+	}
+
+	/**
+	 * Removes a handover this instance began and completed.
+	 * @param target the target
+	 * @param slot the slot
+	 */
+	public void completed(Target target, String slot) {
+		try {
+			target.primary().withConnection((connection) -> {
+				done(connection, target, slot);
+				return null;
+			});
+		}
+		catch (RuntimeException ex) {
+			// A row left is completed again by the next poll: the connector handed over
+			// already is stopped, aligned and resumed once more.
+			logger.warn("The completed handover of slot '{}' (target '{}') is still kept in {}: {}", slot,
+					target.name(), TABLE, FailureDescription.messageOf(ex));
+		}
+		finally {
+			this.underWay.remove(target.name() + "/" + slot);
+		}
 	}
 
 	private void keep(Target target, Pending pending) {
@@ -153,6 +200,7 @@ public final class PendingHandovers {
 		if (waiting.isEmpty()) {
 			this.none.put(target.name(), this.clock.instant());
 		}
+		waiting.removeIf((pending) -> this.underWay.contains(target.name() + "/" + pending.slot()));
 		return waiting;
 	}
 

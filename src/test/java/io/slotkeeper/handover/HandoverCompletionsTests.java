@@ -32,7 +32,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A recreate while Kafka Connect cannot be reached keeps its handover in the target's
  * database; once Connect answers, two instances (two pods, each with its own memory and
  * pool) trying at the same moment hand the connector over once, to the position the
- * recreate kept.
+ * recreate kept. A handover is kept as it begins too: its own instance leaves it alone,
+ * another completes it from the row should that instance end before it is done.
  */
 class HandoverCompletionsTests {
 
@@ -80,6 +81,65 @@ class HandoverCompletionsTests {
 				instances.forEach(Fleet::close);
 				server.execute(database, "SELECT pg_drop_replication_slot('kept_handover')");
 			}
+		}
+	}
+
+	@Test
+	void aHandoverUnderWayIsKeptAsItBeginsLeftAloneByItsOwnInstanceAndCompletedFromTheRowByAnother() throws Exception {
+		PostgresServer server = PostgresTestBed.shared();
+		String database = server.createDatabase();
+		server.execute(database, "SELECT pg_create_logical_replication_slot('begun_handover', 'pgoutput')");
+		ExecutorService thread = Executors.newSingleThreadExecutor();
+		try (ConnectStub connect = new ConnectStub()) {
+			connect.offsets("[{\"partition\":{\"server\":\"orders\"},\"offset\":{\"lsn\":100}}]");
+			// Its task never runs within the running timeout: the handover stays under
+			// way
+			// for 5 s.
+			connect.status("{\"name\":\"orders-cdc\",\"connector\":{\"state\":\"RUNNING\"},"
+					+ "\"tasks\":[{\"id\":0,\"state\":\"UNASSIGNED\"}]}");
+			TargetProperties target = target("orders", server, database, "slots[0].name", "begun_handover",
+					"slots[0].connector.url", connect.url(), "slots[0].connector.name", "orders-cdc",
+					"slots[0].connector.running-timeout", "5s");
+			List<Fleet> instances = List.of(fleet(target), fleet(target));
+			List<SlotService> services = List.of(service(), service());
+			try {
+				Future<RecreateResult> recreating = thread.submit(() -> services.get(0)
+					.recreates()
+					.recreate(instances.get(0).get("orders"), null, "begun_handover", true, null));
+				org.awaitility.Awaitility.await()
+					.atMost(Duration.ofSeconds(10))
+					.until(() -> "1"
+						.equals(server.queryForString(database,
+								"SELECT count(*) FROM pg_catalog.pg_tables WHERE schemaname = 'slotkeeper' AND"
+										+ " tablename = 'handovers'"))
+							&& "1".equals(server.queryForString(database, "SELECT count(*) FROM slotkeeper.handovers"
+									+ " WHERE reason LIKE '%ended during its handover'")));
+
+				assertThat(services.get(0).followUps().completePendingHandovers(instances.get(0).get("orders")))
+					.as("its own instance leaves the handover it is completing alone")
+					.isEmpty();
+				connect.reset();
+				// Had the first instance ended here, the target's next owner completes it
+				// from the row alone: stopped (already), aligned, resumed.
+				List<CompletedHandover> byTheNext = services.get(1)
+					.followUps()
+					.completePendingHandovers(instances.get(1).get("orders"));
+				assertThat(byTheNext).singleElement()
+					.satisfies((done) -> assertThat(done.connector().method()).isEqualTo("align"));
+				assertThat(connect.changes()).extracting(ConnectStub.Request::path)
+					.contains("/connectors/orders-cdc/offsets", "/connectors/orders-cdc/resume");
+
+				RecreateResult recreated = recreating.get();
+				assertThat(recreated.connector().method()).isEqualTo("align");
+				assertThat(server.queryForString(database, "SELECT count(*) FROM slotkeeper.handovers")).isEqualTo("0");
+			}
+			finally {
+				instances.forEach(Fleet::close);
+				server.execute(database, "SELECT pg_drop_replication_slot('begun_handover')");
+			}
+		}
+		finally {
+			thread.shutdownNow();
 		}
 	}
 

@@ -24,6 +24,7 @@ import io.slotkeeper.lineage.TableCounters;
 import io.slotkeeper.problem.ProblemException;
 import io.slotkeeper.replication.SlotTags;
 import io.slotkeeper.resnapshot.Resnapshots;
+import io.slotkeeper.sessions.FailureDescription;
 import io.slotkeeper.sessions.Lsn;
 import io.slotkeeper.sessions.Node;
 
@@ -125,11 +126,26 @@ final class RecreateFollowUp {
 		if (handover != null) {
 			String lsn = recreated.skipped().toLsn();
 			Long position = (lsn != null) ? Lsn.parse(lsn) : null;
-			handedOver = recreated.withConnector(this.handovers.complete(handover, position));
+			if (handover.stopped()) {
+				this.pending.begun(target, slot, handover.connectorName(), position, handover.chosenState());
+			}
+			try {
+				handedOver = recreated.withConnector(this.handovers.complete(handover, position));
+			}
+			catch (RuntimeException ex) {
+				if (handover.stopped()) {
+					this.pending.keep(target, slot, handover.connectorName(), position,
+							"the handover failed: " + FailureDescription.messageOf(ex), handover.chosenState());
+				}
+				throw ex;
+			}
 			if (handedOver.connector().pending()) {
 				this.pending.keep(target, slot, handover.connectorName(), position,
 						"the slot was recreated while Kafka Connect could not be reached", handover.chosenState());
 				return handedOver.withResnapshot(this.resnapshots.deferred(target, slot));
+			}
+			if (handover.stopped()) {
+				this.pending.completed(target, slot);
 			}
 		}
 		boolean running = handedOver.connector() == null || handedOver.connector().handedOver();
