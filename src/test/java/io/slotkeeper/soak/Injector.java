@@ -148,7 +148,7 @@ final class Injector {
 				}
 				Instance[] owner = new Instance[1];
 				Outcome lost = loseTheSlot(pipeline, NOTHING, () -> {
-					owner[0] = this.owners.of(pipeline);
+					owner[0] = ownerOf(pipeline);
 					pipeline.side.connector().workerDown();
 					if (owner[0] != null) {
 						owner[0].kill();
@@ -200,7 +200,7 @@ final class Injector {
 				}
 				Thread[] stall = new Thread[1];
 				Outcome lost = loseTheSlot(pipeline, () -> {
-					Instance owner = this.owners.of(pipeline);
+					Instance owner = ownerOf(pipeline);
 					if (owner != null) {
 						TcpProxy network = this.world.networks.get(this.world.instances.indexOf(owner));
 						network.stall();
@@ -228,6 +228,14 @@ final class Injector {
 			}
 		}
 		return Outcome.PLAYED;
+	}
+
+	// Ownership may be changing hands at the moment (a takeover after an earlier fault):
+	// the holder of the target's owner lock within 10 s.
+	private Instance ownerOf(SoakPipeline pipeline) {
+		Instance[] owner = new Instance[1];
+		until(Duration.ofSeconds(10), () -> (owner[0] = this.owners.of(pipeline)) != null);
+		return owner[0];
 	}
 
 	private boolean copyMade(SoakPipeline pipeline) {
