@@ -132,6 +132,16 @@ class HandoverCompletionsTests {
 				RecreateResult recreated = recreating.get();
 				assertThat(recreated.connector().method()).isEqualTo("align");
 				assertThat(server.queryForString(database, "SELECT count(*) FROM slotkeeper.handovers")).isEqualTo("0");
+
+				// Alone, the instance that began a handover removes its row once done.
+				connect.status("{\"name\":\"orders-cdc\",\"connector\":{\"state\":\"RUNNING\"},"
+						+ "\"tasks\":[{\"id\":0,\"state\":\"RUNNING\"}]}");
+				assertThat(services.get(0)
+					.recreates()
+					.recreate(instances.get(0).get("orders"), null, "begun_handover", true, null)
+					.connector()
+					.running()).isTrue();
+				assertThat(server.queryForString(database, "SELECT count(*) FROM slotkeeper.handovers")).isEqualTo("0");
 			}
 			finally {
 				instances.forEach(Fleet::close);

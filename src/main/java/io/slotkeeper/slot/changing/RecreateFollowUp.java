@@ -126,14 +126,16 @@ final class RecreateFollowUp {
 		if (handover != null) {
 			String lsn = recreated.skipped().toLsn();
 			Long position = (lsn != null) ? Lsn.parse(lsn) : null;
-			if (handover.stopped()) {
+			// Read before the handover moves on from its stop.
+			boolean begun = handover.stopped();
+			if (begun) {
 				this.pending.begun(target, slot, handover.connectorName(), position, handover.chosenState());
 			}
 			try {
 				handedOver = recreated.withConnector(this.handovers.complete(handover, position));
 			}
 			catch (RuntimeException ex) {
-				if (handover.stopped()) {
+				if (begun) {
 					this.pending.keep(target, slot, handover.connectorName(), position,
 							"the handover failed: " + FailureDescription.messageOf(ex), handover.chosenState());
 				}
@@ -144,7 +146,7 @@ final class RecreateFollowUp {
 						"the slot was recreated while Kafka Connect could not be reached", handover.chosenState());
 				return handedOver.withResnapshot(this.resnapshots.deferred(target, slot));
 			}
-			if (handover.stopped()) {
+			if (begun) {
 				this.pending.completed(target, slot);
 			}
 		}
