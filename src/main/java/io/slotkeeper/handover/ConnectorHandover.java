@@ -59,6 +59,20 @@ public record ConnectorHandover(String connector, String method, String reason, 
 	}
 
 	/**
+	 * Whether the connector will read the new slot once it runs: handed over, or its
+	 * offsets set to the new slot (aligned or reset) although it does not run now (its
+	 * task failed again, its user stopped it during the handover). A re-snapshot signal
+	 * written now waits in the slot for it; one whose offsets were not moved may never
+	 * read it.
+	 * @return whether signals for the new slot reach the connector
+	 */
+	public boolean readsTheNewSlot() {
+		boolean moved = ("align".equals(this.method) || "reset".equals(this.method))
+				&& (this.warning == null || !this.warning.contains("offsets not changed"));
+		return handedOver() || moved;
+	}
+
+	/**
 	 * The handover in one line, for the audit and the logs.
 	 * @return for example {@code orders-debezium: align, RUNNING, from phase stopped}
 	 */

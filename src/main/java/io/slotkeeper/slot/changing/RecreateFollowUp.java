@@ -150,7 +150,7 @@ final class RecreateFollowUp {
 				this.pending.completed(target, slot);
 			}
 		}
-		boolean running = handedOver.connector() == null || handedOver.connector().handedOver();
+		boolean running = handedOver.connector() == null || handedOver.connector().readsTheNewSlot();
 		return handedOver.withResnapshot(this.resnapshots.afterRecreate(target, slot, running));
 	}
 
