@@ -258,8 +258,8 @@ public final class StrimziResources implements AutoCloseable {
 	}
 
 	/**
-	 * Runs something just before the next PATCH is answered, once: a user's write that
-	 * lands between a client's read and its patch.
+	 * Runs something just before the next PATCH of a client (not the operator emulation)
+	 * is answered, once: a user's write that lands between a client's read and its patch.
 	 * @param write the write
 	 */
 	public void beforeNextPatch(Runnable write) {
@@ -317,7 +317,8 @@ public final class StrimziResources implements AutoCloseable {
 			LocalHttp.answer(exchange, 401, JSON.writeValueAsString(status(401, "Unauthorized")));
 			return;
 		}
-		Runnable before = method.equals("PATCH") ? this.beforeNextPatch.getAndSet(null) : null;
+		// The next PATCH of a client's, never the operator emulation's own status writes.
+		Runnable before = (method.equals("PATCH") && !operator) ? this.beforeNextPatch.getAndSet(null) : null;
 		if (before != null) {
 			before.run();
 		}
