@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -129,34 +130,42 @@ final class GapDeliveries {
 			acks = Map.of();
 		}
 		List<Map.Entry<String, Map<String, Object>>> unanswered = new ArrayList<>();
-		List<GapDelivery.SignalFate> fates = new ArrayList<>();
-		for (GapDelivery.SignalFate fate : delivery.signals()) {
-			JsonNode ack = acks.get("ack:" + fate.id());
+		List<GapDelivery.SignalFate> fates = resolved(delivery, acks, (fate) -> {
 			Map.Entry<String, Map<String, Object>> sent = this.awaiting.get(fate.id());
-			if (fate.state() != GapDelivery.State.AWAITING) {
-				fates.add(fate);
+			if (sent == null) {
+				return unacknowledged(fate, null);
 			}
-			else if (ack != null) {
-				fates.add(acknowledged(fate, ack));
-			}
-			else if (sent != null) {
-				unanswered.add(sent);
-				fates.add(new GapDelivery.SignalFate(fate.id(), fate.type(), fate.table(), fate.asked(),
-						GapDelivery.State.CARRIED, 0, "the slot was lost again before its connector read it"));
-			}
-			else {
-				fates.add(unacknowledged(fate, null));
-			}
-		}
-		GapDelivery now = new GapDelivery(delivery.sentAt(), delivery.signalTable(), List.copyOf(fates), true,
-				delivery.notSent());
+			unanswered.add(sent);
+			return new GapDelivery.SignalFate(fate.id(), fate.type(), fate.table(), fate.asked(),
+					GapDelivery.State.CARRIED, 0, "the slot was lost again before its connector read it");
+		});
+		GapDelivery now = new GapDelivery(delivery.sentAt(), delivery.signalTable(), fates, true, delivery.notSent());
 		if (!this.deliveries.replace(key(target, slot), delivery, now)) {
 			return List.of();
 		}
-		forget(delivery);
-		fates.forEach((fate) -> counter(target, slot, fate.state()).increment());
-		logger.info("The gap's signals of slot '{}' (target '{}'): {}", slot, target, now.described());
+		ended(target, slot, delivery, now);
 		return unanswered;
+	}
+
+	// Each signal's fate with the acknowledgements read: as it was where it had one
+	// already, as its acknowledgement says, or, still awaiting, what the caller makes of
+	// it.
+	private static List<GapDelivery.SignalFate> resolved(GapDelivery delivery, Map<String, JsonNode> acks,
+			UnaryOperator<GapDelivery.SignalFate> unanswered) {
+		List<GapDelivery.SignalFate> fates = new ArrayList<>();
+		for (GapDelivery.SignalFate fate : delivery.signals()) {
+			JsonNode ack = acks.get("ack:" + fate.id());
+			fates.add((fate.state() != GapDelivery.State.AWAITING) ? fate
+					: (ack != null) ? acknowledged(fate, ack) : unanswered.apply(fate));
+		}
+		return List.copyOf(fates);
+	}
+
+	// A delivery that finished: its signals no longer kept, counted and said.
+	private void ended(String target, String slot, GapDelivery before, GapDelivery now) {
+		forget(before);
+		now.signals().forEach((fate) -> counter(target, slot, fate.state()).increment());
+		logger.info("The gap's signals of slot '{}' (target '{}'): {}", slot, target, now.described());
 	}
 
 	private void forget(GapDelivery delivery) {
@@ -213,24 +222,19 @@ final class GapDeliveries {
 						+ FailureDescription.messageOf(ex) + " (slot-keeper's role needs SELECT on it)";
 			}
 			boolean over = !this.clock.instant().isBefore(delivery.sentAt().plus(WAIT));
-			List<GapDelivery.SignalFate> fates = new ArrayList<>();
-			for (GapDelivery.SignalFate fate : delivery.signals()) {
-				JsonNode ack = acks.get("ack:" + fate.id());
-				fates.add((fate.state() != GapDelivery.State.AWAITING) ? fate
-						: (ack != null) ? acknowledged(fate, ack) : over ? unacknowledged(fate, unread) : fate);
-			}
+			String why = unread;
+			List<GapDelivery.SignalFate> fates = resolved(delivery, acks,
+					(fate) -> over ? unacknowledged(fate, why) : fate);
 			boolean done = fates.stream().noneMatch((fate) -> fate.state() == GapDelivery.State.AWAITING);
-			GapDelivery now = new GapDelivery(delivery.sentAt(), delivery.signalTable(), List.copyOf(fates), done,
+			GapDelivery now = new GapDelivery(delivery.sentAt(), delivery.signalTable(), fates, done,
 					delivery.notSent());
 			// A heal's new signals may have taken the slot's place meanwhile: they stand.
 			if (!this.deliveries.replace(each.getKey(), delivery, now)) {
 				continue;
 			}
 			if (done) {
-				forget(delivery);
-				fates.forEach((fate) -> counter(target, slot, fate.state()).increment());
+				ended(target, slot, delivery, now);
 				finished.put(slot, now);
-				logger.info("The gap's signals of slot '{}' (target '{}'): {}", slot, target, now.described());
 			}
 		}
 		return finished;
