@@ -122,11 +122,11 @@ final class GapSignals {
 				continue;
 			}
 			List<List<String>> deleted = gap.journal().keys(table, GapJournal.Change.DELETED);
-			Set<List<String>> existing = existing(connection, table, summary.keyColumns(), deleted);
-			List<List<String>> keys = deleted.stream().filter((key) -> !existing.contains(key)).toList();
+			List<List<String>> keys = stillDeleted(connection, table, summary.keyColumns(), deleted);
 			List<Map<String, Object>> batches = batches(table, summary.keyColumns(), keys, dataLength);
-			String again = existing.isEmpty() ? ""
-					: "; " + existing.size() + " deleted in the gap exist again (inserted since), not signalled";
+			int back = deleted.size() - keys.size();
+			String again = (back == 0) ? ""
+					: "; " + back + " deleted in the gap exist again (inserted since), not signalled";
 			if (signal(signals, said, table, DELETES, keys.size(), batches,
 					"deletes not signalled: a key does not fit the signal table's data column (" + dataLength
 							+ " characters)",
@@ -301,6 +301,14 @@ final class GapSignals {
 		return reads;
 	}
 
+	// The deleted keys that do not exist now: one inserted again since is alive, and a
+	// delete signalled for it would undo the newer write.
+	private static List<List<String>> stillDeleted(Connection connection, String table, List<String> columns,
+			List<List<String>> deleted) throws SQLException {
+		Set<List<String>> existing = existing(connection, table, columns, deleted);
+		return deleted.stream().filter((key) -> !existing.contains(key)).toList();
+	}
+
 	// The keys that exist, as text: the query is the server's own, its identifiers and
 	// values quoted by format().
 	private static Set<List<String>> existing(Connection connection, String table, List<String> columns,
@@ -406,8 +414,7 @@ final class GapSignals {
 				}
 				List<String> keyColumns = strings(data.get("key-columns"));
 				List<List<String>> deleted = ((List<?>) data.get("keys")).stream().map(GapSignals::strings).toList();
-				Set<List<String>> existing = existing(connection, table, keyColumns, deleted);
-				List<List<String>> still = deleted.stream().filter((key) -> !existing.contains(key)).toList();
+				List<List<String>> still = stillDeleted(connection, table, keyColumns, deleted);
 				if (!still.isEmpty()) {
 					Map<String, Object> kept = new LinkedHashMap<>(data);
 					kept.put("keys", still);
