@@ -36,6 +36,11 @@ public record ConnectorHandover(String connector, String method, String reason, 
 		String warning, String leftAs, String completedFrom) {
 
 	/**
+	 * How the warning of a handover whose offsets change Kafka Connect refused begins.
+	 */
+	static final String OFFSETS_NOT_CHANGED = "offsets not changed: ";
+
+	/**
 	 * The method of a handover that waits for Kafka Connect to answer.
 	 */
 	public static final String PENDING = "pending";
@@ -68,7 +73,7 @@ public record ConnectorHandover(String connector, String method, String reason, 
 	 */
 	public boolean readsTheNewSlot() {
 		boolean moved = ("align".equals(this.method) || "reset".equals(this.method))
-				&& (this.warning == null || !this.warning.contains("offsets not changed"));
+				&& (this.warning == null || !this.warning.startsWith(OFFSETS_NOT_CHANGED));
 		return handedOver() || moved;
 	}
 

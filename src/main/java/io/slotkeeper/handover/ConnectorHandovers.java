@@ -197,7 +197,7 @@ public final class ConnectorHandovers {
 			return pending(connector, change.error(), stopped);
 		}
 		if (change != null && !change.ok()) {
-			warning = "offsets not changed: " + change.error() + "; the connector may fail to stream"
+			warning = ConnectorHandover.OFFSETS_NOT_CHANGED + change.error() + "; the connector may fail to stream"
 					+ (revertedBehindUs(connector, change) ? REVERTED : "");
 		}
 		List<Map<String, Object>> after = this.lifecycle.listedOffsets(connector);
