@@ -148,9 +148,8 @@ public final class EventRecorder implements AutoCloseable {
 					send(next);
 				}
 				patchDue();
-				// Not idle from a record() until a round finds nothing left: an event
-				// taken
-				// from the queue and still being written keeps it so.
+				// Idle once a round finds nothing left: an event taken from
+				// the queue and still being written keeps it busy.
 				this.idle = this.queue.isEmpty()
 						&& this.series.values().stream().allMatch((each) -> each.patched == each.count);
 			}

@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.slf4j.Logger;
@@ -54,7 +55,7 @@ public final class PendingHandovers {
 	// The handovers this instance is completing now, which its own polls leave to it: the
 	// same rows, kept as they began, are another instance's to complete once this one
 	// ended before it did.
-	private final java.util.Set<String> underWay = ConcurrentHashMap.newKeySet();
+	private final Set<String> underWay = ConcurrentHashMap.newKeySet();
 
 	private final Clock clock;
 
@@ -75,7 +76,7 @@ public final class PendingHandovers {
 	 * @param chosen what its user chose, {@code null} when nothing
 	 */
 	public void keep(Target target, String slot, String connector, Long position, String reason, ChosenState chosen) {
-		this.underWay.remove(target.name() + "/" + slot);
+		this.underWay.remove(underWayKey(target, slot));
 		keep(target, new Pending(slot, connector, position, this.clock.instant(), reason, chosen));
 	}
 
@@ -92,7 +93,7 @@ public final class PendingHandovers {
 	 * @param chosen what its user chose
 	 */
 	public void begun(Target target, String slot, String connector, Long position, ChosenState chosen) {
-		this.underWay.add(target.name() + "/" + slot);
+		this.underWay.add(underWayKey(target, slot));
 		keep(target, new Pending(slot, connector, position, this.clock.instant(),
 				"the instance that recreated the slot ended during its handover", chosen));
 	}
@@ -116,7 +117,7 @@ public final class PendingHandovers {
 					target.name(), TABLE, FailureDescription.messageOf(ex));
 		}
 		finally {
-			this.underWay.remove(target.name() + "/" + slot);
+			this.underWay.remove(underWayKey(target, slot));
 		}
 	}
 
@@ -200,7 +201,7 @@ public final class PendingHandovers {
 		if (waiting.isEmpty()) {
 			this.none.put(target.name(), this.clock.instant());
 		}
-		waiting.removeIf((pending) -> this.underWay.contains(target.name() + "/" + pending.slot()));
+		waiting.removeIf((pending) -> this.underWay.contains(underWayKey(target, pending.slot())));
 		return waiting;
 	}
 
@@ -222,6 +223,10 @@ public final class PendingHandovers {
 				throw ex;
 			}
 		}
+	}
+
+	private static String underWayKey(Target target, String slot) {
+		return target.name() + "/" + slot;
 	}
 
 	private void forget(Target target, String slot) {

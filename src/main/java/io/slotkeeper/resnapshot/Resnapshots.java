@@ -12,6 +12,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import tools.jackson.databind.JsonNode;
 
 import io.slotkeeper.config.ResnapshotProperties;
 import io.slotkeeper.connect.ConnectorLifecycle;
@@ -295,8 +296,7 @@ public final class Resnapshots {
 		return sent;
 	}
 
-	private static Map<String, tools.jackson.databind.JsonNode> acknowledged(Connection connection,
-			GapDelivery delivery) {
+	private static Map<String, JsonNode> acknowledged(Connection connection, GapDelivery delivery) {
 		try {
 			return GapDeliveries.acknowledgements(connection, delivery);
 		}
