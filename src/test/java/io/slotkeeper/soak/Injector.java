@@ -159,7 +159,8 @@ final class Injector {
 					owner[0].start();
 				}
 				pipeline.side.connector().workerUp();
-				return (owner[0] != null) ? lost : new Outcome(lost.lostFor(), "no instance owned the target");
+				return (lost.notPlayed() != null || owner[0] != null) ? lost
+						: new Outcome(lost.lostFor(), "no instance owned the target");
 			}
 			case API_FAULT_DURING_HANDOVER -> {
 				SoakPipeline managed = this.world.managedPipeline();
@@ -210,11 +211,11 @@ final class Injector {
 						});
 					}
 				}, NOTHING);
-				if (stall[0] == null) {
-					return new Outcome(lost.lostFor(), "no instance owned the target when its slot was lost");
+				if (stall[0] != null) {
+					join(stall[0]);
 				}
-				join(stall[0]);
-				return lost;
+				return (lost.notPlayed() != null || stall[0] != null) ? lost
+						: new Outcome(lost.lostFor(), "no instance owned the target when its slot was lost");
 			}
 			case TASK_FAILED_DURING_RAISE -> {
 				pipeline.side.connector().workerDown();
@@ -251,8 +252,8 @@ final class Injector {
 		// The WAL pushed past the limit loses every slot whose consumer is away: the
 		// others' must stream, or the fault is not the one drawn.
 		if (!until(Duration.ofSeconds(60), () -> othersStreaming(pipeline))) {
-			return Outcome
-				.notPlayed("another pipeline's consumer did not stream within 60 s: its slot would be lost too");
+			return Outcome.notPlayed(
+					"another pipeline's consumer did not stream caught up within 60 s: its slot would be lost too");
 		}
 		try {
 			if (until(Duration.ofSeconds(30), () -> copyMade(pipeline))) {

@@ -37,8 +37,6 @@ final class Watchers implements AutoCloseable {
 
 	private final AtomicInteger mostClaimants = new AtomicInteger();
 
-	private final Map<String, Integer> holders = new HashMap<>();
-
 	private final Map<String, Integer> lastHolder = new HashMap<>();
 
 	private final Map<String, Long> withoutSince = new HashMap<>();
@@ -118,7 +116,6 @@ final class Watchers implements AutoCloseable {
 		claimants.values().forEach((count) -> this.mostClaimants.accumulateAndGet(count, Math::max));
 		long now = System.currentTimeMillis();
 		holders.forEach((target, holder) -> {
-			Integer before = this.holders.put(target, holder);
 			if (holder >= 0) {
 				Integer last = this.lastHolder.put(target, holder);
 				if (last != null && !last.equals(holder)) {
@@ -129,8 +126,8 @@ final class Watchers implements AutoCloseable {
 					this.longestWithout.accumulateAndGet(now - since, Math::max);
 				}
 			}
-			else if (before == null || before >= 0) {
-				this.withoutSince.put(target, now);
+			else {
+				this.withoutSince.putIfAbsent(target, now);
 			}
 		});
 	}
