@@ -1,6 +1,7 @@
 package io.slotkeeper.soak;
 
 import java.time.Duration;
+import java.util.List;
 
 import io.slotkeeper.gap.SlotCopies;
 import io.slotkeeper.soak.FaultSchedule.Fault;
@@ -255,18 +256,27 @@ final class Injector {
 			return Outcome.notPlayed(
 					"another pipeline's consumer did not stream caught up within 60 s: its slot would be lost too");
 		}
+		java.util.concurrent.atomic.AtomicBoolean losing = new java.util.concurrent.atomic.AtomicBoolean(true);
+		Thread away = background(() -> holdAway(pipeline, losing));
 		try {
+			Runnable othersKept = () -> {
+				this.world.server.awaitStandbyCaughtUp();
+				awaitOthersAtHead(pipeline);
+			};
 			if (until(Duration.ofSeconds(30), () -> copyMade(pipeline))) {
 				SlotRecipes.loseBeforeItsCopy(this.world.server, pipeline.database, pipeline.slot,
-						SlotCopies.copyOf(pipeline.slot), this.world.server::awaitStandbyCaughtUp);
+						SlotCopies.copyOf(pipeline.slot), othersKept);
 			}
 			else {
-				SlotRecipes.lose(this.world.server, pipeline.database, pipeline.slot,
-						this.world.server::awaitStandbyCaughtUp);
+				SlotRecipes.lose(this.world.server, pipeline.database, pipeline.slot, othersKept);
 			}
 		}
 		catch (IllegalStateException ex) {
 			return Outcome.notPlayed(ex.getMessage());
+		}
+		finally {
+			losing.set(false);
+			join(away);
 		}
 		long lost = System.nanoTime();
 		whenLost.run();
@@ -311,6 +321,46 @@ final class Injector {
 			.allMatch((other) -> "t".equals(this.world.server.queryForString("postgres",
 					"SELECT active AND pg_current_wal_lsn() - restart_lsn < 262144 FROM pg_replication_slots"
 							+ " WHERE slot_name = '" + other.slot + "'")));
+	}
+
+	// While the WAL is pushed past the limit the victim's consumer stays away: a task
+	// slot-keeper restarts meanwhile (its failed-task policy, seconds after the crash)
+	// would confirm the slot past the gap, its journal would end and the loss not come.
+	// Each walsender it starts is ended before its first confirmation (Debezium confirms
+	// at its offset flush, every second here).
+	private void holdAway(SoakPipeline pipeline, java.util.concurrent.atomic.AtomicBoolean losing) {
+		await().forever().pollInterval(Duration.ofMillis(100)).until(() -> {
+			this.world.server.execute("postgres", "SELECT pg_terminate_backend(active_pid) FROM pg_replication_slots"
+					+ " WHERE slot_name = '" + pipeline.slot + "' AND active_pid IS NOT NULL");
+			return !losing.get();
+		});
+	}
+
+	// Before each checkpoint of the loss: every other pipeline's slot and its copy (a
+	// gap journal begins one when that slot's loss looks near) past the WAL the
+	// checkpoint removes, or the loss takes it too and the fault is not the one drawn.
+	// The victim's copy is the recipe's to await; the uncaptured database's slot is
+	// meant to be lost.
+	private void awaitOthersAtHead(SoakPipeline pipeline) {
+		String pipelines = this.world.pipelines.stream()
+			.filter((other) -> other != pipeline)
+			.map((other) -> "'" + other.slot + "'")
+			.collect(java.util.stream.Collectors.joining(","));
+		String others = this.world.server.queryForString("postgres",
+				"SELECT string_agg(slot_name, ',') FROM pg_replication_slots WHERE wal_status <> 'lost' AND (slot_name"
+						+ " IN (" + pipelines + ") OR (starts_with(slot_name, '" + SlotCopies.PREFIX
+						+ "') AND slot_name <> '" + SlotCopies.copyOf(pipeline.slot) + "'))");
+		if (others == null) {
+			return;
+		}
+		try {
+			SlotRecipes.awaitAtHead(this.world.server, pipeline.database, List.of(others.split(",")), 256 * 1024,
+					Duration.ofSeconds(60));
+		}
+		catch (org.awaitility.core.ConditionTimeoutException ex) {
+			throw new IllegalStateException("a slot other than " + pipeline.slot + " (of " + others
+					+ ") did not move past the WAL the loss removes within 60 s: it would be lost too");
+		}
 	}
 
 	/**

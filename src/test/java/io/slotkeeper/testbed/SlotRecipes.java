@@ -151,6 +151,24 @@ public final class SlotRecipes {
 	 * @param copy the copy
 	 */
 	public static void awaitCopyAtHead(PostgresServer server, String database, String copy) {
+		awaitAtHead(server, database, List.of(copy), 1024, java.time.Duration.ofSeconds(30));
+	}
+
+	/**
+	 * Writes a record of the running transactions (by making a temporary slot) and waits
+	 * until each of the slots keeps at most {@code slack} bytes of WAL from before it.
+	 * @param server the server
+	 * @param database a database of it
+	 * @param slots the slots, of any database of the server
+	 * @param slack how far before the record a slot may restart
+	 * @param within how long to wait
+	 * @throws org.awaitility.core.ConditionTimeoutException when one keeps more
+	 */
+	public static void awaitAtHead(PostgresServer server, String database, java.util.Collection<String> slots,
+			long slack, java.time.Duration within) {
+		if (slots.isEmpty()) {
+			return;
+		}
 		String head;
 		try (Connection connection = server.connect(database); Statement statement = connection.createStatement()) {
 			statement.execute(RUNNING_TRANSACTIONS_RECORD);
@@ -162,11 +180,12 @@ public final class SlotRecipes {
 		catch (SQLException ex) {
 			throw new IllegalStateException(ex);
 		}
-		String mark = Lsn.format(Lsn.parse(head) - 1024);
+		String mark = Lsn.format(Lsn.parse(head) - slack);
+		String names = slots.stream().map((slot) -> "'" + slot + "'").collect(java.util.stream.Collectors.joining(","));
 		org.awaitility.Awaitility.await()
-			.atMost(java.time.Duration.ofSeconds(30))
-			.until(() -> "t".equals(server.queryForString(database, "SELECT restart_lsn >= '" + mark
-					+ "'::pg_lsn FROM pg_replication_slots WHERE slot_name = '" + copy + "'")));
+			.atMost(within)
+			.until(() -> "t".equals(server.queryForString(database, "SELECT bool_and(restart_lsn >= '" + mark
+					+ "'::pg_lsn) FROM pg_replication_slots WHERE slot_name IN (" + names + ")")));
 	}
 
 	/**
