@@ -24,7 +24,10 @@ import io.slotkeeper.sessions.OwnTables;
  * captured one (no publication of the captured database, {@code FOR ALL TABLES} included,
  * ever carries them, and the copy never decodes its own writes). Made on first use and
  * trusted only when slot-keeper's role owns them, as the heal ledger is. Rows are keyed
- * by the slot's name, which is unique on its server.
+ * by the slot's name, which is unique on its server. A gap a recreate closed is kept
+ * under {@value #CLOSED} and the slot's name (a slot's name never holds a {@code /})
+ * until its re-snapshot is sent, so that the next owner completing the recreate's
+ * handover reads exactly that gap; a journal of the new slot is kept beside it.
  */
 final class GapJournalStore {
 
@@ -35,6 +38,15 @@ final class GapJournalStore {
 	static final String KEYS = "slotkeeper.gap_keys";
 
 	static final String EVENTS = "slotkeeper.gap_events";
+
+	/**
+	 * What the key of a closed gap starts with.
+	 */
+	static final String CLOSED = "closed/";
+
+	// A closed gap the re-snapshot never took (the slot no longer asks for one, its
+	// connector never ran again) is forgotten after this long.
+	private static final String CLOSED_KEPT = "7 days";
 
 	private static final int ROWS_PER_STATEMENT = 500;
 
@@ -61,18 +73,66 @@ final class GapJournalStore {
 				+ " lsns bigint[] NOT NULL, kinds text NOT NULL, PRIMARY KEY (slot, tbl, key)", true);
 		OwnTables.create(connection, EVENTS, "slot text NOT NULL, seq bigint NOT NULL, tbl text NOT NULL,"
 				+ " lsn bigint NOT NULL, columns text[] NOT NULL, vals text[] NOT NULL, PRIMARY KEY (slot, seq)", true);
-		// Stores made before outbox events were kept lack the column; altered only then,
-		// as ALTER TABLE locks the table even when the column exists.
+		// Stores made before outbox events or closed gaps were kept lack their columns.
+		addWhenMissing(connection, TABLES, "events_incomplete");
+		addWhenMissing(connection, JOURNALS, "closed_to");
+	}
+
+	// Altered only when the column is missing, as ALTER TABLE locks the table even when
+	// it exists.
+	private static void addWhenMissing(Connection connection, String table, String column) throws SQLException {
 		boolean missing;
 		try (Statement statement = connection.createStatement();
 				ResultSet found = statement.executeQuery("SELECT 1 FROM pg_catalog.pg_attribute WHERE attrelid = '"
-						+ TABLES + "'::regclass AND attname = 'events_incomplete' AND NOT attisdropped")) {
+						+ table + "'::regclass AND attname = '" + column + "' AND NOT attisdropped")) {
 			missing = !found.next();
 		}
 		if (missing) {
 			try (Statement alter = connection.createStatement()) {
-				alter.execute("ALTER TABLE " + TABLES + " ADD COLUMN IF NOT EXISTS events_incomplete text");
+				alter.execute("ALTER TABLE " + table + " ADD COLUMN IF NOT EXISTS " + column + " text");
 			}
+		}
+	}
+
+	/**
+	 * Keeps a slot's journal, stored as far as it read, as the gap a recreate closed: in
+	 * one transaction it replaces the slot's last closed gap, with where the gap starts
+	 * and ends.
+	 * @param connection a session on the store's database
+	 * @param slot the slot made anew
+	 * @param from where the gap starts (the lost slot's last confirmed position)
+	 * @param to where the new slot starts
+	 * @throws SQLException when the server refuses
+	 */
+	static void close(Connection connection, String slot, String from, String to) throws SQLException {
+		prepare(connection);
+		boolean autoCommit = connection.getAutoCommit();
+		connection.setAutoCommit(false);
+		try {
+			delete(connection, CLOSED + slot);
+			for (String table : List.of(JOURNALS, TABLES, KEYS, EVENTS)) {
+				try (PreparedStatement statement = connection
+					.prepareStatement("UPDATE " + table + " SET slot = ? WHERE slot = ?")) {
+					statement.setString(1, CLOSED + slot);
+					statement.setString(2, slot);
+					statement.executeUpdate();
+				}
+			}
+			try (PreparedStatement statement = connection.prepareStatement("UPDATE " + JOURNALS
+					+ " SET from_lsn = ?, closed_to = ?, saved_at = pg_catalog.now() WHERE slot = ?")) {
+				statement.setString(1, from);
+				statement.setString(2, to);
+				statement.setString(3, CLOSED + slot);
+				statement.executeUpdate();
+			}
+			connection.commit();
+		}
+		catch (SQLException | RuntimeException ex) {
+			connection.rollback();
+			throw ex;
+		}
+		finally {
+			connection.setAutoCommit(autoCommit);
 		}
 	}
 
@@ -219,8 +279,9 @@ final class GapJournalStore {
 		// A store an earlier version made lacks what this one keeps.
 		prepare(connection);
 		Header header;
+		String closedTo;
 		try (PreparedStatement statement = connection.prepareStatement("SELECT database, copy, from_lsn, position,"
-				+ " transactions, since, publications, incomplete FROM " + JOURNALS + " WHERE slot = ?")) {
+				+ " transactions, since, publications, incomplete, closed_to FROM " + JOURNALS + " WHERE slot = ?")) {
 			statement.setString(1, slot);
 			try (ResultSet result = statement.executeQuery()) {
 				if (!result.next()) {
@@ -229,6 +290,7 @@ final class GapJournalStore {
 				header = new Header(slot, result.getString(1), result.getString(2), result.getString(3),
 						result.getLong(4), result.getLong(5), result.getTimestamp(6).toInstant(),
 						strings(result.getArray(7)), result.getString(8));
+				closedTo = result.getString(9);
 			}
 		}
 		Map<String, GapJournal.StoredTable> tables = new LinkedHashMap<>();
@@ -279,7 +341,7 @@ final class GapJournalStore {
 				}
 			}
 		}
-		return Optional.of(new Stored(header, new ArrayList<>(tables.values()), events));
+		return Optional.of(new Stored(header, new ArrayList<>(tables.values()), events, closedTo));
 	}
 
 	/**
@@ -308,7 +370,8 @@ final class GapJournalStore {
 	 * adopted only through its copy, so such rows (an owner stopped between dropping the
 	 * copy and deleting them, or could not delete them) are never read again. One
 	 * statement, so that a journal started meanwhile is either seen with its copy or not
-	 * seen at all.
+	 * seen at all. A closed gap, whose copy is gone by design, is forgotten once it is
+	 * older than {@value #CLOSED_KEPT}.
 	 * @param connection a session on the store's database
 	 * @return the slots whose journals were forgotten
 	 * @throws SQLException when the server refuses
@@ -321,8 +384,9 @@ final class GapJournalStore {
 		// A store an earlier version made lacks what this one keeps.
 		prepare(connection);
 		try (PreparedStatement statement = connection.prepareStatement("WITH stale AS (DELETE FROM " + JOURNALS
-				+ " j WHERE NOT EXISTS (SELECT 1 FROM pg_catalog.pg_replication_slots s WHERE s.slot_name = j.copy)"
-				+ " RETURNING j.slot), tables AS (DELETE FROM " + TABLES
+				+ " j WHERE (j.closed_to IS NULL AND NOT EXISTS (SELECT 1 FROM pg_catalog.pg_replication_slots s"
+				+ " WHERE s.slot_name = j.copy)) OR (j.closed_to IS NOT NULL AND j.saved_at < pg_catalog.now() -"
+				+ " interval '" + CLOSED_KEPT + "') RETURNING j.slot), tables AS (DELETE FROM " + TABLES
 				+ " WHERE slot IN (SELECT slot FROM stale)), keys AS (DELETE FROM " + KEYS
 				+ " WHERE slot IN (SELECT slot FROM stale)), events AS (DELETE FROM " + EVENTS
 				+ " WHERE slot IN (SELECT slot FROM stale)) SELECT slot FROM stale ORDER BY slot");
@@ -361,8 +425,10 @@ final class GapJournalStore {
 	 * @param header its state
 	 * @param tables its tables with their keys
 	 * @param events its outbox events, in order
+	 * @param closedTo where the new slot starts, for a gap a recreate closed;
+	 * {@code null} for a journal still read
 	 */
-	record Stored(Header header, List<GapJournal.StoredTable> tables, List<GapJournal.Event> events) {
+	record Stored(Header header, List<GapJournal.StoredTable> tables, List<GapJournal.Event> events, String closedTo) {
 	}
 
 }

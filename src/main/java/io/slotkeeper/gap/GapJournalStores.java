@@ -88,6 +88,32 @@ final class GapJournalStores implements AutoCloseable {
 	}
 
 	/**
+	 * Keeps a slot's stored journal as the gap a recreate closed, replacing the slot's
+	 * last one; a failure is said in the log (the gap then lives in this instance's
+	 * memory only) and the journal is forgotten.
+	 * @param target the slot's target
+	 * @param slot the slot made anew
+	 * @param from where the gap starts
+	 * @param to where the new slot starts
+	 */
+	void keepClosed(Target target, String slot, String from, String to) {
+		if (this.database.isBlank()) {
+			return;
+		}
+		try {
+			node(target).withConnection((connection) -> {
+				GapJournalStore.close(connection, slot, from, to);
+				return null;
+			});
+		}
+		catch (RuntimeException ex) {
+			logger.warn("The gap of slot '{}' (target '{}') cannot be kept in database '{}' for the next owner: {}",
+					slot, target.name(), this.database, FailureDescription.messageOf(ex));
+			delete(target, slot);
+		}
+	}
+
+	/**
 	 * Forgets a slot's journal; a failure is said in the log, and the journal found later
 	 * is not adopted (its copy is ahead of it).
 	 * @param target the slot's target

@@ -39,9 +39,10 @@ import io.slotkeeper.sessions.Lsn;
  * server ({@link GapJournalStores}) before the copy is consumed past it, so that the
  * owner after a restart or a takeover adopts the journal and its copy and goes on where
  * it was; where it cannot be kept there, the journal lives in this instance's memory
- * only, and says so.
+ * only, and says so. A complete gap a recreate closed stays stored until its re-snapshot
+ * is sent ({@link ClosedGaps}).
  */
-public final class GapJournals implements AutoCloseable {
+public final class GapJournals implements ClosedGaps, AutoCloseable {
 
 	private static final Logger logger = LoggerFactory.getLogger(GapJournals.class);
 
@@ -297,8 +298,14 @@ public final class GapJournals implements AutoCloseable {
 				journal.failing = failure.message();
 				return;
 			}
-			// A copy is not a failover slot: a switchover or failover leaves it behind.
-			journal.copyGone = UNDEFINED_OBJECT.equals(failure.sqlState());
+			// A copy is not a failover slot: a switchover or failover leaves it behind. A
+			// publication the consumer names and the database lacks is undefined too:
+			// that
+			// copy stays, and is dropped as no journal can read it.
+			journal.copyGone = UNDEFINED_OBJECT.equals(failure.sqlState()) && !copyExists(target, journal);
+			if (!journal.copyGone) {
+				dropCopy(target, journal);
+			}
 			journal.incomplete = journal.copyGone
 					? "its copy '" + journal.copy + "' is gone from the server after "
 							+ Lsn.format(journal.journal.position())
@@ -307,6 +314,16 @@ public final class GapJournals implements AutoCloseable {
 							+ failure.message();
 			logger.warn("The gap journal of slot '{}' (target '{}') is incomplete: {}", journal.slot, target.name(),
 					journal.incomplete);
+		}
+	}
+
+	// Gone unless it is seen: a server that cannot answer now is taken as a switchover's.
+	private static boolean copyExists(Target target, Kept journal) {
+		try {
+			return target.primary().withConnection((connection) -> SlotCopies.exists(connection, journal.copy));
+		}
+		catch (RuntimeException ex) {
+			return false;
 		}
 	}
 
@@ -364,13 +381,7 @@ public final class GapJournals implements AutoCloseable {
 		}
 		GapJournalStore.Header header = stored.get().header();
 		PrimaryKeys keys = new PrimaryKeys();
-		GapJournal journal = new GapJournal(this.settings.maxKeys(), keys, outbox(target, slot),
-				this.settings.maxEventBytes().toBytes());
-		journal.restore(header.position(), header.transactions(), stored.get().tables());
-		journal.restoreEvents(stored.get().events());
-		if (header.from() != null) {
-			journal.since(Lsn.parse(header.from()));
-		}
+		GapJournal journal = restored(target, slot, stored.get(), keys);
 		Kept adopted = new Kept(slot, header.database(), copy, header.from(), header.publications(), journal, keys,
 				header.since());
 		adopted.incomplete = header.incomplete();
@@ -385,9 +396,39 @@ public final class GapJournals implements AutoCloseable {
 		return adopted;
 	}
 
+	private GapJournal restored(Target target, String slot, GapJournalStore.Stored stored, PrimaryKeys keys) {
+		GapJournal journal = new GapJournal(this.settings.maxKeys(), keys, outbox(target, slot),
+				this.settings.maxEventBytes().toBytes());
+		journal.restore(stored.header().position(), stored.header().transactions(), stored.tables());
+		journal.restoreEvents(stored.events());
+		if (stored.header().from() != null) {
+			journal.since(Lsn.parse(stored.header().from()));
+		}
+		return journal;
+	}
+
+	@Override
+	public Optional<Gap> kept(Target target, String slot, long newStart) {
+		Optional<GapJournalStore.Stored> stored = this.stores.load(target, GapJournalStore.CLOSED + slot);
+		if (stored.isEmpty() || stored.get().closedTo() == null || Lsn.parse(stored.get().closedTo()) != newStart) {
+			return Optional.empty();
+		}
+		Gap gap = new Gap(stored.get().header().from(), stored.get().closedTo(),
+				restored(target, slot, stored.get(), new PrimaryKeys()), stored.get().header().incomplete());
+		logger.info("Read the gap of slot '{}' (target '{}') that the instance which recreated it kept: {}", slot,
+				target.name(), gap.describe());
+		return Optional.of(gap);
+	}
+
+	@Override
+	public void forget(Target target, String slot) {
+		this.stores.delete(target, GapJournalStore.CLOSED + slot);
+	}
+
 	/**
 	 * At a recreate: reads the slot's journal up to where its new slot starts, drops its
-	 * copy and hands it over as the gap.
+	 * copy and hands it over as the gap; a complete one stays stored (when the journal
+	 * was) for the owner that may complete the recreate's handover.
 	 * @param target the target
 	 * @param slot the slot made anew
 	 * @param lostAt the lost slot's last confirmed position, where the gap begins;
@@ -418,7 +459,12 @@ public final class GapJournals implements AutoCloseable {
 			rebase(journal, lostAt);
 		}
 		dropCopy(target, journal);
-		this.stores.delete(target, slot);
+		if (journal.incomplete == null && journal.notStored == null) {
+			this.stores.keepClosed(target, slot, journal.from, newStart);
+		}
+		else {
+			this.stores.delete(target, slot);
+		}
 		Gap gap = new Gap(journal.from, newStart, journal.journal, journal.incomplete);
 		logger.info("The gap of slot '{}' (target '{}'): {}", slot, target.name(), gap.describe());
 		this.last.put(key(target, slot), new Closed(this.clock.instant(), gap));

@@ -90,7 +90,8 @@ public final class HandoverCompletions {
 		return completed.stream()
 			.map((done) -> new CompletedHandover(done.pending().slot(), done.position(), done.pending().since(),
 					done.pending().reason(), done.connector(),
-					this.resnapshots.afterRecreate(target, done.pending().slot(), done.connector().readsTheNewSlot())))
+					this.resnapshots.afterRecreate(target, done.pending().slot(), done.pending().position(),
+							done.connector().readsTheNewSlot())))
 			.toList();
 	}
 

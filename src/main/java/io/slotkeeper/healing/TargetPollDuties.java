@@ -228,15 +228,20 @@ final class TargetPollDuties implements PollDuties.TargetDuties {
 	private record Critical(String slot, String setting) {
 	}
 
-	// The connector's publication.name as last read, Debezium's default when it was not;
-	// every publication of the database for a slot without a connector.
+	// The connector's publication.name as last read, Debezium's default when its
+	// configuration does not set it; every publication of the database for a slot without
+	// a connector, or whose connector's configuration was never read (Kafka Connect
+	// unreachable since this instance started): a journal of more tables than the
+	// consumer reads re-reads more, never less, and one naming a publication the
+	// database lacks reads nothing.
 	private List<String> publications(String slot) {
 		return this.target.slots()
 			.policy(slot)
 			.filter((policy) -> policy.connector() != null)
-			.map((policy) -> List.of(this.connectors.audit(this.target.name(), slot)
-				.map((audit) -> audit.settings().get("publication.name"))
-				.orElse(DEBEZIUM_PUBLICATION)))
+			.flatMap((policy) -> this.connectors.audit(this.target.name(), slot))
+			.filter((audit) -> audit.readAt() != null)
+			.map((audit) -> List.of(java.util.Objects.requireNonNullElse(audit.settings().get("publication.name"),
+					DEBEZIUM_PUBLICATION)))
 			.orElse(List.of());
 	}
 

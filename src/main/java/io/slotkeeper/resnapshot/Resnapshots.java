@@ -18,6 +18,7 @@ import io.slotkeeper.config.ResnapshotProperties;
 import io.slotkeeper.connect.ConnectorLifecycle;
 import io.slotkeeper.connect.ExtensionCheck;
 import io.slotkeeper.fleet.Target;
+import io.slotkeeper.gap.ClosedGaps;
 import io.slotkeeper.gap.Gap;
 import io.slotkeeper.lineage.TableWrites;
 import io.slotkeeper.problem.ProblemException;
@@ -44,15 +45,19 @@ public final class Resnapshots {
 
 	private final Map<String, Gap> gaps = new ConcurrentHashMap<>();
 
+	private final ClosedGaps closedGaps;
+
 	private final GapDeliveries deliveries;
 
 	/**
 	 * @param lifecycle the connectors' seam, for their configuration and signals
+	 * @param closedGaps the gaps kept beyond the instance that closed them
 	 * @param registry where re-snapshots are counted
 	 * @param clock when signals are sent and rechecks due
 	 */
-	public Resnapshots(ConnectorLifecycle lifecycle, MeterRegistry registry, Clock clock) {
+	public Resnapshots(ConnectorLifecycle lifecycle, ClosedGaps closedGaps, MeterRegistry registry, Clock clock) {
 		this.lifecycle = lifecycle;
+		this.closedGaps = closedGaps;
 		this.changed = new ChangedTables(clock);
 		this.clock = clock;
 		this.plans = new SignalPlans(lifecycle);
@@ -223,12 +228,15 @@ public final class Resnapshots {
 	 * connector runs again.
 	 * @param target the target
 	 * @param slot the slot
+	 * @param newStart where the new slot starts, {@code null} when not known: the gap a
+	 * recreate by another instance closed there is read when this one has none
 	 * @param connectorRunning whether its connector runs again ({@code true} when it has
 	 * none)
 	 * @return what was sent, or why not; {@code null} when none is asked for
 	 */
-	public Resnapshot afterRecreate(Target target, String slot, boolean connectorRunning) {
+	public Resnapshot afterRecreate(Target target, String slot, Long newStart, boolean connectorRunning) {
 		if (!asked(target, slot)) {
+			this.closedGaps.forget(target, slot);
 			return null;
 		}
 		if (!connectorRunning) {
@@ -239,17 +247,23 @@ public final class Resnapshots {
 		try {
 			ChangedTables.Pin pin = this.changed.take(target, slot);
 			Gap gap = this.gaps.remove(target.name() + "/" + slot);
+			if (gap == null && newStart != null) {
+				gap = this.closedGaps.kept(target, slot, newStart).orElse(null);
+			}
 			if (gap != null) {
 				return sendExact(target, slot, gap);
 			}
-			// Not recreated by this instance, or not since it started: nothing to measure
-			// from, so every table.
+			// Not recreated by this instance, or not since it started, and no gap kept:
+			// nothing to measure from, so every table.
 			return send(target, slot, (pin == null && ChangedTables.asked(target, slot))
 					? new ChangedTables.Pin(null, this.clock.instant()) : pin);
 		}
 		catch (ProblemException ex) {
 			this.meters.count(target, slot, ex.kind().refusal() ? "skipped" : "failed");
 			return new Resnapshot(null, null, null, ex.getMessage(), null);
+		}
+		finally {
+			this.closedGaps.forget(target, slot);
 		}
 	}
 

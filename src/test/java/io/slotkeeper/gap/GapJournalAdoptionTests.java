@@ -11,10 +11,12 @@ import org.springframework.context.ConfigurableApplicationContext;
 import io.slotkeeper.audit.AuditJournal;
 import io.slotkeeper.security.TokenHashes;
 import io.slotkeeper.testbed.Browser;
+import io.slotkeeper.testbed.ConnectStub;
 import io.slotkeeper.testbed.LogicalConsumer;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.SignalledTarget;
 import io.slotkeeper.testbed.SlotRecipes;
+import io.slotkeeper.testbed.TcpProxy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -90,6 +92,63 @@ class GapJournalAdoptionTests {
 					(line) -> line.startsWith("changed while lost (exactly, from the gap journal): ")
 							&& line.contains("public.customers 5 deleted"));
 			assertThat(browser.unexpectedProblems()).isEmpty();
+		}
+	}
+
+	@Test
+	void theGapOfAHealWhoseOwnerEndedBeforeItsHandoverIsReadExactlyByTheOwnerThatCompletesIt() throws Exception {
+		try (ConnectStub connect = new ConnectStub();
+				TcpProxy connectService = new TcpProxy("127.0.0.1", closedPort())) {
+			connect.offsets("[{\"partition\":{\"server\":\"shop\"},\"offset\":{\"lsn\":100}}]");
+			Map<String, String> connector = Map.of("SLOTKEEPER_TARGETS_0_SLOTS_0_CONNECTOR_URL",
+					"http://127.0.0.1:" + connectService.port(), "SLOTKEEPER_TARGETS_0_SLOTS_0_CONNECTOR_NAME",
+					"shop-cdc", "SLOTKEEPER_TARGETS_0_SLOTS_0_CONNECTOR_RUNNING_TIMEOUT", "5s");
+			this.app = start(connector);
+			this.server.execute(DATABASE, "SELECT pg_create_logical_replication_slot('cdc', 'pgoutput')");
+			this.server.execute(DATABASE, "DELETE FROM customers WHERE id IN (1, 2, 3)",
+					"INSERT INTO customers VALUES (1001, 'new')");
+			await().atMost(Duration.ofSeconds(30))
+				.ignoreExceptions()
+				.until(() -> "4"
+					.equals(this.server.queryForString("postgres", STORED_KEYS + " AND tbl = 'public.customers'")));
+
+			// Lost while Kafka Connect cannot be reached: the heal keeps the handover,
+			// and
+			// the owner ends before Connect answers.
+			SlotRecipes.loseBeforeItsCopy(this.server, DATABASE, "cdc", SlotCopies.copyOf("cdc"));
+			AuditJournal audit = this.app.getBean(AuditJournal.class);
+			await().atMost(Duration.ofSeconds(60)).until(() -> !SignalledTarget.entries(audit, "slot.heal").isEmpty());
+			assertThat(SignalledTarget.entries(audit, "slot.heal").get(0)).contains("gap=exact")
+				.contains("resnapshot=not sent: deferred");
+			assertThat(this.server.queryForString(DATABASE, "SELECT count(*) FROM slotkeeper.handovers"))
+				.isEqualTo("1");
+			this.app.close();
+			this.app = null;
+			assertThat(storedRowsOf("closed/cdc")).as("the closed gap, kept in the server").startsWith("1 ");
+
+			connectService.retarget("127.0.0.1", java.net.URI.create(connect.url()).getPort());
+			this.app = start(connector);
+			await().atMost(Duration.ofSeconds(60))
+				.until(() -> this.server.queryForString(DATABASE, "SELECT count(*) FROM slotkeeper.handovers"),
+						"0"::equals);
+			// Exactly the key the gap inserted is read again, as the first owner would
+			// have.
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> this.server.queryForString(DATABASE,
+						"SELECT string_agg(c ->> 'data-collection' || ': ' || (c ->> 'filter'), '; ') FROM"
+								+ " debezium_signal, jsonb_array_elements(data::jsonb -> 'additional-conditions') AS c"),
+						"public.customers: (id IN (1001))"::equals);
+			assertThat(connect.changes()).extracting(ConnectStub.Request::path)
+				.contains("/connectors/shop-cdc/offsets", "/connectors/shop-cdc/resume");
+			assertThat(storedRowsOf("closed/cdc")).as("the closed gap, forgotten once read").isEqualTo("0 0 0");
+		}
+	}
+
+	// A port nothing listens on: Connect's pod gone, the proxy playing its Service
+	// refuses what it forwards.
+	private static int closedPort() throws java.io.IOException {
+		try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+			return socket.getLocalPort();
 		}
 	}
 

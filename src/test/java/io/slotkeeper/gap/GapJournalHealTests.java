@@ -17,6 +17,7 @@ import org.springframework.test.web.servlet.client.RestTestClient;
 import io.slotkeeper.audit.AuditJournal;
 import io.slotkeeper.security.TokenHashes;
 import io.slotkeeper.testbed.LogicalConsumer;
+import io.slotkeeper.testbed.ConnectStub;
 import io.slotkeeper.testbed.PostgresServer;
 import io.slotkeeper.testbed.SignalledTarget;
 import io.slotkeeper.testbed.SlotRecipes;
@@ -243,6 +244,33 @@ class GapJournalHealTests {
 			.returnResult()
 			.getResponseBodyContent();
 		return JsonMapper.builder().build().readTree(body);
+	}
+
+	@Test
+	void aPublicationTheConnectorNamesAndTheDatabaseLacksMakesTheJournalIncompleteOnceWithoutItsCopy()
+			throws Exception {
+		try (ConnectStub connect = new ConnectStub()) {
+			// Its configuration sets no publication.name: Debezium's dbz_publication,
+			// which Debezium has not made yet.
+			this.app = this.target.start(DATABASE, Map.of("RESNAPSHOT_COLLECTIONS", "public.customers", "CONNECTOR_URL",
+					connect.url(), "CONNECTOR_NAME", "shop-cdc"), Map.of("SLOTKEEPER_GAP_JOURNAL_AFTER", "1s"));
+			this.server.execute(DATABASE, "SELECT pg_create_logical_replication_slot('cdc', 'pgoutput')");
+			GapJournals journals = this.app.getBean(GapJournals.class);
+			// A publication is looked up when a change is decoded.
+			await().atMost(Duration.ofSeconds(30)).until(() -> journals.describe(DATABASE).containsKey("cdc"));
+			this.server.execute(DATABASE, "DELETE FROM customers WHERE id = 1");
+			await().atMost(Duration.ofSeconds(30))
+				.until(() -> journals.describe(DATABASE).getOrDefault("cdc", ""),
+						(described) -> described.contains(", incomplete: decoding its copy failed after ")
+								&& described.endsWith(": publication \"dbz_publication\" does not exist"));
+			// Not taken for a copy a switchover left behind: no copy made again and
+			// dropped at every poll (every 200 ms here), none kept holding WAL.
+			String copies = "SELECT count(*) FROM pg_replication_slots WHERE slot_name LIKE 'slotkeeper_gap_%'";
+			await().during(Duration.ofSeconds(2))
+				.atMost(Duration.ofSeconds(10))
+				.until(() -> this.server.queryForString(DATABASE, copies), "0"::equals);
+			assertThat(journals.describe(DATABASE).get("cdc")).doesNotContain("gone from the server");
+		}
 	}
 
 	@Test

@@ -151,7 +151,9 @@ final class RecreateFollowUp {
 			}
 		}
 		boolean running = handedOver.connector() == null || handedOver.connector().readsTheNewSlot();
-		return handedOver.withResnapshot(this.resnapshots.afterRecreate(target, slot, running));
+		String newStart = recreated.skipped().toLsn();
+		return handedOver.withResnapshot(
+				this.resnapshots.afterRecreate(target, slot, (newStart != null) ? Lsn.parse(newStart) : null, running));
 	}
 
 	// The tables the re-snapshot would read; every table sampled when they cannot be told

@@ -61,7 +61,7 @@ public class SlotService {
 			Clock clock) {
 		this.journals = journals;
 		this.clock = clock;
-		Resnapshots resnapshots = new Resnapshots(new ConnectorLifecycle(connectors), registry, clock);
+		Resnapshots resnapshots = new Resnapshots(new ConnectorLifecycle(connectors), journals, registry, clock);
 		ConnectorHandovers connectorHandovers = new ConnectorHandovers(connectors, handovers, clock);
 		PendingHandovers pending = new PendingHandovers(clock);
 		this.followUp = new RecreateFollowUp(connectorHandovers, resnapshots, pending, registry, journals, clock);

@@ -39,8 +39,8 @@ class RecreateFollowUpTests {
 			java.time.Clock.systemUTC());
 
 	private final RecreateFollowUp followUp = new RecreateFollowUp(this.handovers,
-			new Resnapshots(new ConnectorLifecycle(this.client), new SimpleMeterRegistry(),
-					java.time.Clock.systemUTC()),
+			new Resnapshots(new ConnectorLifecycle(this.client), io.slotkeeper.gap.ClosedGaps.NONE,
+					new SimpleMeterRegistry(), java.time.Clock.systemUTC()),
 			new PendingHandovers(java.time.Clock.systemUTC()), new SimpleMeterRegistry(),
 			new io.slotkeeper.gap.GapJournals(io.slotkeeper.config.GapJournalProperties.off(),
 					new SimpleMeterRegistry(), java.time.Clock.systemUTC()),
