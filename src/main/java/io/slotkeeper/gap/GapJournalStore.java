@@ -17,6 +17,7 @@ import java.util.Optional;
 
 import io.slotkeeper.sessions.Lsn;
 import io.slotkeeper.sessions.OwnTables;
+import io.slotkeeper.sessions.SqlWork;
 
 /**
  * Where a journal is kept so that it survives a restart and a takeover: four tables of
@@ -106,9 +107,7 @@ final class GapJournalStore {
 	 */
 	static void close(Connection connection, String slot, String from, String to) throws SQLException {
 		prepare(connection);
-		boolean autoCommit = connection.getAutoCommit();
-		connection.setAutoCommit(false);
-		try {
+		inOneTransaction(connection, (session) -> {
 			delete(connection, CLOSED + slot);
 			for (String table : List.of(JOURNALS, TABLES, KEYS, EVENTS)) {
 				try (PreparedStatement statement = connection
@@ -125,6 +124,15 @@ final class GapJournalStore {
 				statement.setString(3, CLOSED + slot);
 				statement.executeUpdate();
 			}
+			return null;
+		});
+	}
+
+	private static void inOneTransaction(Connection connection, SqlWork<Void> work) throws SQLException {
+		boolean autoCommit = connection.getAutoCommit();
+		connection.setAutoCommit(false);
+		try {
+			work.apply(connection);
 			connection.commit();
 		}
 		catch (SQLException | RuntimeException ex) {
@@ -146,9 +154,7 @@ final class GapJournalStore {
 	 */
 	static void save(Connection connection, Header header, List<GapJournal.StoredTable> changes,
 			List<GapJournal.Event> events) throws SQLException {
-		boolean autoCommit = connection.getAutoCommit();
-		connection.setAutoCommit(false);
-		try {
+		inOneTransaction(connection, (session) -> {
 			try (PreparedStatement statement = connection.prepareStatement("INSERT INTO " + JOURNALS
 					+ " (slot, database, copy, from_lsn, position, transactions, since, publications, incomplete,"
 					+ " saved_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, pg_catalog.now()) ON CONFLICT (slot) DO UPDATE SET"
@@ -169,15 +175,8 @@ final class GapJournalStore {
 			}
 			saveTables(connection, header.slot(), changes);
 			saveEvents(connection, header, events);
-			connection.commit();
-		}
-		catch (SQLException | RuntimeException ex) {
-			connection.rollback();
-			throw ex;
-		}
-		finally {
-			connection.setAutoCommit(autoCommit);
-		}
+			return null;
+		});
 	}
 
 	// Events before the gap's start are the consumer's already: forgotten here as the

@@ -409,6 +409,9 @@ public final class GapJournals implements ClosedGaps, AutoCloseable {
 
 	@Override
 	public Optional<Gap> kept(Target target, String slot, long newStart) {
+		if (!this.settings.enabled()) {
+			return Optional.empty();
+		}
 		Optional<GapJournalStore.Stored> stored = this.stores.load(target, GapJournalStore.CLOSED + slot);
 		if (stored.isEmpty() || stored.get().closedTo() == null || Lsn.parse(stored.get().closedTo()) != newStart) {
 			return Optional.empty();
@@ -422,7 +425,9 @@ public final class GapJournals implements ClosedGaps, AutoCloseable {
 
 	@Override
 	public void forget(Target target, String slot) {
-		this.stores.delete(target, GapJournalStore.CLOSED + slot);
+		if (this.settings.enabled()) {
+			this.stores.delete(target, GapJournalStore.CLOSED + slot);
+		}
 	}
 
 	/**

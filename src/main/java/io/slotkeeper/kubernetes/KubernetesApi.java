@@ -124,8 +124,12 @@ public final class KubernetesApi {
 				return new Answer(status, object, null, false);
 			}
 			String message = String.valueOf(object.getOrDefault("message", FirstLines.of(response.body())));
+			// A server error or throttling says nothing of the request, only that the API
+			// server cannot serve it now: a caller waits for it as for one that did not
+			// answer, rather than taking it for a refusal.
 			return new Answer(status, object,
-					"the Kubernetes API answered " + status + " to " + method + " " + path + ": " + message, false);
+					"the Kubernetes API answered " + status + " to " + method + " " + path + ": " + message,
+					status >= 500 || status == 429);
 		}
 		catch (TokenUnreadable ex) {
 			return new Answer(null, Map.of(), ex.getMessage(), false);
@@ -161,8 +165,8 @@ public final class KubernetesApi {
 	 * @param status the HTTP status, {@code null} when it was not reached
 	 * @param object the JSON object answered, empty when none
 	 * @param error what went wrong, {@code null} on a 2xx
-	 * @param unreachable whether the API server could not be reached or did not answer in
-	 * time
+	 * @param unreachable whether the API server could not be reached, did not answer in
+	 * time, or answered that it cannot serve the request now (5xx, 429)
 	 */
 	public record Answer(Integer status, Map<String, Object> object, String error, boolean unreachable) {
 

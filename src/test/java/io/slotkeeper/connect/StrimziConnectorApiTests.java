@@ -302,6 +302,22 @@ class StrimziConnectorApiTests {
 	}
 
 	@Test
+	void anApiServerThatFailsOrThrottlesIsUnreachableAndOneThatRefusesIsNot() throws IOException {
+		ConnectorClient client = reconciled();
+		ConnectorLifecycle lifecycle = new ConnectorLifecycle(client);
+		for (int status : new int[] { 500, 503, 429 }) {
+			this.api.failWith(status);
+			ConnectorLifecycle.Answer config = lifecycle.config(this.connector);
+			assertThat(config.unreachable()).as("answered %d", status).isTrue();
+			assertThat(config.error()).contains("answered " + status);
+		}
+		this.api.failWith(401);
+		assertThat(lifecycle.config(this.connector).unreachable()).as("a refusal").isFalse();
+		this.api.failWith(0);
+		assertThat(lifecycle.config(this.connector).ok()).isTrue();
+	}
+
+	@Test
 	void anApiServerThatCannotBeReachedIsUnreachable() throws IOException {
 		int closed = RefusedPort.PORT;
 		ConnectorLifecycle.Answer config = new ConnectorLifecycle(client("http://127.0.0.1:" + closed))

@@ -329,7 +329,7 @@ final class Injector {
 	// Each walsender it starts is ended before its first confirmation (Debezium confirms
 	// at its offset flush, every second here).
 	private void holdAway(SoakPipeline pipeline, java.util.concurrent.atomic.AtomicBoolean losing) {
-		await().forever().pollInterval(Duration.ofMillis(100)).until(() -> {
+		await().forever().ignoreExceptions().pollInterval(Duration.ofMillis(100)).until(() -> {
 			this.world.server.execute("postgres", "SELECT pg_terminate_backend(active_pid) FROM pg_replication_slots"
 					+ " WHERE slot_name = '" + pipeline.slot + "' AND active_pid IS NOT NULL");
 			return !losing.get();
