@@ -138,6 +138,11 @@ final class FaultSchedule implements Iterator<FaultSchedule.Fault> {
 
 		private final Kind first;
 
+		/**
+		 * The longest bound of a time to whole again, before a status lag: an overlap's.
+		 */
+		static final long WHOLE_AGAIN_MILLIS = 90_000;
+
 		Overlap(Kind first) {
 			this.first = first;
 		}
@@ -150,7 +155,7 @@ final class FaultSchedule implements Iterator<FaultSchedule.Fault> {
 		 * @return the bound, in milliseconds
 		 */
 		long wholeAgainWithinMillis() {
-			return 90_000;
+			return WHOLE_AGAIN_MILLIS;
 		}
 
 	}

@@ -251,10 +251,14 @@ final class Injector {
 	// then WAL pushed past the limit: slot-keeper's poll finds the slot lost.
 	private Outcome loseTheSlot(SoakPipeline pipeline, Runnable whenLost, Runnable whenUsableAgain) {
 		// The WAL pushed past the limit loses every slot whose consumer is away: the
-		// others' must stream, or the fault is not the one drawn.
-		if (!until(Duration.ofSeconds(60), () -> othersStreaming(pipeline))) {
-			return Outcome.notPlayed(
-					"another pipeline's consumer did not stream caught up within 60 s: its slot would be lost too");
+		// others' must stream, or the fault is not the one drawn. Given as long as a
+		// repair of an earlier fault may take (the longest bound of the time to whole
+		// again), so that only a repair slower than its bound leaves the fault unplayed.
+		Duration within = Duration.ofMillis(FaultSchedule.Overlap.WHOLE_AGAIN_MILLIS
+				+ this.world.pipelines.stream().mapToLong((each) -> each.side.statusLagMillis()).max().orElse(0));
+		if (!until(within, () -> othersStreaming(pipeline))) {
+			return Outcome.notPlayed("another pipeline's consumer did not stream caught up within " + within.toSeconds()
+					+ " s: its slot would be lost too");
 		}
 		java.util.concurrent.atomic.AtomicBoolean losing = new java.util.concurrent.atomic.AtomicBoolean(true);
 		Thread away = background(() -> holdAway(pipeline, losing));
