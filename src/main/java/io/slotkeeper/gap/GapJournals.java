@@ -66,6 +66,10 @@ public final class GapJournals implements ClosedGaps, AutoCloseable {
 
 	private final Map<String, Instant> awaySince = new ConcurrentHashMap<>();
 
+	// The closed gaps this instance stored or read: the only ones it forgets, so that a
+	// recreate with no journal costs no session on the store.
+	private final Set<String> closedKept = ConcurrentHashMap.newKeySet();
+
 	private final Map<String, String> notKept = new ConcurrentHashMap<>();
 
 	private final Map<String, Closed> last = new ConcurrentHashMap<>();
@@ -420,12 +424,13 @@ public final class GapJournals implements ClosedGaps, AutoCloseable {
 				restored(target, slot, stored.get(), new PrimaryKeys()), stored.get().header().incomplete());
 		logger.info("Read the gap of slot '{}' (target '{}') that the instance which recreated it kept: {}", slot,
 				target.name(), gap.describe());
+		this.closedKept.add(key(target, slot));
 		return Optional.of(gap);
 	}
 
 	@Override
 	public void forget(Target target, String slot) {
-		if (this.settings.enabled()) {
+		if (this.closedKept.remove(key(target, slot))) {
 			this.stores.delete(target, GapJournalStore.CLOSED + slot);
 		}
 	}
@@ -466,6 +471,7 @@ public final class GapJournals implements ClosedGaps, AutoCloseable {
 		dropCopy(target, journal);
 		if (journal.incomplete == null && journal.notStored == null) {
 			this.stores.keepClosed(target, slot, journal.from, newStart);
+			this.closedKept.add(key(target, slot));
 		}
 		else {
 			this.stores.delete(target, slot);

@@ -228,8 +228,10 @@ public final class Resnapshots {
 	 * connector runs again.
 	 * @param target the target
 	 * @param slot the slot
-	 * @param newStart where the new slot starts, {@code null} when not known: the gap a
-	 * recreate by another instance closed there is read when this one has none
+	 * @param newStart where the new slot starts, when completing a handover kept in the
+	 * server: the gap the recreate closed there is read from the store when this instance
+	 * did not close it (another did, and ended); {@code null} after this instance's own
+	 * recreate
 	 * @param connectorRunning whether its connector runs again ({@code true} when it has
 	 * none)
 	 * @return what was sent, or why not; {@code null} when none is asked for

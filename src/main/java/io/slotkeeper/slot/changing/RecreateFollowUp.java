@@ -151,9 +151,7 @@ final class RecreateFollowUp {
 			}
 		}
 		boolean running = handedOver.connector() == null || handedOver.connector().readsTheNewSlot();
-		String newStart = recreated.skipped().toLsn();
-		return handedOver.withResnapshot(
-				this.resnapshots.afterRecreate(target, slot, (newStart != null) ? Lsn.parse(newStart) : null, running));
+		return handedOver.withResnapshot(this.resnapshots.afterRecreate(target, slot, null, running));
 	}
 
 	// The tables the re-snapshot would read; every table sampled when they cannot be told
