@@ -134,7 +134,7 @@ public final class PendingHandovers {
 						+ " (slot, connector,"
 						+ " position, since, reason, chosen) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (slot) DO UPDATE SET"
 						+ " connector = EXCLUDED.connector, position = EXCLUDED.position, since = EXCLUDED.since,"
-						+ " reason = EXCLUDED.reason, chosen = EXCLUDED.chosen")) {
+						+ " reason = EXCLUDED.reason, chosen = COALESCE(EXCLUDED.chosen, " + TABLE + ".chosen)")) {
 					upsert.setString(1, pending.slot());
 					upsert.setString(2, pending.connector());
 					upsert.setObject(3, pending.position());

@@ -153,6 +153,52 @@ class HandoverCompletionsTests {
 		}
 	}
 
+	@Test
+	void aHandoverWhoseWorkerWentAwayAfterItsStopKeepsTheUsersChoiceAndTheNextInstanceResumesTheConnector()
+			throws Exception {
+		PostgresServer server = PostgresTestBed.shared();
+		String database = server.createDatabase();
+		server.execute(database, "SELECT pg_create_logical_replication_slot('away_after_stop', 'pgoutput')");
+		try (ConnectStub connect = new ConnectStub()) {
+			connect.offsets("[{\"partition\":{\"server\":\"orders\"},\"offset\":{\"lsn\":100}}]");
+			// The worker killed the moment slot-keeper's stop was answered.
+			connect.onStop(() -> connect.starting(true));
+			TargetProperties target = target("orders", server, database, "slots[0].name", "away_after_stop",
+					"slots[0].connector.url", connect.url(), "slots[0].connector.name", "orders-cdc",
+					"slots[0].connector.running-timeout", "5s");
+			List<Fleet> instances = List.of(fleet(target), fleet(target));
+			List<SlotService> services = List.of(service(), service());
+			try {
+				RecreateResult recreated = services.get(0)
+					.recreates()
+					.recreate(instances.get(0).get("orders"), null, "away_after_stop", true, null);
+				assertThat(recreated.connector().method()).isEqualTo("pending");
+				assertThat(server.queryForString(database, "SELECT chosen FROM slotkeeper.handovers"))
+					.as("what the user chose, read before slot-keeper's stop")
+					.isEqualTo("running");
+
+				connect.onStop(() -> {
+				});
+				connect.starting(false);
+				// Its instance gone, the next owner completes it: the connector, stopped
+				// by slot-keeper and not by its user, runs again.
+				List<CompletedHandover> byTheNext = services.get(1)
+					.followUps()
+					.completePendingHandovers(instances.get(1).get("orders"));
+				assertThat(byTheNext).singleElement().satisfies((done) -> {
+					assertThat(done.connector().method()).isEqualTo("align");
+					assertThat(done.connector().running()).isTrue();
+				});
+				assertThat(connect.stopped()).isFalse();
+				assertThat(connect.offsets()).contains("\"lsn\":" + Lsn.parse(recreated.skipped().toLsn()));
+			}
+			finally {
+				instances.forEach(Fleet::close);
+				server.execute(database, "SELECT pg_drop_replication_slot('away_after_stop')");
+			}
+		}
+	}
+
 	private static int port(ConnectStub connect) {
 		return java.net.URI.create(connect.url()).getPort();
 	}

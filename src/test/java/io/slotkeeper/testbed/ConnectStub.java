@@ -200,9 +200,22 @@ public final class ConnectStub implements AutoCloseable {
 	private volatile Runnable onStop = () -> {
 	};
 
+	private volatile boolean starting;
+
+	/**
+	 * Plays a worker starting again (its pod killed and back): every request from the
+	 * next on is answered with Jetty's own 404 page, as before Connect's resources are
+	 * up.
+	 * @param on whether it is starting
+	 */
+	public void starting(boolean on) {
+		this.starting = on;
+	}
+
 	private void handle(HttpExchange exchange) throws IOException {
 		String method = exchange.getRequestMethod();
 		String path = exchange.getRequestURI().getPath();
+		boolean startingAgain = this.starting;
 		if ("PUT".equals(method) && path.endsWith("/stop")) {
 			this.onStop.run();
 		}
@@ -211,7 +224,8 @@ public final class ConnectStub implements AutoCloseable {
 		synchronized (this) {
 			this.requests.add(new Request(method, path, exchange.getRequestURI().getRawQuery(),
 					exchange.getRequestHeaders().getFirst("Authorization"), body));
-			answer = answer(method, path, body);
+			answer = startingAgain ? new Answer(404, "<html><body><h2>HTTP ERROR 404 Not Found</h2></body></html>")
+					: answer(method, path, body);
 		}
 		LocalHttp.answer(exchange, answer.status(), answer.body());
 	}

@@ -12,6 +12,7 @@ import org.slf4j.LoggerFactory;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 
+import io.slotkeeper.connect.ChosenState;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.gap.Gap;
 import io.slotkeeper.gap.GapJournals;
@@ -126,10 +127,12 @@ final class RecreateFollowUp {
 		if (handover != null) {
 			String lsn = recreated.skipped().toLsn();
 			Long position = (lsn != null) ? Lsn.parse(lsn) : null;
-			// Read before the handover moves on from its stop.
+			// Read before the handover moves on from its stop: a handover that fails on
+			// the way no longer knows what the connector's user chose.
 			boolean begun = handover.stopped();
+			ChosenState chosen = handover.chosenState();
 			if (begun) {
-				this.pending.begun(target, slot, handover.connectorName(), position, handover.chosenState());
+				this.pending.begun(target, slot, handover.connectorName(), position, chosen);
 			}
 			try {
 				handedOver = recreated.withConnector(this.handovers.complete(handover, position));
@@ -137,13 +140,13 @@ final class RecreateFollowUp {
 			catch (RuntimeException ex) {
 				if (begun) {
 					this.pending.keep(target, slot, handover.connectorName(), position,
-							"the handover failed: " + FailureDescription.messageOf(ex), handover.chosenState());
+							"the handover failed: " + FailureDescription.messageOf(ex), chosen);
 				}
 				throw ex;
 			}
 			if (handedOver.connector().pending()) {
 				this.pending.keep(target, slot, handover.connectorName(), position,
-						"the slot was recreated while Kafka Connect could not be reached", handover.chosenState());
+						"the slot was recreated while Kafka Connect could not be reached", chosen);
 				return handedOver.withResnapshot(this.resnapshots.deferred(target, slot));
 			}
 			if (begun) {
