@@ -46,9 +46,7 @@ class HandoverCompletionsTests {
 		server.execute(database, "SELECT pg_create_logical_replication_slot('kept_handover', 'pgoutput')");
 		try (ConnectStub connect = new ConnectStub(); TcpProxy proxy = new TcpProxy("127.0.0.1", port(connect))) {
 			connect.offsets("[{\"partition\":{\"server\":\"orders\"},\"offset\":{\"lsn\":100}}]");
-			TargetProperties target = target("orders", server, database, "slots[0].name", "kept_handover",
-					"slots[0].connector.url", "http://127.0.0.1:" + proxy.port(), "slots[0].connector.name",
-					"orders-cdc", "slots[0].connector.running-timeout", "5s");
+			TargetProperties target = orders(server, database, "kept_handover", "http://127.0.0.1:" + proxy.port());
 			List<Fleet> instances = List.of(fleet(target), fleet(target));
 			List<SlotService> services = List.of(service(), service());
 			try {
@@ -97,9 +95,7 @@ class HandoverCompletionsTests {
 			// for 5 s.
 			connect.status("{\"name\":\"orders-cdc\",\"connector\":{\"state\":\"RUNNING\"},"
 					+ "\"tasks\":[{\"id\":0,\"state\":\"UNASSIGNED\"}]}");
-			TargetProperties target = target("orders", server, database, "slots[0].name", "begun_handover",
-					"slots[0].connector.url", connect.url(), "slots[0].connector.name", "orders-cdc",
-					"slots[0].connector.running-timeout", "5s");
+			TargetProperties target = orders(server, database, "begun_handover", connect.url());
 			List<Fleet> instances = List.of(fleet(target), fleet(target));
 			List<SlotService> services = List.of(service(), service());
 			try {
@@ -163,9 +159,7 @@ class HandoverCompletionsTests {
 			connect.offsets("[{\"partition\":{\"server\":\"orders\"},\"offset\":{\"lsn\":100}}]");
 			// The worker killed the moment slot-keeper's stop was answered.
 			connect.onStop(() -> connect.starting(true));
-			TargetProperties target = target("orders", server, database, "slots[0].name", "away_after_stop",
-					"slots[0].connector.url", connect.url(), "slots[0].connector.name", "orders-cdc",
-					"slots[0].connector.running-timeout", "5s");
+			TargetProperties target = orders(server, database, "away_after_stop", connect.url());
 			List<Fleet> instances = List.of(fleet(target), fleet(target));
 			List<SlotService> services = List.of(service(), service());
 			try {
@@ -197,6 +191,13 @@ class HandoverCompletionsTests {
 				server.execute(database, "SELECT pg_drop_replication_slot('away_after_stop')");
 			}
 		}
+	}
+
+	// Target "orders", whose slot's connector orders-cdc must run within 5 s of its
+	// resume.
+	private static TargetProperties orders(PostgresServer server, String database, String slot, String connectUrl) {
+		return target("orders", server, database, "slots[0].name", slot, "slots[0].connector.url", connectUrl,
+				"slots[0].connector.name", "orders-cdc", "slots[0].connector.running-timeout", "5s");
 	}
 
 	private static int port(ConnectStub connect) {

@@ -248,6 +248,10 @@ final class FaultSchedule implements Iterator<FaultSchedule.Fault> {
 
 	}
 
+	// The pipeline whose connector a Strimzi KafkaConnector manages: SoakWorld's second.
+	// An API fault during a handover can only be played on it.
+	private static final int MANAGED_PIPELINE = 1;
+
 	private final Random random;
 
 	// Overlaps come from a stream of their own: the single faults of a seed stay those it
@@ -292,7 +296,10 @@ final class FaultSchedule implements Iterator<FaultSchedule.Fault> {
 		if (this.overlaps.nextInt(100) < this.overlapPercent) {
 			Overlap overlap = Overlap.values()[this.overlaps.nextInt(Overlap.values().length)];
 			int gap = this.minGap + this.overlaps.nextInt(this.maxGap - this.minGap + 1);
-			int victim = this.overlaps.nextInt(2);
+			int drawnVictim = this.overlaps.nextInt(2);
+			// Drawn all the same, so that the stream, and every later draw, stays as it
+			// was.
+			int victim = (overlap == Overlap.API_FAULT_DURING_HANDOVER) ? MANAGED_PIPELINE : drawnVictim;
 			int seconds = (overlap == Overlap.USER_STOP_DURING_LOSS) ? 40 + this.overlaps.nextInt(21)
 					: 10 + this.overlaps.nextInt(21);
 			return Fault.overlapping(++this.drawn, overlap, gap, seconds, victim);
