@@ -108,7 +108,7 @@ final class GapJournalStore {
 	static void close(Connection connection, String slot, String from, String to) throws SQLException {
 		prepare(connection);
 		inOneTransaction(connection, (session) -> {
-			delete(connection, CLOSED + slot);
+			deleteRows(connection, CLOSED + slot);
 			for (String table : List.of(JOURNALS, TABLES, KEYS, EVENTS)) {
 				try (PreparedStatement statement = connection
 					.prepareStatement("UPDATE " + table + " SET slot = ? WHERE slot = ?")) {
@@ -355,6 +355,10 @@ final class GapJournalStore {
 		}
 		// A store an earlier version made lacks what this one keeps.
 		prepare(connection);
+		deleteRows(connection, slot);
+	}
+
+	private static void deleteRows(Connection connection, String slot) throws SQLException {
 		for (String table : List.of(EVENTS, KEYS, TABLES, JOURNALS)) {
 			try (PreparedStatement statement = connection
 				.prepareStatement("DELETE FROM " + table + " WHERE slot = ?")) {

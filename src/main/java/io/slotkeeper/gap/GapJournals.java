@@ -302,10 +302,9 @@ public final class GapJournals implements ClosedGaps, AutoCloseable {
 				journal.failing = failure.message();
 				return;
 			}
-			// A copy is not a failover slot: a switchover or failover leaves it behind. A
-			// publication the consumer names and the database lacks is undefined too:
-			// that
-			// copy stays, and is dropped as no journal can read it.
+			// A copy is not a failover slot: a switchover or failover leaves it behind.
+			// A publication the consumer names and the database lacks is undefined
+			// too: that copy stays, and is dropped as no journal can read it.
 			journal.copyGone = UNDEFINED_OBJECT.equals(failure.sqlState()) && !copyExists(target, journal);
 			if (!journal.copyGone) {
 				dropCopy(target, journal);
@@ -324,7 +323,8 @@ public final class GapJournals implements ClosedGaps, AutoCloseable {
 	// Gone unless it is seen: a server that cannot answer now is taken as a switchover's.
 	private static boolean copyExists(Target target, Kept journal) {
 		try {
-			return target.primary().withConnection((connection) -> SlotCopies.exists(connection, journal.copy));
+			return target.primary()
+				.withConnection((connection) -> SlotCopies.confirmed(connection, journal.copy)) != null;
 		}
 		catch (RuntimeException ex) {
 			return false;

@@ -201,23 +201,6 @@ public final class SlotCopies {
 		}
 	}
 
-	/**
-	 * Whether a copy exists on the server.
-	 * @param connection a session on the server
-	 * @param copy the copy's name
-	 * @return whether it does
-	 * @throws SQLException when the server refuses
-	 */
-	static boolean exists(Connection connection, String copy) throws SQLException {
-		try (PreparedStatement statement = connection
-			.prepareStatement("SELECT 1 FROM pg_catalog.pg_replication_slots WHERE slot_name = ?")) {
-			statement.setString(1, copy);
-			try (ResultSet result = statement.executeQuery()) {
-				return result.next();
-			}
-		}
-	}
-
 	private static long flushed(Connection connection) throws SQLException {
 		try (PreparedStatement statement = connection
 			.prepareStatement("SELECT pg_catalog.pg_current_wal_flush_lsn()::pg_catalog.text");

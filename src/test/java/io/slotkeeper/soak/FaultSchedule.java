@@ -297,8 +297,7 @@ final class FaultSchedule implements Iterator<FaultSchedule.Fault> {
 			Overlap overlap = Overlap.values()[this.overlaps.nextInt(Overlap.values().length)];
 			int gap = this.minGap + this.overlaps.nextInt(this.maxGap - this.minGap + 1);
 			int drawnVictim = this.overlaps.nextInt(2);
-			// Drawn all the same, so that the stream, and every later draw, stays as it
-			// was.
+			// Drawn all the same: the stream, and every later draw, stays as it was.
 			int victim = (overlap == Overlap.API_FAULT_DURING_HANDOVER) ? MANAGED_PIPELINE : drawnVictim;
 			int seconds = (overlap == Overlap.USER_STOP_DURING_LOSS) ? 40 + this.overlaps.nextInt(21)
 					: 10 + this.overlaps.nextInt(21);
