@@ -66,7 +66,7 @@ class DebeziumRecreateTests {
 				.uri("/api/v1/audit")
 				.exchange()
 				.expectBody()
-				.jsonPath("$[?(@.action == 'slot.heal')].lsns.resnapshot")
+				.jsonPath("$[?(@.action == 'slot.handover')].lsns.resnapshot")
 				.value((sent) -> assertThat(sent.toString()).contains("signal ").contains("public.orders"));
 			pipeline.client.get()
 				.uri("/api/v1/targets/orders/slots/debezium/connector")
@@ -207,6 +207,7 @@ class DebeziumRecreateTests {
 				.until(() -> worker.lastSnapshotReadAt() != 0
 						&& System.nanoTime() - worker.lastSnapshotReadAt() > 3_000_000_000L);
 			String heal = String.valueOf(pipeline.audit("slot.heal").get(0).get("lsns"));
+			String handover = String.valueOf(pipeline.audit("slot.handover").get(0).get("lsns"));
 			assertThat(heal).contains("public.orders " + (200 + lossRows) + " inserted, 5 updated, 5 deleted");
 			assertThat(worker.snapshotReads())
 				.as("rows read again: the keys inserted or updated in the gap, and 103, back after its delete")
@@ -215,7 +216,7 @@ class DebeziumRecreateTests {
 					"SELECT count(*) FROM debezium_signal WHERE type = 'execute-snapshot'")))
 				.as("signals, the keys in slices")
 				.isGreaterThan(1);
-			assertThat(heal).contains("signals of their own");
+			assertThat(handover).contains("signals of their own");
 			assertThat(heal).contains("deletesInGap=public.orders 5, public.outbox 10 (exact, from the gap journal)");
 			assertThat(pipeline.missing()).isEmpty();
 			assertThat(worker.deliveries().get(153L)).as("a row updated while the task was down, read again")
@@ -224,7 +225,7 @@ class DebeziumRecreateTests {
 			await().atMost(Duration.ofSeconds(30)).until(() -> worker.deleted().containsAll(ids(101, 105)));
 			assertThat(worker.deleted()).as("the rows deleted in the gap, delivered as deletes by the extension")
 				.containsExactlyInAnyOrderElementsOf(ids(101, 105));
-			assertThat(heal).contains("5 deletes signalled (1 slotkeeper-gap-deletes signal)")
+			assertThat(handover).contains("5 deletes signalled (1 slotkeeper-gap-deletes signal)")
 				.contains("read again after them")
 				.doesNotContain("could not be told");
 			await().atMost(Duration.ofSeconds(60)).until(() -> Boolean.TRUE.equals(worker.alive(103)));
@@ -232,7 +233,7 @@ class DebeziumRecreateTests {
 			await().atMost(Duration.ofSeconds(60)).until(() -> outbox.received().size() == 16);
 			assertThat(outbox.received()).as("every event, the 10 written while the slot was lost included")
 				.containsExactlyInAnyOrderElementsOf(java.util.stream.IntStream.rangeClosed(1, 16).boxed().toList());
-			assertThat(heal).contains("10 events signalled (");
+			assertThat(handover).contains("10 events signalled (");
 			Map<?, ?> delivery = pipeline.awaitGapDelivery();
 			assertThat(delivery.get("outcome")).isEqualTo("done");
 			assertThat(String.valueOf(delivery.get("lsns"))).contains("public.orders=5 deletes delivered")
@@ -291,7 +292,7 @@ class DebeziumRecreateTests {
 				.uri("/api/v1/audit")
 				.exchange()
 				.expectBody()
-				.jsonPath("$[?(@.action == 'slot.heal')].connector")
+				.jsonPath("$[?(@.action == 'slot.handover')].connector")
 				.value((connector) -> assertThat(connector.toString()).contains("restart, not running")
 					.contains("The connector is trying to read change stream starting at"));
 			await().atMost(Duration.ofSeconds(5))
@@ -335,10 +336,10 @@ class DebeziumRecreateTests {
 				.uri("/api/v1/audit")
 				.exchange()
 				.expectBody()
-				.jsonPath("$[?(@.action == 'slot.heal')].connector")
+				.jsonPath("$[?(@.action == 'slot.handover')].connector")
 				.value((connector) -> assertThat(connector.toString()).contains("restart, not running")
 					.contains("no offsets API"))
-				.jsonPath("$[?(@.action == 'slot.heal')].lsns.resnapshot")
+				.jsonPath("$[?(@.action == 'slot.handover')].lsns.resnapshot")
 				.value((resnapshot) -> assertThat(resnapshot.toString()).contains("not sent")
 					.contains("does not run again"));
 		}
@@ -377,7 +378,8 @@ class DebeziumRecreateTests {
 		try (Pipeline pipeline = new Pipeline(DebeziumRecreateTests::realWorker, "align", "debezium-signal")) {
 			long lost = pipeline.loseAfter(pipeline.engine::workerDown);
 			pipeline.awaitHeal();
-			assertThat(pipeline.audit("slot.heal").get(0).toString()).contains("pending")
+			assertThat(pipeline.audit("slot.heal").get(0).toString()).contains("handover under way");
+			assertThat(pipeline.audit("slot.handover").get(0).toString()).contains("pending")
 				.contains("Kafka Connect could not be reached")
 				.contains("deferred");
 			pipeline.client.get()
@@ -393,11 +395,9 @@ class DebeziumRecreateTests {
 			pipeline.restartApplication();
 			pipeline.engine.workerUp();
 			long up = System.nanoTime();
-			await().atMost(Duration.ofSeconds(60)).until(() -> !pipeline.audit("slot.handover").isEmpty());
+			String handedOver = pipeline.awaitKeptHandover();
 			long completed = System.nanoTime();
-			assertThat(pipeline.audit("slot.handover").get(0).toString()).contains("align, RUNNING")
-				.contains("signal ")
-				.contains("alignedTo");
+			assertThat(handedOver).contains("align, RUNNING").contains("signal ").contains("alignedTo");
 			long lastMissing = pipeline.writeTheRestAndAwaitEveryRow();
 			Set<Long> written = pipeline.written();
 			System.out.printf("debezium, Kafka Connect down through the heal and a restart of slot-keeper: 0 of %d rows"
@@ -422,7 +422,7 @@ class DebeziumRecreateTests {
 							"SELECT count(*) FROM" + " pg_replication_slots WHERE slot_name = 'debezium' AND active")));
 			});
 			pipeline.awaitHeal();
-			assertThat(pipeline.audit("slot.heal").get(0).toString()).contains("align, left stopped as it was");
+			assertThat(pipeline.audit("slot.handover").get(0).toString()).contains("align, left stopped as it was");
 			await("the user's stop stands").during(Duration.ofSeconds(5))
 				.atMost(Duration.ofSeconds(7))
 				.until(() -> "STOPPED".equals(worker.state()));
@@ -459,7 +459,7 @@ class DebeziumRecreateTests {
 			pipeline.awaitHeal();
 			pipeline.connectStaysDownAfterTheRecreate();
 			pipeline.engine.workerUp();
-			await().atMost(Duration.ofSeconds(60)).until(() -> !pipeline.audit("slot.handover").isEmpty());
+			String handedOver = pipeline.awaitKeptHandover();
 			pipeline.write(401, 500);
 			// A real worker that comes back starts the task on its stale offset at once:
 			// the server streams from the
@@ -473,7 +473,7 @@ class DebeziumRecreateTests {
 							+ " is %s; %d of %d rows missing%n",
 					pipeline.engine.state(), pipeline.missing().size(), pipeline.written().size());
 			assertThat(pipeline.missing()).containsAll(ids(201, 400));
-			assertThat(pipeline.audit("slot.handover").get(0).toString()).contains("restart");
+			assertThat(handedOver).contains("restart");
 		}
 	}
 
@@ -482,7 +482,7 @@ class DebeziumRecreateTests {
 		try (Pipeline pipeline = new Pipeline(DebeziumRecreateTests::realWorker, "align", "debezium-signal", "recreate",
 				Map.of("offset.mismatch.strategy", "trust_greater_lsn"))) {
 			long lost = pipeline.healAfterALoss();
-			assertThat(pipeline.audit("slot.heal").get(0).toString())
+			assertThat(pipeline.audit("slot.handover").get(0).toString())
 				.contains("restart (Debezium's offset.mismatch.strategy=trust_greater_lsn resumes from the new slot by"
 						+ " itself: restarted only, offsets left alone), RUNNING")
 				.contains("signal ");
@@ -630,7 +630,7 @@ class DebeziumRecreateTests {
 			String how = ("all".equals(tables) ? "every table" : "only the changed tables")
 					+ ((updateColumn != null) ? ", orders narrowed to the lost window by updated_at" : "");
 			return new Resnapshotted(how, worker.snapshotReads(), (worker.lastSnapshotReadAt() - lost) / 1_000_000,
-					missing.size(), written.size(), pipeline.audit("slot.heal").get(0).toString());
+					missing.size(), written.size(), pipeline.audit("slot.handover").get(0).toString());
 		}
 	}
 

@@ -189,8 +189,25 @@ final class RecoveryPipeline {
 					.equals(this.server.queryForString(this.database, "SELECT count(*) FROM slotkeeper.handovers")));
 		}
 
+		// The slot.handover audit of a handover kept while Kafka Connect was away, once
+		// it
+		// ended (the heal's own handover audit says it was kept).
+		String awaitKeptHandover() {
+			await().atMost(Duration.ofSeconds(90)).until(() -> !keptHandovers().isEmpty());
+			return keptHandovers().get(0).toString();
+		}
+
+		private List<Map<?, ?>> keptHandovers() {
+			return audit("slot.handover").stream()
+				.filter((entry) -> String.valueOf(entry.get("detail")).contains("(kept at "))
+				.toList();
+		}
+
+		// The heal is audited once the slot is made, its connector's handover when it
+		// ends.
 		void awaitHeal() {
-			await().atMost(Duration.ofSeconds(60)).until(() -> !audit("slot.heal").isEmpty());
+			await().atMost(Duration.ofSeconds(60))
+				.until(() -> !audit("slot.heal").isEmpty() && !audit("slot.handover").isEmpty());
 		}
 
 		// Rows 1–200 captured and confirmed (as after a while of running: the connector

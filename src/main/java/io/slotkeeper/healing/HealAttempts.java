@@ -3,7 +3,8 @@ package io.slotkeeper.healing;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Map;
-import java.util.function.Supplier;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -11,15 +12,19 @@ import org.slf4j.LoggerFactory;
 import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.config.SlotPolicyProperties;
 import io.slotkeeper.fleet.Target;
+import io.slotkeeper.handover.CompletedHandover;
+import io.slotkeeper.sessions.Lsn;
+import io.slotkeeper.slot.changing.BeforeHandover;
 import io.slotkeeper.slot.changing.RecreateResult;
 import io.slotkeeper.slot.changing.SlotAudit;
 import io.slotkeeper.slot.changing.SlotHappenings;
 
 /**
  * One heal of a lost or missing slot, within its budget ({@link HealBudget}): the
- * recreate run, counted, audited as {@code slot.heal} by {@code slot-keeper} and logged;
- * a failed one counted towards its retry's doubling delay. A retry that fails as the
- * attempt before it did is neither audited nor logged again.
+ * recreate run, counted, audited as {@code slot.heal} by {@code slot-keeper} (and its
+ * connector's handover, when it has one, as {@code slot.handover}) and logged; a failed
+ * one counted towards its retry's doubling delay. A retry that fails as the attempt
+ * before it did is neither audited nor logged again.
  */
 final class HealAttempts {
 
@@ -49,11 +54,12 @@ final class HealAttempts {
 	 * @param slot the slot's name
 	 * @param policy its policy
 	 * @param parameters {@link #LOST} or {@link #MISSING}
-	 * @param recreate the recreate
+	 * @param recreate the recreate, telling what it gives when its connector's handover
+	 * is about to run
 	 * @return whether it was recreated
 	 */
 	boolean attempt(Target target, String slot, SlotPolicyProperties policy, Map<String, Object> parameters,
-			Supplier<RecreateResult> recreate) {
+			Function<BeforeHandover, RecreateResult> recreate) {
 		Instant now = this.clock.instant();
 		if (!this.budget.allows(target, slot, policy, now)) {
 			return false;
@@ -78,15 +84,31 @@ final class HealAttempts {
 	}
 
 	// A retry that fails as the attempt before it did is not audited again: a slot
-	// refused at every poll would push
-	// operators' entries out of the journal.
+	// refused at every poll would push operators' entries out of the journal. A heal
+	// whose connector is handed over is audited once the slot is made, before the
+	// handover: the handover waits on Kafka Connect, and an instance ended during it
+	// would leave the heal unaudited; its end is audited as slot.handover.
 	private RecreateResult audited(Target target, String slot, Map<String, Object> parameters, HealRetry retry,
-			Supplier<RecreateResult> recreate) {
+			Function<BeforeHandover, RecreateResult> recreate) {
+		AtomicReference<RecreateResult> beforeHandover = new AtomicReference<>();
 		RecreateResult result;
 		try {
-			result = recreate.get();
+			result = recreate.apply((recreated, connector) -> {
+				beforeHandover.set(recreated);
+				this.auditor.recordOutcome(Auditor.SELF, "slot.heal", target.name(), slot, parameters,
+						SlotAudit.recreatedBeforeHandover(recreated, connector));
+				SlotHappenings.recreated(target.name(), slot, parameters == LOST, recreated)
+					.forEach(this.auditor::tell);
+			});
 		}
 		catch (RuntimeException ex) {
+			if (beforeHandover.get() != null) {
+				this.auditor.recordFailure(Auditor.SELF, "slot.handover", target.name(), slot, Map.of(), ex);
+				this.auditor.tell(SlotHappenings.handoverFailed(target.name(), slot, String.valueOf(ex.getMessage())));
+				logger.warn("The connector handover after the heal of slot '{}' of target '{}' failed: {}", slot,
+						target.name(), ex.getMessage());
+				return beforeHandover.get();
+			}
 			if (retry == null || !retry.detail().equals(String.valueOf(ex.getMessage()))) {
 				this.auditor.recordFailure(Auditor.SELF, "slot.heal", target.name(), slot, parameters, ex);
 				this.auditor
@@ -94,9 +116,19 @@ final class HealAttempts {
 			}
 			throw ex;
 		}
-		this.auditor.recordOutcome(Auditor.SELF, "slot.heal", target.name(), slot, parameters,
-				SlotAudit.recreated(result));
-		SlotHappenings.recreated(target.name(), slot, parameters == LOST, result).forEach(this.auditor::tell);
+		if (beforeHandover.get() == null) {
+			this.auditor.recordOutcome(Auditor.SELF, "slot.heal", target.name(), slot, parameters,
+					SlotAudit.recreated(result));
+			SlotHappenings.recreated(target.name(), slot, parameters == LOST, result).forEach(this.auditor::tell);
+		}
+		else {
+			String skippedTo = result.skipped().toLsn();
+			CompletedHandover ended = new CompletedHandover(slot, (skippedTo != null) ? Lsn.parse(skippedTo) : null,
+					null, "after the heal of slot " + slot, result.connector(), result.resnapshot());
+			this.auditor.recordOutcome(Auditor.SELF, "slot.handover", target.name(), slot, Map.of(),
+					SlotAudit.handedOver(ended));
+			this.auditor.tell(SlotHappenings.handedOver(target.name(), ended));
+		}
 		return result;
 	}
 

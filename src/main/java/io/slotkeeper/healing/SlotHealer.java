@@ -60,7 +60,8 @@ final class SlotHealer {
 				.filter((candidate) -> candidate.onLost() == OnLost.RECREATE);
 			if (slot.invalidated() && policy.isPresent() && target.ownership().owned()) {
 				healed |= this.attempts.attempt(target, slot.slotName(), policy.get(), HealAttempts.LOST,
-						() -> this.slots.recreates().recreate(target, null, slot.slotName(), false, null));
+						(before) -> this.slots.recreates()
+							.recreate(target, null, slot.slotName(), false, null, before));
 			}
 		}
 		return healed;
@@ -78,7 +79,8 @@ final class SlotHealer {
 		for (SlotSightings.Missing slot : missing) {
 			if (slot.policy().onMissing() == OnMissing.RECREATE && target.ownership().owned()) {
 				healed |= this.attempts.attempt(target, slot.name(), slot.policy(), HealAttempts.MISSING,
-						() -> this.slots.recreates().recreateMissing(target, slot.name(), slot.lastSeen()));
+						(before) -> this.slots.recreates()
+							.recreateMissing(target, slot.name(), slot.lastSeen(), before));
 			}
 		}
 		return healed;

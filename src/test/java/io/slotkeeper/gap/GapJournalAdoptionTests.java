@@ -117,8 +117,10 @@ class GapJournalAdoptionTests {
 			// the owner ends before Connect answers.
 			SlotRecipes.loseBeforeItsCopy(this.server, DATABASE, "cdc", SlotCopies.copyOf("cdc"));
 			AuditJournal audit = this.app.getBean(AuditJournal.class);
-			await().atMost(Duration.ofSeconds(60)).until(() -> !SignalledTarget.entries(audit, "slot.heal").isEmpty());
-			assertThat(SignalledTarget.entries(audit, "slot.heal").get(0)).contains("gap=exact")
+			await().atMost(Duration.ofSeconds(60))
+				.until(() -> !SignalledTarget.entries(audit, "slot.handover").isEmpty());
+			assertThat(SignalledTarget.entries(audit, "slot.heal").get(0)).contains("gap=exact");
+			assertThat(SignalledTarget.entries(audit, "slot.handover").get(0))
 				.contains("resnapshot=not sent: deferred");
 			assertThat(this.server.queryForString(DATABASE, "SELECT count(*) FROM slotkeeper.handovers"))
 				.isEqualTo("1");

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
@@ -15,11 +16,13 @@ import io.slotkeeper.audit.AuditJournal;
 import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.connect.ConnectorClient;
 import io.slotkeeper.fleet.Target;
+import io.slotkeeper.handover.ConnectorHandover;
 import io.slotkeeper.problem.ProblemException;
 import io.slotkeeper.problem.ProblemKind;
 import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.replication.SlotSighting;
 import io.slotkeeper.replication.SlotView;
+import io.slotkeeper.slot.changing.BeforeHandover;
 import io.slotkeeper.slot.changing.RecreateResult;
 import io.slotkeeper.slot.changing.SlotRecreates;
 import io.slotkeeper.slot.changing.SlotService;
@@ -74,6 +77,48 @@ class SlotHealerTests {
 		assertThat(entry.action()).isEqualTo("slot.heal");
 		assertThat(entry.outcome()).isEqualTo("done");
 		assertThat(entry.lsns()).containsEntry("skippedFrom", "0/100");
+	}
+
+	@Test
+	void aHealIsAuditedOnceItsSlotIsMadeBeforeTheHandoverWhichMayOutliveTheInstanceAndTheHandoverWhenItEnds() {
+		this.target.ownership().learnt(true);
+		List<String> auditedBeforeTheHandover = new ArrayList<>();
+		this.slots.recording.handover = (made) -> {
+			this.journal.entries()
+				.forEach((entry) -> auditedBeforeTheHandover
+					.add(entry.action() + " " + entry.outcome() + " " + entry.connector()));
+			return new ConnectorHandover("orders-cdc", "align", null, true, List.of(), List.of(), null, null, null,
+					"stopped");
+		};
+
+		assertThat(this.healer.heal(this.target, List.of(lost("healed")))).isTrue();
+
+		assertThat(auditedBeforeTheHandover)
+			.containsExactly("slot.heal done orders-cdc: handover under way (audited as slot.handover when it ends)");
+		assertThat(this.journal.entries()).extracting(AuditEntry::action).containsExactly("slot.handover", "slot.heal");
+		AuditEntry handover = this.journal.entries().get(0);
+		assertThat(handover.outcome()).isEqualTo("done");
+		assertThat(handover.connector()).startsWith("orders-cdc");
+		assertThat(handover.detail()).isEqualTo("after the heal of slot healed");
+		assertThat(handover.lsns()).containsEntry("alignedTo", "0/200");
+	}
+
+	@Test
+	void aHandoverThatFailsAfterTheSlotWasMadeIsAuditedAsAFailedHandoverAndTheHealStaysDone() {
+		this.target.ownership().learnt(true);
+		this.slots.recording.handover = (made) -> {
+			throw new ProblemException(ProblemKind.CONNECTOR_RESTART_FAILED, "Kafka Connect refused the offsets");
+		};
+
+		List<String> told = new ArrayList<>();
+		this.auditor.listen((happening) -> told.add(happening.reason()));
+
+		assertThat(this.healer.heal(this.target, List.of(lost("healed")))).isTrue();
+
+		assertThat(this.journal.entries()).extracting((entry) -> entry.action() + " " + entry.outcome())
+			.containsExactly("slot.handover failed", "slot.heal done");
+		assertThat(this.journal.entries().get(0).detail()).contains("Kafka Connect refused the offsets");
+		assertThat(told).containsExactly("SlotLost", "SlotRecreated", "HandoverFailed");
 	}
 
 	@Test
@@ -193,14 +238,19 @@ class SlotHealerTests {
 
 		ProblemException failWith;
 
+		// A connector's handover, run after the slot is made; none when null.
+		Function<RecreateResult, ConnectorHandover> handover;
+
 		@Override
-		public RecreateResult recreateMissing(Target target, String slot, SlotSighting lastSeen) {
+		public RecreateResult recreateMissing(Target target, String slot, SlotSighting lastSeen,
+				BeforeHandover beforeHandover) {
 			this.missingCreated.add(slot);
-			return recreate(target, null, slot, false, null);
+			return recreate(target, null, slot, false, null, beforeHandover);
 		}
 
 		@Override
-		public RecreateResult recreate(Target target, String node, String slot, boolean force, String ifMatch) {
+		public RecreateResult recreate(Target target, String node, String slot, boolean force, String ifMatch,
+				BeforeHandover beforeHandover) {
 			this.attempts++;
 			if (this.failWith != null) {
 				throw this.failWith;
@@ -211,8 +261,14 @@ class SlotHealerTests {
 				.slotType("logical")
 				.confirmedFlushLsn("0/100")
 				.build();
-			return new RecreateResult(SlotView.of("primary", before), SlotView.of("primary", before),
+			RecreateResult made = new RecreateResult(SlotView.of("primary", before), SlotView.of("primary", before),
 					new RecreateResult.SkippedRange("0/100", "0/200", 256L, null), null, null, null, null, null);
+			if (this.handover == null) {
+				return made;
+			}
+			beforeHandover.recreated(made, "orders-cdc");
+			ConnectorHandover ended = this.handover.apply(made);
+			return new RecreateResult(made.oldSlot(), made.newSlot(), made.skipped(), ended, null, null, null, null);
 		}
 
 	}

@@ -100,7 +100,11 @@ record InstanceLogs(int heals, Map<String, Integer> lostHealed, int handovers, i
 						lostHealed.merge(name, 1, Integer::sum);
 					}
 				}
-				handovers += line.contains("audit action=slot.handover ") ? 1 : 0;
+				boolean handover = line.contains("audit action=slot.handover ");
+				handovers += handover ? 1 : 0;
+				if (handover) {
+					Loss.rereadAtHandover(losses, name, line);
+				}
 				adopted += line.contains("Adopted the gap journal of slot ") ? 1 : 0;
 				Matcher delivered = DELIVERY.matcher(line);
 				if (delivered.find()) {
@@ -177,6 +181,23 @@ record InstanceLogs(int heals, Map<String, Integer> lostHealed, int handovers, i
 			}
 			return new Loss(target, gap.group(1), gap.group(2), gap.group(3),
 					new long[] { count(gap.group(4)), count(gap.group(5)), count(gap.group(6)) }, keys);
+		}
+
+		// A heal's re-snapshot is audited with its connector's handover, which ends after
+		// the heal's audit: the re-read goes to the target's last loss.
+		static void rereadAtHandover(List<Loss> losses, String target, String line) {
+			Matcher reread = REREAD.matcher(line);
+			if (!reread.find()) {
+				return;
+			}
+			for (int i = losses.size() - 1; i >= 0; i--) {
+				Loss loss = losses.get(i);
+				if (loss.target().equals(target)) {
+					losses.set(i, new Loss(target, loss.journaled(), loss.from(), loss.to(), loss.changed(),
+							Long.parseLong(reread.group(1))));
+					return;
+				}
+			}
 		}
 
 		private static long count(String group) {

@@ -94,13 +94,13 @@ final class RecreateFollowUp {
 		}
 	}
 
-	RecreateResult finish(Target target, Node node, RecreateResult done, Handover handover) {
+	RecreateResult finish(Target target, Node node, RecreateResult done, Handover handover, BeforeHandover before) {
 		Counter.builder("slotkeeper.slot.recreations")
 			.description("Slots dropped and created again by slot-keeper")
 			.tags(SlotTags.of(node.target(), node.name(), done.newSlot().slot()))
 			.register(this.registry)
 			.increment();
-		return node.primary() ? handOver(target, node, done, handover) : done;
+		return node.primary() ? handOver(target, node, done, handover, before) : done;
 	}
 
 	/**
@@ -108,12 +108,13 @@ final class RecreateFollowUp {
 	 * slot-keeper's.
 	 */
 	RecreateResult finishMadeAnew(Target target, RecreateResult made, Handover handover) {
-		return handOver(target, target.primary(), made, handover);
+		return handOver(target, target.primary(), made, handover, BeforeHandover.NONE);
 	}
 
 	// The gap's deletes, the next epoch, the connector and the re-snapshot of a primary's
 	// slot made anew.
-	private RecreateResult handOver(Target target, Node node, RecreateResult done, Handover handover) {
+	private RecreateResult handOver(Target target, Node node, RecreateResult done, Handover handover,
+			BeforeHandover before) {
 		String slot = done.newSlot().slot().slotName();
 		Gap gap = this.journals.close(target, slot, done.skipped().fromLsn(), done.skipped().toLsn()).orElse(null);
 		// The table counters' estimate only where no complete journal read the gap.
@@ -134,6 +135,7 @@ final class RecreateFollowUp {
 			if (begun) {
 				this.pending.begun(target, slot, handover.connectorName(), position, chosen);
 			}
+			before.recreated(recreated, handover.connectorName());
 			try {
 				handedOver = recreated.withConnector(this.handovers.complete(handover, position));
 			}

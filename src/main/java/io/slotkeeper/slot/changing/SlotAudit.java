@@ -45,6 +45,22 @@ public final class SlotAudit {
 	 * @return the summary
 	 */
 	public static Auditor.Summary recreated(RecreateResult result) {
+		return recreated(result, (result.connector() != null) ? result.connector().describe() : null);
+	}
+
+	/**
+	 * A recreate whose connector's handover is still to run: audited before it, as the
+	 * handover waits on Kafka Connect and may outlive the instance; the handover's end is
+	 * audited as {@code slot.handover} ({@link #handedOver(CompletedHandover)}).
+	 * @param result the recreate, without its connector's outcome and re-snapshot
+	 * @param connector the connector handed over
+	 * @return the summary
+	 */
+	public static Auditor.Summary recreatedBeforeHandover(RecreateResult result, String connector) {
+		return recreated(result, connector + ": handover under way (audited as slot.handover when it ends)");
+	}
+
+	private static Auditor.Summary recreated(RecreateResult result, String connector) {
 		Map<String, String> lsns = new LinkedHashMap<>();
 		lsns.put("skippedFrom", String.valueOf(result.skipped().fromLsn()));
 		lsns.put("skippedTo", String.valueOf(result.skipped().toLsn()));
@@ -55,13 +71,12 @@ public final class SlotAudit {
 		if (result.gap() != null) {
 			lsns.put("gap", result.gap().describe());
 		}
-		return new Auditor.Summary("done", 200, result.skipped().note(), lsns,
-				(result.connector() != null) ? result.connector().describe() : null);
+		return new Auditor.Summary("done", 200, result.skipped().note(), lsns, connector);
 	}
 
 	/**
-	 * A connector handover completed after it was kept: why, the position it was aligned
-	 * to, and the re-snapshot that waited with it.
+	 * A connector handover ended: why it ran (and since when it was kept, when it was),
+	 * the position it was aligned to, and the re-snapshot that waited for it.
 	 * @param completed the handover
 	 * @return the summary
 	 */
@@ -69,8 +84,9 @@ public final class SlotAudit {
 		Map<String, String> lsns = new LinkedHashMap<>();
 		lsns.put("alignedTo", (completed.position() != null) ? Lsn.format(completed.position()) : "none");
 		putResnapshot(lsns, completed.resnapshot());
-		return new Auditor.Summary("done", 200, completed.reason() + " (kept at " + completed.keptAt() + ")", lsns,
-				completed.connector().describe());
+		return new Auditor.Summary("done", 200,
+				completed.reason() + ((completed.keptAt() != null) ? " (kept at " + completed.keptAt() + ")" : ""),
+				lsns, completed.connector().describe());
 	}
 
 	/**

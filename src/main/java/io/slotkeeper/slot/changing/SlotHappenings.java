@@ -63,6 +63,18 @@ public final class SlotHappenings {
 	}
 
 	/**
+	 * A handover that failed after its slot was recreated.
+	 * @param target the target
+	 * @param slot the slot
+	 * @param why why, in words
+	 * @return what to tell
+	 */
+	public static Happening handoverFailed(String target, String slot, String why) {
+		return Happening.warning(target, slot, "HandoverFailed", HAND_OVER, "The connector of slot " + slot
+				+ " of target " + target + " was not handed over to the new slot: " + why);
+	}
+
+	/**
 	 * A recreate slot-keeper would have made and did not.
 	 * @param target the target
 	 * @param slot the slot

@@ -47,7 +47,9 @@ public class SlotRecreates {
 
 	/**
 	 * Drops a slot and creates it again with the same options, then hands its connector
-	 * over to it.
+	 * over to it, as
+	 * {@link #recreate(Target, String, String, boolean, String, BeforeHandover)} telling
+	 * nothing before the handover.
 	 * @param target the target
 	 * @param node the node's name, {@code null} for the primary
 	 * @param slot the slot's name
@@ -56,6 +58,23 @@ public class SlotRecreates {
 	 * @return the old and new slot, the skipped range and the connector's outcome
 	 */
 	public RecreateResult recreate(Target target, String node, String slot, boolean force, String ifMatch) {
+		return recreate(target, node, slot, force, ifMatch, BeforeHandover.NONE);
+	}
+
+	/**
+	 * Drops a slot and creates it again with the same options, then hands its connector
+	 * over to it.
+	 * @param target the target
+	 * @param node the node's name, {@code null} for the primary
+	 * @param slot the slot's name
+	 * @param force recreate a slot that is not invalidated; end the session holding it
+	 * @param ifMatch the entity tags the caller saw the slot with, {@code null} for any
+	 * @param beforeHandover told once the slot is made, before its connector is handed
+	 * over
+	 * @return the old and new slot, the skipped range and the connector's outcome
+	 */
+	public RecreateResult recreate(Target target, String node, String slot, boolean force, String ifMatch,
+			BeforeHandover beforeHandover) {
 		Node where = target.nodes().named(node);
 		Handover handover = this.followUp.plan(target, where, slot);
 		Replacement replacement = new Replacement();
@@ -64,7 +83,7 @@ public class SlotRecreates {
 						SlotPlanners.recreating(target, where, slot, force, ifMatch, handover, replacement),
 						(connection, before) -> RecreateResult.of(where.name(), before,
 								SlotRepository.require(connection, where, slot), replacement.made())));
-		return this.followUp.finish(target, where, recreated, handover);
+		return this.followUp.finish(target, where, recreated, handover, beforeHandover);
 	}
 
 	/**
@@ -99,10 +118,13 @@ public class SlotRecreates {
 	 * @param target the target
 	 * @param slot the slot's name
 	 * @param lastSeen what was last seen of it, {@code null} when never
+	 * @param beforeHandover told once the slot is made, before its connector is handed
+	 * over
 	 * @return the slot as last seen, the new one, the gap from the last position seen
 	 * (its start unknown) and the connector's outcome
 	 */
-	public RecreateResult recreateMissing(Target target, String slot, SlotSighting lastSeen) {
+	public RecreateResult recreateMissing(Target target, String slot, SlotSighting lastSeen,
+			BeforeHandover beforeHandover) {
 		SlotSpec spec = (lastSeen != null)
 				? new SlotSpec(slot, !"physical".equals(lastSeen.slotType()), lastSeen.plugin(),
 						Boolean.TRUE.equals(lastSeen.twoPhase()), Boolean.TRUE.equals(lastSeen.failover()))
@@ -110,7 +132,7 @@ public class SlotRecreates {
 		Handover handover = this.followUp.plan(target, target.primary(), slot);
 		SlotView created = this.followUp.guarded(handover, () -> create(target, target.primary(), spec, handover));
 		return this.followUp.finish(target, target.primary(), RecreateResult.ofMissing(slot, lastSeen, created),
-				handover);
+				handover, beforeHandover);
 	}
 
 	/**
