@@ -78,16 +78,17 @@ class DiscoveredConnectorRecoveryTests {
 
 			long lost = pipeline.loseAfter(pipeline.engine::workerDown);
 			pipeline.awaitHeal();
-			assertThat(pipeline.audit("slot.heal").get(0).toString()).contains("pending")
+			assertThat(pipeline.audit("slot.heal").get(0).toString()).contains("handover under way");
+			assertThat(pipeline.audit("slot.handover").get(0).toString()).contains("pending")
 				.contains("Kafka Connect could not be reached")
 				.contains("deferred");
 			pipeline.connectStaysDownAfterTheRecreate();
 			pipeline.restartApplication();
 			pipeline.engine.workerUp();
 			long up = System.nanoTime();
-			await().atMost(Duration.ofSeconds(90)).until(() -> !pipeline.audit("slot.handover").isEmpty());
+			String handedOver = pipeline.awaitKeptHandover();
 			long completed = System.nanoTime();
-			assertThat(pipeline.audit("slot.handover").get(0).toString()).contains("align, RUNNING")
+			assertThat(handedOver).contains("align, RUNNING")
 				.contains("signal ")
 				.contains("public.orders")
 				.contains("alignedTo");
