@@ -405,15 +405,18 @@ final class Injector {
 	}
 
 	// As an operator plans one: once the standby holds every captured slot synchronized,
-	// persistent and valid. A standby
-	// not ready within a minute is switched to all the same, and counted: its slots are
-	// then missing on the new primary.
+	// persistent and valid (a slot recreated by an earlier fault's repair is persistent
+	// on
+	// the standby only once its consumer confirmed past the standby's position: given the
+	// time a repair may take). A standby not ready then is switched to all the same,
+	// counted
+	// and its slots printed: they are then missing on the new primary.
 	private void switchOverWhenReady() {
 		String slots = this.world.pipelines.stream()
 			.map((pipeline) -> "'" + pipeline.slot + "'")
 			.collect(java.util.stream.Collectors.joining(", "));
 		try {
-			await().atMost(Duration.ofSeconds(60))
+			await().atMost(repairAllowance())
 				.pollInterval(Duration.ofMillis(500))
 				.until(() -> Integer.toString(this.world.pipelines.size())
 					.equals(this.world.server.currentStandby()
@@ -423,6 +426,19 @@ final class Injector {
 		}
 		catch (org.awaitility.core.ConditionTimeoutException ex) {
 			this.switchedUnready++;
+			System.out.printf(
+					"soak: switching over to a standby not ready within %d s; its slots: %s; the primary's: %s%n",
+					repairAllowance().toSeconds(),
+					this.world.server.currentStandby()
+						.queryForString("postgres",
+								"SELECT string_agg(slot_name || ' synced ' || synced || ' temporary ' || temporary"
+										+ " || ' invalidation ' || coalesce(invalidation_reason, '-') || ' confirmed '"
+										+ " || coalesce(confirmed_flush_lsn::text, '-'), '; ') FROM pg_replication_slots"
+										+ " WHERE slot_name IN (" + slots + ")"),
+					this.world.server.queryForString("postgres",
+							"SELECT string_agg(slot_name || ' failover ' || failover || ' active ' || active"
+									+ " || ' confirmed ' || coalesce(confirmed_flush_lsn::text, '-'), '; ') FROM"
+									+ " pg_replication_slots WHERE slot_name IN (" + slots + ")"));
 		}
 		this.world.server.switchOver();
 	}

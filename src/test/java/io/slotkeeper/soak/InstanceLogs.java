@@ -95,7 +95,9 @@ record InstanceLogs(int heals, Map<String, Integer> lostHealed, int handovers, i
 					heals++;
 					healed.computeIfAbsent(name, (key) -> new ArrayList<>())
 						.add(Instant.parse(line.substring(0, line.indexOf(' '))));
-					losses.add(Loss.of(name, line));
+					if (line.contains("onLost:") || line.contains("onMissing:")) {
+						losses.add(Loss.of(name, line));
+					}
 					if (line.contains("onLost:")) {
 						lostHealed.merge(name, 1, Integer::sum);
 					}

@@ -26,6 +26,10 @@ final class KeyedTopic implements AutoCloseable {
 
 	private final Map<Long, Long> firstArrival = new ConcurrentHashMap<>();
 
+	private final Map<Long, String> lastEvent = new ConcurrentHashMap<>();
+
+	private final Map<Long, Long> deleteSeen = new ConcurrentHashMap<>();
+
 	private final AtomicLong events = new AtomicLong();
 
 	private final AtomicLong duplicates = new AtomicLong();
@@ -44,17 +48,27 @@ final class KeyedTopic implements AutoCloseable {
 		JsonNode event = JSON.readTree(value);
 		this.events.incrementAndGet();
 		JsonNode after = event.path("after");
+		long now = System.currentTimeMillis();
+		String op = event.path("op").asString();
+		String snapshot = event.path("source").path("snapshot").asString();
+		String described = "op " + op
+				+ ((snapshot.isEmpty() || "false".equals(snapshot)) ? "" : " (snapshot " + snapshot + ")") + " arrived "
+				+ java.time.Instant.ofEpochMilli(now);
 		if (after.isObject()) {
 			long id = after.path("id").asLong();
 			int version = after.path("version").asInt();
-			this.firstArrival.putIfAbsent(id, System.currentTimeMillis());
+			this.lastEvent.put(id, described + ", version " + version);
+			this.firstArrival.putIfAbsent(id, now);
 			Integer previous = this.last.put(id, version);
 			if (previous != null && previous == version) {
 				this.duplicates.incrementAndGet();
 			}
 		}
-		else if ("d".equals(event.path("op").asString())) {
-			this.last.put(event.path("before").path("id").asLong(), DELETED);
+		else if ("d".equals(op)) {
+			long id = event.path("before").path("id").asLong();
+			this.last.put(id, DELETED);
+			this.lastEvent.put(id, described);
+			this.deleteSeen.put(id, now);
 		}
 	}
 
@@ -70,6 +84,16 @@ final class KeyedTopic implements AutoCloseable {
 	 */
 	Map<Long, Long> firstArrivals() {
 		return Map.copyOf(this.firstArrival);
+	}
+
+	/**
+	 * The last event of a key in words (its op, whether a snapshot read it, when it
+	 * arrived) and when a delete of it last arrived, for the keys whose state is wrong.
+	 */
+	String describe(long id) {
+		Long delete = this.deleteSeen.get(id);
+		return this.lastEvent.getOrDefault(id, "no event") + "; a delete "
+				+ ((delete != null) ? "arrived " + java.time.Instant.ofEpochMilli(delete) : "never arrived");
 	}
 
 	long events() {

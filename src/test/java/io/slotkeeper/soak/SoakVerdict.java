@@ -6,13 +6,16 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import io.slotkeeper.sessions.Lsn;
 import io.slotkeeper.testbed.PostgresServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -311,6 +314,8 @@ record SoakVerdict(Map<String, Rows> rows, Owned owned, int userStopsBroken, Map
 					counted.longestWaitMillis(), counted.longestWithoutWriteMillis(), counted.lostDeletes(),
 					counted.ghosts(), counted.unseenDeleted(), counted.reportedGapDeletes(),
 					counted.reportedGapDeletes() - counted.lostDeletes()));
+		this.rows.forEach((target, counted) -> counted.ghostSamples()
+			.forEach((held) -> out.printf("soak: %s: a deleted row still held: %s%n", target, held)));
 		this.logs.losses().forEach((loss) -> out.printf("soak: loss of %s%n", loss.describe()));
 		this.journaledDeletes.forEach((gap) -> out.printf("soak: deletes in the exact gap of %s%n", gap.describe()));
 		out.printf("soak: gap journals adopted by a new owner %d%n", this.logs.journalsAdopted());
@@ -413,9 +418,11 @@ record SoakVerdict(Map<String, Rows> rows, Owned owned, int userStopsBroken, Map
 	 * @param longestWaitMillis the longest time from a row's making to its first arrival
 	 * @param longestWithoutWriteMillis the longest time its writers went without a write
 	 * that succeeded
+	 * @param ghostSamples the first deleted rows the consumer still holds, each with what
+	 * it last got of the row
 	 */
 	record Rows(int missing, int stale, int ghosts, int unseenDeleted, long reportedGapDeletes, long duplicates,
-			long events, long longestWaitMillis, long longestWithoutWriteMillis) {
+			long events, long longestWaitMillis, long longestWithoutWriteMillis, List<String> ghostSamples) {
 
 		static Rows of(Truth truth, KeyedTopic view, long reported, long longestWithoutWrite) {
 			Map<Long, Integer> last = view.last();
@@ -437,18 +444,30 @@ record SoakVerdict(Map<String, Rows> rows, Owned owned, int userStopsBroken, Map
 			}
 			int ghosts = 0;
 			int unseen = 0;
-			for (Long id : truth.deleted().keySet()) {
-				Integer seen = last.get(id);
+			List<Map.Entry<Long, long[]>> held = new ArrayList<>();
+			for (Map.Entry<Long, long[]> deleted : truth.deleted().entrySet()) {
+				Integer seen = last.get(deleted.getKey());
 				if (seen == null) {
 					unseen++;
 				}
 				else if (seen != KeyedTopic.DELETED) {
 					ghosts++;
 					stale++;
+					held.add(deleted);
 				}
 			}
+			// The first deleted rows still held, in the order of their deletes, with what
+			// the
+			// consumer last got of each: what a run that failed on them is read from.
+			List<String> samples = held.stream()
+				.sorted(Comparator.comparingLong((Map.Entry<Long, long[]> each) -> each.getValue()[1]))
+				.limit(12)
+				.map((each) -> String.format("id %d made %s, deleted %s (commit at %s), last event %s", each.getKey(),
+						Instant.ofEpochMilli(each.getValue()[0]), Instant.ofEpochMilli(each.getValue()[1]),
+						Lsn.format(each.getValue()[2]), view.describe(each.getKey())))
+				.toList();
 			return new Rows(missing, stale, ghosts, unseen, reported, view.duplicates(), view.events(), longest,
-					longestWithoutWrite);
+					longestWithoutWrite, samples);
 		}
 
 		/**
