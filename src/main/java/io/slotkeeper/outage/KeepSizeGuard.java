@@ -1,7 +1,9 @@
 package io.slotkeeper.outage;
 
 import java.sql.Connection;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -202,6 +204,15 @@ public final class KeepSizeGuard {
 				for (KeepSizeRaise behind : this.leftBehind.find(connection, server.key())) {
 					this.leftBehind.putBack(connection, server.lead(), behind);
 				}
+				// The poll may have read another server: the former primary, switched
+				// over
+				// since. Acted on here, a raise made there would be put back here and
+				// dropped from the record, left in force there (the soak's smoke: 32MB
+				// left
+				// on the standby). The next poll reads this server.
+				if (current != onServer(connection)) {
+					return;
+				}
 				KeepSizeRaise raise = this.records.find(connection, server, current);
 				this.standing.read(server.key(), raise);
 				// A reading from before the raise took effect (shared with another
@@ -217,6 +228,14 @@ public final class KeepSizeGuard {
 			finally {
 				AdvisoryLocks.unlock(connection, key);
 			}
+		}
+	}
+
+	private static long onServer(Connection connection) throws SQLException {
+		try (Statement statement = connection.createStatement();
+				ResultSet result = statement
+					.executeQuery("SELECT setting FROM pg_catalog.pg_settings WHERE name = '" + SETTING + "'")) {
+			return result.next() ? Long.parseLong(result.getString(1)) : Long.MIN_VALUE;
 		}
 	}
 

@@ -18,7 +18,10 @@ import org.springframework.context.ConfigurableApplicationContext;
 import io.slotkeeper.SlotKeeperApplication;
 import io.slotkeeper.audit.AuditEntry;
 import io.slotkeeper.audit.AuditJournal;
+import io.slotkeeper.fleet.Fleet;
+import io.slotkeeper.replication.ReplicationSlot;
 import io.slotkeeper.replication.SlotBudget;
+import io.slotkeeper.settings.ServerSettings;
 import io.slotkeeper.settings.SettingFinding;
 import io.slotkeeper.settings.SettingsView;
 import io.slotkeeper.testbed.LogicalConsumer;
@@ -134,6 +137,43 @@ class KeepSizeGuardTests {
 			assertThat(keepSize()).isEqualTo("2GB");
 			assertThat(audit()).noneMatch((entry) -> entry.detail().startsWith("put back"));
 		}
+	}
+
+	// The smoke of 8 December: a poll's reading taken before a switchover was acted on
+	// through a session on the new primary, which put the raise "back" there, dropped its
+	// record and left it in force on the former primary. A reading the server no longer
+	// shows is not acted on; here the limit changed by hand after the poll read it.
+	@Test
+	void aPollsReadingTheServerNoLongerShowsIsNotActedOn() throws Exception {
+		raisedOnceTheConsumerStops();
+		// A reading within a second of the raise may predate its reload and is not acted
+		// on anyway: this one is read later.
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> audit().stream()
+				.anyMatch((entry) -> entry.detail().startsWith("raised;")
+						&& entry.at().plusSeconds(2).isBefore(Instant.now())));
+		server.execute("postgres", "ALTER SYSTEM SET max_slot_wal_keep_size = '200MB'", "SELECT pg_reload_conf()");
+		Fleet fleet = this.app.getBean(Fleet.class);
+		ServerSettings readBefore = new ServerSettings(
+				Map.of(KeepSizeGuard.SETTING, new ServerSettings.Setting("1024", "MB")), Instant.now(), 0, 1, 0,
+				List.of(), 0);
+		// As that poll read the slot: its consumer back, nothing retained.
+		List<ReplicationSlot> slots = List.of(ReplicationSlot.builder()
+			.slotName("guarded")
+			.slotType("logical")
+			.plugin("pgoutput")
+			.database("app")
+			.active(true)
+			.walStatus("reserved")
+			.retainedWalBytes(0L)
+			.build());
+		this.app.getBean(KeepSizeGuard.class)
+			.guard(fleet.get("app"), fleet.all(), slots, readBefore, (target, slot) -> null);
+
+		await().atMost(Duration.ofSeconds(10)).until(() -> !refusals().isEmpty());
+		assertThat(refusals().get(refusals().size() - 1).detail()).startsWith("max_slot_wal_keep_size is 200MB");
+		assertThat(keepSize()).isEqualTo("200MB");
+		assertThat(audit()).noneMatch((entry) -> entry.detail().startsWith("put back"));
 	}
 
 	// Seed 5064 of the soak: a slot that no consumer reads and no policy protects kept
