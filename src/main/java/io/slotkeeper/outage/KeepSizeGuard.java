@@ -1,9 +1,7 @@
 package io.slotkeeper.outage;
 
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -210,7 +208,7 @@ public final class KeepSizeGuard {
 				// dropped from the record, left in force there (the soak's smoke: 32MB
 				// left
 				// on the standby). The next poll reads this server.
-				if (current != onServer(connection)) {
+				if (current != KeepSizeLeftBehind.shownBy(connection)) {
 					return;
 				}
 				KeepSizeRaise raise = this.records.find(connection, server, current);
@@ -228,14 +226,6 @@ public final class KeepSizeGuard {
 			finally {
 				AdvisoryLocks.unlock(connection, key);
 			}
-		}
-	}
-
-	private static long onServer(Connection connection) throws SQLException {
-		try (Statement statement = connection.createStatement();
-				ResultSet result = statement
-					.executeQuery("SELECT setting FROM pg_catalog.pg_settings WHERE name = '" + SETTING + "'")) {
-			return result.next() ? Long.parseLong(result.getString(1)) : Long.MIN_VALUE;
 		}
 	}
 

@@ -143,13 +143,7 @@ final class KeepSizeLeftBehind {
 	// is an operator's.
 	private Found putBack(Node replica, String server, KeepSizeRaise raise) {
 		try (Connection connection = replica.connection()) {
-			long current;
-			try (PreparedStatement read = connection.prepareStatement(READ)) {
-				read.setString(1, SETTING);
-				try (ResultSet value = read.executeQuery()) {
-					current = value.next() ? value.getLong(1) : -1;
-				}
-			}
+			long current = shownBy(connection);
 			ServerIdentity identity = replica.identity();
 			if (identity == null || !server.equals(identity.address() + ":" + identity.port())) {
 				return Found.NOT_THERE;
@@ -165,6 +159,22 @@ final class KeepSizeLeftBehind {
 		}
 		catch (SQLException ex) {
 			return Found.NOT_THERE;
+		}
+	}
+
+	/**
+	 * The server's {@code max_slot_wal_keep_size} in megabytes, as the session's server
+	 * shows it now.
+	 * @param connection a session on the server
+	 * @return the value, -1 for no limit or when the server lacks the setting
+	 * @throws SQLException when the server cannot be asked
+	 */
+	static long shownBy(Connection connection) throws SQLException {
+		try (PreparedStatement read = connection.prepareStatement(READ)) {
+			read.setString(1, SETTING);
+			try (ResultSet value = read.executeQuery()) {
+				return value.next() ? value.getLong(1) : -1;
+			}
 		}
 	}
 
