@@ -203,11 +203,9 @@ public final class KeepSizeGuard {
 					this.leftBehind.putBack(connection, server.lead(), behind);
 				}
 				// The poll may have read another server: the former primary, switched
-				// over
-				// since. Acted on here, a raise made there would be put back here and
-				// dropped from the record, left in force there (the soak's smoke: 32MB
-				// left
-				// on the standby). The next poll reads this server.
+				// over since. Acted on here, a raise made there would be put back here
+				// and dropped from the record, left in force there (the soak's smoke:
+				// 32MB left on the standby). The next poll reads this server.
 				if (current != KeepSizeLeftBehind.shownBy(connection)) {
 					return;
 				}
