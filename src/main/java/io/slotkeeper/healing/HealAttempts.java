@@ -13,7 +13,6 @@ import io.slotkeeper.audit.Auditor;
 import io.slotkeeper.config.SlotPolicyProperties;
 import io.slotkeeper.fleet.Target;
 import io.slotkeeper.handover.CompletedHandover;
-import io.slotkeeper.sessions.Lsn;
 import io.slotkeeper.slot.changing.BeforeHandover;
 import io.slotkeeper.slot.changing.RecreateResult;
 import io.slotkeeper.slot.changing.SlotAudit;
@@ -95,10 +94,7 @@ final class HealAttempts {
 		try {
 			result = recreate.apply((recreated, connector) -> {
 				beforeHandover.set(recreated);
-				this.auditor.recordOutcome(Auditor.SELF, "slot.heal", target.name(), slot, parameters,
-						SlotAudit.recreatedBeforeHandover(recreated, connector));
-				SlotHappenings.recreated(target.name(), slot, parameters == LOST, recreated)
-					.forEach(this.auditor::tell);
+				healed(target, slot, parameters, recreated, SlotAudit.recreatedBeforeHandover(recreated, connector));
 			});
 		}
 		catch (RuntimeException ex) {
@@ -117,19 +113,22 @@ final class HealAttempts {
 			throw ex;
 		}
 		if (beforeHandover.get() == null) {
-			this.auditor.recordOutcome(Auditor.SELF, "slot.heal", target.name(), slot, parameters,
-					SlotAudit.recreated(result));
-			SlotHappenings.recreated(target.name(), slot, parameters == LOST, result).forEach(this.auditor::tell);
+			healed(target, slot, parameters, result, SlotAudit.recreated(result));
 		}
 		else {
-			String skippedTo = result.skipped().toLsn();
-			CompletedHandover ended = new CompletedHandover(slot, (skippedTo != null) ? Lsn.parse(skippedTo) : null,
-					null, "after the heal of slot " + slot, result.connector(), result.resnapshot());
+			CompletedHandover ended = new CompletedHandover(slot, result.skipped().toPosition(), null,
+					"after the heal of slot " + slot, result.connector(), result.resnapshot());
 			this.auditor.recordOutcome(Auditor.SELF, "slot.handover", target.name(), slot, Map.of(),
 					SlotAudit.handedOver(ended));
 			this.auditor.tell(SlotHappenings.handedOver(target.name(), ended));
 		}
 		return result;
+	}
+
+	private void healed(Target target, String slot, Map<String, Object> parameters, RecreateResult recreated,
+			Auditor.Summary summary) {
+		this.auditor.recordOutcome(Auditor.SELF, "slot.heal", target.name(), slot, parameters, summary);
+		SlotHappenings.recreated(target.name(), slot, parameters == LOST, recreated).forEach(this.auditor::tell);
 	}
 
 }

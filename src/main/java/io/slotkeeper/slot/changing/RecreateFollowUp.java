@@ -26,7 +26,6 @@ import io.slotkeeper.problem.ProblemException;
 import io.slotkeeper.replication.SlotTags;
 import io.slotkeeper.resnapshot.Resnapshots;
 import io.slotkeeper.sessions.FailureDescription;
-import io.slotkeeper.sessions.Lsn;
 import io.slotkeeper.sessions.Node;
 
 /**
@@ -126,8 +125,7 @@ final class RecreateFollowUp {
 		this.resnapshots.pin(target, slot, recreated.skipped().fromLsn(), gap);
 		RecreateResult handedOver = recreated;
 		if (handover != null) {
-			String lsn = recreated.skipped().toLsn();
-			Long position = (lsn != null) ? Lsn.parse(lsn) : null;
+			Long position = recreated.skipped().toPosition();
 			// Read before the handover moves on from its stop: a handover that fails on
 			// the way no longer knows what the connector's user chose.
 			boolean begun = handover.stopped();

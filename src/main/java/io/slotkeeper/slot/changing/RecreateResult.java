@@ -112,6 +112,15 @@ public record RecreateResult(SlotView oldSlot, SlotView newSlot, SkippedRange sk
 	 * slot recreated because it was missing, its start is on another server's history
 	 */
 	public record SkippedRange(String fromLsn, String toLsn, Long bytes, String note) {
+
+		/**
+		 * Where the new slot starts, the position its connector is handed over to.
+		 * @return the position, {@code null} when unknown
+		 */
+		public Long toPosition() {
+			return (this.toLsn != null) ? Lsn.parse(this.toLsn) : null;
+		}
+
 	}
 
 }
